@@ -1,0 +1,310 @@
+#pragma once
+/// The in-memory canonical IR: typed SSA in regions of blocks with block arguments.
+///
+/// Ownership is a tree: Module owns Functions, a Function owns its body Region,
+/// a Region owns Blocks, a Block owns Operations, an Operation owns its result
+/// Values and nested Regions. Values are referred to by stable pointer; nothing
+/// is reference-counted. An Operation's results are fixed when it is created, so
+/// pointers to them never move. There are no use-lists: passes that need uses
+/// count them (see `replace_all_uses`).
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ppy/ir/attributes.h"
+#include "ppy/ir/types.h"
+
+namespace ppy::ir {
+
+class Block;
+class Operation;
+class Region;
+class Function;
+
+/// Returns a process-lifetime copy of `s`; equal strings give the same pointer.
+const std::string* intern(std::string_view s);
+
+/// `loc("file":line:col)`.
+struct Location {
+  const std::string* file = nullptr;  ///< interned
+  uint32_t line = 0;
+  uint32_t col = 0;
+
+  Location() = default;
+  Location(std::string_view f, uint32_t l, uint32_t c) : file(intern(f)), line(l), col(c) {}
+  bool operator==(const Location&) const = default;
+  std::string str() const;  ///< `file:line:col`
+};
+
+/// An SSA value: an operation result or a block argument.
+class Value {
+ public:
+  Value(Type type, std::string hint) : type_(type), hint_(std::move(hint)) {}
+  Value(const Value&) = delete;
+  Value(Value&&) = default;
+
+  Type type() const { return type_; }
+  void set_type(Type t) { type_ = t; }
+  /// The name the value would like to print as (`%hint`); may be empty.
+  const std::string& hint() const { return hint_; }
+  void set_hint(std::string h) { hint_ = std::move(h); }
+  /// The defining operation, or null for a block argument.
+  Operation* def() const { return def_; }
+  /// The block of a block argument, or null for a result.
+  Block* arg_owner() const { return arg_owner_; }
+  /// Position among the defining op's results or the block's arguments.
+  uint32_t index() const { return index_; }
+
+ private:
+  friend class Operation;
+  friend class Block;
+  Type type_;
+  std::string hint_;
+  Operation* def_ = nullptr;
+  Block* arg_owner_ = nullptr;
+  uint32_t index_ = 0;
+};
+
+/// A branch target and the values passed to its block arguments.
+struct Successor {
+  Block* block = nullptr;
+  std::vector<Value*> args;
+};
+
+/// One operation `dialect.name`. The name is interned: compare pointers or views.
+class Operation {
+ public:
+  /// Creates a detached operation; `result_types` fixes its results for good.
+  static std::unique_ptr<Operation> create(std::string_view name, std::vector<Value*> operands,
+                                           const std::vector<Type>& result_types,
+                                           AttrDict attributes = {},
+                                           std::optional<Location> loc = std::nullopt);
+
+  const std::string& name() const { return *name_; }
+  std::string_view dialect() const;  ///< the part before the first '.'
+  void set_name(std::string_view n) { name_ = intern(n); }
+
+  std::vector<Value*>& operands() { return operands_; }
+  const std::vector<Value*>& operands() const { return operands_; }
+  Value* operand(size_t i) const { return operands_.at(i); }
+  size_t num_operands() const { return operands_.size(); }
+
+  size_t num_results() const { return results_.size(); }
+  Value* result(size_t i = 0) { return &results_.at(i); }
+  const Value* result(size_t i = 0) const { return &results_.at(i); }
+  std::vector<Value>& results() { return results_; }
+  const std::vector<Value>& results() const { return results_; }
+
+  std::vector<Successor>& successors() { return successors_; }
+  const std::vector<Successor>& successors() const { return successors_; }
+
+  AttrDict& attributes() { return attributes_; }
+  const AttrDict& attributes() const { return attributes_; }
+  const Attribute* attr(std::string_view key) const { return attributes_.get(key); }
+
+  std::vector<std::unique_ptr<Region>>& regions() { return regions_; }
+  const std::vector<std::unique_ptr<Region>>& regions() const { return regions_; }
+  /// Appends an empty region owned by this op.
+  Region& add_region();
+
+  const std::optional<Location>& loc() const { return loc_; }
+  void set_loc(std::optional<Location> l) { loc_ = l; }
+
+  Block* parent() const { return parent_; }
+  /// The function the op is nested in, or null while detached.
+  Function* parent_function() const;
+
+  ~Operation();
+
+ private:
+  friend class Block;
+  Operation() = default;
+  const std::string* name_ = nullptr;
+  std::vector<Value*> operands_;
+  std::vector<Value> results_;
+  std::vector<Successor> successors_;
+  AttrDict attributes_;
+  std::vector<std::unique_ptr<Region>> regions_;
+  std::optional<Location> loc_;
+  Block* parent_ = nullptr;
+};
+
+class Block {
+ public:
+  explicit Block(std::string label = "") : label_(std::move(label)) {}
+  Block(const Block&) = delete;
+
+  const std::string& label() const { return label_; }
+  void set_label(std::string l) { label_ = std::move(l); }
+
+  Value* add_argument(Type type, std::string hint = "");
+  size_t num_arguments() const { return args_.size(); }
+  Value* argument(size_t i) const { return args_.at(i).get(); }
+  const std::vector<std::unique_ptr<Value>>& arguments() const { return args_; }
+  /// Removes argument i; the caller has already rewritten its uses.
+  void erase_argument(size_t i);
+
+  std::vector<std::unique_ptr<Operation>>& operations() { return ops_; }
+  const std::vector<std::unique_ptr<Operation>>& operations() const { return ops_; }
+  bool empty() const { return ops_.empty(); }
+  /// The last operation, or null for an empty block.
+  Operation* terminator() const { return ops_.empty() ? nullptr : ops_.back().get(); }
+
+  Operation* append(std::unique_ptr<Operation> op);
+  Operation* insert(size_t pos, std::unique_ptr<Operation> op);
+  /// Detaches and returns the op at `pos`.
+  std::unique_ptr<Operation> remove(size_t pos);
+
+  Region* parent() const { return parent_; }
+
+ private:
+  friend class Region;
+  std::string label_;
+  std::vector<std::unique_ptr<Value>> args_;
+  std::vector<std::unique_ptr<Operation>> ops_;
+  Region* parent_ = nullptr;
+};
+
+class Region {
+ public:
+  Region() = default;
+  Region(const Region&) = delete;
+
+  std::vector<std::unique_ptr<Block>>& blocks() { return blocks_; }
+  const std::vector<std::unique_ptr<Block>>& blocks() const { return blocks_; }
+  bool empty() const { return blocks_.empty(); }
+  Block* entry() const { return blocks_.empty() ? nullptr : blocks_.front().get(); }
+  Block* add_block(std::string label = "");
+  std::unique_ptr<Block> remove_block(size_t pos);
+
+  /// The op owning this region, or null for a function body.
+  Operation* parent_op() const { return parent_op_; }
+  /// The function owning this region (directly or through ops).
+  Function* parent_function() const;
+
+ private:
+  friend class Operation;
+  friend class Function;
+  std::vector<std::unique_ptr<Block>> blocks_;
+  Operation* parent_op_ = nullptr;
+  Function* function_ = nullptr;
+};
+
+enum class Visibility : uint8_t { Public, Private, Extern };
+
+/// A parameter's declared type and attribute dict; its SSA value is the
+/// matching argument of the body's entry block.
+struct Param {
+  Type type;
+  AttrDict attrs;
+  std::string name;  ///< the hint for a declaration (no body)
+};
+
+class Function {
+ public:
+  Function(std::string name, std::vector<Param> params, std::vector<Type> results);
+  Function(const Function&) = delete;
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string n) { name_ = std::move(n); }
+  Visibility visibility() const { return visibility_; }
+  void set_visibility(Visibility v) { visibility_ = v; }
+
+  std::vector<Param>& params() { return params_; }
+  const std::vector<Param>& params() const { return params_; }
+  std::vector<Type>& results() { return results_; }
+  const std::vector<Type>& results() const { return results_; }
+
+  AttrDict& attributes() { return attributes_; }
+  const AttrDict& attributes() const { return attributes_; }
+  const std::optional<Location>& loc() const { return loc_; }
+  void set_loc(std::optional<Location> l) { loc_ = l; }
+
+  /// True while the function has no body.
+  bool is_declaration() const { return body_.empty(); }
+  Region& body() { return body_; }
+  const Region& body() const { return body_; }
+  /// Adds the entry block with one argument per parameter and returns it.
+  Block* create_entry_block(std::string label = "entry");
+
+ private:
+  std::string name_;
+  Visibility visibility_ = Visibility::Public;
+  std::vector<Param> params_;
+  std::vector<Type> results_;
+  AttrDict attributes_;
+  std::optional<Location> loc_;
+  Region body_;
+};
+
+struct Global {
+  std::string name;
+  Type type;
+  Visibility visibility = Visibility::Public;
+  bool is_mutable = false;
+  std::optional<Attribute> initializer;
+};
+
+class Module {
+ public:
+  explicit Module(std::string name = "main") : name_(std::move(name)) { dialects_["core"] = 1; }
+  Module(const Module&) = delete;
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string n) { name_ = std::move(n); }
+
+  /// Dialect name to version; ordered, as the printer writes them.
+  std::map<std::string, int64_t>& dialects() { return dialects_; }
+  const std::map<std::string, int64_t>& dialects() const { return dialects_; }
+  AttrDict& attributes() { return attributes_; }
+  const AttrDict& attributes() const { return attributes_; }
+
+  /// Globals ordered by name.
+  std::map<std::string, Global>& globals() { return globals_; }
+  const std::map<std::string, Global>& globals() const { return globals_; }
+
+  /// Functions in insertion order.
+  std::vector<std::unique_ptr<Function>>& functions() { return functions_; }
+  const std::vector<std::unique_ptr<Function>>& functions() const { return functions_; }
+  Function* add_function(std::unique_ptr<Function> f);
+  Function* function(std::string_view name) const;
+
+ private:
+  std::string name_;
+  std::map<std::string, int64_t> dialects_;
+  AttrDict attributes_;
+  std::map<std::string, Global> globals_;
+  std::vector<std::unique_ptr<Function>> functions_;
+};
+
+/// Rewrites every use of `from` inside `region` (nested regions too) to `to`.
+void replace_all_uses(Region& region, Value* from, Value* to);
+
+/// Calls `fn(op)` for every op under `region`, outer op before its nested ones.
+template <class Fn>
+void walk(Region& region, Fn&& fn) {
+  for (auto& b : region.blocks())
+    for (size_t i = 0; i < b->operations().size(); ++i) {
+      Operation* op = b->operations()[i].get();
+      fn(*op);
+      for (auto& r : op->regions()) walk(*r, fn);
+    }
+}
+template <class Fn>
+void walk(const Region& region, Fn&& fn) {
+  for (auto& b : region.blocks())
+    for (auto& op : b->operations()) {
+      fn(static_cast<const Operation&>(*op));
+      for (auto& r : op->regions()) walk(static_cast<const Region&>(*r), fn);
+    }
+}
+
+/// A deep copy of `m` (values remapped).
+std::unique_ptr<Module> clone(const Module& m);
+
+}  // namespace ppy::ir

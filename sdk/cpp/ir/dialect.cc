@@ -1,0 +1,47 @@
+#include "ppy/ir/dialect.h"
+
+#include "ppy/util/str_cat.h"
+
+namespace ppy::ir {
+
+std::string Diagnostic::str() const {
+  std::string out;
+  if (!function.empty()) ppy::str_append(out, "function @", function);
+  if (!block.empty()) ppy::str_append(out, out.empty() ? "" : ", ", "block ^", block);
+  if (!op.empty()) ppy::str_append(out, out.empty() ? "" : ", ", "op ", op);
+  if (loc) ppy::str_append(out, " at ", loc->str());
+  if (!out.empty()) out += ": ";
+  return out + message;
+}
+
+void DialectRegistry::add(Dialect d) {
+  std::string name = d.name;
+  auto [it, inserted] = dialects_.insert_or_assign(name, std::move(d));
+  // Rebuild the op index: the specs of a replaced dialect moved.
+  ops_.clear();
+  for (auto& [_, dialect] : dialects_)
+    for (auto& spec : dialect.ops) ops_[spec.name] = &spec;
+}
+
+const Dialect* DialectRegistry::dialect(std::string_view name) const {
+  auto it = dialects_.find(name);
+  return it == dialects_.end() ? nullptr : &it->second;
+}
+
+const OpSpec* DialectRegistry::op(std::string_view full_name) const {
+  auto it = ops_.find(std::string(full_name));
+  return it == ops_.end() ? nullptr : it->second;
+}
+
+const DialectRegistry& DialectRegistry::builtin() {
+  static const DialectRegistry* reg = [] {
+    auto* r = new DialectRegistry;
+    r->add(core_dialect());
+    r->add(math_dialect());
+    r->add(gpu_dialect());
+    return r;
+  }();
+  return *reg;
+}
+
+}  // namespace ppy::ir
