@@ -1,0 +1,42 @@
+#pragma once
+/// A minimal synchronous client of the Backend service: for the SDK's tests, the
+/// conformance runner and benchmarks. The driver's client (deadlines per call,
+/// process supervision, E1905) lives in backend-host.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "grpcpp/grpcpp.h"
+#include "ppy/backend/backend.h"
+#include "ppy/backend/v1/backend.grpc.pb.h"
+
+namespace ppy {
+
+/// Everything one Invoke session answered.
+struct InvokeResult {
+  struct File {
+    std::string path;
+    std::string data;
+    bool binary = false;      ///< artifacts: what the backend answered
+    bool executable = false;  ///< build files
+  };
+  std::vector<std::string> notes;
+  std::vector<File> artifacts;  ///< path = the module's name (empty: the program)
+  std::vector<File> files;      ///< build files, path relative to the output dir
+  std::vector<std::unique_ptr<ir::Module>> modules;  ///< returned after the passes
+  std::optional<backend::v1::Finished> finished;
+  std::optional<backend::v1::BackendError> error;
+};
+
+/// Runs one session: sends `header` (its `modules` list is filled from
+/// `modules` when empty), then each module serialized in chunks, and collects
+/// the answers. A transport or protocol failure is the error; a backend's
+/// refusal is `InvokeResult::error`.
+absl::StatusOr<InvokeResult> invoke(backend::v1::Backend::StubInterface& stub,
+                                    grpc::ClientContext& context,
+                                    backend::v1::InvokeHeader header, ModuleList modules);
+
+}  // namespace ppy

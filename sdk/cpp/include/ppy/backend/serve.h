@@ -1,0 +1,60 @@
+#pragma once
+/// Turning a `ppy::Backend` into something the driver can reach.
+///
+/// `serve(argc, argv, factory)` is a backend executable's whole `main`:
+///
+///     int main(int argc, char** argv) {
+///       return ppy::serve(argc, argv, [](const ppy::Options& o) {
+///         return std::make_unique<ToyBackend>(o);
+///       });
+///     }
+///
+/// Modes (one of):
+///   --fd N              serve on an inherited, connected socket (the driver keeps
+///                       the other end of a socketpair); exits when that end closes.
+///   --socket PATH       listen on the unix socket PATH; exits when the parent dies.
+///   --listen HOST:PORT  a long-running TLS server for many drivers at once:
+///                       --tls-cert FILE --tls-key FILE [--tls-client-ca FILE]
+///                       (mTLS), or --insecure for plaintext on a trusted network.
+///                       Port 0 picks a free port.
+/// and: --scratch DIR (where build folders go; default: the working directory for
+/// --fd/--socket, the temporary folder for --listen), --max-threads N, --help.
+/// --socket and --listen print one line `listening <address>` on stdout once they
+/// accept calls. SIGINT and SIGTERM shut the server down cleanly.
+
+#include <memory>
+
+#include "grpcpp/grpcpp.h"
+#include "ppy/backend/backend.h"
+#include "ppy/backend/service.h"
+
+namespace ppy {
+
+/// Serves the backend the factory makes, as the command line says; returns the
+/// process exit status (0 after a clean shutdown, 2 for a usage error).
+int serve(int argc, char** argv, BackendFactory factory);
+
+/// Client channel arguments for talking to a backend: no message size limit,
+/// no retries, a private subchannel. The driver's client should start from these.
+grpc::ChannelArguments backend_channel_arguments();
+
+/// Applies the server settings `serve` uses (no message size limit, a small
+/// sync thread pool bounded by `max_threads`).
+void configure_server_builder(grpc::ServerBuilder& builder, int max_threads);
+
+/// A backend served in this process, reachable through `channel` exactly as a
+/// helper is through its socket: same service, same messages.
+struct InProcessBackend {
+  std::unique_ptr<BackendService> service;
+  std::unique_ptr<grpc::Server> server;
+  std::shared_ptr<grpc::Channel> channel;
+
+  InProcessBackend() = default;
+  InProcessBackend(const InProcessBackend&) = delete;
+  ~InProcessBackend();
+};
+
+std::unique_ptr<InProcessBackend> serve_in_process(BackendFactory factory,
+                                                   ServiceOptions options = {});
+
+}  // namespace ppy

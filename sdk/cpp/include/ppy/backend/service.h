@@ -1,0 +1,70 @@
+#pragma once
+/// The `ppy.backend.v1.Backend` service over a `ppy::Backend`: what `ppy::serve`
+/// runs, exposed so a host can serve a backend in its own server (tests,
+/// benchmarks, the in-process twin of a helper).
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "ppy/backend/backend.h"
+#include "ppy/backend/v1/backend.grpc.pb.h"
+
+namespace ppy {
+
+struct ServiceOptions {
+  /// Where each `build` gets its fresh output folder (removed after the files
+  /// are streamed). Empty: the system's temporary folder. A spawned helper uses
+  /// its working directory, the scratch folder the driver gave it.
+  std::filesystem::path scratch_dir;
+  /// Whether the Shutdown call is honoured (spawned helpers) or refused with
+  /// PERMISSION_DENIED (a shared `--listen` server).
+  bool allow_shutdown = false;
+  /// Called after a Shutdown call has been answered (on the gRPC thread: it
+  /// must only signal, never wait for the server).
+  std::function<void()> on_shutdown;
+  /// Distinct option tables kept alive at once; the oldest is dropped beyond.
+  size_t max_instances = 16;
+};
+
+/// The synchronous gRPC service. Calls are independent: each names the options
+/// that select (or create, through the factory) the backend instance.
+class BackendService final : public ppy::backend::v1::Backend::Service {
+ public:
+  explicit BackendService(BackendFactory factory, ServiceOptions options = {});
+
+  grpc::Status Handshake(grpc::ServerContext* ctx, const backend::v1::HandshakeRequest* req,
+                         backend::v1::HandshakeResponse* resp) override;
+  grpc::Status Fingerprint(grpc::ServerContext* ctx, const backend::v1::FingerprintRequest* req,
+                           backend::v1::FingerprintResponse* resp) override;
+  grpc::Status ToolchainStatus(grpc::ServerContext* ctx,
+                               const backend::v1::ToolchainStatusRequest* req,
+                               backend::v1::ToolchainStatusResponse* resp) override;
+  grpc::Status Invoke(grpc::ServerContext* ctx,
+                      grpc::ServerReaderWriter<backend::v1::InvokeResponse,
+                                               backend::v1::InvokeRequest>* stream) override;
+  grpc::Status Shutdown(grpc::ServerContext* ctx, const backend::v1::ShutdownRequest* req,
+                        backend::v1::ShutdownResponse* resp) override;
+
+  /// The backend for this options table, made by the factory on first use. A
+  /// factory that throws or answers null is FailedPrecondition with the reason.
+  absl::StatusOr<std::shared_ptr<const Backend>> instance(const Options& options);
+
+  /// Calls being served right now (Invoke sessions included).
+  int active_calls() const { return active_.load(); }
+
+ private:
+  BackendFactory factory_;
+  ServiceOptions options_;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const Backend>> instances_;
+  std::vector<std::string> instance_order_;
+  std::atomic<int> active_{0};
+};
+
+}  // namespace ppy

@@ -1,0 +1,42 @@
+#pragma once
+/// Conversions between the SDK's types and the `ppy.backend.v1` messages, and the
+/// error model's mapping to E-codes. Shared by the service (`ppy::serve`) and the
+/// driver's client (backend-host), so both ends read the wire the same way.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "ppy/backend/backend.h"
+#include "ppy/backend/v1/backend.pb.h"
+
+namespace ppy::wire {
+
+namespace v1 = ::ppy::backend::v1;
+
+/// The most data one chunk message carries (modules, artifacts, files).
+inline constexpr size_t kMaxChunk = size_t{1} << 20;
+
+void to_proto(const Options& options, v1::ConfigTable& out);
+Options options_from_proto(const v1::ConfigTable& table);
+/// A deterministic key for a table (same table, same key): the instance cache's.
+std::string options_key(const Options& options);
+
+v1::EmitFormat to_proto(const EmitFormat& format);
+/// Refuses (InvalidArgument) a format without a name or with an unspecified scope.
+absl::StatusOr<EmitFormat> emit_format_from_proto(const v1::EmitFormat& format);
+
+v1::Toolchain to_proto(const ToolchainStatus& status);
+ToolchainStatus toolchain_from_proto(const v1::Toolchain& toolchain);
+
+/// The E-code the contract gives an error of this kind: VALIDATION, PASS_STAGE,
+/// TYPE_MISMATCH, UNSUPPORTED -> E1802; PASS_BROKE_IR, PASS_FAILED -> E1904;
+/// TOOLCHAIN -> E1801; anything else -> E1905.
+std::string_view error_code_for(v1::BackendError::Code code);
+/// `<E-code>: <error.message()>` (FailedPrecondition); a validation refusal also
+/// carries its fields, readable with `ppy::validation_error_of`.
+absl::Status status_of(const v1::BackendError& error);
+
+}  // namespace ppy::wire
