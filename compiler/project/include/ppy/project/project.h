@@ -1,0 +1,71 @@
+#pragma once
+/// A ppy project: the modules the frontend lowers and the `[tool.ppy]` settings
+/// the driver needs (entry module, optimization level, each backend's table).
+///
+/// A project is either a folder holding `pyproject.toml`, or a single `.ppy`
+/// file (a project of one module named after the file stem). Loading reads
+/// every source file up front, so later phases never touch the file system.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace ppy {
+
+/// One source file: its dotted module name, the path as the user would see it
+/// (used verbatim in diagnostics and IR locations) and its text.
+struct SourceModule {
+  std::string name;
+  std::string path;
+  std::string text;
+};
+
+/// A `[tool.ppy.backends.NAME]` table, kept for the backend of that name.
+struct BackendTable {
+  /// The table as canonical TOML text (keys sorted): what the digest covers.
+  std::string toml_text;
+  /// Each key mapped to its value written as TOML (`'sm_80'`, `3`, `true`, `[1, 2]`).
+  std::map<std::string, std::string> options;
+  /// SHA-256 (hex, 64 chars) of `toml_text`; part of the backend's cache key.
+  std::string digest;
+};
+
+struct Project {
+  /// The project folder (the file's folder for a single file).
+  std::string root;
+  /// `root/pyproject.toml`, or empty for a single file.
+  std::string pyproject;
+  /// Source roots as paths (root joined with each `source-roots` entry).
+  std::vector<std::string> source_roots;
+  /// Every module, sorted by name.
+  std::vector<SourceModule> modules;
+  /// The module whose `main()` is the program entry (may be empty for a library).
+  std::string entry;
+  /// `[tool.ppy] opt-level`, when the project sets one (0..3).
+  std::optional<int> opt_level;
+  /// Backend name -> its table.
+  std::map<std::string, BackendTable> backends;
+
+  /// The module of that name, or null.
+  const SourceModule* module(const std::string& name) const;
+};
+
+/// Loads a project from a folder (which must hold `pyproject.toml`, or else is
+/// read as a plain source root) or a single `.ppy` file. Errors carry E-codes:
+/// E1201 a malformed pyproject.toml or `[tool.ppy]` value, E1202 a missing path
+/// or a project without modules, E1203 two files giving one module name,
+/// E1204 an entry module that does not exist, E1205 an unreadable file.
+absl::StatusOr<Project> load_project(const std::string& path);
+
+/// The module name a source file gets: its path under `source_root` without the
+/// extension, '/' replaced by '.', a trailing `.__init__` dropped
+/// (`src/pkg/mod.ppy` under `src` -> `pkg.mod`).
+std::string module_name_for(const std::string& source_root, const std::string& file);
+
+/// Lowercase hex SHA-256 of `data`.
+std::string sha256_hex(const std::string& data);
+
+}  // namespace ppy
