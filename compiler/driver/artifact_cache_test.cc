@@ -1,0 +1,109 @@
+#include "ppy/driver/artifact_cache.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "gtest/gtest.h"
+
+namespace fs = std::filesystem;
+
+namespace ppy::driver {
+namespace {
+
+class ArtifactCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ppy-cache-test-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+const std::string kKey = std::string(64, 'a');
+
+TEST_F(ArtifactCacheTest, MissThenHit) {
+  ArtifactCache cache(dir_.string());
+  EXPECT_FALSE(cache.lookup(kKey).has_value());
+  ASSERT_TRUE(cache.store(kKey, {{"main.toy", "one"}, {"sub/util.toy", "two"}}).ok());
+  auto got = cache.lookup(kKey);
+  ASSERT_TRUE(got.has_value());
+  ASSERT_EQ(got->size(), 2u);
+  EXPECT_EQ((*got)[0].path, "main.toy");
+  EXPECT_EQ((*got)[0].bytes, "one");
+  EXPECT_EQ((*got)[1].path, "sub/util.toy");
+  EXPECT_EQ((*got)[1].bytes, "two");
+}
+
+TEST_F(ArtifactCacheTest, RefusesPathsLeavingTheEntry) {
+  ArtifactCache cache(dir_.string());
+  auto s = cache.store(kKey, {{"../escape", "x"}});
+  EXPECT_FALSE(s.ok());
+  EXPECT_FALSE(cache.lookup(kKey).has_value());
+  EXPECT_FALSE(fs::exists(dir_ / "escape"));
+}
+
+// What a build killed mid-write leaves behind: a temporary folder, never read.
+TEST_F(ArtifactCacheTest, TornTemporaryIsIgnored) {
+  ArtifactCache cache(dir_.string());
+  fs::path torn = cache.entry_path(kKey) + ".tmp-123-4-5";
+  fs::create_directories(torn);
+  std::ofstream(torn / "main.toy") << "half";
+  EXPECT_FALSE(cache.lookup(kKey).has_value());
+  ASSERT_TRUE(cache.store(kKey, {{"main.toy", "whole"}}).ok());
+  EXPECT_EQ(cache.lookup(kKey)->at(0).bytes, "whole");
+}
+
+// An entry folder without its index (a crash between mkdir and rename cannot
+// make one, but a hand-edited cache can) is a miss, not a partial artifact.
+TEST_F(ArtifactCacheTest, EntryWithoutIndexIsAMiss) {
+  ArtifactCache cache(dir_.string());
+  fs::create_directories(cache.entry_path(kKey));
+  std::ofstream(fs::path(cache.entry_path(kKey)) / "main.toy") << "x";
+  EXPECT_FALSE(cache.lookup(kKey).has_value());
+}
+
+TEST_F(ArtifactCacheTest, ConcurrentStoresOfOneKeyBothSucceed) {
+  ArtifactCache cache(dir_.string());
+  std::string big(1 << 20, 'z');
+  std::vector<pid_t> kids;
+  for (int i = 0; i < 4; ++i) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      for (int k = 0; k < 20; ++k) {
+        std::string key = std::string(63, 'b') + static_cast<char>('0' + k % 10);
+        if (!cache.store(key, {{"a.bin", big}, {"b.txt", "b"}}).ok()) _exit(1);
+        auto got = cache.lookup(key);
+        if (!got || got->size() != 2 || (*got)[0].bytes != big) _exit(2);
+      }
+      _exit(0);
+    }
+    kids.push_back(pid);
+  }
+  for (pid_t pid : kids) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  }
+  // No temporaries left behind by the losers of each race.
+  for (auto& e : fs::recursive_directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
+TEST_F(ArtifactCacheTest, WriteFileAtomicReplacesWhole) {
+  fs::path p = dir_ / "out" / "main.toy";
+  ASSERT_TRUE(write_file_atomic(p.string(), "first").ok());
+  ASSERT_TRUE(write_file_atomic(p.string(), "second").ok());
+  std::ifstream in(p);
+  std::string s((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(s, "second");
+  EXPECT_EQ(std::distance(fs::directory_iterator(p.parent_path()), fs::directory_iterator()), 1);
+}
+
+}  // namespace
+}  // namespace ppy::driver

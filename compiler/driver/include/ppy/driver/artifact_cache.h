@@ -1,0 +1,48 @@
+#pragma once
+/// A content-addressed store of artifacts under the project's cache folder.
+///
+/// An entry is a folder named by its artifact identity, holding the files a
+/// backend answered. It is written under a unique temporary name and renamed
+/// into place in one step, so a reader sees a whole entry or none: two builds
+/// at once both succeed (the second rename finds the entry there and drops its
+/// copy), and a build killed mid-write leaves only a temporary folder that no
+/// lookup ever reads.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace ppy::driver {
+
+/// One file of an artifact: its path relative to the output, and its bytes.
+struct ArtifactFile {
+  std::string path;
+  std::string bytes;
+};
+
+class ArtifactCache {
+ public:
+  /// `root` is e.g. `<project>/.ppy-cache/artifacts`; created on first store.
+  explicit ArtifactCache(std::string root) : root_(std::move(root)) {}
+
+  /// The files stored under `key`, or nullopt when there is no complete entry.
+  std::optional<std::vector<ArtifactFile>> lookup(const std::string& key) const;
+
+  /// Stores `files` under `key` atomically; storing an existing key is a no-op.
+  absl::Status store(const std::string& key, const std::vector<ArtifactFile>& files) const;
+
+  /// Where the entry for `key` lives (whether or not it exists).
+  std::string entry_path(const std::string& key) const;
+
+ private:
+  std::string root_;
+};
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a
+/// rename, creating parent folders; on failure nothing is left at `path`.
+absl::Status write_file_atomic(const std::string& path, std::string_view bytes);
+
+}  // namespace ppy::driver
