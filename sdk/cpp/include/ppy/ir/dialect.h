@@ -31,6 +31,12 @@ class DiagSink {
  public:
   virtual ~DiagSink() = default;
   virtual void error(std::string message) = 0;
+  /// An error about `op` rather than the op or function being checked: a
+  /// function-level hook uses it so the diagnostic names the op's block and location.
+  virtual void error_at(const Operation& op, std::string message) { error(std::move(message)); }
+  /// The function of the module being verified that `name` names, or null: how
+  /// hooks check callees (`core.call`, `gpu.launch`) without scanning the module.
+  virtual const Function* function(std::string_view name) const { return nullptr; }
 };
 
 struct OpSpec {
