@@ -1,0 +1,131 @@
+#pragma once
+/// Discovery of installed backends: TOML manifests found on a search path and
+/// read without starting anything (the contract's "discovery reads the entry
+/// points without importing anything"). A backend process is started only when
+/// one is selected, by BackendProcess / connect_backend.
+///
+/// A distribution is a folder holding `manifest.toml`:
+///
+///     [distribution]
+///     name = "ppy-toy"
+///     version = "0.1"
+///     [backends.toy]
+///     executable = "ppy-backend-toy"   # relative to the manifest's folder, or absolute
+///     # or, for a long-running server: endpoint = "host:port", tls-ca/tls-cert/tls-key
+///     [backend-formats]                # optional hint: format -> backend
+///     toy = "toy"
+///
+/// Problems are reported in the reference compiler's words and never stop the
+/// other distributions from being listed.
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ppy/host/settings.h"
+
+namespace ppy::host {
+
+/// One backend an installed distribution provides, as its manifest says.
+struct BackendEntry {
+  std::string name;
+  std::string distribution;
+  std::string version;
+  /// The manifest it came from; its folder is where relative paths resolve.
+  std::filesystem::path manifest;
+  /// Absolute path of the helper executable; empty for a remote backend.
+  std::filesystem::path executable;
+  /// Extra command-line arguments the manifest gives the helper.
+  std::vector<std::string> args;
+  /// `host:port` of a long-running server; empty for a local helper.
+  std::string endpoint;
+  /// TLS files for `endpoint` (absolute), each optional.
+  TlsFiles tls;
+  /// Formats the distribution's `[backend-formats]` hint gives this backend.
+  std::vector<std::string> formats;
+  /// Host settings the manifest's table carries (sandbox, pass-env, timeout-ms,
+  /// limits); the project's table and the command line override them.
+  HostSettings settings;
+
+  bool remote() const { return !endpoint.empty(); }
+  /// `<distribution> <version> (<manifest>)`: how messages name where it came from.
+  std::string origin() const;
+};
+
+/// Reads an environment variable; injectable so tests need not touch the real one.
+using EnvLookup = std::function<std::optional<std::string>(std::string_view)>;
+/// getenv.
+EnvLookup process_env();
+
+/// The folders searched, in order: each entry of `PPY_BACKEND_PATH`
+/// (colon-separated), `<install_prefix>/lib/ppy/backends`, then the user's
+/// `$XDG_DATA_HOME/ppy/backends` (or `~/.local/share/ppy/backends`).
+std::vector<std::filesystem::path> backend_search_path(const EnvLookup& env,
+                                                       const std::filesystem::path& install_prefix);
+
+/// The prefix the running executable is installed under (`<prefix>/bin/ppy`).
+std::filesystem::path running_install_prefix();
+
+/// The contract's builtin backend names.
+inline constexpr std::string_view kBuiltinBackends[] = {"llvm", "python", "c", "nvvm", "stablehlo", "ir"};
+
+/// What the search path holds: usable backends, problems, and the names that
+/// are unusable because two distributions register them.
+class ManifestIndex {
+ public:
+  /// Reads `*/manifest.toml` one level under each folder of `search_path`
+  /// (missing folders are skipped). `builtins` are the names that always win.
+  /// A distribution name seen again later on the path is shadowed, as a
+  /// Python distribution is by the first of its name on sys.path.
+  static ManifestIndex scan(std::span<const std::filesystem::path> search_path,
+                            std::span<const std::string_view> builtins = kBuiltinBackends);
+  /// Reads the given manifest files directly (one distribution each).
+  static ManifestIndex from_manifests(std::span<const std::filesystem::path> manifests,
+                                      std::span<const std::string_view> builtins = kBuiltinBackends);
+
+  /// Usable installed backends, sorted by name.
+  const std::vector<BackendEntry>& backends() const { return backends_; }
+  /// Every problem found, one sentence each, in a stable order.
+  const std::vector<std::string>& problems() const { return problems_; }
+  /// Names registered by more than one distribution, with every registration.
+  const std::map<std::string, std::vector<BackendEntry>>& duplicates() const { return duplicates_; }
+  /// Manifests skipped because an earlier folder had a distribution of that name.
+  const std::vector<std::filesystem::path>& shadowed() const { return shadowed_; }
+
+  /// Whether `name` is one of the builtins this index was built with.
+  bool is_builtin(std::string_view name) const;
+
+  /// The installed backend called `name`. A builtin's name gives null (the
+  /// caller uses the builtin). Errors are E1903: an unknown name lists every
+  /// backend there is (builtins included); a duplicated one names both
+  /// distributions.
+  absl::StatusOr<const BackendEntry*> lookup(std::string_view name) const;
+
+  /// The backend the formats hint names for `format`, or null when no single
+  /// distribution declares it. A hint only: the backend is asked all the same.
+  const BackendEntry* format_hint(std::string_view format) const;
+
+  /// Every name a backend can be selected by: builtins and installed, sorted.
+  std::vector<std::string> all_names() const;
+
+ private:
+  void add_manifest(const std::filesystem::path& manifest, std::map<std::string, std::filesystem::path>& dists);
+  void finish();
+
+  std::vector<std::string> builtins_;
+  std::vector<BackendEntry> backends_;
+  std::vector<BackendEntry> candidates_;  // before duplicate resolution
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> format_claims_;  // format -> (dist, backend)
+  std::map<std::string, std::string> format_owner_;                                       // format -> backend
+  std::vector<std::string> problems_;
+  std::map<std::string, std::vector<BackendEntry>> duplicates_;
+  std::vector<std::filesystem::path> shadowed_;
+};
+
+}  // namespace ppy::host
