@@ -1,0 +1,788 @@
+// The reference interpreter: compile each function once to a register form,
+// then run it with a switch over dense opcodes.
+#include "ppy/interp/interp.h"
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <memory>
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ppy/ir/text.h"
+#include "ppy/pipeline/semantics.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::interp {
+namespace {
+
+using ir::Type;
+using ir::TypeKind;
+namespace sem = ppy::pipeline::sem;
+
+struct Buffer;
+
+/// One value: every scalar, pointer and buffer reference fits in 8 bytes.
+union Slot {
+  int64_t i;
+  double f;
+  Slot* p;
+  Buffer* buf;
+};
+
+/// A list: elements are Slots, whatever the element type.
+struct Buffer {
+  std::vector<Slot> data;
+};
+
+/// A Python exception on its way to the top: ends the program with status 1.
+struct PyError {
+  std::string name;
+  std::string message;
+};
+
+/// The IR cannot be run as given: ends the program with status 2.
+struct InternalError {
+  std::string message;
+};
+
+enum class Opc : uint8_t {
+  Const, Copy,
+  AddI, SubI, MulI, NegI,      // wrapping
+  AddIC, SubIC, MulIC, NegIC,  // raising OverflowError
+  DivI, ModI,                  // mode = rounding, flag = raises
+  AddF, SubF, MulF, DivF, DivFloorF, DivTruncF, ModFloorF, ModTruncF, NegF,
+  And, Or, Xor, Shl, ShrS, ShrU,
+  CmpS, CmpU, CmpF,            // mode = predicate
+  Select,
+  CastIToF, CastUToF, CastFToI, CastIToBool, CastFToBool, CastIToI, CastFToF,
+  Br, CondBr, Ret, Unreachable,
+  Alloca, Load, Store, PtrOffset, BufData, BufLen, BufLoad, BufStore,
+  Call, Guard, Math,
+  PrintI64, PrintF64, PrintBool, PrintStr, PrintSpace, PrintNewline, ListNew, PowI64,
+  Unsupported,
+};
+
+/// One instruction. `norm` is the result's TypeKind when it needs bringing back
+/// to a narrow integer or to f32 after the 64-bit computation (0 = Void: none).
+struct Inst {
+  Opc op = Opc::Unsupported;
+  uint8_t mode = 0;
+  uint8_t norm = 0;
+  uint8_t flag = 0;
+  int32_t dst = -1, a = -1, b = -1, c = -1;
+  int64_t imm = 0;
+};
+
+/// A branch edge: where to go and which registers feed the target's arguments.
+struct Edge {
+  int32_t target = 0;    ///< pc of the target block
+  int32_t dst_base = 0;  ///< register of the target's first argument (they are contiguous)
+  int32_t n = 0;
+  int32_t src_begin = 0; ///< into Code::srcs
+  bool overlap = false;  ///< a source is also a destination: copy through a temporary
+};
+
+struct Code;
+
+struct CallSite {
+  int32_t callee = -1;  ///< function index in the module
+  const Code* code = nullptr;
+  int32_t args_begin = 0;
+  int32_t nargs = 0;
+};
+
+/// A function compiled to registers.
+struct Code {
+  std::string name;
+  std::vector<Inst> insts;
+  std::vector<Edge> edges;
+  std::vector<int32_t> srcs;
+  std::vector<CallSite> calls;
+  std::vector<std::pair<std::string, std::string>> guards;  ///< (exception, message)
+  std::vector<std::string> strings;  ///< print texts, unsupported reasons
+  int32_t nregs = 0;
+  int32_t nalloca = 0;
+  int32_t nresults = 0;
+  int32_t nparams = 0;
+  bool returns_buffer = false;
+  std::string error;  ///< set when the function could not be compiled
+};
+
+int64_t float_bits(double d) { return std::bit_cast<int64_t>(d); }
+
+/// Compiles one function body into a Code.
+class Compiler {
+ public:
+  Compiler(const std::unordered_map<std::string, int32_t>& functions) : functions_(functions) {}
+
+  Code compile(const ir::Function& f) {
+    Code code;
+    code_ = &code;
+    code.name = f.name();
+    code.nparams = static_cast<int32_t>(f.params().size());
+    code.nresults = static_cast<int32_t>(f.results().size());
+    for (Type t : f.results())
+      if (t.kind() == TypeKind::Buffer) code.returns_buffer = true;
+    if (f.is_declaration()) {
+      code.error = ppy::str_cat("@", f.name(), " is a declaration with no body (is the program linked?)");
+      return code;
+    }
+    // Registers: parameters first (the entry block's arguments), then each
+    // block's arguments contiguously, then each op's results contiguously.
+    int32_t pc = 0;
+    for (auto& b : f.body().blocks()) {
+      for (auto& a : b->arguments()) regs_[a.get()] = code.nregs++;
+      block_pc_[b.get()] = pc;
+      pc += static_cast<int32_t>(b->operations().size());
+    }
+    for (auto& b : f.body().blocks())
+      for (auto& op : b->operations()) {
+        if (!op->regions().empty()) {
+          code.error = ppy::str_cat("@", f.name(), ": ", op->name(), " has regions, which the interpreter does not run");
+          return code;
+        }
+        for (auto& r : op->results()) regs_[&r] = code.nregs++;
+      }
+    for (auto& b : f.body().blocks())
+      for (auto& op : b->operations()) {
+        Inst in = lower(*op);
+        if (!error_.empty()) {
+          code.error = ppy::str_cat("@", f.name(), ": ", error_);
+          return code;
+        }
+        code.insts.push_back(in);
+      }
+    return code;
+  }
+
+ private:
+  int32_t reg(const ir::Value* v) {
+    auto it = regs_.find(v);
+    if (it != regs_.end()) return it->second;
+    if (error_.empty()) error_ = "an operand is defined outside the function";
+    return 0;
+  }
+
+  int32_t edge(const ir::Successor& s) {
+    Edge e;
+    auto it = block_pc_.find(s.block);
+    if (it == block_pc_.end()) {
+      error_ = "a branch targets a block of another region";
+      return 0;
+    }
+    e.target = it->second;
+    e.n = static_cast<int32_t>(s.args.size());
+    e.dst_base = e.n ? regs_.at(s.block->argument(0)) : 0;
+    e.src_begin = static_cast<int32_t>(code_->srcs.size());
+    for (ir::Value* v : s.args) {
+      int32_t r = reg(v);
+      if (r >= e.dst_base && r < e.dst_base + e.n) e.overlap = true;
+      code_->srcs.push_back(r);
+    }
+    code_->edges.push_back(e);
+    return static_cast<int32_t>(code_->edges.size() - 1);
+  }
+
+  Inst unsupported(std::string why) {
+    Inst in;
+    in.op = Opc::Unsupported;
+    in.imm = static_cast<int64_t>(code_->strings.size());
+    code_->strings.push_back(std::move(why));
+    return in;
+  }
+
+  static uint8_t narrow(Type t) {
+    switch (t.kind()) {
+      case TypeKind::I8: case TypeKind::I16: case TypeKind::I32:
+      case TypeKind::U8: case TypeKind::U16: case TypeKind::U32: case TypeKind::Bool:
+      case TypeKind::F32: case TypeKind::F16:
+        return static_cast<uint8_t>(t.kind());
+      default:
+        return 0;
+    }
+  }
+
+  Inst lower(const ir::Operation& op) {
+    Inst in;
+    const std::string& n = op.name();
+    if (op.num_operands() > 0) in.a = reg(op.operand(0));
+    if (op.num_operands() > 1) in.b = reg(op.operand(1));
+    if (op.num_operands() > 2) in.c = reg(op.operand(2));
+    if (op.num_results() > 0) in.dst = reg(op.result(0));
+    Type rt = op.num_results() > 0 ? op.result(0)->type() : Type::void_();
+    Type ot = op.num_operands() > 0 ? op.operand(0)->type() : Type::void_();
+    in.norm = op.num_results() > 0 && rt.is_scalar() ? narrow(rt) : 0;
+    auto pick = [&](Opc iwrap, Opc ichecked, Opc f) {
+      if (rt.is_float()) {
+        in.op = f;
+      } else {
+        in.op = sem::raises(sem::overflow_of(op)) ? ichecked : iwrap;
+      }
+      return in;
+    };
+    if (n == "core.const") {
+      in.op = Opc::Const;
+      const ir::Attribute* v = op.attr("value");
+      if (!v) return unsupported("core.const without a value");
+      if (rt.is_float())
+        in.imm = float_bits(v->is<double>() ? v->as_float()
+                            : v->is<int64_t>() ? static_cast<double>(v->as_int()) : 0.0);
+      else if (v->is<bool>())
+        in.imm = v->as_bool();
+      else if (v->is<int64_t>())
+        in.imm = rt.is_bool() ? v->as_int() != 0 : v->as_int();
+      else if (v->is<double>())
+        in.imm = static_cast<int64_t>(v->as_float());
+      else
+        return unsupported(ppy::str_cat("core.const of type ", rt.str()));
+      return in;
+    }
+    if (n == "core.add") return pick(Opc::AddI, Opc::AddIC, Opc::AddF);
+    if (n == "core.sub") return pick(Opc::SubI, Opc::SubIC, Opc::SubF);
+    if (n == "core.mul") return pick(Opc::MulI, Opc::MulIC, Opc::MulF);
+    if (n == "core.neg") return pick(Opc::NegI, Opc::NegIC, Opc::NegF);
+    if (n == "core.div" || n == "core.mod") {
+      bool div = n == "core.div";
+      if (rt.is_float()) {
+        const ir::Attribute* r = op.attr("rounding");
+        bool floor = r && r->is<std::string>() && r->as_string() == "floor";
+        if (div)
+          in.op = !r ? Opc::DivF : floor ? Opc::DivFloorF : Opc::DivTruncF;
+        else
+          in.op = floor ? Opc::ModFloorF : Opc::ModTruncF;
+        return in;
+      }
+      in.op = div ? Opc::DivI : Opc::ModI;
+      in.mode = static_cast<uint8_t>(sem::rounding_of(op));
+      in.flag = sem::raises(sem::overflow_of(op));
+      return in;
+    }
+    if (n == "core.and") { in.op = Opc::And; return in; }
+    if (n == "core.or") { in.op = Opc::Or; return in; }
+    if (n == "core.xor") { in.op = Opc::Xor; return in; }
+    if (n == "core.shl") { in.op = Opc::Shl; in.imm = rt.bit_width(); return in; }
+    if (n == "core.shr") {
+      in.op = rt.is_signed() || rt.kind() == TypeKind::Index ? Opc::ShrS : Opc::ShrU;
+      in.imm = rt.bit_width();
+      return in;
+    }
+    if (n == "core.cmp") {
+      auto p = sem::pred_of(op);
+      if (!p) return unsupported("core.cmp without a predicate");
+      in.mode = static_cast<uint8_t>(*p);
+      in.norm = 0;
+      in.op = ot.is_float() ? Opc::CmpF
+              : (ot.is_int() && !ot.is_signed()) ? Opc::CmpU : Opc::CmpS;
+      return in;
+    }
+    if (n == "core.select") { in.op = Opc::Select; in.norm = 0; return in; }
+    if (n == "core.cast") return lower_cast(op, ot, rt, in);
+    if (n == "core.br") {
+      in.op = Opc::Br;
+      in.a = edge(op.successors().at(0));
+      return in;
+    }
+    if (n == "core.cond_br") {
+      in.op = Opc::CondBr;
+      in.c = in.a;
+      in.a = edge(op.successors().at(0));
+      in.b = edge(op.successors().at(1));
+      return in;
+    }
+    if (n == "core.ret") {
+      in.op = Opc::Ret;
+      in.a = static_cast<int32_t>(code_->srcs.size());
+      in.b = static_cast<int32_t>(op.num_operands());
+      for (ir::Value* v : op.operands()) code_->srcs.push_back(reg(v));
+      return in;
+    }
+    if (n == "core.unreachable") { in.op = Opc::Unreachable; return in; }
+    if (n == "core.alloca") {
+      in.op = Opc::Alloca;
+      int64_t count = 1;
+      if (const ir::Attribute* c = op.attr("count"); c && c->is<int64_t>()) count = c->as_int();
+      if (count < 1) count = 1;
+      in.imm = code_->nalloca;
+      code_->nalloca += static_cast<int32_t>(count);
+      return in;
+    }
+    if (n == "core.load") { in.op = Opc::Load; in.norm = 0; return in; }
+    if (n == "core.store") { in.op = Opc::Store; return in; }
+    if (n == "core.ptr_offset") { in.op = Opc::PtrOffset; return in; }
+    if (n == "core.buffer_data") { in.op = Opc::BufData; return in; }
+    if (n == "core.buffer_len") { in.op = Opc::BufLen; return in; }
+    if (n == "core.buffer_load") { in.op = Opc::BufLoad; in.norm = 0; return in; }
+    if (n == "core.buffer_store") { in.op = Opc::BufStore; return in; }
+    if (n == "core.guard") return lower_guard(op, in);
+    if (n == "core.call") return lower_call(op, in);
+    if (n == "core.call_extern") return lower_extern(op, in);
+    if (auto fn = sem::math_fn(n)) {
+      in.op = Opc::Math;
+      in.mode = static_cast<uint8_t>(*fn);
+      return in;
+    }
+    return unsupported(ppy::str_cat("the interpreter does not run ", n));
+  }
+
+  Inst lower_cast(const ir::Operation& op, Type from, Type to, Inst& in) {
+    in.norm = 0;
+    if (from == to) { in.op = Opc::Copy; return in; }
+    if (to.is_float()) {
+      in.norm = narrow(to);
+      if (from.is_float()) in.op = Opc::CastFToF;
+      else if (from.kind() == TypeKind::U64) in.op = Opc::CastUToF;
+      else if (from.is_integer_like() || from.is_bool()) in.op = Opc::CastIToF;
+      else return unsupported(ppy::str_cat("core.cast from ", from.str(), " to ", to.str()));
+      return in;
+    }
+    if (to.is_bool()) {
+      if (from.is_float()) in.op = Opc::CastFToBool;
+      else if (from.is_integer_like()) in.op = Opc::CastIToBool;
+      else return unsupported(ppy::str_cat("core.cast from ", from.str(), " to bool"));
+      return in;
+    }
+    if (to.is_integer_like()) {
+      in.norm = static_cast<uint8_t>(to.kind());
+      if (from.is_float()) { in.op = Opc::CastFToI; return in; }
+      if (from.is_bool()) { in.op = Opc::Copy; return in; }
+      if (from.is_integer_like()) {
+        in.op = Opc::CastIToI;
+        in.flag = sem::overflow_of(op) != sem::Overflow::Wrap || !op.attr("overflow");
+        return in;
+      }
+    }
+    return unsupported(ppy::str_cat("core.cast from ", from.str(), " to ", to.str()));
+  }
+
+  Inst lower_guard(const ir::Operation& op, Inst& in) {
+    static const std::unordered_map<std::string, std::pair<std::string, std::string>> kKinds = {
+        {"overflow", {"OverflowError", "integer overflow"}},
+        {"bounds", {"IndexError", "list index out of range"}},
+        {"zero_division", {"ZeroDivisionError", "division by zero"}},
+        {"range", {"ValueError", "math range error"}},
+        {"contract", {"AssertionError", ""}},
+        {"assert", {"AssertionError", ""}},
+    };
+    const ir::Attribute* k = op.attr("kind");
+    std::pair<std::string, std::string> what = {"RuntimeError", "guard failed"};
+    if (k && k->is<std::string>()) {
+      auto it = kKinds.find(k->as_string());
+      if (it != kKinds.end()) what = it->second;
+    }
+    if (const ir::Attribute* m = op.attr("message"); m && m->is<std::string>()) what.second = m->as_string();
+    in.op = Opc::Guard;
+    in.imm = static_cast<int64_t>(code_->guards.size());
+    code_->guards.push_back(std::move(what));
+    return in;
+  }
+
+  Inst lower_call(const ir::Operation& op, Inst& in) {
+    const ir::Attribute* c = op.attr("callee");
+    if (!c || !c->is<ir::SymbolRef>()) return unsupported("core.call without a @callee");
+    if (const ir::Attribute* cs = op.attr("capture_status"); cs && cs->is<bool>() && cs->as_bool())
+      return unsupported("core.call with capture_status");
+    auto it = functions_.find(c->as_symbol().name);
+    if (it == functions_.end())
+      return unsupported(ppy::str_cat("a call to @", c->as_symbol().name, ", which the module does not define"));
+    CallSite site;
+    site.callee = it->second;
+    site.args_begin = static_cast<int32_t>(code_->srcs.size());
+    site.nargs = static_cast<int32_t>(op.num_operands());
+    for (ir::Value* v : op.operands()) code_->srcs.push_back(reg(v));
+    in.op = Opc::Call;
+    in.imm = static_cast<int64_t>(code_->calls.size());
+    code_->calls.push_back(site);
+    if (in.dst < 0) in.dst = 0;  // no results: nothing is written
+    return in;
+  }
+
+  Inst lower_extern(const ir::Operation& op, Inst& in) {
+    const ir::Attribute* c = op.attr("callee");
+    std::string callee = c && c->is<std::string>() ? c->as_string()
+                         : c && c->is<ir::SymbolRef>() ? c->as_symbol().name : "";
+    static const std::unordered_map<std::string, Opc> kRuntime = {
+        {"ppy_print_i64", Opc::PrintI64},     {"ppy_print_f64", Opc::PrintF64},
+        {"ppy_print_bool", Opc::PrintBool},   {"ppy_print_str", Opc::PrintStr},
+        {"ppy_print_space", Opc::PrintSpace}, {"ppy_print_newline", Opc::PrintNewline},
+        {"ppy_list_new_i64", Opc::ListNew},   {"ppy_list_new_f64", Opc::ListNew},
+        {"ppy_pow_i64", Opc::PowI64},
+    };
+    auto it = kRuntime.find(callee);
+    if (it == kRuntime.end()) return unsupported(ppy::str_cat("unknown runtime function '", callee, "'"));
+    in.op = it->second;
+    in.norm = 0;
+    if (in.op == Opc::PrintStr) {
+      const ir::Attribute* t = op.attr("text");
+      in.imm = static_cast<int64_t>(code_->strings.size());
+      code_->strings.push_back(t && t->is<std::string>() ? t->as_string() : "");
+    }
+    return in;
+  }
+
+  const std::unordered_map<std::string, int32_t>& functions_;
+  Code* code_ = nullptr;
+  std::unordered_map<const ir::Value*, int32_t> regs_;
+  std::unordered_map<const ir::Block*, int32_t> block_pc_;
+  std::string error_;
+};
+
+[[noreturn]] void raise(std::string name, std::string message) {
+  throw PyError{std::move(name), std::move(message)};
+}
+[[noreturn]] void overflow() { raise("OverflowError", "integer overflow"); }
+
+/// Brings a 64-bit integer result back to a narrow type: wrapping, or raising.
+inline int64_t norm_wrap(const Inst& in, int64_t v) {
+  return in.norm ? sem::wrap(v, Type::scalar(static_cast<TypeKind>(in.norm))) : v;
+}
+inline int64_t norm_check(const Inst& in, int64_t v) {
+  if (in.norm && !sem::fits(v, Type::scalar(static_cast<TypeKind>(in.norm)))) overflow();
+  return v;
+}
+inline double norm_f(const Inst& in, double v) {
+  return in.norm ? static_cast<double>(static_cast<float>(v)) : v;
+}
+
+class Machine {
+ public:
+  Machine(const ir::Module& m, std::ostream& out, const RunOptions& opts) : m_(m), out_(out), opts_(opts) {
+    std::unordered_map<std::string, int32_t> index;
+    for (size_t i = 0; i < m.functions().size(); ++i)
+      index.emplace(m.functions()[i]->name(), static_cast<int32_t>(i));
+    codes_.reserve(m.functions().size());
+    for (auto& f : m.functions()) codes_.push_back(Compiler(index).compile(*f));
+    for (Code& c : codes_)
+      for (CallSite& s : c.calls) s.code = &codes_[s.callee];
+    frames_.resize(static_cast<size_t>(opts_.recursion_limit) + 2);
+  }
+
+  ~Machine() { flush(); }
+
+  void run(int32_t entry) {
+    const Code& code = codes_[entry];
+    if (!code.error.empty()) throw InternalError{code.error};
+    if (code.nparams != 0) throw InternalError{ppy::str_cat("the entry @", code.name, " takes parameters")};
+    std::vector<Slot> results(static_cast<size_t>(code.nresults) + 1);
+    depth_ = 1;
+    exec(code, frame(1, code), results.data());
+    flush();
+  }
+
+  void flush() {
+    if (!buf_.empty()) out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+    out_.flush();
+  }
+
+ private:
+  Slot* frame(int depth, const Code& code) {
+    std::vector<Slot>& f = frames_[static_cast<size_t>(depth)];
+    size_t need = static_cast<size_t>(code.nregs + code.nalloca);
+    if (f.size() < need) f.resize(need);
+    if (code.nalloca) std::fill(f.begin() + code.nregs, f.begin() + need, Slot{0});
+    return f.data();
+  }
+
+  void call(const CallSite& site, const Code& caller, Slot* r, Slot* out) {
+    const Code& callee = *site.code;
+    if (!callee.error.empty()) throw InternalError{callee.error};
+    if (depth_ >= opts_.recursion_limit) raise("RecursionError", "maximum recursion depth exceeded");
+    Slot* f = frame(depth_ + 1, callee);
+    for (int32_t k = 0; k < site.nargs; ++k) f[k] = r[caller.srcs[site.args_begin + k]];
+    size_t mark = buffers_.size();
+    ++depth_;
+    exec(callee, f, out);
+    --depth_;
+    if (!callee.returns_buffer) buffers_.resize(mark);
+  }
+
+  static void take(const Code& code, const Edge& e, Slot* r) {
+    const int32_t* src = code.srcs.data() + e.src_begin;
+    if (!e.overlap) {
+      for (int32_t k = 0; k < e.n; ++k) r[e.dst_base + k] = r[src[k]];
+      return;
+    }
+    Slot tmp[16];
+    std::vector<Slot> big;
+    Slot* t = tmp;
+    if (e.n > 16) {
+      big.resize(static_cast<size_t>(e.n));
+      t = big.data();
+    }
+    for (int32_t k = 0; k < e.n; ++k) t[k] = r[src[k]];
+    for (int32_t k = 0; k < e.n; ++k) r[e.dst_base + k] = t[k];
+  }
+
+  void print(std::string_view s) {
+    buf_.append(s.data(), s.size());
+    if (buf_.size() > (1 << 16)) flush();
+  }
+
+  void exec(const Code& code, Slot* r, Slot* results) {
+    const Inst* base = code.insts.data();
+    const Inst* ip = base;
+    for (;;) {
+      const Inst& in = *ip++;
+      switch (in.op) {
+        case Opc::Const: r[in.dst].i = in.imm; break;
+        case Opc::Copy: r[in.dst] = r[in.a]; break;
+        case Opc::AddI:
+          r[in.dst].i = norm_wrap(in, static_cast<int64_t>(static_cast<uint64_t>(r[in.a].i) + static_cast<uint64_t>(r[in.b].i)));
+          break;
+        case Opc::SubI:
+          r[in.dst].i = norm_wrap(in, static_cast<int64_t>(static_cast<uint64_t>(r[in.a].i) - static_cast<uint64_t>(r[in.b].i)));
+          break;
+        case Opc::MulI:
+          r[in.dst].i = norm_wrap(in, static_cast<int64_t>(static_cast<uint64_t>(r[in.a].i) * static_cast<uint64_t>(r[in.b].i)));
+          break;
+        case Opc::NegI:
+          r[in.dst].i = norm_wrap(in, static_cast<int64_t>(0 - static_cast<uint64_t>(r[in.a].i)));
+          break;
+        case Opc::AddIC: {
+          int64_t v;
+          if (__builtin_add_overflow(r[in.a].i, r[in.b].i, &v)) overflow();
+          r[in.dst].i = norm_check(in, v);
+          break;
+        }
+        case Opc::SubIC: {
+          int64_t v;
+          if (__builtin_sub_overflow(r[in.a].i, r[in.b].i, &v)) overflow();
+          r[in.dst].i = norm_check(in, v);
+          break;
+        }
+        case Opc::MulIC: {
+          int64_t v;
+          if (__builtin_mul_overflow(r[in.a].i, r[in.b].i, &v)) overflow();
+          r[in.dst].i = norm_check(in, v);
+          break;
+        }
+        case Opc::NegIC: {
+          int64_t v;
+          if (__builtin_sub_overflow(int64_t{0}, r[in.a].i, &v)) overflow();
+          r[in.dst].i = norm_check(in, v);
+          break;
+        }
+        case Opc::DivI:
+        case Opc::ModI: {
+          int64_t a = r[in.a].i, b = r[in.b].i;
+          if (b == 0) raise("ZeroDivisionError", in.op == Opc::DivI ? "integer division or modulo by zero" : "integer modulo by zero");
+          auto rounding = static_cast<sem::Rounding>(in.mode);
+          int64_t v;
+          if (in.op == Opc::ModI) {
+            v = *sem::int_mod(a, b, rounding);
+          } else if (auto q = sem::int_div(a, b, rounding)) {
+            v = *q;
+          } else {
+            if (in.flag) overflow();
+            v = INT64_MIN;
+          }
+          r[in.dst].i = in.flag ? norm_check(in, v) : norm_wrap(in, v);
+          break;
+        }
+        case Opc::AddF: r[in.dst].f = norm_f(in, r[in.a].f + r[in.b].f); break;
+        case Opc::SubF: r[in.dst].f = norm_f(in, r[in.a].f - r[in.b].f); break;
+        case Opc::MulF: r[in.dst].f = norm_f(in, r[in.a].f * r[in.b].f); break;
+        case Opc::DivF: r[in.dst].f = norm_f(in, r[in.a].f / r[in.b].f); break;
+        case Opc::DivFloorF: r[in.dst].f = norm_f(in, sem::float_floor_div(r[in.a].f, r[in.b].f)); break;
+        case Opc::DivTruncF: r[in.dst].f = norm_f(in, std::trunc(r[in.a].f / r[in.b].f)); break;
+        case Opc::ModFloorF: r[in.dst].f = norm_f(in, sem::float_floor_mod(r[in.a].f, r[in.b].f)); break;
+        case Opc::ModTruncF: r[in.dst].f = norm_f(in, std::fmod(r[in.a].f, r[in.b].f)); break;
+        case Opc::NegF: r[in.dst].f = -r[in.a].f; break;
+        case Opc::And: r[in.dst].i = r[in.a].i & r[in.b].i; break;
+        case Opc::Or: r[in.dst].i = r[in.a].i | r[in.b].i; break;
+        case Opc::Xor: r[in.dst].i = r[in.a].i ^ r[in.b].i; break;
+        case Opc::Shl: {
+          int64_t s = r[in.b].i;
+          r[in.dst].i = s < 0 || s >= in.imm ? 0 : norm_wrap(in, static_cast<int64_t>(static_cast<uint64_t>(r[in.a].i) << s));
+          break;
+        }
+        case Opc::ShrS: {
+          int64_t s = r[in.b].i, v = r[in.a].i;
+          r[in.dst].i = s < 0 || s >= in.imm ? (v < 0 ? -1 : 0) : v >> s;
+          break;
+        }
+        case Opc::ShrU: {
+          int64_t s = r[in.b].i;
+          r[in.dst].i = s < 0 || s >= in.imm ? 0 : static_cast<int64_t>(static_cast<uint64_t>(r[in.a].i) >> s);
+          break;
+        }
+        case Opc::CmpS: r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), r[in.a].i, r[in.b].i); break;
+        case Opc::CmpU:
+          r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), static_cast<uint64_t>(r[in.a].i),
+                                     static_cast<uint64_t>(r[in.b].i));
+          break;
+        case Opc::CmpF: r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), r[in.a].f, r[in.b].f); break;
+        case Opc::Select: r[in.dst] = r[in.a].i ? r[in.b] : r[in.c]; break;
+        case Opc::CastIToF: r[in.dst].f = norm_f(in, static_cast<double>(r[in.a].i)); break;
+        case Opc::CastUToF: r[in.dst].f = norm_f(in, static_cast<double>(static_cast<uint64_t>(r[in.a].i))); break;
+        case Opc::CastFToF: r[in.dst].f = norm_f(in, r[in.a].f); break;
+        case Opc::CastIToBool: r[in.dst].i = r[in.a].i != 0; break;
+        case Opc::CastFToBool: r[in.dst].i = r[in.a].f != 0; break;
+        case Opc::CastFToI: {
+          double v = r[in.a].f;
+          auto i = sem::float_to_int(v, Type::scalar(static_cast<TypeKind>(in.norm)));
+          if (!i) {
+            if (std::isnan(v)) raise("ValueError", "cannot convert float NaN to integer");
+            if (std::isinf(v)) raise("OverflowError", "cannot convert float infinity to integer");
+            overflow();
+          }
+          r[in.dst].i = *i;
+          break;
+        }
+        case Opc::CastIToI: {
+          Type t = Type::scalar(static_cast<TypeKind>(in.norm));
+          int64_t v = r[in.a].i;
+          if (!sem::fits(v, t)) {
+            if (in.flag) overflow();
+            v = sem::wrap(v, t);
+          }
+          r[in.dst].i = v;
+          break;
+        }
+        case Opc::Br: {
+          const Edge& e = code.edges[static_cast<size_t>(in.a)];
+          take(code, e, r);
+          ip = base + e.target;
+          break;
+        }
+        case Opc::CondBr: {
+          const Edge& e = code.edges[static_cast<size_t>(r[in.c].i ? in.a : in.b)];
+          take(code, e, r);
+          ip = base + e.target;
+          break;
+        }
+        case Opc::Ret:
+          for (int32_t k = 0; k < in.b; ++k) results[k] = r[code.srcs[static_cast<size_t>(in.a + k)]];
+          return;
+        case Opc::Unreachable: throw InternalError{ppy::str_cat("@", code.name, " reached core.unreachable")};
+        case Opc::Alloca: r[in.dst].p = r + code.nregs + in.imm; break;
+        case Opc::Load: r[in.dst] = *r[in.a].p; break;
+        case Opc::Store: *r[in.b].p = r[in.a]; break;
+        case Opc::PtrOffset: r[in.dst].p = r[in.a].p + r[in.b].i; break;
+        case Opc::BufData: r[in.dst].p = r[in.a].buf->data.data(); break;
+        case Opc::BufLen: r[in.dst].i = static_cast<int64_t>(r[in.a].buf->data.size()); break;
+        case Opc::BufLoad: {
+          Buffer* b = r[in.a].buf;
+          uint64_t i = static_cast<uint64_t>(r[in.b].i);
+          if (i >= b->data.size()) raise("IndexError", "list index out of range");
+          r[in.dst] = b->data[i];
+          break;
+        }
+        case Opc::BufStore: {
+          Buffer* b = r[in.b].buf;
+          uint64_t i = static_cast<uint64_t>(r[in.c].i);
+          if (i >= b->data.size()) raise("IndexError", "list assignment index out of range");
+          b->data[i] = r[in.a];
+          break;
+        }
+        case Opc::Call: call(code.calls[static_cast<size_t>(in.imm)], code, r, r + in.dst); break;
+        case Opc::Guard:
+          if (!r[in.a].i) {
+            auto& g = code.guards[static_cast<size_t>(in.imm)];
+            raise(g.first, g.second);
+          }
+          break;
+        case Opc::Math:
+          r[in.dst].f = norm_f(in, sem::apply_math(static_cast<sem::MathFn>(in.mode), r[in.a].f,
+                                                   in.b >= 0 ? r[in.b].f : 0.0));
+          break;
+        case Opc::PrintI64: {
+          char tmp[24];
+          auto res = std::to_chars(tmp, tmp + sizeof tmp, r[in.a].i);
+          print(std::string_view(tmp, static_cast<size_t>(res.ptr - tmp)));
+          break;
+        }
+        case Opc::PrintF64: print(ir::format_float(r[in.a].f)); break;
+        case Opc::PrintBool: print(r[in.a].i ? "True" : "False"); break;
+        case Opc::PrintStr: print(code.strings[static_cast<size_t>(in.imm)]); break;
+        case Opc::PrintSpace: print(" "); break;
+        case Opc::PrintNewline: print("\n"); break;
+        case Opc::ListNew: {
+          int64_t n = r[in.a].i;
+          if (n < 0) n = 0;
+          if (n > (int64_t{1} << 31)) raise("MemoryError", "");
+          auto b = std::make_unique<Buffer>();
+          b->data.assign(static_cast<size_t>(n), Slot{0});
+          r[in.dst].buf = b.get();
+          buffers_.push_back(std::move(b));
+          break;
+        }
+        case Opc::PowI64: {
+          int64_t v = 0;
+          switch (sem::pow_i64(r[in.a].i, r[in.b].i, v)) {
+            case sem::PowError::NegativeExponent: raise("ValueError", "negative exponent");
+            case sem::PowError::Overflow: overflow();
+            case sem::PowError::None: break;
+          }
+          r[in.dst].i = v;
+          break;
+        }
+        case Opc::Unsupported:
+          throw InternalError{ppy::str_cat("@", code.name, ": ", code.strings[static_cast<size_t>(in.imm)])};
+      }
+    }
+  }
+
+  const ir::Module& m_;
+  std::ostream& out_;
+  RunOptions opts_;
+  std::vector<Code> codes_;
+  std::vector<std::vector<Slot>> frames_;
+  std::vector<std::unique_ptr<Buffer>> buffers_;
+  std::string buf_;
+  int depth_ = 0;
+};
+
+std::string_view qualname(const ir::Function& f) {
+  const ir::Attribute* q = f.attributes().get("ppy.qualname");
+  return q && q->is<std::string>() ? std::string_view(q->as_string()) : std::string_view();
+}
+
+/// The entry's index: by symbol, by qualname, or as `<module>.main`.
+int32_t find_entry(const ir::Module& m, std::string_view entry) {
+  if (!entry.empty() && entry[0] == '@') entry.remove_prefix(1);
+  auto& fs = m.functions();
+  for (size_t i = 0; i < fs.size(); ++i)
+    if (fs[i]->name() == entry && !fs[i]->is_declaration()) return static_cast<int32_t>(i);
+  for (size_t i = 0; i < fs.size(); ++i)
+    if (qualname(*fs[i]) == entry && !fs[i]->is_declaration()) return static_cast<int32_t>(i);
+  std::string as_module = ppy::str_cat(entry, ".main");
+  for (size_t i = 0; i < fs.size(); ++i)
+    if (qualname(*fs[i]) == as_module && !fs[i]->is_declaration()) return static_cast<int32_t>(i);
+  return -1;
+}
+
+}  // namespace
+
+RunResult run_main(const ir::Module& linked, std::string_view entry, std::ostream& out,
+                   std::ostream& err, const RunOptions& options) {
+  int32_t index = find_entry(linked, entry);
+  if (index < 0) {
+    err << "error: module @" << linked.name() << " has no function '" << entry
+        << "' (by symbol, qualname, or as the module's main)\n";
+    return {2};
+  }
+  RunOptions opts = options;
+  if (opts.recursion_limit < 1) opts.recursion_limit = 1;
+  Machine machine(linked, out, opts);
+  try {
+    machine.run(index);
+  } catch (const PyError& e) {
+    machine.flush();
+    err << e.name;
+    if (!e.message.empty()) err << ": " << e.message;
+    err << "\n";
+    return {1};
+  } catch (const InternalError& e) {
+    machine.flush();
+    err << "error: " << e.message << "\n";
+    return {2};
+  }
+  return {0};
+}
+
+}  // namespace ppy::interp
