@@ -1,0 +1,99 @@
+#include "ppy/backend/client.h"
+
+#include <thread>
+
+#include "ppy/backend/wire.h"
+#include "ppy/ir/proto.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy {
+
+namespace v1 = ::ppy::backend::v1;
+
+absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::ClientContext& context,
+                                    v1::InvokeHeader header, ModuleList modules) {
+  if (header.modules_size() == 0)
+    for (const ir::Module* m : modules) header.add_modules()->set_name(m->name());
+  if (header.modules_size() != static_cast<int>(modules.size()))
+    return absl::InvalidArgumentError("the header lists other modules than those given");
+
+  std::unique_ptr<grpc::ClientReaderWriterInterface<v1::InvokeRequest, v1::InvokeResponse>> stream =
+      stub.Invoke(&context);
+
+  // Write on a thread of its own: a backend that answers early (a refusal)
+  // while modules are still going must not deadlock us.
+  std::thread writer([&] {
+    v1::InvokeRequest req;
+    *req.mutable_header() = header;
+    if (!stream->Write(req)) return;
+    for (size_t i = 0; i < modules.size(); ++i) {
+      std::string bytes = ir::to_proto_bytes(*modules[i]);
+      size_t off = 0;
+      do {
+        size_t n = std::min(wire::kMaxChunk, bytes.size() - off);
+        v1::InvokeRequest chunk;
+        v1::ModuleChunk* c = chunk.mutable_module();
+        c->set_module_index(static_cast<uint32_t>(i));
+        c->set_data(bytes.data() + off, n);
+        off += n;
+        c->set_last(off == bytes.size());
+        if (!stream->Write(chunk)) return;
+      } while (off < bytes.size());
+    }
+    stream->WritesDone();
+  });
+
+  InvokeResult result;
+  v1::InvokeResponse resp;
+  std::string module_buf;
+  bool artifact_open = false, file_open = false;  // a chunked piece is being reassembled
+  absl::Status protocol = absl::OkStatus();
+  while (stream->Read(&resp)) {
+    if (result.finished || result.error) {
+      protocol = absl::InternalError("the backend answered after its final message");
+      continue;
+    }
+    switch (resp.msg_case()) {
+      case v1::InvokeResponse::kNote: result.notes.push_back(resp.note().text()); break;
+      case v1::InvokeResponse::kArtifact: {
+        const v1::ArtifactChunk& c = resp.artifact();
+        if (!artifact_open) result.artifacts.push_back({c.module(), {}, c.binary(), false});
+        result.artifacts.back().data += c.data();
+        artifact_open = !c.last();
+        break;
+      }
+      case v1::InvokeResponse::kFile: {
+        const v1::FileChunk& c = resp.file();
+        if (!file_open) result.files.push_back({c.path(), {}, false, c.executable()});
+        result.files.back().data += c.data();
+        file_open = !c.last();
+        break;
+      }
+      case v1::InvokeResponse::kModule: {
+        module_buf += resp.module().data();
+        if (resp.module().last()) {
+          absl::StatusOr<std::unique_ptr<ir::Module>> m = ir::from_proto_bytes(module_buf);
+          module_buf.clear();
+          if (!m.ok()) protocol = m.status();
+          else result.modules.push_back(std::move(*m));
+        }
+        break;
+      }
+      case v1::InvokeResponse::kFinished: result.finished = resp.finished(); break;
+      case v1::InvokeResponse::kError: result.error = resp.error(); break;
+      default: protocol = absl::InternalError("the backend sent an empty answer"); break;
+    }
+  }
+  if (!result.finished && !result.error) context.TryCancel();  // unblock the writer
+  writer.join();
+  grpc::Status status = stream->Finish();
+  if (!status.ok())
+    return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                        str_cat("Invoke: ", status.error_message()));
+  if (!protocol.ok()) return protocol;
+  if (!result.finished && !result.error)
+    return absl::InternalError("the backend ended the session without a final message");
+  return result;
+}
+
+}  // namespace ppy

@@ -1,0 +1,338 @@
+#include "ppy/backend/serve.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "grpcpp/server_posix.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy {
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: %s (--fd N | --socket PATH | --listen HOST:PORT) [options]\n"
+    "\n"
+    "Serves the ppy backend `%s` (ppy.backend.v1.Backend over gRPC).\n"
+    "\n"
+    "  --fd N               serve on the inherited connected socket N; exit when its\n"
+    "                       other end closes (how the ppy driver spawns a helper)\n"
+    "  --socket PATH        listen on the unix socket PATH; exit when the parent dies\n"
+    "  --listen HOST:PORT   a long-running server for many drivers (port 0: any free\n"
+    "                       port); needs --tls-cert and --tls-key, or --insecure\n"
+    "  --tls-cert FILE      the server's certificate chain (PEM)\n"
+    "  --tls-key FILE       its private key (PEM)\n"
+    "  --tls-client-ca FILE require client certificates signed by this CA (mTLS)\n"
+    "  --insecure           --listen without TLS (trusted networks and tests only)\n"
+    "  --scratch DIR        where build folders are made (default: the working\n"
+    "                       directory when spawned, the temporary folder for --listen)\n"
+    "  --max-threads N      bound on the server's threads (default 8, --listen 64)\n"
+    "  --help               this text\n"
+    "\n"
+    "--socket and --listen print `listening <address>` on stdout once ready.\n";
+
+struct Args {
+  int fd = -1;
+  std::string socket;
+  std::string listen;
+  std::string tls_cert, tls_key, tls_client_ca;
+  bool insecure = false;
+  std::string scratch;
+  int max_threads = 0;
+  bool help = false;
+};
+
+/// Parses `--key value` and `--key=value`; the error names what is wrong.
+bool parse_args(int argc, char** argv, Args& a, std::string& error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_value = true;
+    }
+    auto take = [&](std::string& out) {
+      if (has_value) {
+        out = value;
+        return true;
+      }
+      if (i + 1 >= argc) {
+        error = str_cat(arg, " needs a value");
+        return false;
+      }
+      out = argv[++i];
+      return true;
+    };
+    auto take_int = [&](int& out) {
+      std::string s;
+      if (!take(s)) return false;
+      char* end = nullptr;
+      long v = std::strtol(s.c_str(), &end, 10);
+      if (s.empty() || *end != '\0' || v < 0 || v > INT_MAX) {
+        error = str_cat(arg, " needs a number, not '", s, "'");
+        return false;
+      }
+      out = static_cast<int>(v);
+      return true;
+    };
+    if (arg == "--help" || arg == "-h") a.help = true;
+    else if (arg == "--insecure") a.insecure = true;
+    else if (arg == "--fd") { if (!take_int(a.fd)) return false; }
+    else if (arg == "--socket") { if (!take(a.socket)) return false; }
+    else if (arg == "--listen") { if (!take(a.listen)) return false; }
+    else if (arg == "--tls-cert") { if (!take(a.tls_cert)) return false; }
+    else if (arg == "--tls-key") { if (!take(a.tls_key)) return false; }
+    else if (arg == "--tls-client-ca") { if (!take(a.tls_client_ca)) return false; }
+    else if (arg == "--scratch") { if (!take(a.scratch)) return false; }
+    else if (arg == "--max-threads") { if (!take_int(a.max_threads)) return false; }
+    else {
+      error = str_cat("unknown argument '", arg, "'");
+      return false;
+    }
+  }
+  if (a.help) return true;
+  int modes = (a.fd >= 0) + !a.socket.empty() + !a.listen.empty();
+  if (modes != 1) {
+    error = "give exactly one of --fd, --socket, --listen";
+    return false;
+  }
+  if (!a.listen.empty() && !a.insecure && (a.tls_cert.empty() || a.tls_key.empty())) {
+    error = "--listen needs --tls-cert and --tls-key (or --insecure)";
+    return false;
+  }
+  if (a.listen.empty() && (!a.tls_cert.empty() || !a.tls_key.empty() || !a.tls_client_ca.empty())) {
+    error = "--tls-* options go with --listen";
+    return false;
+  }
+  return true;
+}
+
+bool read_file(const std::string& path, std::string& out, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = str_cat("cannot read ", path, ": ", std::string(std::strerror(errno)));
+    return false;
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  out = s.str();
+  return true;
+}
+
+/// The one reason the server stops, whoever notices first.
+class StopSignal {
+ public:
+  void request(std::string why) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopped_) return;
+    stopped_ = true;
+    why_ = std::move(why);
+    cv_.notify_all();
+  }
+  std::string wait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return stopped_; });
+    return why_;
+  }
+  bool stopped() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return stopped_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopped_ = false;
+  std::string why_;
+};
+
+/// Watches what should end the server: SIGINT/SIGTERM (through a signalfd, the
+/// signals being blocked in every thread), the driver's end of the inherited
+/// socket closing (`watch_fd`, a dup of it), and the parent going away.
+void watch(StopSignal& stop, int signal_fd, int watch_fd, pid_t parent) {
+  while (!stop.stopped()) {
+    pollfd fds[2];
+    int n = 0;
+    fds[n++] = pollfd{signal_fd, POLLIN, 0};
+    if (watch_fd >= 0) fds[n++] = pollfd{watch_fd, POLLRDHUP, 0};
+    int r = ::poll(fds, n, 200);
+    if (r < 0 && errno != EINTR) break;
+    if (r > 0 && (fds[0].revents & POLLIN)) {
+      signalfd_siginfo info{};
+      (void)!::read(signal_fd, &info, sizeof info);
+      stop.request(str_cat("signal ", static_cast<int>(info.ssi_signo)));
+    }
+    if (r > 0 && watch_fd >= 0 && (fds[1].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))
+      stop.request("the driver closed its end");
+    if (parent > 1 && ::getppid() != parent) stop.request("the parent process is gone");
+  }
+}
+
+}  // namespace
+
+grpc::ChannelArguments backend_channel_arguments() {
+  grpc::ChannelArguments a;
+  a.SetMaxReceiveMessageSize(-1);
+  a.SetMaxSendMessageSize(-1);
+  a.SetInt(GRPC_ARG_ENABLE_RETRIES, 0);
+  a.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  return a;
+}
+
+void configure_server_builder(grpc::ServerBuilder& builder, int max_threads) {
+  builder.SetMaxReceiveMessageSize(INT_MAX);
+  builder.SetMaxSendMessageSize(INT_MAX);
+  // One completion queue and few pollers: a spawned helper serves one driver,
+  // and every thread started is cold-start time.
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::NUM_CQS, 1);
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 1);
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, 2);
+  grpc::ResourceQuota quota("ppy-backend");
+  quota.SetMaxThreads(std::max(max_threads, 4));
+  builder.SetResourceQuota(quota);
+}
+
+int serve(int argc, char** argv, BackendFactory factory) {
+  Args args;
+  std::string error;
+  const char* prog = argc > 0 ? argv[0] : "ppy-backend";
+  // The backend's name for --help, without making one with options it did not get.
+  auto backend_name = [&]() -> std::string {
+    try {
+      if (std::unique_ptr<Backend> b = factory(Options{})) return std::string(b->name());
+    } catch (...) {
+    }
+    return "?";
+  };
+  if (!parse_args(argc, argv, args, error)) {
+    std::fprintf(stderr, "%s: %s (see --help)\n", prog, error.c_str());
+    return 2;
+  }
+  if (args.help) {
+    std::printf(kUsage, prog, backend_name().c_str());
+    return 0;
+  }
+
+  // SIGINT/SIGTERM are read from a signalfd by the watcher; block them before any
+  // thread starts so every thread inherits the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+  int signal_fd = ::signalfd(-1, &signals, SFD_CLOEXEC);
+
+  const bool spawned = args.listen.empty();
+  StopSignal stop;
+  ServiceOptions options;
+  options.scratch_dir = !args.scratch.empty() ? std::filesystem::path(args.scratch)
+                        : spawned             ? std::filesystem::current_path()
+                                              : std::filesystem::path();
+  options.allow_shutdown = spawned;
+  options.on_shutdown = [&stop] { stop.request("asked to shut down"); };
+  BackendService service(std::move(factory), options);
+
+  grpc::ServerBuilder builder;
+  configure_server_builder(builder, args.max_threads > 0 ? args.max_threads : spawned ? 8 : 64);
+  builder.RegisterService(&service);
+  int port = 0;
+  std::string address;
+  if (!args.socket.empty()) {
+    std::filesystem::remove(args.socket);  // a stale socket from an earlier run
+    address = "unix:" + args.socket;
+    builder.AddListeningPort(address, grpc::InsecureServerCredentials());
+  } else if (!args.listen.empty()) {
+    std::shared_ptr<grpc::ServerCredentials> creds = grpc::InsecureServerCredentials();
+    if (!args.insecure) {
+      std::string cert, key, ca;
+      if (!read_file(args.tls_cert, cert, error) || !read_file(args.tls_key, key, error) ||
+          (!args.tls_client_ca.empty() && !read_file(args.tls_client_ca, ca, error))) {
+        std::fprintf(stderr, "%s: %s\n", prog, error.c_str());
+        return 2;
+      }
+      grpc::SslServerCredentialsOptions ssl(
+          ca.empty() ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+                     : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+      ssl.pem_root_certs = ca;
+      ssl.pem_key_cert_pairs.push_back({key, cert});
+      creds = grpc::SslServerCredentials(ssl);
+    }
+    builder.AddListeningPort(args.listen, creds, &port);
+  } else {
+    // gRPC wants the inherited socket non-blocking and not leaked to children.
+    int flags = ::fcntl(args.fd, F_GETFL);
+    if (flags < 0) {
+      std::fprintf(stderr, "%s: --fd %d is not an open descriptor\n", prog, args.fd);
+      return 2;
+    }
+    ::fcntl(args.fd, F_SETFL, flags | O_NONBLOCK);
+    ::fcntl(args.fd, F_SETFD, FD_CLOEXEC);
+  }
+
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server) {
+    std::fprintf(stderr, "%s: cannot serve on %s\n", prog,
+                 !args.listen.empty() ? args.listen.c_str() : address.c_str());
+    return 1;
+  }
+  int watch_fd = -1;
+  if (args.fd >= 0) {
+    watch_fd = ::fcntl(args.fd, F_DUPFD_CLOEXEC, 3);
+    grpc::AddInsecureChannelFromFd(server.get(), args.fd);
+  } else if (!args.socket.empty()) {
+    std::printf("listening %s\n", address.c_str());
+  } else {
+    std::string host = args.listen.substr(0, args.listen.rfind(':'));
+    std::printf("listening %s:%d\n", host.c_str(), port);
+  }
+  std::fflush(stdout);
+
+  std::thread watcher(watch, std::ref(stop), signal_fd, watch_fd, spawned ? ::getppid() : 0);
+  stop.wait();
+  // Calls still running get a moment to finish, then are cancelled.
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  server->Wait();
+  watcher.join();
+  if (watch_fd >= 0) ::close(watch_fd);
+  if (signal_fd >= 0) ::close(signal_fd);
+  if (!args.socket.empty()) std::filesystem::remove(args.socket);
+  return 0;
+}
+
+InProcessBackend::~InProcessBackend() {
+  if (server) {
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    server->Wait();
+  }
+}
+
+std::unique_ptr<InProcessBackend> serve_in_process(BackendFactory factory, ServiceOptions options) {
+  auto p = std::make_unique<InProcessBackend>();
+  p->service = std::make_unique<BackendService>(std::move(factory), std::move(options));
+  grpc::ServerBuilder builder;
+  configure_server_builder(builder, 16);
+  builder.RegisterService(p->service.get());
+  p->server = builder.BuildAndStart();
+  if (p->server) p->channel = p->server->InProcessChannel(backend_channel_arguments());
+  return p;
+}
+
+}  // namespace ppy

@@ -1,0 +1,165 @@
+#include "ppy/backend/wire.h"
+
+#include "absl/strings/cord.h"
+#include "ppy/util/error.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::wire {
+
+namespace {
+
+void value_to_proto(const ConfigValue& v, v1::ConfigValue& out) {
+  const auto& s = v.storage();
+  if (auto* str = std::get_if<std::string>(&s)) {
+    out.set_string_value(*str);
+  } else if (auto* i = std::get_if<int64_t>(&s)) {
+    out.set_int_value(*i);
+  } else if (auto* d = std::get_if<double>(&s)) {
+    out.set_float_value(*d);
+  } else if (auto* b = std::get_if<bool>(&s)) {
+    out.set_bool_value(*b);
+  } else if (auto* l = std::get_if<ConfigValue::List>(&s)) {
+    auto* list = out.mutable_list_value();
+    for (const ConfigValue& e : *l) value_to_proto(e, *list->add_values());
+  } else if (auto* t = std::get_if<ConfigValue::Table>(&s)) {
+    to_proto(*t, *out.mutable_table_value());
+  }
+}
+
+ConfigValue value_from_proto(const v1::ConfigValue& v) {
+  switch (v.kind_case()) {
+    case v1::ConfigValue::kStringValue: return ConfigValue(v.string_value());
+    case v1::ConfigValue::kIntValue: return ConfigValue(int64_t{v.int_value()});
+    case v1::ConfigValue::kFloatValue: return ConfigValue(v.float_value());
+    case v1::ConfigValue::kBoolValue: return ConfigValue(v.bool_value());
+    case v1::ConfigValue::kListValue: {
+      ConfigValue::List l;
+      for (const auto& e : v.list_value().values()) l.push_back(value_from_proto(e));
+      return ConfigValue(std::move(l));
+    }
+    case v1::ConfigValue::kTableValue: return ConfigValue(options_from_proto(v.table_value()));
+    case v1::ConfigValue::KIND_NOT_SET: break;
+  }
+  return ConfigValue(std::string());
+}
+
+void append_key(std::string& out, const ConfigValue& v) {
+  // Tagged and length-prefixed: two different tables never share a key.
+  const auto& s = v.storage();
+  if (auto* str = std::get_if<std::string>(&s)) {
+    str_append(out, 's', str->size(), ':', *str);
+  } else if (auto* i = std::get_if<int64_t>(&s)) {
+    str_append(out, 'i', *i, ';');
+  } else if (auto* d = std::get_if<double>(&s)) {
+    std::string text = v.str();
+    str_append(out, 'f', text.size(), ':', text);
+  } else if (auto* b = std::get_if<bool>(&s)) {
+    out += *b ? "T" : "F";
+  } else if (auto* l = std::get_if<ConfigValue::List>(&s)) {
+    str_append(out, 'l', l->size(), ':');
+    for (const ConfigValue& e : *l) append_key(out, e);
+  } else if (auto* t = std::get_if<ConfigValue::Table>(&s)) {
+    str_append(out, 't', t->size(), ':');
+    for (const auto& [k, e] : *t) {
+      str_append(out, k.size(), ':', k);
+      append_key(out, e);
+    }
+  }
+}
+
+}  // namespace
+
+void to_proto(const Options& options, v1::ConfigTable& out) {
+  out.Clear();
+  auto& fields = *out.mutable_fields();
+  for (const auto& [k, v] : options) value_to_proto(v, fields[k]);
+}
+
+Options options_from_proto(const v1::ConfigTable& table) {
+  Options out;
+  for (const auto& [k, v] : table.fields()) out.emplace(k, value_from_proto(v));
+  return out;
+}
+
+std::string options_key(const Options& options) {
+  std::string out;
+  append_key(out, ConfigValue(options));
+  return out;
+}
+
+v1::EmitFormat to_proto(const EmitFormat& format) {
+  v1::EmitFormat out;
+  out.set_name(format.name);
+  out.set_suffix(format.suffix);
+  out.set_binary(format.binary);
+  out.set_scope(format.scope == EmitScope::Program ? v1::EmitFormat::SCOPE_PROGRAM
+                                                   : v1::EmitFormat::SCOPE_MODULE);
+  out.set_requires_toolchain(format.requires_toolchain);
+  out.set_description(format.description);
+  return out;
+}
+
+absl::StatusOr<EmitFormat> emit_format_from_proto(const v1::EmitFormat& format) {
+  if (format.name().empty()) return absl::InvalidArgumentError("an emit format has no name");
+  EmitFormat out;
+  out.name = format.name();
+  out.suffix = format.suffix();
+  out.binary = format.binary();
+  out.description = format.description();
+  out.requires_toolchain = !format.has_requires_toolchain() || format.requires_toolchain();
+  switch (format.scope()) {
+    case v1::EmitFormat::SCOPE_MODULE: out.scope = EmitScope::Module; break;
+    case v1::EmitFormat::SCOPE_PROGRAM: out.scope = EmitScope::Program; break;
+    default:
+      return absl::InvalidArgumentError(
+          str_cat("the emit format '", format.name(),
+                  "' has no scope: a format is written per module or per program"));
+  }
+  return out;
+}
+
+v1::Toolchain to_proto(const ToolchainStatus& status) {
+  v1::Toolchain out;
+  out.set_available(status.available);
+  out.set_detail(status.detail);
+  return out;
+}
+
+ToolchainStatus toolchain_from_proto(const v1::Toolchain& toolchain) {
+  return ToolchainStatus{toolchain.available(), toolchain.detail()};
+}
+
+std::string_view error_code_for(v1::BackendError::Code code) {
+  switch (code) {
+    case v1::BackendError::VALIDATION:
+    case v1::BackendError::PASS_STAGE:
+    case v1::BackendError::TYPE_MISMATCH:
+    case v1::BackendError::UNSUPPORTED: return "E1802";
+    case v1::BackendError::PASS_BROKE_IR:
+    case v1::BackendError::PASS_FAILED: return "E1904";
+    case v1::BackendError::TOOLCHAIN: return "E1801";
+    default: return "E1905";
+  }
+}
+
+absl::Status status_of(const v1::BackendError& error) {
+  if (error.code() == v1::BackendError::VALIDATION) {
+    BackendValidationError v{error.backend(), error.what(), error.capability(), std::nullopt};
+    if (error.has_location())
+      v.location = ir::Location(error.location().file(), error.location().line(),
+                                error.location().col());
+    absl::Status s = validation_error(v);
+    // Keep the backend's own words when it sent them.
+    if (!error.message().empty() && error.message() != v.message()) {
+      absl::Status out = coded_error("E1802", error.message());
+      s.ForEachPayload([&](auto url, const absl::Cord& payload) { out.SetPayload(url, payload); });
+      return out;
+    }
+    return s;
+  }
+  std::string message = error.message();
+  if (message.empty()) message = str_cat("backend '", error.backend(), "' failed: ", error.what());
+  return coded_error(error_code_for(error.code()), message);
+}
+
+}  // namespace ppy::wire
