@@ -1,0 +1,125 @@
+#pragma once
+/// A backend helper process: spawned with Boost.Process on one end of a
+/// socketpair (`--fd 3`) or, as a fallback, told to listen on a unix socket in
+/// a private 0700 folder (`--socket PATH`); stdout and stderr go to a log whose
+/// last lines explain a failure; its own scratch folder is its working
+/// directory. It dies with the driver (PR_SET_PDEATHSIG, plus a check that the
+/// driver is still there), runs in a process group of its own, and is ended
+/// (SIGTERM, then SIGKILL after a grace period), reaped and its folders removed
+/// by `terminate()` or the destructor.
+///
+/// Every live helper is in a process-wide registry, so the handler
+/// `install_signal_cleanup()` installs can end them all on SIGINT/SIGTERM.
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ppy/host/discovery.h"
+#include "ppy/host/sandbox.h"
+
+namespace ppy::host {
+
+/// How a process ended (or that it has not).
+struct ExitInfo {
+  enum class Kind { Running, Exited, Signaled };
+  Kind kind = Kind::Running;
+  int code = 0;    ///< Exited: the exit status
+  int signal = 0;  ///< Signaled: the signal
+
+  bool running() const { return kind == Kind::Running; }
+  /// `exited with status 3`, `was killed by SIGSEGV (Segmentation fault)`, `is running`.
+  std::string describe() const;
+};
+/// `SIGSEGV`, `SIGKILL`, or `signal 42`.
+std::string signal_name(int sig);
+
+struct ProcessOptions {
+  enum class Connection { SocketPair, UnixSocket };
+
+  std::filesystem::path executable;
+  /// Arguments after the connection's own (`--fd 3` or `--socket PATH`).
+  std::vector<std::string> args;
+  SandboxPolicy sandbox;
+  Connection connection = Connection::SocketPair;
+  /// Between SIGTERM and SIGKILL when ending the helper.
+  std::chrono::milliseconds term_grace{300};
+  /// Where the private folder is made; empty: $TMPDIR or /tmp.
+  std::filesystem::path temp_root;
+  /// Where pass-through variables are read; default: this process's environment.
+  EnvLookup env;
+  /// Extra variables set in the helper (`NAME=value`), after the sandbox's.
+  std::vector<std::string> extra_env;
+};
+
+class BackendProcess {
+ public:
+  /// Starts the helper; does not wait for it to serve. Fails (E1903, naming
+  /// the executable) when it cannot be started at all.
+  static absl::StatusOr<std::unique_ptr<BackendProcess>> spawn(ProcessOptions options);
+
+  BackendProcess(const BackendProcess&) = delete;
+  BackendProcess& operator=(const BackendProcess&) = delete;
+  /// terminate().
+  ~BackendProcess();
+
+  pid_t pid() const { return pid_; }
+  /// The driver's end of the socket pair; ownership passes to the caller
+  /// (gRPC's channel takes it). -1 for a unix socket, or once taken.
+  int take_fd();
+  /// The unix socket the helper listens on (UnixSocket), else empty.
+  const std::string& socket_path() const { return socket_path_; }
+  /// The helper's working directory, HOME and TMPDIR; removed with it.
+  const std::filesystem::path& scratch_dir() const { return scratch_; }
+  /// The private folder holding scratch/, the log and the socket.
+  const std::filesystem::path& run_dir() const { return run_dir_; }
+  const SandboxReport& sandbox() const { return report_; }
+
+  /// The last `max_lines` lines the helper wrote to stdout/stderr.
+  std::string output_tail(size_t max_lines = 20) const;
+
+  /// Whether it has ended, without waiting (reaps it if so).
+  ExitInfo poll();
+  /// Waits up to `timeout` for it to end by itself.
+  ExitInfo wait_for(std::chrono::milliseconds timeout);
+  /// Ends it (SIGTERM to its group, SIGKILL after the grace period), reaps it
+  /// and removes its folders. Idempotent; answers how it ended.
+  ExitInfo terminate();
+  /// Like terminate() without the grace period: SIGKILL at once.
+  ExitInfo kill();
+
+ private:
+  BackendProcess() = default;
+  ExitInfo finish(bool graceful);
+
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  int slot_ = -1;
+  std::string socket_path_;
+  std::filesystem::path run_dir_, scratch_, log_;
+  std::chrono::milliseconds grace_{300};
+  SandboxReport report_;
+  ExitInfo exit_;
+  std::string final_tail_;
+  bool cleaned_ = false;
+};
+
+/// Installs SIGINT/SIGTERM/SIGHUP handlers (and an atexit hook) that kill every
+/// live helper's process group, reap them, remove their folders and then
+/// re-raise the signal with its previous disposition. Idempotent.
+void install_signal_cleanup();
+
+/// Helpers alive right now in this process (the registry's count).
+int live_helper_count();
+
+/// Kills and cleans up every registered helper now (what the handler does).
+/// Async-signal-safe.
+void kill_all_helpers() noexcept;
+
+}  // namespace ppy::host

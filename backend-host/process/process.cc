@@ -1,0 +1,357 @@
+#include "ppy/host/process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <boost/process/args.hpp>
+#include <boost/process/child.hpp>
+#include <boost/process/exe.hpp>
+#include <boost/process/extend.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "ppy/util/error.h"
+#include "ppy/util/str_cat.h"
+
+namespace fs = std::filesystem;
+namespace bp = boost::process;
+
+namespace ppy::host {
+
+std::string signal_name(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  if (abbrev) return str_cat("SIG", std::string_view(abbrev));
+  return str_cat("signal ", sig);
+}
+
+std::string ExitInfo::describe() const {
+  switch (kind) {
+    case Kind::Running: return "is running";
+    case Kind::Exited: return str_cat("exited with status ", code);
+    case Kind::Signaled: {
+      const char* d = sigdescr_np(signal);
+      return str_cat("was killed by ", signal_name(signal), d ? str_cat(" (", std::string_view(d), ")") : "");
+    }
+  }
+  return "";
+}
+
+// ---------------------------------------------------------------------------
+// The registry of live helpers, readable from a signal handler.
+
+namespace {
+
+constexpr int kSlots = 128;
+struct Slot {
+  std::atomic<pid_t> pid{0};  // 0 free, -1 being filled, > 0 live
+  char dir[512];
+};
+Slot g_slots[kSlots];
+
+int register_helper(const std::string& dir) {
+  if (dir.size() >= sizeof(g_slots[0].dir)) return -1;
+  for (int i = 0; i < kSlots; ++i) {
+    pid_t expected = 0;
+    if (g_slots[i].pid.compare_exchange_strong(expected, -1)) {
+      memcpy(g_slots[i].dir, dir.c_str(), dir.size() + 1);
+      return i;
+    }
+  }
+  return -1;
+}
+
+struct Dirent64 {
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+/// rm -rf with system calls only (usable in a signal handler).
+void remove_tree_at(int dirfd, const char* name, int depth) noexcept {
+  if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT) return;
+  int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  alignas(8) char buf[2048];
+  for (int pass = 0; pass < 4; ++pass) {
+    bool any = false;
+    lseek(fd, 0, SEEK_SET);
+    for (;;) {
+      long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+      if (n <= 0) break;
+      for (long off = 0; off < n;) {
+        auto* d = reinterpret_cast<Dirent64*>(buf + off);
+        off += d->d_reclen;
+        if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, "..")) continue;
+        any = true;
+        if (depth < 24) remove_tree_at(fd, d->d_name, depth + 1);
+      }
+    }
+    if (!any) break;
+  }
+  close(fd);
+  unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+void kill_and_reap(pid_t pid) noexcept {
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
+  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+}
+
+struct sigaction g_old_actions[3];
+constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+void on_fatal_signal(int sig) {
+  int saved = errno;
+  kill_all_helpers();
+  for (int i = 0; i < 3; ++i)
+    if (kSignals[i] == sig) sigaction(sig, &g_old_actions[i], nullptr);
+  errno = saved;
+  raise(sig);  // delivered with the old disposition once this handler returns
+}
+
+int pidfd_open(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
+
+}  // namespace
+
+void kill_all_helpers() noexcept {
+  for (auto& slot : g_slots) {
+    pid_t pid = slot.pid.load();
+    if (pid <= 0 || !slot.pid.compare_exchange_strong(pid, -1)) continue;
+    kill_and_reap(pid);
+    remove_tree_at(AT_FDCWD, slot.dir, 0);
+    slot.pid.store(0);
+  }
+}
+
+int live_helper_count() {
+  int n = 0;
+  for (auto& slot : g_slots) n += slot.pid.load() > 0;
+  return n;
+}
+
+void install_signal_cleanup() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int i = 0; i < 3; ++i) {
+      struct sigaction sa = {};
+      sa.sa_handler = on_fatal_signal;
+      sigemptyset(&sa.sa_mask);
+      for (int s : kSignals) sigaddset(&sa.sa_mask, s);
+      sigaction(kSignals[i], &sa, &g_old_actions[i]);
+    }
+    std::atexit([] { kill_all_helpers(); });
+  });
+}
+
+// ---------------------------------------------------------------------------
+
+absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOptions opt) {
+  auto fail = [&](std::string_view why) {
+    return coded_error("E1903", str_cat("backend executable ", opt.executable.string(), " could not be started: ", why));
+  };
+  if (access(opt.executable.c_str(), X_OK) != 0) return fail(strerror(errno));
+  if (!opt.env) opt.env = process_env();
+
+  fs::path root = opt.temp_root;
+  if (root.empty()) {
+    const char* t = getenv("TMPDIR");
+    root = t && *t ? t : "/tmp";
+  }
+  std::string tmpl = (root / "ppy-backend-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) return fail(str_cat("cannot make a folder in ", root.string(), ": ", strerror(errno)));
+
+  std::unique_ptr<BackendProcess> p(new BackendProcess());
+  p->run_dir_ = tmpl;
+  p->scratch_ = p->run_dir_ / "scratch";
+  p->log_ = p->run_dir_ / "output.log";
+  p->grace_ = opt.term_grace;
+  p->slot_ = register_helper(p->run_dir_.string());  // before any child exists: a signal finds the folder
+  if (mkdir(p->scratch_.c_str(), 0700) != 0) return fail(strerror(errno));  // ~BackendProcess cleans up
+
+  int log = open(p->log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  int pair[2] = {-1, -1};
+  std::vector<std::string> args;
+  if (opt.connection == ProcessOptions::Connection::SocketPair) {
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return fail(strerror(errno));
+    args = {"--fd", "3"};
+  } else {
+    p->socket_path_ = (p->run_dir_ / "sock").string();
+    if (p->socket_path_.size() >= 100) return fail("the socket path is too long; set TMPDIR to a shorter folder");
+    args = {"--socket", p->socket_path_};
+  }
+  args.insert(args.end(), opt.args.begin(), opt.args.end());
+  if (log < 0 || null < 0) return fail(strerror(errno));
+
+  p->report_ = plan_sandbox(opt.sandbox);
+  ChildSandbox sandbox(opt.sandbox, p->report_, p->scratch_);
+  std::vector<std::string> env = sandbox_environment(opt.sandbox, opt.env, p->scratch_);
+  env.insert(env.end(), opt.extra_env.begin(), opt.extra_env.end());
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const std::string scratch = p->scratch_.string();
+  const pid_t parent = getpid();
+  const int child_fd = pair[1];
+  pid_t failed_pid = -1;
+
+  std::error_code ec;
+  bp::child c(
+      bp::exe = opt.executable.string(), bp::args = args,
+      bp::extend::on_setup([&](auto& exec) { exec.env = envp.data(); }),
+      bp::extend::on_exec_setup([&](auto& exec) {
+        // In the child, between fork and exec: system calls only.
+        setpgid(0, 0);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(125);
+        dup2(null, 0);
+        dup2(log, 1);
+        dup2(log, 2);
+        if (child_fd >= 0) {
+          if (child_fd == 3) fcntl(3, F_SETFD, 0);
+          else dup2(child_fd, 3);
+        }
+        syscall(SYS_close_range, 4u, ~0u, 4u /* CLOSE_RANGE_CLOEXEC */);
+        if (chdir(scratch.c_str()) != 0 || !sandbox.apply()) {
+          exec.set_error(std::error_code(errno ? errno : EPERM, std::system_category()), "sandbox setup failed");
+          _exit(126);
+        }
+      }),
+      bp::extend::on_error([&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }), ec);
+  close(log);
+  close(null);
+  if (pair[1] >= 0) close(pair[1]);
+  if (ec) {
+    if (failed_pid > 0) waitpid(failed_pid, nullptr, 0);
+    if (pair[0] >= 0) close(pair[0]);
+    return fail(str_cat(ec.message(), p->output_tail().empty() ? "" : "\n" + p->output_tail()));
+  }
+  c.detach();
+  p->pid_ = c.id();
+  p->fd_ = pair[0];
+  if (p->slot_ >= 0) g_slots[p->slot_].pid.store(p->pid_);
+  return p;
+}
+
+BackendProcess::~BackendProcess() { terminate(); }
+
+int BackendProcess::take_fd() {
+  int fd = fd_;
+  fd_ = -1;
+  return fd;
+}
+
+std::string BackendProcess::output_tail(size_t max_lines) const {
+  std::string data;
+  if (cleaned_) {
+    data = final_tail_;
+  } else {
+    std::ifstream in(log_, std::ios::binary);
+    if (!in) return {};
+    in.seekg(0, std::ios::end);
+    std::streamoff size = in.tellg();
+    std::streamoff from = size > 65536 ? size - 65536 : 0;
+    in.seekg(from);
+    data.resize(static_cast<size_t>(size - from));
+    in.read(data.data(), static_cast<std::streamsize>(data.size()));
+  }
+  std::vector<std::string_view> lines;
+  std::string_view rest = data;
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    if (nl == std::string_view::npos) break;
+    rest.remove_prefix(nl + 1);
+  }
+  size_t from = lines.size() > max_lines ? lines.size() - max_lines : 0;
+  std::string tail;
+  for (size_t i = from; i < lines.size(); ++i) str_append(tail, i > from ? "\n" : "", lines[i]);
+  return tail;
+}
+
+ExitInfo BackendProcess::poll() {
+  if (pid_ <= 0 || !exit_.running()) return exit_;
+  siginfo_t info = {};
+  if (waitid(P_PID, pid_, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != pid_) return exit_;
+  // Exited but not reaped: its pid (and group) cannot be reused yet, so the
+  // group can be killed safely (grandchildren it left).
+  ::kill(-pid_, SIGKILL);
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) exit_ = {ExitInfo::Kind::Signaled, 0, WTERMSIG(status)};
+  else exit_ = {ExitInfo::Kind::Exited, WEXITSTATUS(status), 0};
+  return exit_;
+}
+
+ExitInfo BackendProcess::wait_for(std::chrono::milliseconds timeout) {
+  if (!poll().running()) return exit_;
+  auto end = std::chrono::steady_clock::now() + timeout;
+  int pfd = pidfd_open(pid_);
+  while (poll().running()) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    if (pfd >= 0) {
+      struct pollfd p = {pfd, POLLIN, 0};
+      ::poll(&p, 1, static_cast<int>(left.count()));
+    } else {
+      std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(2)));
+    }
+  }
+  if (pfd >= 0) close(pfd);
+  return exit_;
+}
+
+ExitInfo BackendProcess::finish(bool graceful) {
+  if (cleaned_) return exit_;
+  if (pid_ > 0 && slot_ >= 0) {
+    // Claim the slot so a signal handler racing with us leaves this one alone.
+    pid_t expected = pid_;
+    if (!g_slots[slot_].pid.compare_exchange_strong(expected, -1)) {
+      // The handler took it (and reaped it); nothing left to do but forget it.
+      pid_ = -1;
+    }
+  }
+  if (pid_ > 0 && poll().running()) {
+    if (graceful) {
+      ::kill(-pid_, SIGTERM);
+      wait_for(grace_);
+    }
+    if (exit_.running()) {
+      ::kill(-pid_, SIGKILL);
+      ::kill(pid_, SIGKILL);
+      wait_for(std::chrono::milliseconds(10'000));
+    }
+  }
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  final_tail_ = output_tail(200);
+  std::error_code ec;
+  if (!run_dir_.empty()) fs::remove_all(run_dir_, ec);
+  if (slot_ >= 0) g_slots[slot_].pid.store(0);
+  slot_ = -1;
+  cleaned_ = true;
+  return exit_;
+}
+
+ExitInfo BackendProcess::terminate() { return finish(true); }
+ExitInfo BackendProcess::kill() { return finish(false); }
+
+}  // namespace ppy::host

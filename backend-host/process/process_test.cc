@@ -1,0 +1,360 @@
+#include "ppy/host/process.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "ppy/util/error.h"
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using namespace std::chrono_literals;
+
+namespace ppy::host {
+namespace {
+
+class ProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/ppy-proc-test-XXXXXX";
+    dir_ = mkdtemp(tmpl);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  /// A shell script helper; it ignores the `--fd 3` it is given.
+  fs::path script(const std::string& body) {
+    fs::path p = dir_ / ("helper" + std::to_string(n_++) + ".sh");
+    std::ofstream(p) << "#!/bin/bash\n" << body << "\n";
+    fs::permissions(p, fs::perms::owner_all);
+    return p;
+  }
+  std::unique_ptr<BackendProcess> start(const std::string& body, SandboxPolicy policy = {}) {
+    ProcessOptions o;
+    o.executable = script(body);
+    o.sandbox = policy;
+    o.env = [this](std::string_view k) -> std::optional<std::string> {
+      if (k == "PATH") return std::string("/usr/bin:/bin");
+      if (k == "SECRET") return std::string("s3cret");
+      if (k == "PASSED") return std::string("yes");
+      return std::nullopt;
+    };
+    auto p = BackendProcess::spawn(std::move(o));
+    EXPECT_TRUE(p.ok()) << p.status();
+    return p.ok() ? std::move(*p) : nullptr;
+  }
+  /// Runs a helper to its end and answers its output.
+  std::string output_of(const std::string& body, SandboxPolicy policy = {}) {
+    auto p = start(body, policy);
+    if (!p) return {};
+    ExitInfo e = p->wait_for(10s);
+    EXPECT_FALSE(e.running());
+    return p->output_tail(100);
+  }
+
+  fs::path dir_;
+  int n_ = 0;
+};
+
+bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+
+TEST_F(ProcessTest, ExitStatusAndTheLastLinesOfItsOutput) {
+  auto p = start("for i in $(seq 1 30); do echo line$i >&2; done; echo out; exit 3");
+  ASSERT_TRUE(p);
+  ExitInfo e = p->wait_for(10s);
+  EXPECT_EQ(e.kind, ExitInfo::Kind::Exited);
+  EXPECT_EQ(e.code, 3);
+  EXPECT_EQ(e.describe(), "exited with status 3");
+  std::string tail = p->output_tail(20);
+  EXPECT_THAT(tail, HasSubstr("line12\n"));
+  EXPECT_THAT(tail, Not(HasSubstr("line11\n")));
+  EXPECT_THAT(tail, HasSubstr("line30\nout"));
+}
+
+TEST_F(ProcessTest, CrashIsNamedBySignal) {
+  auto p = start("kill -SEGV $$");
+  ASSERT_TRUE(p);
+  ExitInfo e = p->wait_for(10s);
+  EXPECT_EQ(e.kind, ExitInfo::Kind::Signaled);
+  EXPECT_EQ(signal_name(e.signal), "SIGSEGV");
+  EXPECT_THAT(e.describe(), HasSubstr("was killed by SIGSEGV"));
+}
+
+TEST_F(ProcessTest, MissingExecutableIsALoadError) {
+  ProcessOptions o;
+  o.executable = dir_ / "no-such-helper";
+  auto p = BackendProcess::spawn(o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(error_code(p.status()), "E1903");
+  EXPECT_THAT(error_text(p.status()), HasSubstr("no-such-helper could not be started"));
+}
+
+TEST_F(ProcessTest, TerminateEndsReapsAndRemovesFolders) {
+  auto p = start("echo started >&2; exec sleep 100");
+  ASSERT_TRUE(p);
+  pid_t pid = p->pid();
+  fs::path run = p->run_dir();
+  EXPECT_TRUE(fs::is_directory(p->scratch_dir()));
+  EXPECT_EQ(live_helper_count(), 1);
+  ExitInfo e = p->terminate();
+  EXPECT_EQ(e.kind, ExitInfo::Kind::Signaled);
+  EXPECT_EQ(e.signal, SIGTERM);
+  EXPECT_FALSE(alive(pid));                // reaped: not even a zombie
+  EXPECT_EQ(waitpid(pid, nullptr, WNOHANG), -1);
+  EXPECT_FALSE(fs::exists(run));
+  EXPECT_EQ(live_helper_count(), 0);
+  EXPECT_EQ(p->terminate().signal, SIGTERM);  // idempotent
+}
+
+TEST_F(ProcessTest, IgnoringSigtermGetsSigkill) {
+  auto p = start("trap '' TERM; echo ready >&2; while :; do sleep 0.05; done");
+  ASSERT_TRUE(p);
+  for (int i = 0; i < 200 && p->output_tail().find("ready") == std::string::npos; ++i) std::this_thread::sleep_for(5ms);
+  ExitInfo e = p->terminate();
+  EXPECT_EQ(e.kind, ExitInfo::Kind::Signaled);
+  EXPECT_EQ(e.signal, SIGKILL);
+}
+
+TEST_F(ProcessTest, GrandchildrenDieWithTheGroup) {
+  auto p = start("sleep 100 & echo $! > \"$HOME/child\"; exec sleep 100");
+  ASSERT_TRUE(p);
+  fs::path pidfile = p->scratch_dir() / "child";
+  pid_t grandchild = 0;
+  for (int i = 0; i < 400 && !grandchild; ++i) {
+    std::ifstream(pidfile) >> grandchild;
+    if (!grandchild) std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_GT(grandchild, 0);
+  p->terminate();
+  for (int i = 0; i < 200 && alive(grandchild); ++i) std::this_thread::sleep_for(5ms);
+  std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
+  std::string s;
+  std::getline(stat, s);
+  // Gone, or a zombie waiting for init: either way not running.
+  EXPECT_TRUE(s.empty() || s.find(") Z") != std::string::npos) << s;
+}
+
+TEST_F(ProcessTest, SocketPairIsFd3AndNothingElseLeaks) {
+  int leak = dup2(0, 57);  // not close-on-exec
+  ASSERT_EQ(leak, 57);
+  auto p = start("echo ping >&3; if [ -e /proc/self/fd/57 ]; then echo LEAK >&2; fi; sleep 0.2");
+  close(57);
+  ASSERT_TRUE(p);
+  int fd = p->take_fd();
+  ASSERT_GE(fd, 0);
+  char buf[16] = {};
+  ASSERT_GT(read(fd, buf, sizeof buf - 1), 0);
+  EXPECT_STREQ(buf, "ping\n");
+  close(fd);
+  p->wait_for(10s);
+  EXPECT_THAT(p->output_tail(), Not(HasSubstr("LEAK")));
+}
+
+TEST_F(ProcessTest, UnixSocketFallbackIsPassedAsAPath) {
+  ProcessOptions o;
+  o.executable = script("echo \"$1 $2\" >&2");
+  o.connection = ProcessOptions::Connection::UnixSocket;
+  auto p = BackendProcess::spawn(o);
+  ASSERT_TRUE(p.ok());
+  (*p)->wait_for(10s);
+  EXPECT_EQ((*p)->output_tail(), "--socket " + (*p)->socket_path());
+  EXPECT_EQ((*p)->take_fd(), -1);
+  EXPECT_EQ(fs::path((*p)->socket_path()).parent_path(), (*p)->run_dir());
+  EXPECT_EQ(fs::status((*p)->run_dir()).permissions() & fs::perms::all, fs::perms::owner_all);
+}
+
+TEST_F(ProcessTest, DefaultSandboxScrubsEnvironmentAndSetsLimits) {
+  SandboxPolicy policy;
+  policy.pass_env = {"PASSED"};
+  policy.memory_bytes = uint64_t{1} << 30;
+  auto p = start("env >&2; echo core=$(ulimit -c) as=$(ulimit -v) cwd=$(pwd) >&2", policy);
+  ASSERT_TRUE(p);
+  p->wait_for(10s);
+  std::string out = p->output_tail(100);
+  EXPECT_THAT(out, HasSubstr("HOME=" + p->scratch_dir().string()));
+  EXPECT_THAT(out, HasSubstr("PASSED=yes"));
+  EXPECT_THAT(out, Not(HasSubstr("SECRET")));
+  EXPECT_THAT(out, HasSubstr("core=0 as=1048576 cwd=" + p->scratch_dir().string()));
+  EXPECT_TRUE(p->sandbox().scrubbed_env);
+  EXPECT_TRUE(p->sandbox().rlimits);
+}
+
+TEST_F(ProcessTest, SandboxOffInheritsTheEnvironment) {
+  setenv("PPY_PROCESS_TEST_MARK", "inherited", 1);
+  SandboxPolicy policy;
+  policy.mode = SandboxMode::Off;
+  EXPECT_THAT(output_of("echo mark=$PPY_PROCESS_TEST_MARK >&2", policy), HasSubstr("mark=inherited"));
+}
+
+TEST_F(ProcessTest, MemoryLimitStopsUnboundedAllocation) {
+  SandboxPolicy policy;
+  policy.memory_bytes = uint64_t{256} << 20;
+  auto p = start("x=a; while :; do x=$x$x; done", policy);
+  ASSERT_TRUE(p);
+  ExitInfo e = p->wait_for(60s);
+  EXPECT_FALSE(e.running());
+  EXPECT_FALSE(e.kind == ExitInfo::Kind::Exited && e.code == 0);
+}
+
+/// A TCP listener on 127.0.0.1 the helpers try to reach.
+struct Listener {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  int port = 0;
+  Listener() {
+    sockaddr_in a = {};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    listen(fd, 4);
+    socklen_t len = sizeof a;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    port = ntohs(a.sin_port);
+  }
+  ~Listener() { close(fd); }
+};
+
+std::string escape_script(const fs::path& outside, int port) {
+  return "if echo x > " + outside.string() + " 2>/dev/null; then echo WRITE=ok >&2; else echo WRITE=denied >&2; fi\n"
+         "if echo y > \"$HOME/inside\"; then echo SCRATCH=ok >&2; fi\n"
+         "if (exec 5<>/dev/tcp/127.0.0.1/" + std::to_string(port) +
+         ") 2>/dev/null; then echo TCP=ok >&2; else echo TCP=denied >&2; fi";
+}
+
+TEST_F(ProcessTest, DefaultSandboxDoesNotConfine) {
+  Listener l;
+  fs::path outside = dir_ / "outside-default";
+  std::string out = output_of(escape_script(outside, l.port));
+  // The control for the strict tests below: the same script escapes here.
+  EXPECT_THAT(out, HasSubstr("WRITE=ok"));
+  EXPECT_THAT(out, HasSubstr("TCP=ok"));
+  EXPECT_TRUE(fs::exists(outside));
+}
+
+TEST_F(ProcessTest, StrictSandboxConfinesWritesAndNetwork) {
+  const SandboxSupport& s = sandbox_support();
+  if (s.landlock_abi == 0 || !s.net_namespace) GTEST_SKIP() << "kernel lacks Landlock or network namespaces";
+  Listener l;
+  fs::path outside = dir_ / "outside-strict";
+  SandboxPolicy policy;
+  policy.mode = SandboxMode::Strict;
+  auto p = start(escape_script(outside, l.port), policy);
+  ASSERT_TRUE(p);
+  p->wait_for(10s);
+  std::string out = p->output_tail(100);
+  EXPECT_THAT(out, HasSubstr("WRITE=denied"));
+  EXPECT_THAT(out, HasSubstr("SCRATCH=ok"));
+  EXPECT_THAT(out, HasSubstr("TCP=denied"));
+  EXPECT_FALSE(fs::exists(outside));
+  EXPECT_TRUE(p->sandbox().landlock_writes);
+  EXPECT_TRUE(p->sandbox().net_namespace);
+  EXPECT_THAT(p->sandbox().summary(), HasSubstr("strict: "));
+  EXPECT_THAT(p->sandbox().summary(), Not(HasSubstr("NOT in force")));
+}
+
+TEST_F(ProcessTest, SeccompFallbackDeniesInetSockets) {
+  if (!sandbox_support().seccomp) GTEST_SKIP() << "no seccomp";
+  Listener l;
+  SandboxPolicy policy;
+  policy.mode = SandboxMode::Strict;
+  policy.prefer_seccomp = true;
+  auto p = start("if (exec 5<>/dev/tcp/127.0.0.1/" + std::to_string(l.port) +
+                     ") 2>/dev/null; then echo TCP=ok >&2; else echo TCP=denied >&2; fi; echo ping >&3",
+                 policy);
+  ASSERT_TRUE(p);
+  int fd = p->take_fd();
+  char buf[8] = {};
+  EXPECT_GT(read(fd, buf, 5), 0);  // the inherited unix socket still works
+  close(fd);
+  p->wait_for(10s);
+  EXPECT_THAT(p->output_tail(), HasSubstr("TCP=denied"));
+  EXPECT_TRUE(p->sandbox().seccomp_net);
+  EXPECT_FALSE(p->sandbox().net_namespace);
+}
+
+TEST(SandboxReport, NeverClaimsWhatIsMissing) {
+  SandboxReport r;
+  r.mode = SandboxMode::Strict;
+  r.missing.push_back("no network (x)");
+  EXPECT_THAT(r.summary(), HasSubstr("NOT in force: no network"));
+  EXPECT_FALSE(r.no_network());
+}
+
+/// Forks a "driver" that spawns a helper and reports its pid and folder, then
+/// dies by `how`; answers the helper's pid and folder.
+std::pair<pid_t, std::string> driver_dies(const fs::path& helper, int how, bool cleanup) {
+  int pipefd[2];
+  EXPECT_EQ(pipe(pipefd), 0);
+  pid_t driver = fork();
+  if (driver == 0) {
+    if (cleanup) install_signal_cleanup();
+    ProcessOptions o;
+    o.executable = helper;
+    auto p = BackendProcess::spawn(o);
+    if (!p.ok()) _exit(3);
+    std::string msg = std::to_string((*p)->pid()) + " " + (*p)->run_dir().string();
+    (void)!write(pipefd[1], msg.data(), msg.size());
+    close(pipefd[1]);
+    std::this_thread::sleep_for(100ms);
+    raise(how);
+    std::this_thread::sleep_for(10s);
+    _exit(4);
+  }
+  close(pipefd[1]);
+  char buf[600] = {};
+  size_t n = 0;
+  ssize_t r;
+  while ((r = read(pipefd[0], buf + n, sizeof buf - 1 - n)) > 0) n += r;
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(driver, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), how);
+  std::string s(buf);
+  size_t sp = s.find(' ');
+  return {static_cast<pid_t>(std::stoi(s.substr(0, sp))), s.substr(sp + 1)};
+}
+
+class DriverDeathTest : public ProcessTest {
+ protected:
+  void SetUp() override {
+    ProcessTest::SetUp();
+    // Orphaned helpers are reparented to us, so we can see how they ended.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+  }
+  void TearDown() override {
+    prctl(PR_SET_CHILD_SUBREAPER, 0);
+    ProcessTest::TearDown();
+  }
+};
+
+TEST_F(DriverDeathTest, SigintHandlerEndsHelpersAndRemovesFolders) {
+  auto [pid, run] = driver_dies(script("exec sleep 100"), SIGINT, true);
+  // The handler killed and reaped it before the driver died.
+  EXPECT_EQ(waitpid(pid, nullptr, WNOHANG), -1);
+  EXPECT_FALSE(alive(pid));
+  EXPECT_FALSE(fs::exists(run));
+}
+
+TEST_F(DriverDeathTest, SigkilledDriverTakesItsHelperAlong) {
+  auto [pid, run] = driver_dies(script("exec sleep 100"), SIGKILL, false);
+  int status = 0;
+  pid_t r = -1;
+  for (int i = 0; i < 500 && r != pid; ++i) {
+    r = waitpid(pid, &status, WNOHANG);
+    if (r != pid) std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_EQ(r, pid);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGKILL);  // PR_SET_PDEATHSIG
+  fs::remove_all(run);                   // nobody was left to remove it: a SIGKILL cannot be handled
+}
+
+}  // namespace
+}  // namespace ppy::host
