@@ -134,14 +134,22 @@ namespace {
 /// Copies regions, mapping old values and blocks to their copies.
 class Cloner {
  public:
+  /// Copies `src` into `dst`, then points every copied use at the copies.
+  void clone_region(const Region& src, Region& dst) {
+    region(src, dst);
+    remap();
+  }
+
+ private:
+  /// Copies blocks and ops; uses are resolved by remap() once every value of
+  /// the function has its copy (a nested op may use a value of a block listed
+  /// after its own).
   void region(const Region& src, Region& dst) {
-    // Blocks first, so successors and forward value uses resolve.
     for (auto& b : src.blocks()) {
       Block* nb = dst.add_block(b->label());
       blocks_[b.get()] = nb;
       for (auto& a : b->arguments()) values_[a.get()] = nb->add_argument(a->type(), a->hint());
     }
-    std::vector<std::pair<const Operation*, Operation*>> made;
     for (auto& b : src.blocks())
       for (auto& op : b->operations()) {
         auto copy = Operation::create(op->name(), {}, types(*op), op->attributes(), op->loc());
@@ -149,10 +157,14 @@ class Cloner {
           copy->result(i)->set_hint(op->result(i)->hint());
           values_[op->result(i)] = copy->result(i);
         }
-        for (auto& r : op->regions()) region(*r, copy->add_region());
-        made.emplace_back(op.get(), blocks_[b.get()]->append(std::move(copy)));
+        Operation* placed = blocks_[b.get()]->append(std::move(copy));
+        made_.emplace_back(op.get(), placed);
+        for (auto& r : op->regions()) region(*r, placed->add_region());
       }
-    for (auto& [old, copy] : made) {
+  }
+
+  void remap() {
+    for (auto& [old, copy] : made_) {
       for (Value* v : old->operands()) copy->operands().push_back(map(v));
       for (auto& s : old->successors()) {
         Successor ns{blocks_.count(s.block) ? blocks_[s.block] : s.block, {}};
@@ -162,7 +174,6 @@ class Cloner {
     }
   }
 
- private:
   static std::vector<Type> types(const Operation& op) {
     std::vector<Type> t;
     for (auto& r : op.results()) t.push_back(r.type());
@@ -174,6 +185,7 @@ class Cloner {
   }
   std::unordered_map<const Value*, Value*> values_;
   std::unordered_map<const Block*, Block*> blocks_;
+  std::vector<std::pair<const Operation*, Operation*>> made_;
 };
 
 }  // namespace
@@ -188,7 +200,7 @@ std::unique_ptr<Module> clone(const Module& m) {
     nf->set_visibility(f->visibility());
     nf->attributes() = f->attributes();
     nf->set_loc(f->loc());
-    Cloner().region(f->body(), nf->body());
+    Cloner().clone_region(f->body(), nf->body());
     out->add_function(std::move(nf));
   }
   return out;

@@ -181,12 +181,21 @@ class TypeReader {
     return fail(ppy::str_cat("expected '", c, "'"));
   }
 
+  /// One type; the depth counts only the types being read, so a failed
+  /// attempt (a dialect argument that is a word) leaves it as it was.
   absl::StatusOr<Type> read() {
-    if (++depth_ > 64) return fail("nested too deeply");
+    if (depth_ >= 64) return fail("nested too deeply");
+    ++depth_;
+    absl::StatusOr<Type> t = read_one();
+    --depth_;
+    return t;
+  }
+
+  absl::StatusOr<Type> read_one() {
     std::string_view w = word();
     if (w.empty()) return fail("expected a type");
     for (int i = 0; i < 14; ++i)
-      if (w == kScalarNames[i]) return --depth_, Type::scalar(static_cast<TypeKind>(i));
+      if (w == kScalarNames[i]) return Type::scalar(static_cast<TypeKind>(i));
     absl::StatusOr<Type> out;
     if (w == "ptr") out = read_ptr();
     else if (w == "buffer" || w == "future") {
@@ -209,7 +218,6 @@ class TypeReader {
     else if (w == "struct") out = read_struct();
     else if (w.find('.') != std::string_view::npos) out = read_dialect(w);
     else return fail(ppy::str_cat("unknown type '", w, "'"));
-    --depth_;
     return out;
   }
 
