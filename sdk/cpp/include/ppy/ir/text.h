@@ -33,6 +33,10 @@ absl::StatusOr<std::unique_ptr<Module>> read_module_file(
 /// Writes atomically (a temporary beside it, then rename).
 absl::Status write_module_file(const Module& m, const std::string& path);
 
+/// One attribute value as the parser reads it back (`{k = v}`, `[a, b]`,
+/// `"json"`, `@sym`, `!type`, ...); for messages and tools that show attributes.
+std::string print_attribute(const Attribute& a);
+
 /// Python's `repr(float)`: shortest round-trip digits, `1e+16`, `1e-05`, `nan`, `inf`.
 std::string format_float(double v);
 
