@@ -157,11 +157,22 @@ class Linker {
   /// `<module>.<name>`, so it neither clashes nor answers another's declaration.
   void rename_private_clashes() {
     std::unordered_map<std::string, std::set<size_t>> users;
+    // Names every module spells only as one generic instance: those are shared, not renamed.
+    std::unordered_map<std::string, const Function*> generic;
+    std::unordered_set<std::string> not_generic;
     for (size_t i = 0; i < mods_.size(); ++i) {
-      for (auto& [name, _] : mods_[i]->globals()) users[name].insert(i), taken_.insert(name);
-      for (auto& f : mods_[i]->functions()) users[f->name()].insert(i), taken_.insert(f->name());
+      for (auto& [name, _] : mods_[i]->globals()) {
+        users[name].insert(i), taken_.insert(name);
+        not_generic.insert(name);
+      }
+      for (auto& f : mods_[i]->functions()) {
+        users[f->name()].insert(i), taken_.insert(f->name());
+        if (f->is_declaration() || !is_generic_instance(*f)) not_generic.insert(f->name());
+        else if (auto [it, first] = generic.emplace(f->name(), f.get()); !first && !same_signature(*it->second, *f))
+          not_generic.insert(f->name());
+      }
     }
-    auto shared_name = [&](const std::string& n) { return users[n].size() > 1; };
+    auto shared_name = [&](const std::string& n) { return users[n].size() > 1 && not_generic.count(n); };
     for (size_t i = 0; i < mods_.size(); ++i) {
       Renames renames;
       for (auto& [name, g] : mods_[i]->globals())
@@ -208,10 +219,11 @@ class Linker {
   absl::Status define(const std::string& name, Symbol sym) {
     auto [it, inserted] = defs_.emplace(name, sym);
     if (inserted) return absl::OkStatus();
-    const Symbol& first = it->second;
+    Symbol& first = it->second;
     if (first.function && sym.function && is_generic_instance(*first.function) &&
         is_generic_instance(*sym.function) && same_signature(*first.function, *sym.function)) {
       dropped_.insert(sym.function);
+      if (sym.function->visibility() == Visibility::Public) first.function->set_visibility(Visibility::Public);
       if (std::find(shared_.begin(), shared_.end(), name) == shared_.end()) shared_.push_back(name);
       return absl::OkStatus();
     }

@@ -178,6 +178,32 @@ TEST(Link, TwoInstancesOfOneGenericAreOne) {
   EXPECT_EQ(r->module->function("id_i64"), first);
   EXPECT_THAT(r->shared, ElementsAre("id_i64"));
 
+  // Private instances are shared too, rather than renamed; public if any copy was.
+  auto p = std::make_unique<Module>("p");
+  Function* kept = define(*p, "id_f", Visibility::Private);
+  kept->attributes().set("ppy.generic", true);
+  auto q = std::make_unique<Module>("q");
+  define(*q, "id_f", Visibility::Public)->attributes().set("ppy.generic", true);
+  define(*q, "quser", Visibility::Public, {"id_f"});
+  absl::StatusOr<LinkResult> pq = link_with_report(modules(std::move(p), std::move(q)));
+  ASSERT_TRUE(pq.ok()) << pq.status();
+  EXPECT_THAT(function_names(*pq->module), ElementsAre("id_f", "quser"));
+  EXPECT_EQ(pq->module->function("id_f"), kept);
+  EXPECT_EQ(kept->visibility(), Visibility::Public);
+  EXPECT_THAT(pq->renamed, IsEmpty());
+
+  // Private instances of different signatures are two functions.
+  auto s = std::make_unique<Module>("s");
+  define(*s, "inst", Visibility::Private)->attributes().set("ppy.generic", true);
+  auto t = std::make_unique<Module>("t");
+  Function* other = declare(*t, "inst", {Type::f64()}, {i64()});
+  other->set_visibility(Visibility::Private);
+  other->create_entry_block()->append(Operation::create("core.unreachable", {}, {}));
+  other->attributes().set("ppy.generic", true);
+  auto st = link(modules(std::move(s), std::move(t)));
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_THAT(function_names(**st), ElementsAre("s.inst", "t.inst"));
+
   // Only when both say so.
   auto c = std::make_unique<Module>("c");
   define(*c, "g", Visibility::Public)->attributes().set("ppy.generic", true);

@@ -27,9 +27,9 @@ namespace ppy::ir {
 ///   and every `@sym` reference to it in its own module follows (op attributes
 ///   such as `callee` and `gpu.launch`'s, nested in arrays and dicts, function,
 ///   parameter, global and module attributes);
-/// - two public definitions of one symbol are an error, except two definitions
-///   both marked `ppy.generic = true` with one signature (an instance each module
-///   made for itself): the first is kept;
+/// - two public definitions of one symbol are an error, except definitions all
+///   marked `ppy.generic = true` with one signature (an instance each module
+///   made for itself, private or public): the first is kept, public if any was;
 /// - dialects merge at the highest version any module asks for; module
 ///   attributes merge first-come, with `ppy.libraries` arrays joined;
 /// - a declaration no module defines is kept once (the first), in place.
