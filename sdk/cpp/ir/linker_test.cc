@@ -6,6 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
 
 namespace ppy::ir {
@@ -350,6 +351,88 @@ TEST(Link, GlobalClashesAndMismatchesAreRefused) {
   declare(*q, "h", {}, {i64()});
   EXPECT_EQ(link_error(modules(std::move(p), std::move(q))),
             "@h is declared as a function in module 'q' but defined as a global in module 'p'");
+}
+
+// ---- Through the text format ------------------------------------------------------
+
+std::unique_ptr<Module> parse(std::string_view text) {
+  absl::StatusOr<std::unique_ptr<Module>> m = parse_module(text);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? std::move(*m) : std::make_unique<Module>("unparsed");
+}
+
+TEST(Link, ParsedModulesLinkIntoOneThatVerifiesAndPrints) {
+  auto main = parse(R"(ppyir 1
+module @main
+
+extern func @util_twice(i64) -> i64 attrs {ppy.external = true, ppy.qualname = "util.twice"}
+
+func @main() -> i64 {
+^entry:
+    %0 = core.const 21 : i64
+    %1 = core.call %0 {callee = @util_twice} : i64
+    %2 = core.call %1 {callee = @helper} : i64
+    core.ret %2
+}
+
+private func @helper(%x: i64) -> i64 {
+^entry:
+    core.ret %x
+}
+)");
+  auto util = parse(R"(ppyir 1
+module @util
+dialect math 1
+
+func @util_twice(%n: i64) -> i64 {
+^entry:
+    %0 = core.call %n {callee = @helper} : i64
+    %1 = core.add %0, %0 {overflow = "wrap"} : i64
+    core.ret %1
+}
+
+private func @helper(%x: i64) -> i64 {
+^entry:
+    core.ret %x
+}
+)");
+  auto m = link(modules(std::move(main), std::move(util)), "program");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_THAT(verify(**m), IsEmpty());
+  EXPECT_EQ(print_module(**m), R"(ppyir 1
+module @program
+dialect core 1
+dialect math 1
+
+func @main() -> i64 {
+^entry:
+    %0 = core.const 21 : i64
+    %1 = core.call %0 {callee = @util_twice} : i64
+    %2 = core.call %1 {callee = @main.helper} : i64
+    core.ret %2
+}
+
+private func @main.helper(%x: i64) -> i64 {
+^entry:
+    core.ret %x
+}
+
+func @util_twice(%n: i64) -> i64 {
+^entry:
+    %0 = core.call %n {callee = @util.helper} : i64
+    %1 = core.add %0, %0 {overflow = "wrap"} : i64
+    core.ret %1
+}
+
+private func @util.helper(%x: i64) -> i64 {
+^entry:
+    core.ret %x
+}
+)");
+  // What it printed reads back as the same module.
+  auto again = parse_module(print_module(**m));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(print_module(**again), print_module(**m));
 }
 
 // ---- Module-level state ---------------------------------------------------------
