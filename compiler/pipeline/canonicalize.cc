@@ -1,0 +1,176 @@
+// canonicalize: folding and the dialects' patterns, to a fixed point.
+#include <unordered_map>
+
+#include "fold.h"
+#include "ir_util.h"
+#include "ppy/pipeline/passes.h"
+
+namespace ppy::pipeline {
+namespace {
+
+using ir::Operation;
+using ir::Type;
+using ir::Value;
+
+bool is_commutative(std::string_view n) {
+  return n == "core.add" || n == "core.mul" || n == "core.and" || n == "core.or" || n == "core.xor";
+}
+
+/// Turns `op` into `core.const value` in place, so its result keeps its uses.
+void make_const(Operation& op, ir::Attribute value) {
+  op.set_name("core.const");
+  op.operands().clear();
+  op.attributes() = ir::AttrDict{{"value", std::move(value)}};
+}
+
+bool is_int_const(const Value* v, int64_t want) {
+  auto i = int_of(v);
+  return i && *i == want && !v->type().is_float();
+}
+bool is_float_const(const Value* v, double want, bool check_sign = false) {
+  auto f = float_of(v);
+  return f && *f == want && (!check_sign || std::signbit(*f) == std::signbit(want));
+}
+/// All bits set for the type: -1 for integers, true for bool.
+bool is_all_ones(const Value* v) {
+  auto i = int_of(v);
+  return i && (v->type().is_bool() ? *i == 1 : *i == -1);
+}
+
+/// The value `op`'s result equals by an algebraic identity, or null. May turn
+/// `op` into a constant instead (x*0, x-x), returning its own result.
+Value* simplify(Operation& op) {
+  std::string_view n = op.name();
+  if (op.num_results() != 1) return nullptr;
+  Type t = op.result()->type();
+  if (n == "core.select") {
+    if (auto c = int_of(op.operand(0))) return *c ? op.operand(1) : op.operand(2);
+    if (op.operand(1) == op.operand(2)) return op.operand(1);
+    return nullptr;
+  }
+  if (n == "core.cast") return op.operand(0)->type() == t ? op.operand(0) : nullptr;
+  if (op.num_operands() != 2) return nullptr;
+  Value* x = op.operand(0);
+  Value* y = op.operand(1);
+  bool is_int = t.is_integer_like() || t.is_bool();
+  if (n == "core.cmp" && x == y && (x->type().is_integer_like() || x->type().is_bool())) {
+    const ir::Attribute* p = op.attr("predicate");
+    std::string pred = p && p->is<std::string>() ? p->as_string() : "";
+    make_const(op, ir::Attribute(pred == "eq" || pred == "le" || pred == "ge"));
+    return op.result();
+  }
+  if (!t.is_scalar()) return nullptr;
+  if (is_int) {
+    if ((n == "core.add" || n == "core.sub" || n == "core.or" || n == "core.xor" || n == "core.shl" ||
+         n == "core.shr") && is_int_const(y, 0))
+      return x;
+    if ((n == "core.mul" || n == "core.div") && is_int_const(y, 1)) return x;
+    if ((n == "core.and" || n == "core.or") && x == y) return x;
+    if (n == "core.and" && is_all_ones(y)) return x;
+    if (((n == "core.mul" || n == "core.and") && is_int_const(y, 0)) ||
+        ((n == "core.sub" || n == "core.xor") && x == y)) {
+      make_const(op, int_attr(0, t));
+      return op.result();
+    }
+    if (n == "core.or" && is_all_ones(y)) {
+      make_const(op, int_attr(t.is_bool() ? 1 : -1, t));
+      return op.result();
+    }
+    return nullptr;
+  }
+  if (t.is_float()) {
+    // Only identities exact for every float, -0.0, inf and NaN included.
+    if (n == "core.add" && is_float_const(y, -0.0, true)) return x;
+    if (n == "core.sub" && is_float_const(y, 0.0, true)) return x;
+    if (n == "core.mul" && is_float_const(y, 1.0)) return x;
+    if (n == "core.div" && !op.attr("rounding") && is_float_const(y, 1.0)) return x;
+  }
+  return nullptr;
+}
+
+/// Rewrites a terminator whose choice is known into a `core.br`; returns the
+/// replacement, or null.
+std::unique_ptr<Operation> fold_branch(Operation& op) {
+  if (op.name() != "core.cond_br" || op.successors().size() != 2) return nullptr;
+  int pick = -1;
+  if (auto c = int_of(op.operand(0))) pick = *c ? 0 : 1;
+  auto& s = op.successors();
+  if (pick < 0 && s[0].block == s[1].block && s[0].args == s[1].args) pick = 0;
+  if (pick < 0) return nullptr;
+  auto br = Operation::create("core.br", {}, {}, {}, op.loc());
+  br->successors().push_back(s[pick]);
+  return br;
+}
+
+class Canonicalize : public ir::FunctionPass {
+ public:
+  std::string_view name() const override { return "canonicalize"; }
+
+  absl::StatusOr<bool> run_on_function(ir::Function& f, const ir::PassContext& ctx) override {
+    registry_ = ctx.registry;
+    bool changed = false;
+    for (int round = 0; round < 32; ++round) {
+      bool c = sweep(f);
+      changed |= c;
+      if (!c) break;
+    }
+    return changed;
+  }
+
+ private:
+  const ir::DialectRegistry* registry_ = nullptr;
+
+  /// One walk over every op; returns whether anything changed.
+  bool sweep(ir::Function& f) {
+    std::unordered_map<Value*, Value*> repl;
+    bool changed = false;
+    for (auto& block : f.body().blocks()) {
+      auto& ops = block->operations();
+      for (size_t i = 0; i < ops.size(); ++i) {
+        Operation& op = *ops[i];
+        for (auto& v : op.operands()) v = resolve(repl, v);
+        for (auto& s : op.successors())
+          for (auto& v : s.args) v = resolve(repl, v);
+        if (auto br = fold_branch(op)) {
+          block->remove(i);
+          block->insert(i, std::move(br));
+          changed = true;
+          continue;
+        }
+        if (op.name() == "core.guard" && int_of(op.operand(0)).value_or(0) == 1) {
+          block->remove(i--);
+          changed = true;
+          continue;
+        }
+        if (is_commutative(op.name()) && op.num_operands() == 2 && const_value(op.operand(0)) &&
+            !const_value(op.operand(1))) {
+          std::swap(op.operands()[0], op.operands()[1]);
+          changed = true;
+        }
+        if (auto folded = fold_constant(op)) {
+          if (op.name() != "core.const") {
+            make_const(op, *folded);
+            changed = true;
+          }
+          continue;
+        }
+        if (Value* v = simplify(op)) {
+          changed = true;
+          if (v != op.result()) {
+            repl[op.result()] = v;
+            block->remove(i--);
+          }
+        }
+      }
+    }
+    apply_replacements(f.body(), repl);
+    changed |= erase_dead_ops(f, *registry_);
+    return changed;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ir::Pass> create_canonicalize_pass() { return std::make_unique<Canonicalize>(); }
+
+}  // namespace ppy::pipeline

@@ -1,0 +1,111 @@
+#include "gtest/gtest.h"
+#include "ppy/pipeline/passes.h"
+#include "test_util.h"
+
+namespace ppy::pipeline {
+namespace {
+
+using testing::run;
+
+constexpr std::string_view kModule = R"(ppyir 1
+module @t
+
+func @t_sq(%x: i64) -> i64 {
+^entry:
+    %y = core.mul %x, %x {overflow = "python"} : i64
+    core.ret %y
+}
+
+func @t_fact(%n: i64) -> i64 {
+^entry:
+    %one = core.const 1 : i64
+    %c = core.cmp.le %n, %one : bool
+    core.cond_br %c, ^base, ^rec
+^base:
+    core.ret %one
+^rec:
+    %m = core.sub %n, %one {overflow = "python"} : i64
+    %r = core.call %m {callee = @t_fact} : i64
+    %p = core.mul %n, %r {overflow = "python"} : i64
+    core.ret %p
+}
+
+extern func @other_g(i64) -> i64 attrs {ppy.external = true}
+
+func @t_main(%a: i64) -> i64 {
+^entry:
+    %s = core.call %a {callee = @t_sq} : i64
+    %f = core.call %s {callee = @t_fact} : i64
+    %g = core.call %f {callee = @other_g} : i64
+    %t = core.add %s, %g {overflow = "python"} : i64
+    core.ret %t
+}
+)";
+
+TEST(Inline, InlinesSmallCalleesAndKeepsRecursionAndExterns) {
+  auto pass = create_inline_pass();
+  auto r = run(*pass, kModule);
+  ASSERT_EQ(r.error, "");
+  EXPECT_TRUE(r.changed);
+  size_t main_at = r.text.find("func @t_main");
+  ASSERT_NE(main_at, std::string::npos);
+  std::string main = r.text.substr(main_at);
+  EXPECT_EQ(main,
+            "func @t_main(%a: i64) -> i64 {\n"
+            "^entry:\n"
+            "    core.br ^t_sq.entry\n"
+            "^t_sq.entry:\n"
+            "    %y = core.mul %a, %a {overflow = \"python\"} : i64\n"
+            "    core.br ^entry.cont(%y)\n"
+            "^entry.cont(%s: i64):\n"
+            "    %f = core.call %s {callee = @t_fact} : i64\n"
+            "    %g = core.call %f {callee = @other_g} : i64\n"
+            "    %t = core.add %s, %g {overflow = \"python\"} : i64\n"
+            "    core.ret %t\n"
+            "}\n");
+  // The recursive function still calls itself.
+  EXPECT_NE(r.text.find("%r = core.call %m {callee = @t_fact}"), std::string::npos);
+}
+
+TEST(Inline, MultipleReturnsJoinInTheContinuation) {
+  auto pass = create_inline_pass();
+  auto r = run(*pass, R"(ppyir 1
+module @t
+
+func @t_abs(%x: i64) -> i64 {
+^entry:
+    %z = core.const 0 : i64
+    %c = core.cmp.lt %x, %z : bool
+    core.cond_br %c, ^neg, ^pos
+^neg:
+    %n = core.neg %x {overflow = "python"} : i64
+    core.ret %n
+^pos:
+    core.ret %x
+}
+
+func @t_main(%a: i64) -> i64 {
+^entry:
+    %s = core.call %a {callee = @t_abs} : i64
+    %t = core.call %s {callee = @t_abs} : i64
+    core.ret %t
+}
+)");
+  ASSERT_EQ(r.error, "");
+  std::string main = r.text.substr(r.text.find("func @t_main"));
+  EXPECT_EQ(main.find("core.call"), std::string::npos) << main;
+  EXPECT_NE(main.find("core.br ^entry.cont(%n)"), std::string::npos) << main;
+  EXPECT_NE(main.find("^t_abs.neg.1:"), std::string::npos) << main;
+}
+
+TEST(Inline, BigCalleesStay) {
+  InlineOptions small;
+  small.max_callee_ops = 1;
+  auto pass = create_inline_pass(small);
+  auto r = run(*pass, kModule);
+  ASSERT_EQ(r.error, "");
+  EXPECT_FALSE(r.changed);
+}
+
+}  // namespace
+}  // namespace ppy::pipeline
