@@ -1,0 +1,119 @@
+#pragma once
+// The AST of the ppy subset (internal to the frontend). The parser builds it,
+// the checker annotates it (types, what each name and call refers to), and IR
+// generation reads it. Fat nodes keep the three passes short.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ppy::frontend {
+
+struct Pos {
+  uint32_t line = 0;
+  uint32_t col = 0;
+};
+
+/// Source-level types of the subset.
+enum class Ty : uint8_t {
+  Error, None, Int, Float, Bool, Str,
+  ListInt, ListFloat,
+  PtrInt, PtrFloat, ConstPtrInt, ConstPtrFloat,
+};
+
+inline bool is_list(Ty t) { return t == Ty::ListInt || t == Ty::ListFloat; }
+inline bool is_ptr(Ty t) { return t >= Ty::PtrInt; }
+inline bool is_numeric(Ty t) { return t == Ty::Int || t == Ty::Float || t == Ty::Bool; }
+inline Ty elem_of(Ty t) {
+  return (t == Ty::ListFloat || t == Ty::PtrFloat || t == Ty::ConstPtrFloat) ? Ty::Float : Ty::Int;
+}
+const char* ty_name(Ty t);
+
+enum class ExprKind : uint8_t {
+  Int, Float, Bool, NoneLit, Str, Name, Attribute, Unary, Binary, BoolOp, Compare, IfExp,
+  Call, Subscript, List, Tuple,
+};
+
+/// What a name, attribute or call refers to (set by the checker).
+enum class Ref : uint8_t {
+  Unresolved, Local, Const, Func, Module, Builtin, Math, Cuda, Native, Ppy,
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Keyword {
+  std::string name;
+  Pos pos;
+  ExprPtr value;
+};
+
+struct Expr {
+  ExprKind kind;
+  Pos pos;
+  int depth = 1;  ///< nesting depth of the subtree (the parser bounds it)
+  // Literals and names.
+  int64_t ival = 0;
+  double fval = 0;
+  bool bval = false;
+  std::string str;  ///< name, attribute name, operator, string literal text
+  std::vector<ExprPtr> kids;
+  std::vector<std::string> ops;  ///< comparison operators
+  std::vector<Keyword> keywords;
+  // Set by the checker.
+  Ty ty = Ty::Error;
+  Ref ref = Ref::Unresolved;
+  std::string target;  ///< a Func's module-qualified name, a builtin's name, a local's name
+  int param_index = -1;  ///< a call argument's parameter position (keywords placed)
+};
+
+enum class StmtKind : uint8_t {
+  Expr, Assign, AugAssign, AnnAssign, If, While, For, Break, Continue, Return, Pass, Def,
+  Import, ImportFrom, Assert,
+};
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+
+struct Param {
+  std::string name;
+  Pos pos;
+  ExprPtr annotation;
+  Ty ty = Ty::Error;
+};
+
+struct ImportName {
+  std::string name;    ///< dotted
+  std::string asname;  ///< empty when none
+  Pos pos;
+};
+
+struct FuncDef {
+  std::string name;
+  Pos pos;
+  std::vector<Param> params;
+  ExprPtr returns;
+  std::vector<ExprPtr> decorators;
+  std::vector<StmtPtr> body;
+};
+
+struct Stmt {
+  StmtKind kind;
+  Pos pos;
+  std::vector<ExprPtr> targets;  ///< Assign targets (a = b = v), AugAssign/AnnAssign/For target
+  ExprPtr value;                 ///< assigned value, If/While test, For iterable, Return value
+  ExprPtr annotation;            ///< AnnAssign annotation; Assert message
+  std::string op;                ///< AugAssign operator (`+`)
+  std::vector<StmtPtr> body, orelse;
+  std::unique_ptr<FuncDef> def;
+  std::string module;  ///< ImportFrom module
+  std::vector<ImportName> names;
+  bool dead = false;  ///< set by the checker: unreachable, not lowered
+};
+
+struct ModuleAst {
+  std::vector<StmtPtr> body;
+};
+
+}  // namespace ppy::frontend

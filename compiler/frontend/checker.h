@@ -1,0 +1,81 @@
+#pragma once
+// The checker: declarations (signatures, constants, imports), then name
+// resolution, types, definite assignment, reachability and effects of every
+// function body. It annotates the AST; IR generation trusts what it wrote.
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ast.h"
+#include "ppy/frontend/diagnostics.h"
+#include "ppy/frontend/frontend.h"
+
+namespace ppy::frontend {
+
+struct FuncInfo {
+  FuncDef* def = nullptr;
+  std::string name;
+  std::vector<Ty> params;
+  Ty result = Ty::None;
+  std::string gpu_kind;  ///< "", "kernel", "device"
+  bool exported = false;
+  /// Every local (parameters first) with its type, in order of first assignment.
+  std::vector<std::pair<std::string, Ty>> locals;
+  std::set<std::string> effects;  ///< own effects, then (after propagation) callees' too
+  std::set<std::string> callees;  ///< qualnames `<module>.<func>` of functions it calls
+  bool has_body_errors = false;
+};
+
+struct ConstInfo {
+  Ty ty = Ty::Int;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  Pos pos;
+};
+
+/// What a module-level name bound by an import stands for.
+struct Binding {
+  enum Kind { Module, Func, Const, Special } kind = Module;
+  std::string module;  ///< the project module (Module, Func, Const)
+  std::string name;    ///< the function or constant (Func, Const); the dotted path (Special: `math.sqrt`)
+  Pos pos;
+};
+
+struct ModuleInfo {
+  std::string name;
+  std::string path;
+  ModuleAst ast;
+  std::vector<FuncInfo> funcs;  ///< in source order
+  std::map<std::string, size_t> func_index;
+  std::map<std::string, ConstInfo> consts;
+  std::vector<std::string> const_order;
+  std::map<std::string, Binding> bindings;
+  /// Qualnames of other modules' functions this module calls (extern declarations).
+  std::set<std::string> externals;
+
+  FuncInfo* func(const std::string& n) {
+    auto it = func_index.find(n);
+    return it == func_index.end() ? nullptr : &funcs[it->second];
+  }
+};
+
+/// Phase 1: parses and records signatures, constants and import bindings.
+void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& diags);
+
+/// The interface others see (effects as far as they are known).
+ModuleInterface interface_of(const ModuleInfo& m);
+
+/// Phase 2: resolves imports against `all` and checks every function body.
+void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& diags);
+
+/// Effects of a function's callees folded into its own, to a fixpoint, within
+/// the module and from the interfaces of other modules.
+void propagate_effects(ModuleInfo& m, const ModuleInterfaces& all);
+
+/// Source type from its interface spelling ("list[int]"), Error if unknown.
+Ty ty_from_name(const std::string& s);
+
+}  // namespace ppy::frontend

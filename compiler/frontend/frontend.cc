@@ -1,0 +1,88 @@
+// The frontend's entry points: one module, or a whole project in two phases.
+#include "ppy/frontend/frontend.h"
+
+#include "checker.h"
+#include "lower.h"
+
+namespace ppy::frontend {
+
+ModuleInterface collect_interface(const SourceModule& src, DiagnosticEngine& diags) {
+  diags.add_source(src.path, src.text);
+  ModuleInfo m;
+  m.name = src.name;
+  m.path = src.path;
+  declare_module(m, src.text, diags);
+  return interface_of(m);
+}
+
+LowerResult lower_module(const SourceModule& src, const ModuleInterfaces& others, DiagnosticEngine& diags) {
+  diags.add_source(src.path, src.text);
+  size_t before = diags.error_count();
+  ModuleInfo m;
+  m.name = src.name;
+  m.path = src.path;
+  declare_module(m, src.text, diags);
+  ModuleInterfaces all = others;
+  all.erase(m.name);
+  check_module(m, all, diags);
+  LowerResult r;
+  if (diags.error_count() != before) {
+    r.interface = interface_of(m);
+    return r;
+  }
+  propagate_effects(m, all);
+  r.interface = interface_of(m);
+  r.module = lower_to_ir(m, all);
+  return r;
+}
+
+namespace {
+
+/// Declares and checks every module; null entries never happen, errors are in `diags`.
+std::vector<std::unique_ptr<ModuleInfo>> check_all(const Project& project, DiagnosticEngine& diags,
+                                                   ModuleInterfaces& all) {
+  std::vector<std::unique_ptr<ModuleInfo>> mods;
+  for (const SourceModule& src : project.modules) {
+    diags.add_source(src.path, src.text);
+    auto m = std::make_unique<ModuleInfo>();
+    m->name = src.name;
+    m->path = src.path;
+    declare_module(*m, src.text, diags);
+    all[m->name] = interface_of(*m);
+    mods.push_back(std::move(m));
+  }
+  for (auto& m : mods) check_module(*m, all, diags);
+  return mods;
+}
+
+}  // namespace
+
+bool check_project(const Project& project, DiagnosticEngine& diags) {
+  size_t before = diags.error_count();
+  ModuleInterfaces all;
+  check_all(project, diags, all);
+  return diags.error_count() == before;
+}
+
+std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, DiagnosticEngine& diags) {
+  size_t before = diags.error_count();
+  ModuleInterfaces all;
+  auto mods = check_all(project, diags, all);
+  std::vector<std::unique_ptr<ir::Module>> out;
+  if (diags.error_count() != before) return out;
+  // Effects cross modules: iterate until no module's interface changes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto& m : mods) {
+      propagate_effects(*m, all);
+      ModuleInterface i = interface_of(*m);
+      for (auto& [name, sig] : i.functions)
+        if (all[m->name].functions[name].effects != sig.effects) changed = true;
+      all[m->name] = std::move(i);
+    }
+  }
+  for (auto& m : mods) out.push_back(lower_to_ir(*m, all));
+  return out;
+}
+
+}  // namespace ppy::frontend

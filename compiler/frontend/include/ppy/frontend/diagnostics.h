@@ -1,0 +1,50 @@
+#pragma once
+/// Source diagnostics of the frontend: `file:line:col: error[E1xxx]: message`,
+/// the source line and a caret. The engine collects every error of a run so one
+/// invocation reports them all (the parser recovers at statement level).
+/// The codes are listed in docs/diagnostics.md.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ppy::frontend {
+
+struct SourceDiagnostic {
+  std::string code;  ///< `E1001`
+  std::string file;  ///< the path as given
+  uint32_t line = 0;
+  uint32_t col = 0;  ///< 1-based, in characters of the line's bytes
+  std::string message;
+};
+
+class DiagnosticEngine {
+ public:
+  /// Records an error; stops recording after `max_errors` (the count still grows).
+  void error(std::string code, std::string file, uint32_t line, uint32_t col, std::string message);
+  /// Registers a file's text so rendering can show its lines.
+  void add_source(const std::string& file, const std::string& text) { sources_[file] = text; }
+
+  const std::vector<SourceDiagnostic>& diagnostics() const { return diags_; }
+  size_t error_count() const { return count_; }
+  bool has_errors() const { return count_ != 0; }
+  const std::map<std::string, std::string>& sources() const { return sources_; }
+
+  size_t max_errors = 200;
+
+ private:
+  std::vector<SourceDiagnostic> diags_;
+  std::map<std::string, std::string> sources_;
+  size_t count_ = 0;
+};
+
+/// One diagnostic as three lines: the header, the source line, the caret line.
+/// `source` is the whole file text (may be empty: then only the header).
+std::string render_diagnostic(const SourceDiagnostic& d, const std::string& source);
+
+/// Every diagnostic of the engine, each rendered against its registered source,
+/// in the order they were reported.
+std::string render_diagnostics(const DiagnosticEngine& engine);
+
+}  // namespace ppy::frontend

@@ -1,0 +1,909 @@
+// IR generation from the checked AST (the conventions are docs/runtime.md).
+#include "lower.h"
+
+#include <cmath>
+#include <map>
+
+#include "ppy/frontend/frontend.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend {
+namespace {
+
+using ir::AttrArray;
+using ir::AttrDict;
+using ir::Block;
+using ir::SymbolRef;
+using ir::Type;
+using ir::Value;
+
+Type ir_type(Ty t) {
+  switch (t) {
+    case Ty::Int: return Type::i64();
+    case Ty::Float: return Type::f64();
+    case Ty::Bool: return Type::i1();
+    case Ty::ListInt: return Type::buffer(Type::i64());
+    case Ty::ListFloat: return Type::buffer(Type::f64());
+    case Ty::PtrInt: return Type::ptr(Type::i64());
+    case Ty::PtrFloat: return Type::ptr(Type::f64());
+    case Ty::ConstPtrInt: return Type::ptr(Type::i64(), "generic", true);
+    case Ty::ConstPtrFloat: return Type::ptr(Type::f64(), "generic", true);
+    default: return Type::void_();
+  }
+}
+
+AttrArray effects_attr(const std::set<std::string>& effects) {
+  AttrArray a;
+  if (effects.empty()) a.emplace_back("pure");
+  for (auto& e : effects) a.emplace_back(e);
+  return a;
+}
+
+bool is_terminator(const ir::Operation* op) {
+  if (!op) return false;
+  const std::string& n = op->name();
+  return n == "core.br" || n == "core.cond_br" || n == "core.ret" || n == "core.unreachable";
+}
+
+struct Loop {
+  Block* cont;
+  Block* brk;
+};
+
+class FunctionLowerer {
+ public:
+  FunctionLowerer(const ModuleInfo& m, const FuncInfo& f, ir::Function* fn, ir::Module& mod)
+      : m_(m), f_(f), fn_(fn), mod_(mod), gpu_(!f.gpu_kind.empty()) {}
+
+  void run() {
+    Block* entry = fn_->create_entry_block("entry");
+    cur_ = entry;
+    Pos p = f_.def->pos;
+    for (size_t i = 0; i < f_.def->params.size(); ++i) entry->argument(i)->set_hint(f_.def->params[i].name);
+    for (auto& [name, ty] : f_.locals) {
+      if (ty == Ty::Error) continue;
+      slots_[name] = emit("core.alloca", {}, {Type::ptr(ir_type(ty), "stack")}, {}, p);
+      slots_[name]->set_hint(name + "_slot");
+      slot_ty_[name] = ty;
+    }
+    for (size_t i = 0; i < f_.def->params.size(); ++i)
+      emit("core.store", {entry->argument(i), slots_.at(f_.def->params[i].name)}, {}, {}, f_.def->params[i].pos);
+    block(f_.def->body);
+    if (!terminated()) {
+      if (f_.result == Ty::None) emit("core.ret", {}, {}, {}, end_pos());
+      else emit("core.unreachable", {}, {}, {}, end_pos());
+    }
+  }
+
+ private:
+  Pos end_pos() const {
+    const auto& b = f_.def->body;
+    return b.empty() ? f_.def->pos : b.back()->pos;
+  }
+
+  // --- emission helpers ---
+  Value* emit(std::string_view name, std::vector<Value*> ops, const std::vector<Type>& results, AttrDict attrs, Pos p) {
+    auto op = ir::Operation::create(name, std::move(ops), results, std::move(attrs), ir::Location(m_.path, p.line, p.col));
+    ir::Operation* o = cur_->append(std::move(op));
+    return o->num_results() ? o->result(0) : nullptr;
+  }
+  ir::Operation* emit_op(std::string_view name, std::vector<Value*> ops, const std::vector<Type>& results, AttrDict attrs, Pos p) {
+    auto op = ir::Operation::create(name, std::move(ops), results, std::move(attrs), ir::Location(m_.path, p.line, p.col));
+    return cur_->append(std::move(op));
+  }
+  void br(Block* to, std::vector<Value*> args, Pos p) {
+    ir::Operation* o = emit_op("core.br", {}, {}, {}, p);
+    o->successors().push_back({to, std::move(args)});
+  }
+  void cond_br(Value* c, Block* t, std::vector<Value*> targs, Block* f, std::vector<Value*> fargs, Pos p) {
+    ir::Operation* o = emit_op("core.cond_br", {c}, {}, {}, p);
+    o->successors().push_back({t, std::move(targs)});
+    o->successors().push_back({f, std::move(fargs)});
+  }
+  Block* new_block(const std::string& kind) { return fn_->body().add_block(str_cat(kind, ++labels_)); }
+  Block* new_block(const std::string& kind, int n) { return fn_->body().add_block(str_cat(kind, n)); }
+  bool terminated() const { return is_terminator(cur_->terminator()); }
+
+  Value* const_i64(int64_t v, Pos p) { return emit("core.const", {}, {Type::i64()}, {{"value", v}}, p); }
+  Value* const_f64(double v, Pos p) { return emit("core.const", {}, {Type::f64()}, {{"value", v}}, p); }
+  Value* const_bool(bool v, Pos p) { return emit("core.const", {}, {Type::i1()}, {{"value", v}}, p); }
+  Value* const_index(int64_t v, Pos p) { return emit("core.const", {}, {Type::index()}, {{"value", v}}, p); }
+  Value* cmp(const char* pred, Value* a, Value* b, Pos p) {
+    return emit("core.cmp", {a, b}, {Type::i1()}, {{"predicate", pred}}, p);
+  }
+  Value* cast(Value* v, Type to, Pos p) {
+    if (v->type() == to) return v;
+    return emit("core.cast", {v}, {to}, {}, p);
+  }
+  Value* not_(Value* v, Pos p) { return emit("core.xor", {v, const_bool(true, p)}, {Type::i1()}, {}, p); }
+  Value* and_(Value* a, Value* b, Pos p) { return emit("core.and", {a, b}, {Type::i1()}, {}, p); }
+  Value* or_(Value* a, Value* b, Pos p) { return emit("core.or", {a, b}, {Type::i1()}, {}, p); }
+  Value* select(Value* c, Value* a, Value* b, Pos p) { return emit("core.select", {c, a, b}, {a->type()}, {}, p); }
+  /// `overflow` for integer arithmetic: Python's checks on the host, wrapping on a GPU.
+  const char* ovf() const { return gpu_ ? "wrap" : "python"; }
+  Value* iadd(Value* a, Value* b, Pos p, const char* mode = nullptr) {
+    return emit("core.add", {a, b}, {Type::i64()}, {{"overflow", mode ? mode : ovf()}}, p);
+  }
+  void guard(Value* ok, const char* kind, std::string message, Pos p) {
+    if (gpu_) return;
+    AttrDict a{{"kind", kind}};
+    if (!message.empty()) a.set("message", message);
+    emit("core.guard", {ok}, {}, std::move(a), p);
+  }
+  void call_extern(const char* callee, std::vector<Value*> args, Pos p, AttrDict extra = {}) {
+    extra.set("abi", "c");
+    extra.set("callee", callee);
+    emit("core.call_extern", std::move(args), {}, std::move(extra), p);
+  }
+  void use_dialect(const char* d) { mod_.dialects()[d] = 1; }
+
+  /// `v` of source type `from` as source type `to` (bool -> int -> float).
+  Value* convert(Value* v, Ty from, Ty to, Pos p) {
+    if (from == to) return v;
+    return cast(v, ir_type(to), p);
+  }
+
+  Value* truth(Value* v, Ty t, Pos p) {
+    switch (t) {
+      case Ty::Bool: return v;
+      case Ty::Int: return cmp("ne", v, const_i64(0, p), p);
+      case Ty::Float: return cmp("ne", v, const_f64(0.0, p), p);
+      case Ty::ListInt:
+      case Ty::ListFloat: return cmp("ne", list_len(v, p), const_i64(0, p), p);
+      default: return cmp("ne", v, v, p);
+    }
+  }
+
+  Value* list_len(Value* buf, Pos p) {
+    Value* n = emit("core.buffer_len", {buf}, {Type::index()}, {}, p);
+    return cast(n, Type::i64(), p);
+  }
+
+  /// A Python index (negative counts from the end) as a checked `index`.
+  Value* list_index(Value* buf, Value* i, Pos p, bool store) {
+    Value* n = list_len(buf, p);
+    Value* zero = const_i64(0, p);
+    Value* neg = cmp("lt", i, zero, p);
+    Value* adj = iadd(i, n, p, "proven");
+    Value* ii = select(neg, adj, i, p);
+    Value* ok = and_(cmp("ge", ii, zero, p), cmp("lt", ii, n, p), p);
+    guard(ok, "bounds", store ? "list assignment index out of range" : "list index out of range", p);
+    return cast(ii, Type::index(), p);
+  }
+
+  // --- statements ---
+  void block(const std::vector<StmtPtr>& body) {
+    for (auto& s : body) {
+      if (s->dead || terminated()) continue;
+      stmt(*s);
+    }
+  }
+
+  void store_local(const std::string& name, Value* v, Pos p) { emit("core.store", {v, slots_.at(name)}, {}, {}, p); }
+  Value* load_local(const std::string& name, Pos p) {
+    return emit("core.load", {slots_.at(name)}, {ir_type(slot_ty_.at(name))}, {}, p);
+  }
+
+  void stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Pass:
+      case StmtKind::Def:
+      case StmtKind::Import:
+      case StmtKind::ImportFrom:
+        return;
+      case StmtKind::Expr:
+        if (s.value->kind == ExprKind::Str) return;
+        expr(*s.value);
+        return;
+      case StmtKind::Assign: {
+        if (s.value->kind == ExprKind::Tuple) {
+          std::vector<Value*> vals;
+          for (auto& k : s.value->kids) vals.push_back(expr(*k));
+          for (auto& t : s.targets)
+            for (size_t i = 0; i < t->kids.size(); ++i) assign(*t->kids[i], vals[i], s.value->kids[i]->ty);
+          return;
+        }
+        Value* v = expr(*s.value);
+        for (auto& t : s.targets) assign(*t, v, s.value->ty);
+        return;
+      }
+      case StmtKind::AnnAssign:
+        if (s.value) assign(*s.targets[0], expr(*s.value), s.value->ty);
+        return;
+      case StmtKind::AugAssign: {
+        const Expr& t = *s.targets[0];
+        if (t.kind == ExprKind::Name) {
+          Value* cur = load_local(t.str, t.pos);
+          Value* v = expr(*s.value);
+          store_local(t.str, arith(s.op, cur, t.ty, v, s.value->ty, t.ty, s.pos), s.pos);
+        } else {
+          Value* buf = expr(*t.kids[0]);
+          Value* i = convert(expr(*t.kids[1]), t.kids[1]->ty, Ty::Int, t.pos);
+          Value* idx = list_index(buf, i, t.pos, false);
+          Value* cur = emit("core.buffer_load", {buf, idx}, {ir_type(t.ty)}, {}, t.pos);
+          Value* v = expr(*s.value);
+          Value* r = arith(s.op, cur, t.ty, v, s.value->ty, t.ty, s.pos);
+          emit("core.buffer_store", {r, buf, idx}, {}, {}, s.pos);
+        }
+        return;
+      }
+      case StmtKind::If: {
+        Value* c = truth(expr(*s.value), s.value->ty, s.value->pos);
+        int n = ++labels_;
+        Block* then_b = new_block("if.then", n);
+        Block* else_b = s.orelse.empty() ? nullptr : new_block("if.else", n);
+        Block* join = new_block("if.end", n);
+        cond_br(c, then_b, {}, else_b ? else_b : join, {}, s.pos);
+        cur_ = then_b;
+        block(s.body);
+        if (!terminated()) br(join, {}, s.pos);
+        if (else_b) {
+          cur_ = else_b;
+          block(s.orelse);
+          if (!terminated()) br(join, {}, s.pos);
+        }
+        cur_ = join;
+        return;
+      }
+      case StmtKind::While: {
+        int n = ++labels_;
+        Block* head = new_block("while.head", n);
+        Block* body = new_block("while.body", n);
+        Block* exit = new_block("while.end", n);
+        br(head, {}, s.pos);
+        cur_ = head;
+        Value* c = truth(expr(*s.value), s.value->ty, s.value->pos);
+        cond_br(c, body, {}, exit, {}, s.pos);
+        cur_ = body;
+        loops_.push_back({head, exit});
+        block(s.body);
+        loops_.pop_back();
+        if (!terminated()) br(head, {}, s.pos);
+        cur_ = exit;
+        return;
+      }
+      case StmtKind::For:
+        for_stmt(s);
+        return;
+      case StmtKind::Break:
+        br(loops_.back().brk, {}, s.pos);
+        return;
+      case StmtKind::Continue:
+        br(loops_.back().cont, {}, s.pos);
+        return;
+      case StmtKind::Return:
+        if (s.value && s.value->kind != ExprKind::NoneLit && f_.result != Ty::None) {
+          Value* v = expr(*s.value);
+          emit("core.ret", {v}, {}, {}, s.pos);
+        } else {
+          emit("core.ret", {}, {}, {}, s.pos);
+        }
+        return;
+      case StmtKind::Assert: {
+        Value* c = truth(expr(*s.value), s.value->ty, s.value->pos);
+        AttrDict a{{"kind", "assert"}};
+        if (s.annotation) a.set("message", s.annotation->str);
+        emit("core.guard", {c}, {}, std::move(a), s.pos);
+        return;
+      }
+    }
+  }
+
+  void assign(const Expr& t, Value* v, Ty vt) {
+    if (t.kind == ExprKind::Name) {
+      store_local(t.str, v, t.pos);
+      return;
+    }
+    // A list element.
+    Value* buf = expr(*t.kids[0]);
+    Value* i = convert(expr(*t.kids[1]), t.kids[1]->ty, Ty::Int, t.pos);
+    Value* idx = list_index(buf, i, t.pos, true);
+    emit("core.buffer_store", {v, buf, idx}, {}, {}, t.pos);
+    (void)vt;
+  }
+
+  void for_stmt(const Stmt& s) {
+    const Expr& t = *s.targets[0];
+    const Expr& it = *s.value;
+    Pos p = s.pos;
+    int n = ++labels_;
+    Block* head = new_block("for.head", n);
+    Block* body = new_block("for.body", n);
+    Block* latch = new_block("for.latch", n);
+    Block* exit = new_block("for.end", n);
+    Value* start;
+    Value* step;
+    Value* cond_stop;
+    Value* buf = nullptr;
+    int step_sign = 1;  // 0: known only at run time
+    if (it.target == "range") {
+      std::vector<Value*> a;
+      for (size_t i = 1; i < it.kids.size(); ++i) a.push_back(convert(expr(*it.kids[i]), it.kids[i]->ty, Ty::Int, it.kids[i]->pos));
+      start = a.size() >= 2 ? a[0] : const_i64(0, p);
+      cond_stop = a.size() >= 2 ? a[1] : a[0];
+      if (a.size() == 3) {
+        step = a[2];
+        const Expr& st = *it.kids[3];
+        if (st.kind == ExprKind::Int) step_sign = st.ival > 0 ? 1 : -1;
+        else if (st.kind == ExprKind::Unary && st.str == "-" && st.kids[0]->kind == ExprKind::Int) step_sign = st.kids[0]->ival > 0 ? -1 : 1;
+        else step_sign = 0;
+        if (step_sign == 0) guard(cmp("ne", step, const_i64(0, p), p), "range", "range() arg 3 must not be zero", st.pos);
+      } else {
+        step = const_i64(1, p);
+      }
+    } else {
+      buf = expr(it);
+      start = const_i64(0, p);
+      cond_stop = list_len(buf, p);
+      step = const_i64(1, p);
+    }
+    br(head, {start}, p);
+    cur_ = head;
+    Value* i = head->add_argument(Type::i64(), "i");
+    Value* c;
+    if (step_sign > 0) c = cmp("lt", i, cond_stop, p);
+    else if (step_sign < 0) c = cmp("gt", i, cond_stop, p);
+    else c = select(cmp("gt", step, const_i64(0, p), p), cmp("lt", i, cond_stop, p), cmp("gt", i, cond_stop, p), p);
+    cond_br(c, body, {}, exit, {}, p);
+    cur_ = body;
+    Value* var = i;
+    if (buf) var = emit("core.buffer_load", {buf, cast(i, Type::index(), p)}, {ir_type(elem_of(it.ty))}, {}, p);
+    store_local(t.str, var, t.pos);
+    loops_.push_back({latch, exit});
+    block(s.body);
+    loops_.pop_back();
+    if (!terminated()) br(latch, {}, p);
+    cur_ = latch;
+    Value* next = iadd(i, step, p, buf ? "proven" : nullptr);
+    br(head, {next}, p);
+    cur_ = exit;
+  }
+
+  // --- expressions ---
+  Value* expr(const Expr& e) {
+    Pos p = e.pos;
+    switch (e.kind) {
+      case ExprKind::Int: return const_i64(e.ival, p);
+      case ExprKind::Float: return const_f64(e.fval, p);
+      case ExprKind::Bool: return const_bool(e.bval, p);
+      case ExprKind::Name:
+      case ExprKind::Attribute:
+        if (e.ref == Ref::Const) {
+          if (e.ty == Ty::Int) return const_i64(e.ival, p);
+          if (e.ty == Ty::Float) return const_f64(e.fval, p);
+          return const_bool(e.bval, p);
+        }
+        return load_local(e.str, p);
+      case ExprKind::Unary: {
+        const Expr& a = *e.kids[0];
+        Value* v = expr(a);
+        if (e.str == "not") return not_(truth(v, a.ty, p), p);
+        v = convert(v, a.ty, e.ty, p);
+        if (e.str == "+") return v;
+        if (e.str == "~") return emit("core.xor", {v, const_i64(-1, p)}, {Type::i64()}, {}, p);
+        if (e.ty == Ty::Float) return emit("core.neg", {v}, {Type::f64()}, {}, p);
+        return emit("core.neg", {v}, {Type::i64()}, {{"overflow", ovf()}}, p);
+      }
+      case ExprKind::Binary: {
+        if (e.target == "repeat") return repeat(e);
+        Value* a = expr(*e.kids[0]);
+        Value* b = expr(*e.kids[1]);
+        return arith(e.str, a, e.kids[0]->ty, b, e.kids[1]->ty, e.ty, p);
+      }
+      case ExprKind::BoolOp: {
+        Value* a = expr(*e.kids[0]);
+        Value* t = truth(a, e.kids[0]->ty, p);
+        int n = ++labels_;
+        Block* rhs = new_block(str_cat(e.str, ".rhs"), n);
+        Block* join = new_block(str_cat(e.str, ".end"), n);
+        if (e.str == "and") cond_br(t, rhs, {}, join, {a}, p);
+        else cond_br(t, join, {a}, rhs, {}, p);
+        cur_ = rhs;
+        Value* b = expr(*e.kids[1]);
+        br(join, {b}, p);
+        cur_ = join;
+        return join->add_argument(ir_type(e.ty), "");
+      }
+      case ExprKind::Compare: return compare(e);
+      case ExprKind::IfExp: {
+        Value* c = truth(expr(*e.kids[0]), e.kids[0]->ty, p);
+        int n = ++labels_;
+        Block* tb = new_block("sel.then", n);
+        Block* fb = new_block("sel.else", n);
+        Block* join = new_block("sel.end", n);
+        cond_br(c, tb, {}, fb, {}, p);
+        cur_ = tb;
+        Value* a = expr(*e.kids[1]);
+        br(join, {a}, p);
+        cur_ = fb;
+        Value* b = expr(*e.kids[2]);
+        br(join, {b}, p);
+        cur_ = join;
+        return join->add_argument(ir_type(e.ty), "");
+      }
+      case ExprKind::Call: return call(e);
+      case ExprKind::Subscript: {
+        Value* buf = expr(*e.kids[0]);
+        Value* i = convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p);
+        Value* idx = list_index(buf, i, p, false);
+        return emit("core.buffer_load", {buf, idx}, {ir_type(e.ty)}, {}, p);
+      }
+      case ExprKind::List: {
+        std::vector<Value*> vals;
+        for (auto& k : e.kids) vals.push_back(expr(*k));
+        Value* buf = new_list(e.ty, const_index(static_cast<int64_t>(vals.size()), p), p);
+        for (size_t i = 0; i < vals.size(); ++i)
+          emit("core.buffer_store", {vals[i], buf, const_index(static_cast<int64_t>(i), p)}, {}, {}, p);
+        return buf;
+      }
+      default:
+        return const_i64(0, p);  // unreachable: the checker refused it
+    }
+  }
+
+  Value* new_list(Ty t, Value* n, Pos p) {
+    Value* buf = emit("core.call_extern", {n}, {ir_type(t)},
+                      {{"abi", "c"}, {"callee", t == Ty::ListInt ? "ppy_list_new_i64" : "ppy_list_new_f64"}}, p);
+    return buf;
+  }
+
+  Value* repeat(const Expr& e) {
+    Pos p = e.pos;
+    bool list_first = e.kids[0]->kind == ExprKind::List;
+    const Expr& lst = list_first ? *e.kids[0] : *e.kids[1];
+    const Expr& cnt = list_first ? *e.kids[1] : *e.kids[0];
+    Value* x;
+    Value* count;
+    if (list_first) {
+      x = expr(*lst.kids[0]);
+      count = convert(expr(cnt), cnt.ty, Ty::Int, p);
+    } else {
+      count = convert(expr(cnt), cnt.ty, Ty::Int, p);
+      x = expr(*lst.kids[0]);
+    }
+    Value* zero = const_i64(0, p);
+    count = select(cmp("lt", count, zero, p), zero, count, p);
+    Value* buf = new_list(e.ty, cast(count, Type::index(), p), p);
+    const Expr& xe = *lst.kids[0];
+    bool zero_fill = (xe.kind == ExprKind::Int && xe.ival == 0) ||
+                     (xe.kind == ExprKind::Float && xe.fval == 0.0 && !std::signbit(xe.fval));
+    if (zero_fill) return buf;
+    int n = ++labels_;
+    Block* head = new_block("fill.head", n);
+    Block* body = new_block("fill.body", n);
+    Block* exit = new_block("fill.end", n);
+    br(head, {zero}, p);
+    cur_ = head;
+    Value* i = head->add_argument(Type::i64(), "i");
+    cond_br(cmp("lt", i, count, p), body, {}, exit, {}, p);
+    cur_ = body;
+    emit("core.buffer_store", {x, buf, cast(i, Type::index(), p)}, {}, {}, p);
+    br(head, {iadd(i, const_i64(1, p), p, "proven")}, p);
+    cur_ = exit;
+    return buf;
+  }
+
+  Value* compare(const Expr& e) {
+    Pos p = e.pos;
+    static const std::map<std::string, const char*> preds = {{"<", "lt"}, {"<=", "le"}, {">", "gt"},
+                                                             {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
+    auto one = [&](Value* a, Ty at, Value* b, Ty bt, const std::string& op) {
+      Ty common = (at == Ty::Float || bt == Ty::Float) ? Ty::Float : Ty::Int;
+      return cmp(preds.at(op), convert(a, at, common, p), convert(b, bt, common, p), p);
+    };
+    Value* left = expr(*e.kids[0]);
+    Value* right = expr(*e.kids[1]);
+    Value* r = one(left, e.kids[0]->ty, right, e.kids[1]->ty, e.ops[0]);
+    if (e.ops.size() == 1) return r;
+    int n = ++labels_;
+    Block* join = new_block("cmp.end", n);
+    for (size_t k = 1; k < e.ops.size(); ++k) {
+      Block* next = new_block(str_cat("cmp.next", n, "."), static_cast<int>(k));
+      Value* f = const_bool(false, p);
+      cond_br(r, next, {}, join, {f}, p);
+      cur_ = next;
+      Value* nv = expr(*e.kids[k + 1]);
+      r = one(right, e.kids[k]->ty, nv, e.kids[k + 1]->ty, e.ops[k]);
+      right = nv;
+    }
+    br(join, {r}, p);
+    cur_ = join;
+    return join->add_argument(Type::i1(), "");
+  }
+
+  /// `a op b` with operands of source types at/bt and result type rt.
+  Value* arith(const std::string& op, Value* a, Ty at, Value* b, Ty bt, Ty rt, Pos p) {
+    if (op == "&" || op == "|" || op == "^") {
+      const char* name = op == "&" ? "core.and" : op == "|" ? "core.or" : "core.xor";
+      a = convert(a, at, rt, p);
+      b = convert(b, bt, rt, p);
+      return emit(name, {a, b}, {ir_type(rt)}, {}, p);
+    }
+    bool both_int = at != Ty::Float && bt != Ty::Float;
+    Ty ot = (op == "/" || rt == Ty::Float) ? Ty::Float : Ty::Int;
+    a = convert(a, at, ot, p);
+    b = convert(b, bt, ot, p);
+    Type T = ir_type(ot);
+    bool flt = ot == Ty::Float;
+    if (op == "+" || op == "-" || op == "*") {
+      const char* name = op == "+" ? "core.add" : op == "-" ? "core.sub" : "core.mul";
+      if (flt) return emit(name, {a, b}, {T}, {}, p);
+      return emit(name, {a, b}, {T}, {{"overflow", ovf()}}, p);
+    }
+    if (op == "/" || op == "//" || op == "%") {
+      Value* zero = flt ? const_f64(0.0, p) : const_i64(0, p);
+      const char* msg = op == "/" ? (both_int ? "division by zero" : "float division by zero")
+                        : op == "//" ? (flt ? "float floor division by zero" : "integer division or modulo by zero")
+                                     : (flt ? "float modulo" : "integer modulo by zero");
+      guard(cmp("ne", b, zero, p), "zero_division", msg, p);
+      const char* name = op == "%" ? "core.mod" : "core.div";
+      if (op == "/") return emit(name, {a, b}, {T}, {}, p);
+      if (flt) return emit(name, {a, b}, {T}, {{"rounding", "floor"}}, p);
+      return emit(name, {a, b}, {T}, {{"overflow", ovf()}, {"rounding", "floor"}}, p);
+    }
+    if (op == "**") {
+      if (!flt) return emit("core.call_extern", {a, b}, {T}, {{"abi", "c"}, {"callee", "ppy_pow_i64"}}, p);
+      return fpow(a, b, p, false);
+    }
+    return a;
+  }
+
+  Value* is_inf(Value* x, Pos p) {
+    use_dialect("math");
+    Value* ax = emit("math.abs", {x}, {Type::f64()}, {}, p);
+    return cmp("eq", ax, const_f64(INFINITY, p), p);
+  }
+
+  /// Float power with Python's errors; `math_fn` selects math.pow's wording.
+  Value* fpow(Value* a, Value* b, Pos p, bool math_fn) {
+    use_dialect("math");
+    if (!gpu_) {
+      Value* fz = const_f64(0.0, p);
+      Value* zero_neg = and_(cmp("eq", a, fz, p), cmp("lt", b, fz, p), p);
+      guard(not_(zero_neg, p), math_fn ? "range" : "zero_division",
+            math_fn ? "math domain error" : "0.0 cannot be raised to a negative power", p);
+      Value* frac = cmp("ne", emit("math.trunc", {b}, {Type::f64()}, {}, p), b, p);
+      Value* neg_frac = and_(and_(cmp("lt", a, fz, p), frac, p), not_(is_inf(b, p), p), p);
+      guard(not_(neg_frac, p), "range",
+            math_fn ? "math domain error"
+                    : "a negative number raised to a fractional power is complex, which is outside the ppy subset",
+            p);
+    }
+    Value* r = emit("math.pow", {a, b}, {Type::f64()}, {}, p);
+    if (!gpu_) {
+      Value* blew = and_(is_inf(r, p), not_(or_(is_inf(a, p), is_inf(b, p), p), p), p);
+      guard(not_(blew, p), "overflow", math_fn ? "math range error" : "(34, 'Numerical result out of range')", p);
+    }
+    return r;
+  }
+
+  /// A float to int, as Python's int(): truncation, with its errors.
+  Value* float_to_int(Value* x, Pos p) {
+    if (!gpu_) {
+      guard(cmp("eq", x, x, p), "range", "cannot convert float NaN to integer", p);
+      guard(not_(is_inf(x, p), p), "overflow", "cannot convert float infinity to integer", p);
+      Value* ok = and_(cmp("ge", x, const_f64(-9223372036854775808.0, p), p),
+                       cmp("lt", x, const_f64(9223372036854775808.0, p), p), p);
+      guard(ok, "overflow", "integer overflow", p);
+    }
+    return cast(x, Type::i64(), p);
+  }
+
+  Value* call(const Expr& e) {
+    Pos p = e.pos;
+    switch (e.ref) {
+      case Ref::Func: return user_call(e);
+      case Ref::Builtin: return builtin(e);
+      case Ref::Math: return math_call(e);
+      case Ref::Cuda:
+      case Ref::Native: return gpu_call(e);
+      default: return const_i64(0, p);
+    }
+  }
+
+  Value* user_call(const Expr& e) {
+    std::vector<Value*> args;
+    std::vector<std::pair<int, Value*>> placed;
+    for (size_t i = 1; i < e.kids.size(); ++i) placed.emplace_back(e.kids[i]->param_index, expr(*e.kids[i]));
+    for (auto& k : e.keywords) placed.emplace_back(k.value->param_index, expr(*k.value));
+    args.resize(placed.size());
+    for (auto& [i, v] : placed) args[static_cast<size_t>(i)] = v;
+    size_t dot = e.target.rfind('.');
+    std::string sym = symbol_name(e.target.substr(0, dot), e.target.substr(dot + 1));
+    std::vector<Type> res;
+    if (e.ty != Ty::None) res.push_back(ir_type(e.ty));
+    return emit("core.call", std::move(args), res, {{"callee", SymbolRef{sym}}}, e.pos);
+  }
+
+  Value* builtin(const Expr& e) {
+    Pos p = e.pos;
+    const std::string& n = e.target;
+    if (n == "print") {
+      std::vector<std::pair<Value*, const Expr*>> vals;
+      for (size_t i = 1; i < e.kids.size(); ++i)
+        vals.emplace_back(e.kids[i]->kind == ExprKind::Str ? nullptr : expr(*e.kids[i]), e.kids[i].get());
+      const std::string* sep = nullptr;
+      const std::string* end = nullptr;
+      for (auto& k : e.keywords) (k.name == "sep" ? sep : end) = &k.value->str;
+      for (size_t i = 0; i < vals.size(); ++i) {
+        if (i > 0) {
+          if (!sep) call_extern("ppy_print_space", {}, p);
+          else if (!sep->empty()) call_extern("ppy_print_str", {}, p, {{"text", *sep}});
+        }
+        print_value(vals[i].first, *vals[i].second, p);
+      }
+      if (!end) call_extern("ppy_print_newline", {}, p);
+      else if (!end->empty()) call_extern("ppy_print_str", {}, p, {{"text", *end}});
+      return nullptr;
+    }
+    if (n == "int0") return const_i64(0, p);
+    if (n == "float0") return const_f64(0.0, p);
+    if (n == "bool0") return const_bool(false, p);
+    const Expr& a = *e.kids[1];
+    if (n == "len") return list_len(expr(a), p);
+    Value* v = expr(a);
+    if (n == "int") return a.ty == Ty::Float ? float_to_int(v, p) : convert(v, a.ty, Ty::Int, p);
+    if (n == "float") return convert(v, a.ty, Ty::Float, p);
+    if (n == "bool") return truth(v, a.ty, p);
+    if (n == "abs") {
+      if (a.ty == Ty::Float) {
+        use_dialect("math");
+        return emit("math.abs", {v}, {Type::f64()}, {}, p);
+      }
+      v = convert(v, a.ty, Ty::Int, p);
+      Value* neg = emit("core.neg", {v}, {Type::i64()}, {{"overflow", ovf()}}, p);
+      return select(cmp("lt", v, const_i64(0, p), p), neg, v, p);
+    }
+    if (n == "min" || n == "max") {
+      Value* r = v;
+      for (size_t i = 2; i < e.kids.size(); ++i) {
+        Value* b = expr(*e.kids[i]);
+        r = select(cmp(n == "min" ? "lt" : "gt", b, r, p), b, r, p);
+      }
+      return r;
+    }
+    return const_i64(0, p);
+  }
+
+  void print_value(Value* v, const Expr& a, Pos p) {
+    switch (a.ty) {
+      case Ty::Str: call_extern("ppy_print_str", {}, p, {{"text", a.str}}); return;
+      case Ty::Int: call_extern("ppy_print_i64", {v}, p); return;
+      case Ty::Float: call_extern("ppy_print_f64", {v}, p); return;
+      case Ty::Bool: call_extern("ppy_print_bool", {v}, p); return;
+      case Ty::ListInt:
+      case Ty::ListFloat: {
+        call_extern("ppy_print_str", {}, p, {{"text", "["}});
+        Value* len = list_len(v, p);
+        Value* zero = const_i64(0, p);
+        int n = ++labels_;
+        Block* head = new_block("print.head", n);
+        Block* body = new_block("print.body", n);
+        Block* sep = new_block("print.sep", n);
+        Block* elem = new_block("print.elem", n);
+        Block* exit = new_block("print.end", n);
+        br(head, {zero}, p);
+        cur_ = head;
+        Value* i = head->add_argument(Type::i64(), "i");
+        cond_br(cmp("lt", i, len, p), body, {}, exit, {}, p);
+        cur_ = body;
+        cond_br(cmp("gt", i, zero, p), sep, {}, elem, {}, p);
+        cur_ = sep;
+        call_extern("ppy_print_str", {}, p, {{"text", ", "}});
+        br(elem, {}, p);
+        cur_ = elem;
+        Value* x = emit("core.buffer_load", {v, cast(i, Type::index(), p)}, {ir_type(elem_of(a.ty))}, {}, p);
+        call_extern(a.ty == Ty::ListInt ? "ppy_print_i64" : "ppy_print_f64", {x}, p);
+        br(head, {iadd(i, const_i64(1, p), p, "proven")}, p);
+        cur_ = exit;
+        call_extern("ppy_print_str", {}, p, {{"text", "]"}});
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  Value* math_call(const Expr& e) {
+    Pos p = e.pos;
+    use_dialect("math");
+    const std::string& n = e.target;
+    std::vector<Value*> raw, a;
+    for (size_t i = 1; i < e.kids.size(); ++i) raw.push_back(expr(*e.kids[i]));
+    if ((n == "math.floor" || n == "math.ceil" || n == "math.trunc") && e.kids[1]->ty != Ty::Float)
+      return convert(raw[0], e.kids[1]->ty, Ty::Int, p);
+    for (size_t i = 1; i < e.kids.size(); ++i) a.push_back(convert(raw[i - 1], e.kids[i]->ty, Ty::Float, p));
+    Value* x = a[0];
+    Type F = Type::f64();
+    if (n == "math.pow") return fpow(a[0], a[1], p, true);
+    if (n == "math.floor" || n == "math.ceil" || n == "math.trunc") {
+      Value* r = emit(n == "math.floor" ? "math.floor" : n == "math.ceil" ? "math.ceil" : "math.trunc", {x}, {F}, {}, p);
+      return float_to_int(r, p);
+    }
+    if (n == "math.fabs") return emit("math.abs", {x}, {F}, {}, p);
+    if (n == "math.sqrt") {
+      guard(not_(cmp("lt", x, const_f64(0.0, p), p), p), "range", "math domain error", p);
+      return emit("math.sqrt", {x}, {F}, {}, p);
+    }
+    if (n == "math.log" || n == "math.log2" || n == "math.log10") {
+      guard(not_(cmp("le", x, const_f64(0.0, p), p), p), "range", "math domain error", p);
+      return emit(n, {x}, {F}, {}, p);
+    }
+    if (n == "math.sin" || n == "math.cos" || n == "math.tan") {
+      guard(not_(is_inf(x, p), p), "range", "math domain error", p);
+      return emit(n, {x}, {F}, {}, p);
+    }
+    if (n == "math.exp") {
+      Value* r = emit("math.exp", {x}, {F}, {}, p);
+      guard(not_(and_(is_inf(r, p), not_(is_inf(x, p), p), p), p), "overflow", "math range error", p);
+      return r;
+    }
+    return x;
+  }
+
+  Value* gpu_call(const Expr& e) {
+    Pos p = e.pos;
+    const std::string& n = e.target;
+    use_dialect("gpu");
+    auto dim = [&](const char* op) {
+      Value* v = emit(op, {}, {Type::index()}, {{"dim", e.str}}, p);
+      return cast(v, Type::i64(), p);
+    };
+    if (n == "ppy.cuda.thread_id") return dim("gpu.thread_id");
+    if (n == "ppy.cuda.block_id") return dim("gpu.block_id");
+    if (n == "ppy.cuda.block_dim") return dim("gpu.block_dim");
+    if (n == "ppy.cuda.grid_dim") return dim("gpu.grid_dim");
+    if (n == "ppy.cuda.global_id") {
+      Value* b = dim("gpu.block_id");
+      Value* d = dim("gpu.block_dim");
+      Value* t = dim("gpu.thread_id");
+      Value* bd = emit("core.mul", {b, d}, {Type::i64()}, {{"overflow", "wrap"}}, p);
+      return iadd(bd, t, p, "wrap");
+    }
+    if (n == "ppy.cuda.syncthreads") {
+      emit("gpu.barrier", {}, {}, {}, p);
+      return nullptr;
+    }
+    if (n == "ppy.native.offset") {
+      Value* ptr = expr(*e.kids[1]);
+      Value* i = expr(*e.kids[2]);
+      return emit("core.ptr_offset", {ptr, i}, {ptr->type()}, {}, p);
+    }
+    if (n == "ppy.native.load") {
+      Value* ptr = expr(*e.kids[1]);
+      return emit("core.load", {ptr}, {ir_type(e.ty)}, {}, p);
+    }
+    if (n == "ppy.native.store") {
+      Value* ptr = expr(*e.kids[1]);
+      Value* v = expr(*e.kids[2]);
+      emit("core.store", {v, ptr}, {}, {}, p);
+      return nullptr;
+    }
+    if (n == "ppy.cuda.launch") {
+      std::vector<Value*> ops;
+      for (size_t g : {2, 3}) {
+        const Expr& ge = *e.kids[g];
+        std::vector<Value*> dims;
+        if (ge.kind == ExprKind::Tuple)
+          for (auto& k : ge.kids) dims.push_back(convert(expr(*k), k->ty, Ty::Int, p));
+        else
+          dims.push_back(convert(expr(ge), ge.ty == Ty::Error ? Ty::Int : ge.ty, Ty::Int, p));
+        while (dims.size() < 3) dims.push_back(const_i64(1, p));
+        ops.insert(ops.end(), dims.begin(), dims.end());
+      }
+      const std::string& kq = e.kids[1]->target;
+      size_t dot = kq.rfind('.');
+      std::string kmod = kq.substr(0, dot), kname = kq.substr(dot + 1);
+      std::vector<Ty> params = kernel_params(kmod, kname);
+      for (size_t i = 4; i < e.kids.size(); ++i) {
+        const Expr& a = *e.kids[i];
+        Value* v = expr(a);
+        Ty want = i - 4 < params.size() ? params[i - 4] : a.ty;
+        if (is_list(a.ty) && is_ptr(want)) {
+          v = emit("core.buffer_data", {v}, {Type::ptr(ir_type(elem_of(a.ty)))}, {}, p);
+          v = cast(v, ir_type(want), p);
+        }
+        ops.push_back(v);
+      }
+      emit("gpu.launch", std::move(ops), {}, {{"callee", SymbolRef{symbol_name(kmod, kname)}}}, p);
+      return nullptr;
+    }
+    return const_i64(0, p);
+  }
+
+  std::vector<Ty> kernel_params(const std::string& mod, const std::string& name);
+
+ public:
+  const ModuleInterfaces* all_ = nullptr;
+
+ private:
+  const ModuleInfo& m_;
+  const FuncInfo& f_;
+  ir::Function* fn_;
+  ir::Module& mod_;
+  bool gpu_;
+  Block* cur_ = nullptr;
+  std::map<std::string, Value*> slots_;
+  std::map<std::string, Ty> slot_ty_;
+  std::vector<Loop> loops_;
+  int labels_ = 0;
+};
+
+std::vector<Ty> FunctionLowerer::kernel_params(const std::string& mod, const std::string& name) {
+  std::vector<Ty> out;
+  if (mod == m_.name) {
+    auto it = m_.func_index.find(name);
+    if (it != m_.func_index.end()) out = m_.funcs[it->second].params;
+    return out;
+  }
+  auto mi = all_->find(mod);
+  if (mi == all_->end()) return out;
+  auto fi = mi->second.functions.find(name);
+  if (fi == mi->second.functions.end()) return out;
+  for (auto& t : fi->second.param_types) out.push_back(ty_from_name(t));
+  return out;
+}
+
+}  // namespace
+
+std::string symbol_name(const std::string& module, const std::string& func) {
+  std::string s = module;
+  for (char& c : s)
+    if (c == '.') c = '_';
+  return s + "_" + func;
+}
+
+std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfaces& all) {
+  auto mod = std::make_unique<ir::Module>(m.name);
+  for (const std::string& name : m.const_order) {
+    const ConstInfo& c = m.consts.at(name);
+    ir::Global g;
+    g.name = symbol_name(m.name, name);
+    g.type = ir_type(c.ty);
+    g.initializer = c.ty == Ty::Int ? ir::Attribute(c.i) : c.ty == Ty::Float ? ir::Attribute(c.f) : ir::Attribute(c.b);
+    mod->globals()[g.name] = g;
+  }
+  for (const FuncInfo& f : m.funcs) {
+    std::vector<ir::Param> params;
+    for (size_t i = 0; i < f.params.size(); ++i) params.push_back({ir_type(f.params[i]), {}, f.def->params[i].name});
+    std::vector<Type> results;
+    if (f.result != Ty::None) results.push_back(ir_type(f.result));
+    auto fn = std::make_unique<ir::Function>(symbol_name(m.name, f.name), std::move(params), std::move(results));
+    fn->set_loc(ir::Location(m.path, f.def->pos.line, f.def->pos.col));
+    fn->attributes().set("ppy.qualname", m.name + "." + f.name);
+    fn->attributes().set("ppy.effects", effects_attr(f.effects));
+    if (f.exported) fn->attributes().set("ppy.export", true);
+    if (!f.gpu_kind.empty()) {
+      fn->attributes().set("gpu.kind", f.gpu_kind);
+      mod->dialects()["gpu"] = 1;
+    }
+    ir::Function* raw = mod->add_function(std::move(fn));
+    FunctionLowerer fl(m, f, raw, *mod);
+    fl.all_ = &all;
+    fl.run();
+  }
+  for (const std::string& q : m.externals) {
+    size_t dot = q.rfind('.');
+    std::string mn = q.substr(0, dot), fname = q.substr(dot + 1);
+    auto mi = all.find(mn);
+    if (mi == all.end()) continue;
+    auto fi = mi->second.functions.find(fname);
+    if (fi == mi->second.functions.end()) continue;
+    const FuncSignature& s = fi->second;
+    std::vector<ir::Param> params;
+    for (size_t i = 0; i < s.param_types.size(); ++i) params.push_back({ir_type(ty_from_name(s.param_types[i])), {}, s.param_names[i]});
+    std::vector<Type> results;
+    Ty rt = ty_from_name(s.result_type);
+    if (rt != Ty::None) results.push_back(ir_type(rt));
+    auto fn = std::make_unique<ir::Function>(symbol_name(mn, fname), std::move(params), std::move(results));
+    fn->set_visibility(ir::Visibility::Extern);
+    fn->attributes().set("ppy.external", true);
+    fn->attributes().set("ppy.qualname", q);
+    fn->attributes().set("ppy.effects", effects_attr(std::set<std::string>(s.effects.begin(), s.effects.end())));
+    if (!s.gpu_kind.empty()) fn->attributes().set("gpu.kind", s.gpu_kind);
+    mod->add_function(std::move(fn));
+  }
+  return mod;
+}
+
+}  // namespace ppy::frontend
