@@ -187,8 +187,8 @@ class Writer {
     std::vector<int64_t> arg_types;
     for (const DialectTypeArg& a : s.args)
       arg_types.push_back(std::holds_alternative<const TypeStorage*>(a)
-                              ? type(Type(std::get<const TypeStorage*>(a)))
-                              : -1);
+                              ? int64_t{type(Type(std::get<const TypeStorage*>(a)))}
+                              : int64_t{-1});
     pb::Type* p = out_.add_types();
     switch (s.kind) {
       case TypeKind::Ptr: {
@@ -246,7 +246,7 @@ class Writer {
           if constexpr (std::is_same_v<T, bool>) p.set_bool_value(v);
           else if constexpr (std::is_same_v<T, int64_t>) p.set_int_value(v);
           else if constexpr (std::is_same_v<T, double>) p.set_float_value(v);
-          else if constexpr (std::is_same_v<T, std::string>) p.set_string_value(v);
+          else if constexpr (std::is_same_v<T, std::string>) p.set_text(str(v));
           else if constexpr (std::is_same_v<T, SymbolRef>) p.set_symbol(str(v.name));
           else if constexpr (std::is_same_v<T, Type>) p.set_type(type(v));
           else if constexpr (std::is_same_v<T, std::shared_ptr<const AttrArray>>) {
@@ -481,6 +481,7 @@ class Reader {
     size_t n = in_.types_size();
     types_.assign(n, Type());
     type_state_.assign(n, 0);
+    type_nesting_.assign(n, 0);
     for (size_t i = 0; i < n; ++i)
       if (auto s = resolve(static_cast<uint32_t>(i), 0); !s.ok()) return s;
     return absl::OkStatus();
@@ -499,9 +500,11 @@ class Reader {
     if (type_state_[i] == 1) return fail(ppy::str_cat("type ", i, " refers to itself"));
     if (depth > kMaxTypeDepth) return fail(ppy::str_cat("type ", i, " is nested too deeply"));
     type_state_[i] = 1;
+    int nesting = 1;
     auto elem = [&](uint32_t e, Type& out) -> absl::Status {
       if (auto s = resolve(e, depth + 1); !s.ok()) return s;
       out = types_[e];
+      nesting = std::max(nesting, type_nesting_[e] + 1);
       return absl::OkStatus();
     };
     const pb::Type& p = in_.types(i);
@@ -578,8 +581,10 @@ class Reader {
       }
       default: return bad("the type is empty");
     }
+    if (nesting > kMaxTypeDepth) return fail(ppy::str_cat("type ", i, " is nested too deeply"));
     types_[i] = t;
     type_state_[i] = 2;
+    type_nesting_[i] = nesting;
     return absl::OkStatus();
   }
   /// A bare word that does not read as a number, or a balanced `(...)`.
@@ -603,7 +608,12 @@ class Reader {
       case pb::Attribute::kBoolValue: out = Attribute(p.bool_value()); break;
       case pb::Attribute::kIntValue: out = Attribute(static_cast<int64_t>(p.int_value())); break;
       case pb::Attribute::kFloatValue: out = Attribute(p.float_value()); break;
-      case pb::Attribute::kStringValue: out = Attribute(p.string_value()); break;
+      case pb::Attribute::kText: {
+        std::string_view s;
+        if (auto st = str(p.text(), s); !st.ok()) return st;
+        out = Attribute(s);
+        break;
+      }
       case pb::Attribute::kSymbol: {
         std::string_view s;
         if (auto st = str(p.symbol(), s); !st.ok()) return st;
@@ -800,6 +810,7 @@ class Reader {
   std::vector<const std::string*> interned_;
   std::vector<Type> types_;
   std::vector<uint8_t> type_state_;  // 0 unseen, 1 being built, 2 built
+  std::vector<int> type_nesting_;    // `ptr<i64>` is 2 deep
   std::vector<Type> result_types_;   // scratch
   std::vector<Value*> values_;       // by id, current function
   std::vector<std::pair<Value**, uint32_t>> fixups_;
