@@ -3,11 +3,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ppy/ir/text.h"
+#include "ppy/ir/verifier.h"
 
 namespace ppy::ir {
 namespace {
@@ -376,6 +381,28 @@ TEST(Clone, TheCopyIsIndependentOfTheOriginal) {
   m.reset();
   EXPECT_EQ(c->function("f")->body().blocks()[0]->operations()[0]->attr("value")->as_int(), 1);
   EXPECT_EQ(c->globals().size(), 1u);
+}
+
+TEST(Clone, EveryCorpusModulePrintsAndVerifiesAsItsOriginal) {
+  namespace fs = std::filesystem;
+  int files = 0;
+  for (auto& e : fs::directory_iterator(fs::path(PPY_SOURCE_DIR) / "tests/ir/corpus")) {
+    if (e.path().extension() != ".ppyir") continue;
+    SCOPED_TRACE(e.path().string());
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    absl::StatusOr<std::unique_ptr<Module>> m = parse_module(text.str());
+    ASSERT_TRUE(m.ok()) << m.status();
+    std::unique_ptr<Module> c = clone(**m);
+    EXPECT_EQ(print_module(*c), print_module(**m));
+    std::vector<std::string> want, got;
+    for (auto& d : verify(**m)) want.push_back(d.str());
+    for (auto& d : verify(*c)) got.push_back(d.str());
+    EXPECT_EQ(got, want);
+    ++files;
+  }
+  EXPECT_GE(files, 5);
 }
 
 // ---- Types ---------------------------------------------------------------

@@ -102,7 +102,7 @@ std::vector<std::pair<Stage, std::string>> PassManager::schedule() const {
 }
 
 absl::Status PassManager::run(Module& m, Stage from, Stage to) {
-  const DialectRegistry& reg = *ctx_.registry;
+  const DialectRegistry& reg = ctx_.registry ? *ctx_.registry : DialectRegistry::builtin();
   if (std::vector<Diagnostic> d = verify(m, reg); !d.empty())
     return ppy::coded_error("E1901", ppy::str_cat("the IR handed to the passes is invalid: ",
                                                   first_problem(d)));
