@@ -4,9 +4,19 @@
 #include "CLI/CLI.hpp"
 #include "ppy/driver/commands.h"
 
+namespace {
+
+void add_opt_level(CLI::App* cmd, std::optional<int>& level) {
+  cmd->add_option("-O", level, "optimization level, 0 to 3 (default: the project's, else 2)")
+      ->check(CLI::Range(0, 3));
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"ppy: a compiler for a typed subset of Python, with out-of-process backends"};
   app.require_subcommand(1);
+  app.footer("Run `ppy COMMAND --help` for a command's options.");
   ppy::driver::Streams io{std::cout, std::cerr};
   int status = 0;
 
@@ -15,8 +25,33 @@ int main(int argc, char** argv) {
   emit_cmd->add_option("format", emit.format, "ir, linked-ir, or a format an installed backend emits")->required();
   emit_cmd->add_option("target", emit.target, "a .ppy file, a .ppyir file, or a project folder")->required();
   emit_cmd->add_option("-o,--output", emit.output, "output file (one module) or folder (one file per module)");
-  emit_cmd->add_option("-O", emit.opt_level, "optimization level 0-3")->check(CLI::Range(0, 3));
+  emit_cmd->add_option("-j,--jobs", emit.jobs, "module-scoped emits at once (default: the number of cores)");
+  emit_cmd->add_option("--format", emit.legacy_format, "(refused: name the format as the first argument)");
+  add_opt_level(emit_cmd, emit.opt_level);
   emit_cmd->callback([&] { status = ppy::driver::emit(emit, io); });
+
+  ppy::driver::RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "Compile and run a program's main() with the IR interpreter");
+  run_cmd->add_option("target", run.target, "a .ppy file or a project folder")->required();
+  bool interp = true;
+  run_cmd->add_flag("--interp", interp, "use the reference interpreter (the only engine today)");
+  add_opt_level(run_cmd, run.opt_level);
+  run_cmd->callback([&] { status = ppy::driver::run(run, io); });
+
+  std::string check_target;
+  auto* check_cmd = app.add_subcommand("check", "Report the source's diagnostics; generate nothing");
+  check_cmd->add_option("target", check_target, "a .ppy file or a project folder")->required();
+  check_cmd->callback([&] { status = ppy::driver::check(check_target, io); });
+
+  ppy::driver::InspectOptions inspect;
+  auto* inspect_cmd = app.add_subcommand("inspect", "Print the IR as it stands after a pipeline stage");
+  inspect_cmd->add_option("--stage", inspect.stage,
+                          "after-ir-generation, after-canonicalization, before-optimization, "
+                          "after-optimization or before-backend")
+      ->required();
+  inspect_cmd->add_option("target", inspect.target, "a .ppy file or a project folder")->required();
+  add_opt_level(inspect_cmd, inspect.opt_level);
+  inspect_cmd->callback([&] { status = ppy::driver::inspect(inspect, io); });
 
   CLI11_PARSE(app, argc, argv);
   return status;

@@ -1,9 +1,11 @@
 #pragma once
-// How the driver reports a failed status: `error[E1903]: message`.
+// How the driver reports a failure: `error[E1903]: message`, or the frontend's
+// rendered source diagnostics when the failure was in the source.
 
 #include <ostream>
 
 #include "absl/status/status.h"
+#include "ppy/frontend/diagnostics.h"
 #include "ppy/util/error.h"
 
 namespace ppy::driver {
@@ -12,6 +14,16 @@ namespace ppy::driver {
 inline void report(std::ostream& err, const absl::Status& s) {
   std::string code = error_code(s);
   err << (code.empty() ? std::string("error: ") : "error[" + code + "]: ") << error_text(s) << "\n";
+}
+
+/// Reports a failed compile: the source diagnostics when there are any, else
+/// the status. Returns the exit status for it (1).
+inline int report_failure(std::ostream& err, const absl::Status& s, const frontend::DiagnosticEngine& diags) {
+  if (diags.has_errors())
+    err << frontend::render_diagnostics(diags);
+  else
+    report(err, s);
+  return 1;
 }
 
 }  // namespace ppy::driver

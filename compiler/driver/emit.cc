@@ -1,49 +1,49 @@
-#include <fstream>
 #include <ostream>
 
 #include "diagnostics.h"
 #include "ppy/driver/commands.h"
+#include "ppy/driver/compile.h"
+#include "ppy/driver/output.h"
+#include "ppy/ir/linker.h"
 #include "ppy/ir/text.h"
-#include "ppy/ir/verifier.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::driver {
 
-namespace {
-
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-}  // namespace
-
 int emit(const EmitOptions& opts, Streams io) {
-  if (opts.format != "ir") {
-    report(io.err, coded_error("E1903", str_cat("no backend emits '", opts.format, "'; the formats are ir")));
+  if (opts.legacy_format) {
+    report(io.err, coded_error("E1002", "`--format` applies to the builtin kinds; name the format as the first argument"));
     return 2;
   }
-  if (!ends_with(opts.target, ".ppyir")) {
-    report(io.err, absl::InvalidArgumentError(str_cat(opts.target, ": expected a .ppyir file")));
+  if (opts.format != "ir" && opts.format != "linked-ir") {
+    report(io.err, coded_error("E1903", str_cat("no backend emits '", opts.format, "'; the formats are ir, linked-ir")));
     return 2;
   }
-  auto module = ir::read_module_file(opts.target);
-  if (!module.ok()) {
-    report(io.err, absl::InvalidArgumentError(str_cat(opts.target, ": ", std::string(module.status().message()))));
-    return 1;
+  frontend::DiagnosticEngine diags;
+  auto c = compile({opts.target, opts.opt_level}, diags);
+  if (!c.ok()) return report_failure(io.err, c.status(), diags);
+  std::vector<EmittedArtifact> artifacts;
+  bool program = opts.format == "linked-ir";
+  std::vector<std::string> names;
+  for (auto& m : c->modules) names.push_back(m->name());
+  if (auto s = check_placement(names, ".ppyir", program, false, opts.output, false); !s.ok()) {
+    report(io.err, s);
+    return 2;
   }
-  auto diags = ir::verify(**module);
-  if (!diags.empty()) {
-    for (auto& d : diags) io.err << opts.target << ": error: " << d.str() << "\n";
-    return 1;
-  }
-  if (opts.output) {
-    if (auto s = ir::write_module_file(**module, *opts.output); !s.ok()) {
-      report(io.err, s);
+  if (program) {
+    auto linked = ir::link(std::move(c->modules));
+    if (!linked.ok()) {
+      report(io.err, linked.status());
       return 1;
     }
-    return 0;
+    artifacts.push_back({"linked", ir::print_module(**linked)});
+  } else {
+    for (auto& m : c->modules) artifacts.push_back({m->name(), ir::print_module(*m)});
   }
-  io.out << ir::print_module(**module);
+  if (auto s = place_artifacts(artifacts, ".ppyir", opts.output, io.out); !s.ok()) {
+    report(io.err, s);
+    return 1;
+  }
   return 0;
 }
 

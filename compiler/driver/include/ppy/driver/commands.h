@@ -1,10 +1,12 @@
 #pragma once
 /// The roads of the `ppy` command line, one function each. They print to the
-/// streams given (so tests can capture them) and return the process exit status.
+/// streams given (so tests can capture them) and return the process exit status:
+/// 0 success, 1 a program or input error, 2 a usage or backend error.
 
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ppy::driver {
 
@@ -18,10 +20,32 @@ struct EmitOptions {
   std::string format;                 ///< `ir`, `linked-ir`, or a backend's format
   std::string target;                 ///< a .ppy file, a .ppyir file or a project folder
   std::optional<std::string> output;  ///< -o FILE|DIR
-  int opt_level = 2;
+  std::optional<int> opt_level;
+  std::optional<std::string> legacy_format;  ///< `--format`, refused with a pointer
+  int jobs = 0;                       ///< -j N; 0: the number of cores
 };
 
 /// `ppy emit FORMAT TARGET [-o FILE|DIR]`.
 int emit(const EmitOptions& opts, Streams io);
+
+struct RunOptions {
+  std::string target;
+  std::optional<int> opt_level;
+};
+
+/// `ppy run FILE|DIR`: compiles, links and interprets `main()`.
+int run(const RunOptions& opts, Streams io);
+
+/// `ppy check FILE|DIR`: diagnostics only.
+int check(const std::string& target, Streams io);
+
+struct InspectOptions {
+  std::string target;
+  std::string stage;  ///< a stage name: after-ir-generation ... before-backend
+  std::optional<int> opt_level;
+};
+
+/// `ppy inspect --stage STAGE FILE`: the IR as it stands after that stage.
+int inspect(const InspectOptions& opts, Streams io);
 
 }  // namespace ppy::driver

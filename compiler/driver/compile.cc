@@ -1,0 +1,112 @@
+#include "ppy/driver/compile.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "ppy/frontend/frontend.h"
+#include "ppy/ir/text.h"
+#include "ppy/ir/verifier.h"
+#include "ppy/pipeline/pipeline.h"
+#include "ppy/util/error.h"
+#include "ppy/util/str_cat.h"
+
+#ifndef PPY_VERSION
+#define PPY_VERSION "0.0.0"
+#endif
+
+namespace ppy::driver {
+namespace {
+
+bool is_ppyir(const std::string& target) {
+  return std::filesystem::path(target).extension() == ".ppyir";
+}
+
+/// What a module sees of its dependencies: the declarations it imports,
+/// grouped by the module they come from (the prefix of their qualname).
+std::map<std::string, std::string> dependency_abi(const ir::Module& m) {
+  std::map<std::string, std::string> text;
+  for (auto& f : m.functions()) {
+    if (!f->is_declaration()) continue;
+    std::string from = "<extern>";
+    if (auto* q = f->attributes().get("ppy.qualname"); q && q->is<std::string>()) {
+      const std::string& qn = q->as_string();
+      from = qn.substr(0, qn.rfind('.'));
+    }
+    text[from] += ir::print_function(*f);
+  }
+  for (auto& [_, t] : text) t = sha256_hex(t);
+  return text;
+}
+
+absl::StatusOr<Compilation> compile_ppyir(const CompileOptions& options) {
+  std::ifstream in(options.target, std::ios::binary);
+  if (!in) return coded_error("E1202", str_cat("cannot read ", options.target));
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  auto module = ir::parse_module(bytes);
+  if (!module.ok())
+    return absl::InvalidArgumentError(str_cat(options.target, ": ", std::string(module.status().message())));
+  if (auto s = ir::verify_status(**module); !s.ok())
+    return absl::InvalidArgumentError(str_cat(options.target, ": ", std::string(s.message())));
+  Compilation c;
+  c.from_ppyir = true;
+  c.opt_level = options.opt_level.value_or(2);
+  ModuleKey key;
+  key.source_digest = sha256_hex(bytes);  // the module's encoded bytes
+  key.compiler_version = compiler_version();
+  key.compiler_fingerprint = compiler_fingerprint();
+  key.opt_level = c.opt_level;
+  c.keys[(*module)->name()] = key;
+  c.modules.push_back(std::move(*module));
+  return c;
+}
+
+}  // namespace
+
+std::string compiler_version() { return PPY_VERSION; }
+
+std::string compiler_fingerprint() {
+  return str_cat("ppy ", PPY_VERSION, "; ppyir ", ir::kIRSchemaVersion);
+}
+
+std::vector<const ir::Module*> Compilation::module_list() const {
+  std::vector<const ir::Module*> out;
+  for (auto& m : modules) out.push_back(m.get());
+  return out;
+}
+
+absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::DiagnosticEngine& diags) {
+  if (is_ppyir(options.target)) return compile_ppyir(options);
+  auto project = load_project(options.target);
+  if (!project.ok()) return project.status();
+  Compilation c;
+  c.opt_level = options.opt_level.value_or(project->opt_level.value_or(2));
+  auto modules = frontend::lower_project(*project, diags);
+  if (diags.has_errors() || modules.empty())
+    return absl::InvalidArgumentError(str_cat(diags.error_count(), " error(s)"));
+
+  std::map<std::string, std::string> project_options = {{"entry", project->entry}};
+  for (size_t i = 0; i < project->source_roots.size(); ++i)
+    project_options[str_cat("source-root.", i)] = project->source_roots[i];
+
+  for (auto& m : modules) {
+    ir::PassManager pm(ir::PassContext{&ir::DialectRegistry::builtin(), c.opt_level});
+    pipeline::PipelineOptions popts;
+    popts.opt_level = c.opt_level;
+    if (auto s = pipeline::build_shared_pipeline(pm, popts); !s.ok()) return s;
+    if (auto s = pm.run(*m, ir::Stage::AfterIRGeneration, options.last_stage); !s.ok()) return s;
+    const SourceModule* src = project->module(m->name());
+    ModuleKey key;
+    key.source_digest = sha256_hex(src ? src->text : ir::print_module(*m));
+    key.compiler_version = compiler_version();
+    key.compiler_fingerprint = compiler_fingerprint();
+    key.dependency_abi = dependency_abi(*m);
+    key.opt_level = c.opt_level;
+    key.project_options = project_options;
+    c.keys[m->name()] = std::move(key);
+  }
+  c.modules = std::move(modules);
+  c.project = std::move(*project);
+  return c;
+}
+
+}  // namespace ppy::driver

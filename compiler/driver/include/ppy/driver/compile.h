@@ -1,0 +1,54 @@
+#pragma once
+/// Everything above the backend boundary, as the driver's roads share it: a
+/// target (a `.ppy` file, a project folder, or a `.ppyir` file) in, verified
+/// canonical IR of every module after the shared passes out, with each
+/// module's half of the cache key.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ppy/driver/cache_key.h"
+#include "ppy/frontend/diagnostics.h"
+#include "ppy/ir/ir.h"
+#include "ppy/ir/pass.h"
+#include "ppy/project/project.h"
+
+namespace ppy::driver {
+
+/// The compiler's own version and fingerprint (part of every module key).
+std::string compiler_version();
+std::string compiler_fingerprint();
+
+struct CompileOptions {
+  std::string target;
+  /// -O N; when absent, the project's `opt-level`, else 2.
+  std::optional<int> opt_level;
+  /// Stop after this stage (`ppy inspect --stage`); the backend stage is never run here.
+  ir::Stage last_stage = ir::Stage::BeforeBackend;
+};
+
+struct Compilation {
+  /// The project behind the target; absent for a `.ppyir` target.
+  std::optional<Project> project;
+  /// Verified modules after the shared passes, in module-name order. A `.ppyir`
+  /// target is one module, as read: it has been through the shared passes.
+  std::vector<std::unique_ptr<ir::Module>> modules;
+  /// Module name -> its half of the artifact identity.
+  std::map<std::string, ModuleKey> keys;
+  int opt_level = 2;
+  bool from_ppyir = false;
+
+  std::vector<const ir::Module*> module_list() const;
+};
+
+/// Compiles `options.target`. Source errors are recorded in `diags` (the
+/// caller renders them) and answered as an InvalidArgument "N error(s)"; other
+/// failures (unreadable target, invalid .ppyir, a pass breaking the IR) are
+/// the status.
+absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::DiagnosticEngine& diags);
+
+}  // namespace ppy::driver

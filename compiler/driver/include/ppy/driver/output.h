@@ -1,0 +1,38 @@
+#pragma once
+/// Where `ppy emit` puts what a backend answered: the contract's emit-scope
+/// rules, apart from how the artifacts were made.
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace ppy::driver {
+
+/// One artifact: the module it is for (empty for a program-scoped one), its
+/// bytes, and whether the format is binary.
+struct EmittedArtifact {
+  std::string module;
+  std::string data;
+};
+
+/// Checks, before any backend is called, that the answers can be placed:
+/// several module artifacts need `-o DIR` (E1002 names the files it would write;
+/// two artifacts are never concatenated), and a binary artifact is never sent
+/// to a terminal.
+absl::Status check_placement(const std::vector<std::string>& modules, const std::string& suffix,
+                             bool program_scope, bool binary, const std::optional<std::string>& output,
+                             bool stdout_is_terminal);
+
+/// Writes the artifacts: one to stdout or `-o FILE` (or `-o DIR/<module><suffix>`
+/// when the output is an existing folder or ends in '/'), several into
+/// `-o DIR` as `<module><suffix>`. Each file is written atomically.
+absl::Status place_artifacts(const std::vector<EmittedArtifact>& artifacts, const std::string& suffix,
+                             const std::optional<std::string>& output, std::ostream& out);
+
+/// The file an artifact gets in `-o DIR`.
+std::string artifact_file_name(const std::string& module, const std::string& suffix);
+
+}  // namespace ppy::driver
