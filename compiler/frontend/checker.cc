@@ -799,7 +799,16 @@ class BodyChecker {
       case ExprKind::Compare: return compare(e);
       case ExprKind::IfExp: {
         condition(*e.kids[0]);
-        Ty a = value(*e.kids[1], expected), b = value(*e.kids[2], expected);
+        Ty a = expr(*e.kids[1], expected, false), b = expr(*e.kids[2], expected, false);
+        if (a == Ty::Str && b == Ty::Str) return Ty::Str;  // only print() takes it
+        if (a == Ty::Str || b == Ty::Str) {
+          error(e.pos, "E1010", "strings are outside the ppy subset, except as print() arguments");
+          return Ty::Error;
+        }
+        if (a == Ty::None || b == Ty::None) {
+          error(e.pos, "E1030", "a call that returns None cannot be a value");
+          return Ty::Error;
+        }
         if (a == Ty::Error || b == Ty::Error) return Ty::Error;
         if (a != b) {
           error(e.pos, "E1030", str_cat("the branches of a conditional expression give ", ty_name(a), " and ", ty_name(b), "; they must agree"));

@@ -619,9 +619,16 @@ class FunctionLowerer {
     Pos p = e.pos;
     const std::string& n = e.target;
     if (n == "print") {
+      // Python evaluates every argument before printing any.
       std::vector<std::pair<Value*, const Expr*>> vals;
-      for (size_t i = 1; i < e.kids.size(); ++i)
-        vals.emplace_back(e.kids[i]->kind == ExprKind::Str ? nullptr : expr(*e.kids[i]), e.kids[i].get());
+      std::map<size_t, std::vector<std::string>> choices;
+      for (size_t i = 1; i < e.kids.size(); ++i) {
+        const Expr& a = *e.kids[i];
+        Value* v = nullptr;
+        if (a.ty == Ty::Str && a.kind != ExprKind::Str) v = str_choice(a, choices[i - 1]);
+        else if (a.ty != Ty::Str) v = expr(a);
+        vals.emplace_back(v, &a);
+      }
       const std::string* sep = nullptr;
       const std::string* end = nullptr;
       for (auto& k : e.keywords) (k.name == "sep" ? sep : end) = &k.value->str;
@@ -630,7 +637,8 @@ class FunctionLowerer {
           if (!sep) call_extern("ppy_print_space", {}, p);
           else if (!sep->empty()) call_extern("ppy_print_str", {}, p, {{"text", *sep}});
         }
-        print_value(vals[i].first, *vals[i].second, p);
+        if (choices.count(i)) print_choice(vals[i].first, choices[i], p);
+        else print_value(vals[i].first, *vals[i].second, p);
       }
       if (!end) call_extern("ppy_print_newline", {}, p);
       else if (!end->empty()) call_extern("ppy_print_str", {}, p, {{"text", *end}});
@@ -663,6 +671,49 @@ class FunctionLowerer {
       return r;
     }
     return const_i64(0, p);
+  }
+
+  /// A conditional expression of string literals as the index of its text.
+  Value* str_choice(const Expr& e, std::vector<std::string>& texts) {
+    Pos p = e.pos;
+    if (e.kind == ExprKind::Str) {
+      texts.push_back(e.str);
+      return const_i64(static_cast<int64_t>(texts.size() - 1), p);
+    }
+    Value* c = truth(expr(*e.kids[0]), e.kids[0]->ty, p);
+    int n = ++labels_;
+    Block* tb = new_block("str.then", n);
+    Block* fb = new_block("str.else", n);
+    Block* join = new_block("str.end", n);
+    cond_br(c, tb, {}, fb, {}, p);
+    cur_ = tb;
+    Value* a = str_choice(*e.kids[1], texts);
+    br(join, {a}, p);
+    cur_ = fb;
+    Value* b = str_choice(*e.kids[2], texts);
+    br(join, {b}, p);
+    cur_ = join;
+    return join->add_argument(Type::i64(), "");
+  }
+
+  void print_choice(Value* idx, const std::vector<std::string>& texts, Pos p) {
+    int n = ++labels_;
+    Block* end = new_block("str.printed", n);
+    for (size_t k = 0; k < texts.size(); ++k) {
+      if (k + 1 == texts.size()) {
+        call_extern("ppy_print_str", {}, p, {{"text", texts[k]}});
+        br(end, {}, p);
+        break;
+      }
+      Block* yes = new_block(str_cat("str.is", n, "."), static_cast<int>(k));
+      Block* no = new_block(str_cat("str.not", n, "."), static_cast<int>(k));
+      cond_br(cmp("eq", idx, const_i64(static_cast<int64_t>(k), p), p), yes, {}, no, {}, p);
+      cur_ = yes;
+      call_extern("ppy_print_str", {}, p, {{"text", texts[k]}});
+      br(end, {}, p);
+      cur_ = no;
+    }
+    cur_ = end;
   }
 
   void print_value(Value* v, const Expr& a, Pos p) {
