@@ -256,7 +256,8 @@ int serve(int argc, char** argv, BackendFactory factory) {
   int port = 0;
   std::string address;
   if (!args.socket.empty()) {
-    std::filesystem::remove(args.socket);  // a stale socket from an earlier run
+    std::error_code ec;
+    std::filesystem::remove(args.socket, ec);  // a stale socket from an earlier run
     address = "unix:" + args.socket;
     builder.AddListeningPort(address, grpc::InsecureServerCredentials());
   } else if (!args.listen.empty()) {
@@ -307,13 +308,21 @@ int serve(int argc, char** argv, BackendFactory factory) {
 
   std::thread watcher(watch, std::ref(stop), signal_fd, watch_fd, spawned ? ::getppid() : 0);
   stop.wait();
-  // Calls still running get a moment to finish, then are cancelled.
-  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  // Calls still running get a moment to finish. gRPC's own deadline also waits
+  // for idle connections the clients keep open, so drain the calls here and give
+  // gRPC only the time to flush the last answers (the Shutdown call's included).
+  const auto drain_until = std::chrono::steady_clock::now() + std::chrono::seconds(spawned ? 2 : 10);
+  while (service.active_calls() > 0 && std::chrono::steady_clock::now() < drain_until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(100));
   server->Wait();
   watcher.join();
   if (watch_fd >= 0) ::close(watch_fd);
   if (signal_fd >= 0) ::close(signal_fd);
-  if (!args.socket.empty()) std::filesystem::remove(args.socket);
+  if (!args.socket.empty()) {
+    std::error_code ec;
+    std::filesystem::remove(args.socket, ec);
+  }
   return 0;
 }
 
