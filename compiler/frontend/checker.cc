@@ -1588,13 +1588,18 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
       continue;
     }
     auto mod = all.find(b.module);
-    if (mod == all.end() || b.module == m.name) {
-      diags.error("E1070", m.path, b.pos.line, b.pos.col, str_cat("no module named '", b.module, "' in the project"));
+    bool package = false;
+    for (auto& [name, _] : all)
+      if (name.starts_with(b.module + ".")) package = true;
+    if ((mod == all.end() && !package) || b.module == m.name) {
+      diags.error("E1070", m.path, b.pos.line, b.pos.col,
+                  b.module == m.name ? str_cat("module ", m.name, " imports from itself")
+                                     : str_cat("no module named '", b.module, "' in the project"));
       continue;
     }
-    if (mod->second.functions.count(b.name)) {
+    if (mod != all.end() && mod->second.functions.count(b.name)) {
       b.kind = Binding::Func;
-    } else if (mod->second.constants.count(b.name)) {
+    } else if (mod != all.end() && mod->second.constants.count(b.name)) {
       b.kind = Binding::Const;
     } else if (all.count(b.module + "." + b.name)) {
       b.kind = Binding::Module;

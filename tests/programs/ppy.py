@@ -1,0 +1,34 @@
+"""A stand-in for the `ppy` package so corpus programs run under plain python3.
+
+`python3 prog.ppy` puts this folder first on sys.path, so `from ppy import export`
+finds this file. Only what host code needs at run time is here: decorators return
+the function unchanged. GPU kernels are compiled by ppy, not run by python3.
+"""
+
+
+def export(fn):
+    return fn
+
+
+class _Cuda:
+    @staticmethod
+    def kernel(fn):
+        return fn
+
+    @staticmethod
+    def device(fn):
+        return fn
+
+
+class _Pointer:
+    def __class_getitem__(cls, item):
+        return cls
+
+
+class _Native:
+    ptr = _Pointer
+    const_ptr = _Pointer
+
+
+cuda = _Cuda()
+native = _Native()
