@@ -66,10 +66,10 @@ void apply_renames(Module& m, const Renames& renames) {
   std::map<std::string, Global> globals;
   for (auto& [name, g] : m.globals()) {
     Global ng = std::move(g);
-    if (auto it = renames.find(name); it != renames.end()) ng.name = it->second;
+    std::string key = name;
+    if (auto it = renames.find(name); it != renames.end()) key = ng.name = it->second;
     if (ng.initializer)
       if (std::optional<Attribute> ni = rename_refs(*ng.initializer, renames)) ng.initializer = std::move(ni);
-    std::string key = ng.name;
     globals.emplace(std::move(key), std::move(ng));
   }
   m.globals() = std::move(globals);
