@@ -22,29 +22,27 @@
 namespace ppy::ir {
 namespace {
 
-/// Pointer-keyed open-addressing map; clear() is O(1) (a generation bump), so
-/// one map serves every function of a module without being re-allocated.
+/// Pointer-keyed open-addressing map (linear probing, null means empty).
+/// clear() costs what the last use inserted, so one map, kept per thread,
+/// serves every function verified without being re-allocated or re-zeroed.
 template <class V>
 class PtrMap {
  public:
   void clear() {
-    size_ = 0;
-    if (++gen_ == 0) {  // wrapped: forget every stamp once
-      for (Slot& s : slots_) s.gen = 0;
-      gen_ = 1;
-    }
+    for (uint32_t i : used_) slots_[i].key = nullptr;
+    used_.clear();
   }
 
   /// Inserts unless present; returns the slot's value and whether it was new.
+  /// `key` is never null.
   std::pair<V*, bool> insert(const void* key, const V& v) {
-    if ((size_ + 1) * 2 > slots_.size()) grow();
+    if ((used_.size() + 1) * 2 > slots_.size()) grow();
     for (size_t i = slot_of(key);; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
-      if (s.gen != gen_) {
+      if (!s.key) {
         s.key = key;
         s.val = v;
-        s.gen = gen_;
-        ++size_;
+        used_.push_back(static_cast<uint32_t>(i));
         return {&s.val, true};
       }
       if (s.key == key) return {&s.val, false};
@@ -55,8 +53,8 @@ class PtrMap {
     if (slots_.empty()) return nullptr;
     for (size_t i = slot_of(key);; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
-      if (s.gen != gen_) return nullptr;
       if (s.key == key) return &s.val;
+      if (!s.key) return nullptr;
     }
   }
 
@@ -64,32 +62,32 @@ class PtrMap {
   struct Slot {
     const void* key = nullptr;
     V val{};
-    uint32_t gen = 0;
   };
 
   size_t slot_of(const void* key) const {
-    // Fibonacci hashing: pointers are aligned, so their low bits carry nothing.
-    return static_cast<size_t>((reinterpret_cast<uintptr_t>(key) * 0x9E3779B97F4A7C15ull) >> shift_);
+    // Keys close in memory land close in the table, so the values an op uses
+    // (mostly defined just before it, allocated just before it) are in cache;
+    // each 64 KiB of address space gets its own hashed base, so far-apart
+    // allocations do not pile onto the same stretch.
+    uintptr_t p = reinterpret_cast<uintptr_t>(key);
+    uint64_t base = ((p >> 16) * 0x9E3779B97F4A7C15ull) >> 32;
+    return static_cast<size_t>((p >> 4) + base) & mask_;
   }
 
   void grow() {
     std::vector<Slot> old = std::move(slots_);
-    size_t cap = old.empty() ? 64 : old.size() * 2;
+    size_t cap = old.empty() ? 256 : old.size() * 2;
     slots_.assign(cap, Slot{});
     mask_ = cap - 1;
-    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(cap));
-    uint32_t live = gen_;
-    gen_ = 1;
-    size_ = 0;
-    for (const Slot& s : old)
-      if (s.gen == live) insert(s.key, s.val);
+    std::vector<uint32_t> live = std::move(used_);
+    used_.clear();
+    used_.reserve(cap / 2);
+    for (uint32_t i : live) insert(old[i].key, old[i].val);
   }
 
   std::vector<Slot> slots_;
+  std::vector<uint32_t> used_;
   size_t mask_ = 0;
-  unsigned shift_ = 64;
-  size_t size_ = 0;
-  uint32_t gen_ = 1;
 };
 
 /// Where a value is defined: a block (flat index) and a position in it; block
@@ -124,6 +122,23 @@ struct OpKind {
 
 enum class Use { Ok, Undefined, NotEnclosing, NotDominating };
 
+/// The verifier's tables. Kept per thread between calls: the pipeline verifies
+/// after every pass, and fresh multi-megabyte tables cost more in page faults
+/// than the checks themselves.
+struct Scratch {
+  std::vector<BlockInfo> blocks;
+  std::vector<RegionInfo> regions;
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  PtrMap<DefInfo> values;
+  PtrMap<uint32_t> block_index;
+  std::unordered_set<std::string_view> labels;
+  PtrMap<OpKind> kinds;
+  std::vector<uint32_t> succ_start, pred_start, succ, pred, fill, rpo, children_start, children;
+  std::vector<uint8_t> visited;
+  std::vector<std::pair<uint32_t, uint32_t>> stack;
+  bool busy = false;
+};
+
 const char* attr_kind(const Attribute& a) {
   switch (a.storage().index()) {
     case 0: return "a bool";
@@ -141,9 +156,10 @@ std::string type_str(Type t) { return t ? t.str() : std::string("<no type>"); }
 
 class Verifier final : public DiagSink {
  public:
-  Verifier(const Module& m, const DialectRegistry& reg) : m_(m), reg_(reg) {}
+  Verifier(const Module& m, const DialectRegistry& reg, Scratch& s) : m_(m), reg_(reg), s_(s) {}
 
   std::vector<Diagnostic> run() {
+    kinds_.clear();  // what a name resolves to depends on the registry and module
     check_module();
     for (const auto& f : m_.functions()) check_function(*f);
     return std::move(diags_);
@@ -478,7 +494,7 @@ class Verifier final : public DiagSink {
     return true;
   }
 
-  /// `%hint defined in ^b`, for a value known to be live in this function.
+  /// `%hint in ^b`, for a value known to be live in this function.
   std::string describe(const Value* v) const {
     std::string out;
     if (!v->hint().empty())
@@ -488,7 +504,7 @@ class Verifier final : public DiagSink {
     else
       str_append(out, "argument #", v->index());
     const Block* b = blocks_[values_.find(v)->block].block;
-    if (!b->label().empty()) str_append(out, " of ^", b->label());
+    if (!b->label().empty()) str_append(out, " in ^", b->label());
     return out;
   }
 
@@ -667,6 +683,7 @@ class Verifier final : public DiagSink {
 
   const Module& m_;
   const DialectRegistry& reg_;
+  Scratch& s_;
   std::vector<Diagnostic> diags_;
   std::unordered_map<std::string_view, const Function*> symbols_;
 
@@ -674,20 +691,26 @@ class Verifier final : public DiagSink {
   const Block* block_ = nullptr;
   const Operation* op_ = nullptr;
 
-  // Per-function tables, reused.
-  std::vector<BlockInfo> blocks_;
-  std::vector<RegionInfo> regions_;
-  std::vector<std::pair<uint32_t, uint32_t>> edges_;
-  PtrMap<DefInfo> values_;
-  PtrMap<uint32_t> block_index_;
-  std::unordered_set<std::string_view> labels_;
-  PtrMap<OpKind> kinds_;
+  // Per-function tables, in the thread's Scratch.
+  std::vector<BlockInfo>& blocks_ = s_.blocks;
+  std::vector<RegionInfo>& regions_ = s_.regions;
+  std::vector<std::pair<uint32_t, uint32_t>>& edges_ = s_.edges;
+  PtrMap<DefInfo>& values_ = s_.values;
+  PtrMap<uint32_t>& block_index_ = s_.block_index;
+  std::unordered_set<std::string_view>& labels_ = s_.labels;
+  PtrMap<OpKind>& kinds_ = s_.kinds;
 
   // Dominator scratch.
-  std::vector<uint32_t> succ_start_, pred_start_, succ_, pred_, fill_, rpo_;
-  std::vector<uint32_t> children_start_, children_;
-  std::vector<uint8_t> visited_;
-  std::vector<std::pair<uint32_t, uint32_t>> stack_;
+  std::vector<uint32_t>& succ_start_ = s_.succ_start;
+  std::vector<uint32_t>& pred_start_ = s_.pred_start;
+  std::vector<uint32_t>& succ_ = s_.succ;
+  std::vector<uint32_t>& pred_ = s_.pred;
+  std::vector<uint32_t>& fill_ = s_.fill;
+  std::vector<uint32_t>& rpo_ = s_.rpo;
+  std::vector<uint32_t>& children_start_ = s_.children_start;
+  std::vector<uint32_t>& children_ = s_.children;
+  std::vector<uint8_t>& visited_ = s_.visited;
+  std::vector<std::pair<uint32_t, uint32_t>>& stack_ = s_.stack;
 };
 
 }  // namespace
@@ -743,7 +766,17 @@ bool attribute_fits(const Attribute& a, Type t) {
 }
 
 std::vector<Diagnostic> verify(const Module& m, const DialectRegistry& reg) {
-  return Verifier(m, reg).run();
+  thread_local Scratch scratch;
+  if (scratch.busy) {  // a hook verifying another module: use fresh tables
+    Scratch local;
+    return Verifier(m, reg, local).run();
+  }
+  struct Busy {
+    Scratch& s;
+    explicit Busy(Scratch& x) : s(x) { s.busy = true; }
+    ~Busy() { s.busy = false; }
+  } busy(scratch);
+  return Verifier(m, reg, scratch).run();
 }
 
 absl::Status verify_status(const Module& m, const DialectRegistry& reg) {
