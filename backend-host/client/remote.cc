@@ -1,0 +1,482 @@
+// The gRPC handle: a helper process on a socket pair (or a unix socket), or a
+// long-running server behind an endpoint with TLS.
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "grpcpp/create_channel_posix.h"
+#include "grpcpp/grpcpp.h"
+#include "internal.h"
+#include "ppy/backend/client.h"
+#include "ppy/backend/serve.h"
+#include "ppy/backend/v1/backend.grpc.pb.h"
+#include "ppy/backend/wire.h"
+#include "ppy/host/handle.h"
+#include "ppy/ir/verifier.h"
+#include "ppy/util/error.h"
+#include "ppy/util/str_cat.h"
+
+namespace fs = std::filesystem;
+namespace v1 = ::ppy::backend::v1;
+using namespace std::chrono_literals;
+
+namespace ppy::host {
+namespace {
+
+std::string_view code_name(grpc::StatusCode c) {
+  switch (c) {
+    case grpc::StatusCode::OK: return "OK";
+    case grpc::StatusCode::CANCELLED: return "CANCELLED";
+    case grpc::StatusCode::UNKNOWN: return "UNKNOWN";
+    case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
+    case grpc::StatusCode::NOT_FOUND: return "NOT_FOUND";
+    case grpc::StatusCode::ALREADY_EXISTS: return "ALREADY_EXISTS";
+    case grpc::StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+    case grpc::StatusCode::ABORTED: return "ABORTED";
+    case grpc::StatusCode::OUT_OF_RANGE: return "OUT_OF_RANGE";
+    case grpc::StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
+    case grpc::StatusCode::INTERNAL: return "INTERNAL";
+    case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
+    case grpc::StatusCode::DATA_LOSS: return "DATA_LOSS";
+    case grpc::StatusCode::UNAUTHENTICATED: return "UNAUTHENTICATED";
+    default: return "UNKNOWN";
+  }
+}
+
+std::string ms_text(std::chrono::milliseconds d) { return str_cat(static_cast<int64_t>(d.count()), " ms"); }
+
+absl::StatusOr<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(str_cat("cannot read ", path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string_view action_call(const Invocation& r) {
+  switch (r.action) {
+    case Invocation::Action::Validate: return r.run_passes ? "passes and validate" : "validate";
+    case Invocation::Action::Emit: return "emit";
+    case Invocation::Action::EmitProgram: return "emit_program";
+    case Invocation::Action::Build: return "build";
+  }
+  return "invoke";
+}
+
+class RemoteHandle final : public BackendHandle {
+ public:
+  RemoteHandle(BackendInfo info, std::unique_ptr<BackendProcess> process, std::shared_ptr<grpc::Channel> channel,
+               Deadlines deadlines, Options options)
+      : info_(std::move(info)),
+        process_(std::move(process)),
+        channel_(std::move(channel)),
+        stub_(v1::Backend::NewStub(channel_)),
+        deadlines_(deadlines),
+        options_(std::move(options)) {
+    wire::to_proto(options_, options_proto_);
+  }
+  ~RemoteHandle() override {
+    stub_.reset();
+    channel_.reset();  // closes our end: the helper's server sees it and exits
+    if (process_) process_->terminate();
+  }
+
+  const BackendInfo& info() const override { return info_; }
+  SandboxReport sandbox() const override { return process_ ? process_->sandbox() : SandboxReport{}; }
+  BackendProcess* process() override { return process_.get(); }
+
+  void cancel() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    cancelled_ = true;
+    if (current_) current_->TryCancel();
+  }
+
+  absl::StatusOr<std::string> fingerprint() override {
+    v1::FingerprintRequest req;
+    *req.mutable_options() = options_proto_;
+    v1::FingerprintResponse resp;
+    auto s = unary("fingerprint", deadlines_.fingerprint, [&](grpc::ClientContext* c) {
+      return stub_->Fingerprint(c, req, &resp);
+    });
+    if (!s.ok()) return s;
+    return resp.fingerprint();
+  }
+
+  absl::StatusOr<ToolchainStatus> toolchain_status() override {
+    v1::ToolchainStatusRequest req;
+    *req.mutable_options() = options_proto_;
+    v1::ToolchainStatusResponse resp;
+    auto s = unary("toolchain_status", deadlines_.toolchain, [&](grpc::ClientContext* c) {
+      return stub_->ToolchainStatus(c, req, &resp);
+    });
+    if (!s.ok()) return s;
+    return wire::toolchain_from_proto(resp.toolchain());
+  }
+
+  absl::StatusOr<InvocationResult> invoke(const Invocation& r) override;
+
+ private:
+  /// A call failed at the transport: why, in the contract's words (E1905).
+  absl::Status failure(std::string_view call, grpc::StatusCode code, const std::string& message,
+                       std::chrono::milliseconds deadline);
+
+  template <class F>
+  absl::Status unary(std::string_view call, std::chrono::milliseconds deadline, F f) {
+    if (!dead_.empty()) return internal::call_failure(info_, call, dead_, {});
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + deadline);
+    track(&ctx);
+    grpc::Status s = f(&ctx);
+    track(nullptr);
+    if (s.ok()) return absl::OkStatus();
+    return failure(call, s.error_code(), s.error_message(), deadline);
+  }
+  void track(grpc::ClientContext* c) {
+    std::lock_guard<std::mutex> lock(mu_);
+    current_ = c;
+    if (c && cancelled_) c->TryCancel();
+  }
+  absl::Status write_files(const Invocation& r, const InvokeResult& got, InvocationResult& out);
+
+  BackendInfo info_;
+  std::unique_ptr<BackendProcess> process_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::Backend::Stub> stub_;
+  Deadlines deadlines_;
+  Options options_;
+  v1::ConfigTable options_proto_;
+  std::mutex mu_;
+  grpc::ClientContext* current_ = nullptr;
+  bool cancelled_ = false;
+  std::string dead_;  ///< why the helper can take no more calls
+};
+
+absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code, const std::string& message,
+                                   std::chrono::milliseconds deadline) {
+  std::string cause;
+  bool cancelled;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    cancelled = cancelled_;
+  }
+  if (code == grpc::StatusCode::DEADLINE_EXCEEDED) {
+    cause = str_cat("it did not answer within ", ms_text(deadline), " (its deadline)");
+    if (process_) {
+      process_->kill();
+      cause += "; the helper was stopped";
+      dead_ = cause;
+    }
+  } else if (code == grpc::StatusCode::CANCELLED && cancelled) {
+    cause = "the call was cancelled";
+    if (process_) {
+      process_->terminate();
+      dead_ = cause;
+    }
+  } else if (process_) {
+    grpc_connectivity_state state = channel_->GetState(false);
+    bool transport = code == grpc::StatusCode::UNAVAILABLE || state == GRPC_CHANNEL_TRANSIENT_FAILURE ||
+                     state == GRPC_CHANNEL_SHUTDOWN || message.empty();
+    ExitInfo e = transport ? process_->wait_for(1000ms) : process_->poll();
+    if (e.kind == ExitInfo::Kind::Signaled) {
+      cause = str_cat("it crashed: it ", e.describe());
+    } else if (e.kind == ExitInfo::Kind::Exited) {
+      cause = str_cat("it ", e.describe());
+    } else if (transport) {
+      cause = str_cat("it broke the protocol (", code_name(code), ": ", message, "); the helper was stopped");
+      process_->kill();
+    } else {
+      cause = str_cat("it answered ", code_name(code), ": ", message);
+    }
+    if (!process_->poll().running()) dead_ = cause;
+  } else {
+    cause = str_cat("the server answered ", code_name(code), ": ", message);
+  }
+  return internal::call_failure(info_, call, cause, process_ ? process_->output_tail() : "");
+}
+
+absl::StatusOr<InvocationResult> RemoteHandle::invoke(const Invocation& r) {
+  const std::string_view call = action_call(r);
+  if (!dead_.empty()) return internal::call_failure(info_, call, dead_, {});
+  const EmitFormat* format = nullptr;
+  v1::InvokeHeader header;
+  std::chrono::milliseconds deadline = deadlines_.validate;
+  switch (r.action) {
+    case Invocation::Action::Validate: header.set_action(v1::InvokeHeader::VALIDATE); break;
+    case Invocation::Action::Emit:
+      header.set_action(v1::InvokeHeader::EMIT);
+      deadline = deadlines_.emit;
+      break;
+    case Invocation::Action::EmitProgram:
+      header.set_action(v1::InvokeHeader::EMIT_PROGRAM);
+      deadline = deadlines_.emit;
+      break;
+    case Invocation::Action::Build:
+      header.set_action(v1::InvokeHeader::BUILD);
+      deadline = deadlines_.build;
+      break;
+  }
+  if (r.action == Invocation::Action::Emit || r.action == Invocation::Action::EmitProgram) {
+    auto f = internal::format_for(info_, r);
+    if (!f.ok()) return f.status();
+    format = *f;
+    header.set_format(format->name);
+  }
+  if (r.action == Invocation::Action::Build || format) {
+    absl::Status t = require_toolchain(info_, format);
+    if (!t.ok()) return t;
+  }
+  header.set_run_passes(r.run_passes);
+  header.set_validate(r.validate);
+  header.set_return_modules(r.return_modules);
+  *header.mutable_options() = options_proto_;
+  const BackendContext empty;
+  const BackendContext& ctx = r.context ? *r.context : empty;
+  v1::BackendContext* c = header.mutable_context();
+  c->set_root(ctx.root.string());
+  c->set_config_digest(ctx.config);
+  wire::to_proto(ctx.backend_config.empty() ? options_ : ctx.backend_config, *c->mutable_backend_config());
+  c->set_opt_level(ctx.opt_level);
+  c->set_target(ctx.target);
+  for (const auto& [k, v] : ctx.plugin_fingerprints) (*c->mutable_plugin_fingerprints())[k] = v;
+  c->set_entry(ctx.entry.string());
+  for (const ir::Module* m : r.modules) {
+    for (const auto& [d, v] : m->dialects()) (*c->mutable_dialects())[d] = str_cat(v);
+    v1::ModuleInfo* info = header.add_modules();
+    info->set_name(m->name());
+    if (auto it = ctx.identity.find(m->name()); it != ctx.identity.end()) info->set_identity(it->second);
+  }
+
+  grpc::ClientContext cctx;
+  cctx.set_deadline(std::chrono::system_clock::now() + deadline);
+  track(&cctx);
+  absl::StatusOr<InvokeResult> got = ppy::invoke(*stub_, cctx, std::move(header), r.modules);
+  track(nullptr);
+  if (!got.ok()) {
+    std::string msg(got.status().message());
+    if (msg.starts_with("Invoke: "))
+      return failure(call, static_cast<grpc::StatusCode>(got.status().code()), msg.substr(8), deadline);
+    // The stream itself was fine but what came on it was not.
+    std::string cause = str_cat("it broke the protocol: ", msg);
+    if (process_) {
+      process_->kill();
+      dead_ = cause;
+    }
+    return internal::call_failure(info_, call, cause, process_ ? process_->output_tail() : "");
+  }
+  if (got->error) {
+    absl::Status s = wire::status_of(*got->error);
+    if (error_code(s) == "E1905")
+      return internal::call_failure(info_, call, str_cat("it reported: ", error_text(s)), {});
+    return s;
+  }
+  InvocationResult out;
+  out.notes = std::move(got->notes);
+  if (got->finished)
+    for (const auto& p : got->finished->passes()) out.passes.push_back({p.name(), p.changed()});
+  if (format) {
+    for (auto& a : got->artifacts) {
+      if (auto s = internal::check_artifact_type(info_, *format, a.binary); !s.ok()) return s;
+      out.artifacts.push_back({a.path, std::move(a.data), a.binary});
+    }
+    size_t want = r.action == Invocation::Action::Emit ? r.modules.size() : 1;
+    if (out.artifacts.size() != want)
+      return internal::call_failure(info_, call,
+                                    str_cat("it broke the protocol: ", out.artifacts.size(), " artifact(s) for ", want,
+                                            " expected"),
+                                    {});
+  }
+  if (r.return_modules) {
+    if (got->modules.size() != r.modules.size())
+      return internal::call_failure(info_, call, "it broke the protocol: the modules did not all come back", {});
+    for (auto& m : got->modules) {
+      absl::Status v = ir::verify_status(*m);
+      if (!v.ok()) {
+        std::string passes;
+        for (const auto& p : out.passes) str_append(passes, passes.empty() ? "" : ", ", p.name);
+        return coded_error("E1904", str_cat("backend '", info_.name, "'s passes (", passes,
+                                            ") left the IR invalid: ", std::string(v.message())));
+      }
+    }
+    out.modules = std::move(got->modules);
+  }
+  if (r.action == Invocation::Action::Build)
+    if (auto s = write_files(r, *got, out); !s.ok()) return s;
+  return out;
+}
+
+absl::Status RemoteHandle::write_files(const Invocation& r, const InvokeResult& got, InvocationResult& out) {
+  std::error_code ec;
+  fs::create_directories(r.output_dir, ec);
+  if (ec) return absl::InternalError(str_cat("cannot make ", r.output_dir.string(), ": ", ec.message()));
+  for (const auto& f : got.files) {
+    if (auto s = internal::check_relative_path(info_, f.path); !s.ok()) return s;
+    fs::path dest = r.output_dir / f.path;
+    fs::create_directories(dest.parent_path(), ec);
+    std::string tmp = dest.string() + ".ppy-tmp";
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, f.executable ? 0755 : 0644);
+    if (fd < 0) return absl::InternalError(str_cat("cannot write ", dest.string(), ": ", std::string(strerror(errno))));
+    size_t off = 0;
+    while (off < f.data.size()) {
+      ssize_t n = ::write(fd, f.data.data() + off, f.data.size() - off);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      off += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    if (off != f.data.size() || ::rename(tmp.c_str(), dest.c_str()) != 0)
+      return absl::InternalError(str_cat("cannot write ", dest.string()));
+    out.written.push_back(dest);
+  }
+  if (got.finished)
+    for (const auto& o : got.finished->outputs()) {
+      if (auto s = internal::check_relative_path(info_, o); !s.ok()) return s;
+      out.outputs.push_back(r.output_dir / o);
+    }
+  return absl::OkStatus();
+}
+
+/// The handshake failed: E1903 in the contract's words, with the output tail.
+absl::Status handshake_failure(const BackendInfo& info, BackendProcess* process, const grpc::Status& s,
+                               std::chrono::milliseconds deadline) {
+  const std::string who = str_cat("backend '", info.name, "' (", info.origin, ")");
+  std::string tail;
+  std::string why;
+  if (s.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
+    why = str_cat(who, " does not serve the ppy.backend.v1.Backend service (its handshake was answered UNIMPLEMENTED: ",
+                  s.error_message(), ")");
+  } else if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
+    std::string m = s.error_message();
+    constexpr std::string_view kPrefix = "the backend could not be created: ";
+    if (m.starts_with(kPrefix)) m = m.substr(kPrefix.size());
+    why = str_cat("backend '", info.name, "' could not be created by ", info.origin, ": ", m);
+  } else if (s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+    why = str_cat(who, " did not answer the handshake within ", ms_text(deadline));
+  } else {
+    ExitInfo e = process ? process->wait_for(1000ms) : ExitInfo{};
+    if (process && !e.running())
+      why = str_cat(who, " could not be started: the helper ", e.describe(), " before answering the handshake");
+    else if (process)
+      why = str_cat(who, " answered the handshake with something that is not the backend protocol (",
+                    code_name(s.error_code()), ": ", s.error_message(), ")");
+    else
+      why = str_cat(who, " could not be reached: ", code_name(s.error_code()), ": ", s.error_message());
+  }
+  if (process) {
+    process->kill();
+    tail = process->output_tail();
+  }
+  return coded_error("E1903", why + internal::tail_block(tail));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntry& entry, const ConnectOptions& o) {
+  const auto start = std::chrono::system_clock::now();
+  HostSettings settings = o.settings ? *o.settings : entry.settings;
+  Deadlines deadlines = settings.deadlines();
+  BackendInfo info;
+  info.name = entry.name;
+  info.distribution = entry.distribution;
+  info.version = entry.version;
+  info.origin = entry.origin();
+
+  grpc::ChannelArguments args = backend_channel_arguments();
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<BackendProcess> process;
+  bool wait_for_ready = false;
+  if (entry.remote()) {
+    std::shared_ptr<grpc::ChannelCredentials> creds;
+    if (entry.tls.insecure) {
+      creds = grpc::InsecureChannelCredentials();
+    } else {
+      grpc::SslCredentialsOptions ssl;
+      for (auto [path, out] : {std::pair{&entry.tls.ca, &ssl.pem_root_certs},
+                               {&entry.tls.cert, &ssl.pem_cert_chain},
+                               {&entry.tls.key, &ssl.pem_private_key}}) {
+        if (path->empty()) continue;
+        auto data = read_file(*path);
+        if (!data.ok())
+          return coded_error("E1903", str_cat("backend '", entry.name, "' (", info.origin,
+                                              ") could not be reached: ", std::string(data.status().message())));
+        *out = std::move(*data);
+      }
+      creds = grpc::SslCredentials(ssl);
+      if (!entry.tls.server_name.empty()) args.SetSslTargetNameOverride(entry.tls.server_name);
+    }
+    channel = grpc::CreateCustomChannel(entry.endpoint, creds, args);
+    wait_for_ready = true;
+  } else {
+    ProcessOptions po;
+    po.executable = entry.executable;
+    po.args = entry.args;
+    po.sandbox = o.sandbox_override ? *o.sandbox_override : policy_from(settings);
+    po.connection = o.connection;
+    po.temp_root = o.temp_root;
+    po.env = o.env;
+    po.extra_env = o.extra_env;
+    auto p = BackendProcess::spawn(std::move(po));
+    if (!p.ok())
+      return coded_error("E1903", str_cat("backend '", entry.name, "' (", info.origin, ") could not be started: ",
+                                          error_text(p.status())));
+    process = std::move(*p);
+    if (o.connection == ProcessOptions::Connection::SocketPair) {
+      int fd = process->take_fd();
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+      channel = grpc::CreateCustomInsecureChannelFromFd("ppy-backend-helper", fd, args);
+    } else {
+      // Wait for the helper to bind its socket (or to die trying).
+      struct stat st;
+      while (::stat(process->socket_path().c_str(), &st) != 0 && process->poll().running() &&
+             std::chrono::system_clock::now() < start + deadlines.handshake)
+        std::this_thread::sleep_for(200us);
+      channel = grpc::CreateCustomChannel("unix:" + process->socket_path(), grpc::InsecureChannelCredentials(), args);
+      wait_for_ready = process->poll().running();
+    }
+  }
+
+  auto stub = v1::Backend::NewStub(channel);
+  v1::HandshakeRequest req;
+  req.add_api_versions(kBackendApiVersion);
+  wire::to_proto(o.options, *req.mutable_options());
+  req.set_driver_version("ppy-host 0.1");
+  v1::HandshakeResponse resp;
+  grpc::ClientContext ctx;
+  ctx.set_deadline(start + deadlines.handshake);
+  ctx.set_wait_for_ready(wait_for_ready);
+  grpc::Status s = stub->Handshake(&ctx, req, &resp);
+  if (!s.ok()) return handshake_failure(info, process.get(), s, deadlines.handshake);
+
+  if (resp.has_api_version()) info.api_version = resp.api_version();
+  info.fingerprint = resp.fingerprint();
+  info.toolchain = wire::toolchain_from_proto(resp.toolchain());
+  info.sdk = resp.sdk();
+  for (const auto& f : resp.formats()) {
+    auto format = wire::emit_format_from_proto(f);
+    if (!format.ok()) {
+      if (process) process->kill();
+      return coded_error("E1903", str_cat("backend '", entry.name, "' (", info.origin, ") answered the handshake with ",
+                                          std::string(format.status().message())));
+    }
+    info.formats.push_back(std::move(*format));
+  }
+  for (const auto& p : resp.passes()) info.passes.push_back({p.name(), p.stage()});
+  // The name it answered, checked against the one the manifest gives.
+  BackendInfo answered = info;
+  answered.name = resp.name();
+  if (auto c = internal::check_info(answered, entry.name, false); !c.ok()) {
+    if (process) process->kill();
+    return c;
+  }
+  return std::unique_ptr<BackendHandle>(
+      new RemoteHandle(std::move(info), std::move(process), std::move(channel), deadlines, o.options));
+}
+
+}  // namespace ppy::host
