@@ -1,9 +1,13 @@
-// canonicalize: folding and the dialects' patterns, to a fixed point.
+// canonicalize: folding and the dialects' patterns, to a fixed point; trivially
+// dead ops go and constants are uniqued in the entry block, as in MLIR.
+#include <bit>
+#include <cmath>
 #include <unordered_map>
 
 #include "fold.h"
 #include "ir_util.h"
 #include "ppy/pipeline/passes.h"
+#include "ppy/util/str_cat.h"
 
 namespace ppy::pipeline {
 namespace {
@@ -102,6 +106,68 @@ std::unique_ptr<Operation> fold_branch(Operation& op) {
   return br;
 }
 
+/// A key telling constants apart exactly: type and value, -0.0 from 0.0.
+std::string const_key(const Operation& op) {
+  const ir::Attribute* v = op.attr("value");
+  std::string key = op.result()->type().str() + "|";
+  if (!v) return key;
+  if (v->is<double>()) {
+    ppy::str_append(key, "f", std::bit_cast<int64_t>(v->as_float()));
+  } else if (v->is<int64_t>()) {
+    ppy::str_append(key, "i", v->as_int());
+  } else if (v->is<bool>()) {
+    ppy::str_append(key, v->as_bool() ? "true" : "false");
+  } else if (v->is<std::string>()) {
+    ppy::str_append(key, "s", v->as_string());
+  } else {
+    return "";  // not uniqued
+  }
+  return key;
+}
+
+/// One constant per (type, value), in the entry block: constants elsewhere
+/// move to the entry's start (it dominates every use), duplicates go.
+bool unique_constants(ir::Function& f) {
+  ir::Block* entry = f.body().entry();
+  std::unordered_map<std::string, Value*> seen;
+  std::unordered_map<Value*, Value*> repl;
+  bool changed = false;
+  auto& eops = entry->operations();
+  for (size_t i = 0; i < eops.size(); ++i) {
+    if (eops[i]->name() != "core.const" || eops[i]->num_results() != 1) continue;
+    std::string key = const_key(*eops[i]);
+    if (key.empty()) continue;
+    auto [it, fresh] = seen.emplace(key, eops[i]->result());
+    if (fresh) continue;
+    repl[eops[i]->result()] = it->second;
+    entry->remove(i--);
+    changed = true;
+  }
+  size_t insert_at = 0;
+  for (auto& b : f.body().blocks()) {
+    if (b.get() == entry) continue;
+    auto& ops = b->operations();
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i]->name() != "core.const" || ops[i]->num_results() != 1) continue;
+      std::string key = const_key(*ops[i]);
+      if (key.empty()) continue;
+      auto it = seen.find(key);
+      if (it != seen.end()) {
+        repl[ops[i]->result()] = it->second;
+      } else {
+        seen.emplace(key, ops[i]->result());
+        entry->insert(insert_at++, b->remove(i--));
+        changed = true;
+        continue;
+      }
+      b->remove(i--);
+      changed = true;
+    }
+  }
+  apply_replacements(f.body(), repl);
+  return changed;
+}
+
 class Canonicalize : public ir::FunctionPass {
  public:
   std::string_view name() const override { return "canonicalize"; }
@@ -165,6 +231,7 @@ class Canonicalize : public ir::FunctionPass {
     }
     apply_replacements(f.body(), repl);
     changed |= erase_dead_ops(f, *registry_);
+    if (!has_nested_regions(f)) changed |= unique_constants(f);
     return changed;
   }
 };
