@@ -341,16 +341,23 @@ class Parser {
   AttrDict dict_value(int depth) {
     if (depth > kMaxDepth) fail(p_, "attribute values are nested too deeply");
     expect_char('{');
-    AttrDict d;
+    std::vector<std::pair<std::string_view, Attribute>> entries;
     while (!accept_char('}')) {
       std::string_view key = word(true);
       expect_char('=');
-      d.set(key, attribute(depth + 1));
+      entries.emplace_back(key, attribute(depth + 1));
       if (!accept_char(',')) {
         expect_char('}');
         break;
       }
     }
+    // Sorted first, so each set() appends: a dict of many keys stays n log n.
+    // Of keys given twice the last wins, as in a Python dict.
+    std::stable_sort(entries.begin(), entries.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    AttrDict d;
+    for (size_t i = 0; i < entries.size(); ++i)
+      if (i + 1 == entries.size() || entries[i + 1].first != entries[i].first)
+        d.set(entries[i].first, std::move(entries[i].second));
     return d;
   }
 

@@ -95,7 +95,8 @@ class Namer {
     const char* p = nullptr;  // null: the number n
     uint32_t n = 0;
   };
-  static constexpr uint32_t kSmall = 10'000'000;
+  /// Numbers below this are tracked in a bit vector, the rest as strings.
+  static constexpr uint64_t kSmall = 1 << 20;
 
   Name get(const void* key, const std::string& hint) {
     if (Name* known = names_.find(key)) return *known;
@@ -112,17 +113,17 @@ class Namer {
       if (c < '0' || c > '9') return -1;
       v = v * 10 + (c - '0');
     }
-    return v;
+    return v < static_cast<int64_t>(kSmall) ? v : -1;
   }
   bool num_taken(uint64_t v) {
-    if (v < kSmall) return v < taken_num_.size() && taken_num_[v];
+    if (v < kSmall) return v / 64 < taken_num_.size() && (taken_num_[v / 64] >> (v % 64) & 1);
     std::string s = std::to_string(v);
     return taken_.find(s) != nullptr;
   }
   void take_num(uint64_t v) {
     if (v < kSmall) {
-      if (v >= taken_num_.size()) taken_num_.resize(std::max<size_t>(v + 1, taken_num_.size() * 2), 0);
-      taken_num_[v] = 1;
+      if (v / 64 >= taken_num_.size()) taken_num_.resize(std::max<size_t>(v / 64 + 1, taken_num_.size() * 2), 0);
+      taken_num_[v / 64] |= uint64_t{1} << (v % 64);
       return;
     }
     const std::string& s = arena_.emplace_back(std::to_string(v));
@@ -158,7 +159,7 @@ class Namer {
 
   FlatMap<const void*, Name, PtrHash> names_;
   FlatMap<std::string_view, char, ViewHash> taken_;
-  std::vector<uint8_t> taken_num_;
+  std::vector<uint64_t> taken_num_;  // a bit per number
   uint64_t counter_ = 0;
   std::deque<std::string> arena_;
 };
@@ -459,7 +460,8 @@ class Printer {
 size_t estimate(const Module& m) {
   size_t ops = 0;
   for (auto& f : m.functions()) walk(f->body(), [&](const Operation&) { ++ops; });
-  return 256 + ops * 48 + m.globals().size() * 48 + m.functions().size() * 96;
+  // Generous: pages of the reservation that are never written cost nothing.
+  return 4096 + ops * 96 + m.globals().size() * 64 + m.functions().size() * 128;
 }
 
 }  // namespace

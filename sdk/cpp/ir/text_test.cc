@@ -479,6 +479,26 @@ TEST(TextParser, DeepNestingIsRefusedNotACrash) {
   EXPECT_THAT(parse_error(types), HasSubstr("nested too deeply"));
 }
 
+TEST(TextParser, ManyKeysAndLastDuplicateWins) {
+  std::string text = HEAD "attrs {";
+  for (int i = 200000; i > 0; --i) text += "k" + std::to_string(i) + " = " + std::to_string(i) + ", ";
+  text += "k7 = -7}\n";
+  auto m = parse_ok(text);  // reverse order: must not be quadratic
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->attributes().size(), 200000u);
+  EXPECT_EQ(m->attributes().get("k7")->as_int(), -7);
+}
+
+TEST(TextPrinter, LargeNumericHints) {
+  auto m = parse_ok(HEAD "func @f() -> () {\n^entry:\n    %9999999 = core.const 1 : i64\n"
+                    "    %1048576 = core.const 2 : i64\n    %0 = core.const 3 : i64\n    core.ret\n}\n");
+  ASSERT_TRUE(m);
+  auto& ops = m->functions()[0]->body().entry()->operations();
+  ops[2]->result()->set_hint("1048576");  // taken: numbered instead
+  EXPECT_THAT(print_module(*m), HasSubstr("    %9999999 = core.const 1 : i64\n    %1048576 = core.const 2 : i64\n"
+                                          "    %0 = core.const 3 : i64\n"));
+}
+
 TEST(TextParser, NeverCrashesOnTruncatedInput) {
   // Every prefix of every corpus file either parses or fails with a message.
   for (auto& path : corpus()) {
