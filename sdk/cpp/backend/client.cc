@@ -51,12 +51,18 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
   while (stream->Read(&resp)) {
     if (result.finished || result.error) {
       protocol = absl::InternalError("the backend answered after its final message");
-      continue;
+      context.TryCancel();
+      break;
     }
     switch (resp.msg_case()) {
       case v1::InvokeResponse::kNote: result.notes.push_back(resp.note().text()); break;
       case v1::InvokeResponse::kArtifact: {
         const v1::ArtifactChunk& c = resp.artifact();
+        if (artifact_open && (c.module() != result.artifacts.back().path ||
+                              c.binary() != result.artifacts.back().binary)) {
+          protocol = absl::InternalError("the backend interleaved two artifacts");
+          break;
+        }
         if (!artifact_open) result.artifacts.push_back({c.module(), {}, c.binary(), false});
         result.artifacts.back().data += c.data();
         artifact_open = !c.last();
@@ -64,15 +70,25 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
       }
       case v1::InvokeResponse::kFile: {
         const v1::FileChunk& c = resp.file();
+        if (file_open && c.path() != result.files.back().path) {
+          protocol = absl::InternalError("the backend interleaved two files");
+          break;
+        }
         if (!file_open) result.files.push_back({c.path(), {}, false, c.executable()});
         result.files.back().data += c.data();
         file_open = !c.last();
         break;
       }
       case v1::InvokeResponse::kModule: {
+        if (resp.module().module_index() != result.modules.size()) {
+          protocol = absl::InternalError("the backend sent the modules back out of order");
+          break;
+        }
         module_buf += resp.module().data();
         if (resp.module().last()) {
-          absl::StatusOr<std::unique_ptr<ir::Module>> m = ir::from_proto_bytes(module_buf);
+          absl::StatusOr<std::unique_ptr<ir::Module>> m =
+              resp.module().has_whole() && module_buf.empty() ? ir::from_proto(resp.module().whole())
+                                                              : ir::from_proto_bytes(module_buf);
           module_buf.clear();
           if (!m.ok()) protocol = m.status();
           else result.modules.push_back(std::move(*m));
@@ -83,14 +99,20 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
       case v1::InvokeResponse::kError: result.error = resp.error(); break;
       default: protocol = absl::InternalError("the backend sent an empty answer"); break;
     }
+    if (!protocol.ok()) {
+      context.TryCancel();  // stop a backend that goes on talking nonsense
+      break;
+    }
   }
-  if (!result.finished && !result.error) context.TryCancel();  // unblock the writer
+  // The stream is over: the writer's next Write fails, if it is still writing.
   writer.join();
   grpc::Status status = stream->Finish();
+  if (!protocol.ok()) return protocol;
   if (!status.ok())
     return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
                         str_cat("Invoke: ", status.error_message()));
-  if (!protocol.ok()) return protocol;
+  if (artifact_open || file_open || !module_buf.empty())
+    return absl::InternalError("the backend ended a piece without its last chunk");
   if (!result.finished && !result.error)
     return absl::InternalError("the backend ended the session without a final message");
   return result;

@@ -169,7 +169,7 @@ grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
         buf.swap(*chunk.mutable_data());  // one chunk: no copy
       } else {
         if (buf.empty())
-          buf.reserve(std::min<uint64_t>(header.modules(index).size_bytes(), uint64_t{1} << 34));
+          buf.reserve(std::min<uint64_t>(header.modules(index).size_bytes(), uint64_t{1} << 30));
         buf.append(chunk.data());
       }
       if (!chunk.last()) continue;

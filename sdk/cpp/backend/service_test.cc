@@ -485,5 +485,70 @@ TEST(Service, InstancesAreKeptPerOptionsTable) {
   EXPECT_EQ((*c)->fingerprint(), "echo:2");
 }
 
+
+// ---- The client against a backend that breaks the protocol -----------------------
+
+/// Answers every session with the responses it was given, then ends the call.
+class Scripted final : public v1::Backend::Service {
+ public:
+  explicit Scripted(std::vector<v1::InvokeResponse> script) : script_(std::move(script)) {}
+  grpc::Status Invoke(grpc::ServerContext*,
+                      grpc::ServerReaderWriter<v1::InvokeResponse, v1::InvokeRequest>* stream) override {
+    v1::InvokeRequest req;
+    while (stream->Read(&req)) {
+    }
+    for (const auto& r : script_) stream->Write(r);
+    return grpc::Status::OK;
+  }
+
+ private:
+  std::vector<v1::InvokeResponse> script_;
+};
+
+absl::Status invoke_scripted(std::vector<v1::InvokeResponse> script) {
+  Scripted service(std::move(script));
+  grpc::ServerBuilder builder;
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  auto stub = v1::Backend::NewStub(server->InProcessChannel(backend_channel_arguments()));
+  auto m = module_named("a");
+  const ir::Module* mods[] = {m.get()};
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  v1::InvokeHeader h;
+  h.set_action(v1::InvokeHeader::EMIT);
+  absl::StatusOr<InvokeResult> r = invoke(*stub, ctx, h, mods);
+  server->Shutdown();
+  return r.status();
+}
+
+v1::InvokeResponse artifact(std::string module, bool last) {
+  v1::InvokeResponse r;
+  r.mutable_artifact()->set_module(std::move(module));
+  r.mutable_artifact()->set_data("x");
+  r.mutable_artifact()->set_last(last);
+  return r;
+}
+
+v1::InvokeResponse finished() {
+  v1::InvokeResponse r;
+  r.mutable_finished();
+  return r;
+}
+
+TEST(Client, RefusesABackendThatBreaksTheProtocol) {
+  EXPECT_TRUE(invoke_scripted({artifact("a", true), finished()}).ok());
+  EXPECT_EQ(std::string(invoke_scripted({artifact("a", true)}).message()),
+            "the backend ended the session without a final message");
+  EXPECT_EQ(std::string(invoke_scripted({artifact("a", false), artifact("b", true), finished()}).message()),
+            "the backend interleaved two artifacts");
+  EXPECT_EQ(std::string(invoke_scripted({artifact("a", false), finished()}).message()),
+            "the backend ended a piece without its last chunk");
+  EXPECT_EQ(std::string(invoke_scripted({finished(), artifact("a", true)}).message()),
+            "the backend answered after its final message");
+  EXPECT_EQ(std::string(invoke_scripted({v1::InvokeResponse()}).message()),
+            "the backend sent an empty answer");
+}
+
 }  // namespace
 }  // namespace ppy
