@@ -68,13 +68,14 @@ class PtrIds {
   /// The slot holding `key`, or the free slot where it would go.
   size_t find(const void* key) const {
     size_t mask = slots_.size() - 1;
-    size_t i = (reinterpret_cast<uintptr_t>(key) * 0x9E3779B97F4A7C15ull) >> 40 & mask;
+    size_t i = (reinterpret_cast<uintptr_t>(key) * 0x9E3779B97F4A7C15ull) >> shift_ & mask;
     while (slots_[i].gen == gen_ && slots_[i].key != key) i = (i + 1) & mask;
     return i;
   }
   void grow() {
     std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
+    --shift_;
     uint32_t g = gen_;
     gen_ = 1;
     size_ = 0;
@@ -85,6 +86,7 @@ class PtrIds {
   std::vector<Slot> slots_;
   size_t size_ = 0;
   uint32_t gen_ = 1;
+  int shift_ = 64 - 6;  // the hash's top bits index 64 slots
 };
 
 /// Open-addressing map from a string (viewed, not copied) to its string index.
@@ -96,7 +98,7 @@ class StringIds {
   uint32_t get_or_put(std::string_view s, uint32_t next) {
     if (size_ * 2 + 2 > slots_.size()) grow();
     size_t mask = slots_.size() - 1;
-    for (size_t i = std::hash<std::string_view>()(s) & mask;; i = (i + 1) & mask) {
+    for (size_t i = hash(s) & mask;; i = (i + 1) & mask) {
       if (slots_[i].id == kNone) {
         slots_[i] = {s, next};
         ++size_;
@@ -113,6 +115,15 @@ class StringIds {
     uint32_t id;
   };
   static constexpr Slot kEmpty{{}, kNone};
+  /// Keys are mostly short (`overflow`, `wrap`, `x`): hash their bytes inline.
+  static size_t hash(std::string_view s) {
+    if (s.size() > 16) return std::hash<std::string_view>()(s);
+    uint64_t a = 0, b = 0;
+    std::memcpy(&a, s.data(), std::min<size_t>(s.size(), 8));
+    if (s.size() > 8) std::memcpy(&b, s.data() + 8, s.size() - 8);
+    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ s.size();
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
   void grow() {
     std::vector<Slot> old(slots_.size() * 2, kEmpty);
     old.swap(slots_);
@@ -125,43 +136,144 @@ class StringIds {
 };
 
 // ---------------------------------------------------------------------------
-// IR -> proto
+// IR -> bytes
+//
+// The writer encodes the wire format itself rather than filling messages and
+// serializing them: no message tree is built, and each op costs a few varints.
+// Field numbers are ir.proto's; keep the two in step.
 
-class Writer {
+/// A growing buffer of protobuf wire data.
+class Wire {
  public:
-  explicit Writer(pb::Module& out) : out_(out) {}
+  Wire() { grow(4096); }
 
-  void module(const Module& m) {
-    out_.Clear();
-    out_.set_schema_version(kSchemaVersion);
-    out_.set_name(m.name());
-    out_.add_strings();  // strings[0] = ""
-    strings_.get_or_put("", 0);
+  size_t size() const { return static_cast<size_t>(p_ - buf_.get()); }
+  const char* data() const { return buf_.get(); }
+
+  void varint(uint64_t v) {
+    room(10);
+    while (v >= 0x80) {
+      *p_++ = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    *p_++ = static_cast<char>(v);
+  }
+  void tag(uint32_t field, int wire_type) { varint(uint64_t{field} << 3 | wire_type); }
+
+  /// A scalar field; proto3 leaves zero out unless the field is a oneof member.
+  void uint(uint32_t field, uint64_t v, bool always = false) {
+    if (!v && !always) return;
+    tag(field, 0);
+    varint(v);
+  }
+  void sint(uint32_t field, int64_t v) {  // oneof member: always written
+    tag(field, 0);
+    varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
+  }
+  void fixed64(uint32_t field, double d) {  // oneof member: always written
+    tag(field, 1);
+    append(reinterpret_cast<const char*>(&d), 8);
+  }
+  void bytes(uint32_t field, std::string_view s, bool always = false) {
+    if (s.empty() && !always) return;
+    tag(field, 2);
+    varint(s.size());
+    append(s.data(), s.size());
+  }
+  void append(const char* p, size_t n) {
+    room(n);
+    std::memcpy(p_, p, n);
+    p_ += n;
+  }
+
+  /// Opens a length-delimited field; `end` patches its length in.
+  size_t begin(uint32_t field) {
+    tag(field, 2);
+    room(1);
+    *p_++ = 0;
+    return size();
+  }
+  void end(size_t start) {
+    size_t len = size() - start;
+    char* base = buf_.get();
+    if (len < 128) [[likely]] {
+      base[start - 1] = static_cast<char>(len);
+      return;
+    }
+    size_t n = 1;
+    for (size_t v = len; v >= 0x80; v >>= 7) ++n;
+    room(n - 1);
+    base = buf_.get();
+    std::memmove(base + start + n - 1, base + start, len);
+    p_ += n - 1;
+    char* q = base + start - 1;
+    for (size_t v = len; v >= 0x80; v >>= 7) *q++ = static_cast<char>(v | 0x80);
+    *q = static_cast<char>(len >> 7 * (n - 1));
+  }
+
+ private:
+  void room(size_t n) {
+    if (static_cast<size_t>(end_ - p_) < n) [[unlikely]]
+      grow(n);
+  }
+  [[gnu::noinline]] void grow(size_t n) {
+    size_t used = buf_ ? size() : 0;
+    size_t cap = std::max<size_t>(2 * static_cast<size_t>(end_ - buf_.get()), used + n);
+    std::unique_ptr<char[]> bigger(new char[cap]);
+    if (used) std::memcpy(bigger.get(), buf_.get(), used);
+    buf_ = std::move(bigger);
+    p_ = buf_.get() + used;
+    end_ = buf_.get() + cap;
+  }
+  std::unique_ptr<char[]> buf_;
+  char* p_ = nullptr;
+  char* end_ = nullptr;
+};
+
+class Encoder {
+ public:
+  std::string module(const Module& m) {
+    Wire head;
+    head.uint(1, kSchemaVersion);
+    head.bytes(2, m.name());
     for (auto& [name, version] : m.dialects()) {
-      pb::DialectVersion* d = out_.add_dialects();
-      d->set_name(name);
-      d->set_version(version);
+      size_t d = head.begin(3);
+      head.bytes(1, name);
+      head.uint(2, static_cast<uint64_t>(version));
+      head.end(d);
     }
-    attrs(m.attributes(), *out_.mutable_attrs());
-    out_.mutable_globals()->Reserve(static_cast<int>(m.globals().size()));
+    strings_.bytes(6, "", true);  // strings[0] = ""
+    string_ids_.get_or_put("", 0);
+    num_strings_ = 1;
+    attrs(head, 4, m.attributes());
     for (auto& [name, g] : m.globals()) {
-      pb::Global* pg = out_.add_globals();
-      pg->set_name(name);
-      pg->set_visibility(static_cast<pb::Visibility>(g.visibility));
-      pg->set_is_mutable(g.is_mutable);
-      pg->set_type(type(g.type));
-      if (g.initializer) attr(*g.initializer, *pg->mutable_initializer());
+      size_t pg = body_.begin(7);
+      body_.bytes(1, name);
+      body_.uint(2, static_cast<uint64_t>(g.visibility));
+      body_.uint(3, g.is_mutable);
+      body_.uint(4, type(g.type));
+      if (g.initializer) {
+        size_t a = body_.begin(5);
+        attr(body_, *g.initializer);
+        body_.end(a);
+      }
+      body_.end(pg);
     }
-    out_.mutable_functions()->Reserve(static_cast<int>(m.functions().size()));
-    for (auto& f : m.functions()) function(*f, *out_.add_functions());
+    for (auto& f : m.functions()) function(*f);
+    std::string out;
+    out.reserve(head.size() + types_.size() + strings_.size() + body_.size());
+    for (const Wire* w : {&head, &types_, &strings_, &body_}) out.append(w->data(), w->size());
+    return out;
   }
 
  private:
   uint32_t str(std::string_view s) {
     if (s.empty()) return 0;
-    uint32_t next = static_cast<uint32_t>(out_.strings_size());
-    uint32_t id = strings_.get_or_put(s, next);
-    if (id == next) out_.add_strings()->assign(s.data(), s.size());
+    uint32_t id = string_ids_.get_or_put(s, num_strings_);
+    if (id == num_strings_) {
+      ++num_strings_;
+      strings_.bytes(6, s, true);
+    }
     return id;
   }
   /// An interned string (op name, location file): cached by pointer.
@@ -176,128 +288,168 @@ class Writer {
 
   uint32_t type(Type t) {
     if (!t) return type(Type::void_());  // a null type cannot travel; void stands in
-    int64_t id = types_.get(t.storage());
-    if (id >= 0) return static_cast<uint32_t>(id);
-    const TypeStorage& s = *t.storage();
+    if (t.storage() == last_type_) return last_type_id_;
+    int64_t id = type_ids_.get(t.storage());
+    if (id < 0) id = add_type(*t.storage());
+    last_type_ = t.storage();
+    last_type_id_ = static_cast<uint32_t>(id);
+    return last_type_id_;
+  }
+  uint32_t add_type(const TypeStorage& s) {
     // Elements first, so each entry refers only to earlier ones.
     std::vector<uint32_t> elems;
     for (const TypeStorage* e : s.elems) elems.push_back(type(Type(e)));
     std::vector<uint32_t> fields;
     for (const StructField& f : s.fields) fields.push_back(type(Type(f.type)));
-    std::vector<int64_t> arg_types;
+    std::vector<uint32_t> args;
     for (const DialectTypeArg& a : s.args)
-      arg_types.push_back(std::holds_alternative<const TypeStorage*>(a)
-                              ? int64_t{type(Type(std::get<const TypeStorage*>(a)))}
-                              : int64_t{-1});
-    pb::Type* p = out_.add_types();
+      args.push_back(std::holds_alternative<const TypeStorage*>(a) ? type(Type(std::get<const TypeStorage*>(a))) : 0);
+    Wire& w = types_;
+    size_t entry = w.begin(5);
     switch (s.kind) {
       case TypeKind::Ptr: {
-        pb::PtrType* pt = p->mutable_ptr();
-        pt->set_elem(elems.at(0));
+        size_t p = w.begin(2);
+        w.uint(1, elems.at(0));
         int space = 0;
         for (int i = 0; i < 6; ++i)
           if (s.name == kSpaces[i]) space = i;
-        pt->set_space(static_cast<pb::AddressSpace>(space));
-        pt->set_is_const(s.is_const);
+        w.uint(2, space);
+        w.uint(3, s.is_const);
+        w.end(p);
         break;
       }
-      case TypeKind::Buffer: p->set_buffer(elems.at(0)); break;
-      case TypeKind::Future: p->set_future(elems.at(0)); break;
-      case TypeKind::Vector:
-        p->mutable_vector()->set_elem(elems.at(0));
-        p->mutable_vector()->set_lanes(s.count);
+      case TypeKind::Buffer: w.uint(3, elems.at(0), true); break;
+      case TypeKind::Future: w.uint(4, elems.at(0), true); break;
+      case TypeKind::Vector: {
+        size_t v = w.begin(5);
+        w.uint(1, elems.at(0));
+        w.uint(2, static_cast<uint64_t>(s.count));
+        w.end(v);
         break;
-      case TypeKind::Tuple:
-        for (uint32_t e : elems) p->mutable_tuple()->add_members(e);
-        p->mutable_tuple();  // `tuple<>` still sets the oneof
+      }
+      case TypeKind::Tuple: {
+        size_t t = w.begin(6);
+        packed(w, 1, elems.begin(), elems.end(), [](uint32_t e) { return e; });
+        w.end(t);
         break;
+      }
       case TypeKind::Struct: {
-        pb::StructType* st = p->mutable_struct_type();
-        st->set_name(s.name);
+        size_t st = w.begin(7);
+        w.bytes(1, s.name);
         for (size_t i = 0; i < s.fields.size(); ++i) {
-          pb::StructField* f = st->add_fields();
-          f->set_name(s.fields[i].name);
-          f->set_type(fields[i]);
+          size_t f = w.begin(2);
+          w.bytes(1, s.fields[i].name);
+          w.uint(2, fields[i]);
+          w.end(f);
         }
+        w.end(st);
         break;
       }
       case TypeKind::Dialect: {
-        pb::DialectType* dt = p->mutable_dialect();
-        dt->set_name(s.name);
+        size_t d = w.begin(8);
+        w.bytes(1, s.name);
         for (size_t i = 0; i < s.args.size(); ++i) {
-          pb::DialectTypeArg* a = dt->add_args();
-          if (arg_types[i] >= 0) a->set_type(static_cast<uint32_t>(arg_types[i]));
-          else if (auto* n = std::get_if<int64_t>(&s.args[i])) a->set_int_value(*n);
-          else a->set_word(std::get<std::string>(s.args[i]));
+          size_t a = w.begin(2);
+          if (std::holds_alternative<const TypeStorage*>(s.args[i])) w.uint(1, args[i], true);
+          else if (auto* n = std::get_if<int64_t>(&s.args[i])) w.uint(2, static_cast<uint64_t>(*n), true);
+          else w.bytes(3, std::get<std::string>(s.args[i]), true);
+          w.end(a);
         }
+        w.end(d);
         break;
       }
-      default: p->set_scalar(static_cast<pb::ScalarKind>(s.kind)); break;
+      default: w.uint(1, static_cast<uint64_t>(s.kind), true); break;
     }
-    uint32_t index = static_cast<uint32_t>(out_.types_size() - 1);
-    types_.put(t.storage(), index);
+    w.end(entry);
+    uint32_t index = num_types_++;
+    type_ids_.put(&s, index);
     return index;
   }
 
-  void attr(const Attribute& a, pb::Attribute& p) {
+  /// A packed repeated uint32 field (left out when empty).
+  template <class It, class F>
+  static void packed(Wire& w, uint32_t field, It first, It last, F&& get) {
+    if (first == last) return;
+    size_t p = w.begin(field);
+    for (; first != last; ++first) w.varint(get(*first));
+    w.end(p);
+  }
+
+  void attr(Wire& w, const Attribute& a) {
     std::visit(
         [&](const auto& v) {
           using T = std::decay_t<decltype(v)>;
-          if constexpr (std::is_same_v<T, bool>) p.set_bool_value(v);
-          else if constexpr (std::is_same_v<T, int64_t>) p.set_int_value(v);
-          else if constexpr (std::is_same_v<T, double>) p.set_float_value(v);
-          else if constexpr (std::is_same_v<T, std::string>) p.set_text(str(v));
-          else if constexpr (std::is_same_v<T, SymbolRef>) p.set_symbol(str(v.name));
-          else if constexpr (std::is_same_v<T, Type>) p.set_type(type(v));
+          if constexpr (std::is_same_v<T, bool>) w.uint(1, v, true);
+          else if constexpr (std::is_same_v<T, int64_t>) w.sint(2, v);
+          else if constexpr (std::is_same_v<T, double>) w.fixed64(3, v);
+          else if constexpr (std::is_same_v<T, std::string>) w.uint(4, str(v), true);
+          else if constexpr (std::is_same_v<T, SymbolRef>) w.uint(5, str(v.name), true);
+          else if constexpr (std::is_same_v<T, Type>) w.uint(6, type(v), true);
           else if constexpr (std::is_same_v<T, std::shared_ptr<const AttrArray>>) {
-            pb::AttributeArray* arr = p.mutable_array();
-            arr->mutable_values()->Reserve(static_cast<int>(v->size()));
-            for (const Attribute& e : *v) attr(e, *arr->add_values());
+            size_t arr = w.begin(7);
+            for (const Attribute& e : *v) {
+              size_t item = w.begin(1);
+              attr(w, e);
+              w.end(item);
+            }
+            w.end(arr);
           } else {
-            attrs(*v, *p.mutable_dict()->mutable_entries());
+            size_t d = w.begin(8);
+            attrs(w, 1, *v);
+            w.end(d);
           }
         },
         a.storage());
   }
 
-  void attrs(const AttrDict& d, google::protobuf::RepeatedPtrField<pb::NamedAttribute>& out) {
-    if (d.empty()) return;
-    out.Reserve(static_cast<int>(d.size()));
+  /// A dict as repeated NamedAttribute in `field`.
+  void attrs(Wire& w, uint32_t field, const AttrDict& d) {
     for (auto& [key, value] : d) {
-      pb::NamedAttribute* na = out.Add();
-      na->set_key(str(key));
-      attr(value, *na->mutable_value());
+      size_t na = w.begin(field);
+      w.uint(1, str(key));
+      size_t v = w.begin(2);
+      attr(w, value);
+      w.end(v);
+      w.end(na);
     }
   }
 
-  void loc(const Location& l, pb::Location& p) {
-    p.set_file(interned(l.file));
-    p.set_line(l.line);
-    p.set_col(l.col);
+  void loc(Wire& w, uint32_t field, const Location& l) {
+    size_t p = w.begin(field);
+    w.uint(1, interned(l.file));
+    w.uint(2, l.line);
+    w.uint(3, l.col);
+    w.end(p);
   }
 
-  void function(const Function& f, pb::Function& p) {
-    p.set_name(f.name());
-    p.set_visibility(static_cast<pb::Visibility>(f.visibility()));
-    p.mutable_params()->Reserve(static_cast<int>(f.params().size()));
+  void function(const Function& f) {
+    Wire& w = body_;
+    size_t pf = w.begin(8);
+    w.bytes(1, f.name());
+    w.uint(2, static_cast<uint64_t>(f.visibility()));
     for (const Param& param : f.params()) {
-      pb::Param* pp = p.add_params();
-      pp->set_type(type(param.type));
-      attrs(param.attrs, *pp->mutable_attrs());
-      pp->set_name(str(param.name));
+      size_t pp = w.begin(3);
+      w.uint(1, type(param.type));
+      attrs(w, 2, param.attrs);
+      w.uint(3, str(param.name));
+      w.end(pp);
     }
-    for (Type t : f.results()) p.add_results(type(t));
-    attrs(f.attributes(), *p.mutable_attrs());
-    if (f.loc()) loc(*f.loc(), *p.mutable_loc());
-    if (f.is_declaration()) return;
-    values_.clear();
-    next_value_ = 0;
-    number(f.body());
-    region(f.body(), *p.mutable_body());
+    packed(w, 4, f.results().begin(), f.results().end(), [&](Type t) { return type(t); });
+    attrs(w, 5, f.attributes());
+    if (f.loc()) loc(w, 6, *f.loc());
+    if (!f.is_declaration()) {
+      values_.clear();
+      next_value_ = 0;
+      number(f.body());
+      size_t body = w.begin(7);
+      region(f.body());
+      w.end(body);
+    }
+    w.end(pf);
   }
 
-  /// Gives every value its id (ppy.ir.v1 Function's order) and every block its
-  /// index in its region.
+  /// Gives every value its id (ir.proto, Function) and every block its index in
+  /// its region.
   void number(const Region& r) {
     uint32_t bi = 0;
     for (auto& b : r.blocks()) values_.put(b.get(), bi++);
@@ -310,75 +462,64 @@ class Writer {
     }
   }
   /// A value outside the function gets an id past its last; the reader refuses it.
-  uint32_t id(const void* v) {
+  uint32_t id(const Value* v) const {
     int64_t id = values_.get(v);
     return id >= 0 ? static_cast<uint32_t>(id) : next_value_;
   }
 
-  void region(const Region& r, pb::Region& p) {
-    p.mutable_blocks()->Reserve(static_cast<int>(r.blocks().size()));
+  /// The fields of a Region (its blocks), into `body_`.
+  void region(const Region& r) {
+    Wire& w = body_;
     for (auto& b : r.blocks()) {
-      pb::Block* pb = p.add_blocks();
-      pb->set_label(str(b->label()));
-      size_t n = b->num_arguments();
-      if (n) {
-        auto* types = pb->mutable_arg_types();
-        types->Reserve(static_cast<int>(n));
-        bool hints = false;
-        for (auto& a : b->arguments()) {
-          types->AddAlreadyReserved(type(a->type()));
-          hints |= !a->hint().empty();
-        }
-        if (hints) {
-          auto* h = pb->mutable_arg_hints();
-          h->Reserve(static_cast<int>(n));
-          for (auto& a : b->arguments()) h->AddAlreadyReserved(str(a->hint()));
-        }
-      }
-      auto* ops = pb->mutable_ops();
-      ops->Reserve(static_cast<int>(b->operations().size()));
-      for (auto& op : b->operations()) operation(*op, *ops->Add());
-    }
-  }
-
-  void operation(const Operation& op, pb::Operation& p) {
-    p.set_name(interned(&op.name()));
-    if (size_t n = op.num_operands()) {
-      auto* ids = p.mutable_operands();
-      ids->Reserve(static_cast<int>(n));
-      for (Value* v : op.operands()) ids->AddAlreadyReserved(id(v));
-    }
-    if (size_t n = op.num_results()) {
-      auto* types = p.mutable_result_types();
-      types->Reserve(static_cast<int>(n));
+      size_t pb = w.begin(1);
+      w.uint(1, str(b->label()));
+      auto& args = b->arguments();
+      packed(w, 2, args.begin(), args.end(), [&](const std::unique_ptr<Value>& a) { return type(a->type()); });
       bool hints = false;
-      for (const Value& v : op.results()) {
-        types->AddAlreadyReserved(type(v.type()));
-        hints |= !v.hint().empty();
-      }
-      if (hints) {
-        auto* h = p.mutable_result_hints();
-        h->Reserve(static_cast<int>(n));
-        for (const Value& v : op.results()) h->AddAlreadyReserved(str(v.hint()));
-      }
+      for (auto& a : args) hints |= !a->hint().empty();
+      if (hints) packed(w, 3, args.begin(), args.end(), [&](const std::unique_ptr<Value>& a) { return str(a->hint()); });
+      for (auto& op : b->operations()) operation(*op);
+      w.end(pb);
     }
-    for (const Successor& s : op.successors()) {
-      pb::Successor* ps = p.add_successors();
-      int64_t bi = values_.get(s.block);
-      ps->set_block(bi >= 0 ? static_cast<uint32_t>(bi) : UINT32_MAX);
-      auto* args = ps->mutable_args();
-      args->Reserve(static_cast<int>(s.args.size()));
-      for (Value* v : s.args) args->AddAlreadyReserved(id(v));
-    }
-    attrs(op.attributes(), *p.mutable_attrs());
-    for (auto& r : op.regions()) region(*r, *p.add_regions());
-    if (op.loc()) loc(*op.loc(), *p.mutable_loc());
   }
 
-  pb::Module& out_;
-  StringIds strings_;
+  void operation(const Operation& op) {
+    Wire& w = body_;
+    size_t po = w.begin(4);  // Block.ops
+    w.uint(1, interned(&op.name()));
+    packed(w, 2, op.operands().begin(), op.operands().end(), [&](const Value* v) { return id(v); });
+    auto& results = op.results();
+    packed(w, 3, results.begin(), results.end(), [&](const Value& v) { return type(v.type()); });
+    bool hints = false;
+    for (const Value& v : results) hints |= !v.hint().empty();
+    if (hints) packed(w, 4, results.begin(), results.end(), [&](const Value& v) { return str(v.hint()); });
+    for (const Successor& s : op.successors()) {
+      size_t ps = w.begin(5);
+      int64_t bi = values_.get(s.block);
+      w.uint(1, bi >= 0 ? static_cast<uint32_t>(bi) : UINT32_MAX);
+      packed(w, 2, s.args.begin(), s.args.end(), [&](const Value* v) { return id(v); });
+      w.end(ps);
+    }
+    attrs(w, 6, op.attributes());
+    for (auto& r : op.regions()) {
+      size_t pr = w.begin(7);
+      region(*r);
+      w.end(pr);
+    }
+    if (op.loc()) loc(w, 8, *op.loc());
+    w.end(po);
+  }
+
+  Wire types_;    // Module.types entries
+  Wire strings_;  // Module.strings entries
+  Wire body_;     // Module.globals and Module.functions
+  StringIds string_ids_;
+  uint32_t num_strings_ = 0;
   PtrIds interned_;
-  PtrIds types_;
+  PtrIds type_ids_;
+  uint32_t num_types_ = 0;
+  const TypeStorage* last_type_ = nullptr;
+  uint32_t last_type_id_ = 0;
   PtrIds values_;  // values and blocks of the current function
   uint32_t next_value_ = 0;
 };
@@ -818,36 +959,49 @@ class Reader {
 
 }  // namespace
 
-void to_proto(const Module& m, pb::Module& out) { Writer(out).module(m); }
+void to_proto(const Module& m, pb::Module& out) {
+  std::string bytes = to_proto_bytes(m);
+  out.Clear();
+  out.ParseFromString(bytes);  // bytes we wrote always parse
+}
 
 absl::StatusOr<std::unique_ptr<Module>> from_proto(const pb::Module& in, const DialectRegistry& reg) {
   return Reader(in, reg).module();
 }
 
 namespace {
-google::protobuf::ArenaOptions arena_options(size_t bytes) {
+/// Memory for the message tree of one read, kept per thread between reads: a
+/// fresh block of several MB would cost more in page faults than the parse.
+/// Blocks above `kKeep` are not kept.
+google::protobuf::ArenaOptions arena_options(size_t want) {
+  constexpr size_t kKeep = size_t{64} << 20;
+  thread_local std::unique_ptr<char[]> block;
+  thread_local size_t block_size = 0;
   google::protobuf::ArenaOptions o;
-  o.start_block_size = std::clamp<size_t>(bytes, 4096, size_t{64} << 20);
   o.max_block_size = size_t{64} << 20;
+  if (want > kKeep) {
+    o.start_block_size = o.max_block_size;
+    return o;
+  }
+  if (block_size < want) {
+    block.reset();
+    block.reset(new char[want]);
+    block_size = want;
+  }
+  o.initial_block = block.get();
+  o.initial_block_size = block_size;
   return o;
 }
 }  // namespace
 
-std::string to_proto_bytes(const Module& m) {
-  google::protobuf::Arena arena(arena_options(size_t{1} << 20));
-  auto* msg = google::protobuf::Arena::CreateMessage<pb::Module>(&arena);
-  to_proto(m, *msg);
-  std::string out;
-  msg->SerializeToString(&out);
-  return out;
-}
+std::string to_proto_bytes(const Module& m) { return Encoder().module(m); }
 
 absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes, const DialectRegistry& reg) {
   if (bytes.size() > static_cast<size_t>(INT_MAX))
     return absl::InvalidArgumentError(
         ppy::str_cat("ppy.ir.v1.Module: ", bytes.size(), " bytes is more than one message may hold (2 GiB)"));
-  // The message tree takes a few times the wire size; one block holds most of it.
-  google::protobuf::Arena arena(arena_options(bytes.size() * 4));
+  // The message tree takes about ten times the wire size; one block holds it.
+  google::protobuf::Arena arena(arena_options(std::max<size_t>(bytes.size() * 12, 4096)));
   auto* msg = google::protobuf::Arena::CreateMessage<pb::Module>(&arena);
   google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
                                             static_cast<int>(bytes.size()));
