@@ -8,10 +8,19 @@
 
 namespace ppy::ir {
 
+namespace {
+/// Lets the pool be searched by string_view without building a std::string.
+struct ViewHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+}  // namespace
+
 const std::string* intern(std::string_view s) {
   static std::mutex mu;
-  static auto* pool = new std::unordered_set<std::string>;
+  static auto* pool = new std::unordered_set<std::string, ViewHash, std::equal_to<>>;
   std::lock_guard lock(mu);
+  if (auto it = pool->find(s); it != pool->end()) return &*it;  // no allocation when present
   return &*pool->emplace(s).first;
 }
 
