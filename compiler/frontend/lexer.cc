@@ -47,9 +47,10 @@ class Lexer {
       }
       char c = src_[i_];
       if (c == '\n') {
+        Pos nl = here();
         newline_char();
         if (depth_ == 0) {
-          if (!toks_.empty() && toks_.back().kind != Tok::Newline) push(Tok::Newline, "", pos_of(i_ - 1));
+          if (!toks_.empty() && toks_.back().kind != Tok::Newline) push(Tok::Newline, "", nl);
           at_line_start = true;
         }
         continue;

@@ -579,8 +579,8 @@ class Parser {
   ExprPtr trailers(ExprPtr e) {
     for (;;) {
       if (at_op("(")) {
-        Pos p = take().pos;
-        auto n = node(ExprKind::Call, p);
+        take();
+        auto n = node(ExprKind::Call, e->pos);
         n->kids.push_back(std::move(e));
         while (!at_op(")")) {
           if (at_op("*") || at_op("**")) {
@@ -604,8 +604,8 @@ class Parser {
         expect_op(")");
         e = finish(std::move(n));
       } else if (at_op("[")) {
-        Pos p = take().pos;
-        auto n = node(ExprKind::Subscript, p);
+        take();
+        auto n = node(ExprKind::Subscript, e->pos);
         n->kids.push_back(std::move(e));
         if (at_op(":")) unsupported(cur().pos, "slicing");
         ExprPtr idx = expr();
@@ -624,7 +624,7 @@ class Parser {
         e = finish(std::move(n));
       } else if (at_op(".")) {
         take();
-        auto n = node(ExprKind::Attribute, cur().pos);
+        auto n = node(ExprKind::Attribute, e->pos);
         n->str = expect_name();
         n->kids.push_back(std::move(e));
         e = finish(std::move(n));
