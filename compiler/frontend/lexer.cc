@@ -43,7 +43,10 @@ class Lexer {
     while (i_ < src_.size()) {
       if (at_line_start && depth_ == 0) {
         at_line_start = false;
-        if (!indentation()) continue;  // blank or comment line
+        if (!indentation()) {  // a blank or comment-only line
+          at_line_start = true;
+          continue;
+        }
       }
       char c = src_[i_];
       if (c == '\n') {

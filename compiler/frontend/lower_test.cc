@@ -1,0 +1,183 @@
+// IR generation: the shapes docs/runtime.md promises, checked on the IR itself.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "ppy/frontend/frontend.h"
+#include "ppy/ir/text.h"
+#include "ppy/ir/verifier.h"
+
+namespace ppy::frontend {
+namespace {
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Lowered {
+  std::unique_ptr<ir::Module> module;
+  std::string text;
+  std::string diags;
+};
+
+Lowered lower(const std::string& src, const std::string& name = "m", const ModuleInterfaces& others = {}) {
+  DiagnosticEngine d;
+  SourceModule s{name, name + ".ppy", src};
+  LowerResult r = lower_module(s, others, d);
+  Lowered out;
+  out.diags = render_diagnostics(d);
+  if (r.module) {
+    out.text = ir::print_module(*r.module);
+    std::string problems;
+    for (auto& p : ir::verify(*r.module)) problems += p.str() + "\n";
+    EXPECT_EQ(problems, "") << out.text;
+  }
+  out.module = std::move(r.module);
+  return out;
+}
+
+TEST(Lower, FunctionSymbolsAttributesAndLocations) {
+  auto l = lower("from ppy import export\n\n@export\ndef sq(x: int) -> int:\n    return x * x\n\ndef f(a: float) -> float:\n    return a\n",
+                 "pkg.mod");
+  ASSERT_TRUE(l.module) << l.diags;
+  ir::Function* sq = l.module->function("pkg_mod_sq");
+  ASSERT_NE(sq, nullptr);
+  EXPECT_EQ(sq->attributes().get("ppy.qualname")->as_string(), "pkg.mod.sq");
+  EXPECT_TRUE(sq->attributes().get("ppy.export")->as_bool());
+  EXPECT_EQ(sq->attributes().get("ppy.effects")->as_array()[0].as_string(), "raises");
+  ir::Function* f = l.module->function("pkg_mod_f");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->attributes().get("ppy.effects")->as_array()[0].as_string(), "pure");
+  EXPECT_EQ(f->loc()->str(), "pkg.mod.ppy:7:5");
+  EXPECT_THAT(l.text, HasSubstr("core.mul %0, %1 {overflow = \"python\"} : i64 loc(\"pkg.mod.ppy\":5:14)"));
+}
+
+TEST(Lower, DivisionGuardsAndRounding) {
+  auto l = lower("def f(a: int, b: int) -> int:\n    return a // b\n\ndef g(a: float, b: float) -> float:\n    return a % b\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("core.guard %3 {kind = \"zero_division\", message = \"integer division or modulo by zero\"}"));
+  EXPECT_THAT(l.text, HasSubstr("core.div %0, %1 {overflow = \"python\", rounding = \"floor\"} : i64"));
+  EXPECT_THAT(l.text, HasSubstr("core.mod %0, %1 {rounding = \"floor\"} : f64"));
+}
+
+TEST(Lower, ListIndexNormalisedAndGuarded) {
+  auto l = lower("def f(xs: list[int], i: int) -> int:\n    return xs[i]\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("core.buffer_len"));
+  EXPECT_THAT(l.text, HasSubstr("core.select"));
+  EXPECT_THAT(l.text, HasSubstr("{kind = \"bounds\", message = \"list index out of range\"}"));
+  EXPECT_THAT(l.text, HasSubstr("core.buffer_load"));
+  EXPECT_THAT(l.text, HasSubstr("func @m_f(%xs: buffer<i64>, %i: i64) -> i64"));
+}
+
+TEST(Lower, PrintSequence) {
+  auto l = lower("def main() -> None:\n    print(1, 2.5, True, \"s\")\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  for (const char* c : {"ppy_print_i64", "ppy_print_f64", "ppy_print_bool", "ppy_print_space", "ppy_print_newline"})
+    EXPECT_THAT(l.text, HasSubstr(c));
+  EXPECT_THAT(l.text, HasSubstr("core.call_extern {abi = \"c\", callee = \"ppy_print_str\", text = \"s\"}"));
+  EXPECT_THAT(l.text, HasSubstr("ppy.effects = [\"io\"]"));
+}
+
+TEST(Lower, IntPowIsARuntimeCall) {
+  auto l = lower("def f(a: int, b: int) -> int:\n    return a ** b\n\ndef g(a: float) -> float:\n    return a ** 2\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("callee = \"ppy_pow_i64\"} : i64"));
+  EXPECT_THAT(l.text, HasSubstr("math.pow"));
+  EXPECT_THAT(l.text, HasSubstr("dialect math 1"));
+}
+
+TEST(Lower, ConstantsInlinedAndRecorded) {
+  auto l = lower("N = 4\nK: float = 0.5\n\ndef f() -> int:\n    return N\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("global @m_N : i64 = 4"));
+  EXPECT_THAT(l.text, HasSubstr("global @m_K : f64 = 0.5"));
+  EXPECT_THAT(l.text, HasSubstr("core.const 4 : i64"));
+}
+
+TEST(Lower, CrossModuleCallIsAnExternDeclaration) {
+  ModuleInterfaces others;
+  SourceModule util{"app.util", "util.ppy", "def twice(x: int) -> int:\n    return 2 * x\n"};
+  DiagnosticEngine d;
+  others["app.util"] = lower_module(util, {}, d).interface;
+  ASSERT_FALSE(d.has_errors()) << render_diagnostics(d);
+  EXPECT_EQ(others["app.util"].functions["twice"].effects, std::vector<std::string>{"raises"});
+  auto l = lower("from app.util import twice\n\ndef main() -> None:\n    print(twice(3))\n", "app.main", others);
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("core.call %0 {callee = @app_util_twice} : i64"));
+  EXPECT_THAT(l.text, HasSubstr("extern func @app_util_twice(i64) -> i64 attrs {ppy.effects = [\"raises\"], ppy.external = true, ppy.qualname = \"app.util.twice\"}"));
+  EXPECT_THAT(l.text, HasSubstr("ppy.effects = [\"io\", \"raises\"], ppy.qualname = \"app.main.main\""));
+}
+
+TEST(Lower, ShortCircuitUsesBlockArguments) {
+  auto l = lower("def f(a: int, b: int) -> bool:\n    return a > 0 and b > 0\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("core.cond_br"));
+  EXPECT_THAT(l.text, HasSubstr("^and.end1(%"));
+}
+
+TEST(Lower, RangeWithRuntimeStepIsGuarded) {
+  auto l = lower("def f(n: int, s: int) -> int:\n    t = 0\n    for i in range(0, n, s):\n        t += i\n    return t\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("{kind = \"range\", message = \"range() arg 3 must not be zero\"}"));
+  EXPECT_THAT(l.text, HasSubstr("^for.head1(%i: i64):"));
+}
+
+TEST(Lower, GpuKernelDeviceAndLaunch) {
+  const char* src = R"(from ppy import cuda, native
+
+
+@cuda.device
+def fma(a: float, x: float, y: float) -> float:
+    return a * x + y
+
+
+@cuda.kernel
+def saxpy(n: int, a: float, x: native.const_ptr[float], y: native.ptr[float]) -> None:
+    i = cuda.global_id()
+    if i < n:
+        slot = native.offset(y, i)
+        native.store(slot, fma(a, native.load(native.offset(x, i)), native.load(slot)))
+    cuda.syncthreads()
+
+
+@cuda.kernel
+def fill(y: native.ptr[int], v: int) -> None:
+    native.store(native.offset(y, cuda.thread_id("y") + cuda.block_dim() // 2), v + 1)
+
+
+def main() -> None:
+    xs = [1.0, 2.0, 3.0]
+    ys = [0.0] * 3
+    cuda.launch(saxpy, 1, (3, 1), 3, 2.0, xs, ys)
+    zs = [0] * 4
+    cuda.launch(fill, (1, 1, 1), 4, zs, 7)
+    print(ys)
+)";
+  auto l = lower(src);
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("dialect gpu 1"));
+  EXPECT_THAT(l.text, HasSubstr("func @m_saxpy(%n: i64, %a: f64, %x: ptr<f64, generic, const>, %y: ptr<f64>) -> ()"));
+  EXPECT_THAT(l.text, HasSubstr("gpu.kind = \"kernel\""));
+  EXPECT_THAT(l.text, HasSubstr("gpu.kind = \"device\""));
+  EXPECT_THAT(l.text, HasSubstr("gpu.thread_id.x : index"));
+  EXPECT_THAT(l.text, HasSubstr("gpu.thread_id.y : index"));
+  EXPECT_THAT(l.text, HasSubstr("gpu.block_id.x"));
+  EXPECT_THAT(l.text, HasSubstr("gpu.barrier"));
+  EXPECT_THAT(l.text, HasSubstr("core.ptr_offset"));
+  EXPECT_THAT(l.text, HasSubstr("{callee = @m_saxpy}"));
+  EXPECT_THAT(l.text, HasSubstr("core.buffer_data"));
+  // Device code wraps and is never guarded.
+  ir::Function* k = l.module->function("m_saxpy");
+  ASSERT_NE(k, nullptr);
+  std::string kt = ir::print_function(*k);
+  EXPECT_THAT(kt, Not(HasSubstr("core.guard")));
+  EXPECT_THAT(kt, Not(HasSubstr("\"python\"")));
+  EXPECT_THAT(ir::print_function(*l.module->function("m_fill")), HasSubstr("overflow = \"wrap\", rounding = \"floor\""));
+}
+
+TEST(Lower, ErrorsLeaveNoModule) {
+  auto l = lower("def f() -> int:\n    return x\n");
+  EXPECT_EQ(l.module, nullptr);
+  EXPECT_THAT(l.diags, HasSubstr("m.ppy:2:12: error[E1020]: name 'x' is not defined"));
+}
+
+}  // namespace
+}  // namespace ppy::frontend
