@@ -1,0 +1,144 @@
+// The lexer, the parser and diagnostics: tokens, recovery, limits, rendering.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "lexer.h"
+#include "parser.h"
+#include "ppy/frontend/diagnostics.h"
+#include "ppy/frontend/frontend.h"
+
+namespace ppy::frontend {
+namespace {
+using ::testing::HasSubstr;
+
+std::vector<Tok> kinds(const std::vector<Token>& ts) {
+  std::vector<Tok> out;
+  for (auto& t : ts) out.push_back(t.kind);
+  return out;
+}
+
+TEST(Lexer, IndentDedentAndBrackets) {
+  DiagnosticEngine d;
+  auto ts = lex("if x:\n    y = (1,\n  2)\n\n    # c\nz\n", "t.ppy", d);
+  EXPECT_FALSE(d.has_errors());
+  std::vector<Tok> want = {Tok::Name, Tok::Name, Tok::Op, Tok::Newline, Tok::Indent, Tok::Name, Tok::Op,
+                           Tok::Op, Tok::Int, Tok::Op, Tok::Int, Tok::Op, Tok::Newline, Tok::Dedent,
+                           Tok::Name, Tok::Newline, Tok::End};
+  EXPECT_EQ(kinds(ts), want);
+}
+
+TEST(Lexer, Numbers) {
+  DiagnosticEngine d;
+  auto ts = lex("0x1F 0o17 0b101 1_000 2.5 1e3 .5 9223372036854775807", "t.ppy", d);
+  EXPECT_FALSE(d.has_errors());
+  EXPECT_EQ(ts[0].ival, 31);
+  EXPECT_EQ(ts[1].ival, 15);
+  EXPECT_EQ(ts[2].ival, 5);
+  EXPECT_EQ(ts[3].ival, 1000);
+  EXPECT_EQ(ts[4].kind, Tok::Float);
+  EXPECT_DOUBLE_EQ(ts[4].fval, 2.5);
+  EXPECT_DOUBLE_EQ(ts[5].fval, 1000.0);
+  EXPECT_DOUBLE_EQ(ts[6].fval, 0.5);
+  EXPECT_EQ(ts[7].ival, INT64_MAX);
+  auto big = lex("18446744073709551616", "t.ppy", d);
+  EXPECT_TRUE(big[0].too_big);
+}
+
+TEST(Lexer, StringEscapes) {
+  DiagnosticEngine d;
+  auto ts = lex(R"("a\tb\n\\\x41\u00e9" r"\n" '''x
+y''')", "t.ppy", d);
+  EXPECT_FALSE(d.has_errors());
+  EXPECT_EQ(ts[0].text, "a\tb\n\\A\xc3\xa9");
+  EXPECT_EQ(ts[1].text, "\\n");
+  EXPECT_EQ(ts[2].text, "x\ny");
+}
+
+TEST(Lexer, ErrorsCarryLocations) {
+  DiagnosticEngine d;
+  lex("x = 1\ny = ?\n", "t.ppy", d);
+  ASSERT_EQ(d.diagnostics().size(), 1u);
+  EXPECT_EQ(d.diagnostics()[0].line, 2u);
+  EXPECT_EQ(d.diagnostics()[0].col, 5u);
+  EXPECT_EQ(d.diagnostics()[0].message, "invalid character '?'");
+}
+
+TEST(Parser, Precedence) {
+  DiagnosticEngine d;
+  auto m = parse_module("x = -2 ** 2 + 3 * 4 < 5 and not y or z\n", "t.ppy", d);
+  ASSERT_FALSE(d.has_errors()) << render_diagnostics(d);
+  const Expr& e = *m.body[0]->value;
+  ASSERT_EQ(e.kind, ExprKind::BoolOp);
+  EXPECT_EQ(e.str, "or");
+  const Expr& a = *e.kids[0];
+  EXPECT_EQ(a.str, "and");
+  const Expr& cmp = *a.kids[0];
+  ASSERT_EQ(cmp.kind, ExprKind::Compare);
+  const Expr& sum = *cmp.kids[0];
+  EXPECT_EQ(sum.str, "+");
+  EXPECT_EQ(sum.kids[0]->kind, ExprKind::Unary);  // -(2 ** 2)
+  EXPECT_EQ(sum.kids[0]->kids[0]->str, "**");
+}
+
+TEST(Parser, RecoversAndReportsEveryError) {
+  DiagnosticEngine d;
+  d.add_source("t.ppy", "def f() -> None:\n    x = = 1\n    y = 2\n    z = )\nclass C:\n    pass\n");
+  parse_module(d.sources().at("t.ppy"), "t.ppy", d);
+  ASSERT_EQ(d.diagnostics().size(), 3u) << render_diagnostics(d);
+  EXPECT_EQ(d.diagnostics()[0].line, 2u);
+  EXPECT_EQ(d.diagnostics()[1].line, 4u);
+  EXPECT_EQ(d.diagnostics()[2].code, "E1010");
+  EXPECT_EQ(d.diagnostics()[2].line, 5u);
+}
+
+TEST(Parser, DeepNestingIsRefusedNotACrash) {
+  DiagnosticEngine d;
+  std::string src = "x = " + std::string(100000, '(') + "1" + std::string(100000, ')') + "\n";
+  parse_module(src, "t.ppy", d);
+  ASSERT_TRUE(d.has_errors());
+  EXPECT_EQ(d.diagnostics()[0].code, "E1090");
+  DiagnosticEngine d2;
+  std::string chain = "x = 1";
+  for (int i = 0; i < 5000; ++i) chain += " + 1";
+  parse_module(chain + "\n", "t.ppy", d2);
+  ASSERT_TRUE(d2.has_errors());
+  EXPECT_EQ(d2.diagnostics()[0].message, "the expression is nested too deeply");
+  DiagnosticEngine d3;
+  std::string blocks;
+  for (int i = 0; i < 300; ++i) blocks += std::string(i, ' ') + "if x:\n";
+  blocks += std::string(300, ' ') + "pass\n";
+  parse_module(blocks, "t.ppy", d3);
+  EXPECT_TRUE(d3.has_errors());
+}
+
+TEST(Diagnostics, RenderShowsLineAndCaret) {
+  SourceDiagnostic diag{"E1020", "a.ppy", 2, 7, "name 'q' is not defined"};
+  EXPECT_EQ(render_diagnostic(diag, "def f() -> int:\n\treturn q\n"),
+            "a.ppy:2:7: error[E1020]: name 'q' is not defined\n    \treturn q\n    \t     ^\n");
+  EXPECT_EQ(render_diagnostic(diag, ""), "a.ppy:2:7: error[E1020]: name 'q' is not defined\n");
+}
+
+TEST(Diagnostics, SeveralCheckErrorsInOneRun) {
+  DiagnosticEngine d;
+  SourceModule s{"m", "m.ppy",
+                 "def f(a: int) -> int:\n    b = a + 1.5\n    c = undefined\n    return b\n\n"
+                 "def g() -> None:\n    print(f(1.0))\n"};
+  LowerResult r = lower_module(s, {}, d);
+  EXPECT_EQ(r.module, nullptr);
+  std::string text = render_diagnostics(d);
+  EXPECT_THAT(text, HasSubstr("m.ppy:3:9: error[E1020]: name 'undefined' is not defined\n        c = undefined\n            ^\n"));
+  EXPECT_THAT(text, HasSubstr("m.ppy:4:12: error[E1030]: function 'f' returns int, not float"));
+  EXPECT_THAT(text, HasSubstr("m.ppy:7:13: error[E1030]: argument 'a' of f() is int, not float"));
+  EXPECT_EQ(d.error_count(), 3u);
+}
+
+TEST(Diagnostics, CapsTheList) {
+  DiagnosticEngine d;
+  d.max_errors = 2;
+  for (int i = 0; i < 5; ++i) d.error("E1001", "f", 1, 1, "x");
+  EXPECT_EQ(d.diagnostics().size(), 2u);
+  EXPECT_THAT(render_diagnostics(d), HasSubstr("... and 3 more errors"));
+}
+
+}  // namespace
+}  // namespace ppy::frontend
