@@ -197,7 +197,7 @@ class Parser {
     if (p_ >= e_ || *p_ != '"') fail(p_, "expected a string");
     const char* start = p_;
     const char* q = p_ + 1;
-    while (q < e_ && *q != '"') q += *q == '\\' ? 2 : 1;
+    while (q < e_ && *q != '"') q += *q == '\\' && q + 1 < e_ ? 2 : 1;
     const char* end = q < e_ ? q + 1 : e_;  // past the closing quote
     p_ = end;
     std::string out;
@@ -371,7 +371,7 @@ class Parser {
       if (c >= '0' && c <= '9') {
       } else if (c == '.' || c == 'e' || c == 'E') {
         is_float = true;
-      } else if ((c == '+' || c == '-') && (p_[-1] == 'e' || p_[-1] == 'E')) {
+      } else if ((c == '+' || c == '-') && p_ > start && (p_[-1] == 'e' || p_[-1] == 'E')) {
       } else {
         break;
       }
