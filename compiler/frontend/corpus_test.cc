@@ -99,6 +99,23 @@ TEST_P(Programs, RunsLikePython) {
 INSTANTIATE_TEST_SUITE_P(Files, Programs, ::testing::ValuesIn(corpus("programs", false)), test_name);
 INSTANTIATE_TEST_SUITE_P(Projects, Programs, ::testing::ValuesIn(corpus("programs", true)), test_name);
 
+// examples/: the README's programs lower to verified IR and run to completion.
+TEST(Examples, LowerVerifyAndRun) {
+  for (const char* rel : {"examples/hello.ppy", "examples/project"}) {
+    auto project = load_project((fs::path(PPY_SOURCE_DIR) / rel).string());
+    ASSERT_TRUE(project.ok()) << project.status();
+    DiagnosticEngine diags;
+    auto mods = lower_project(*project, diags);
+    ASSERT_FALSE(diags.has_errors()) << render_diagnostics(diags);
+    for (auto& m : mods) EXPECT_TRUE(ir::verify(*m).empty()) << ir::print_module(*m);
+    auto linked = ir::link(std::move(mods));
+    ASSERT_TRUE(linked.ok()) << linked.status();
+    std::ostringstream out, err;
+    EXPECT_EQ(interp::run_main(**linked, project->entry, out, err).exit_code, 0) << err.str();
+    EXPECT_FALSE(out.str().empty());
+  }
+}
+
 TEST(Corpus, HasEnoughPrograms) {
   EXPECT_GE(corpus("programs", false).size() + corpus("programs", true).size(), 60u);
   EXPECT_GE(corpus("refused", false).size(), 30u);
