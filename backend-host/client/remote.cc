@@ -181,10 +181,11 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
       dead_ = cause;
     }
   } else if (process_) {
-    grpc_connectivity_state state = channel_->GetState(false);
-    bool transport = code == grpc::StatusCode::UNAVAILABLE || state == GRPC_CHANNEL_TRANSIENT_FAILURE ||
-                     state == GRPC_CHANNEL_SHUTDOWN || message.empty();
-    ExitInfo e = transport ? process_->wait_for(1000ms) : process_->poll();
+    // A channel made from a descriptor has no connectivity state to ask; a
+    // broken transport shows as UNAVAILABLE. Anything else may be the
+    // backend's own answer, unless the helper is found dead a moment later.
+    bool transport = code == grpc::StatusCode::UNAVAILABLE || message.empty();
+    ExitInfo e = process_->wait_for(transport ? 1000ms : 50ms);
     if (e.kind == ExitInfo::Kind::Signaled) {
       cause = str_cat("it crashed: it ", e.describe());
     } else if (e.kind == ExitInfo::Kind::Exited) {
@@ -468,10 +469,9 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
     info.formats.push_back(std::move(*format));
   }
   for (const auto& p : resp.passes()) info.passes.push_back({p.name(), p.stage()});
-  // The name it answered, checked against the one the manifest gives.
-  BackendInfo answered = info;
-  answered.name = resp.name();
-  if (auto c = internal::check_info(answered, entry.name, false); !c.ok()) {
+  // The manifest's name is the authority (the name it is selected by); the
+  // backend's own answer is informative, like its distribution.
+  if (auto c = internal::check_info(info, {}, false); !c.ok()) {
     if (process) process->kill();
     return c;
   }

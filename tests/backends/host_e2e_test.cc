@@ -1,0 +1,603 @@
+// End-to-end tests of the backend host: real helper processes. The conformance
+// suite runs against the toy backend in-process and spawned; the hostile
+// backend misbehaves at each call in turn; drivers are killed mid-call.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "ppy/host/discovery.h"
+#include "ppy/host/handle.h"
+#include "ppy/util/error.h"
+#include "ppy/util/str_cat.h"
+#ifdef PPY_HAVE_TOY
+#include "../../backends/toy/toy.h"
+#endif
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+using namespace std::chrono_literals;
+
+namespace ppy::host {
+namespace {
+
+const fs::path kHostile = fs::path(PPY_HOST_TEST_DIR) / "hostile" / "ppy-test-hostile";
+const fs::path kDriver = fs::path(PPY_HOST_TEST_DIR) / "ppy-test-driver";
+
+/// `f(x: i64) -> i64` with two adds.
+std::unique_ptr<ir::Module> small_module(std::string name) {
+  auto m = std::make_unique<ir::Module>(name);
+  ir::Function* f = m->add_function(std::make_unique<ir::Function>(
+      "f", std::vector<ir::Param>{{ir::Type::i64(), {}, "x"}}, std::vector<ir::Type>{ir::Type::i64()}));
+  ir::Block* entry = f->create_entry_block();
+  ir::Value* v = entry->argument(0);
+  for (int i = 0; i < 2; ++i)
+    v = entry->append(ir::Operation::create("core.add", {v, v}, {ir::Type::i64()}, {{"overflow", "wrap"}}))->result();
+  entry->append(ir::Operation::create("core.ret", {v}, {}));
+  return m;
+}
+
+/// A kernel reading its thread id at k.ppy:4:9.
+std::unique_ptr<ir::Module> kernel_module() {
+  auto m = std::make_unique<ir::Module>("kern");
+  m->dialects()["gpu"] = 1;
+  ir::Function* k = m->add_function(std::make_unique<ir::Function>("kern", std::vector<ir::Param>{}, std::vector<ir::Type>{}));
+  k->attributes().set("gpu.kind", "kernel");
+  ir::Block* entry = k->create_entry_block();
+  entry->append(ir::Operation::create("gpu.thread_id", {}, {ir::Type::index()}, {{"dim", "x"}}, ir::Location("k.ppy", 4, 9)));
+  entry->append(ir::Operation::create("core.ret", {}, {}, {}, ir::Location("k.ppy", 5, 1)));
+  return m;
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/ppy-host-e2e-XXXXXX";
+    path = mkdtemp(tmpl);
+    fs::permissions(path, fs::perms::all);  // writable by a helper in a user namespace
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+Invocation emit_of(std::string format, const std::vector<const ir::Module*>& modules) {
+  Invocation inv;
+  inv.action = Invocation::Action::Emit;
+  inv.format = std::move(format);
+  inv.modules = modules;
+  return inv;
+}
+
+// ---------------------------------------------------------------------------
+// Conformance: the same tests against both hostings of the toy backend.
+
+#ifdef PPY_HAVE_TOY
+enum class Hosting { InProcess, Helper, HelperUnixSocket };
+
+absl::StatusOr<std::unique_ptr<BackendHandle>> open_toy(Hosting h, Options options = {}) {
+  if (h == Hosting::InProcess) {
+    std::shared_ptr<const Backend> b = toy::create_backend(options);
+    return in_process_backend(b, {false, "ppy-toy", "0.1", ""});
+  }
+  std::vector<fs::path> path{fs::path(PPY_BINARY_DIR) / "backends"};
+  ManifestIndex index = ManifestIndex::scan(path);
+  auto entry = index.lookup("toy");
+  if (!entry.ok()) return entry.status();
+  ConnectOptions o;
+  o.options = options;
+  if (h == Hosting::HelperUnixSocket) o.connection = ProcessOptions::Connection::UnixSocket;
+  return connect_backend(**entry, o);
+}
+
+class Conformance : public ::testing::TestWithParam<Hosting> {
+ protected:
+  void SetUp() override {
+    auto h = open_toy(GetParam());
+    ASSERT_TRUE(h.ok()) << h.status();
+    toy_ = std::move(*h);
+  }
+  std::unique_ptr<BackendHandle> toy_;
+};
+
+TEST_P(Conformance, HandshakeSaysWhoItIs) {
+  const BackendInfo& i = toy_->info();
+  EXPECT_EQ(i.name, "toy");
+  EXPECT_EQ(i.api_version, 1);
+  EXPECT_EQ(i.distribution, "ppy-toy");
+  EXPECT_EQ(i.version, "0.1");
+  ASSERT_NE(i.format("toy"), nullptr);
+  EXPECT_EQ(i.format("toy")->suffix, ".toy");
+  ASSERT_NE(i.format("toy-image"), nullptr);
+  EXPECT_TRUE(i.format("toy-image")->binary);
+  EXPECT_EQ(i.format("toy-image")->scope, EmitScope::Program);
+  ASSERT_EQ(i.passes.size(), 1u);
+  EXPECT_EQ(i.passes[0].name, "toy-count-ops");
+  EXPECT_EQ(i.passes[0].stage, "backend");
+  EXPECT_EQ(i.fingerprint, "toy:0");
+  EXPECT_EQ(*toy_->fingerprint(), "toy:0");
+  auto t = toy_->toolchain_status();
+  ASSERT_TRUE(t.ok());
+  EXPECT_TRUE(t->available);
+  EXPECT_EQ(t->detail, "toy sdk 0");
+}
+
+TEST_P(Conformance, EmitsOneTextArtifactPerModuleAfterItsPasses) {
+  auto a = small_module("a"), b = small_module("b");
+  auto r = toy_->invoke(emit_of("toy", {a.get(), b.get()}));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->artifacts.size(), 2u);
+  EXPECT_EQ(r->artifacts[0].module, "a");
+  EXPECT_EQ(r->artifacts[1].module, "b");
+  EXPECT_FALSE(r->artifacts[0].binary);
+  EXPECT_THAT(r->artifacts[0].data, HasSubstr("// f: 3 operations"));
+  // The driver's module is untouched: the passes ran on the backend's copy.
+  EXPECT_EQ(a->function("f")->attributes().get("toy.ops"), nullptr);
+}
+
+TEST_P(Conformance, EmitsAProgramArtifactAsBytes) {
+  auto a = small_module("a"), b = small_module("b");
+  Invocation inv = emit_of("toy-image", {a.get(), b.get()});
+  inv.action = Invocation::Action::EmitProgram;
+  auto r = toy_->invoke(inv);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->artifacts.size(), 1u);
+  EXPECT_TRUE(r->artifacts[0].binary);
+  EXPECT_THAT(r->artifacts[0].data, StartsWith("TOYIMG01"));
+}
+
+TEST_P(Conformance, BuildWritesUnderTheOutputFolder) {
+  TempDir out;
+  auto a = small_module("app");
+  Invocation inv;
+  inv.action = Invocation::Action::Build;
+  inv.output_dir = out.path / "build";
+  inv.modules = {a.get()};
+  auto r = toy_->invoke(inv);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->outputs.size(), 1u);
+  EXPECT_EQ(r->outputs[0], out.path / "build" / "app.toy");
+  std::ifstream in(r->outputs[0]);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_THAT(text, HasSubstr("// f: 3 operations"));
+}
+
+TEST_P(Conformance, ValidationRefusalIsE1802WithTheLocation) {
+  auto k = kernel_module();
+  auto r = toy_->invoke(emit_of("toy", {k.get()}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(error_code(r.status()), "E1802");
+  EXPECT_EQ(error_text(r.status()), "backend 'toy' cannot take gpu.thread_id in kern at k.ppy:4:9 (needs device kernels)");
+}
+
+TEST_P(Conformance, UnknownFormatAndWrongScopeAreRefused) {
+  auto a = small_module("a");
+  auto r = toy_->invoke(emit_of("nope", {a.get()}));
+  EXPECT_EQ(error_code(r.status()), "E1802");
+  EXPECT_THAT(error_text(r.status()), HasSubstr("does not emit 'nope'"));
+  auto s = toy_->invoke(emit_of("toy-image", {a.get()}));  // program-scoped, asked per module
+  EXPECT_EQ(error_code(s.status()), "E1802");
+}
+
+TEST_P(Conformance, ReturnedModulesCarryWhatThePassesDid) {
+  auto a = small_module("a");
+  Invocation inv;
+  inv.action = Invocation::Action::Validate;
+  inv.return_modules = true;
+  inv.modules = {a.get()};
+  auto r = toy_->invoke(inv);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->modules.size(), 1u);
+  const ir::Attribute* ops = r->modules[0]->function("f")->attributes().get("toy.ops");
+  ASSERT_NE(ops, nullptr);
+  ASSERT_EQ(r->passes.size(), 1u);
+  EXPECT_EQ(r->passes[0].name, "toy-count-ops");
+}
+
+TEST_P(Conformance, MissingToolchainIsE1801) {
+  auto h = open_toy(GetParam(), Options{{"sdk-version", "missing"}});
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_FALSE((*h)->info().toolchain.available);
+  auto a = small_module("a");
+  auto r = (*h)->invoke(emit_of("toy", {a.get()}));
+  EXPECT_EQ(error_code(r.status()), "E1801");
+  EXPECT_EQ(error_text(r.status()), "backend 'toy' is unavailable here: missing toy-sdk");
+  EXPECT_EQ(error_code(require_toolchain((*h)->info(), nullptr)), "E1801");
+}
+
+INSTANTIATE_TEST_SUITE_P(Hostings, Conformance,
+                         ::testing::Values(Hosting::InProcess, Hosting::Helper, Hosting::HelperUnixSocket),
+                         [](const auto& info) {
+                           switch (info.param) {
+                             case Hosting::InProcess: return "InProcess";
+                             case Hosting::Helper: return "Helper";
+                             default: return "HelperUnixSocket";
+                           }
+                         });
+
+TEST(Toy, SpawnedHelperIsSandboxedAndCleanedUp) {
+  auto h = open_toy(Hosting::Helper);
+  ASSERT_TRUE(h.ok()) << h.status();
+  BackendProcess* p = (*h)->process();
+  ASSERT_NE(p, nullptr);
+  pid_t pid = p->pid();
+  fs::path run = p->run_dir();
+  EXPECT_TRUE((*h)->sandbox().scrubbed_env);
+  h->reset();
+  EXPECT_NE(::kill(pid, 0), 0);
+  EXPECT_FALSE(fs::exists(run));
+}
+
+// A loopback TLS server (the toy with --listen) reached through an endpoint.
+TEST(Toy, RemoteEndpointOverLoopbackTls) {
+  TempDir d;
+  std::string script = str_cat(
+      "set -e; cd '", d.path.string(), "';", "K='-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';",
+      "openssl req -x509 $K -keyout ca.key -out ca.pem -days 2 -subj '/CN=ppy test CA' 2>/dev/null;",
+      "openssl req $K -keyout server.key -out server.csr -subj '/CN=localhost' 2>/dev/null;",
+      "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1' > san.cnf;",
+      "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem "
+      "-days 2 -extfile san.cnf 2>/dev/null");
+  ASSERT_EQ(std::system(script.c_str()), 0) << "openssl could not make the certificates";
+  int out[2];
+  ASSERT_EQ(pipe(out), 0);
+  pid_t server = fork();
+  if (server == 0) {
+    dup2(out[1], 1);
+    std::string toy = std::string(PPY_BINARY_DIR) + "/backends/toy/ppy-backend-toy";
+    std::string cert = (d.path / "server.pem").string(), key = (d.path / "server.key").string();
+    execl(toy.c_str(), toy.c_str(), "--listen", "127.0.0.1:0", "--tls-cert", cert.c_str(), "--tls-key", key.c_str(),
+          nullptr);
+    _exit(127);
+  }
+  close(out[1]);
+  std::string line;
+  char c;
+  while (read(out[0], &c, 1) == 1 && c != '\n') line += c;
+  close(out[0]);
+  ASSERT_THAT(line, StartsWith("listening "));
+  BackendEntry e;
+  e.name = "toy";
+  e.distribution = "ppy-toy";
+  e.version = "0.1";
+  e.endpoint = line.substr(10);
+  e.tls.ca = (d.path / "server.pem").string();
+  e.tls.ca = (d.path / "ca.pem").string();
+  auto h = connect_backend(e);
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_EQ((*h)->process(), nullptr);
+  auto a = small_module("a");
+  auto r = (*h)->invoke(emit_of("toy", {a.get()}));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(r->artifacts.at(0).data, HasSubstr("3 operations"));
+  // Without the CA the server is not trusted.
+  e.tls.ca.clear();
+  HostSettings quick;
+  quick.handshake_timeout = 2000ms;
+  e.settings = quick;
+  auto untrusted = connect_backend(e);
+  EXPECT_EQ(error_code(untrusted.status()), "E1903");
+  ::kill(server, SIGTERM);
+  waitpid(server, nullptr, 0);
+}
+#endif  // PPY_HAVE_TOY
+
+// ---------------------------------------------------------------------------
+// Hostile helpers.
+
+BackendEntry hostile(std::vector<std::string> args, HostSettings settings = {}) {
+  BackendEntry e;
+  e.name = "hostile";
+  e.distribution = "ppy-hostile";
+  e.version = "6.6";
+  e.manifest = fs::path(PPY_HOST_TEST_DIR) / "hostile" / "manifest.toml";
+  e.executable = kHostile;
+  e.args = std::move(args);
+  e.settings = settings;
+  return e;
+}
+
+absl::Status run_call(BackendHandle& h, const std::string& call, const fs::path& out) {
+  auto m = small_module("m");
+  if (call == "fingerprint") return h.fingerprint().status();
+  if (call == "toolchain") return h.toolchain_status().status();
+  Invocation inv = emit_of("hostile", {m.get()});
+  if (call == "passes" || call == "validate") inv.action = Invocation::Action::Validate;
+  inv.run_passes = call == "passes";
+  if (call == "build") {
+    inv.action = Invocation::Action::Build;
+    inv.output_dir = out;
+  }
+  return h.invoke(inv).status();
+}
+
+class HostileTest : public ::testing::Test {
+ protected:
+  TempDir tmp_;
+};
+
+TEST_F(HostileTest, SegfaultAtHandshakeIsALoadErrorWithTheTail) {
+  auto h = connect_backend(hostile({"--crash-at", "handshake"}));
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(error_code(h.status()), "E1903");
+  EXPECT_THAT(error_text(h.status()), HasSubstr("backend 'hostile' (ppy-hostile 6.6 ("));
+  EXPECT_THAT(error_text(h.status()), HasSubstr("was killed by SIGSEGV"));
+  EXPECT_THAT(error_text(h.status()), HasSubstr("hostile: crashing in handshake"));
+}
+
+TEST_F(HostileTest, SegfaultAtEachCallIsE1905AndTheDriverGoesOn) {
+  for (std::string call : {"fingerprint", "toolchain", "passes", "validate", "emit", "build"}) {
+    SCOPED_TRACE(call);
+    auto h = connect_backend(hostile({"--crash-at", call}));
+    ASSERT_TRUE(h.ok()) << h.status();
+    pid_t pid = (*h)->process()->pid();
+    absl::Status s = run_call(**h, call, tmp_.path / call);
+    EXPECT_EQ(error_code(s), "E1905") << s;
+    std::string text = error_text(s);
+    EXPECT_THAT(text, HasSubstr("backend 'hostile'"));
+    EXPECT_THAT(text, HasSubstr("it crashed: it was killed by SIGSEGV"));
+    EXPECT_THAT(text, HasSubstr("hostile: crashing in " + call));
+    EXPECT_FALSE((*h)->process()->poll().running());
+    EXPECT_EQ(waitpid(pid, nullptr, WNOHANG), -1);  // reaped, no zombie
+    // A dead helper takes no more calls, and says why.
+    absl::Status again = (*h)->fingerprint().status();
+    EXPECT_EQ(error_code(again), "E1905");
+    EXPECT_THAT(error_text(again), HasSubstr("SIGSEGV"));
+  }
+}
+
+TEST_F(HostileTest, ExitDuringACallIsE1905WithTheStatus) {
+  auto h = connect_backend(hostile({"--exit-at", "emit"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  absl::Status s = run_call(**h, "emit", tmp_.path);
+  EXPECT_EQ(error_code(s), "E1905");
+  EXPECT_THAT(error_text(s), HasSubstr("failed during emit: it exited with status 3"));
+}
+
+TEST_F(HostileTest, HangPastTheDeadlineIsE1905Timeout) {
+  HostSettings s;
+  s.timeout = 300ms;
+  s.handshake_timeout = 10000ms;
+  auto h = connect_backend(hostile({"--hang-at", "emit"}, s));
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto t0 = std::chrono::steady_clock::now();
+  absl::Status st = run_call(**h, "emit", tmp_.path);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  EXPECT_EQ(error_code(st), "E1905");
+  EXPECT_THAT(error_text(st), HasSubstr("did not answer within 300 ms"));
+  EXPECT_THAT(error_text(st), HasSubstr("hostile: hanging in emit"));
+  EXPECT_FALSE((*h)->process()->poll().running());
+}
+
+TEST_F(HostileTest, HangAtTheHandshakeIsALoadError) {
+  HostSettings s;
+  s.handshake_timeout = 300ms;
+  auto h = connect_backend(hostile({"--hang-at", "handshake"}, s));
+  EXPECT_EQ(error_code(h.status()), "E1903");
+  EXPECT_THAT(error_text(h.status()), HasSubstr("did not answer the handshake within 300 ms"));
+}
+
+TEST_F(HostileTest, CancelEndsTheCallAndTheHelper) {
+  auto h = connect_backend(hostile({"--hang-at", "emit"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(200ms);
+    (*h)->cancel();
+  });
+  absl::Status st = run_call(**h, "emit", tmp_.path);
+  canceller.join();
+  EXPECT_EQ(error_code(st), "E1905");
+  EXPECT_THAT(error_text(st), HasSubstr("cancelled"));
+  EXPECT_FALSE((*h)->process()->poll().running());
+}
+
+TEST_F(HostileTest, ExitBeforeServingIsALoadErrorWithTheTail) {
+  auto h = connect_backend(hostile({"--exit-early"}));
+  EXPECT_EQ(error_code(h.status()), "E1903");
+  EXPECT_THAT(error_text(h.status()), HasSubstr("could not be started: the helper exited with status 7"));
+  EXPECT_THAT(error_text(h.status()), HasSubstr("giving up before serving"));
+}
+
+TEST_F(HostileTest, GarbageOnTheSocketIsALoadError) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto h = connect_backend(hostile({"--garbage"}));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 8s);
+  EXPECT_EQ(error_code(h.status()), "E1903");
+  EXPECT_THAT(error_text(h.status()), HasSubstr("warming up"));
+}
+
+TEST_F(HostileTest, WrongApiVersionNamesBothNumbers) {
+  auto e = hostile({"--api-version", "99"});
+  auto h = connect_backend(e);
+  EXPECT_EQ(error_code(h.status()), "E1903");
+  EXPECT_EQ(error_text(h.status()),
+            "backend 'hostile' (" + e.origin() +
+                ") declares backend API version 99; this compiler speaks version 1. Upgrade the backend, or install a "
+                "compiler that speaks version 99");
+}
+
+TEST_F(HostileTest, NoApiVersionSaysWhatToWrite) {
+  auto h = connect_backend(hostile({"--api-version", "none"}));
+  EXPECT_EQ(error_code(h.status()), "E1903");
+  EXPECT_THAT(error_text(h.status()), HasSubstr("does not declare the backend API version"));
+  EXPECT_THAT(error_text(h.status()),
+              HasSubstr("declare it on the class as a literal -- `api_version = 1` -- rather than inheriting it"));
+  EXPECT_THAT(error_text(h.status()), HasSubstr("'hostile'"));
+  EXPECT_THAT(error_text(h.status()), HasSubstr("ppy-hostile"));
+}
+
+TEST_F(HostileTest, NotServingTheBackendServiceIsALoadError) {
+  auto h = connect_backend(hostile({"--raw", "unimplemented"}));
+  EXPECT_EQ(error_code(h.status()), "E1903");
+  EXPECT_THAT(error_text(h.status()), HasSubstr("does not serve the ppy.backend.v1.Backend service"));
+}
+
+TEST_F(HostileTest, PassAtAnotherStageIsE1802ByName) {
+  auto h = connect_backend(hostile({"--raw", "bad-stage"}));
+  EXPECT_EQ(error_code(h.status()), "E1802");
+  EXPECT_THAT(error_text(h.status()), StartsWith("backend 'hostile' registers a pass at the 'before-backend' stage: "));
+  EXPECT_THAT(error_text(h.status()), HasSubstr("`BackendPassRegistrar.add(factory)` is how one is hung there"));
+}
+
+TEST_F(HostileTest, BytesForATextFormatIsE1802) {
+  auto h = connect_backend(hostile({"--raw", "wrong-type"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  absl::Status s = run_call(**h, "emit", tmp_.path);
+  EXPECT_EQ(error_code(s), "E1802");
+  EXPECT_EQ(error_text(s), "backend 'hostile' answered bytes for 'hostile', a text format");
+}
+
+TEST_F(HostileTest, UnboundedAllocationHitsTheLimit) {
+  HostSettings s;
+  s.memory_mb = 512;
+  auto h = connect_backend(hostile({"--alloc-at", "emit"}, s));
+  ASSERT_TRUE(h.ok()) << h.status();
+  absl::Status st = run_call(**h, "emit", tmp_.path);
+  EXPECT_EQ(error_code(st), "E1905");
+  EXPECT_THAT(error_text(st), HasSubstr("hostile: allocating in emit"));
+  EXPECT_THAT(error_text(st), HasSubstr("malloc failed"));
+}
+
+/// A TCP listener on 127.0.0.1 for the escape attempts.
+struct Listener {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  int port = 0;
+  Listener() {
+    sockaddr_in a = {};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    listen(fd, 4);
+    socklen_t len = sizeof a;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    port = ntohs(a.sin_port);
+  }
+  ~Listener() { close(fd); }
+};
+
+TEST_F(HostileTest, EscapesSucceedInDefaultAndFailInStrict) {
+  Listener l;
+  fs::path outside = tmp_.path / "escaped";
+  for (SandboxMode mode : {SandboxMode::Default, SandboxMode::Strict}) {
+    SCOPED_TRACE(std::string(sandbox_mode_name(mode)));
+    HostSettings s;
+    s.sandbox = mode;
+    fs::remove(outside);
+    auto h = connect_backend(hostile({"--escape", outside.string(), std::to_string(l.port)}, s));
+    ASSERT_TRUE(h.ok()) << h.status();
+    const std::string& observed = (*h)->info().toolchain.detail;
+    SandboxReport report = (*h)->sandbox();
+    if (mode == SandboxMode::Default) {
+      EXPECT_EQ(observed, "write=ok tcp=ok");  // the control: the escapes are real
+      EXPECT_TRUE(fs::exists(outside));
+    } else {
+      EXPECT_EQ(observed.substr(0, 12), report.landlock_writes ? "write=denied" : "write=ok");
+      EXPECT_THAT(observed, HasSubstr(report.no_network() || report.landlock_tcp ? "tcp=denied" : "tcp=ok"));
+      if (landlock_available()) EXPECT_FALSE(fs::exists(outside));
+    }
+    // The helper still serves over its socket pair in either mode.
+    auto m = small_module("m");
+    EXPECT_TRUE((*h)->invoke(emit_of("hostile", {m.get()})).ok());
+  }
+}
+
+TEST_F(HostileTest, ManifestSettingsReachTheHelper) {
+  std::vector<fs::path> path{fs::path(PPY_HOST_TEST_DIR)};
+  ManifestIndex index = ManifestIndex::scan(path);
+  EXPECT_TRUE(index.problems().empty()) << index.problems().front();
+  auto old = index.lookup("hostile-old");
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_THAT(error_text(connect_backend(**old).status()), HasSubstr("declares backend API version 99"));
+  auto hang = index.lookup("hostile-hang");
+  ASSERT_TRUE(hang.ok());
+  auto h = connect_backend(**hang);
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_THAT(error_text(run_call(**h, "emit", tmp_.path)), HasSubstr("did not answer within 500 ms"));
+  auto strict = index.lookup("hostile-strict");
+  ASSERT_TRUE(strict.ok());
+  auto s = connect_backend(**strict);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->get()->sandbox().mode, SandboxMode::Strict);
+}
+
+// ---------------------------------------------------------------------------
+// Killing the driver mid-call.
+
+class DriverKilled : public ::testing::Test {
+ protected:
+  void SetUp() override { prctl(PR_SET_CHILD_SUBREAPER, 1); }
+  void TearDown() override { prctl(PR_SET_CHILD_SUBREAPER, 0); }
+
+  /// Starts ppy-test-driver, waits until its helper hangs in emit; answers
+  /// the driver's pid, the helper's pid and the helper's folder.
+  std::tuple<pid_t, pid_t, std::string> start(bool cleanup) {
+    int out[2];
+    EXPECT_EQ(pipe(out), 0);
+    pid_t driver = fork();
+    if (driver == 0) {
+      dup2(out[1], 1);
+      execl(kDriver.c_str(), kDriver.c_str(), kHostile.c_str(), cleanup ? nullptr : "--no-cleanup", nullptr);
+      _exit(127);
+    }
+    close(out[1]);
+    std::string line;
+    char c;
+    while (read(out[0], &c, 1) == 1 && c != '\n') line += c;
+    close(out[0]);
+    pid_t helper = 0;
+    char dir[512] = {};
+    sscanf(line.c_str(), "helper %d %511s", &helper, dir);
+    std::this_thread::sleep_for(300ms);  // the emit call is in flight
+    return {driver, helper, dir};
+  }
+  /// How the helper ended (it is our child now, as a subreaper), or -1 if
+  /// someone else reaped it.
+  int helper_status(pid_t helper) {
+    int status = 0;
+    for (int i = 0; i < 1000; ++i) {
+      pid_t r = waitpid(helper, &status, WNOHANG);
+      if (r == helper) return status;
+      if (r < 0) return -1;
+      std::this_thread::sleep_for(5ms);
+    }
+    return -2;  // still running
+  }
+};
+
+TEST_F(DriverKilled, SigkillMidCallTakesTheHelperAlong) {
+  auto [driver, helper, dir] = start(true);
+  ASSERT_GT(helper, 0);
+  ASSERT_EQ(::kill(helper, 0), 0);
+  ::kill(driver, SIGKILL);
+  waitpid(driver, nullptr, 0);
+  int status = helper_status(helper);
+  ASSERT_GE(status, 0) << "the helper outlived its driver";
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGKILL);  // PR_SET_PDEATHSIG
+  EXPECT_FALSE(fs::exists("/proc/" + std::to_string(helper)));
+  fs::remove_all(dir);  // a SIGKILLed driver cannot clean up; the folder is all that is left
+}
+
+TEST_F(DriverKilled, SigintMidCallEndsHelpersAndRemovesFolders) {
+  auto [driver, helper, dir] = start(true);
+  ASSERT_GT(helper, 0);
+  ::kill(driver, SIGINT);
+  int ds = 0;
+  waitpid(driver, &ds, 0);
+  EXPECT_TRUE(WIFSIGNALED(ds));
+  EXPECT_EQ(WTERMSIG(ds), SIGINT);  // re-raised after cleaning up
+  EXPECT_EQ(helper_status(helper), -1);  // the driver's handler reaped it
+  EXPECT_FALSE(fs::exists("/proc/" + std::to_string(helper)));
+  EXPECT_FALSE(fs::exists(dir));
+}
+
+}  // namespace
+}  // namespace ppy::host
