@@ -230,7 +230,8 @@ class Lexer {
     }
     Token& t = push(Tok::Int, text, p);
     std::string body = base == 10 ? clean : clean.substr(2);
-    if (body.empty()) {
+    const char* valid = base == 16 ? "0123456789abcdefABCDEF" : base == 8 ? "01234567" : base == 2 ? "01" : "0123456789";
+    if (body.empty() || body.find_first_not_of(valid) != std::string::npos) {
       error(p, str_cat("invalid number literal '", text, "'"));
       return;
     }

@@ -330,6 +330,11 @@ class Parser {
     s->value = named_expr();
     s->body = suite();
     if (at_kw("elif")) {
+      struct Count {
+        int& n;
+        ~Count() { --n; }
+      } count{++elifs_};
+      if (elifs_ > kMaxElifs) fail(cur().pos, "the if/elif chain is too long", "E1090");
       s->orelse.push_back(if_stmt());
     } else if (at_kw("else")) {
       take();
@@ -726,6 +731,7 @@ class Parser {
   DiagnosticEngine& diags_;
   size_t p_ = 0;
   int nesting_ = 0;
+  int elifs_ = 0;
 };
 
 }  // namespace

@@ -14,6 +14,7 @@ namespace ppy::frontend {
 /// Nesting limits: deeper input is refused (E1090), never a stack overflow.
 inline constexpr int kMaxNesting = 150;
 inline constexpr int kMaxExprDepth = 400;
+inline constexpr int kMaxElifs = 1000;
 
 /// Lexes and parses one module.
 ModuleAst parse_module(std::string_view src, const std::string& file, DiagnosticEngine& diags);

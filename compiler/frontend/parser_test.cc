@@ -111,6 +111,24 @@ TEST(Parser, DeepNestingIsRefusedNotACrash) {
   EXPECT_TRUE(d3.has_errors());
 }
 
+TEST(Parser, LongElifChainsAreBounded) {
+  std::string src = "def f(x: int) -> int:\n    if x == 0:\n        return 0\n";
+  for (int i = 1; i < 1500; ++i) src += "    elif x == " + std::to_string(i) + ":\n        return " + std::to_string(i) + "\n";
+  src += "    return -1\n";
+  DiagnosticEngine d;
+  parse_module(src, "t.ppy", d);
+  ASSERT_TRUE(d.has_errors());
+  EXPECT_EQ(d.diagnostics()[0].message, "the if/elif chain is too long");
+  EXPECT_EQ(d.diagnostics()[0].code, "E1090");
+}
+
+TEST(Lexer, BadDigitsForTheBase) {
+  DiagnosticEngine d;
+  lex("0b102 0o9", "t.ppy", d);
+  ASSERT_EQ(d.diagnostics().size(), 2u);
+  EXPECT_EQ(d.diagnostics()[0].message, "invalid number literal '0b102'");
+}
+
 TEST(Diagnostics, RenderShowsLineAndCaret) {
   SourceDiagnostic diag{"E1020", "a.ppy", 2, 7, "name 'q' is not defined"};
   EXPECT_EQ(render_diagnostic(diag, "def f() -> int:\n\treturn q\n"),
