@@ -165,13 +165,6 @@ void BM_ProtoRead(benchmark::State& state) {
   read_bench(state, [&] { return from_proto_bytes(fx.bytes); }, fx.bytes.size());
 }
 
-/// Not a target: a deep copy builds the same IR objects with no decoding at all,
-/// so it is the floor under any reader (text or protobuf). Bytes are the protobuf's.
-void BM_IRClone(benchmark::State& state) {
-  const Fixture& fx = fixture();
-  read_bench(state, [&] { return absl::StatusOr<std::unique_ptr<Module>>(clone(*fx.module)); }, fx.bytes.size());
-}
-
 void BM_Verify(benchmark::State& state) {
   const Fixture& fx = fixture();
   auto diags = verify(*fx.module);
@@ -188,7 +181,6 @@ BENCHMARK(BM_TextPrint)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ProtoWrite)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ProtoRead)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Verify)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_IRClone)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ppy::ir

@@ -147,6 +147,16 @@ class Wire {
  public:
   Wire() { grow(4096); }
 
+  /// Empties the buffer, keeping its memory unless it grew past `keep` bytes.
+  void reset(size_t keep) {
+    if (static_cast<size_t>(end_ - buf_.get()) > keep) {
+      buf_.reset();
+      p_ = end_ = nullptr;
+      grow(4096);
+    }
+    p_ = buf_.get();
+  }
+
   size_t size() const { return static_cast<size_t>(p_ - buf_.get()); }
   const char* data() const { return buf_.get(); }
 
@@ -230,10 +240,23 @@ class Wire {
   char* end_ = nullptr;
 };
 
+/// The buffers of one write, kept per thread: a module's bytes are written
+/// into memory that is already mapped, not into fresh pages each time.
+struct Buffers {
+  Wire head;     // Module fields 1-4
+  Wire types;    // Module.types entries
+  Wire strings;  // Module.strings entries
+  Wire body;     // Module.globals and Module.functions
+};
+
 class Encoder {
  public:
+  explicit Encoder(Buffers& b) : head_(b.head), types_(b.types), strings_(b.strings), body_(b.body) {
+    for (Wire* w : {&head_, &types_, &strings_, &body_}) w->reset(size_t{64} << 20);
+  }
+
   std::string module(const Module& m) {
-    Wire head;
+    Wire& head = head_;
     head.uint(1, kSchemaVersion);
     head.bytes(2, m.name());
     for (auto& [name, version] : m.dialects()) {
@@ -510,9 +533,10 @@ class Encoder {
     w.end(po);
   }
 
-  Wire types_;    // Module.types entries
-  Wire strings_;  // Module.strings entries
-  Wire body_;     // Module.globals and Module.functions
+  Wire& head_;
+  Wire& types_;
+  Wire& strings_;
+  Wire& body_;
   StringIds string_ids_;
   uint32_t num_strings_ = 0;
   PtrIds interned_;
@@ -994,7 +1018,10 @@ google::protobuf::ArenaOptions arena_options(size_t want) {
 }
 }  // namespace
 
-std::string to_proto_bytes(const Module& m) { return Encoder().module(m); }
+std::string to_proto_bytes(const Module& m) {
+  thread_local Buffers buffers;
+  return Encoder(buffers).module(m);
+}
 
 absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes, const DialectRegistry& reg) {
   if (bytes.size() > static_cast<size_t>(INT_MAX))
