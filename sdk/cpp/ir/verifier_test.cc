@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ppy/ir/text.h"
 
 namespace ppy::ir {
 namespace {
@@ -1007,6 +1008,76 @@ TEST_F(NewDialectTest, NestedEntryBlockHasNoPredecessors) {
   ret(b);
   EXPECT_THAT(diags(), ElementsAre("function @f, block ^loop, op core.br: branch to the entry block ^inner; an entry "
                                    "block has no predecessors"));
+}
+
+// ---- from text ----
+
+TEST(VerifierTextTest, ParsedKernelAndLaunchAreValid) {
+  auto m = parse_module(R"(ppyir 1
+module @k
+dialect core 1
+dialect gpu 1
+
+func @saxpy(%n: i64, %a: f64, %x: ptr<f64, generic, const>, %y: ptr<f64>) -> () attrs {gpu.kind = "kernel"} {
+^entry:
+    %tid = gpu.thread_id.x : index
+    %bid = gpu.block_id.x : index
+    %bdim = gpu.block_dim.x : index
+    %base = core.mul %bid, %bdim {overflow = "wrap"} : index
+    %i = core.add %base, %tid {overflow = "wrap"} : index
+    %ni = core.cast %n : index
+    %c = core.cmp.lt %i, %ni : bool
+    core.cond_br %c, ^body, ^done
+^body:
+    %xp = core.ptr_offset %x, %i : ptr<f64, generic, const>
+    %xv = core.load %xp : f64
+    %yp = core.ptr_offset %y, %i : ptr<f64>
+    %yv = core.load %yp : f64
+    %ax = core.mul %a, %xv : f64
+    %s = core.add %ax, %yv : f64
+    core.store %s, %yp
+    core.br ^done
+^done:
+    core.ret
+}
+
+func @main(%n: i64, %x: ptr<f64, generic, const>, %y: ptr<f64>) -> () {
+^entry:
+    %one = core.const 1 : i64
+    %a = core.const 2.0 : f64
+    gpu.launch %one, %one, %one, %one, %one, %one, %n, %a, %x, %y {callee = @saxpy}
+    core.ret
+}
+)");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_THAT(verify(**m), IsEmpty());
+}
+
+TEST(VerifierTextTest, ParsedDominanceAndEntryErrorsCarryLocations) {
+  auto m = parse_module(R"(ppyir 1
+module @d
+
+func @f(%c: bool) -> i64 {
+^entry:
+    core.cond_br %c, ^a, ^b
+^a:
+    %x = core.const 1 : i64 loc("d.ppy":3:1)
+    core.br ^b
+^b:
+    core.ret %x loc("d.ppy":5:5)
+}
+
+func @g() -> () {
+^entry:
+    core.br ^entry
+}
+)");
+  ASSERT_TRUE(m.ok()) << m.status();
+  absl::Status s = verify_status(**m);
+  EXPECT_EQ(std::string(s.message()),
+            "function @f, block ^b, op core.ret at d.ppy:5:5: operand #0 (%x in ^a) does not dominate this use\n"
+            "function @g, block ^entry, op core.br: branch to the entry block ^entry; an entry block has no "
+            "predecessors");
 }
 
 // ---- reporting ----
