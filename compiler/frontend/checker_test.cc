@@ -1,0 +1,86 @@
+// The checker's rules, each on a small module: what is accepted, what is refused
+// and why, and the effects written on functions.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "ppy/frontend/frontend.h"
+
+namespace ppy::frontend {
+namespace {
+using ::testing::HasSubstr;
+
+std::string check(const std::string& src) {
+  DiagnosticEngine d;
+  lower_module({"m", "m.ppy", src}, {}, d);
+  std::string out;
+  for (auto& diag : d.diagnostics()) out += diag.code + " " + std::to_string(diag.line) + ":" + std::to_string(diag.col) + " " + diag.message + "\n";
+  return out;
+}
+
+TEST(Checker, DefiniteAssignmentFollowsBranchesAndLoops) {
+  EXPECT_EQ(check("def f(c: bool) -> int:\n    if c:\n        x = 1\n    else:\n        x = 2\n    return x\n"), "");
+  EXPECT_THAT(check("def f(n: int) -> int:\n    for i in range(n):\n        last = i\n    return last\n"),
+              HasSubstr("E1060 4:12 'last' might be used before it is assigned"));
+  EXPECT_EQ(check("def f() -> int:\n    while True:\n        x = 3\n        break\n    return x\n"), "");
+  // After return nothing is reachable, so nothing there is "unassigned".
+  EXPECT_EQ(check("def f() -> int:\n    return 1\n    return y\n"), "E1020 3:12 name 'y' is not defined\n");
+}
+
+TEST(Checker, ReturnsOnEveryPath) {
+  EXPECT_EQ(check("def f(x: int) -> int:\n    if x > 0:\n        return 1\n    else:\n        return 2\n"), "");
+  EXPECT_EQ(check("def f() -> int:\n    while True:\n        pass\n"), "");
+  EXPECT_THAT(check("def f() -> int:\n    while True:\n        break\n"), HasSubstr("E1050"));
+  EXPECT_THAT(check("def f() -> int:\n    return\n"), HasSubstr("E1050 2:5 function 'f' must return a int"));
+}
+
+TEST(Checker, PromotionOnlyInArithmetic) {
+  EXPECT_EQ(check("def f(a: int, b: float) -> float:\n    return a * b + a / 2\n"), "");
+  EXPECT_THAT(check("def f(a: int) -> float:\n    return a\n"), HasSubstr("E1030 2:12 function 'f' returns float, not int"));
+  EXPECT_THAT(check("def f() -> None:\n    xs = [0.0] * 2\n    xs[0] = 1\n"), HasSubstr("cannot store int in a list[float]"));
+}
+
+TEST(Checker, BoolOpsNeedOneType) {
+  EXPECT_EQ(check("def f(a: int, b: int) -> int:\n    return a or b\n"), "");
+  EXPECT_THAT(check("def f(a: int, b: float) -> bool:\n    return a and b\n"), HasSubstr("E1030"));
+}
+
+TEST(Checker, ImportsResolveAgainstTheProject) {
+  EXPECT_THAT(check("from nowhere import f\n"), HasSubstr("E1070 1:21 no module named 'nowhere' in the project"));
+  EXPECT_THAT(check("from math import cbrt\n"), HasSubstr("E1070 1:18 'math.cbrt' is not available in the ppy subset"));
+  EXPECT_THAT(check("import m\n"), HasSubstr("module m imports itself"));
+}
+
+TEST(Checker, ConstantsFoldAndStayConstant) {
+  EXPECT_EQ(check("A = 2 ** 10\nB = A * 3 - 1\nC = -B // 7\n\ndef f() -> int:\n    return C\n"), "");
+  EXPECT_THAT(check("A = 2 ** 64\n"), HasSubstr("E1080"));
+  EXPECT_THAT(check("A = 1\nA = 2\n"), HasSubstr("E1021 2:1 'A' is defined twice"));
+  EXPECT_THAT(check("def f() -> int:\n    return 1\nA = f()\n"), HasSubstr("E1010 3:5 module-level 'A' must be a constant"));
+}
+
+TEST(Checker, EffectsPropagateAcrossTheProject) {
+  Project p;
+  p.entry = "a";
+  p.modules.push_back({"a", "a.ppy", "import b\n\ndef main() -> None:\n    b.g()\n\ndef pure(x: float) -> float:\n    return x * 2.0\n"});
+  p.modules.push_back({"b", "b.ppy", "def g() -> None:\n    h()\n\ndef h() -> None:\n    print(1)\n"});
+  DiagnosticEngine d;
+  auto mods = lower_project(p, d);
+  ASSERT_EQ(mods.size(), 2u) << render_diagnostics(d);
+  auto effects = [](const ir::Function* f) {
+    std::vector<std::string> out;
+    for (auto& a : f->attributes().get("ppy.effects")->as_array()) out.push_back(a.as_string());
+    return out;
+  };
+  EXPECT_EQ(effects(mods[0]->function("a_main")), std::vector<std::string>{"io"});
+  EXPECT_EQ(effects(mods[0]->function("a_pure")), std::vector<std::string>{"pure"});
+  EXPECT_EQ(effects(mods[0]->function("b_g")), std::vector<std::string>{"io"});  // the extern declaration
+  EXPECT_EQ(effects(mods[1]->function("b_g")), std::vector<std::string>{"io"});
+}
+
+TEST(Checker, ListsStayInTheirFrame) {
+  EXPECT_THAT(check("def f() -> list[float]:\n    return [1.0]\n"), HasSubstr("E1040"));
+  EXPECT_THAT(check("XS = [0] * 3\n"), HasSubstr("E1040"));
+  EXPECT_EQ(check("def fill(xs: list[int]) -> None:\n    xs[0] = 1\n\ndef f() -> int:\n    ys = [0] * 2\n    fill(ys)\n    return ys[0]\n"), "");
+}
+
+}  // namespace
+}  // namespace ppy::frontend
