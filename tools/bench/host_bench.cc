@@ -1,0 +1,348 @@
+// The backend host's costs, each next to a baseline measured in the same run so
+// every figure reads as a ratio (issue 5, "Benchmark"):
+//   baselines: fork+exec of /bin/true; a unix-socket round trip; a bare gRPC
+//              helper (spawn, listen/connect, one unary call); a bare gRPC unary
+//              call; a bare gRPC stream's throughput;
+//   ours:      spawn + handshake + fingerprint of the toy helper (median, p95);
+//              one small call; IR transfer to the helper and back; emit through
+//              the helper vs the same backend in-process at 1k..1M operations.
+// The summary after the run prints the ratios against the issue's targets.
+// Needs the toy backend built (<build>/backends/toy/ppy-backend-toy).
+
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include "../../backends/toy/toy.h"
+#include "grpcpp/grpcpp.h"
+#include "ppy/backend/serve.h"
+#include "ppy/backend/v1/backend.grpc.pb.h"
+#include "ppy/host/discovery.h"
+#include "ppy/host/handle.h"
+#include "ppy/ir/proto.h"
+#include "ppy/ir/verifier.h"
+
+namespace fs = std::filesystem;
+namespace v1 = ::ppy::backend::v1;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::map<std::string, double> g_figures;  // name -> value, for the summary
+
+fs::path build_dir() { return fs::read_symlink("/proc/self/exe").parent_path().parent_path(); }
+fs::path toy_exe() { return build_dir() / "backends" / "toy" / "ppy-backend-toy"; }
+
+ppy::host::BackendEntry toy_entry() {
+  ppy::host::BackendEntry e;
+  e.name = "toy";
+  e.distribution = "ppy-toy";
+  e.version = "0.1";
+  e.manifest = build_dir() / "backends" / "toy" / "manifest.toml";
+  e.executable = toy_exe();
+  return e;
+}
+
+double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+void percentiles(benchmark::State& state, std::vector<double>& samples, const std::string& key) {
+  if (samples.empty()) return;
+  std::sort(samples.begin(), samples.end());
+  double median = samples[samples.size() / 2];
+  double p95 = samples[std::min(samples.size() - 1, samples.size() * 95 / 100)];
+  state.counters["median_ms"] = median;
+  state.counters["p95_ms"] = p95;
+  g_figures[key + " median ms"] = median;
+  g_figures[key + " p95 ms"] = p95;
+}
+
+/// A module of `ops` operations: functions of at most 1000 `core.add`s each.
+std::unique_ptr<ppy::ir::Module> module_of(int64_t ops) {
+  using namespace ppy::ir;
+  auto m = std::make_unique<Module>("bench");
+  int64_t left = ops, n = 0;
+  while (left > 0) {
+    int64_t here = std::min<int64_t>(left, 1000);
+    Function* f = m->add_function(std::make_unique<Function>(
+        "f" + std::to_string(n++), std::vector<Param>{{Type::i64(), {}, "x"}}, std::vector<Type>{Type::i64()}));
+    Block* b = f->create_entry_block();
+    Value* v = b->argument(0);
+    for (int64_t i = 0; i + 1 < here; ++i)
+      v = b->append(Operation::create("core.add", {v, v}, {Type::i64()}, {{"overflow", "wrap"}}))->result();
+    b->append(Operation::create("core.ret", {v}, {}));
+    left -= here;
+  }
+  return m;
+}
+
+// --------------------------------------------------------------------------- baselines
+
+void BM_Baseline_ForkExecTrue(benchmark::State& state) {
+  std::vector<double> samples;
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    pid_t pid = fork();
+    if (pid == 0) {
+      execl("/bin/true", "true", nullptr);
+      _exit(127);
+    }
+    waitpid(pid, nullptr, 0);
+    samples.push_back(ms(Clock::now() - t0));
+  }
+  percentiles(state, samples, "fork+exec");
+}
+BENCHMARK(BM_Baseline_ForkExecTrue)->Unit(benchmark::kMillisecond)->Iterations(200);
+
+void BM_Baseline_UnixSocketRoundTrip(benchmark::State& state) {
+  int sv[2];
+  socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+  std::thread echo([fd = sv[1]] {
+    char buf[64];
+    while (true) {
+      ssize_t n = read(fd, buf, sizeof buf);
+      if (n <= 0 || write(fd, buf, n) != n) break;
+    }
+  });
+  char msg[64] = {};
+  for (auto _ : state) {
+    (void)!write(sv[0], msg, sizeof msg);
+    size_t got = 0;
+    while (got < sizeof msg) got += read(sv[0], msg + got, sizeof msg - got);
+  }
+  close(sv[0]);
+  echo.join();
+  close(sv[1]);
+  g_figures["unix round trip us"] = 0;  // filled from the report below
+}
+BENCHMARK(BM_Baseline_UnixSocketRoundTrip)->Unit(benchmark::kMicrosecond);
+
+/// The bare gRPC helper: spawn the toy with --socket, connect, one unary call.
+void BM_Baseline_BareGrpcHelper(benchmark::State& state) {
+  std::vector<double> samples;
+  std::string sock = "/tmp/ppy-bench-" + std::to_string(getpid()) + ".sock";
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    int out[2];
+    if (pipe(out) != 0) return state.SkipWithError("pipe");
+    pid_t pid = fork();
+    if (pid == 0) {
+      dup2(out[1], 1);
+      execl(toy_exe().c_str(), "ppy-backend-toy", "--socket", sock.c_str(), nullptr);
+      _exit(127);
+    }
+    close(out[1]);
+    // Connect once it listens (it says so), not before: gRPC's reconnect
+    // backoff would otherwise dominate.
+    char c;
+    while (read(out[0], &c, 1) == 1 && c != '\n') {
+    }
+    close(out[0]);
+    auto channel = grpc::CreateCustomChannel("unix:" + sock, grpc::InsecureChannelCredentials(),
+                                             ppy::backend_channel_arguments());
+    auto stub = v1::Backend::NewStub(channel);
+    grpc::ClientContext ctx;
+    ctx.set_wait_for_ready(true);
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    v1::FingerprintRequest req;
+    v1::FingerprintResponse resp;
+    grpc::Status s = stub->Fingerprint(&ctx, req, &resp);
+    samples.push_back(ms(Clock::now() - t0));
+    if (!s.ok()) state.SkipWithError(s.error_message().c_str());
+    state.PauseTiming();
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    state.ResumeTiming();
+  }
+  percentiles(state, samples, "bare gRPC helper");
+}
+BENCHMARK(BM_Baseline_BareGrpcHelper)->Unit(benchmark::kMillisecond)->Iterations(30);
+
+/// A service that swallows an Invoke stream: the bare gRPC stream baseline.
+class Sink final : public v1::Backend::Service {
+ public:
+  grpc::Status Fingerprint(grpc::ServerContext*, const v1::FingerprintRequest*, v1::FingerprintResponse* r) override {
+    r->set_fingerprint("x");
+    return grpc::Status::OK;
+  }
+  grpc::Status Invoke(grpc::ServerContext*,
+                      grpc::ServerReaderWriter<v1::InvokeResponse, v1::InvokeRequest>* stream) override {
+    v1::InvokeRequest req;
+    while (stream->Read(&req)) {
+    }
+    v1::InvokeResponse done;
+    done.mutable_finished();
+    stream->Write(done);
+    return grpc::Status::OK;
+  }
+};
+
+struct BareServer {
+  Sink sink;
+  std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<v1::Backend::Stub> stub;
+  BareServer() {
+    std::string addr = "unix:/tmp/ppy-bench-bare-" + std::to_string(getpid()) + ".sock";
+    grpc::ServerBuilder b;
+    ppy::configure_server_builder(b, 8);
+    b.AddListeningPort(addr, grpc::InsecureServerCredentials());
+    b.RegisterService(&sink);
+    server = b.BuildAndStart();
+    stub = v1::Backend::NewStub(
+        grpc::CreateCustomChannel(addr, grpc::InsecureChannelCredentials(), ppy::backend_channel_arguments()));
+  }
+};
+
+void BM_Baseline_BareGrpcUnary(benchmark::State& state) {
+  BareServer s;
+  for (auto _ : state) {
+    grpc::ClientContext ctx;
+    v1::FingerprintRequest req;
+    v1::FingerprintResponse resp;
+    if (!s.stub->Fingerprint(&ctx, req, &resp).ok()) state.SkipWithError("call failed");
+  }
+}
+BENCHMARK(BM_Baseline_BareGrpcUnary)->Unit(benchmark::kMicrosecond);
+
+void BM_Baseline_BareGrpcStream(benchmark::State& state) {
+  BareServer s;
+  const size_t total = size_t{256} << 20;
+  std::string chunk(size_t{1} << 20, 'x');
+  for (auto _ : state) {
+    grpc::ClientContext ctx;
+    auto stream = s.stub->Invoke(&ctx);
+    v1::InvokeRequest req;
+    for (size_t sent = 0; sent < total; sent += chunk.size()) {
+      req.mutable_module()->set_data(chunk);
+      stream->Write(req);
+    }
+    stream->WritesDone();
+    v1::InvokeResponse resp;
+    while (stream->Read(&resp)) {
+    }
+    stream->Finish();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * total));
+}
+BENCHMARK(BM_Baseline_BareGrpcStream)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// The floor under any transfer: encoding and decoding the module in-process.
+void BM_Baseline_IrCodec(benchmark::State& state) {
+  auto m = module_of(state.range(0));
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string b = ppy::ir::to_proto_bytes(*m);
+    bytes = b.size();
+    auto back = ppy::ir::from_proto_bytes(b);
+    benchmark::DoNotOptimize(back);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes * 2));
+}
+BENCHMARK(BM_Baseline_IrCodec)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// What the driver adds when modules come back: verifying them.
+void BM_Baseline_Verify(benchmark::State& state) {
+  auto m = module_of(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(ppy::ir::verify_status(*m));
+}
+BENCHMARK(BM_Baseline_Verify)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// --------------------------------------------------------------------------- ours
+
+void BM_Host_ColdStart(benchmark::State& state) {
+  std::vector<double> samples;
+  ppy::host::BackendEntry e = toy_entry();
+  ppy::host::ConnectOptions o;
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    auto h = ppy::host::connect_backend(e, o);
+    if (!h.ok()) {
+      state.SkipWithError(std::string(h.status().message()).c_str());
+      break;
+    }
+    auto fp = (*h)->fingerprint();
+    samples.push_back(ms(Clock::now() - t0));
+    state.PauseTiming();
+    h->reset();
+    state.ResumeTiming();
+  }
+  percentiles(state, samples, "host cold start");
+}
+BENCHMARK(BM_Host_ColdStart)->Unit(benchmark::kMillisecond)->Iterations(50);
+
+void BM_Host_SmallCall(benchmark::State& state) {
+  auto h = ppy::host::connect_backend(toy_entry());
+  if (!h.ok()) return state.SkipWithError("no toy");
+  for (auto _ : state) benchmark::DoNotOptimize((*h)->fingerprint());
+}
+BENCHMARK(BM_Host_SmallCall)->Unit(benchmark::kMicrosecond);
+
+/// The module to the helper and back (validate, return_modules), no passes.
+void BM_Host_IrTransfer(benchmark::State& state) {
+  auto h = ppy::host::connect_backend(toy_entry());
+  if (!h.ok()) return state.SkipWithError("no toy");
+  auto m = module_of(state.range(0));
+  size_t bytes = ppy::ir::to_proto_bytes(*m).size();
+  ppy::host::Invocation inv;
+  inv.action = ppy::host::Invocation::Action::Validate;
+  inv.run_passes = false;
+  inv.validate = false;
+  inv.return_modules = true;
+  inv.modules = {m.get()};
+  for (auto _ : state) {
+    auto r = (*h)->invoke(inv);
+    if (!r.ok()) return state.SkipWithError(std::string(r.status().message()).c_str());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes * 2));
+  state.counters["module_MB"] = bytes / 1e6;
+}
+BENCHMARK(BM_Host_IrTransfer)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// Emit through the helper and in-process, alternating; the ratio is a counter.
+void BM_Host_EmitRatio(benchmark::State& state) {
+  auto helper = ppy::host::connect_backend(toy_entry());
+  auto local = ppy::host::in_process_backend(ppy::toy::create_backend({}), {false, "ppy-toy", "0.1", ""});
+  if (!helper.ok() || !local.ok()) return state.SkipWithError("no toy");
+  auto m = module_of(state.range(0));
+  ppy::host::Invocation inv;
+  inv.action = ppy::host::Invocation::Action::Emit;
+  inv.format = "toy";
+  inv.modules = {m.get()};
+  Clock::duration oop{}, inproc{};
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    auto a = (*helper)->invoke(inv);
+    auto t1 = Clock::now();
+    auto b = (*local)->invoke(inv);
+    auto t2 = Clock::now();
+    if (!a.ok() || !b.ok()) return state.SkipWithError("emit failed");
+    oop += t1 - t0;
+    inproc += t2 - t1;
+  }
+  double n = static_cast<double>(state.iterations());
+  state.counters["helper_ms"] = ms(oop) / n;
+  state.counters["inproc_ms"] = ms(inproc) / n;
+  state.counters["ratio"] = ms(oop) / ms(inproc);
+  g_figures["emit ratio @" + std::to_string(state.range(0)) + " ops"] = ms(oop) / ms(inproc);
+}
+BENCHMARK(BM_Host_EmitRatio)->Arg(1'000)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  std::printf("\nsummary (targets: cold start < 5 ms and below the bare gRPC helper; emit ratio < 1.3 @10k, < 1.1 @1M)\n");
+  for (const auto& [k, v] : g_figures)
+    if (v != 0) std::printf("  %-32s %10.3f\n", k.c_str(), v);
+  return 0;
+}
