@@ -53,6 +53,30 @@ int main(int argc, char** argv) {
   add_opt_level(inspect_cmd, inspect.opt_level);
   inspect_cmd->callback([&] { status = ppy::driver::inspect(inspect, io); });
 
+  ppy::driver::BuildOptions build;
+  auto* build_cmd = app.add_subcommand("build", "Build a program with a backend and list what it wrote");
+  build_cmd->add_option("target", build.target, "a .ppy file, a .ppyir file, or a project folder")->required();
+  build_cmd->add_option("--backend", build.backend, "the backend to build with (see `ppy backends`)")->required();
+  build_cmd->add_option("-o,--output", build.output, "output folder (default: <project>/.ppy-cache/backends/NAME)");
+  build_cmd->add_option("--sandbox", build.sandbox, "the helper's sandbox: off, default or strict")
+      ->check(CLI::IsMember({"off", "default", "strict"}));
+  build_cmd->add_option("--backend-timeout", build.backend_timeout_ms, "every backend call's deadline, in ms")
+      ->check(CLI::PositiveNumber);
+  add_opt_level(build_cmd, build.opt_level);
+  // The LLVM road's options: accepted by the parser so the refusal can say why (E1002).
+  auto* llvm = build_cmd->add_option_group("LLVM road", "options of the LLVM backend, refused for any other");
+  for (const char* flag : {"--unsafe", "--pgo", "--prover", "--host-cpu", "--standalone", "--python-extension",
+                           "--library", "--report-opt", "--warm"})
+    llvm->add_flag_callback(flag, [&build, flag] { build.llvm_only.push_back(flag); });
+  for (const char* opt : {"--sanitize", "--report-opt-json", "--target"})
+    llvm->add_option_function<std::string>(opt, [&build, opt](const std::string&) { build.llvm_only.push_back(opt); });
+  build_cmd->callback([&] { status = ppy::driver::build(build, io); });
+
+  app.add_subcommand("doctor", "Say which backends can work here and which protections the sandbox has")
+      ->callback([&] { status = ppy::driver::doctor(io); });
+  app.add_subcommand("backends", "List the installed backends discovery finds (starts nothing)")
+      ->callback([&] { status = ppy::driver::list_backends(io); });
+
   CLI11_PARSE(app, argc, argv);
   return status;
 }

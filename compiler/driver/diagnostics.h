@@ -16,6 +16,12 @@ inline void report(std::ostream& err, const absl::Status& s) {
   err << (code.empty() ? std::string("error: ") : "error[" + code + "]: ") << error_text(s) << "\n";
 }
 
+/// Reports `s` and returns `exit_status`, for `return fail(err, s);`.
+inline int fail(std::ostream& err, const absl::Status& s, int exit_status = 2) {
+  report(err, s);
+  return exit_status;
+}
+
 /// Reports a failed compile: the source diagnostics when there are any, else
 /// the status. Returns the exit status for it (1).
 inline int report_failure(std::ostream& err, const absl::Status& s, const frontend::DiagnosticEngine& diags) {

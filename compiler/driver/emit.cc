@@ -1,49 +1,140 @@
+// `ppy emit FORMAT TARGET`: the contract's emit road, for builtin and installed
+// backends alike (the driver only ever holds a BackendHandle).
+#include <unistd.h>
+
+#include <algorithm>
 #include <ostream>
+#include <thread>
 
 #include "diagnostics.h"
+#include "ppy/driver/artifact_cache.h"
+#include "ppy/driver/backend_catalog.h"
+#include "ppy/driver/backend_context.h"
 #include "ppy/driver/commands.h"
 #include "ppy/driver/compile.h"
 #include "ppy/driver/output.h"
-#include "ppy/ir/linker.h"
-#include "ppy/ir/text.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::driver {
+namespace {
+
+using Artifacts = std::vector<EmittedArtifact>;
+
+/// Emits the modules missing from the cache, `jobs` invocations at once; each
+/// invocation carries its modules across the boundary once.
+absl::StatusOr<Artifacts> emit_modules(host::BackendHandle& backend, const std::string& format,
+                                       const BackendContext& ctx, const std::vector<const ir::Module*>& modules,
+                                       int jobs, std::vector<std::string>& notes) {
+  size_t groups = std::max<size_t>(1, std::min<size_t>(jobs, modules.size()));
+  std::vector<std::optional<absl::StatusOr<host::InvocationResult>>> results(groups);
+  auto run_group = [&](size_t g) {
+    host::Invocation inv;
+    inv.action = host::Invocation::Action::Emit;
+    inv.format = format;
+    inv.context = &ctx;
+    for (size_t i = g; i < modules.size(); i += groups) inv.modules.push_back(modules[i]);
+    results[g] = backend.invoke(inv);
+  };
+  if (groups == 1) {
+    run_group(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (size_t g = 0; g < groups; ++g) threads.emplace_back(run_group, g);
+    for (auto& t : threads) t.join();
+  }
+  Artifacts out;
+  for (auto& slot : results) {
+    auto& r = *slot;
+    if (!r.ok()) return r.status();
+    for (auto& n : r->notes) notes.push_back(n);
+    for (auto& a : r->artifacts) out.push_back({a.module, std::move(a.data)});
+  }
+  return out;
+}
+
+}  // namespace
 
 int emit(const EmitOptions& opts, Streams io) {
   if (opts.legacy_format) {
-    report(io.err, coded_error("E1002", "`--format` applies to the builtin kinds; name the format as the first argument"));
-    return 2;
+    return fail(io.err, coded_error("E1002", "`--format` applies to the builtin kinds; name the format as the first argument"));
   }
-  if (opts.format != "ir" && opts.format != "linked-ir") {
-    report(io.err, coded_error("E1903", str_cat("no backend emits '", opts.format, "'; the formats are ir, linked-ir")));
-    return 2;
-  }
+  // Which backend owns the format is known before any analysis (no project yet:
+  // the owner is found by format, its table is read once the project is).
+  auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
+                                                 : load_project(opts.target);
+  const Project* p = project.ok() ? &*project : nullptr;
+  BackendCatalog catalog = BackendCatalog::discover();
+  auto backend = catalog.format_owner(opts.format, p, {});
+  if (!backend.ok()) return fail(io.err, backend.status());
+  const host::BackendInfo& info = (*backend)->info();
+  const EmitFormat* format = info.format(opts.format);
+  if (auto s = host::require_toolchain(info, format); !s.ok()) return fail(io.err, s);
+
   frontend::DiagnosticEngine diags;
   auto c = compile({opts.target, opts.opt_level}, diags);
   if (!c.ok()) return report_failure(io.err, c.status(), diags);
-  std::vector<EmittedArtifact> artifacts;
-  bool program = opts.format == "linked-ir";
   std::vector<std::string> names;
   for (auto& m : c->modules) names.push_back(m->name());
-  if (auto s = check_placement(names, ".ppyir", program, false, opts.output, false); !s.ok()) {
-    report(io.err, s);
-    return 2;
-  }
+  bool program = format->scope == EmitScope::Program;
+  if (auto s = check_placement(names, format->suffix, program, format->binary, opts.output,
+                               !opts.output && isatty(STDOUT_FILENO));
+      !s.ok())
+    return fail(io.err, s);
+
+  auto config = backend_config(c->project ? &*c->project : nullptr, info.name);
+  if (!config.ok()) return fail(io.err, config.status());
+  BackendContext ctx = make_context(*c, info, *config, opts.target);
+  ArtifactCache cache(cache_root(*c, opts.target) + "/artifacts");
+  std::vector<std::string> notes;
+  Artifacts artifacts;
+
   if (program) {
-    auto linked = ir::link(std::move(c->modules));
-    if (!linked.ok()) {
-      report(io.err, linked.status());
-      return 1;
+    std::string key = combined_key("emit-program " + opts.format, ctx.identity);
+    if (auto hit = cache.lookup(key)) {
+      artifacts.push_back({"program", hit->at(0).bytes});
+    } else {
+      host::Invocation inv;
+      inv.action = host::Invocation::Action::EmitProgram;
+      inv.format = opts.format;
+      inv.context = &ctx;
+      inv.modules = c->module_list();
+      auto r = (*backend)->invoke(inv);
+      if (!r.ok()) return fail(io.err, r.status());
+      notes = r->notes;
+      if (r->artifacts.size() != 1)
+        return fail(io.err, coded_error("E1905", str_cat("backend '", info.name, "' answered ", r->artifacts.size(),
+                                                          " artifacts for the program-scoped format '", opts.format, "'"))),
+               2;
+      artifacts.push_back({"program", std::move(r->artifacts[0].data)});
+      (void)cache.store(key, {{"artifact", artifacts[0].data}});  // a cache that cannot be written only costs time
     }
-    artifacts.push_back({"linked", ir::print_module(**linked)});
+    std::string name = c->project && !c->project->entry.empty() ? c->project->entry : names.front();
+    artifacts[0].module = name;
   } else {
-    for (auto& m : c->modules) artifacts.push_back({m->name(), ir::print_module(*m)});
+    std::map<std::string, std::string> keys;
+    std::vector<const ir::Module*> misses;
+    std::map<std::string, std::string> by_module;
+    for (auto& m : c->modules) {
+      keys[m->name()] = combined_key("emit " + opts.format, {{m->name(), ctx.identity[m->name()]}});
+      if (auto hit = cache.lookup(keys[m->name()]))
+        by_module[m->name()] = hit->at(0).bytes;
+      else
+        misses.push_back(m.get());
+    }
+    if (!misses.empty()) {
+      int jobs = opts.jobs > 0 ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
+      auto made = emit_modules(**backend, opts.format, ctx, misses, jobs, notes);
+      if (!made.ok()) return fail(io.err, made.status());
+      for (auto& a : *made) {
+        (void)cache.store(keys[a.module], {{"artifact", a.data}});
+        by_module[a.module] = std::move(a.data);
+      }
+    }
+    for (auto& n : names) artifacts.push_back({n, by_module[n]});
   }
-  if (auto s = place_artifacts(artifacts, ".ppyir", opts.output, io.out); !s.ok()) {
-    report(io.err, s);
-    return 1;
-  }
+  for (auto& n : notes) io.err << "note: " << n << "\n";
+  if (auto s = place_artifacts(artifacts, format->suffix, opts.output, io.out); !s.ok())
+    return fail(io.err, s, 1);
   return 0;
 }
 

@@ -33,6 +33,27 @@ struct RunOptions {
   std::optional<int> opt_level;
 };
 
+struct BuildOptions {
+  std::string target;
+  std::string backend;
+  std::optional<std::string> output;  ///< -o DIR; default `<cache>/backends/NAME`
+  std::optional<int> opt_level;
+  std::optional<std::string> sandbox;          ///< --sandbox off|default|strict
+  std::optional<int> backend_timeout_ms;       ///< --backend-timeout
+  /// The LLVM road's options given on the command line (`--unsafe`, `--target`, ...):
+  /// each is refused (E1002) for any other backend.
+  std::vector<std::string> llvm_only;
+};
+
+/// `ppy build TARGET --backend NAME [-o DIR]`.
+int build(const BuildOptions& opts, Streams io);
+
+/// `ppy doctor`: the toolchain, each backend's state, the sandbox this machine gives.
+int doctor(Streams io);
+
+/// `ppy backends`: what discovery finds, without starting anything.
+int list_backends(Streams io);
+
 /// `ppy run FILE|DIR`: compiles, links and interprets `main()`.
 int run(const RunOptions& opts, Streams io);
 

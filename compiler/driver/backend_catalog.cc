@@ -1,0 +1,174 @@
+#include "ppy/driver/backend_catalog.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "ppy/backends/ir_backend.h"
+#include "ppy/util/error.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::driver {
+namespace {
+
+/// The builtins this driver links: name -> factory.
+const std::map<std::string, BackendFactory>& builtins() {
+  static const auto* b = new std::map<std::string, BackendFactory>{{"ir", backends::create_ir_backend}};
+  return *b;
+}
+
+ConfigValue from_toml(const toml::node& n) {
+  if (auto* s = n.as_string()) return ConfigValue(s->get());
+  if (auto* i = n.as_integer()) return ConfigValue(i->get());
+  if (auto* f = n.as_floating_point()) return ConfigValue(f->get());
+  if (auto* b = n.as_boolean()) return ConfigValue(b->get());
+  if (auto* a = n.as_array()) {
+    ConfigValue::List list;
+    for (auto& x : *a) list.push_back(from_toml(x));
+    return ConfigValue(std::move(list));
+  }
+  if (auto* t = n.as_table()) {
+    ConfigValue::Table table;
+    for (auto& [k, v] : *t) table.emplace(std::string(k.str()), from_toml(v));
+    return ConfigValue(std::move(table));
+  }
+  // Dates and times: kept as their TOML text.
+  std::ostringstream text;
+  n.visit([&](auto&& v) {
+    if constexpr (toml::is_date<decltype(v)> || toml::is_time<decltype(v)> || toml::is_date_time<decltype(v)>)
+      text << v;
+  });
+  return ConfigValue(text.str());
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (auto& n : names) str_append(out, out.empty() ? "" : ", ", n);
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<BackendConfig> backend_config(const Project* project, const std::string& name) {
+  BackendConfig config;
+  config.digest = sha256_hex("");
+  if (!project) return config;
+  auto it = project->backends.find(name);
+  if (it == project->backends.end()) return config;
+  config.digest = it->second.digest;
+  toml::table table;
+  try {
+    table = toml::parse(it->second.toml_text);
+  } catch (const toml::parse_error& e) {
+    return coded_error("E1903", str_cat("[tool.ppy.backends.", name, "] cannot be read: ", std::string(e.description())));
+  }
+  for (auto& [k, v] : table) config.options.emplace(std::string(k.str()), from_toml(v));
+  auto settings = host::HostSettings::from_toml(table);
+  if (!settings.ok())
+    return coded_error("E1903", str_cat("[tool.ppy.backends.", name, "]: ", std::string(settings.status().message())));
+  config.settings = *settings;
+  config.target = option(config.options, "target");
+  return config;
+}
+
+BackendCatalog BackendCatalog::discover() {
+  auto path = host::backend_search_path(host::process_env(), host::running_install_prefix());
+  return BackendCatalog(host::ManifestIndex::scan(path, builtin_names()));
+}
+
+std::span<const std::string_view> builtin_names() {
+  static constexpr std::string_view kNames[] = {"ir"};
+  return kNames;
+}
+
+BackendCatalog::BackendCatalog(host::ManifestIndex index) : index_(std::move(index)) {}
+
+std::vector<std::string> BackendCatalog::names() const {
+  std::set<std::string> names;
+  for (auto& [n, _] : builtins()) names.insert(n);
+  for (auto& n : index_.all_names()) names.insert(n);
+  return {names.begin(), names.end()};
+}
+
+bool BackendCatalog::is_builtin(const std::string& name) const { return builtins().count(name) != 0; }
+
+absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& name, const Project* project,
+                                                          const HostOverrides& overrides) {
+  if (auto it = loaded_.find(name); it != loaded_.end()) return it->second.get();
+  auto config = backend_config(project, name);
+  if (!config.ok()) return config.status();
+  absl::StatusOr<std::unique_ptr<host::BackendHandle>> handle;
+  if (auto b = builtins().find(name); b != builtins().end()) {
+    handle = host::in_process_backend(std::shared_ptr<const Backend>(b->second(config->options)));
+  } else {
+    auto entry = index_.lookup(name);
+    if (!entry.ok()) return entry.status();
+    if (*entry == nullptr)  // a builtin name this driver does not link
+      return coded_error("E1903", str_cat("no backend is called '", name, "'; the backends are ", joined(names())));
+    host::ConnectOptions connect;
+    host::HostSettings settings = (*entry)->settings;
+    settings.merge_from(config->settings);
+    host::HostSettings cli;
+    cli.sandbox = overrides.sandbox;
+    cli.timeout = overrides.timeout;
+    settings.merge_from(cli);
+    connect.settings = settings;
+    connect.options = config->options;
+    handle = host::connect_backend(**entry, connect);
+  }
+  if (!handle.ok()) return handle.status();
+  host::BackendHandle* raw = handle->get();
+  loaded_[name] = std::move(*handle);
+  return raw;
+}
+
+absl::StatusOr<host::BackendHandle*> BackendCatalog::format_owner(const std::string& format,
+                                                                  const Project* project,
+                                                                  const HostOverrides& overrides) {
+  for (auto& [name, _] : builtins()) {
+    auto h = load(name, project, overrides);
+    if (h.ok() && (*h)->info().format(format)) return *h;
+  }
+  if (const host::BackendEntry* hinted = index_.format_hint(format)) {
+    auto h = load(hinted->name, project, overrides);
+    if (!h.ok()) return h.status();
+    if (!(*h)->info().format(format))
+      return coded_error("E1903", str_cat("the format '", format, "' is declared for backend '", hinted->name,
+                                          "' by the [backend-formats] hint of ", hinted->origin(),
+                                          ", but the backend does not emit it: the manifest's "
+                                          "`ppy.backend-formats` hint and the backend disagree"));
+    return *h;
+  }
+  // Not declared: ask every installed backend (this starts each one).
+  std::vector<std::string> owners, formats, unusable;
+  host::BackendHandle* owner = nullptr;
+  for (auto& name : names()) {
+    if (is_builtin(name)) {
+      if (auto h = load(name, project, overrides); h.ok())
+        for (auto& f : (*h)->info().formats) formats.push_back(f.name);
+      continue;
+    }
+    auto h = load(name, project, overrides);
+    if (!h.ok()) {
+      unusable.push_back(str_cat(name, " (", error_text(h.status()), ")"));
+      continue;
+    }
+    for (auto& f : (*h)->info().formats) formats.push_back(f.name);
+    if ((*h)->info().format(format)) {
+      owners.push_back(str_cat("'", name, "'"));
+      owner = *h;
+    }
+  }
+  if (owners.size() > 1)
+    return coded_error("E1903", str_cat("the format '", format, "' is registered by backends ", joined(owners)));
+  if (owner) return owner;
+  std::sort(formats.begin(), formats.end());
+  formats.erase(std::unique(formats.begin(), formats.end()), formats.end());
+  std::string msg = str_cat("no backend emits '", format, "'; the formats are ", joined(formats));
+  if (!unusable.empty()) str_append(msg, "; also: unusable backends ", joined(unusable));
+  return coded_error("E1903", msg);
+}
+
+}  // namespace ppy::driver

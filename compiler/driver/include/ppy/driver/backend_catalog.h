@@ -1,0 +1,72 @@
+#pragma once
+/// The backends the driver can select: the builtins linked into it (`ir`) and
+/// the installed distributions discovery finds. Nothing is started until a
+/// backend is selected (`load`), and each backend is started at most once per
+/// run (the handle is kept for the run's later questions).
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ppy/backend/backend.h"
+#include "ppy/host/discovery.h"
+#include "ppy/host/handle.h"
+#include "ppy/host/settings.h"
+#include "ppy/project/project.h"
+
+namespace ppy::driver {
+
+/// What the command line says of hosting, above the project's table.
+struct HostOverrides {
+  std::optional<host::SandboxMode> sandbox;           ///< --sandbox
+  std::optional<std::chrono::milliseconds> timeout;   ///< --backend-timeout MS
+};
+
+/// A backend's table from the project, as the backend and the host read it.
+struct BackendConfig {
+  Options options;              ///< handed to the backend's factory, and to no other
+  host::HostSettings settings;  ///< sandbox, pass-env, timeout-ms, limits
+  std::string digest;           ///< of the table; part of the cache key
+  std::string target;           ///< the table's `target`, the one key the driver reads
+};
+
+/// Reads `[tool.ppy.backends.NAME]` (absent: empty options). A malformed
+/// table is an error naming the backend.
+absl::StatusOr<BackendConfig> backend_config(const Project* project, const std::string& name);
+
+/// The builtins this driver links (their names always win over a distribution's).
+std::span<const std::string_view> builtin_names();
+
+class BackendCatalog {
+ public:
+  /// Scans the search path (PPY_BACKEND_PATH, the install prefix, the user's folder).
+  static BackendCatalog discover();
+  /// Over an explicit index (tests).
+  explicit BackendCatalog(host::ManifestIndex index);
+
+  /// Builtin and installed names, sorted.
+  std::vector<std::string> names() const;
+  bool is_builtin(const std::string& name) const;
+  const host::ManifestIndex& index() const { return index_; }
+
+  /// Starts (or returns the already started) backend `name` with its table
+  /// from `project`. E1903 for every load error in the contract's words.
+  absl::StatusOr<host::BackendHandle*> load(const std::string& name, const Project* project,
+                                            const HostOverrides& overrides);
+
+  /// The backend that owns `format`: builtins first, then the manifests' hint
+  /// (the named backend is asked all the same), then every installed backend.
+  /// E1903 when none or several do.
+  absl::StatusOr<host::BackendHandle*> format_owner(const std::string& format, const Project* project,
+                                                    const HostOverrides& overrides);
+
+ private:
+  host::ManifestIndex index_;
+  std::map<std::string, std::unique_ptr<host::BackendHandle>> loaded_;
+};
+
+}  // namespace ppy::driver
