@@ -366,12 +366,9 @@ class Declarer {
         error(b->pos, "E1010", "only calls such as `main()` may appear under `if __name__ == \"__main__\":`");
         continue;
       }
-      main_calls_.push_back(b->value.get());
+      m_.main_calls.emplace_back(b->value->kids[0]->str, b->value->pos);
     }
   }
-
- public:
-  std::vector<Expr*> main_calls_;
 
  private:
   ModuleInfo& m_;
@@ -1614,6 +1611,17 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
     if (m.func_index.count(local) || m.consts.count(local))
       diags.error("E1021", m.path, b.pos.line, b.pos.col, str_cat("'", local, "' is both imported and defined in module ", m.name));
   for (FuncInfo& f : m.funcs) BodyChecker(m, f, all, diags).run();
+  for (auto& [name, pos] : m.main_calls) {
+    FuncInfo* f = m.func(name);
+    if (!f)
+      diags.error("E1020", m.path, pos.line, pos.col, str_cat("name '", name, "' is not defined"));
+    else if (!f->params.empty() || !f->gpu_kind.empty())
+      diags.error("E1032", m.path, pos.line, pos.col,
+                  str_cat("the program entry '", name, "' must be a host function without parameters"));
+  }
+  if (FuncInfo* main = m.func("main"); main && (!main->params.empty() || (main->result != Ty::None && main->result != Ty::Error)))
+    diags.error("E1032", m.path, main->def->pos.line, main->def->pos.col,
+                "main() is a program's entry: it takes no parameters and returns None");
 }
 
 void propagate_effects(ModuleInfo& m, const ModuleInterfaces& all) {

@@ -53,6 +53,8 @@ struct ModuleInfo {
   std::map<std::string, ConstInfo> consts;
   std::vector<std::string> const_order;
   std::map<std::string, Binding> bindings;
+  /// The calls under `if __name__ == "__main__":` (names and places).
+  std::vector<std::pair<std::string, Pos>> main_calls;
   /// Qualnames of other modules' functions this module calls (extern declarations).
   std::set<std::string> externals;
 
