@@ -83,6 +83,7 @@ def main():
     args = ap.parse_args()
 
     prog = os.path.abspath(args.program)
+    ppy = os.path.abspath(args.ppy)
     cwd = os.path.dirname(prog)
     with open(prog, encoding="utf-8") as f:
         if "__main__" not in f.read():
@@ -103,7 +104,7 @@ def main():
 
     for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
         label = f"ppy run -O{level}"
-        got = run([args.ppy, "run", "-O", level, prog], cwd, args.timeout)
+        got = run([ppy, "run", "-O", level, prog], cwd, args.timeout)
         if got[0] != py[0]:
             problems.append(f"{label}: exit status {got[0]}, python3 {py[0]}\n  ppy stderr: {got[2].strip()[-1500:]}"
                             f"\n  python3 stderr (last line): {py[2].strip().splitlines()[-1:]}")
