@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -359,13 +360,55 @@ TEST(ToyExecutable, HandshakeOverASocketPairThenExitsWhenTheDriverCloses) {
     ASSERT_TRUE(r->finished);
     EXPECT_EQ(r->files.size(), 1u);
     EXPECT_EQ(child->wait_for(std::chrono::milliseconds(0)), -1);  // still serving
+    // The driver's end closes (gRPC owns the descriptor and closes it lazily when
+    // the channel goes, so close the connection itself).
+    ::shutdown(sv[0], SHUT_RDWR);
+    int status = child->wait_for(std::chrono::seconds(10));
+    ASSERT_NE(status, -1) << "the helper outlived its driver's socket";
+    EXPECT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
   }
-  // The channel is gone, and with it the driver's end of the pair.
-  int status = child->wait_for(std::chrono::seconds(10));
-  ASSERT_NE(status, -1) << "the helper outlived its driver's socket";
+}
+
+TEST(ToyExecutable, NoHelperOutlivesItsDriver) {
+  // A driver process spawns the helper on a socket pair and dies; the helper,
+  // reparented to us (a subreaper), must end by itself.
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  int p[2];
+  ASSERT_EQ(::pipe2(p, O_CLOEXEC), 0);
+  std::string exe = kToy;
+  char* argv[] = {exe.data(), const_cast<char*>("--fd"), const_cast<char*>("3"), nullptr};
+  pid_t driver = ::fork();
+  if (driver == 0) {  // only async-signal-safe calls from here
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) ::_exit(1);
+    pid_t helper = ::fork();
+    if (helper == 0) {
+      if (sv[1] == 3) ::fcntl(3, F_SETFD, 0);
+      else ::dup2(sv[1], 3);
+      ::execv(argv[0], argv);
+      ::_exit(127);
+    }
+    ::close(sv[1]);
+    (void)!::write(p[1], &helper, sizeof helper);
+    struct timespec ts{0, 300'000'000};  // let it start serving
+    ::nanosleep(&ts, nullptr);
+    ::_exit(0);  // the kernel closes the driver's end
+  }
+  ::close(p[1]);
+  pid_t helper = -1;
+  ASSERT_EQ(::read(p[0], &helper, sizeof helper), static_cast<ssize_t>(sizeof helper));
+  ::close(p[0]);
+  ::waitpid(driver, nullptr, 0);
+  Child child;
+  child.pid = helper;
+  int status = child.wait_for(std::chrono::seconds(10));
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+  ASSERT_NE(status, -1) << "the helper outlived its driver";
   EXPECT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
+
 
 TEST(ToyExecutable, ShutdownEndsASocketHelper) {
   std::filesystem::path sock =
