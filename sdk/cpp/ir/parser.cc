@@ -341,23 +341,31 @@ class Parser {
   AttrDict dict_value(int depth) {
     if (depth > kMaxDepth) fail(p_, "attribute values are nested too deeply");
     expect_char('{');
-    std::vector<std::pair<std::string_view, Attribute>> entries;
+    // One scratch list per depth: no allocation per dict once warm.
+    if (dict_scratch_.size() <= static_cast<size_t>(depth)) dict_scratch_.resize(depth + 1);
+    dict_scratch_[depth].clear();
+    bool sorted = true;
     while (!accept_char('}')) {
       std::string_view key = word(true);
       expect_char('=');
-      entries.emplace_back(key, attribute(depth + 1));
+      Attribute value = attribute(depth + 1);
+      auto& list = dict_scratch_[depth];  // nested values may have grown the pool
+      if (!list.empty() && !(list.back().first < key)) sorted = false;
+      list.emplace_back(key, std::move(value));
       if (!accept_char(',')) {
         expect_char('}');
         break;
       }
     }
+    auto& list = dict_scratch_[depth];
     // Sorted first, so each set() appends: a dict of many keys stays n log n.
     // Of keys given twice the last wins, as in a Python dict.
-    std::stable_sort(entries.begin(), entries.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    if (!sorted)
+      std::stable_sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.first < b.first; });
     AttrDict d;
-    for (size_t i = 0; i < entries.size(); ++i)
-      if (i + 1 == entries.size() || entries[i + 1].first != entries[i].first)
-        d.set(entries[i].first, std::move(entries[i].second));
+    for (size_t i = 0; i < list.size(); ++i)
+      if (i + 1 == list.size() || list[i + 1].first != list[i].first) d.set(list[i].first, std::move(list[i].second));
+    list.clear();
     return d;
   }
 
@@ -614,7 +622,9 @@ class Parser {
     }
     if (peek_inline("{", limit) && !peek_inline("{\n", limit)) {
       AttrDict more = dict_value(0);
-      for (auto& [k, v] : more) attrs.set(k, v);
+      if (attrs.empty()) attrs = std::move(more);
+      else
+        for (auto& [k, v] : more) attrs.set(k, v);
     }
     types_scratch_.clear();
     if (accept_inline(":", limit)) {
@@ -710,6 +720,7 @@ class Parser {
   // Per op (consumed before nested regions are read, so shared).
   std::vector<NameAt> res_names_, opd_names_, succ_names_, succ_arg_names_;
   std::vector<Type> types_scratch_;
+  std::vector<std::vector<std::pair<std::string_view, Attribute>>> dict_scratch_;
 
   // Per parse.
   FlatMap<std::string_view, Type, ViewHash> types_;
