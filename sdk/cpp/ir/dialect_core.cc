@@ -30,6 +30,10 @@ OpSpec pure(std::string name, std::optional<int> operands, std::optional<int> re
 
 using ppy::str_cat;
 
+/// A type's text; a function's signature may hold a null type (reported by the
+/// verifier), which must not crash a hook that names it.
+std::string type_text(Type t) { return t ? t.str() : std::string("<no type>"); }
+
 /// A vector's element type, or the type itself.
 Type scalar_of(Type t) { return t.kind() == TypeKind::Vector ? t.elem() : t; }
 
@@ -176,7 +180,7 @@ void verify_ret(const Operation& op, DiagSink& sink) {
   for (size_t i = 0; i < want.size(); ++i)
     if (op.operand(i)->type() != want[i])
       sink.error(str_cat("returned value #", i, " is ", op.operand(i)->type().str(), " but @", f->name(),
-                         " returns ", want[i].str()));
+                         " returns ", type_text(want[i])));
 }
 
 void verify_const(const Operation& op, DiagSink& sink) {
@@ -340,7 +344,7 @@ void verify_call(const Operation& op, DiagSink& sink) {
     for (size_t i = 0; i < params.size(); ++i)
       if (op.operand(i)->type() != params[i].type)
         sink.error(str_cat("argument #", i, " is ", op.operand(i)->type().str(), " but @", name, " takes ",
-                           params[i].type.str()));
+                           type_text(params[i].type)));
   }
   const Attribute* cs = op.attr("capture_status");
   bool status = cs && cs->is<bool>() && cs->as_bool();
@@ -353,7 +357,7 @@ void verify_call(const Operation& op, DiagSink& sink) {
   for (size_t i = 0; i < f->results().size(); ++i)
     if (op.result(i)->type() != f->results()[i])
       sink.error(str_cat("result #", i, " is ", op.result(i)->type().str(), " but @", name, " returns ",
-                         f->results()[i].str()));
+                         type_text(f->results()[i])));
   if (status && op.result(want - 1)->type() != Type::i64())
     sink.error(str_cat("the status result must be i64, got ", op.result(want - 1)->type().str()));
 }

@@ -118,7 +118,7 @@ void verify_launch(const Operation& op, DiagSink& sink) {
   for (size_t i = 0; i < args; ++i)
     if (op.operand(6 + i)->type() != params[i].type)
       sink.error(str_cat("kernel argument #", i, " is ", op.operand(6 + i)->type().str(), " but @", name,
-                         " takes ", params[i].type.str()));
+                         " takes ", params[i].type ? params[i].type.str() : std::string("<no type>")));
 }
 
 /// `gpu.kind` is known; kernels take scalars or global/constant/generic

@@ -321,9 +321,11 @@ TEST_F(VerifierTest, BranchToTheEntryBlock) {
 
 TEST_F(VerifierTest, NullSuccessorAndOperand) {
   Block* b = body("f", {}, {Type::i64()});
-  Operation* r = op(b, "core.ret", {nullptr});
-  (void)r;
-  EXPECT_THAT(diags(), ElementsAre("function @f, block ^entry, op core.ret: operand #0 is null"));
+  Block* c = body("g");
+  op(b, "core.ret", {nullptr});
+  br(c, nullptr);
+  EXPECT_THAT(diags(), ElementsAre("function @f, block ^entry, op core.ret: operand #0 is null",
+                                   "function @g, block ^entry, op core.br: successor #0 has no block"));
 }
 
 // ---- entry block and returns ----
@@ -373,8 +375,31 @@ TEST_F(VerifierTest, ParentLinksMustBeRight) {
   Function* f = func("f");
   Block* b = f->create_entry_block("entry");
   b->operations().push_back(Operation::create("core.ret", {}, {}));  // bypassing Block::append
-  EXPECT_THAT(diags(), ElementsAre("function @f, block ^entry, op core.ret: the op's parent link does not name its "
-                                   "block"));
+  f->body().blocks().push_back(std::make_unique<Block>("stray"));    // bypassing Region::add_block
+  ret(f->body().blocks().back().get());
+  EXPECT_THAT(diags(),
+              ElementsAre("function @f, block ^stray: the block's parent link does not name its region",
+                          "function @f, block ^entry, op core.ret: the op's parent link does not name its block"));
+}
+
+TEST_F(VerifierTest, EveryValueKnowsItsDefinition) {
+  Block* b = body("f");
+  Operation* o = op(b, "core.call_intrinsic", {}, {Type::i64()}, {{"intrinsic", "time"}});
+  o->results().emplace_back(Type::i64(), "stray");  // not made by Operation::create
+  ret(b);
+  EXPECT_THAT(diags(), ElementsAre("function @f, block ^entry, op core.call_intrinsic: result #1 does not know its op"));
+}
+
+TEST_F(VerifierTest, EveryValueHasAType) {
+  Function* f = func("f", {Type::void_()}, {Type()});
+  Block* b = f->create_entry_block("entry");
+  op(b, "core.call_intrinsic", {}, {Type()}, {{"intrinsic", "time"}});
+  ret(b, {const_i64(b, 1)});  // names the missing type rather than crashing on it
+  EXPECT_THAT(diags(), ElementsAre("function @f: parameter #0 has no type", "function @f: result #0 has no type",
+                                   "function @f, block ^entry, op core.call_intrinsic: result #0 has no type",
+                                   "function @f, block ^entry, op core.ret: returned value #0 is i64 but @f returns "
+                                   "<no type>",
+                                   "function @f, block ^entry: block argument #0 has no type"));
 }
 
 TEST_F(VerifierTest, OpCannotUseItsOwnResult) {
