@@ -357,7 +357,10 @@ absl::Status handshake_failure(const BackendInfo& info, BackendProcess* process,
     std::string m = s.error_message();
     constexpr std::string_view kPrefix = "the backend could not be created: ";
     if (m.starts_with(kPrefix)) m = m.substr(kPrefix.size());
-    why = str_cat("backend '", info.name, "' could not be created by ", info.origin, ": ", m);
+    if (m == "the backend factory answered no backend")
+      why = str_cat(who, " answered no backend, not a ppy::Backend");
+    else
+      why = str_cat("backend '", info.name, "' could not be created by ", info.origin, ": ", m);
   } else if (s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
     why = str_cat(who, " did not answer the handshake within ", ms_text(deadline));
   } else {

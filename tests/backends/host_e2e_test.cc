@@ -414,6 +414,30 @@ TEST_F(HostileTest, GarbageOnTheSocketIsALoadError) {
   EXPECT_THAT(error_text(h.status()), HasSubstr("warming up"));
 }
 
+TEST_F(HostileTest, FactoryThatThrowsOrAnswersNothingIsALoadError) {
+  auto e = hostile({"--factory", "throw"});
+  auto h = connect_backend(e);
+  EXPECT_EQ(error_code(h.status()), "E1903");
+  EXPECT_THAT(error_text(h.status()), StartsWith("backend 'hostile' could not be created by " + e.origin() + ": boom\n"));
+  auto n = connect_backend(hostile({"--factory", "null"}));
+  EXPECT_EQ(error_code(n.status()), "E1903");
+  EXPECT_THAT(error_text(n.status()), HasSubstr("answered no backend, not a ppy::Backend"));
+}
+
+TEST_F(HostileTest, CrashMessageCarriesBackendCallCauseAndTail) {
+  auto e = hostile({"--crash-at", "emit"});
+  auto h = connect_backend(e);
+  ASSERT_TRUE(h.ok()) << h.status();
+  absl::Status s = run_call(**h, "emit", tmp_.path);
+  EXPECT_EQ(error_text(s), "backend 'hostile' (" + e.origin() +
+                               ") failed during emit: it crashed: it was killed by SIGSEGV (Segmentation fault)\n"
+                               "  its last output:\n"
+                               "  | hostile: warming up 1\n"
+                               "  | hostile: warming up 2\n"
+                               "  | hostile: warming up 3\n"
+                               "  | hostile: crashing in emit");
+}
+
 TEST_F(HostileTest, WrongApiVersionNamesBothNumbers) {
   auto e = hostile({"--api-version", "99"});
   auto h = connect_backend(e);

@@ -9,6 +9,7 @@
 //   --exit-early       exit(7) before serving
 //   --garbage          write bytes that are not HTTP/2 on the socket
 //   --api-version N|none   declare N, or no version at all
+//   --factory throw|null  the factory throws `boom`, or answers no backend
 //   --raw MODE         a hand-written service: unimplemented, bad-stage, wrong-type
 //   --escape PATH PORT try to write PATH and connect to 127.0.0.1:PORT; the
 //                      toolchain detail says what happened (`write=denied tcp=denied`)
@@ -23,6 +24,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -37,7 +39,7 @@ namespace {
 namespace v1 = ::ppy::backend::v1;
 
 struct Mode {
-  std::string crash_at, hang_at, exit_at, alloc_at, raw, escape_path;
+  std::string crash_at, hang_at, exit_at, alloc_at, raw, escape_path, factory;
   int escape_port = 0;
   std::optional<int> api_version = 1;
 } mode;
@@ -206,6 +208,7 @@ int main(int argc, char** argv) {
     else if (a == "--exit-at") mode.exit_at = next();
     else if (a == "--alloc-at") mode.alloc_at = next();
     else if (a == "--raw") mode.raw = next();
+    else if (a == "--factory") mode.factory = next();
     else if (a == "--garbage") garbage = true;
     else if (a == "--exit-early") exit_early = true;
     else if (a == "--api-version") {
@@ -238,6 +241,8 @@ int main(int argc, char** argv) {
   rest.push_back(nullptr);
   return ppy::serve(static_cast<int>(rest.size()) - 1, rest.data(), [](const ppy::Options& o) {
     misbehave("handshake");
+    if (mode.factory == "throw") throw std::runtime_error("boom");
+    if (mode.factory == "null") return std::unique_ptr<Hostile>();
     return std::make_unique<Hostile>(o);
   });
 }
