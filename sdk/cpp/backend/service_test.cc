@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <thread>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -447,6 +448,25 @@ TEST_F(ServiceTest, AModuleOver64MiBStreamsInChunks) {
   ASSERT_EQ(r->modules.size(), 1u);
   EXPECT_EQ(r->modules[0]->attributes().get("blob")->as_string(), blob);
   EXPECT_EQ(r->modules[0]->function("f199")->body().entry()->operations().size(), 501u);
+}
+
+TEST_F(ServiceTest, ServesManySessionsAtOnce) {
+  constexpr int kSessions = 8;
+  std::atomic<int> good{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kSessions; ++t)
+    threads.emplace_back([&, t] {
+      std::vector<std::unique_ptr<ir::Module>> mods;
+      mods.push_back(module_named(str_cat("m", t)));
+      // Three option tables: three instances serving side by side.
+      absl::StatusOr<InvokeResult> r =
+          run(header(v1::InvokeHeader::EMIT, "text", Options{{"v", str_cat(t % 3)}}), mods);
+      if (r.ok() && r->finished && r->artifacts.size() == 1 &&
+          r->artifacts[0].data == str_cat("m", t, " () O3 rngd: f*"))
+        ++good;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(good.load(), kSessions);
 }
 
 TEST_F(ServiceTest, AnInProcessHostRefusesShutdownByDefault) {
