@@ -39,6 +39,7 @@ class Lexer {
 
   std::vector<Token> run() {
     indents_.push_back(0);
+    if (src_.starts_with("\xEF\xBB\xBF")) i_ = line_start_ = 3;  // a UTF-8 byte order mark
     bool at_line_start = true;
     while (i_ < src_.size()) {
       if (at_line_start && depth_ == 0) {

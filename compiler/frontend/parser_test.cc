@@ -54,6 +54,14 @@ y''')", "t.ppy", d);
   EXPECT_EQ(ts[2].text, "x\ny");
 }
 
+TEST(Lexer, SkipsAByteOrderMark) {
+  DiagnosticEngine d;
+  auto ts = lex("\xEF\xBB\xBFx = 1\n", "t.ppy", d);
+  EXPECT_FALSE(d.has_errors());
+  EXPECT_EQ(ts[0].text, "x");
+  EXPECT_EQ(ts[0].pos.col, 1u);
+}
+
 TEST(Lexer, ErrorsCarryLocations) {
   DiagnosticEngine d;
   lex("x = 1\ny = ?\n", "t.ppy", d);
