@@ -102,6 +102,26 @@ void BM_Baseline_ForkExecTrue(benchmark::State& state) {
 }
 BENCHMARK(BM_Baseline_ForkExecTrue)->Unit(benchmark::kMillisecond)->Iterations(200);
 
+/// What loading the helper costs before it does anything: `ppy-backend-toy --help`
+/// (exec, the dynamic loader, static initialisers). Floor of any cold start.
+void BM_Baseline_HelperExecOnly(benchmark::State& state) {
+  std::vector<double> samples;
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    pid_t pid = fork();
+    if (pid == 0) {
+      int null = open("/dev/null", O_WRONLY);
+      dup2(null, 1);
+      execl(toy_exe().c_str(), "ppy-backend-toy", "--help", nullptr);
+      _exit(127);
+    }
+    waitpid(pid, nullptr, 0);
+    samples.push_back(ms(Clock::now() - t0));
+  }
+  percentiles(state, samples, "helper exec only");
+}
+BENCHMARK(BM_Baseline_HelperExecOnly)->Unit(benchmark::kMillisecond)->Iterations(50);
+
 void BM_Baseline_UnixSocketRoundTrip(benchmark::State& state) {
   int sv[2];
   socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
