@@ -523,7 +523,9 @@ TEST_F(VerifierTest, GlobalInitializerMustFitItsType) {
                             Attribute(AttrArray{Attribute(1), Attribute(2)})};
   m.globals()["x"] = Global{"x", Type::f64(), Visibility::Public, false, Attribute(int64_t{1})};  // an int fits
   m.globals()["fp"] = Global{"fp", Type::ptr(Type::i64()), Visibility::Public, false, Attribute(SymbolRef{"nope"})};
-  EXPECT_THAT(diags(), ElementsAre("global @flag : bool has an initializer of another type (an int)",
+  m.globals()["a"] = Global{"renamed", Type::i64()};
+  EXPECT_THAT(diags(), ElementsAre("global @renamed is filed under the name @a",
+                                   "global @flag : bool has an initializer of another type (an int)",
                                    "global @fp is initialized with @nope, which names nothing",
                                    "global @n : i64 has an initializer of another type (a float)",
                                    "global @t : tuple<i64> has an initializer of another type (an array)"));
