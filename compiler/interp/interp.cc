@@ -117,7 +117,8 @@ int64_t float_bits(double d) { return std::bit_cast<int64_t>(d); }
 /// Compiles one function body into a Code.
 class Compiler {
  public:
-  Compiler(const std::unordered_map<std::string, int32_t>& functions) : functions_(functions) {}
+  Compiler(const ir::Module& m, const std::unordered_map<std::string, int32_t>& functions)
+      : module_(m), functions_(functions) {}
 
   Code compile(const ir::Function& f) {
     Code code;
@@ -176,6 +177,11 @@ class Compiler {
     }
     e.target = it->second;
     e.n = static_cast<int32_t>(s.args.size());
+    if (s.args.size() != s.block->num_arguments()) {
+      error_ = ppy::str_cat("a branch passes ", s.args.size(), " value(s) to ^", s.block->label(), ", which takes ",
+                            s.block->num_arguments());
+      return 0;
+    }
     e.dst_base = e.n ? regs_.at(s.block->argument(0)) : 0;
     e.src_begin = static_cast<int32_t>(code_->srcs.size());
     for (ir::Value* v : s.args) {
@@ -294,6 +300,9 @@ class Compiler {
       return in;
     }
     if (n == "core.ret") {
+      if (static_cast<int32_t>(op.num_operands()) != code_->nresults)
+        return unsupported(ppy::str_cat("core.ret returns ", op.num_operands(), " value(s) from a function with ",
+                                        code_->nresults, " result(s)"));
       in.op = Opc::Ret;
       in.a = static_cast<int32_t>(code_->srcs.size());
       in.b = static_cast<int32_t>(op.num_operands());
@@ -388,6 +397,11 @@ class Compiler {
     auto it = functions_.find(c->as_symbol().name);
     if (it == functions_.end())
       return unsupported(ppy::str_cat("a call to @", c->as_symbol().name, ", which the module does not define"));
+    const ir::Function& callee = *module_.functions()[static_cast<size_t>(it->second)];
+    if (callee.params().size() != op.num_operands() || callee.results().size() != op.num_results())
+      return unsupported(ppy::str_cat("a call to @", callee.name(), " with ", op.num_operands(), " argument(s) and ",
+                                      op.num_results(), " result(s); it takes ", callee.params().size(),
+                                      " and returns ", callee.results().size()));
     CallSite site;
     site.callee = it->second;
     site.args_begin = static_cast<int32_t>(code_->srcs.size());
@@ -423,6 +437,7 @@ class Compiler {
     return in;
   }
 
+  const ir::Module& module_;
   const std::unordered_map<std::string, int32_t>& functions_;
   Code* code_ = nullptr;
   std::unordered_map<const ir::Value*, int32_t> regs_;
@@ -454,7 +469,7 @@ class Machine {
     for (size_t i = 0; i < m.functions().size(); ++i)
       index.emplace(m.functions()[i]->name(), static_cast<int32_t>(i));
     codes_.reserve(m.functions().size());
-    for (auto& f : m.functions()) codes_.push_back(Compiler(index).compile(*f));
+    for (auto& f : m.functions()) codes_.push_back(Compiler(m, index).compile(*f));
     for (Code& c : codes_)
       for (CallSite& s : c.calls) s.code = &codes_[s.callee];
     frames_.resize(static_cast<size_t>(opts_.recursion_limit) + 2);

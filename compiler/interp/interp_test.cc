@@ -341,5 +341,25 @@ TEST(Interp, CallToDeclarationIsAnError) {
   EXPECT_NE(r.err.find("@other_f is a declaration with no body"), std::string::npos) << r.err;
 }
 
+TEST(Interp, CallsAndBranchesOfTheWrongShapeAreRefused) {
+  Program p;
+  add_fib(p);
+  Builder& b = p.start_main();
+  p.print_i64(b.op("core.call", {}, Type::i64(), {{"callee", Attribute(ir::SymbolRef{"m_fib"})}}));
+  b.ret();
+  auto r = p.run();
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "error: @m_main: a call to @m_fib with 0 argument(s) and 1 result(s); it takes 1 and returns 1\n");
+
+  Program q;
+  Builder& c = q.start_main();
+  ir::Block* next = q.main->body().add_block("next");
+  c.br(next, {c.const_int(1)});
+  Builder(next).ret();
+  auto s = q.run();
+  EXPECT_EQ(s.code, 2);
+  EXPECT_EQ(s.err, "error: @m_main: a branch passes 1 value(s) to ^next, which takes 0\n");
+}
+
 }  // namespace
 }  // namespace ppy::interp

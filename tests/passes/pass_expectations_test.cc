@@ -95,6 +95,13 @@ absl::StatusOr<std::string> run_case(const Case& c) {
   }
   if (auto v = ir::verify_status(**m); !v.ok())
     return absl::InternalError(std::string("output does not verify: ") + std::string(v.message()));
+  // The contract: what the shared pipeline hands on, canonicalize leaves alone.
+  if (c.opt_level >= 0 || (!c.passes.empty() && c.passes.back() == "canonicalize")) {
+    ir::PassContext ctx;
+    auto again = pipeline::create_canonicalize_pass()->run_on_module(**m, ctx);
+    if (!again.ok()) return again.status();
+    if (*again) return absl::InternalError("canonicalize still had something to do after the passes");
+  }
   return ir::print_module(**m);
 }
 
