@@ -5,8 +5,8 @@
 // position), links the parent pointers it can check, and collects branch edges;
 // then it computes dominators per region (Cooper, Harvey & Kennedy). The second
 // checks each op. Nothing on the success path builds a string or allocates per
-// op: the tables are flat vectors and an open-addressing pointer map, all kept
-// across functions.
+// op: the tables are flat vectors and an open-addressing pointer map, kept per
+// thread across functions and calls (see Scratch).
 #include "ppy/ir/verifier.h"
 
 #include <algorithm>
