@@ -463,6 +463,11 @@ class BodyChecker {
         return;
       case StmtKind::Assign: {
         Ty vt = Ty::Error;
+        for (auto& t : s.targets)
+          if (t->kind == ExprKind::Tuple && s.value->kind != ExprKind::Tuple) {
+            error(t->pos, "E1010", "unpacking is outside the ppy subset, except `a, b = x, y` of equal lengths");
+            return;
+          }
         if (s.value->kind == ExprKind::Tuple) {
           for (auto& t : s.targets)
             if (t->kind != ExprKind::Tuple || t->kids.size() != s.value->kids.size()) {
@@ -1271,6 +1276,7 @@ class BodyChecker {
     if (n == "print") {
       effect("io");
       for (auto& k : e.keywords) {
+        if (k.name == "flush" && k.value->kind == ExprKind::Bool) continue;  // output is unbuffered anyway
         if (k.name != "sep" && k.name != "end") {
           error(k.pos, "E1010", str_cat("print(", k.name, "=...) is outside the ppy subset"));
           return Ty::Error;

@@ -631,7 +631,10 @@ class FunctionLowerer {
       }
       const std::string* sep = nullptr;
       const std::string* end = nullptr;
-      for (auto& k : e.keywords) (k.name == "sep" ? sep : end) = &k.value->str;
+      for (auto& k : e.keywords) {
+        if (k.name == "sep") sep = &k.value->str;
+        if (k.name == "end") end = &k.value->str;
+      }
       for (size_t i = 0; i < vals.size(); ++i) {
         if (i > 0) {
           if (!sep) call_extern("ppy_print_space", {}, p);
