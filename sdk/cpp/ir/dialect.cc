@@ -16,8 +16,11 @@ std::string Diagnostic::str() const {
 
 void DialectRegistry::add(Dialect d) {
   std::string name = d.name;
-  auto [it, inserted] = dialects_.insert_or_assign(name, std::move(d));
-  // Rebuild the op index: the specs of a replaced dialect moved.
+  dialects_.insert_or_assign(name, std::move(d));
+  reindex();  // the specs of a replaced dialect moved
+}
+
+void DialectRegistry::reindex() {
   ops_.clear();
   for (auto& [_, dialect] : dialects_)
     for (auto& spec : dialect.ops) ops_[spec.name] = &spec;

@@ -70,12 +70,22 @@ class DialectRegistry {
   /// core, math and gpu, at version 1.
   static const DialectRegistry& builtin();
 
+  DialectRegistry() = default;
+  /// Copies rebuild the op index, which points into the copy's own dialects.
+  DialectRegistry(const DialectRegistry& other) : dialects_(other.dialects_) { reindex(); }
+  DialectRegistry& operator=(const DialectRegistry& other) {
+    dialects_ = other.dialects_;
+    reindex();
+    return *this;
+  }
+
   void add(Dialect d);
   const Dialect* dialect(std::string_view name) const;
   const OpSpec* op(std::string_view full_name) const;
   const std::map<std::string, Dialect, std::less<>>& dialects() const { return dialects_; }
 
  private:
+  void reindex();
   std::map<std::string, Dialect, std::less<>> dialects_;
   std::unordered_map<std::string, const OpSpec*> ops_;
 };
