@@ -19,3 +19,14 @@ function(ppy_component name dir)
     gtest_discover_tests(${name}_test DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)
   endif()
 endfunction()
+
+# Adds every subfolder of the current folder that has a CMakeLists.txt: a top
+# folder (compiler/, backend-host/, ...) is the list of its components.
+function(ppy_add_components)
+  file(GLOB _children LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*)
+  foreach(_child ${_children})
+    if(EXISTS ${_child}/CMakeLists.txt)
+      add_subdirectory(${_child})
+    endif()
+  endforeach()
+endfunction()
