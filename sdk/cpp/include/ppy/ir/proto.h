@@ -1,9 +1,17 @@
 #pragma once
-/// Conversion between the in-memory IR and its wire form (`ppy.ir.v1.Module`).
-/// Round trips are exact: IR -> proto -> IR prints the same text.
+/// Conversion between the in-memory IR and its wire form (`ppy.ir.v1.Module`,
+/// proto/ppy/ir/v1/ir.proto). Round trips are exact: IR -> proto -> IR prints the
+/// same text (hints, labels, attribute dicts, locations, visibility, declarations,
+/// dialect versions all kept). Two things the wire cannot tell apart: a location
+/// whose file is null reads back with the file "", and a null Type travels as void.
+///
+/// The bytes functions are the fast road (a driver streams the bytes anyway); the
+/// message functions go through bytes, for tools that want the typed tree.
+/// Strings must be UTF-8: protobuf refuses anything else on reading.
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "ppy/ir/dialect.h"
@@ -17,12 +25,18 @@ namespace ppy::ir {
 
 /// Fills `out` (cleared first) from `m`.
 void to_proto(const Module& m, ppy::ir::v1::Module& out);
-/// Rebuilds a module; refuses (InvalidArgument) dangling value ids, bad types,
-/// unknown schema or dialects, without crashing on any input.
+/// Rebuilds a module; refuses (InvalidArgument, `ppy.ir.v1.Module: ...`) any
+/// other schema version, a dialect `reg` lacks or has only at an older version, an
+/// index out of range (value id, type, string, successor block), a type cycle,
+/// nesting deeper than the text reader takes, hint counts that do not match,
+/// duplicate attribute keys or globals, without crashing on any input. It does
+/// not verify: use before definition and unknown ops are the verifier's.
 absl::StatusOr<std::unique_ptr<Module>> from_proto(const ppy::ir::v1::Module& in,
                                                    const DialectRegistry& reg = DialectRegistry::builtin());
 
-/// The module as serialized protobuf bytes, and back.
+/// The module as serialized protobuf bytes, and back. Each thread keeps its
+/// scratch buffers between calls (up to 64 MiB each), so converting many modules
+/// does not fault fresh pages in every time.
 std::string to_proto_bytes(const Module& m);
 absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
                                                          const DialectRegistry& reg = DialectRegistry::builtin());
