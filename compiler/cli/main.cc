@@ -3,6 +3,7 @@
 
 #include "CLI/CLI.hpp"
 #include "ppy/driver/commands.h"
+#include "ppy/host/process.h"
 
 namespace {
 
@@ -14,6 +15,8 @@ void add_opt_level(CLI::App* cmd, std::optional<int>& level) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Ctrl-C, SIGTERM or an exit ends every helper this driver started.
+  ppy::host::install_signal_cleanup();
   CLI::App app{"ppy: a compiler for a typed subset of Python, with out-of-process backends"};
   app.require_subcommand(1);
   app.footer("Run `ppy COMMAND --help` for a command's options.");
