@@ -149,7 +149,10 @@ class FunctionLowerer {
       case Ty::Int: return cmp("ne", v, const_i64(0, p), p);
       case Ty::Float: return cmp("ne", v, const_f64(0.0, p), p);
       case Ty::ListInt:
-      case Ty::ListFloat: return cmp("ne", list_len(v, p), const_i64(0, p), p);
+      case Ty::ListFloat: {
+        Value* n = list_len(v, p);
+        return cmp("ne", n, const_i64(0, p), p);
+      }
       default: return cmp("ne", v, v, p);
     }
   }
@@ -166,7 +169,9 @@ class FunctionLowerer {
     Value* neg = cmp("lt", i, zero, p);
     Value* adj = iadd(i, n, p, "proven");
     Value* ii = select(neg, adj, i, p);
-    Value* ok = and_(cmp("ge", ii, zero, p), cmp("lt", ii, n, p), p);
+    Value* ge = cmp("ge", ii, zero, p);
+    Value* lt = cmp("lt", ii, n, p);
+    Value* ok = and_(ge, lt, p);
     guard(ok, "bounds", store ? "list assignment index out of range" : "list index out of range", p);
     return cast(ii, Type::index(), p);
   }
@@ -343,7 +348,12 @@ class FunctionLowerer {
     Value* c;
     if (step_sign > 0) c = cmp("lt", i, cond_stop, p);
     else if (step_sign < 0) c = cmp("gt", i, cond_stop, p);
-    else c = select(cmp("gt", step, const_i64(0, p), p), cmp("lt", i, cond_stop, p), cmp("gt", i, cond_stop, p), p);
+    else {
+      Value* up = cmp("gt", step, const_i64(0, p), p);
+      Value* below = cmp("lt", i, cond_stop, p);
+      Value* above = cmp("gt", i, cond_stop, p);
+      c = select(up, below, above, p);
+    }
     cond_br(c, body, {}, exit, {}, p);
     cur_ = body;
     Value* var = i;
@@ -489,7 +499,9 @@ class FunctionLowerer {
                                                              {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
     auto one = [&](Value* a, Ty at, Value* b, Ty bt, const std::string& op) {
       Ty common = (at == Ty::Float || bt == Ty::Float) ? Ty::Float : Ty::Int;
-      return cmp(preds.at(op), convert(a, at, common, p), convert(b, bt, common, p), p);
+      Value* ca = convert(a, at, common, p);
+      Value* cb = convert(b, bt, common, p);
+      return cmp(preds.at(op), ca, cb, p);
     };
     Value* left = expr(*e.kids[0]);
     Value* right = expr(*e.kids[1]);
@@ -559,11 +571,16 @@ class FunctionLowerer {
     use_dialect("math");
     if (!gpu_) {
       Value* fz = const_f64(0.0, p);
-      Value* zero_neg = and_(cmp("eq", a, fz, p), cmp("lt", b, fz, p), p);
+      Value* a_zero = cmp("eq", a, fz, p);
+      Value* b_neg = cmp("lt", b, fz, p);
+      Value* zero_neg = and_(a_zero, b_neg, p);
       guard(not_(zero_neg, p), math_fn ? "range" : "zero_division",
             math_fn ? "math domain error" : "0.0 cannot be raised to a negative power", p);
       Value* frac = cmp("ne", emit("math.trunc", {b}, {Type::f64()}, {}, p), b, p);
-      Value* neg_frac = and_(and_(cmp("lt", a, fz, p), frac, p), not_(is_inf(b, p), p), p);
+      Value* a_neg = cmp("lt", a, fz, p);
+      Value* neg_base_frac = and_(a_neg, frac, p);
+      Value* b_finite = not_(is_inf(b, p), p);
+      Value* neg_frac = and_(neg_base_frac, b_finite, p);
       guard(not_(neg_frac, p), "range",
             math_fn ? "math domain error"
                     : "a negative number raised to a fractional power is complex, which is outside the ppy subset",
@@ -571,7 +588,11 @@ class FunctionLowerer {
     }
     Value* r = emit("math.pow", {a, b}, {Type::f64()}, {}, p);
     if (!gpu_) {
-      Value* blew = and_(is_inf(r, p), not_(or_(is_inf(a, p), is_inf(b, p), p), p), p);
+      Value* r_inf = is_inf(r, p);
+      Value* a_inf = is_inf(a, p);
+      Value* b_inf = is_inf(b, p);
+      Value* finite_in = not_(or_(a_inf, b_inf, p), p);
+      Value* blew = and_(r_inf, finite_in, p);
       guard(not_(blew, p), "overflow", math_fn ? "math range error" : "(34, 'Numerical result out of range')", p);
     }
     return r;
@@ -582,8 +603,9 @@ class FunctionLowerer {
     if (!gpu_) {
       guard(cmp("eq", x, x, p), "range", "cannot convert float NaN to integer", p);
       guard(not_(is_inf(x, p), p), "overflow", "cannot convert float infinity to integer", p);
-      Value* ok = and_(cmp("ge", x, const_f64(-9223372036854775808.0, p), p),
-                       cmp("lt", x, const_f64(9223372036854775808.0, p), p), p);
+      Value* above_min = cmp("ge", x, const_f64(-9223372036854775808.0, p), p);
+      Value* below_max = cmp("lt", x, const_f64(9223372036854775808.0, p), p);
+      Value* ok = and_(above_min, below_max, p);
       guard(ok, "overflow", "integer overflow", p);
     }
     return cast(x, Type::i64(), p);
@@ -789,7 +811,9 @@ class FunctionLowerer {
     }
     if (n == "math.exp") {
       Value* r = emit("math.exp", {x}, {F}, {}, p);
-      guard(not_(and_(is_inf(r, p), not_(is_inf(x, p), p), p), p), "overflow", "math range error", p);
+      Value* r_inf = is_inf(r, p);
+      Value* x_finite = not_(is_inf(x, p), p);
+      guard(not_(and_(r_inf, x_finite, p), p), "overflow", "math range error", p);
       return r;
     }
     return x;
