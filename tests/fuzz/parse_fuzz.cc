@@ -2,7 +2,9 @@
 // message or parses, and a parsed module prints to text that parses and prints
 // to the same text again (print -> parse -> print is stable).
 //
-//   parse_fuzz -dict=tests/fuzz/parse.dict tests/fuzz/corpus/parse
+//   mkdir -p /tmp/parse_corpus
+//   parse_fuzz -dict=tests/fuzz/parse.dict /tmp/parse_corpus tests/fuzz/corpus/parse
+// (the first folder receives new inputs; the seeds stay as they are)
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
