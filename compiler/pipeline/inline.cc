@@ -76,7 +76,9 @@ void inline_call(Function& caller, Block* block, size_t pos, const Function& cal
                                 : nb->add_argument(cb->argument(k)->type(), cb->argument(k)->hint());
   }
   // The continuation: the rest of the block, the call's results as arguments.
-  Block* cont = body.add_block(fresh_label(body, block->label() + ".cont"));
+  // `^b.cont`, `^b.cont.1`, ... for every split of b, not `^b.cont.cont`.
+  std::string base = block->label().substr(0, block->label().find(".cont"));
+  Block* cont = body.add_block(fresh_label(body, base + ".cont"));
   std::unordered_map<Value*, Value*> results;
   for (size_t k = 0; k < call->num_results(); ++k)
     results[call->result(k)] = cont->add_argument(call->result(k)->type(), call->result(k)->hint());

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers the shared passes have in common (private to ppy_pipeline).
 
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -51,4 +52,72 @@ namespace ppy::pipeline {
 /// Erases pure ops whose results nobody uses, to a fixed point; returns
 /// whether any went.
 bool erase_dead_ops(ir::Function& f, const ir::DialectRegistry& reg);
+}  // namespace ppy::pipeline
+
+namespace ppy::pipeline {
+
+/// The CFG of the reachable blocks, numbered in reverse post-order.
+struct Cfg {
+  /// Children in the dominator tree, by block number.
+  std::vector<std::vector<int>> children;
+  std::vector<ir::Block*> blocks;
+  std::unordered_map<const ir::Block*, int> id;
+  std::vector<std::vector<int>> preds;
+  std::vector<int> idom;
+  std::vector<std::vector<int>> frontier;
+
+  explicit Cfg(ir::Region& body) {
+    blocks = reverse_post_order(body);
+    for (size_t i = 0; i < blocks.size(); ++i) id[blocks[i]] = static_cast<int>(i);
+    preds.resize(blocks.size());
+    for (size_t i = 0; i < blocks.size(); ++i)
+      if (ir::Operation* t = blocks[i]->terminator())
+        for (auto& s : t->successors()) preds[id.at(s.block)].push_back(static_cast<int>(i));
+    dominators();
+    frontiers();
+    children.assign(blocks.size(), {});
+    for (size_t b = 1; b < blocks.size(); ++b)
+      if (idom[b] >= 0) children[idom[b]].push_back(static_cast<int>(b));
+  }
+
+  // Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm".
+  void dominators() {
+    idom.assign(blocks.size(), -1);
+    idom[0] = 0;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t b = 1; b < blocks.size(); ++b) {
+        int nd = -1;
+        for (int p : preds[b]) {
+          if (idom[p] < 0) continue;
+          nd = nd < 0 ? p : intersect(p, nd);
+        }
+        if (nd != idom[b]) {
+          idom[b] = nd;
+          changed = true;
+        }
+      }
+    }
+  }
+  int intersect(int a, int b) const {
+    while (a != b) {
+      while (a > b) a = idom[a];
+      while (b > a) b = idom[b];
+    }
+    return a;
+  }
+  void frontiers() {
+    frontier.assign(blocks.size(), {});
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      if (preds[b].size() < 2) continue;
+      for (int p : preds[b])
+        for (int r = p; r != idom[b]; r = idom[r]) {
+          auto& f = frontier[r];
+          if (f.empty() || f.back() != static_cast<int>(b)) f.push_back(static_cast<int>(b));
+          if (r == 0) break;
+        }
+    }
+  }
+};
+
 }  // namespace ppy::pipeline

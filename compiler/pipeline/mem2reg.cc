@@ -15,64 +15,6 @@ using ir::Block;
 using ir::Operation;
 using ir::Value;
 
-/// The CFG of the reachable blocks, numbered in reverse post-order.
-struct Cfg {
-  std::vector<Block*> blocks;
-  std::unordered_map<const Block*, int> id;
-  std::vector<std::vector<int>> preds;
-  std::vector<int> idom;
-  std::vector<std::vector<int>> frontier;
-
-  explicit Cfg(ir::Region& body) {
-    blocks = reverse_post_order(body);
-    for (size_t i = 0; i < blocks.size(); ++i) id[blocks[i]] = static_cast<int>(i);
-    preds.resize(blocks.size());
-    for (size_t i = 0; i < blocks.size(); ++i)
-      for (auto& s : blocks[i]->terminator()->successors()) preds[id.at(s.block)].push_back(static_cast<int>(i));
-    dominators();
-    frontiers();
-  }
-
-  // Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm".
-  void dominators() {
-    idom.assign(blocks.size(), -1);
-    idom[0] = 0;
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t b = 1; b < blocks.size(); ++b) {
-        int nd = -1;
-        for (int p : preds[b]) {
-          if (idom[p] < 0) continue;
-          nd = nd < 0 ? p : intersect(p, nd);
-        }
-        if (nd != idom[b]) {
-          idom[b] = nd;
-          changed = true;
-        }
-      }
-    }
-  }
-  int intersect(int a, int b) const {
-    while (a != b) {
-      while (a > b) a = idom[a];
-      while (b > a) b = idom[b];
-    }
-    return a;
-  }
-  void frontiers() {
-    frontier.assign(blocks.size(), {});
-    for (size_t b = 0; b < blocks.size(); ++b) {
-      if (preds[b].size() < 2) continue;
-      for (int p : preds[b])
-        for (int r = p; r != idom[b]; r = idom[r]) {
-          auto& f = frontier[r];
-          if (f.empty() || f.back() != static_cast<int>(b)) f.push_back(static_cast<int>(b));
-          if (r == 0) break;
-        }
-    }
-  }
-};
-
 /// The promotable slots: single-element allocas used only as load/store addresses.
 std::vector<Operation*> promotable_slots(ir::Function& f) {
   std::unordered_map<const Value*, Operation*> slots;

@@ -5,13 +5,14 @@
 namespace ppy::pipeline {
 
 std::vector<std::string> shared_pass_names() {
-  return {"canonicalize", "mem2reg", "simplify-cfg", "dce", "inline"};
+  return {"canonicalize", "mem2reg", "simplify-cfg", "cse", "dce", "inline"};
 }
 
 absl::StatusOr<std::unique_ptr<ir::Pass>> create_pass(std::string_view name) {
   if (name == "canonicalize") return create_canonicalize_pass();
   if (name == "mem2reg") return create_mem2reg_pass();
   if (name == "simplify-cfg") return create_simplify_cfg_pass();
+  if (name == "cse") return create_cse_pass();
   if (name == "dce") return create_dce_pass();
   if (name == "inline") return create_inline_pass();
   std::string known;

@@ -8,22 +8,23 @@ namespace ppy::pipeline {
 std::vector<std::unique_ptr<ir::Pass>> shared_optimization_passes(int level) {
   std::vector<std::unique_ptr<ir::Pass>> passes;
   if (level <= 0) return passes;
-  auto round = [&] {
+  auto round = [&](bool cse) {
     passes.push_back(create_mem2reg_pass());
     passes.push_back(create_canonicalize_pass());
     passes.push_back(create_simplify_cfg_pass());
+    if (cse) passes.push_back(create_cse_pass());
     passes.push_back(create_dce_pass());
     passes.push_back(create_canonicalize_pass());
   };
-  round();
+  round(false);
   if (level == 1) return passes;
   InlineOptions inline_options;
   if (level >= 3) inline_options.max_callee_ops = 120;
   passes.push_back(create_inline_pass(inline_options));
-  round();
+  round(true);
   if (level >= 3) {
     passes.push_back(create_inline_pass(inline_options));
-    round();
+    round(true);
   }
   return passes;
 }

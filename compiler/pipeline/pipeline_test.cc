@@ -45,7 +45,7 @@ TEST(Pipeline, LevelsDecideThePasses) {
   EXPECT_EQ(names(0), "");
   EXPECT_EQ(names(1), "mem2reg,canonicalize,simplify-cfg,dce,canonicalize");
   EXPECT_EQ(names(2),
-            "mem2reg,canonicalize,simplify-cfg,dce,canonicalize,inline,mem2reg,canonicalize,simplify-cfg,dce,"
+            "mem2reg,canonicalize,simplify-cfg,dce,canonicalize,inline,mem2reg,canonicalize,simplify-cfg,cse,dce,"
             "canonicalize");
 }
 

@@ -12,6 +12,7 @@
 ///   simplify-cfg  drops unreachable blocks, threads branches through empty
 ///                 forwarding blocks, merges a block into its only predecessor,
 ///                 removes unused and redundant block arguments.
+///   cse           replaces a pure op by an identical one that dominates it.
 ///   dce           removes pure ops whose results are unused, loads nobody
 ///                 reads, and stack slots that are only written.
 ///   inline        (module pass) inlines small non-recursive `core.call`s of
@@ -31,6 +32,7 @@ std::unique_ptr<ir::Pass> create_canonicalize_pass();
 std::unique_ptr<ir::Pass> create_mem2reg_pass();
 std::unique_ptr<ir::Pass> create_simplify_cfg_pass();
 std::unique_ptr<ir::Pass> create_dce_pass();
+std::unique_ptr<ir::Pass> create_cse_pass();
 
 struct InlineOptions {
   /// A callee with more ops than this is not inlined.
@@ -41,7 +43,7 @@ struct InlineOptions {
 std::unique_ptr<ir::Pass> create_inline_pass(InlineOptions options = {});
 
 /// The shared pass of that name (`canonicalize`, `mem2reg`, `simplify-cfg`,
-/// `dce`, `inline`), or NotFound listing the names.
+/// `cse`, `dce`, `inline`), or NotFound listing the names.
 absl::StatusOr<std::unique_ptr<ir::Pass>> create_pass(std::string_view name);
 /// The names create_pass knows, in pipeline order.
 std::vector<std::string> shared_pass_names();

@@ -26,7 +26,7 @@ namespace ppy::pipeline {
 /// The passes of the shared optimization at `level` (clamped to 0..3), in order:
 ///   0: none (the contract still canonicalizes, in its own stage);
 ///   1: mem2reg, canonicalize, simplify-cfg, dce, canonicalize;
-///   2: level 1, then inline and that round again;
+///   2: level 1, then inline and that round again with cse after simplify-cfg;
 ///   3: level 2 with a larger inlining budget and a third round.
 /// The last pass is always canonicalize, so the IR handed on is canonical.
 std::vector<std::unique_ptr<ir::Pass>> shared_optimization_passes(int level);
