@@ -414,6 +414,26 @@ TEST(Proto, TablesHoldEachTypeAndStringOnce) {
   EXPECT_EQ(types.size(), static_cast<size_t>(p.types_size()));
 }
 
+TEST(Proto, WritesTheBytesProtobufWould) {
+  // The writer encodes the wire by hand; protobuf's own serializer of the same
+  // message must give the very same bytes (field order, packing, oneof defaults,
+  // lengths of 128 bytes and more).
+  auto m = rich_module();
+  // One long function: its block, body and function lengths need 3 varint bytes.
+  auto f = std::make_unique<Function>("long", std::vector<Param>{{i64(), {}, "a"}}, std::vector<Type>{i64()});
+  Block* b = f->create_entry_block();
+  Value* v = b->argument(0);
+  for (int k = 0; k < 1000; ++k)
+    v = add_op(b, "core.add", {v, b->argument(0)}, {i64()}, {{"overflow", "wrap"}}, Location("f.ppy", k, 5))->result();
+  add_op(b, "core.ret", {v}, {});
+  m->add_function(std::move(f));
+  std::string ours = to_proto_bytes(*m);
+  EXPECT_GT(ours.size(), 16384u);
+  pb::Module p;
+  ASSERT_TRUE(p.ParseFromString(ours));
+  EXPECT_EQ(p.SerializeAsString(), ours);
+}
+
 TEST(Proto, AnOpCostsAFewBytes) {
   // 1000 `%v = core.add %a, %b : i64` with a location: ids and indices, no text.
   Module m("m");
