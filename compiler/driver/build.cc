@@ -1,6 +1,9 @@
 // `ppy build TARGET --backend NAME`: the contract's build road.
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -41,12 +44,40 @@ std::string llvm_option_purpose(const std::string& flag, const std::string& back
   return it == kPurpose.end() ? "it belongs to the LLVM road" : it->second;
 }
 
+/// `-o` as an absolute path without a trailing separator (`-o out/` names `out`).
+fs::path output_path(const fs::path& out) {
+  fs::path abs = fs::absolute(out).lexically_normal();
+  return abs.has_filename() ? abs : abs.parent_path();
+}
+
+/// `.<out>.ppy-build-`: the prefix of the staging folders beside `out`.
+std::string staging_prefix(const fs::path& out) {
+  return str_cat(".", output_path(out).filename().string(), ".ppy-build-");
+}
+
 std::string staging_dir(const fs::path& out) {
   std::random_device rd;
-  fs::path parent = fs::absolute(out).parent_path();
-  return (parent / str_cat(".", fs::absolute(out).filename().string(), ".ppy-build-",
-                           static_cast<int64_t>(getpid()), "-", static_cast<uint64_t>(rd())))
+  return (output_path(out).parent_path() / str_cat(staging_prefix(out), static_cast<int64_t>(getpid()), "-",
+                                                   static_cast<uint64_t>(rd())))
       .string();
+}
+
+/// Removes the staging folders beside `out` left by builds that were killed
+/// (SIGKILL leaves no chance to clean up): those whose process is gone. A
+/// folder whose pid still runs (a concurrent build) is left alone.
+void remove_stale_staging(const fs::path& out) {
+  std::string prefix = staging_prefix(out);
+  std::error_code ec;
+  fs::directory_iterator it(output_path(out).parent_path(), ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid <= 0 || pid == getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code rm;
+    fs::remove_all(it->path(), rm);
+  }
 }
 
 std::string read_file(const fs::path& p) {
@@ -88,6 +119,7 @@ int build(const BuildOptions& opts, Streams io) {
   fs::path out = opts.output ? fs::path(*opts.output) : fs::path(cache_root(*c, opts.target)) / "backends" / info.name;
   ArtifactCache cache(cache_root(*c, opts.target) + "/artifacts");
   std::string key = combined_key("build", ctx.identity);
+  remove_stale_staging(out);  // what killed builds into this -o left behind
 
   std::vector<ArtifactFile> files;
   std::vector<std::string> outputs, notes;

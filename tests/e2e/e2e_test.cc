@@ -281,6 +281,15 @@ std::string artifact_id(const std::string& artifact) {
   return artifact.substr(p + 4, artifact.find('\n', p) - p - 4);
 }
 
+/// The staging folders of builds into `out` that are still beside it.
+std::vector<std::string> staging_left(const fs::path& out) {
+  std::vector<std::string> left;
+  std::string prefix = "." + out.filename().string() + ".ppy-build-";
+  for (auto& e : fs::directory_iterator(out.parent_path()))
+    if (e.path().filename().string().starts_with(prefix)) left.push_back(e.path().filename().string());
+  return left;
+}
+
 bool is_hex64(const std::string& s) { return std::regex_match(s, std::regex("[0-9a-f]{64}")); }
 
 /// Whether `pid` still runs (a zombie does not).
@@ -1232,6 +1241,8 @@ TEST_F(Cache, BuildKilledMidCallLeavesNoHelperAndNoTornArtifact) {
     EXPECT_EQ(artifact_id(files[m + ".dummy"]), id);
     EXPECT_THAT(files[m + ".dummy"], HasSubstr("module @" + m + "\n"));
   }
+  // And what the killed build had staged is gone.
+  EXPECT_THAT(staging_left(path("out")), ElementsAre());
 }
 
 TEST_F(Cache, BuildKilledWhileWritingNeverLeavesATornArtifact) {
@@ -1241,20 +1252,28 @@ TEST_F(Cache, BuildKilledWhileWritingNeverLeavesATornArtifact) {
   std::string proj = multi(counting_table("big-kb = " + std::to_string(kKb) + "\n"));
   std::string big;
   for (int i = 0; i < kKb; ++i) big += std::string(1024, static_cast<char>('a' + i % 26));
+  auto t0 = std::chrono::steady_clock::now();
   Result reference = ppy({"build", proj, "--backend", "dummy", "-o", p("ref")});
+  int cold_ms = static_cast<int>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
   ASSERT_EQ(reference.status, 0) << reference;
   ASSERT_EQ(read_file(path("ref/big.bin")), big);
   auto want = tree(path("ref"));
   fs::remove_all(fs::path(proj) / ".ppy-cache");
 
-  for (int delay_ms : {30, 80, 150, 250, 400, 700}) {
+  // Kills spread over the time a cold build takes here, the later ones while it writes.
+  for (int percent : {10, 30, 50, 65, 80, 90, 97}) {
+    int delay_ms = cold_ms * percent / 100;
     Child c = start(spawn({"build", proj, "--backend", "dummy", "-o", p("out")}, sets({"main"})));
     ASSERT_GT(c.pid, 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     kill(c.pid, SIGKILL);
     finish(c, 30);
     for (auto& [rel, bytes] : tree(path("out"))) {
-      if (rel.find(".tmp-") != std::string::npos) continue;  // a temporary, never an artifact's name
+      if (rel.find(".tmp-") != std::string::npos) {  // a temporary, never an artifact's name
+        std::cerr << "note: a kill at " << delay_ms << " ms left the temporary " << rel << " in -o\n";
+        continue;
+      }
       auto w = want.find(rel);
       ASSERT_NE(w, want.end()) << "unexpected " << rel << " after a kill at " << delay_ms << " ms";
       EXPECT_EQ(bytes.size(), w->second.size()) << rel << " torn after a kill at " << delay_ms << " ms";
@@ -1264,6 +1283,7 @@ TEST_F(Cache, BuildKilledWhileWritingNeverLeavesATornArtifact) {
   Result ok = ppy({"build", proj, "--backend", "dummy", "-o", p("out")});
   ASSERT_EQ(ok.status, 0) << ok;
   for (auto& [rel, bytes] : want) EXPECT_TRUE(read_file(path("out/" + rel)) == bytes) << rel;
+  EXPECT_THAT(staging_left(path("out")), ElementsAre());
 }
 
 // ===========================================================================
