@@ -8,6 +8,8 @@
 #include <fstream>
 #include <ostream>
 #include <random>
+#include <regex>
+#include <set>
 
 #include "diagnostics.h"
 #include "ppy/driver/artifact_cache.h"
@@ -77,6 +79,32 @@ void remove_stale_staging(const fs::path& out) {
     if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
     std::error_code rm;
     fs::remove_all(it->path(), rm);
+  }
+}
+
+/// Removes the temporaries a killed build left beside the files it was writing
+/// under `out` (`NAME.tmp-<pid>-<n>-<n>`, see write_file_atomic): those of the
+/// files this build writes, whose process is gone.
+void remove_stale_temporaries(const fs::path& out, const std::vector<ArtifactFile>& files) {
+  std::map<fs::path, std::set<std::string>> by_folder;
+  for (auto& f : files) {
+    fs::path p = out / f.path;
+    by_folder[p.parent_path()].insert(p.filename().string());
+  }
+  static const std::regex kTemporary(R"((.*)\.tmp-([0-9]+)-[0-9]+-[0-9]+)");
+  for (auto& [folder, names] : by_folder) {
+    std::error_code ec;
+    fs::directory_iterator it(folder, ec), end;
+    std::vector<fs::path> stale;
+    for (; !ec && it != end; it.increment(ec)) {
+      std::smatch m;
+      std::string name = it->path().filename().string();
+      if (!std::regex_match(name, m, kTemporary) || !names.count(m[1].str())) continue;
+      long pid = std::strtol(m[2].str().c_str(), nullptr, 10);
+      if (pid > 0 && pid != getpid() && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+        stale.push_back(it->path());
+    }
+    for (auto& p : stale) fs::remove(p, ec);
   }
 }
 
@@ -159,6 +187,7 @@ int build(const BuildOptions& opts, Streams io) {
     stored.push_back({kOutputsFile, listed});
     (void)cache.store(key, stored);  // a cache that cannot be written only costs time
   }
+  remove_stale_temporaries(out, files);
   for (auto& f : files)
     if (auto s = write_file_atomic((out / f.path).string(), f.bytes); !s.ok()) return fail(io.err, s, 1);
 
