@@ -1107,6 +1107,17 @@ TEST_F(Cache, SourceChange) {
   EXPECT_THAT(read_file(path("out3/app.util.dummy")), HasSubstr("@app_util_one"));
 }
 
+TEST_F(Cache, DependencyPublicAbiChange) {
+  // util.total's signature changes (it answers a float): util's key and that of
+  // app.main, which imports it, change; app.shapes' does not.
+  std::string proj = multi(counting_table());
+  std::string util = (fs::path(proj) / "src/app/util.ppy").string();
+  expect_row(proj, [&] {
+    write_file(util, "def total(n: int) -> float:\n    s = 0.0\n    for i in range(n + 1):\n        s += i\n"
+                     "    return s\n");
+  }, {}, {}, "", "", {"app.util", "app.main"});
+}
+
 TEST_F(Cache, OptLevelChange) {
   std::string proj = multi(counting_table());
   expect_row(proj, [] {}, {"-O", "2"}, {"-O", "0"});
