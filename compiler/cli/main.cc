@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"off", "default", "strict"}));
   build_cmd->add_option("--backend-timeout", build.backend_timeout_ms, "every backend call's deadline, in ms")
       ->check(CLI::PositiveNumber);
+  build_cmd->add_option("-j,--jobs", build.jobs, "modules through the shared passes at once (default: the number of cores)");
   add_opt_level(build_cmd, build.opt_level);
   // The LLVM road's options: accepted by the parser so the refusal can say why (E1002).
   auto* llvm = build_cmd->add_option_group("LLVM road", "options of the LLVM backend, refused for any other");

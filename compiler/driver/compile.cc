@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "parallel.h"
 #include "ppy/frontend/frontend.h"
 #include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
@@ -88,12 +89,19 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
   for (size_t i = 0; i < project->source_roots.size(); ++i)
     project_options[str_cat("source-root.", i)] = project->source_roots[i];
 
-  for (auto& m : modules) {
+  // Each module goes through the shared passes on its own, so they run at once.
+  std::vector<absl::Status> results(modules.size());
+  parallel_for(modules.size(), effective_jobs(options.jobs), [&](size_t i) {
     ir::PassManager pm(ir::PassContext{&ir::DialectRegistry::builtin(), c.opt_level});
     pipeline::PipelineOptions popts;
     popts.opt_level = c.opt_level;
-    if (auto s = pipeline::build_shared_pipeline(pm, popts); !s.ok()) return s;
-    if (auto s = pm.run(*m, ir::Stage::AfterIRGeneration, options.last_stage); !s.ok()) return s;
+    results[i] = pipeline::build_shared_pipeline(pm, popts);
+    if (results[i].ok()) results[i] = pm.run(*modules[i], ir::Stage::AfterIRGeneration, options.last_stage);
+  });
+  for (auto& s : results)
+    if (!s.ok()) return s;
+
+  for (auto& m : modules) {
     const SourceModule* src = project->module(m->name());
     ModuleKey key;
     key.source_digest = sha256_hex(src ? src->text : ir::print_module(*m));

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "diagnostics.h"
+#include "parallel.h"
 #include "ppy/driver/artifact_cache.h"
 #include "ppy/driver/backend_catalog.h"
 #include "ppy/driver/backend_context.h"
@@ -27,21 +28,14 @@ absl::StatusOr<Artifacts> emit_modules(host::BackendHandle& backend, const std::
                                        int jobs, std::vector<std::string>& notes) {
   size_t groups = std::max<size_t>(1, std::min<size_t>(jobs, modules.size()));
   std::vector<std::optional<absl::StatusOr<host::InvocationResult>>> results(groups);
-  auto run_group = [&](size_t g) {
+  parallel_for(groups, jobs, [&](size_t g) {
     host::Invocation inv;
     inv.action = host::Invocation::Action::Emit;
     inv.format = format;
     inv.context = &ctx;
     for (size_t i = g; i < modules.size(); i += groups) inv.modules.push_back(modules[i]);
     results[g] = backend.invoke(inv);
-  };
-  if (groups == 1) {
-    run_group(0);
-  } else {
-    std::vector<std::thread> threads;
-    for (size_t g = 0; g < groups; ++g) threads.emplace_back(run_group, g);
-    for (auto& t : threads) t.join();
-  }
+  });
   Artifacts out;
   for (auto& slot : results) {
     auto& r = *slot;
@@ -71,7 +65,7 @@ int emit(const EmitOptions& opts, Streams io) {
   if (auto s = host::require_toolchain(info, format); !s.ok()) return fail(io.err, s);
 
   frontend::DiagnosticEngine diags;
-  auto c = compile({opts.target, opts.opt_level}, diags);
+  auto c = compile({opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs}, diags);
   if (!c.ok()) return report_failure(io.err, c.status(), diags);
   std::vector<std::string> names;
   for (auto& m : c->modules) names.push_back(m->name());
@@ -122,8 +116,7 @@ int emit(const EmitOptions& opts, Streams io) {
         misses.push_back(m.get());
     }
     if (!misses.empty()) {
-      int jobs = opts.jobs > 0 ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
-      auto made = emit_modules(**backend, opts.format, ctx, misses, jobs, notes);
+      auto made = emit_modules(**backend, opts.format, ctx, misses, effective_jobs(opts.jobs), notes);
       if (!made.ok()) return fail(io.err, made.status());
       for (auto& a : *made) {
         (void)cache.store(keys[a.module], {{"artifact", a.data}});

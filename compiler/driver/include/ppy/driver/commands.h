@@ -40,6 +40,7 @@ struct BuildOptions {
   std::optional<int> opt_level;
   std::optional<std::string> sandbox;          ///< --sandbox off|default|strict
   std::optional<int> backend_timeout_ms;       ///< --backend-timeout
+  int jobs = 0;                                ///< -j N; 0: the number of cores
   /// The LLVM road's options given on the command line (`--unsafe`, `--target`, ...):
   /// each is refused (E1002) for any other backend.
   std::vector<std::string> llvm_only;

@@ -29,6 +29,8 @@ struct CompileOptions {
   std::optional<int> opt_level;
   /// Stop after this stage (`ppy inspect --stage`); the backend stage is never run here.
   ir::Stage last_stage = ir::Stage::BeforeBackend;
+  /// Modules through the shared passes at once (-j N); 0: the number of cores.
+  int jobs = 0;
 };
 
 struct Compilation {
