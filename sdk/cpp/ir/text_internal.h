@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "ppy/util/utf8.h"
+
 namespace ppy::ir::text_detail {
 
 struct PtrHash {
@@ -133,23 +135,7 @@ inline size_t decode_utf8(const char* p, const char* end, uint32_t& cp) {
   return n;
 }
 
-inline void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
+using ppy::append_utf8;
 
 /// `json.dumps(s)`: ASCII only, `\uXXXX` (lower-case hex, surrogate pairs
 /// above the BMP) for everything else; bytes that are not UTF-8 print as U+FFFD.
