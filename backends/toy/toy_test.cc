@@ -19,6 +19,7 @@
 #include "gmock/gmock.h"
 #include "grpcpp/create_channel_posix.h"
 #include "gtest/gtest.h"
+#include "ppy/ir/testing.h"
 #include "ppy/backend/client.h"
 #include "ppy/backend/serve.h"
 #include "ppy/backend/wire.h"
@@ -39,15 +40,7 @@ const std::string kToy = std::string(PPY_TOY_DIR) + "/ppy-backend-toy";
 
 /// `f(x: i64) -> i64` with two adds, plus an extern declaration `g`.
 std::unique_ptr<ir::Module> host_module(std::string name) {
-  auto m = std::make_unique<ir::Module>(name);
-  ir::Function* f = m->add_function(std::make_unique<ir::Function>(
-      "f", std::vector<ir::Param>{{ir::Type::i64(), {}, "x"}}, std::vector<ir::Type>{ir::Type::i64()}));
-  ir::Block* entry = f->create_entry_block();
-  ir::Value* v = entry->argument(0);
-  for (int i = 0; i < 2; ++i)
-    v = entry->append(ir::Operation::create("core.add", {v, v}, {ir::Type::i64()}, {{"overflow", "wrap"}}))
-            ->result();
-  entry->append(ir::Operation::create("core.ret", {v}, {}));
+  auto m = ir::testing::small_module(std::move(name));
   auto g = std::make_unique<ir::Function>("g", std::vector<ir::Param>{{ir::Type::i64(), {}, "y"}},
                                           std::vector<ir::Type>{ir::Type::i64()});
   g->set_visibility(ir::Visibility::Extern);

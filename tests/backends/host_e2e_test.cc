@@ -14,6 +14,7 @@
 #include <fstream>
 #include <thread>
 
+#include "ppy/ir/testing.h"
 #include "ppy/host/discovery.h"
 #include "ppy/host/handle.h"
 #include "ppy/util/error.h"
@@ -34,18 +35,7 @@ namespace {
 const fs::path kHostile = fs::path(PPY_HOST_TEST_DIR) / "hostile" / "ppy-test-hostile";
 const fs::path kDriver = fs::path(PPY_HOST_TEST_DIR) / "ppy-test-driver";
 
-/// `f(x: i64) -> i64` with two adds.
-std::unique_ptr<ir::Module> small_module(std::string name) {
-  auto m = std::make_unique<ir::Module>(name);
-  ir::Function* f = m->add_function(std::make_unique<ir::Function>(
-      "f", std::vector<ir::Param>{{ir::Type::i64(), {}, "x"}}, std::vector<ir::Type>{ir::Type::i64()}));
-  ir::Block* entry = f->create_entry_block();
-  ir::Value* v = entry->argument(0);
-  for (int i = 0; i < 2; ++i)
-    v = entry->append(ir::Operation::create("core.add", {v, v}, {ir::Type::i64()}, {{"overflow", "wrap"}}))->result();
-  entry->append(ir::Operation::create("core.ret", {v}, {}));
-  return m;
-}
+using ir::testing::small_module;
 
 /// A kernel reading its thread id at k.ppy:4:9.
 std::unique_ptr<ir::Module> kernel_module() {

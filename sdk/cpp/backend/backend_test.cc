@@ -1,4 +1,5 @@
 // Unit tests of the Backend API (backend.cc) and its wire conversions (wire.cc).
+#include "ppy/ir/testing.h"
 #include "ppy/backend/backend.h"
 
 #include "gmock/gmock.h"
@@ -21,19 +22,7 @@ class Bare : public Backend {
   std::string_view name() const override { return "bare"; }
 };
 
-/// `f(x: i64) -> i64`: two adds and a ret.
-std::unique_ptr<ir::Module> small_module(std::string name = "m") {
-  auto m = std::make_unique<ir::Module>(name);
-  ir::Function* f = m->add_function(std::make_unique<ir::Function>(
-      "f", std::vector<ir::Param>{{ir::Type::i64(), {}, "x"}}, std::vector<ir::Type>{ir::Type::i64()}));
-  ir::Block* entry = f->create_entry_block();
-  ir::Value* v = entry->argument(0);
-  for (int i = 0; i < 2; ++i)
-    v = entry->append(ir::Operation::create("core.add", {v, v}, {ir::Type::i64()}, {{"overflow", "wrap"}}))
-            ->result();
-  entry->append(ir::Operation::create("core.ret", {v}, {}));
-  return m;
-}
+using ir::testing::small_module;
 
 class MarkPass final : public ir::FunctionPass {
  public:

@@ -1,5 +1,6 @@
 // The Backend service hosted in-process (service.cc, serve.cc's serve_in_process,
 // client.cc): the protocol end to end, without a process in between.
+#include "ppy/ir/testing.h"
 #include "ppy/backend/service.h"
 
 #include <chrono>
@@ -416,17 +417,7 @@ TEST_F(ServiceTest, AModuleOver64MiBStreamsInChunks) {
   // Many ops, and one large string attribute to pass 64 MiB without building
   // millions of operations.
   auto big = std::make_unique<ir::Module>("big");
-  for (int k = 0; k < 200; ++k) {
-    ir::Function* f = big->add_function(std::make_unique<ir::Function>(
-        str_cat("f", k), std::vector<ir::Param>{{ir::Type::i64(), {}, "x"}},
-        std::vector<ir::Type>{ir::Type::i64()}));
-    ir::Block* entry = f->create_entry_block();
-    ir::Value* v = entry->argument(0);
-    for (int i = 0; i < 500; ++i)
-      v = entry->append(ir::Operation::create("core.add", {v, v}, {ir::Type::i64()}, {{"overflow", "wrap"}}))
-              ->result();
-    entry->append(ir::Operation::create("core.ret", {v}, {}));
-  }
+  for (int k = 0; k < 200; ++k) ir::testing::add_doubling_function(*big, str_cat("f", k), 500);
   std::string blob(65u << 20, 'z');
   blob[12345] = 'a';
   big->attributes().set("blob", blob);
