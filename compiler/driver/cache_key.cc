@@ -58,10 +58,4 @@ std::string artifact_identity(const ModuleKey& m, const BackendIdentity& b) {
   return w.hex();
 }
 
-std::string sha256_hex(std::string_view bytes) {
-  auto digest = llvm::SHA256::hash(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
-  return llvm::toHex(digest, /*LowerCase=*/true);
-}
-
 }  // namespace ppy::driver

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "ppy/project/project.h"  // sha256_hex
+
 namespace ppy::driver {
 
 /// The module's half of the key.
@@ -38,8 +40,5 @@ struct BackendIdentity {
 
 /// 64 lowercase hex characters.
 std::string artifact_identity(const ModuleKey& module, const BackendIdentity& backend);
-
-/// sha256 of `bytes`, as 64 lowercase hex characters.
-std::string sha256_hex(std::string_view bytes);
 
 }  // namespace ppy::driver
