@@ -139,7 +139,7 @@ int build(const BuildOptions& opts, Streams io) {
   if (auto s = host::require_toolchain(info, nullptr); !s.ok()) return fail(io.err, s);
 
   frontend::DiagnosticEngine diags;
-  auto c = compile({opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs}, diags);
+  auto c = compile({opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs, project.ok() ? &*project : nullptr}, diags);
   if (!c.ok()) return report_failure(io.err, c.status(), diags);
   auto config = backend_config(c->project ? &*c->project : nullptr, info.name);
   if (!config.ok()) return fail(io.err, config.status());

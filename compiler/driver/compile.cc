@@ -77,7 +77,7 @@ std::vector<const ir::Module*> Compilation::module_list() const {
 
 absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::DiagnosticEngine& diags) {
   if (is_ppyir(options.target)) return compile_ppyir(options);
-  auto project = load_project(options.target);
+  auto project = options.project ? absl::StatusOr<Project>(*options.project) : load_project(options.target);
   if (!project.ok()) return project.status();
   Compilation c;
   c.opt_level = options.opt_level.value_or(project->opt_level.value_or(2));

@@ -31,6 +31,8 @@ struct CompileOptions {
   ir::Stage last_stage = ir::Stage::BeforeBackend;
   /// Modules through the shared passes at once (-j N); 0: the number of cores.
   int jobs = 0;
+  /// The target's project when the road already loaded it (not read again).
+  const Project* project = nullptr;
 };
 
 struct Compilation {
