@@ -11,6 +11,7 @@
 
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -28,6 +29,7 @@
 #include "ppy/backend/v1/backend.grpc.pb.h"
 #include "ppy/host/discovery.h"
 #include "ppy/host/handle.h"
+#include "ppy/host/process.h"
 #include "ppy/ir/proto.h"
 #include "ppy/ir/verifier.h"
 
@@ -298,6 +300,36 @@ void BM_Host_ColdStart(benchmark::State& state) {
 }
 BENCHMARK(BM_Host_ColdStart)->Unit(benchmark::kMillisecond)->Iterations(50);
 
+/// The cold start's parts: spawn() returning (the driver's share before any
+/// gRPC), and the helper serving (its first bytes on the socket, the HTTP/2
+/// settings its server sends once it is up).
+void host_spawn(benchmark::State& state, bool until_ready, const std::string& key) {
+  std::vector<double> samples;
+  ppy::host::ProcessOptions po;
+  po.executable = toy_exe();
+  po.sandbox = ppy::host::policy_from(toy_entry().settings);
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    auto p = ppy::host::BackendProcess::spawn(po);
+    if (!p.ok()) return state.SkipWithError(std::string(p.status().message()).c_str());
+    int fd = (*p)->take_fd();
+    if (until_ready) {
+      pollfd pfd = {fd, POLLIN, 0};
+      if (::poll(&pfd, 1, 10'000) != 1) return state.SkipWithError("the helper did not serve");
+    }
+    samples.push_back(ms(Clock::now() - t0));
+    state.PauseTiming();
+    close(fd);
+    p->reset();
+    state.ResumeTiming();
+  }
+  percentiles(state, samples, key);
+}
+void BM_Host_ColdStart_SpawnOnly(benchmark::State& state) { host_spawn(state, false, "host spawn only"); }
+BENCHMARK(BM_Host_ColdStart_SpawnOnly)->Unit(benchmark::kMillisecond)->Iterations(50);
+void BM_Host_ColdStart_HelperReady(benchmark::State& state) { host_spawn(state, true, "host helper ready"); }
+BENCHMARK(BM_Host_ColdStart_HelperReady)->Unit(benchmark::kMillisecond)->Iterations(50);
+
 void BM_Host_SmallCall(benchmark::State& state) {
   auto h = ppy::host::connect_backend(toy_entry());
   if (!h.ok()) return state.SkipWithError("no toy");
@@ -343,7 +375,8 @@ void BM_Host_EmitRatio(benchmark::State& state) {
     auto t1 = Clock::now();
     auto b = (*local)->invoke(inv);
     auto t2 = Clock::now();
-    if (!a.ok() || !b.ok()) return state.SkipWithError("emit failed");
+    if (!a.ok() || !b.ok())
+      return state.SkipWithError(std::string((a.ok() ? b : a).status().message()).c_str());
     oop += t1 - t0;
     inproc += t2 - t1;
   }

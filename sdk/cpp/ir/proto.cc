@@ -563,9 +563,102 @@ bool is_word(std::string_view s) {
   return true;
 }
 
+/// Parses `bytes` into `msg` (cleared first), allowing the nesting the
+/// reader allows: each region level costs three message levels (Region,
+/// Block, Operation).
+bool parse_deep(std::string_view bytes, google::protobuf::MessageLite& msg) {
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
+  in.SetRecursionLimit(4 * kMaxRegionDepth);
+  msg.Clear();
+  return msg.MergeFromCodedStream(&in) && in.ConsumedEntireMessage();
+}
+
+constexpr const char* kNotAModule =
+    "ppy.ir.v1.Module: the bytes are not a valid serialized ppy.ir.v1.Module";
+
+/// The functions of a module read from bytes: each is parsed only when the
+/// reader reaches it, into one message that is reused (protobuf keeps a cleared
+/// message's memory), so reading a module of any size touches the memory of
+/// one function's message tree, not of the whole module's.
+class FunctionSource {
+ public:
+  explicit FunctionSource(std::vector<std::string_view> slices) : slices_(std::move(slices)) {}
+  ~FunctionSource() {
+    if (largest_ > kKeep) pb::Function().Swap(&scratch());  // give a huge tree's memory back
+  }
+
+  size_t size() const { return slices_.size(); }
+  /// Function `i`, or null when its bytes do not parse.
+  const pb::Function* get(size_t i) {
+    std::string_view b = slices_[i];
+    largest_ = std::max(largest_, b.size());
+    pb::Function& f = scratch();
+    return parse_deep(b, f) ? &f : nullptr;
+  }
+
+ private:
+  static constexpr size_t kKeep = size_t{4} << 20;  // wire bytes of one function
+  static pb::Function& scratch() {
+    thread_local pb::Function f;
+    return f;
+  }
+  std::vector<std::string_view> slices_;
+  size_t largest_ = 0;
+};
+
+/// Splits a serialized Module into its functions (field 8) and everything
+/// else (`rest`, a serialized Module without functions). False when the
+/// top-level wire is malformed; what is inside each field is protobuf's to check.
+bool split_module(std::string_view bytes, std::string& rest, std::vector<std::string_view>& functions) {
+  const char* p = bytes.data();
+  const char* const end = p + bytes.size();
+  auto varint = [&](uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64 && p < end; shift += 7) {
+      uint8_t b = static_cast<uint8_t>(*p++);
+      v |= uint64_t{b & 0x7fu} << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  while (p < end) {
+    const char* start = p;
+    uint64_t tag, len;
+    if (!varint(tag) || tag >> 3 == 0 || tag >> 3 > (uint64_t{1} << 29) - 1) return false;
+    switch (tag & 7) {
+      case 0:
+        if (!varint(len)) return false;
+        break;
+      case 1:
+      case 5: {
+        size_t n = (tag & 7) == 1 ? 8 : 4;
+        if (static_cast<size_t>(end - p) < n) return false;
+        p += n;
+        break;
+      }
+      case 2:
+        if (!varint(len) || len > static_cast<uint64_t>(end - p)) return false;
+        if (tag >> 3 == 8) {
+          functions.emplace_back(p, static_cast<size_t>(len));
+          p += len;
+          continue;
+        }
+        p += len;
+        break;
+      default: return false;  // groups: never written by ppy
+    }
+    rest.append(start, p);
+  }
+  return true;
+}
+
 class Reader {
  public:
-  Reader(const pb::Module& in, const DialectRegistry& reg) : in_(in), reg_(reg) {}
+  /// Reads `in`; its functions come from `functions` when given (the bytes
+  /// road parses them one at a time), else from `in` itself.
+  Reader(const pb::Module& in, const DialectRegistry& reg, FunctionSource* functions = nullptr)
+      : in_(in), reg_(reg), functions_(functions) {}
 
   absl::StatusOr<std::unique_ptr<Module>> module() {
     if (in_.schema_version() != kSchemaVersion)
@@ -600,9 +693,12 @@ class Reader {
       if (!m->globals().emplace(std::move(name), std::move(g)).second)
         return fail(ppy::str_cat("global @", pg.name(), " is defined twice"));
     }
-    m->functions().reserve(in_.functions_size());
-    for (const pb::Function& pf : in_.functions()) {
-      auto f = function(pf);
+    const size_t n = functions_ ? functions_->size() : static_cast<size_t>(in_.functions_size());
+    m->functions().reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      const pb::Function* pf = functions_ ? functions_->get(i) : &in_.functions(static_cast<int>(i));
+      if (!pf) return absl::InvalidArgumentError(kNotAModule);
+      auto f = function(*pf);
       if (!f.ok()) return f.status();
       m->add_function(std::move(*f));
     }
@@ -970,6 +1066,7 @@ class Reader {
 
   const pb::Module& in_;
   const DialectRegistry& reg_;
+  FunctionSource* functions_;
   const std::string* function_ = nullptr;  // for messages
   std::vector<std::string_view> strings_;
   std::vector<const std::string*> interned_;
@@ -993,31 +1090,6 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto(const pb::Module& in, const D
   return Reader(in, reg).module();
 }
 
-namespace {
-/// Memory for the message tree of one read, kept per thread between reads: a
-/// fresh block of several MB would cost more in page faults than the parse.
-/// Blocks above `kKeep` are not kept.
-google::protobuf::ArenaOptions arena_options(size_t want) {
-  constexpr size_t kKeep = size_t{64} << 20;
-  thread_local std::unique_ptr<char[]> block;
-  thread_local size_t block_size = 0;
-  google::protobuf::ArenaOptions o;
-  o.max_block_size = size_t{64} << 20;
-  if (want > kKeep) {
-    o.start_block_size = o.max_block_size;
-    return o;
-  }
-  if (block_size < want) {
-    block.reset();
-    block.reset(new char[want]);
-    block_size = want;
-  }
-  o.initial_block = block.get();
-  o.initial_block_size = block_size;
-  return o;
-}
-}  // namespace
-
 std::string to_proto_bytes(const Module& m) {
   thread_local Buffers buffers;
   return Encoder(buffers).module(m);
@@ -1027,16 +1099,15 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
   if (bytes.size() > static_cast<size_t>(INT_MAX))
     return absl::InvalidArgumentError(
         ppy::str_cat("ppy.ir.v1.Module: ", bytes.size(), " bytes is more than one message may hold (2 GiB)"));
-  // The message tree takes about ten times the wire size; one block holds it.
-  google::protobuf::Arena arena(arena_options(std::max<size_t>(bytes.size() * 12, 4096)));
-  auto* msg = google::protobuf::Arena::CreateMessage<pb::Module>(&arena);
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                            static_cast<int>(bytes.size()));
-  // Each region level costs three message levels (Region, Block, Operation).
-  in.SetRecursionLimit(4 * kMaxRegionDepth);
-  if (!msg->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
-    return absl::InvalidArgumentError("ppy.ir.v1.Module: the bytes are not a valid serialized ppy.ir.v1.Module");
-  return from_proto(*msg, reg);
+  // The functions, nearly all of the bytes, are read one by one; the rest
+  // (tables, globals, attributes) is small and parsed whole.
+  std::string rest;
+  std::vector<std::string_view> functions;
+  pb::Module head;
+  if (!split_module(bytes, rest, functions) || !parse_deep(rest, head))
+    return absl::InvalidArgumentError(kNotAModule);
+  FunctionSource source(std::move(functions));
+  return Reader(head, reg, &source).module();
 }
 
 }  // namespace ppy::ir
