@@ -4,6 +4,7 @@
 #include "CLI/CLI.hpp"
 #include "ppy/driver/commands.h"
 #include "ppy/host/process.h"
+#include "ppy/util/memory.h"
 
 namespace {
 
@@ -17,6 +18,7 @@ void add_opt_level(CLI::App* cmd, std::optional<int>& level) {
 int main(int argc, char** argv) {
   // Ctrl-C, SIGTERM or an exit ends every helper this driver started.
   ppy::host::install_signal_cleanup();
+  ppy::keep_freed_memory();
   CLI::App app{"ppy: a compiler for a typed subset of Python, with out-of-process backends"};
   app.require_subcommand(1);
   app.footer("Run `ppy COMMAND --help` for a command's options.");

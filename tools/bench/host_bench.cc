@@ -32,6 +32,7 @@
 #include "ppy/host/process.h"
 #include "ppy/ir/proto.h"
 #include "ppy/ir/verifier.h"
+#include "ppy/util/memory.h"
 
 namespace fs = std::filesystem;
 namespace v1 = ::ppy::backend::v1;
@@ -358,6 +359,49 @@ void BM_Host_IrTransfer(benchmark::State& state) {
 }
 BENCHMARK(BM_Host_IrTransfer)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+/// A data-heavy module: `mib` globals of 1 MiB `buffer<u8>` constants (weights,
+/// tables), the kind of module whose transfer is bytes rather than ops.
+std::unique_ptr<ppy::ir::Module> data_module(int64_t mib) {
+  using namespace ppy::ir;
+  auto m = module_of(1000);
+  for (int64_t i = 0; i < mib; ++i) {
+    Global g;
+    g.name = "blob" + std::to_string(i);
+    g.type = Type::buffer(Type::scalar(TypeKind::U8));
+    std::string blob(size_t{1} << 20, static_cast<char>('a' + i % 26));
+    blob.replace(0, 8, std::to_string(10'000'000 + i));  // each distinct: the string table would share equal ones
+    g.initializer = Attribute(std::move(blob));
+    m->globals().emplace(g.name, std::move(g));
+  }
+  return m;
+}
+
+/// A data-heavy module to the helper and back: the protocol's bytes road, with
+/// little IR to build on either side. Compare with the bare gRPC stream.
+void BM_Host_DataTransfer(benchmark::State& state) {
+  auto h = ppy::host::connect_backend(toy_entry());
+  if (!h.ok()) return state.SkipWithError("no toy");
+  auto m = data_module(state.range(0));
+  size_t bytes = ppy::ir::to_proto_bytes(*m).size();
+  ppy::host::Invocation inv;
+  inv.action = ppy::host::Invocation::Action::Validate;
+  inv.run_passes = false;
+  inv.validate = false;
+  inv.return_modules = true;
+  inv.modules = {m.get()};
+  Clock::duration spent{};
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    auto r = (*h)->invoke(inv);
+    spent += Clock::now() - t0;
+    if (!r.ok()) return state.SkipWithError(std::string(r.status().message()).c_str());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes * 2));
+  state.counters["module_MB"] = bytes / 1e6;
+  g_figures["data transfer MB/s"] = static_cast<double>(state.iterations() * bytes * 2) / 1e3 / ms(spent);
+}
+BENCHMARK(BM_Host_DataTransfer)->Arg(64)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 /// Emit through the helper and in-process, alternating; the ratio is a counter.
 void BM_Host_EmitRatio(benchmark::State& state) {
   auto helper = ppy::host::connect_backend(toy_entry());
@@ -391,6 +435,7 @@ BENCHMARK(BM_Host_EmitRatio)->Arg(1'000)->Arg(10'000)->Arg(100'000)->Arg(1'000'0
 }  // namespace
 
 int main(int argc, char** argv) {
+  ppy::keep_freed_memory();  // as the driver does
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -27,18 +27,15 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
     *req.mutable_header() = header;
     if (!stream->Write(req)) return;
     for (size_t i = 0; i < modules.size(); ++i) {
-      std::string bytes = ir::to_proto_bytes(*modules[i]);
-      size_t off = 0;
-      do {
-        size_t n = std::min(wire::kMaxChunk, bytes.size() - off);
+      bool sent = wire::send_module_chunks(*modules[i], [&](std::string data, bool last) {
         v1::InvokeRequest chunk;
         v1::ModuleChunk* c = chunk.mutable_module();
         c->set_module_index(static_cast<uint32_t>(i));
-        c->set_data(bytes.data() + off, n);
-        off += n;
-        c->set_last(off == bytes.size());
-        if (!stream->Write(chunk)) return;
-      } while (off < bytes.size());
+        c->set_data(std::move(data));
+        c->set_last(last);
+        return stream->Write(chunk);
+      });
+      if (!sent) return;
     }
     stream->WritesDone();
   });

@@ -348,12 +348,13 @@ grpc::Status Session::run(v1::InvokeHeader& header) {
   }
   if (header.return_modules()) {
     for (size_t i = 0; i < modules_.size(); ++i) {
-      std::string bytes = ir::to_proto_bytes(*modules_[i]);
-      bool ok = send_chunks(bytes, [&](v1::InvokeResponse& r, std::string_view piece, bool last) {
+      bool ok = wire::send_module_chunks(*modules_[i], [&](std::string data, bool last) {
+        v1::InvokeResponse r;
         v1::ModuleChunk* m = r.mutable_module();
         m->set_module_index(static_cast<uint32_t>(i));
-        m->set_data(piece.data(), piece.size());
+        m->set_data(std::move(data));
         m->set_last(last);
+        return write(r);
       });
       if (!ok) return grpc::Status(grpc::StatusCode::CANCELLED, "the driver went away");
     }

@@ -1,6 +1,7 @@
 #include "ppy/backend/wire.h"
 
 #include "absl/strings/cord.h"
+#include "ppy/ir/proto.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 
@@ -68,6 +69,30 @@ void append_key(std::string& out, const ConfigValue& v) {
 }
 
 }  // namespace
+
+bool send_module_chunks(const ir::Module& module, const std::function<bool(std::string data, bool last)>& send) {
+  bool ok = true;
+  ir::to_proto_pieces(module, [&](const std::vector<std::string_view>& pieces) {
+    size_t left = 0;
+    for (std::string_view p : pieces) left += p.size();
+    if (left == 0) {
+      ok = send({}, true);
+      return;
+    }
+    std::string chunk;
+    for (std::string_view p : pieces) {
+      while (!p.empty() && ok) {
+        if (chunk.empty()) chunk.reserve(std::min(kMaxChunk, left));
+        size_t n = std::min(kMaxChunk - chunk.size(), p.size());
+        chunk.append(p.substr(0, n));
+        p.remove_prefix(n);
+        left -= n;
+        if (chunk.size() == kMaxChunk || left == 0) ok = send(std::exchange(chunk, {}), left == 0);
+      }
+    }
+  });
+  return ok;
+}
 
 void to_proto(const Options& options, v1::ConfigTable& out) {
   out.Clear();

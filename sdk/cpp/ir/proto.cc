@@ -10,6 +10,7 @@
 
 #include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/stubs/common.h>
 
 #include <algorithm>
 #include <climits>
@@ -255,7 +256,8 @@ class Encoder {
     for (Wire* w : {&head_, &types_, &strings_, &body_}) w->reset(size_t{64} << 20);
   }
 
-  std::string module(const Module& m) {
+  /// Writes `m` into the buffers; `pieces()` then views the bytes.
+  void write(const Module& m) {
     Wire& head = head_;
     head.uint(1, kSchemaVersion);
     head.bytes(2, m.name());
@@ -283,9 +285,10 @@ class Encoder {
       body_.end(pg);
     }
     for (auto& f : m.functions()) function(*f);
-    std::string out;
-    out.reserve(head.size() + types_.size() + strings_.size() + body_.size());
-    for (const Wire* w : {&head, &types_, &strings_, &body_}) out.append(w->data(), w->size());
+  }
+  std::vector<std::string_view> pieces() const {
+    std::vector<std::string_view> out;
+    for (const Wire* w : {&head_, &types_, &strings_, &body_}) out.emplace_back(w->data(), w->size());
     return out;
   }
 
@@ -607,10 +610,12 @@ class FunctionSource {
   size_t largest_ = 0;
 };
 
-/// Splits a serialized Module into its functions (field 8) and everything
-/// else (`rest`, a serialized Module without functions). False when the
-/// top-level wire is malformed; what is inside each field is protobuf's to check.
-bool split_module(std::string_view bytes, std::string& rest, std::vector<std::string_view>& functions) {
+/// Splits a serialized Module into its functions (field 8), its string table
+/// (field 6, viewed in place: the bulk of a data-heavy module) and everything
+/// else (`rest`, a serialized Module without either). False when the top-level
+/// wire is malformed; what is inside the other fields is protobuf's to check.
+bool split_module(std::string_view bytes, std::string& rest, std::vector<std::string_view>& functions,
+                  std::vector<std::string_view>& strings) {
   const char* p = bytes.data();
   const char* const end = p + bytes.size();
   auto varint = [&](uint64_t& v) {
@@ -639,9 +644,17 @@ bool split_module(std::string_view bytes, std::string& rest, std::vector<std::st
       }
       case 2:
         if (!varint(len) || len > static_cast<uint64_t>(end - p)) return false;
-        if (tag >> 3 == 8) {
-          functions.emplace_back(p, static_cast<size_t>(len));
+        if (tag >> 3 == 8 || tag >> 3 == 6) {
+          std::string_view field(p, static_cast<size_t>(len));
           p += len;
+          if (tag >> 3 == 8) {
+            functions.push_back(field);
+          } else {
+            // protobuf checks a `string` field's UTF-8 on parsing; so do we.
+            if (!google::protobuf::internal::IsStructurallyValidUTF8(field.data(), static_cast<int>(field.size())))
+              return false;
+            strings.push_back(field);
+          }
           continue;
         }
         p += len;
@@ -657,8 +670,9 @@ class Reader {
  public:
   /// Reads `in`; its functions come from `functions` when given (the bytes
   /// road parses them one at a time), else from `in` itself.
-  Reader(const pb::Module& in, const DialectRegistry& reg, FunctionSource* functions = nullptr)
-      : in_(in), reg_(reg), functions_(functions) {}
+  Reader(const pb::Module& in, const DialectRegistry& reg, FunctionSource* functions = nullptr,
+         const std::vector<std::string_view>* strings = nullptr)
+      : in_(in), reg_(reg), functions_(functions), string_table_(strings) {}
 
   absl::StatusOr<std::unique_ptr<Module>> module() {
     if (in_.schema_version() != kSchemaVersion)
@@ -714,10 +728,13 @@ class Reader {
   }
 
   absl::Status strings() {
-    if (in_.strings_size() > 0 && !in_.strings(0).empty())
-      return fail("the string table must start with the empty string");
-    strings_.reserve(in_.strings_size() + 1);
-    for (const std::string& s : in_.strings()) strings_.emplace_back(s);
+    if (string_table_) {
+      strings_ = *string_table_;
+    } else {
+      strings_.reserve(in_.strings_size() + 1);
+      for (const std::string& s : in_.strings()) strings_.emplace_back(s);
+    }
+    if (!strings_.empty() && !strings_[0].empty()) return fail("the string table must start with the empty string");
     if (strings_.empty()) strings_.emplace_back();
     interned_.assign(strings_.size(), nullptr);
     return absl::OkStatus();
@@ -1067,6 +1084,7 @@ class Reader {
   const pb::Module& in_;
   const DialectRegistry& reg_;
   FunctionSource* functions_;
+  const std::vector<std::string_view>* string_table_;  // else in_.strings()
   const std::string* function_ = nullptr;  // for messages
   std::vector<std::string_view> strings_;
   std::vector<const std::string*> interned_;
@@ -1090,9 +1108,22 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto(const pb::Module& in, const D
   return Reader(in, reg).module();
 }
 
-std::string to_proto_bytes(const Module& m) {
+void to_proto_pieces(const Module& m, const std::function<void(const std::vector<std::string_view>&)>& use) {
   thread_local Buffers buffers;
-  return Encoder(buffers).module(m);
+  Encoder e(buffers);
+  e.write(m);
+  use(e.pieces());
+}
+
+std::string to_proto_bytes(const Module& m) {
+  std::string out;
+  to_proto_pieces(m, [&](const std::vector<std::string_view>& pieces) {
+    size_t n = 0;
+    for (std::string_view p : pieces) n += p.size();
+    out.reserve(n);
+    for (std::string_view p : pieces) out.append(p);
+  });
+  return out;
 }
 
 absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes, const DialectRegistry& reg) {
@@ -1102,12 +1133,12 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
   // The functions, nearly all of the bytes, are read one by one; the rest
   // (tables, globals, attributes) is small and parsed whole.
   std::string rest;
-  std::vector<std::string_view> functions;
+  std::vector<std::string_view> functions, strings;
   pb::Module head;
-  if (!split_module(bytes, rest, functions) || !parse_deep(rest, head))
+  if (!split_module(bytes, rest, functions, strings) || !parse_deep(rest, head))
     return absl::InvalidArgumentError(kNotAModule);
   FunctionSource source(std::move(functions));
-  return Reader(head, reg, &source).module();
+  return Reader(head, reg, &source, &strings).module();
 }
 
 }  // namespace ppy::ir

@@ -4,6 +4,7 @@
 /// driver's client (backend-host), so both ends read the wire the same way.
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,12 @@ namespace v1 = ::ppy::backend::v1;
 
 /// The most data one chunk message carries (modules, artifacts, files).
 inline constexpr size_t kMaxChunk = size_t{1} << 20;
+
+/// Serializes `module` and hands it to `send` in chunks of at most kMaxChunk
+/// bytes, `last` set on the final one; stops at the first `send` that fails.
+/// The bytes are cut straight from the IR writer's buffers: one copy, into the
+/// chunk. False when a `send` failed.
+bool send_module_chunks(const ir::Module& module, const std::function<bool(std::string data, bool last)>& send);
 
 void to_proto(const Options& options, v1::ConfigTable& out);
 Options options_from_proto(const v1::ConfigTable& table);

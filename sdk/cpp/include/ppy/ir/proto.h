@@ -9,9 +9,11 @@
 /// message functions go through bytes, for tools that want the typed tree.
 /// Strings must be UTF-8: protobuf refuses anything else on reading.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "ppy/ir/dialect.h"
@@ -38,6 +40,10 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto(const ppy::ir::v1::Module& in
 /// scratch buffers between calls (up to 64 MiB each), so converting many modules
 /// does not fault fresh pages in every time.
 std::string to_proto_bytes(const Module& m);
+/// The same bytes, handed to `use` as the pieces they were written in (their
+/// concatenation is the module): a caller that cuts them into chunks anyway
+/// saves copying the whole module once. The views die when `use` returns.
+void to_proto_pieces(const Module& m, const std::function<void(const std::vector<std::string_view>&)>& use);
 absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
                                                          const DialectRegistry& reg = DialectRegistry::builtin());
 

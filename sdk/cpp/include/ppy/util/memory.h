@@ -1,0 +1,19 @@
+#pragma once
+/// Process-wide allocator settings for ppy's executables (the driver, backend
+/// helpers, benchmarks standing in for the driver).
+
+#include <malloc.h>
+
+namespace ppy {
+
+/// Keeps memory a process frees for its next use instead of handing it back
+/// to the kernel. A compiler frees and rebuilds modules of the same size over
+/// and over (one per module, one per session in a helper); on machines where a
+/// page fault is dear, faulting fresh pages in each time cost more than the
+/// work. Buffers up to 32 MiB (glibc's ceiling) come from the reusable heap.
+inline void keep_freed_memory() {
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
+}  // namespace ppy
