@@ -1,16 +1,35 @@
 // libFuzzer target: any bytes given to from_proto_bytes are refused or read; a
 // module that was read writes bytes that read again, and writing those gives the
-// same bytes (the conversion is a fixed point after one trip).
+// same bytes (the conversion is a fixed point after one trip); and reading the
+// bytes agrees with reading the message protobuf parses from them.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
+#include "google/protobuf/io/coded_stream.h"
 #include "ppy/ir/proto.h"
+#include "ppy/ir/v1/ir.pb.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto m = ppy::ir::from_proto_bytes(std::string_view(reinterpret_cast<const char*>(data), size));
+  std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  auto m = ppy::ir::from_proto_bytes(bytes);
+  // The bytes road (functions one at a time, strings viewed in place) and the
+  // message road (protobuf parses the whole tree) agree on every input.
+  ppy::ir::v1::Module msg;
+  google::protobuf::io::CodedInputStream in(data, static_cast<int>(size));
+  in.SetRecursionLimit(1024);
+  if (msg.ParseFromCodedStream(&in) && in.ConsumedEntireMessage()) {
+    auto via_message = ppy::ir::from_proto(msg);
+    if (via_message.ok() != m.ok() ||
+        (!m.ok() && via_message.status().message() != m.status().message())) {
+      std::fprintf(stderr, "the roads disagree:\n  bytes:   %s\n  message: %s\n",
+                   m.ok() ? "read" : std::string(m.status().message()).c_str(),
+                   via_message.ok() ? "read" : std::string(via_message.status().message()).c_str());
+      std::abort();
+    }
+  }
   if (!m.ok()) return 0;
   std::string again = ppy::ir::to_proto_bytes(**m);
   auto back = ppy::ir::from_proto_bytes(again);

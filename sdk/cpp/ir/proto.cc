@@ -627,40 +627,67 @@ bool split_module(std::string_view bytes, std::string& rest, std::vector<std::st
     }
     return false;
   };
-  while (p < end) {
-    const char* start = p;
-    uint64_t tag, len;
-    if (!varint(tag) || tag >> 3 == 0 || tag >> 3 > (uint64_t{1} << 29) - 1) return false;
-    switch (tag & 7) {
-      case 0:
-        if (!varint(len)) return false;
-        break;
+  // Tags and lengths read as protobuf reads them: at most five bytes; a tag
+  // keeps its low 32 bits, a length must stay under 2 GiB.
+  auto varint32 = [&](uint64_t& v) {
+    v = 0;
+    for (int i = 0; i < 5 && p < end; ++i) {
+      uint8_t b = static_cast<uint8_t>(*p++);
+      v |= uint64_t{b & 0x7fu} << (7 * i);
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  auto tag = [&](uint64_t& t) { return varint32(t) && ((t &= 0xffffffffu) >> 3) != 0; };
+  auto length = [&](uint64_t& n) { return varint32(n) && n <= static_cast<uint64_t>(end - p); };
+  // Moves past one field's payload; a group (which protobuf keeps among the
+  // unknown fields) is walked to its matching end, nested to a bound.
+  auto skip = [&](auto& self, uint64_t field_tag, int depth) -> bool {
+    uint64_t v;
+    switch (field_tag & 7) {
+      case 0: return varint(v);
       case 1:
       case 5: {
-        size_t n = (tag & 7) == 1 ? 8 : 4;
+        size_t n = (field_tag & 7) == 1 ? 8 : 4;
         if (static_cast<size_t>(end - p) < n) return false;
         p += n;
-        break;
+        return true;
       }
       case 2:
-        if (!varint(len) || len > static_cast<uint64_t>(end - p)) return false;
-        if (tag >> 3 == 8 || tag >> 3 == 6) {
-          std::string_view field(p, static_cast<size_t>(len));
-          p += len;
-          if (tag >> 3 == 8) {
-            functions.push_back(field);
-          } else {
-            // protobuf checks a `string` field's UTF-8 on parsing; so do we.
-            if (!google::protobuf::internal::IsStructurallyValidUTF8(field.data(), static_cast<int>(field.size())))
-              return false;
-            strings.push_back(field);
-          }
-          continue;
+        if (!length(v)) return false;
+        p += v;
+        return true;
+      case 3:
+        if (depth >= 4 * kMaxRegionDepth) return false;
+        while (p < end) {
+          uint64_t inner;
+          if (!tag(inner)) return false;
+          if ((inner & 7) == 4) return inner >> 3 == field_tag >> 3;
+          if (!self(self, inner, depth + 1)) return false;
         }
-        p += len;
-        break;
-      default: return false;  // groups: never written by ppy
+        return false;
+      default: return false;  // an end without a start
     }
+  };
+  while (p < end) {
+    const char* start = p;
+    uint64_t t, len;
+    if (!tag(t)) return false;
+    if ((t & 7) == 2 && (t >> 3 == 8 || t >> 3 == 6)) {
+      if (!length(len)) return false;
+      std::string_view field(p, static_cast<size_t>(len));
+      p += len;
+      if (t >> 3 == 8) {
+        functions.push_back(field);
+      } else {
+        // protobuf checks a `string` field's UTF-8 on parsing; so do we.
+        if (!google::protobuf::internal::IsStructurallyValidUTF8(field.data(), static_cast<int>(field.size())))
+          return false;
+        strings.push_back(field);
+      }
+      continue;
+    }
+    if (!skip(skip, t, 0)) return false;
     rest.append(start, p);
   }
   return true;

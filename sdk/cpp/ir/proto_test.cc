@@ -696,6 +696,27 @@ TEST(ProtoRefuses, BytesThatAreNotAModule) {
   EXPECT_THAT(from_proto_bytes("").status().message(), HasSubstr("is ppyir schema 0"));
 }
 
+TEST(Proto, BytesAndMessageAgreeOnUnknownFields) {
+  // What protobuf keeps as unknown fields the bytes road skips too: a group
+  // (start 0x73 = field 14, end 0x74) holding a nested group and a string, and
+  // a five-byte tag whose high bits protobuf drops (field 100663282, bytes).
+  std::string good = to_proto_bytes(*rich_module());
+  std::string unknown = std::string("\x73\x0a\x02hi\x7b\x08\x01\x7c\x74", 10) +
+                        std::string("\x92\xff\xff\xff\x12\x02ok", 8);
+  for (std::string bytes : {unknown + good, good + unknown}) {
+    pb::Module msg;
+    ASSERT_TRUE(msg.ParseFromString(bytes));
+    auto via_bytes = from_proto_bytes(bytes);
+    ASSERT_TRUE(via_bytes.ok()) << via_bytes.status();
+    EXPECT_EQ(dump(**via_bytes), dump(**from_proto(msg)));
+  }
+  // An unmatched end, or a group that never ends, is refused by both.
+  for (std::string bad : {std::string("\x74"), std::string("\x73\x08\x01"), std::string("\x73\x7c")}) {
+    EXPECT_FALSE(pb::Module().ParseFromString(good + bad));
+    EXPECT_FALSE(from_proto_bytes(good + bad).ok());
+  }
+}
+
 TEST(Proto, ReadsForwardReferencesAnywhereInTheFunction) {
   // Use before definition is the verifier's business; the ids resolve.
   pb::Module p = valid_proto();

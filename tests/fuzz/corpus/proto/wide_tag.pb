@@ -1,0 +1,1 @@
+’ÿÿÿdeclarationsgpu_op
