@@ -13,10 +13,16 @@
 #include <unistd.h>
 
 #include <atomic>
+// Boost.Process offers vfork only under old _XOPEN_SOURCE levels; glibc has
+// vfork under _GNU_SOURCE too, so say so before its headers decide.
+#ifndef BOOST_POSIX_HAS_VFORK
+#define BOOST_POSIX_HAS_VFORK 1
+#endif
 #include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
+#include <boost/process/posix.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
@@ -211,12 +217,29 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   const int child_fd = pair[1];
   pid_t failed_pid = -1;
 
+  // vfork: the child borrows the driver's memory until exec instead of
+  // copying its page tables, which for a driver holding a large module is
+  // most of a spawn. The driver's handlers must not run in the borrowed
+  // memory, so signals stay blocked until the child has defaulted them.
+  bool sandbox_failed = false;
+  sigset_t all, mask;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &mask);
   std::error_code ec;
   bp::child c(
-      bp::exe = opt.executable.string(), bp::args = args,
+      bp::exe = opt.executable.string(), bp::args = args, bp::posix::use_vfork,
       bp::extend::on_setup([&](auto& exec) { exec.env = envp.data(); }),
       bp::extend::on_exec_setup([&](auto& exec) {
-        // In the child, between fork and exec: system calls only.
+        // In the child, between vfork and exec: system calls only.
+        for (int sig = 1; sig < NSIG; ++sig) {
+          struct sigaction sa;
+          if (sigaction(sig, nullptr, &sa) == 0 && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN) {
+            sa.sa_handler = SIG_DFL;
+            sa.sa_flags = 0;
+            sigaction(sig, &sa, nullptr);
+          }
+        }
+        sigprocmask(SIG_SETMASK, &mask, nullptr);
         setpgid(0, 0);
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(125);
         dup2(null, 0);
@@ -228,18 +251,20 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
         }
         syscall(SYS_close_range, 4u, ~0u, 4u /* CLOSE_RANGE_CLOEXEC */);
         if (chdir(scratch.c_str()) != 0 || !sandbox.apply()) {
-          exec.set_error(std::error_code(errno ? errno : EPERM, std::system_category()), "sandbox setup failed");
+          sandbox_failed = true;  // the driver's memory: it reads this after
+          exec.set_error(std::error_code(errno ? errno : EPERM, std::system_category()), "");
           _exit(126);
         }
       }),
       bp::extend::on_error([&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }), ec);
+  pthread_sigmask(SIG_SETMASK, &mask, nullptr);
   close(log);
   close(null);
   if (pair[1] >= 0) close(pair[1]);
   if (ec) {
     if (failed_pid > 0) waitpid(failed_pid, nullptr, 0);
     if (pair[0] >= 0) close(pair[0]);
-    return fail(str_cat(ec.message(), p->output_tail().empty() ? "" : "\n" + p->output_tail()));
+    return fail(str_cat(sandbox_failed ? "sandbox setup failed: " : "", ec.message(), p->output_tail().empty() ? "" : "\n" + p->output_tail()));
   }
   c.detach();
   p->pid_ = c.id();

@@ -17,7 +17,9 @@
 #include <string>
 #include <thread>
 
+#include "grpc/grpc.h"
 #include "grpcpp/server_posix.h"
+#include "ppy/util/memory.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy {
@@ -135,6 +137,16 @@ bool read_file(const std::string& path, std::string& out, std::string& error) {
   return true;
 }
 
+/// Keeps gRPC initialised while a server is set up: without it the builder's
+/// temporaries (the ResourceQuota) shut gRPC down, threads and all, and the
+/// server starts it again, which doubled a helper's start-up.
+struct GrpcUp {
+  GrpcUp() { grpc_init(); }
+  ~GrpcUp() { grpc_shutdown(); }
+  GrpcUp(const GrpcUp&) = delete;
+  GrpcUp& operator=(const GrpcUp&) = delete;
+};
+
 /// The one reason the server stops, whoever notices first.
 class StopSignal {
  public:
@@ -186,18 +198,24 @@ void watch(StopSignal& stop, int signal_fd, int watch_fd, pid_t parent) {
 
 }  // namespace
 
+/// How much a stream may have in flight unread: a module or an artifact of a
+/// few MiB crosses without waiting for HTTP/2 window updates.
+constexpr int kFlowWindow = 8 << 20;
+
 grpc::ChannelArguments backend_channel_arguments() {
   grpc::ChannelArguments a;
   a.SetMaxReceiveMessageSize(-1);
   a.SetMaxSendMessageSize(-1);
   a.SetInt(GRPC_ARG_ENABLE_RETRIES, 0);
   a.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  a.SetInt(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, kFlowWindow);
   return a;
 }
 
 void configure_server_builder(grpc::ServerBuilder& builder, int max_threads) {
   builder.SetMaxReceiveMessageSize(INT_MAX);
   builder.SetMaxSendMessageSize(INT_MAX);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, kFlowWindow);
   // One completion queue and few pollers: a spawned helper serves one driver,
   // and every thread started is cold-start time.
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::NUM_CQS, 1);
@@ -209,6 +227,7 @@ void configure_server_builder(grpc::ServerBuilder& builder, int max_threads) {
 }
 
 int serve(int argc, char** argv, BackendFactory factory) {
+  keep_freed_memory();  // a helper rebuilds a module of the same size each call
   Args args;
   std::string error;
   const char* prog = argc > 0 ? argv[0] : "ppy-backend";
@@ -250,6 +269,7 @@ int serve(int argc, char** argv, BackendFactory factory) {
   options.on_shutdown = [&stop] { stop.request("asked to shut down"); };
   BackendService service(std::move(factory), options);
 
+  GrpcUp grpc_up;
   grpc::ServerBuilder builder;
   configure_server_builder(builder, args.max_threads > 0 ? args.max_threads : spawned ? 8 : 64);
   builder.RegisterService(&service);
@@ -336,6 +356,7 @@ InProcessBackend::~InProcessBackend() {
 std::unique_ptr<InProcessBackend> serve_in_process(BackendFactory factory, ServiceOptions options) {
   auto p = std::make_unique<InProcessBackend>();
   p->service = std::make_unique<BackendService>(std::move(factory), std::move(options));
+  GrpcUp grpc_up;
   grpc::ServerBuilder builder;
   configure_server_builder(builder, 16);
   builder.RegisterService(p->service.get());
