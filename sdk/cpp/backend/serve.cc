@@ -227,7 +227,6 @@ void configure_server_builder(grpc::ServerBuilder& builder, int max_threads) {
 }
 
 int serve(int argc, char** argv, BackendFactory factory) {
-  keep_freed_memory();  // a helper rebuilds a module of the same size each call
   Args args;
   std::string error;
   const char* prog = argc > 0 ? argv[0] : "ppy-backend";
@@ -260,6 +259,7 @@ int serve(int argc, char** argv, BackendFactory factory) {
   int signal_fd = ::signalfd(-1, &signals, SFD_CLOEXEC);
 
   const bool spawned = args.listen.empty();
+  keep_freed_memory(/*one_heap=*/spawned);  // a helper rebuilds a module of the same size each call
   StopSignal stop;
   ServiceOptions options;
   options.scratch_dir = !args.scratch.empty() ? std::filesystem::path(args.scratch)

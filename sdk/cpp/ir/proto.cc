@@ -581,33 +581,37 @@ constexpr const char* kNotAModule =
     "ppy.ir.v1.Module: the bytes are not a valid serialized ppy.ir.v1.Module";
 
 /// The functions of a module read from bytes: each is parsed only when the
-/// reader reaches it, into one message that is reused (protobuf keeps a cleared
-/// message's memory), so reading a module of any size touches the memory of
-/// one function's message tree, not of the whole module's.
+/// reader reaches it, into an arena that is emptied for the next, so reading a
+/// module of any size touches the memory of one function's message tree, not
+/// of the whole module's, and building that tree is bump allocation, not a
+/// malloc and free per message.
 class FunctionSource {
  public:
   explicit FunctionSource(std::vector<std::string_view> slices) : slices_(std::move(slices)) {}
-  ~FunctionSource() {
-    if (largest_ > kKeep) pb::Function().Swap(&scratch());  // give a huge tree's memory back
-  }
 
   size_t size() const { return slices_.size(); }
-  /// Function `i`, or null when its bytes do not parse.
+  /// Function `i`, or null when its bytes do not parse. Valid until the next call.
   const pb::Function* get(size_t i) {
-    std::string_view b = slices_[i];
-    largest_ = std::max(largest_, b.size());
-    pb::Function& f = scratch();
-    return parse_deep(b, f) ? &f : nullptr;
+    google::protobuf::Arena& a = arena();
+    a.Reset();  // keeps the first block: a function of usual size costs no malloc
+    auto* f = google::protobuf::Arena::CreateMessage<pb::Function>(&a);
+    return parse_deep(slices_[i], *f) ? f : nullptr;
   }
 
  private:
-  static constexpr size_t kKeep = size_t{4} << 20;  // wire bytes of one function
-  static pb::Function& scratch() {
-    thread_local pb::Function f;
-    return f;
+  static google::protobuf::Arena& arena() {
+    static constexpr size_t kFirstBlock = size_t{1} << 20;
+    thread_local std::unique_ptr<char[]> block(new char[kFirstBlock]);
+    thread_local google::protobuf::Arena a([] {
+      google::protobuf::ArenaOptions o;
+      o.initial_block = block.get();
+      o.initial_block_size = kFirstBlock;
+      o.max_block_size = kFirstBlock;
+      return o;
+    }());
+    return a;
   }
   std::vector<std::string_view> slices_;
-  size_t largest_ = 0;
 };
 
 /// Splits a serialized Module into its functions (field 8), its string table
