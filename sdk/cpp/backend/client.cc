@@ -42,7 +42,7 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
 
   InvokeResult result;
   v1::InvokeResponse resp;
-  std::string module_buf;
+  wire::ModuleBytes module_buf;
   bool artifact_open = false, file_open = false;  // a chunked piece is being reassembled
   absl::Status protocol = absl::OkStatus();
   while (stream->Read(&resp)) {
@@ -81,15 +81,22 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
           protocol = absl::InternalError("the backend sent the modules back out of order");
           break;
         }
-        module_buf += resp.module().data();
-        if (resp.module().last()) {
-          absl::StatusOr<std::unique_ptr<ir::Module>> m =
-              resp.module().has_whole() && module_buf.empty() ? ir::from_proto(resp.module().whole())
-                                                              : ir::from_proto_bytes(module_buf);
-          module_buf.clear();
-          if (!m.ok()) protocol = m.status();
-          else result.modules.push_back(std::move(*m));
+        if (!resp.module().last()) {
+          module_buf.append(resp.module().data());
+          break;
         }
+        absl::StatusOr<std::unique_ptr<ir::Module>> m;
+        if (!module_buf.empty()) {
+          module_buf.append(resp.module().data());
+          m = ir::from_proto_bytes(module_buf.view());
+          module_buf.clear();
+        } else if (resp.module().has_whole()) {
+          m = ir::from_proto(resp.module().whole());
+        } else {
+          m = ir::from_proto_bytes(resp.module().data());  // one chunk: read in place
+        }
+        if (!m.ok()) protocol = m.status();
+        else result.modules.push_back(std::move(*m));
         break;
       }
       case v1::InvokeResponse::kFinished: result.finished = resp.finished(); break;

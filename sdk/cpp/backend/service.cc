@@ -140,7 +140,7 @@ class Session {
 grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
   const int n = header.modules_size();
   modules_.reserve(n);
-  std::string buf;
+  wire::ModuleBytes buf;
   v1::InvokeRequest req;
   int index = 0;
   while (index < n) {
@@ -166,16 +166,13 @@ grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
       m = ir::from_proto(chunk.whole(), *context_.registry);
     } else {
       if (buf.empty() && chunk.last()) {
-        buf.swap(*chunk.mutable_data());  // one chunk: no copy
+        m = ir::from_proto_bytes(chunk.data(), *context_.registry);  // one chunk: read in place
       } else {
-        if (buf.empty())
-          buf.reserve(std::min<uint64_t>(header.modules(index).size_bytes(), uint64_t{1} << 30));
-        buf.append(chunk.data());
+        buf.append(chunk.data(), header.modules(index).size_bytes());
+        if (!chunk.last()) continue;
+        m = ir::from_proto_bytes(buf.view(), *context_.registry);
+        buf.clear();
       }
-      if (!chunk.last()) continue;
-      m = ir::from_proto_bytes(buf, *context_.registry);
-      buf.clear();
-      buf.shrink_to_fit();
     }
     if (!m.ok()) {
       fail(v1::BackendError::BAD_MODULE,

@@ -1,5 +1,8 @@
 #include "ppy/backend/wire.h"
 
+#include <algorithm>
+#include <mutex>
+
 #include "absl/strings/cord.h"
 #include "ppy/ir/proto.h"
 #include "ppy/util/error.h"
@@ -92,6 +95,30 @@ bool send_module_chunks(const ir::Module& module, const std::function<bool(std::
     }
   });
   return ok;
+}
+
+namespace {
+std::mutex g_spare_mu;
+std::string g_spare;  // guarded by g_spare_mu
+/// Larger buffers are not kept: one odd module must not pin its size for good.
+constexpr size_t kKeepAtMost = size_t{1} << 30;
+}  // namespace
+
+ModuleBytes::ModuleBytes() {
+  std::lock_guard<std::mutex> lock(g_spare_mu);
+  buf_.swap(g_spare);
+}
+
+ModuleBytes::~ModuleBytes() {
+  if (buf_.capacity() > kKeepAtMost) return;
+  buf_.clear();
+  std::lock_guard<std::mutex> lock(g_spare_mu);
+  if (buf_.capacity() > g_spare.capacity()) buf_.swap(g_spare);
+}
+
+void ModuleBytes::append(std::string_view chunk, uint64_t expected) {
+  if (buf_.empty() && expected > buf_.capacity()) buf_.reserve(std::min<uint64_t>(expected, kKeepAtMost));
+  buf_.append(chunk);
 }
 
 void to_proto(const Options& options, v1::ConfigTable& out) {

@@ -117,7 +117,17 @@ class StringIds {
   };
   static constexpr Slot kEmpty{{}, kNone};
   /// Keys are mostly short (`overflow`, `wrap`, `x`): hash their bytes inline.
+  /// A large one (weights, a table) is hashed by its size and a few samples:
+  /// equal keys are still compared whole, and hashing every byte of a module's
+  /// data cost more than sending it.
   static size_t hash(std::string_view s) {
+    if (s.size() > kSampleFrom) {
+      std::string_view parts[4];
+      for (size_t i = 0; i < 4; ++i) parts[i] = s.substr((s.size() - kSample) / 3 * i, kSample);
+      size_t h = s.size();
+      for (std::string_view p : parts) h = h * 31 + std::hash<std::string_view>()(p);
+      return h;
+    }
     if (s.size() > 16) return std::hash<std::string_view>()(s);
     uint64_t a = 0, b = 0;
     std::memcpy(&a, s.data(), std::min<size_t>(s.size(), 8));
@@ -125,6 +135,7 @@ class StringIds {
     uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ s.size();
     return static_cast<size_t>(h ^ (h >> 29));
   }
+  static constexpr size_t kSampleFrom = 4096, kSample = 64;
   void grow() {
     std::vector<Slot> old(slots_.size() * 2, kEmpty);
     old.swap(slots_);
@@ -286,9 +297,19 @@ class Encoder {
     }
     for (auto& f : m.functions()) function(*f);
   }
+  /// The bytes, in order: the buffers, with each large string of the table
+  /// viewed where it lies in the module instead of copied into a buffer.
   std::vector<std::string_view> pieces() const {
     std::vector<std::string_view> out;
-    for (const Wire* w : {&head_, &types_, &strings_, &body_}) out.emplace_back(w->data(), w->size());
+    for (const Wire* w : {&head_, &types_}) out.emplace_back(w->data(), w->size());
+    size_t from = 0;
+    for (auto [at, view] : big_strings_) {
+      out.emplace_back(strings_.data() + from, at - from);
+      out.push_back(view);
+      from = at;
+    }
+    out.emplace_back(strings_.data() + from, strings_.size() - from);
+    out.emplace_back(body_.data(), body_.size());
     return out;
   }
 
@@ -298,7 +319,13 @@ class Encoder {
     uint32_t id = string_ids_.get_or_put(s, num_strings_);
     if (id == num_strings_) {
       ++num_strings_;
-      strings_.bytes(6, s, true);
+      if (s.size() < kViewStringsFrom) {
+        strings_.bytes(6, s, true);
+      } else {  // weights, tables: the module outlives the pieces
+        strings_.tag(6, 2);
+        strings_.varint(s.size());
+        big_strings_.emplace_back(strings_.size(), s);
+      }
     }
     return id;
   }
@@ -542,6 +569,8 @@ class Encoder {
   Wire& body_;
   StringIds string_ids_;
   uint32_t num_strings_ = 0;
+  static constexpr size_t kViewStringsFrom = 64 << 10;
+  std::vector<std::pair<size_t, std::string_view>> big_strings_;  // offset in strings_, bytes
   PtrIds interned_;
   PtrIds type_ids_;
   uint32_t num_types_ = 0;

@@ -26,6 +26,27 @@ inline constexpr size_t kMaxChunk = size_t{1} << 20;
 /// chunk. False when a `send` failed.
 bool send_module_chunks(const ir::Module& module, const std::function<bool(std::string data, bool last)>& send);
 
+/// A module's bytes reassembled from its chunks. The buffer is kept for the
+/// next module when this one is read (one per process): a module of tens of
+/// MiB is otherwise mapped afresh and faulted in page by page on every call,
+/// which cost more than copying the chunks.
+class ModuleBytes {
+ public:
+  ModuleBytes();
+  ~ModuleBytes();
+  ModuleBytes(const ModuleBytes&) = delete;
+  ModuleBytes& operator=(const ModuleBytes&) = delete;
+
+  /// `expected`: the whole module's size when the sender said (0: unknown).
+  void append(std::string_view chunk, uint64_t expected = 0);
+  std::string_view view() const { return buf_; }
+  bool empty() const { return buf_.empty(); }
+  void clear() { buf_.clear(); }
+
+ private:
+  std::string buf_;
+};
+
 void to_proto(const Options& options, v1::ConfigTable& out);
 Options options_from_proto(const v1::ConfigTable& table);
 /// A deterministic key for a table (same table, same key): the instance cache's.
