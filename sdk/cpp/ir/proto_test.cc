@@ -434,6 +434,34 @@ TEST(Proto, WritesTheBytesProtobufWould) {
   EXPECT_EQ(p.SerializeAsString(), ours);
 }
 
+TEST(Proto, LargeStringsAreSharedAndWrittenAsProtobufWould) {
+  // Strings of 64 KiB and more are handed over as views of the module rather
+  // than copied into the writer's buffers; equal ones (sampled hashes) still
+  // share one table entry, ones that differ only between samples do not.
+  auto m = rich_module();
+  std::string blob(200'000, 'w');
+  std::string other = blob;
+  other[123'456] = 'x';  // not where a sample falls
+  int k = 0;
+  for (const std::string* s : {&blob, &other, &blob}) {
+    Global g;
+    g.name = "blob" + std::to_string(k++);
+    g.type = i64();
+    g.initializer = Attribute(*s);
+    m->globals().emplace(g.name, std::move(g));
+  }
+  std::string ours = to_proto_bytes(*m);
+  pb::Module p;
+  ASSERT_TRUE(p.ParseFromString(ours));
+  EXPECT_EQ(p.SerializeAsString(), ours);
+  EXPECT_EQ(std::count(p.strings().begin(), p.strings().end(), blob), 1);
+  EXPECT_EQ(std::count(p.strings().begin(), p.strings().end(), other), 1);
+  auto back = from_proto_bytes(ours);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(dump(**back), dump(*m));
+  EXPECT_EQ((*back)->globals().at("blob1").initializer->as_string(), other);
+}
+
 TEST(Proto, AnOpCostsAFewBytes) {
   // 1000 `%v = core.add %a, %b : i64` with a location: ids and indices, no text.
   Module m("m");
