@@ -4,10 +4,12 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
 #include <exception>
 #include <fstream>
 #include <system_error>
+#include <thread>
 
 #include "ppy/backend/wire.h"
 #include "ppy/ir/proto.h"
@@ -44,12 +46,60 @@ grpc::Status to_grpc(const absl::Status& s) {
   return grpc::Status(code, std::string(s.message()));
 }
 
+}  // namespace
+
+/// Frees the modules sessions leave behind on a thread of its own, started on
+/// first use: freeing a module of many ops takes a while, and the driver waits
+/// on the status that follows the session's last answer.
+class ModuleReaper {
+ public:
+  ~ModuleReaper() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_one();
+    if (thread_.joinable()) thread_.join();
+  }
+  void take(std::vector<std::unique_ptr<ir::Module>> modules) {
+    if (modules.empty()) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& m : modules) queue_.push_back(std::move(m));
+    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+    cv_.notify_one();
+  }
+
+ private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      std::vector<std::unique_ptr<ir::Module>> batch = std::move(queue_);
+      queue_.clear();
+      lock.unlock();
+      // Let the session's status go out first: freeing holds the allocator.
+      if (!batch.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      batch.clear();
+      lock.lock();
+      if (stop_ && queue_.empty()) return;
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::unique_ptr<ir::Module>> queue_;  // guarded by mu_
+  bool stop_ = false;                               // guarded by mu_
+  std::thread thread_;
+};
+
+namespace {
+
 /// One session's state: the backend, its context and the stream to answer on.
 class Session {
  public:
   Session(const Backend& backend, grpc::ServerContext* ctx, Stream* stream,
-          const std::filesystem::path& scratch)
-      : backend_(backend), ctx_(ctx), stream_(stream), scratch_(scratch) {}
+          const std::filesystem::path& scratch, ModuleReaper& reaper)
+      : backend_(backend), ctx_(ctx), stream_(stream), scratch_(scratch), reaper_(reaper) {}
+  ~Session() { reaper_.take(std::move(modules_)); }
 
   grpc::Status run(v1::InvokeHeader& header);
 
@@ -122,7 +172,7 @@ class Session {
     } while (off < data.size());
     return true;
   }
-  grpc::Status emit_artifact(const absl::StatusOr<Artifact>& a, const EmitFormat& format,
+  grpc::Status emit_artifact(absl::StatusOr<Artifact> a, const EmitFormat& format,
                              const std::string& module);
   grpc::Status build(const v1::InvokeHeader& header, v1::Finished& finished);
 
@@ -131,6 +181,7 @@ class Session {
   Stream* stream_;
   std::filesystem::path scratch_;
   BackendContext context_;
+  ModuleReaper& reaper_;
   std::vector<std::unique_ptr<ir::Module>> modules_;
   std::vector<const ir::Module*> module_ptrs_;
   std::mutex write_mu_;
@@ -188,7 +239,7 @@ grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
   return grpc::Status::OK;
 }
 
-grpc::Status Session::emit_artifact(const absl::StatusOr<Artifact>& a, const EmitFormat& format,
+grpc::Status Session::emit_artifact(absl::StatusOr<Artifact> a, const EmitFormat& format,
                                     const std::string& module) {
   if (!a.ok()) return fail_with(a.status(), module);
   const bool binary = std::holds_alternative<Bytes>(*a);
@@ -198,14 +249,24 @@ grpc::Status Session::emit_artifact(const absl::StatusOr<Artifact>& a, const Emi
                         " for '", format.name, "', a ", format.binary ? "binary" : "text",
                         " format"),
                 module);
-  const std::string& data = binary ? std::get<Bytes>(*a).data : std::get<std::string>(*a);
-  bool ok = send_chunks(data, [&](v1::InvokeResponse& r, std::string_view piece, bool last) {
+  std::string& data = binary ? std::get<Bytes>(*a).data : std::get<std::string>(*a);
+  auto chunk = [&](v1::InvokeResponse& r, bool last) {
     v1::ArtifactChunk* c = r.mutable_artifact();
     c->set_module(module);
     c->set_binary(binary);
-    c->set_data(piece.data(), piece.size());
     c->set_last(last);
-  });
+    return c;
+  };
+  bool ok;
+  if (data.size() <= wire::kMaxChunk) {  // one chunk: the artifact moves into it
+    v1::InvokeResponse r;
+    chunk(r, true)->set_data(std::move(data));
+    ok = write(r);
+  } else {
+    ok = send_chunks(data, [&](v1::InvokeResponse& r, std::string_view piece, bool last) {
+      chunk(r, last)->set_data(piece.data(), piece.size());
+    });
+  }
   if (!ok) return grpc::Status(grpc::StatusCode::CANCELLED, "the driver went away");
   return grpc::Status::OK;
 }
@@ -395,9 +456,11 @@ grpc::Status Session::run(v1::InvokeHeader& header) {
 }  // namespace
 
 BackendService::BackendService(BackendFactory factory, ServiceOptions options)
-    : factory_(std::move(factory)), options_(std::move(options)) {
+    : factory_(std::move(factory)), options_(std::move(options)), reaper_(std::make_unique<ModuleReaper>()) {
   if (options_.scratch_dir.empty()) options_.scratch_dir = std::filesystem::temp_directory_path();
 }
+
+BackendService::~BackendService() = default;
 
 absl::StatusOr<std::shared_ptr<const Backend>> BackendService::instance(const Options& options) {
   const std::string key = wire::options_key(options);
@@ -475,7 +538,7 @@ grpc::Status BackendService::Invoke(grpc::ServerContext* ctx, Stream* stream) {
   v1::InvokeHeader& header = *first.mutable_header();
   absl::StatusOr<std::shared_ptr<const Backend>> b = instance(wire::options_from_proto(header.options()));
   if (!b.ok()) return to_grpc(b.status());
-  Session session(**b, ctx, stream, options_.scratch_dir);
+  Session session(**b, ctx, stream, options_.scratch_dir, *reaper_);
   try {
     return session.run(header);
   } catch (const std::exception& e) {

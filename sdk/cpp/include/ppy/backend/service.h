@@ -17,6 +17,8 @@
 
 namespace ppy {
 
+class ModuleReaper;
+
 struct ServiceOptions {
   /// Where each `build` gets its fresh output folder (removed after the files
   /// are streamed). Empty: the system's temporary folder. A spawned helper uses
@@ -37,6 +39,7 @@ struct ServiceOptions {
 class BackendService final : public ppy::backend::v1::Backend::Service {
  public:
   explicit BackendService(BackendFactory factory, ServiceOptions options = {});
+  ~BackendService() override;
 
   grpc::Status Handshake(grpc::ServerContext* ctx, const backend::v1::HandshakeRequest* req,
                          backend::v1::HandshakeResponse* resp) override;
@@ -65,6 +68,7 @@ class BackendService final : public ppy::backend::v1::Backend::Service {
   std::map<std::string, std::shared_ptr<const Backend>> instances_;
   std::vector<std::string> instance_order_;
   std::atomic<int> active_{0};
+  std::unique_ptr<ModuleReaper> reaper_;  // frees what sessions leave, off their path
 };
 
 }  // namespace ppy
