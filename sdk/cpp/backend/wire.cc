@@ -54,7 +54,7 @@ void append_key(std::string& out, const ConfigValue& v) {
     str_append(out, 's', str->size(), ':', *str);
   } else if (auto* i = std::get_if<int64_t>(&s)) {
     str_append(out, 'i', *i, ';');
-  } else if (auto* d = std::get_if<double>(&s)) {
+  } else if (std::holds_alternative<double>(s)) {
     std::string text = v.str();
     str_append(out, 'f', text.size(), ':', text);
   } else if (auto* b = std::get_if<bool>(&s)) {
