@@ -34,7 +34,7 @@ endfunction()
 # Backend helpers are started once per compile, so their start-up is on every
 # build's critical path; the dynamic loader resolving ~60 gRPC/protobuf/absl
 # libraries was most of it. PPY_STATIC_HELPERS links them against the static
-# archives instead (and the C++ runtime; libc stays shared).
+# archives instead, and the C++ runtime, as a non-PIE (ppy_static_link.cmake).
 option(PPY_STATIC_HELPERS "Link backend helper executables against static gRPC/protobuf/absl archives" ON)
 set(_ppy_static_link ${CMAKE_CURRENT_LIST_DIR}/ppy_static_link.cmake)
 if(PPY_STATIC_HELPERS)
@@ -58,9 +58,5 @@ function(ppy_backend_helper target)
   string(REPLACE ";" ":" _dirs "${CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES}")
   set_property(TARGET ${target} PROPERTY CXX_LINKER_LAUNCHER
                ${CMAKE_COMMAND} -DPPY_LINK_DIRS=${_dirs} -P ${_ppy_static_link} --)
-  # Not position-independent: a PIE's relocations of gRPC's and protobuf's
-  # tables dirty ~150 pages at every start (half the page faults); the C++
-  # runtime linked in spares resolving libstdc++'s symbols. Both halve the
-  # exec. The libraries, heap and stack are still placed at random.
-  target_link_options(${target} PRIVATE -Wl,--as-needed -Wl,-O1 -no-pie -static-libstdc++ -static-libgcc)
+  target_link_options(${target} PRIVATE -Wl,--as-needed -Wl,-O1)
 endfunction()

@@ -2,12 +2,14 @@
 #   cmake -DPPY_LINK_DIRS=dir:dir... -P ppy_static_link.cmake -- <link command>
 # runs the link command with every library that has a static archive (lib*.so
 # paths, -lNAME) replaced by the archives, in one group where the first of them
-# was. All or nothing: if one has no archive, the command runs unchanged (a
-# half-static helper could carry two copies of absl).
+# was, and the C++ runtime linked in, not position-independent. All or nothing:
+# if one has no archive, the command runs unchanged (a half-static helper could
+# carry two copies of absl, or of libstdc++).
 
 cmake_minimum_required(VERSION 3.25)
 
-# The C and C++ runtimes stay shared (a static glibc breaks getaddrinfo).
+# glibc stays shared (a static glibc breaks getaddrinfo); the C++ runtime is
+# linked in by the flags below, not by name.
 set(_shared c m dl rt pthread util resolv stdc++ gcc gcc_s atomic)
 string(REPLACE ":" ";" _dirs "${PPY_LINK_DIRS}")
 
@@ -59,6 +61,10 @@ if(_missing)
 elseif(_archives)
   list(REMOVE_DUPLICATES _archives)
   list(INSERT _cmd ${_at} -Wl,--start-group ${_archives} -Wl,--end-group)
+  # Not a PIE: the relocations of gRPC's and protobuf's tables dirtied ~150
+  # pages at every start (half its page faults); with the C++ runtime linked in
+  # too, an exec takes half the time. Libraries, heap and stack stay randomised.
+  list(APPEND _cmd -no-pie -static-libstdc++ -static-libgcc)
   set(_run ${_cmd})
 endif()
 execute_process(COMMAND ${_run} RESULT_VARIABLE _rc)

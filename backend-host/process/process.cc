@@ -13,11 +13,6 @@
 #include <unistd.h>
 
 #include <atomic>
-// Boost.Process offers vfork only under old _XOPEN_SOURCE levels; glibc has
-// vfork under _GNU_SOURCE too, so say so before its headers decide.
-#ifndef BOOST_POSIX_HAS_VFORK
-#define BOOST_POSIX_HAS_VFORK 1
-#endif
 #include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
 #include <boost/process/exe.hpp>
@@ -26,6 +21,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "ppy/util/error.h"
@@ -133,6 +129,25 @@ void on_fatal_signal(int sig) {
 
 int pidfd_open(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
 
+/// Every signal blocked on this thread for the guard's life, the mask before
+/// restored on every way out: the driver's handlers must not run in a vfork
+/// child, which borrows the driver's memory until it execs.
+class SignalsBlocked {
+ public:
+  SignalsBlocked() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &before_);
+  }
+  ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &before_, nullptr); }
+  SignalsBlocked(const SignalsBlocked&) = delete;
+  SignalsBlocked& operator=(const SignalsBlocked&) = delete;
+  const sigset_t& before() const { return before_; }
+
+ private:
+  sigset_t before_;
+};
+
 }  // namespace
 
 void kill_all_helpers() noexcept {
@@ -222,9 +237,8 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   // most of a spawn. The driver's handlers must not run in the borrowed
   // memory, so signals stay blocked until the child has defaulted them.
   bool sandbox_failed = false;
-  sigset_t all, mask;
-  sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, &mask);
+  std::optional<SignalsBlocked> blocked(std::in_place);
+  const sigset_t mask = blocked->before();
   std::error_code ec;
   bp::child c(
       bp::exe = opt.executable.string(), bp::args = args, bp::posix::use_vfork,
@@ -239,7 +253,6 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
             sigaction(sig, &sa, nullptr);
           }
         }
-        sigprocmask(SIG_SETMASK, &mask, nullptr);
         setpgid(0, 0);
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(125);
         dup2(null, 0);
@@ -255,9 +268,10 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
           exec.set_error(std::error_code(errno ? errno : EPERM, std::system_category()), "");
           _exit(126);
         }
+        sigprocmask(SIG_SETMASK, &mask, nullptr);  // last: the helper starts with the driver's mask
       }),
       bp::extend::on_error([&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }), ec);
-  pthread_sigmask(SIG_SETMASK, &mask, nullptr);
+  blocked.reset();
   close(log);
   close(null);
   if (pair[1] >= 0) close(pair[1]);

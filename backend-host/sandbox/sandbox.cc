@@ -94,18 +94,16 @@ bool install_seccomp_net() noexcept {
 }
 
 void child_say(const char* what) noexcept {
-  const char* e = strerror(errno);  // not strictly async-signal-safe, but glibc's is a table lookup
+  // Runs between vfork and exec: strerror may translate (locale, allocation);
+  // strerrordesc_np is glibc's plain table.
+  const char* e = strerrordesc_np(errno);
+  if (!e) e = "unknown error";
   ssize_t r = write(2, "ppy sandbox: ", 13);
   r = write(2, what, strlen(what));
   r = write(2, ": ", 2);
   r = write(2, e, strlen(e));
   r = write(2, "\n", 1);
   (void)r;
-}
-
-std::string size_text(uint64_t bytes) {
-  if (bytes % (uint64_t{1} << 30) == 0) return str_cat(bytes >> 30, " GiB");
-  return str_cat(bytes >> 20, " MiB");
 }
 
 }  // namespace

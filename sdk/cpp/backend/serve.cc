@@ -137,9 +137,10 @@ bool read_file(const std::string& path, std::string& out, std::string& error) {
   return true;
 }
 
-/// Keeps gRPC initialised while a server is set up: without it the builder's
-/// temporaries (the ResourceQuota) shut gRPC down, threads and all, and the
-/// server starts it again, which doubled a helper's start-up.
+/// Keeps gRPC initialised from before a server is set up until after it is
+/// gone: without it the builder's temporaries (the ResourceQuota) shut gRPC
+/// down, threads and all, and the server started it again, which doubled a
+/// helper's start-up.
 struct GrpcUp {
   GrpcUp() { grpc_init(); }
   ~GrpcUp() { grpc_shutdown(); }
@@ -199,7 +200,9 @@ void watch(StopSignal& stop, int signal_fd, int watch_fd, pid_t parent) {
 }  // namespace
 
 /// How much a stream may have in flight unread: a module or an artifact of a
-/// few MiB crosses without waiting for HTTP/2 window updates.
+/// few MiB crosses without waiting for HTTP/2 window updates (a tenth faster
+/// for data-heavy modules). A shared server keeps gRPC's default: it would be
+/// buffering that much for every stream of every client.
 constexpr int kFlowWindow = 8 << 20;
 
 grpc::ChannelArguments backend_channel_arguments() {
@@ -215,7 +218,6 @@ grpc::ChannelArguments backend_channel_arguments() {
 void configure_server_builder(grpc::ServerBuilder& builder, int max_threads) {
   builder.SetMaxReceiveMessageSize(INT_MAX);
   builder.SetMaxSendMessageSize(INT_MAX);
-  builder.AddChannelArgument(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, kFlowWindow);
   // One completion queue and few pollers: a spawned helper serves one driver,
   // and every thread started is cold-start time.
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::NUM_CQS, 1);
@@ -259,7 +261,7 @@ int serve(int argc, char** argv, BackendFactory factory) {
   int signal_fd = ::signalfd(-1, &signals, SFD_CLOEXEC);
 
   const bool spawned = args.listen.empty();
-  keep_freed_memory(/*one_heap=*/spawned);  // a helper rebuilds a module of the same size each call
+  if (spawned) keep_freed_memory();  // it rebuilds a module of the same size each call
   StopSignal stop;
   ServiceOptions options;
   options.scratch_dir = !args.scratch.empty() ? std::filesystem::path(args.scratch)
@@ -272,6 +274,7 @@ int serve(int argc, char** argv, BackendFactory factory) {
   GrpcUp grpc_up;
   grpc::ServerBuilder builder;
   configure_server_builder(builder, args.max_threads > 0 ? args.max_threads : spawned ? 8 : 64);
+  if (spawned) builder.AddChannelArgument(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, kFlowWindow);
   builder.RegisterService(&service);
   int port = 0;
   std::string address;
@@ -359,6 +362,7 @@ std::unique_ptr<InProcessBackend> serve_in_process(BackendFactory factory, Servi
   GrpcUp grpc_up;
   grpc::ServerBuilder builder;
   configure_server_builder(builder, 16);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, kFlowWindow);
   builder.RegisterService(p->service.get());
   p->server = builder.BuildAndStart();
   if (p->server) p->channel = p->server->InProcessChannel(backend_channel_arguments());

@@ -50,7 +50,10 @@ grpc::Status to_grpc(const absl::Status& s) {
 
 /// Frees the modules sessions leave behind on a thread of its own, started on
 /// first use: freeing a module of many ops takes a while, and the driver waits
-/// on the status that follows the session's last answer.
+/// on the status that follows the session's last answer. It waits a moment
+/// before freeing (freeing holds the one heap the status is written from) unless
+/// a session about to read modules asks it to finish first, so that a helper
+/// never holds two sessions' modules at once.
 class ModuleReaper {
  public:
   ~ModuleReaper() {
@@ -58,15 +61,31 @@ class ModuleReaper {
       std::lock_guard<std::mutex> lock(mu_);
       stop_ = true;
     }
-    cv_.notify_one();
+    cv_.notify_all();
     if (thread_.joinable()) thread_.join();
   }
-  void take(std::vector<std::unique_ptr<ir::Module>> modules) {
+
+  /// Queues `modules`; where no thread or memory can be had, they are freed here.
+  void take(std::vector<std::unique_ptr<ir::Module>> modules) noexcept {
     if (modules.empty()) return;
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& m : modules) queue_.push_back(std::move(m));
-    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
-    cv_.notify_one();
+    try {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+      queue_.reserve(queue_.size() + modules.size());
+      for (auto& m : modules) queue_.push_back(std::move(m));
+    } catch (...) {
+      return;  // `modules` still owns whatever was not queued
+    }
+    cv_.notify_all();
+  }
+
+  /// Returns once everything queued so far is freed.
+  void drain() {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (queue_.empty() && !freeing_) return;
+    hurry_ = true;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return queue_.empty() && !freeing_; });
   }
 
  private:
@@ -74,20 +93,22 @@ class ModuleReaper {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
       cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, nothing left
+      cv_.wait_for(lock, std::chrono::milliseconds(2), [&] { return stop_ || hurry_; });
       std::vector<std::unique_ptr<ir::Module>> batch = std::move(queue_);
       queue_.clear();
+      freeing_ = true;
       lock.unlock();
-      // Let the session's status go out first: freeing holds the allocator.
-      if (!batch.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
       batch.clear();
       lock.lock();
-      if (stop_ && queue_.empty()) return;
+      freeing_ = hurry_ = false;
+      cv_.notify_all();
     }
   }
   std::mutex mu_;
   std::condition_variable cv_;
-  std::vector<std::unique_ptr<ir::Module>> queue_;  // guarded by mu_
-  bool stop_ = false;                               // guarded by mu_
+  std::vector<std::unique_ptr<ir::Module>> queue_;  // guarded by mu_, as the flags
+  bool freeing_ = false, hurry_ = false, stop_ = false;
   std::thread thread_;
 };
 
@@ -190,6 +211,7 @@ class Session {
 
 grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
   const int n = header.modules_size();
+  reaper_.drain();
   modules_.reserve(n);
   wire::ModuleBytes buf;
   v1::InvokeRequest req;

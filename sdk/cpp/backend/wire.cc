@@ -98,10 +98,11 @@ bool send_module_chunks(const ir::Module& module, const std::function<bool(std::
 }
 
 namespace {
-std::mutex g_spare_mu;
-std::string g_spare;  // guarded by g_spare_mu
-/// Larger buffers are not kept: one odd module must not pin its size for good.
-constexpr size_t kKeepAtMost = size_t{1} << 30;
+std::mutex& g_spare_mu = *new std::mutex;  // never destroyed: a late ~ModuleBytes
+std::string& g_spare = *new std::string;     // guarded by g_spare_mu
+/// Larger buffers are not kept, nor reserved ahead of the data: one odd module
+/// (or a size the peer only claims) must not pin memory for good.
+constexpr size_t kKeepAtMost = size_t{256} << 20;
 }  // namespace
 
 ModuleBytes::ModuleBytes() {

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <functional>
 
+#include "absl/hash/hash.h"
 #include "ppy/ir/v1/ir.pb.h"
 #include "ppy/util/str_cat.h"
 
@@ -117,25 +118,16 @@ class StringIds {
   };
   static constexpr Slot kEmpty{{}, kNone};
   /// Keys are mostly short (`overflow`, `wrap`, `x`): hash their bytes inline.
-  /// A large one (weights, a table) is hashed by its size and a few samples:
-  /// equal keys are still compared whole, and hashing every byte of a module's
-  /// data cost more than sending it.
+  /// Long ones (weights, tables) go to absl's hash, several times faster over
+  /// megabytes than std::hash.
   static size_t hash(std::string_view s) {
-    if (s.size() > kSampleFrom) {
-      std::string_view parts[4];
-      for (size_t i = 0; i < 4; ++i) parts[i] = s.substr((s.size() - kSample) / 3 * i, kSample);
-      size_t h = s.size();
-      for (std::string_view p : parts) h = h * 31 + std::hash<std::string_view>()(p);
-      return h;
-    }
-    if (s.size() > 16) return std::hash<std::string_view>()(s);
+    if (s.size() > 16) return absl::Hash<std::string_view>()(s);
     uint64_t a = 0, b = 0;
     std::memcpy(&a, s.data(), std::min<size_t>(s.size(), 8));
     if (s.size() > 8) std::memcpy(&b, s.data() + 8, s.size() - 8);
     uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ s.size();
     return static_cast<size_t>(h ^ (h >> 29));
   }
-  static constexpr size_t kSampleFrom = 4096, kSample = 64;
   void grow() {
     std::vector<Slot> old(slots_.size() * 2, kEmpty);
     old.swap(slots_);
@@ -595,13 +587,14 @@ bool is_word(std::string_view s) {
   return true;
 }
 
-/// Parses `bytes` into `msg` (cleared first), allowing the nesting the
-/// reader allows: each region level costs three message levels (Region,
-/// Block, Operation).
-bool parse_deep(std::string_view bytes, google::protobuf::MessageLite& msg) {
+static_assert(kMaxMessageDepth == 4 * kMaxRegionDepth);
+
+/// Parses `bytes` into `msg` (cleared first), allowing `depth` levels of
+/// nesting: kMaxMessageDepth for the Module, one less for a function in it.
+bool parse_deep(std::string_view bytes, google::protobuf::MessageLite& msg, int depth) {
   google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
                                             static_cast<int>(bytes.size()));
-  in.SetRecursionLimit(4 * kMaxRegionDepth);
+  in.SetRecursionLimit(depth);
   msg.Clear();
   return msg.MergeFromCodedStream(&in) && in.ConsumedEntireMessage();
 }
@@ -624,7 +617,7 @@ class FunctionSource {
     google::protobuf::Arena& a = arena();
     a.Reset();  // keeps the first block: a function of usual size costs no malloc
     auto* f = google::protobuf::Arena::CreateMessage<pb::Function>(&a);
-    return parse_deep(slices_[i], *f) ? f : nullptr;
+    return parse_deep(slices_[i], *f, kMaxMessageDepth - 1) ? f : nullptr;
   }
 
  private:
@@ -1195,7 +1188,7 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
   std::string rest;
   std::vector<std::string_view> functions, strings;
   pb::Module head;
-  if (!split_module(bytes, rest, functions, strings) || !parse_deep(rest, head))
+  if (!split_module(bytes, rest, functions, strings) || !parse_deep(rest, head, kMaxMessageDepth))
     return absl::InvalidArgumentError(kNotAModule);
   FunctionSource source(std::move(functions));
   return Reader(head, reg, &source, &strings).module();

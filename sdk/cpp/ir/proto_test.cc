@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "google/protobuf/io/coded_stream.h"
 #include "gtest/gtest.h"
 #include "ppy/ir/text.h"
 #include "ppy/ir/v1/ir.pb.h"
@@ -436,12 +437,12 @@ TEST(Proto, WritesTheBytesProtobufWould) {
 
 TEST(Proto, LargeStringsAreSharedAndWrittenAsProtobufWould) {
   // Strings of 64 KiB and more are handed over as views of the module rather
-  // than copied into the writer's buffers; equal ones (sampled hashes) still
-  // share one table entry, ones that differ only between samples do not.
+  // than copied into the writer's buffers; equal ones still share one table
+  // entry, ones that differ in one byte deep inside do not.
   auto m = rich_module();
   std::string blob(200'000, 'w');
   std::string other = blob;
-  other[123'456] = 'x';  // not where a sample falls
+  other[123'456] = 'x';
   int k = 0;
   for (const std::string* s : {&blob, &other, &blob}) {
     Global g;
@@ -742,6 +743,27 @@ TEST(Proto, BytesAndMessageAgreeOnUnknownFields) {
   for (std::string bad : {std::string("\x74"), std::string("\x73\x08\x01"), std::string("\x73\x7c")}) {
     EXPECT_FALSE(pb::Module().ParseFromString(good + bad));
     EXPECT_FALSE(from_proto_bytes(good + bad).ok());
+  }
+}
+
+TEST(Proto, BytesAndMessageAgreeOnHowDeepAFunctionNests) {
+  // Unknown groups nested in a function: the function itself is one level of
+  // the module's budget, read alone or not.
+  auto parses = [](const std::string& bytes) {
+    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                              static_cast<int>(bytes.size()));
+    in.SetRecursionLimit(kMaxMessageDepth);
+    pb::Module m;
+    return m.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+  };
+  std::string good = to_proto_bytes(*rich_module());
+  for (int n : {kMaxMessageDepth - 2, kMaxMessageDepth - 1, kMaxMessageDepth}) {
+    std::string body = "\x0a\x01g" + std::string(n, '\x7b') + std::string(n, '\x7c');  // name "g", groups of field 15
+    std::string function = "\x42" + std::string(1, static_cast<char>(0x80 | (body.size() & 0x7f))) +
+                           std::string(1, static_cast<char>(body.size() >> 7)) + body;
+    bool message_road = parses(good + function);
+    EXPECT_EQ(message_road, n < kMaxMessageDepth) << n;
+    EXPECT_EQ(from_proto_bytes(good + function).ok(), message_road) << n;
   }
 }
 

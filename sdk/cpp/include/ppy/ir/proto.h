@@ -36,14 +36,24 @@ void to_proto(const Module& m, ppy::ir::v1::Module& out);
 absl::StatusOr<std::unique_ptr<Module>> from_proto(const ppy::ir::v1::Module& in,
                                                    const DialectRegistry& reg = DialectRegistry::builtin());
 
+/// How deeply messages may nest in a module read from bytes, counted from the
+/// Module as protobuf's recursion limit counts: three levels per region (Region,
+/// Block, Operation), for the 256 region levels the text reader takes.
+inline constexpr int kMaxMessageDepth = 1024;
+
 /// The module as serialized protobuf bytes, and back. Each thread keeps its
 /// scratch buffers between calls (up to 64 MiB each), so converting many modules
 /// does not fault fresh pages in every time.
 std::string to_proto_bytes(const Module& m);
 /// The same bytes, handed to `use` as the pieces they were written in (their
 /// concatenation is the module): a caller that cuts them into chunks anyway
-/// saves copying the whole module once. The views die when `use` returns.
+/// saves copying the whole module once. Strings of 64 KiB and more are views
+/// of `m` itself. The views die when `use` returns; `use` must not write
+/// another module on the same thread (the buffers are that thread's).
 void to_proto_pieces(const Module& m, const std::function<void(const std::vector<std::string_view>&)>& use);
+/// Accepts and refuses exactly what protobuf's parse of the whole message
+/// followed by `from_proto` would, with the same messages, without building
+/// the message tree of more than one function at a time.
 absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
                                                          const DialectRegistry& reg = DialectRegistry::builtin());
 

@@ -10,17 +10,19 @@ namespace ppy {
 /// to the kernel. A compiler frees and rebuilds modules of the same size over
 /// and over (one per module, one per session in a helper); on machines where a
 /// page fault is dear, faulting fresh pages in each time cost more than the
-/// work. Buffers up to 32 MiB (glibc's ceiling) come from the reusable heap.
+/// work. Buffers up to 32 MiB (glibc's ceiling) come from the reusable heap,
+/// and every thread allocates from one heap, so what one call's thread freed
+/// serves the next call's, whichever thread gRPC hands it to (with a heap per
+/// thread, a helper's second module faulted in as much fresh memory as its
+/// first).
 ///
-/// `one_heap`: every thread allocates from one heap, so what one call's thread
-/// freed serves the next call's, whichever thread gRPC hands it to (with a
-/// heap per thread, a helper's second module faulted in as much fresh memory
-/// as its first). A server of many concurrent calls passes false: one heap
-/// would serialise their allocations.
-inline void keep_freed_memory(bool one_heap = true) {
+/// For a process serving one client: the driver, a spawned helper. Not for a
+/// shared server, which would keep its peak for good and serialise its
+/// concurrent calls' allocations.
+inline void keep_freed_memory() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  if (one_heap) mallopt(M_ARENA_MAX, 1);
+  mallopt(M_ARENA_MAX, 1);
 }
 
 }  // namespace ppy
