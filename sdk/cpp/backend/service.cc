@@ -180,14 +180,15 @@ class Session {
     r.mutable_note()->set_text(text);
     return write(r);
   }
-  /// Streams `data` in chunks made by `fill(response, piece, last)`.
+  /// Streams `data` in chunks made by `fill(response, piece, last, size)`;
+  /// `size` is the whole size on the first chunk, else 0.
   template <class Fill>
   bool send_chunks(std::string_view data, Fill fill) {
     size_t off = 0;
     do {
       size_t n = std::min(wire::kMaxChunk, data.size() - off);
       v1::InvokeResponse r;
-      fill(r, data.substr(off, n), off + n == data.size());
+      fill(r, data.substr(off, n), off + n == data.size(), off == 0 ? data.size() : 0);
       if (!write(r)) return false;
       off += n;
     } while (off < data.size());
@@ -285,8 +286,10 @@ grpc::Status Session::emit_artifact(absl::StatusOr<Artifact> a, const EmitFormat
     chunk(r, true)->set_data(std::move(data));
     ok = write(r);
   } else {
-    ok = send_chunks(data, [&](v1::InvokeResponse& r, std::string_view piece, bool last) {
-      chunk(r, last)->set_data(piece.data(), piece.size());
+    ok = send_chunks(data, [&](v1::InvokeResponse& r, std::string_view piece, bool last, size_t size) {
+      v1::ArtifactChunk* c = chunk(r, last);
+      c->set_data(piece.data(), piece.size());
+      c->set_size_bytes(size);
     });
   }
   if (!ok) return grpc::Status(grpc::StatusCode::CANCELLED, "the driver went away");
@@ -337,12 +340,13 @@ grpc::Status Session::build(const v1::InvokeHeader& header, v1::Finished& finish
     const std::string rel = f.lexically_relative(*dir).generic_string();
     struct stat st {};
     const bool exec = ::stat(f.c_str(), &st) == 0 && (st.st_mode & S_IXUSR);
-    bool ok = send_chunks(data, [&](v1::InvokeResponse& resp, std::string_view piece, bool last) {
+    bool ok = send_chunks(data, [&](v1::InvokeResponse& resp, std::string_view piece, bool last, size_t size) {
       v1::FileChunk* c = resp.mutable_file();
       c->set_path(rel);
       c->set_data(piece.data(), piece.size());
       c->set_last(last);
       c->set_executable(exec);
+      c->set_size_bytes(size);
     });
     if (!ok) return grpc::Status(grpc::StatusCode::CANCELLED, "the driver went away");
   }

@@ -274,6 +274,42 @@ TEST_F(ServiceTest, EmitProgramAnswersOneBinaryArtifact) {
   EXPECT_EQ(r->artifacts[0].data, std::string("a\0b\0", 4));
 }
 
+TEST_F(ServiceTest, AnArtifactOfManyChunksSaysItsSizeOnTheFirst) {
+  // emit_program answers the modules' names: a 3 MiB name makes 4 chunks.
+  const std::string name(3u << 20, 'n');
+  auto m = module_named(name);
+  v1::InvokeRequest req;
+  *req.mutable_header() = header(v1::InvokeHeader::EMIT_PROGRAM, "blob");
+  req.mutable_header()->add_modules()->set_name(name);
+  grpc::ClientContext ctx;
+  auto stream = stub_->Invoke(&ctx);
+  ASSERT_TRUE(stream->Write(req));
+  ASSERT_TRUE(wire::send_module_chunks(*m, [&](std::string data, bool last) {
+    v1::InvokeRequest chunk;
+    chunk.mutable_module()->set_data(std::move(data));
+    chunk.mutable_module()->set_last(last);
+    return stream->Write(chunk);
+  }));
+  stream->WritesDone();
+  std::vector<uint64_t> sizes;
+  std::string data;
+  for (v1::InvokeResponse resp; stream->Read(&resp);) {
+    if (!resp.has_artifact()) continue;
+    sizes.push_back(resp.artifact().size_bytes());
+    data += resp.artifact().data();
+  }
+  ASSERT_TRUE(stream->Finish().ok());
+  EXPECT_EQ(data, name + '\0');
+  EXPECT_THAT(sizes, ElementsAre(name.size() + 1, 0, 0, 0));
+
+  std::vector<std::unique_ptr<ir::Module>> mods;
+  mods.push_back(module_named(name));
+  absl::StatusOr<InvokeResult> r = run(header(v1::InvokeHeader::EMIT_PROGRAM, "blob"), mods);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->artifacts.size(), 1u);
+  EXPECT_EQ(r->artifacts[0].data, name + '\0');
+}
+
 TEST_F(ServiceTest, AScopeMismatchIsRefused) {
   auto mods = two_modules();
   absl::StatusOr<InvokeResult> r = run(header(v1::InvokeHeader::EMIT, "blob"), mods);
