@@ -1,5 +1,6 @@
 #include "ppy/backend/client.h"
 
+#include <future>
 #include <thread>
 
 #include "ppy/backend/wire.h"
@@ -24,15 +25,22 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
   if (header.modules_size() != static_cast<int>(modules.size()))
     return absl::InvalidArgumentError("the header lists other modules than those given");
 
-  std::unique_ptr<grpc::ClientReaderWriterInterface<v1::InvokeRequest, v1::InvokeResponse>> stream =
-      stub.Invoke(&context);
+  std::unique_ptr<grpc::ClientReaderWriterInterface<v1::InvokeRequest, v1::InvokeResponse>> stream;
+  std::promise<void> opened;
 
   // Write on a thread of its own: a backend that answers early (a refusal)
-  // while modules are still going must not deadlock us.
-  std::thread writer([&] {
-    v1::InvokeRequest req;
-    *req.mutable_header() = header;
-    if (!stream->Write(req)) return;
+  // while modules are still going must not deadlock us. It encodes the first
+  // module while the call is being opened, and sends the header once it is.
+  std::thread writer([&, ready = opened.get_future()] {
+    bool header_sent = false;
+    auto send_header = [&] {
+      if (header_sent) return true;
+      header_sent = true;
+      ready.wait();
+      v1::InvokeRequest h;
+      *h.mutable_header() = header;
+      return stream->Write(h);
+    };
     for (size_t i = 0; i < modules.size(); ++i) {
       bool sent = wire::send_module_chunks(*modules[i], [&](std::string data, bool last) {
         v1::InvokeRequest chunk;
@@ -40,12 +48,14 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
         c->set_module_index(static_cast<uint32_t>(i));
         c->set_data(std::move(data));
         c->set_last(last);
-        return stream->Write(chunk);
+        return send_header() && stream->Write(chunk);
       });
       if (!sent) return;
     }
-    stream->WritesDone();
+    if (send_header()) stream->WritesDone();  // no modules: the header alone
   });
+  stream = stub.Invoke(&context);
+  opened.set_value();
 
   InvokeResult result;
   v1::InvokeResponse resp;
