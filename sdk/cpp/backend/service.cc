@@ -101,7 +101,8 @@ class ModuleReaper {
       lock.unlock();
       batch.clear();
       lock.lock();
-      freeing_ = hurry_ = false;
+      freeing_ = false;
+      if (queue_.empty()) hurry_ = false;  // else a drain still waits on what came meanwhile
       cv_.notify_all();
     }
   }
