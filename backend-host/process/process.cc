@@ -235,7 +235,8 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   // vfork: the child borrows the driver's memory until exec instead of
   // copying its page tables, which for a driver holding a large module is
   // most of a spawn. The driver's handlers must not run in the borrowed
-  // memory, so signals stay blocked until the child has defaulted them.
+  // memory: signals stay blocked in the child until it has defaulted them, and
+  // its mask is restored last, just before exec.
   bool sandbox_failed = false;
   std::optional<SignalsBlocked> blocked(std::in_place);
   const sigset_t mask = blocked->before();
