@@ -644,34 +644,26 @@ bool split_module(std::string_view bytes, std::string& rest, std::vector<std::st
                   std::vector<std::string_view>& strings) {
   const char* p = bytes.data();
   const char* const end = p + bytes.size();
-  auto varint = [&](uint64_t& v) {
+  // A varint of at most `bytes` bytes, read as protobuf reads one: ten for a
+  // value, five for a tag (which keeps its low 32 bits) or a length (which
+  // must stay under 2 GiB).
+  auto varint = [&](uint64_t& v, int bytes) {
     v = 0;
-    for (int shift = 0; shift < 64 && p < end; shift += 7) {
-      uint8_t b = static_cast<uint8_t>(*p++);
-      v |= uint64_t{b & 0x7fu} << shift;
-      if (!(b & 0x80)) return true;
-    }
-    return false;
-  };
-  // Tags and lengths read as protobuf reads them: at most five bytes; a tag
-  // keeps its low 32 bits, a length must stay under 2 GiB.
-  auto varint32 = [&](uint64_t& v) {
-    v = 0;
-    for (int i = 0; i < 5 && p < end; ++i) {
+    for (int i = 0; i < bytes && p < end; ++i) {
       uint8_t b = static_cast<uint8_t>(*p++);
       v |= uint64_t{b & 0x7fu} << (7 * i);
       if (!(b & 0x80)) return true;
     }
     return false;
   };
-  auto tag = [&](uint64_t& t) { return varint32(t) && ((t &= 0xffffffffu) >> 3) != 0; };
-  auto length = [&](uint64_t& n) { return varint32(n) && n <= static_cast<uint64_t>(end - p); };
+  auto tag = [&](uint64_t& t) { return varint(t, 5) && ((t &= 0xffffffffu) >> 3) != 0; };
+  auto length = [&](uint64_t& n) { return varint(n, 5) && n <= static_cast<uint64_t>(end - p); };
   // Moves past one field's payload; a group (which protobuf keeps among the
   // unknown fields) is walked to its matching end, nested to a bound.
   auto skip = [&](auto& self, uint64_t field_tag, int depth) -> bool {
     uint64_t v;
     switch (field_tag & 7) {
-      case 0: return varint(v);
+      case 0: return varint(v, 10);
       case 1:
       case 5: {
         size_t n = (field_tag & 7) == 1 ? 8 : 4;
@@ -684,7 +676,7 @@ bool split_module(std::string_view bytes, std::string& rest, std::vector<std::st
         p += v;
         return true;
       case 3:
-        if (depth >= 4 * kMaxRegionDepth) return false;
+        if (depth >= kMaxMessageDepth) return false;
         while (p < end) {
           uint64_t inner;
           if (!tag(inner)) return false;
