@@ -181,18 +181,24 @@ class Session {
     r.mutable_note()->set_text(text);
     return write(r);
   }
-  /// Streams `data` in chunks made by `fill(response, piece, last, size)`;
-  /// `size` is the whole size on the first chunk, else 0.
+  /// Streams `data` in chunks: `fill(response, last, size)` makes each one and
+  /// answers where its bytes go; `size` is the whole size on the first chunk,
+  /// else 0. Data that fits in one chunk moves into it.
   template <class Fill>
-  bool send_chunks(std::string_view data, Fill fill) {
-    size_t off = 0;
-    do {
+  bool send_chunks(std::string data, Fill fill) {
+    if (data.size() <= wire::kMaxChunk) {
+      v1::InvokeResponse r;
+      const size_t size = data.size();
+      *fill(r, true, size) = std::move(data);
+      return write(r);
+    }
+    for (size_t off = 0; off < data.size();) {
       size_t n = std::min(wire::kMaxChunk, data.size() - off);
       v1::InvokeResponse r;
-      fill(r, data.substr(off, n), off + n == data.size(), off == 0 ? data.size() : 0);
+      fill(r, off + n == data.size(), off == 0 ? data.size() : 0)->assign(data, off, n);
       if (!write(r)) return false;
       off += n;
-    } while (off < data.size());
+    }
     return true;
   }
   grpc::Status emit_artifact(absl::StatusOr<Artifact> a, const EmitFormat& format,
@@ -274,25 +280,14 @@ grpc::Status Session::emit_artifact(absl::StatusOr<Artifact> a, const EmitFormat
                         " format"),
                 module);
   std::string& data = binary ? std::get<Bytes>(*a).data : std::get<std::string>(*a);
-  auto chunk = [&](v1::InvokeResponse& r, bool last) {
+  bool ok = send_chunks(std::move(data), [&](v1::InvokeResponse& r, bool last, size_t size) {
     v1::ArtifactChunk* c = r.mutable_artifact();
     c->set_module(module);
     c->set_binary(binary);
     c->set_last(last);
-    return c;
-  };
-  bool ok;
-  if (data.size() <= wire::kMaxChunk) {  // one chunk: the artifact moves into it
-    v1::InvokeResponse r;
-    chunk(r, true)->set_data(std::move(data));
-    ok = write(r);
-  } else {
-    ok = send_chunks(data, [&](v1::InvokeResponse& r, std::string_view piece, bool last, size_t size) {
-      v1::ArtifactChunk* c = chunk(r, last);
-      c->set_data(piece.data(), piece.size());
-      c->set_size_bytes(size);
-    });
-  }
+    c->set_size_bytes(size);
+    return c->mutable_data();
+  });
   if (!ok) return grpc::Status(grpc::StatusCode::CANCELLED, "the driver went away");
   return grpc::Status::OK;
 }
@@ -331,23 +326,22 @@ grpc::Status Session::build(const v1::InvokeHeader& header, v1::Finished& finish
                 str_cat("cannot list the build folder: ", ec.message()));
   std::sort(files.begin(), files.end());
 
-  std::string data;
   for (const auto& f : files) {
     if (cancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "the driver cancelled");
     std::ifstream in(f, std::ios::binary);
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    std::string data(std::istreambuf_iterator<char>(in), {});
     if (!in.good() && !in.eof())
       return fail(v1::BackendError::INTERNAL, str_cat("cannot read ", f.string()));
     const std::string rel = f.lexically_relative(*dir).generic_string();
     struct stat st {};
     const bool exec = ::stat(f.c_str(), &st) == 0 && (st.st_mode & S_IXUSR);
-    bool ok = send_chunks(data, [&](v1::InvokeResponse& resp, std::string_view piece, bool last, size_t size) {
+    bool ok = send_chunks(std::move(data), [&](v1::InvokeResponse& resp, bool last, size_t size) {
       v1::FileChunk* c = resp.mutable_file();
       c->set_path(rel);
-      c->set_data(piece.data(), piece.size());
       c->set_last(last);
       c->set_executable(exec);
       c->set_size_bytes(size);
+      return c->mutable_data();
     });
     if (!ok) return grpc::Status(grpc::StatusCode::CANCELLED, "the driver went away");
   }
