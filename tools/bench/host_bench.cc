@@ -56,6 +56,7 @@ ppy::host::BackendEntry toy_entry() {
 }
 
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+double mb_per_s(size_t bytes, Clock::duration d) { return static_cast<double>(bytes) / 1e3 / ms(d); }
 
 void percentiles(benchmark::State& state, std::vector<double>& samples, const std::string& key) {
   if (samples.empty()) return;
@@ -263,7 +264,7 @@ void BM_Baseline_BareGrpcStream(benchmark::State& state) {
     stream->Finish();
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * total));
-  g_figures["bare gRPC stream MB/s"] = static_cast<double>(state.iterations() * total) / 1e3 / ms(Clock::now() - t0);
+  g_figures["bare gRPC stream MB/s"] = mb_per_s(state.iterations() * total, Clock::now() - t0);
 }
 BENCHMARK(BM_Baseline_BareGrpcStream)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -284,8 +285,7 @@ void BM_Baseline_IrCodec(benchmark::State& state) {
     benchmark::DoNotOptimize(back);
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
-  g_figures["IR codec MB/s @" + std::to_string(state.range(0)) + " ops"] =
-      static_cast<double>(state.iterations() * bytes) / 1e3 / ms(spent);
+  g_figures["IR codec MB/s @" + std::to_string(state.range(0)) + " ops"] = mb_per_s(state.iterations() * bytes, spent);
 }
 BENCHMARK(BM_Baseline_IrCodec)->Arg(1'000'000)->Iterations(3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -409,7 +409,7 @@ double round_trips(benchmark::State& state, const ppy::ir::Module& m) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes * 2));
   state.counters["module_MB"] = bytes / 1e6;
-  return static_cast<double>(state.iterations() * bytes * 2) / 1e3 / ms(spent);
+  return mb_per_s(state.iterations() * bytes * 2, spent);
 }
 
 /// An op-heavy module: the cost is building the IR on each side.
