@@ -8,11 +8,11 @@
 
 #include "ppy/ir/proto.h"
 
-#include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/stubs/common.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstring>
 #include <functional>
@@ -20,6 +20,7 @@
 #include "absl/hash/hash.h"
 #include "ppy/ir/v1/ir.pb.h"
 #include "ppy/util/str_cat.h"
+#include "wire_fields.h"
 
 namespace ppy::ir {
 namespace {
@@ -162,6 +163,8 @@ class Wire {
   }
 
   size_t size() const { return static_cast<size_t>(p_ - buf_.get()); }
+  /// Drops what was written after the first `n` bytes.
+  void truncate(size_t n) { p_ = buf_.get() + n; }
   const char* data() const { return buf_.get(); }
 
   void varint(uint64_t v) {
@@ -483,11 +486,22 @@ class Encoder {
     attrs(w, 5, f.attributes());
     if (f.loc()) loc(w, 6, *f.loc());
     if (!f.is_declaration()) {
+      // Values are numbered as they are written. A use before its definition
+      // (a back edge) has no id yet: then the body is numbered in a walk of
+      // its own and written again.
+      size_t body = w.begin(7);
       values_.clear();
       next_value_ = 0;
-      number(f.body());
-      size_t body = w.begin(7);
+      prenumbered_ = forward_use_ = false;
       region(f.body());
+      if (forward_use_) {
+        w.truncate(body);
+        values_.clear();
+        next_value_ = 0;
+        number(f.body());
+        prenumbered_ = true;
+        region(f.body());
+      }
       w.end(body);
     }
     w.end(pf);
@@ -506,19 +520,29 @@ class Encoder {
       }
     }
   }
+  /// Numbers `v` next, unless `number` did.
+  void define(const Value* v) {
+    if (!prenumbered_) values_.put(v, next_value_++);
+  }
   /// A value outside the function gets an id past its last; the reader refuses it.
-  uint32_t id(const Value* v) const {
+  uint32_t id(const Value* v) {
     int64_t id = values_.get(v);
-    return id >= 0 ? static_cast<uint32_t>(id) : next_value_;
+    if (id >= 0) return static_cast<uint32_t>(id);
+    forward_use_ |= !prenumbered_;
+    return next_value_;
   }
 
   /// The fields of a Region (its blocks), into `body_`.
   void region(const Region& r) {
     Wire& w = body_;
+    uint32_t bi = 0;
+    if (!prenumbered_)
+      for (auto& b : r.blocks()) values_.put(b.get(), bi++);
     for (auto& b : r.blocks()) {
       size_t pb = w.begin(1);
       w.uint(1, str(b->label()));
       auto& args = b->arguments();
+      for (auto& a : args) define(a.get());
       packed(w, 2, args.begin(), args.end(), [&](const std::unique_ptr<Value>& a) { return type(a->type()); });
       bool hints = false;
       for (auto& a : args) hints |= !a->hint().empty();
@@ -534,6 +558,7 @@ class Encoder {
     w.uint(1, interned(&op.name()));
     packed(w, 2, op.operands().begin(), op.operands().end(), [&](const Value* v) { return id(v); });
     auto& results = op.results();
+    for (const Value& v : results) define(&v);
     packed(w, 3, results.begin(), results.end(), [&](const Value& v) { return type(v.type()); });
     bool hints = false;
     for (const Value& v : results) hints |= !v.hint().empty();
@@ -570,6 +595,8 @@ class Encoder {
   uint32_t last_type_id_ = 0;
   PtrIds values_;  // values and blocks of the current function
   uint32_t next_value_ = 0;
+  bool prenumbered_ = false;  // `number` has walked the function
+  bool forward_use_ = false;  // a value was used before its id was known
 };
 
 // ---------------------------------------------------------------------------
@@ -602,39 +629,33 @@ bool parse_deep(std::string_view bytes, google::protobuf::MessageLite& msg, int 
 constexpr const char* kNotAModule =
     "ppy.ir.v1.Module: the bytes are not a valid serialized ppy.ir.v1.Module";
 
-/// The functions of a module read from bytes: each is parsed only when the
-/// reader reaches it, into an arena that is emptied for the next, so reading a
-/// module of any size touches the memory of one function's message tree, not
-/// of the whole module's, and building that tree is bump allocation, not a
-/// malloc and free per message.
-class FunctionSource {
- public:
-  explicit FunctionSource(std::vector<std::string_view> slices) : slices_(std::move(slices)) {}
+/// `m` as protobuf writes it, without unknown fields: the form the function
+/// reader takes.
+std::string canonical(const google::protobuf::Message& m) {
+  std::unique_ptr<google::protobuf::Message> copy(m.New());
+  copy->CopyFrom(m);
+  copy->DiscardUnknownFields();
+  return copy->SerializeAsString();
+}
 
-  size_t size() const { return slices_.size(); }
-  /// Function `i`, or null when its bytes do not parse. Valid until the next call.
-  const pb::Function* get(size_t i) {
-    google::protobuf::Arena& a = arena();
-    a.Reset();  // keeps the first block: a function of usual size costs no malloc
-    auto* f = google::protobuf::Arena::CreateMessage<pb::Function>(&a);
-    return parse_deep(slices_[i], *f, kMaxMessageDepth - 1) ? f : nullptr;
-  }
-
- private:
-  static google::protobuf::Arena& arena() {
-    static constexpr size_t kFirstBlock = size_t{1} << 20;
-    thread_local std::unique_ptr<char[]> block(new char[kFirstBlock]);
-    thread_local google::protobuf::Arena a([] {
-      google::protobuf::ArenaOptions o;
-      o.initial_block = block.get();
-      o.initial_block_size = kFirstBlock;
-      o.max_block_size = kFirstBlock;
-      return o;
-    }());
-    return a;
-  }
-  std::vector<std::string_view> slices_;
-};
+// What each field of a function's messages is (ir.proto), by field number.
+using wire::Kind;
+constexpr std::array<Kind, 8> kFunctionFields = {Kind::None,   Kind::String,   Kind::Varint,  Kind::Repeated,
+                                                 Kind::Packed, Kind::Repeated, Kind::Message, Kind::Message};
+constexpr std::array<Kind, 4> kParamFields = {Kind::None, Kind::Varint, Kind::Repeated, Kind::Varint};
+/// Region.blocks, AttributeArray.values, AttributeDict.entries: one repeated message.
+constexpr std::array<Kind, 2> kListFields = {Kind::None, Kind::Repeated};
+constexpr std::array<Kind, 5> kBlockFields = {Kind::None, Kind::Varint, Kind::Packed, Kind::Packed, Kind::Repeated};
+constexpr std::array<Kind, 9> kOperationFields = {Kind::None,     Kind::Varint,   Kind::Packed,
+                                                  Kind::Packed,   Kind::Packed,   Kind::Repeated,
+                                                  Kind::Repeated, Kind::Repeated, Kind::Message};
+constexpr std::array<Kind, 3> kSuccessorFields = {Kind::None, Kind::Varint, Kind::Packed};
+constexpr std::array<Kind, 4> kLocationFields = {Kind::None, Kind::Varint, Kind::Varint, Kind::Varint};
+constexpr std::array<Kind, 3> kNamedAttributeFields = {Kind::None, Kind::Varint, Kind::Message};
+/// One of: bool, sint64, double, text, symbol, type, array, dict.
+constexpr std::array<Kind, 9> kAttributeFields = {Kind::None,   Kind::Varint,  Kind::Varint,
+                                                  Kind::Fixed64, Kind::Varint, Kind::Varint,
+                                                  Kind::Varint, Kind::Message, Kind::Message};
 
 /// Splits a serialized Module into its functions (field 8), its string table
 /// (field 6, viewed in place: the bulk of a data-heavy module) and everything
@@ -713,11 +734,11 @@ bool split_module(std::string_view bytes, std::string& rest, std::vector<std::st
 
 class Reader {
  public:
-  /// Reads `in`; its functions come from `functions` when given (the bytes
-  /// road parses them one at a time), else from `in` itself.
-  Reader(const pb::Module& in, const DialectRegistry& reg, FunctionSource* functions = nullptr,
+  /// Reads `in`; its functions come from `slices` when given (the bytes
+  /// road reads them one at a time), else from `in` itself.
+  Reader(const pb::Module& in, const DialectRegistry& reg, const std::vector<std::string_view>* slices = nullptr,
          const std::vector<std::string_view>* strings = nullptr)
-      : in_(in), reg_(reg), functions_(functions), string_table_(strings) {}
+      : in_(in), reg_(reg), slices_(slices), string_table_(strings) {}
 
   absl::StatusOr<std::unique_ptr<Module>> module() {
     if (in_.schema_version() != kSchemaVersion)
@@ -737,7 +758,8 @@ class Reader {
         return fail(ppy::str_cat("dialect '", d.name(), "' is listed twice"));
     }
     if (auto s = types(); !s.ok()) return s;
-    if (auto s = attrs(in_.attrs(), m->attributes(), 0); !s.ok()) return s;
+    for (const pb::NamedAttribute& na : in_.attrs())
+      if (auto s = named_attr(canonical(na), m->attributes(), 0, 1); !s.ok()) return s;
     for (const pb::Global& pg : in_.globals()) {
       Global g;
       g.name = pg.name();
@@ -746,18 +768,16 @@ class Reader {
       if (auto s = type(pg.type(), g.type); !s.ok()) return s;
       if (pg.has_initializer()) {
         g.initializer.emplace();
-        if (auto s = attr(pg.initializer(), *g.initializer, 0); !s.ok()) return s;
+        if (auto s = attr(canonical(pg.initializer()), *g.initializer, 0, 2); !s.ok()) return s;
       }
       std::string name = g.name;
       if (!m->globals().emplace(std::move(name), std::move(g)).second)
         return fail(ppy::str_cat("global @", pg.name(), " is defined twice"));
     }
-    const size_t n = functions_ ? functions_->size() : static_cast<size_t>(in_.functions_size());
+    const size_t n = slices_ ? slices_->size() : static_cast<size_t>(in_.functions_size());
     m->functions().reserve(n);
     for (size_t i = 0; i < n; ++i) {
-      const pb::Function* pf = functions_ ? functions_->get(i) : &in_.functions(static_cast<int>(i));
-      if (!pf) return absl::InvalidArgumentError(kNotAModule);
-      auto f = function(*pf);
+      auto f = read_function(i);
       if (!f.ok()) return f.status();
       m->add_function(std::move(*f));
     }
@@ -767,7 +787,7 @@ class Reader {
  private:
   absl::Status fail(std::string_view msg) const {
     std::string m = "ppy.ir.v1.Module: ";
-    if (function_) ppy::str_append(m, "function @", *function_, ": ");
+    if (in_function_) ppy::str_append(m, "function @", function_, ": ");
     m.append(msg);
     return absl::InvalidArgumentError(m);
   }
@@ -926,218 +946,288 @@ class Reader {
 
   // -- attributes
 
-  absl::Status attr(const pb::Attribute& p, Attribute& out, int depth) {
-    switch (p.value_case()) {
-      case pb::Attribute::kBoolValue: out = Attribute(p.bool_value()); break;
-      case pb::Attribute::kIntValue: out = Attribute(static_cast<int64_t>(p.int_value())); break;
-      case pb::Attribute::kFloatValue: out = Attribute(p.float_value()); break;
-      case pb::Attribute::kText: {
-        std::string_view s;
-        if (auto st = str(p.text(), s); !st.ok()) return st;
-        out = Attribute(s);
-        break;
-      }
-      case pb::Attribute::kSymbol: {
-        std::string_view s;
-        if (auto st = str(p.symbol(), s); !st.ok()) return st;
-        out = Attribute(SymbolRef{std::string(s)});
-        break;
-      }
-      case pb::Attribute::kType: {
-        Type t;
-        if (auto s = type(p.type(), t); !s.ok()) return s;
-        out = Attribute(t);
-        break;
-      }
-      case pb::Attribute::kArray: {
-        if (depth >= kMaxAttrDepth) return fail("an attribute is nested too deeply");
-        AttrArray arr(p.array().values_size());
-        for (int i = 0; i < p.array().values_size(); ++i)
-          if (auto s = attr(p.array().values(i), arr[i], depth + 1); !s.ok()) return s;
-        out = Attribute(std::move(arr));
-        break;
-      }
-      case pb::Attribute::kDict: {
-        if (depth >= kMaxAttrDepth) return fail("an attribute is nested too deeply");
-        AttrDict d;
-        if (auto s = attrs(p.dict().entries(), d, depth + 1); !s.ok()) return s;
-        out = Attribute(std::move(d));
-        break;
-      }
-      default: return fail("an attribute has no value");
+  absl::Status attr(std::string_view bytes, Attribute& out, int depth, int level) {
+    std::array<wire::Slot, 9> f;
+    if (auto s = fields(bytes, kAttributeFields, f, level, true); !s.ok()) return s;
+    if (f[1].count) {
+      out = Attribute(f[1].value != 0);
+    } else if (f[2].count) {
+      out = Attribute(static_cast<int64_t>((f[2].value >> 1) ^ (~(f[2].value & 1) + 1)));  // zigzag
+    } else if (f[3].count) {
+      double d;
+      std::memcpy(&d, &f[3].value, sizeof d);
+      out = Attribute(d);
+    } else if (f[4].count || f[5].count) {
+      std::string_view s;
+      if (auto st = str(u32(f[4].count ? f[4] : f[5]), s); !st.ok()) return st;
+      out = f[4].count ? Attribute(s) : Attribute(SymbolRef{std::string(s)});
+    } else if (f[6].count) {
+      Type t;
+      if (auto s = type(u32(f[6]), t); !s.ok()) return s;
+      out = Attribute(t);
+    } else if (f[7].count) {
+      if (depth >= kMaxAttrDepth) return fail("an attribute is nested too deeply");
+      std::array<wire::Slot, 2> items;
+      if (auto s = fields(f[7].bytes, kListFields, items, level + 1); !s.ok()) return s;
+      AttrArray arr;
+      arr.reserve(items[1].count);
+      if (auto s = wire::each(f[7].bytes, 1,
+                              [&](std::string_view e) { return attr(e, arr.emplace_back(), depth + 1, level + 2); });
+          !s.ok())
+        return s;
+      out = Attribute(std::move(arr));
+    } else if (f[8].count) {
+      if (depth >= kMaxAttrDepth) return fail("an attribute is nested too deeply");
+      std::array<wire::Slot, 2> entries;
+      if (auto s = fields(f[8].bytes, kListFields, entries, level + 1); !s.ok()) return s;
+      AttrDict d;
+      if (auto s = attrs(f[8].bytes, 1, d, depth + 1, level + 2); !s.ok()) return s;
+      out = Attribute(std::move(d));
+    } else {
+      return fail("an attribute has no value");
     }
     return absl::OkStatus();
   }
 
-  absl::Status attrs(const google::protobuf::RepeatedPtrField<pb::NamedAttribute>& in, AttrDict& out, int depth) {
-    for (const pb::NamedAttribute& na : in) {
-      std::string_view key;
-      if (auto s = str(na.key(), key); !s.ok()) return s;
-      if (!na.has_value()) return fail(ppy::str_cat("attribute '", key, "' has no value"));
-      Attribute v;
-      if (auto s = attr(na.value(), v, depth); !s.ok()) return s;
-      size_t before = out.size();
-      out.set(key, std::move(v));
-      if (out.size() == before) return fail(ppy::str_cat("attribute '", key, "' appears twice"));
-    }
+  /// The NamedAttributes in field `field` of the message `msg`, each at `level`.
+  absl::Status attrs(std::string_view msg, uint32_t field, AttrDict& out, int depth, int level) {
+    return wire::each(msg, field, [&](std::string_view na) { return named_attr(na, out, depth, level); });
+  }
+  absl::Status named_attr(std::string_view bytes, AttrDict& out, int depth, int level) {
+    std::array<wire::Slot, 3> f;
+    if (auto s = fields(bytes, kNamedAttributeFields, f, level); !s.ok()) return s;
+    std::string_view key;
+    if (auto s = str(u32(f[1]), key); !s.ok()) return s;
+    if (!f[2].count) return fail(ppy::str_cat("attribute '", key, "' has no value"));
+    Attribute v;
+    if (auto s = attr(f[2].bytes, v, depth, level + 1); !s.ok()) return s;
+    size_t before = out.size();
+    out.set(key, std::move(v));
+    if (out.size() == before) return fail(ppy::str_cat("attribute '", key, "' appears twice"));
     return absl::OkStatus();
   }
 
-  absl::Status loc(const pb::Location& p, std::optional<Location>& out) {
+  absl::Status loc(std::string_view bytes, std::optional<Location>& out, int level) {
+    std::array<wire::Slot, 4> f;
+    if (auto s = fields(bytes, kLocationFields, f, level); !s.ok()) return s;
     Location l;
-    if (auto s = interned(p.file(), l.file); !s.ok()) return s;
-    l.line = p.line();
-    l.col = p.col();
+    if (auto s = interned(u32(f[1]), l.file); !s.ok()) return s;
+    l.line = u32(f[2]);
+    l.col = u32(f[3]);
     out = l;
     return absl::OkStatus();
   }
 
-  absl::Status visibility(int v, Visibility& out) const {
-    if (v < 0 || v > static_cast<int>(Visibility::Extern)) return fail(ppy::str_cat("unknown visibility ", v));
-    out = static_cast<Visibility>(v);
+  absl::Status visibility(uint64_t v, Visibility& out) const {
+    int32_t n = static_cast<int32_t>(static_cast<uint32_t>(v));  // an enum: protobuf keeps 32 bits
+    if (n < 0 || n > static_cast<int>(Visibility::Extern)) return fail(ppy::str_cat("unknown visibility ", n));
+    out = static_cast<Visibility>(n);
     return absl::OkStatus();
   }
 
   // -- functions
 
-  absl::StatusOr<std::unique_ptr<Function>> function(const pb::Function& p) {
-    function_ = &p.name();
-    std::vector<Param> params(p.params_size());
-    for (int i = 0; i < p.params_size(); ++i) {
-      const pb::Param& pp = p.params(i);
-      if (auto s = type(pp.type(), params[i].type); !s.ok()) return s;
-      if (auto s = attrs(pp.attrs(), params[i].attrs, 0); !s.ok()) return s;
-      std::string_view name;
-      if (auto s = str(pp.name(), name); !s.ok()) return s;
-      params[i].name = std::string(name);
-    }
-    std::vector<Type> results(p.results_size());
-    for (int i = 0; i < p.results_size(); ++i)
-      if (auto s = type(p.results(i), results[i]); !s.ok()) return s;
-    auto f = std::make_unique<Function>(p.name(), std::move(params), std::move(results));
+  /// Function `i`. Bytes in canonical form (ours, protobuf's) are read as they
+  /// are; any other function is parsed by protobuf, which then writes it in
+  /// that form to be read: one reader, and protobuf's answer on what it takes.
+  absl::StatusOr<std::unique_ptr<Function>> read_function(size_t i) {
+    if (!slices_) return canonical_function(canonical(in_.functions(static_cast<int>(i))));
+    std::string_view bytes = (*slices_)[i];
+    auto f = function(bytes);
+    if (f.ok()) return f;
+    pb::Function msg;
+    if (!parse_deep(bytes, msg, kMaxMessageDepth - 1)) return absl::InvalidArgumentError(kNotAModule);
+    return canonical_function(canonical(msg));
+  }
+  absl::StatusOr<std::unique_ptr<Function>> canonical_function(const std::string& bytes) {
+    auto f = function(bytes);
+    if (!f.ok() && is_not_canonical(f.status())) return absl::InvalidArgumentError(kNotAModule);  // not reached
+    return f;
+  }
+
+  absl::StatusOr<std::unique_ptr<Function>> function(std::string_view bytes) {
+    std::array<wire::Slot, 8> f;
+    if (auto s = fields(bytes, kFunctionFields, f, 1); !s.ok()) return s;
+    // protobuf checks a `string` field's UTF-8 on parsing.
+    if (!google::protobuf::internal::IsStructurallyValidUTF8(f[1].bytes.data(), static_cast<int>(f[1].bytes.size())))
+      return not_canonical();
+    function_ = f[1].bytes;
+    in_function_ = true;
+    std::vector<Param> params;
+    params.reserve(f[3].count);
+    if (auto s = wire::each(bytes, 3, [&](std::string_view p) { return param(p, params.emplace_back()); }); !s.ok())
+      return s;
+    if (!wire::unpack(f[4].bytes, ids_)) return not_canonical();
+    std::vector<Type> results(ids_.size());
+    for (size_t i = 0; i < ids_.size(); ++i)
+      if (auto s = type(ids_[i], results[i]); !s.ok()) return s;
+    auto fn = std::make_unique<Function>(std::string(function_), std::move(params), std::move(results));
     Visibility vis = Visibility::Public;
-    if (auto s = visibility(p.visibility(), vis); !s.ok()) return s;
-    f->set_visibility(vis);
-    if (auto s = attrs(p.attrs(), f->attributes(), 0); !s.ok()) return s;
-    if (p.has_loc()) {
+    if (auto s = visibility(f[2].value, vis); !s.ok()) return s;
+    fn->set_visibility(vis);
+    if (auto s = attrs(bytes, 5, fn->attributes(), 0, 2); !s.ok()) return s;
+    if (f[6].count) {
       std::optional<Location> l;
-      if (auto s = loc(p.loc(), l); !s.ok()) return s;
-      f->set_loc(l);
+      if (auto s = loc(f[6].bytes, l, 2); !s.ok()) return s;
+      fn->set_loc(l);
     }
     values_.clear();
     fixups_.clear();
-    if (auto s = region(p.body(), f->body(), 0); !s.ok()) return s;
+    if (auto s = region(f[7].bytes, fn->body(), 0, 2); !s.ok()) return s;
     for (auto [slot, id] : fixups_) {
       if (id >= values_.size())
         return fail(ppy::str_cat("value id ", id, " is not defined (the function has ", values_.size(), " values)"));
       *slot = values_[id];
     }
-    function_ = nullptr;
-    return f;
+    in_function_ = false;
+    return fn;
   }
 
-  absl::Status region(const pb::Region& p, Region& r, int depth) {
-    if (depth > kMaxRegionDepth) return fail("regions are nested too deeply");
-    r.blocks().reserve(p.blocks_size());
-    for (const pb::Block& pb : p.blocks()) {
-      std::string_view label;
-      if (auto s = str(pb.label(), label); !s.ok()) return s;
-      r.add_block(std::string(label));
-    }
-    for (int bi = 0; bi < p.blocks_size(); ++bi)
-      if (auto s = block(p.blocks(bi), *r.blocks()[bi], depth); !s.ok()) return s;
+  absl::Status param(std::string_view bytes, Param& out) {
+    std::array<wire::Slot, 4> f;
+    if (auto s = fields(bytes, kParamFields, f, 2); !s.ok()) return s;
+    if (auto s = type(u32(f[1]), out.type); !s.ok()) return s;
+    if (auto s = attrs(bytes, 2, out.attrs, 0, 3); !s.ok()) return s;
+    std::string_view name;
+    if (auto s = str(u32(f[3]), name); !s.ok()) return s;
+    out.name = std::string(name);
     return absl::OkStatus();
   }
 
-  absl::Status block(const pb::Block& p, Block& b, int depth) {
-    int n = p.arg_types_size();
-    if (p.arg_hints_size() != 0 && p.arg_hints_size() != n)
-      return fail(ppy::str_cat("block ^", b.label(), " has ", n, " argument(s) but ", p.arg_hints_size(), " hint(s)"));
-    for (int i = 0; i < n; ++i) {
+  absl::Status region(std::string_view bytes, Region& r, int depth, int level) {
+    if (depth > kMaxRegionDepth) return fail("regions are nested too deeply");
+    std::array<wire::Slot, 2> f;
+    if (auto s = fields(bytes, kListFields, f, level); !s.ok()) return s;
+    r.blocks().reserve(f[1].count);
+    auto label = [&](std::string_view block) {
+      std::array<wire::Slot, 5> b;
+      if (auto s = fields(block, kBlockFields, b, level + 1); !s.ok()) return s;
+      std::string_view label;
+      if (auto s = str(u32(b[1]), label); !s.ok()) return s;
+      r.add_block(std::string(label));
+      return absl::OkStatus();
+    };
+    if (auto s = wire::each(bytes, 1, label); !s.ok()) return s;
+    size_t bi = 0;
+    return wire::each(bytes, 1, [&](std::string_view b) { return block(b, *r.blocks()[bi++], depth, level + 1); });
+  }
+
+  absl::Status block(std::string_view bytes, Block& b, int depth, int level) {
+    std::array<wire::Slot, 5> f;
+    if (auto s = fields(bytes, kBlockFields, f, level); !s.ok()) return s;
+    if (!wire::unpack(f[2].bytes, ids_) || !wire::unpack(f[3].bytes, hints_)) return not_canonical();
+    size_t n = ids_.size();
+    if (!hints_.empty() && hints_.size() != n)
+      return fail(ppy::str_cat("block ^", b.label(), " has ", n, " argument(s) but ", hints_.size(), " hint(s)"));
+    for (size_t i = 0; i < n; ++i) {
       Type t;
-      if (auto s = type(p.arg_types(i), t); !s.ok()) return s;
+      if (auto s = type(ids_[i], t); !s.ok()) return s;
       std::string_view hint;
-      if (p.arg_hints_size())
-        if (auto s = str(p.arg_hints(i), hint); !s.ok()) return s;
+      if (!hints_.empty())
+        if (auto s = str(hints_[i], hint); !s.ok()) return s;
       values_.push_back(b.add_argument(t, std::string(hint)));
     }
-    b.operations().reserve(p.ops_size());
-    for (const pb::Operation& op : p.ops())
-      if (auto s = operation(op, b, depth); !s.ok()) return s;
-    return absl::OkStatus();
+    b.operations().reserve(f[4].count);
+    return wire::each(bytes, 4, [&](std::string_view op) { return operation(op, b, depth, level + 1); });
   }
 
   /// `id` as a value, or null with a fix-up recorded by the caller.
   Value* value(uint32_t id) const { return id < values_.size() ? values_[id] : nullptr; }
 
-  absl::Status operation(const pb::Operation& p, Block& b, int depth) {
+  absl::Status operation(std::string_view bytes, Block& b, int depth, int level) {
+    std::array<wire::Slot, 9> f;
+    if (auto s = fields(bytes, kOperationFields, f, level); !s.ok()) return s;
     std::string_view name;
-    if (auto s = str(p.name(), name); !s.ok()) return s;
+    if (auto s = str(u32(f[1]), name); !s.ok()) return s;
     if (name.empty()) return fail(ppy::str_cat("block ^", b.label(), ": an operation has no name"));
-    int nres = p.result_types_size();
-    if (p.result_hints_size() != 0 && p.result_hints_size() != nres)
-      return fail(ppy::str_cat(name, " has ", nres, " result(s) but ", p.result_hints_size(), " hint(s)"));
+    if (!wire::unpack(f[2].bytes, operand_ids_) || !wire::unpack(f[3].bytes, ids_) ||
+        !wire::unpack(f[4].bytes, hints_))
+      return not_canonical();
+    size_t nres = ids_.size();
+    if (!hints_.empty() && hints_.size() != nres)
+      return fail(ppy::str_cat(name, " has ", nres, " result(s) but ", hints_.size(), " hint(s)"));
     result_types_.resize(nres);
-    for (int i = 0; i < nres; ++i)
-      if (auto s = type(p.result_types(i), result_types_[i]); !s.ok()) return s;
+    for (size_t i = 0; i < nres; ++i)
+      if (auto s = type(ids_[i], result_types_[i]); !s.ok()) return s;
     AttrDict attributes;
-    if (auto s = attrs(p.attrs(), attributes, 0); !s.ok()) return s;
+    if (f[6].count)
+      if (auto s = attrs(bytes, 6, attributes, 0, level + 1); !s.ok()) return s;
     std::optional<Location> l;
-    if (p.has_loc())
-      if (auto s = loc(p.loc(), l); !s.ok()) return s;
+    if (f[8].count)
+      if (auto s = loc(f[8].bytes, l, level + 1); !s.ok()) return s;
 
-    const uint32_t* ids = p.operands().data();
-    int nops = p.operands_size();
+    size_t nops = operand_ids_.size();
     std::vector<Value*> operands(nops);
     bool forward = false;
-    for (int i = 0; i < nops; ++i) forward |= !(operands[i] = value(ids[i]));
+    for (size_t i = 0; i < nops; ++i) forward |= !(operands[i] = value(operand_ids_[i]));
 
     Operation* op = b.append(Operation::create(name, std::move(operands), result_types_, std::move(attributes), l));
     if (forward)
-      for (int i = 0; i < nops; ++i)
-        if (!op->operands()[i]) fixups_.emplace_back(&op->operands()[i], ids[i]);
-    for (int i = 0; i < nres; ++i) {
+      for (size_t i = 0; i < nops; ++i)
+        if (!op->operands()[i]) fixups_.emplace_back(&op->operands()[i], operand_ids_[i]);
+    for (size_t i = 0; i < nres; ++i) {
       Value* v = op->result(i);
-      if (p.result_hints_size()) {
+      if (!hints_.empty()) {
         std::string_view hint;
-        if (auto s = str(p.result_hints(i), hint); !s.ok()) return s;
+        if (auto s = str(hints_[i], hint); !s.ok()) return s;
         if (!hint.empty()) v->set_hint(std::string(hint));
       }
       values_.push_back(v);
     }
 
-    if (p.successors_size()) {
+    if (f[5].count) {
       Region& r = *b.parent();
-      op->successors().resize(p.successors_size());
-      for (int i = 0; i < p.successors_size(); ++i) {
-        const pb::Successor& ps = p.successors(i);
-        if (ps.block() >= r.blocks().size())
-          return fail(ppy::str_cat(name, " branches to block ", ps.block(), " of a region of ", r.blocks().size(),
+      op->successors().reserve(f[5].count);
+      auto successor = [&](std::string_view bytes) {
+        std::array<wire::Slot, 3> ps;
+        if (auto s = fields(bytes, kSuccessorFields, ps, level + 1); !s.ok()) return s;
+        uint32_t target = u32(ps[1]);
+        if (target >= r.blocks().size())
+          return fail(ppy::str_cat(name, " branches to block ", target, " of a region of ", r.blocks().size(),
                                    " block(s)"));
-        Successor& s = op->successors()[i];
-        s.block = r.blocks()[ps.block()].get();
-        s.args.resize(ps.args_size());
-        for (int k = 0; k < ps.args_size(); ++k)
-          if (!(s.args[k] = value(ps.args(k)))) fixups_.emplace_back(&s.args[k], ps.args(k));
-      }
+        if (!wire::unpack(ps[2].bytes, ids_)) return not_canonical();
+        Successor& s = op->successors().emplace_back();
+        s.block = r.blocks()[target].get();
+        s.args.resize(ids_.size());
+        for (size_t k = 0; k < ids_.size(); ++k)
+          if (!(s.args[k] = value(ids_[k]))) fixups_.emplace_back(&s.args[k], ids_[k]);
+        return absl::OkStatus();
+      };
+      if (auto s = wire::each(bytes, 5, successor); !s.ok()) return s;
     }
-    for (const pb::Region& pr : p.regions())
-      if (auto s = region(pr, op->add_region(), depth + 1); !s.ok()) return s;
+    return wire::each(bytes, 7,
+                      [&](std::string_view r) { return region(r, op->add_region(), depth + 1, level + 1); });
+  }
+
+  // -- the wire
+
+  /// Reads one message's fields at `level` (the Module's is 0) into `out`.
+  template <size_t N>
+  absl::Status fields(std::string_view bytes, const std::array<wire::Kind, N>& kinds, std::array<wire::Slot, N>& out,
+                      int level, bool oneof = false) const {
+    if (level > kMaxMessageDepth || !wire::scan(bytes, kinds, out, oneof)) return not_canonical();
     return absl::OkStatus();
   }
+  /// A uint32 field: protobuf keeps a varint's low 32 bits.
+  static uint32_t u32(const wire::Slot& s) { return static_cast<uint32_t>(s.value); }
+  /// Bytes the function reader leaves to protobuf (see read_function).
+  static absl::Status not_canonical() { return absl::UnimplementedError("not in canonical form"); }
+  static bool is_not_canonical(const absl::Status& s) { return s.code() == absl::StatusCode::kUnimplemented; }
 
   const pb::Module& in_;
   const DialectRegistry& reg_;
-  FunctionSource* functions_;
+  const std::vector<std::string_view>* slices_;        // else in_.functions()
   const std::vector<std::string_view>* string_table_;  // else in_.strings()
-  const std::string* function_ = nullptr;  // for messages
+  std::string_view function_;  // for messages, while in_function_
+  bool in_function_ = false;
   std::vector<std::string_view> strings_;
   std::vector<const std::string*> interned_;
   std::vector<Type> types_;
   std::vector<uint8_t> type_state_;  // 0 unseen, 1 being built, 2 built
   std::vector<int> type_nesting_;    // `ptr<i64>` is 2 deep
-  std::vector<Type> result_types_;   // scratch
-  std::vector<Value*> values_;       // by id, current function
+  std::vector<Type> result_types_;   // scratch, as are the id lists
+  std::vector<uint32_t> ids_, hints_, operand_ids_;
+  std::vector<Value*> values_;  // by id, current function
   std::vector<std::pair<Value**, uint32_t>> fixups_;
 };
 
@@ -1182,8 +1272,7 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
   pb::Module head;
   if (!split_module(bytes, rest, functions, strings) || !parse_deep(rest, head, kMaxMessageDepth))
     return absl::InvalidArgumentError(kNotAModule);
-  FunctionSource source(std::move(functions));
-  return Reader(head, reg, &source, &strings).module();
+  return Reader(head, reg, &functions, &strings).module();
 }
 
 }  // namespace ppy::ir

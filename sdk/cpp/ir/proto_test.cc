@@ -490,11 +490,14 @@ pb::Module valid_proto() {
   return p;
 }
 
+/// Why `p` is refused; its bytes are refused with the same words.
 std::string refusal(const pb::Module& p) {
   auto r = from_proto(p);
   EXPECT_FALSE(r.ok());
   if (r.ok()) return "<accepted>";
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
+  auto via_bytes = from_proto_bytes(p.SerializeAsString());
+  EXPECT_EQ(via_bytes.status(), r.status());
   return std::string(r.status().message());
 }
 
@@ -776,6 +779,96 @@ TEST(Proto, ReadsForwardReferencesAnywhereInTheFunction) {
   ASSERT_TRUE(m.ok()) << m.status();
   const Function& loop = *(*m)->function("loop");
   EXPECT_EQ(loop.body().blocks()[1]->operations()[0]->operand(0), loop.body().blocks()[3]->argument(0));
+}
+
+TEST(Proto, WritesUsesThatComeBeforeTheirDefinition) {
+  // Block ^early uses a value of ^late, which comes after it; the writer must
+  // know the id before it has walked there.
+  auto m = std::make_unique<Module>("m");
+  auto f = std::make_unique<Function>("f", std::vector<Param>{{i64(), {}, "n"}}, std::vector<Type>{i64()});
+  Block* entry = f->create_entry_block("entry");
+  Block* early = f->body().add_block("early");
+  Block* late = f->body().add_block("late");
+  add_op(entry, "core.br", {}, {})->successors().push_back({late, {}});
+  Operation* late_value = add_op(late, "core.add", {entry->argument(0), entry->argument(0)}, {i64()});
+  add_op(late, "core.br", {}, {})->successors().push_back({early, {}});
+  Operation* use = add_op(early, "core.add", {late_value->result(), entry->argument(0)}, {i64()});
+  add_op(early, "core.ret", {use->result()}, {});
+  m->add_function(std::move(f));
+  auto back = from_proto_bytes(to_proto_bytes(*m));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(print_module(**back), print_module(*m));
+  const Region& body = (*back)->function("f")->body();
+  EXPECT_EQ(body.blocks()[1]->operations()[0]->operand(0), body.blocks()[2]->operations()[0]->result());
+}
+
+/// `field` as a protobuf tag of `wire_type`, then `payload` (a varint's bytes, or a length and bytes).
+std::string field(int number, int wire_type, std::string payload) {
+  std::string out(1, static_cast<char>(number << 3 | wire_type));
+  if (wire_type == 2) out += static_cast<char>(payload.size());  // short payloads only
+  return out + payload;
+}
+
+TEST(Proto, ReadsFunctionsInEveryFormProtobufTakes) {
+  // Fields given again (the last wins, messages merge), repeated scalars
+  // unpacked, and unknown fields: a function in any of these forms reads as
+  // protobuf's parse of it does.
+  pb::Module p = valid_proto();
+  pb::Function loop = fn(p, "loop");
+  p.clear_functions();
+  std::string function = loop.SerializeAsString();
+  function += field(2, 0, std::string(1, '\0'));       // visibility: public, after private
+  function += field(6, 2, field(2, 0, "\x63"));        // loc: line 99, its file and column kept
+  function += field(4, 0, "\x01");                     // one more result, unpacked
+  function += field(15, 2, "unknown");                 // a field this schema lacks
+  std::string bytes = p.SerializeAsString() + field(8, 2, "").substr(0, 1);
+  bytes += static_cast<char>(0x80 | (function.size() & 0x7f));
+  bytes += static_cast<char>(function.size() >> 7);
+  bytes += function;
+  ASSERT_LT(function.size(), 1u << 14);
+  pb::Module parsed;
+  ASSERT_TRUE(parsed.ParseFromString(bytes));
+  auto via_message = from_proto(parsed);
+  auto via_bytes = from_proto_bytes(bytes);
+  ASSERT_TRUE(via_message.ok()) << via_message.status();
+  ASSERT_TRUE(via_bytes.ok()) << via_bytes.status();
+  EXPECT_EQ(dump(**via_bytes), dump(**via_message));
+  const Function& f = *(*via_bytes)->function("loop");
+  EXPECT_EQ(f.visibility(), Visibility::Public);
+  ASSERT_TRUE(f.loc());
+  EXPECT_EQ(f.loc()->str(), "loop.ppy:99:1");
+  EXPECT_EQ(f.results().size(), 2u);
+}
+
+TEST(Proto, BytesAndMessageAgreeOnHowDeepRegionsAndAttributesNest) {
+  // An op 256 regions down holds an attribute of arrays `d` deep: within the
+  // reader's own limits, but past protobuf's message depth for large `d`.
+  for (int d = 118; d <= 130; ++d) {
+    pb::Module p = valid_proto();
+    pb::Function* f = p.add_functions();
+    f->set_name("deep");
+    pb::Region* r = f->mutable_body();
+    pb::Operation* o = nullptr;
+    for (int k = 0; k <= 256; ++k) {
+      o = r->add_blocks()->add_ops();
+      o->set_name(1);
+      if (k < 256) r = o->add_regions();
+    }
+    pb::NamedAttribute* na = o->add_attrs();
+    na->set_key(1);
+    pb::Attribute* a = na->mutable_value();
+    for (int k = 0; k < d; ++k) a = a->mutable_array()->add_values();
+    a->mutable_array();
+    std::string bytes = p.SerializeAsString();
+    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                              static_cast<int>(bytes.size()));
+    in.SetRecursionLimit(kMaxMessageDepth);
+    pb::Module parsed;
+    bool message_road = parsed.ParseFromCodedStream(&in) && in.ConsumedEntireMessage() && from_proto(parsed).ok();
+    EXPECT_EQ(from_proto_bytes(bytes).ok(), message_road) << d;
+    if (d == 118) EXPECT_TRUE(message_road);
+    if (d == 130) EXPECT_FALSE(message_road);
+  }
 }
 
 // ---- The text corpus: text -> IR -> bytes -> IR -> text -------------------------
