@@ -31,8 +31,14 @@ std::string Location::str() const {
 std::unique_ptr<Operation> Operation::create(std::string_view name, std::vector<Value*> operands,
                                              const std::vector<Type>& result_types, AttrDict attributes,
                                              std::optional<Location> loc) {
+  return create(intern(name), std::move(operands), result_types, std::move(attributes), loc);
+}
+
+std::unique_ptr<Operation> Operation::create(const std::string* interned_name, std::vector<Value*> operands,
+                                             const std::vector<Type>& result_types, AttrDict attributes,
+                                             std::optional<Location> loc) {
   std::unique_ptr<Operation> op(new Operation);
-  op->name_ = intern(name);
+  op->name_ = interned_name;
   op->operands_ = std::move(operands);
   op->results_.reserve(result_types.size());
   for (size_t i = 0; i < result_types.size(); ++i) {
@@ -161,7 +167,7 @@ class Cloner {
     }
     for (auto& b : src.blocks())
       for (auto& op : b->operations()) {
-        auto copy = Operation::create(op->name(), {}, types(*op), op->attributes(), op->loc());
+        auto copy = Operation::create(&op->name(), {}, types(*op), op->attributes(), op->loc());
         for (size_t i = 0; i < op->num_results(); ++i) {
           copy->result(i)->set_hint(op->result(i)->hint());
           values_[op->result(i)] = copy->result(i);

@@ -1137,8 +1137,9 @@ class Reader {
   absl::Status operation(std::string_view bytes, Block& b, int depth, int level) {
     std::array<wire::Slot, 9> f;
     if (auto s = fields(bytes, kOperationFields, f, level); !s.ok()) return s;
-    std::string_view name;
-    if (auto s = str(u32(f[1]), name); !s.ok()) return s;
+    const std::string* interned_name;
+    if (auto s = interned(u32(f[1]), interned_name); !s.ok()) return s;
+    std::string_view name = *interned_name;
     if (name.empty()) return fail(ppy::str_cat("block ^", b.label(), ": an operation has no name"));
     if (!wire::unpack(f[2].bytes, operand_ids_) || !wire::unpack(f[3].bytes, ids_) ||
         !wire::unpack(f[4].bytes, hints_))
@@ -1161,7 +1162,8 @@ class Reader {
     bool forward = false;
     for (size_t i = 0; i < nops; ++i) forward |= !(operands[i] = value(operand_ids_[i]));
 
-    Operation* op = b.append(Operation::create(name, std::move(operands), result_types_, std::move(attributes), l));
+    Operation* op =
+        b.append(Operation::create(interned_name, std::move(operands), result_types_, std::move(attributes), l));
     if (forward)
       for (size_t i = 0; i < nops; ++i)
         if (!op->operands()[i]) fixups_.emplace_back(&op->operands()[i], operand_ids_[i]);

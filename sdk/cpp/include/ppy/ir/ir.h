@@ -84,6 +84,11 @@ class Operation {
                                            const std::vector<Type>& result_types,
                                            AttrDict attributes = {},
                                            std::optional<Location> loc = std::nullopt);
+  /// As above, with a name `intern` returned: readers that intern each name
+  /// once skip the look-up per op.
+  static std::unique_ptr<Operation> create(const std::string* interned_name, std::vector<Value*> operands,
+                                           const std::vector<Type>& result_types, AttrDict attributes = {},
+                                           std::optional<Location> loc = std::nullopt);
 
   const std::string& name() const { return *name_; }
   std::string_view dialect() const;  ///< the part before the first '.'
