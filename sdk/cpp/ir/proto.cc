@@ -657,77 +657,105 @@ constexpr std::array<Kind, 9> kAttributeFields = {Kind::None,   Kind::Varint,  K
                                                   Kind::Fixed64, Kind::Varint, Kind::Varint,
                                                   Kind::Varint, Kind::Message, Kind::Message};
 
-/// Splits a serialized Module into its functions (field 8), its string table
-/// (field 6, viewed in place: the bulk of a data-heavy module) and everything
-/// else (`rest`, a serialized Module without either). False when the top-level
-/// wire is malformed; what is inside the other fields is protobuf's to check.
-bool split_module(std::string_view bytes, std::string& rest, std::vector<std::string_view>& functions,
-                  std::vector<std::string_view>& strings) {
+/// What `top_field` found at the front of a module's bytes.
+enum class Cut {
+  Field,  ///< a whole top-level field
+  More,   ///< the bytes end inside a field: more may complete it
+  Bad,    ///< no bytes that follow make this a module
+};
+
+/// Measures the top-level field at the front of `bytes` as protobuf reads it:
+/// its tag, its whole `size`, and for a length-delimited field its `payload`.
+Cut top_field(std::string_view bytes, uint64_t& tag, size_t& size, std::string_view& payload) {
   const char* p = bytes.data();
   const char* const end = p + bytes.size();
-  // A varint of at most `bytes` bytes, read as protobuf reads one: ten for a
-  // value, five for a tag (which keeps its low 32 bits) or a length (which
-  // must stay under 2 GiB).
-  auto varint = [&](uint64_t& v, int bytes) {
+  // A varint of at most `max` bytes, read as protobuf reads one: ten for a
+  // value, five for a tag (which keeps its low 32 bits) or a length.
+  auto varint = [&](uint64_t& v, int max) {
     v = 0;
-    for (int i = 0; i < bytes && p < end; ++i) {
+    for (int i = 0; i < max; ++i) {
+      if (p == end) return Cut::More;
       uint8_t b = static_cast<uint8_t>(*p++);
       v |= uint64_t{b & 0x7fu} << (7 * i);
-      if (!(b & 0x80)) return true;
+      if (!(b & 0x80)) return Cut::Field;
     }
-    return false;
+    return Cut::Bad;
   };
-  auto tag = [&](uint64_t& t) { return varint(t, 5) && ((t &= 0xffffffffu) >> 3) != 0; };
-  auto length = [&](uint64_t& n) { return varint(n, 5) && n <= static_cast<uint64_t>(end - p); };
+  auto read_tag = [&](uint64_t& t) {
+    Cut c = varint(t, 5);
+    if (c == Cut::Field && ((t &= 0xffffffffu) >> 3) == 0) return Cut::Bad;
+    return c;
+  };
   // Moves past one field's payload; a group (which protobuf keeps among the
   // unknown fields) is walked to its matching end, nested to a bound.
-  auto skip = [&](auto& self, uint64_t field_tag, int depth) -> bool {
+  auto skip = [&](auto& self, uint64_t field_tag, int depth) -> Cut {
     uint64_t v;
     switch (field_tag & 7) {
       case 0: return varint(v, 10);
       case 1:
       case 5: {
         size_t n = (field_tag & 7) == 1 ? 8 : 4;
-        if (static_cast<size_t>(end - p) < n) return false;
+        if (static_cast<size_t>(end - p) < n) return Cut::More;
         p += n;
-        return true;
+        return Cut::Field;
       }
-      case 2:
-        if (!length(v)) return false;
+      case 2: {
+        if (Cut c = varint(v, 5); c != Cut::Field) return c;
+        if (v > static_cast<uint64_t>(end - p)) return v > INT_MAX ? Cut::Bad : Cut::More;
+        payload = std::string_view(p, static_cast<size_t>(v));
         p += v;
-        return true;
+        return Cut::Field;
+      }
       case 3:
-        if (depth >= kMaxMessageDepth) return false;
-        while (p < end) {
+        if (depth >= kMaxMessageDepth) return Cut::Bad;
+        for (;;) {
           uint64_t inner;
-          if (!tag(inner)) return false;
-          if ((inner & 7) == 4) return inner >> 3 == field_tag >> 3;
-          if (!self(self, inner, depth + 1)) return false;
+          if (Cut c = read_tag(inner); c != Cut::Field) return c;
+          if ((inner & 7) == 4) return inner >> 3 == field_tag >> 3 ? Cut::Field : Cut::Bad;
+          if (Cut c = self(self, inner, depth + 1); c != Cut::Field) return c;
         }
-        return false;
-      default: return false;  // an end without a start
+      default: return Cut::Bad;  // an end without a start
     }
   };
-  while (p < end) {
-    const char* start = p;
-    uint64_t t, len;
-    if (!tag(t)) return false;
-    if ((t & 7) == 2 && (t >> 3 == 8 || t >> 3 == 6)) {
-      if (!length(len)) return false;
-      std::string_view field(p, static_cast<size_t>(len));
-      p += len;
-      if (t >> 3 == 8) {
-        functions.push_back(field);
-      } else {
-        // protobuf checks a `string` field's UTF-8 on parsing; so do we.
-        if (!google::protobuf::internal::IsStructurallyValidUTF8(field.data(), static_cast<int>(field.size())))
-          return false;
-        strings.push_back(field);
-      }
-      continue;
+  Cut c = read_tag(tag);
+  if (c == Cut::Field) c = skip(skip, tag, 0);
+  size = static_cast<size_t>(p - bytes.data());
+  return c;
+}
+
+/// A module's top-level fields, sorted: its functions (field 8), its string
+/// table (field 6, viewed in place: the bulk of a data-heavy module) and
+/// everything else (`rest`, a serialized Module without either), for
+/// protobuf to parse.
+struct ModuleParts {
+  std::string rest;
+  std::vector<std::string_view> functions, strings;
+
+  /// Files one whole field; false for a string that is not UTF-8, which
+  /// protobuf refuses on parsing.
+  bool add(uint64_t tag, std::string_view field, std::string_view payload) {
+    if ((tag & 7) == 2 && tag >> 3 == 8) {
+      functions.push_back(payload);
+    } else if ((tag & 7) == 2 && tag >> 3 == 6) {
+      if (!google::protobuf::internal::IsStructurallyValidUTF8(payload.data(), static_cast<int>(payload.size())))
+        return false;
+      strings.push_back(payload);
+    } else {
+      rest.append(field);
     }
-    if (!skip(skip, t, 0)) return false;
-    rest.append(start, p);
+    return true;
+  }
+};
+
+/// Sorts the fields of a whole module; false when its top-level wire is malformed.
+bool split_module(std::string_view bytes, ModuleParts& parts) {
+  while (!bytes.empty()) {
+    uint64_t tag;
+    size_t size;
+    std::string_view payload;
+    if (top_field(bytes, tag, size, payload) != Cut::Field || !parts.add(tag, bytes.substr(0, size), payload))
+      return false;
+    bytes.remove_prefix(size);
   }
   return true;
 }
@@ -1269,12 +1297,11 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
         ppy::str_cat("ppy.ir.v1.Module: ", bytes.size(), " bytes is more than one message may hold (2 GiB)"));
   // The functions, nearly all of the bytes, are read one by one; the rest
   // (tables, globals, attributes) is small and parsed whole.
-  std::string rest;
-  std::vector<std::string_view> functions, strings;
+  ModuleParts parts;
   pb::Module head;
-  if (!split_module(bytes, rest, functions, strings) || !parse_deep(rest, head, kMaxMessageDepth))
+  if (!split_module(bytes, parts) || !parse_deep(parts.rest, head, kMaxMessageDepth))
     return absl::InvalidArgumentError(kNotAModule);
-  return Reader(head, reg, &functions, &strings).module();
+  return Reader(head, reg, &parts.functions, &parts.strings).module();
 }
 
 }  // namespace ppy::ir
