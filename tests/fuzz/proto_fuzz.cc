@@ -32,6 +32,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  !parsed ? "not a module" : via_message.ok() ? "read" : std::string(via_message.message()).c_str());
     std::abort();
   }
+  // Read as it would arrive, in pieces cut where the input says: the same answer.
+  ppy::ir::ModuleReader reader;
+  size_t piece = size ? 1 + data[0] % 64 : 1;
+  for (size_t at = 0; at < size; at += piece) reader.add(std::string(bytes.substr(at, piece)));
+  auto pieces = reader.finish();
+  if (pieces.ok() != m.ok() || (!m.ok() && pieces.status() != m.status()) ||
+      (m.ok() && ppy::ir::to_proto_bytes(**pieces) != ppy::ir::to_proto_bytes(**m))) {
+    std::fprintf(stderr, "read in pieces of %zu, the module reads otherwise: %s\n", piece,
+                 pieces.ok() ? "read" : std::string(pieces.status().message()).c_str());
+    std::abort();
+  }
   if (!m.ok()) return 0;
   std::string again = ppy::ir::to_proto_bytes(**m);
   auto back = ppy::ir::from_proto_bytes(again);

@@ -15,6 +15,7 @@
 #include <array>
 #include <climits>
 #include <cstring>
+#include <deque>
 #include <functional>
 
 #include "absl/hash/hash.h"
@@ -666,9 +667,12 @@ enum class Cut {
 
 /// Measures the top-level field at the front of `bytes` as protobuf reads it:
 /// its tag, its whole `size`, and for a length-delimited field its `payload`.
+/// When the bytes end inside a length-delimited field, `size` is at least
+/// how many bytes the whole field will need.
 Cut top_field(std::string_view bytes, uint64_t& tag, size_t& size, std::string_view& payload) {
   const char* p = bytes.data();
   const char* const end = p + bytes.size();
+  size_t wanted = 0;
   // A varint of at most `max` bytes, read as protobuf reads one: ten for a
   // value, five for a tag (which keeps its low 32 bits) or a length.
   auto varint = [&](uint64_t& v, int max) {
@@ -701,7 +705,10 @@ Cut top_field(std::string_view bytes, uint64_t& tag, size_t& size, std::string_v
       }
       case 2: {
         if (Cut c = varint(v, 5); c != Cut::Field) return c;
-        if (v > static_cast<uint64_t>(end - p)) return v > INT_MAX ? Cut::Bad : Cut::More;
+        if (v > static_cast<uint64_t>(end - p)) {
+          wanted = static_cast<size_t>(p - bytes.data()) + v;
+          return v > INT_MAX ? Cut::Bad : Cut::More;
+        }
         payload = std::string_view(p, static_cast<size_t>(v));
         p += v;
         return Cut::Field;
@@ -719,7 +726,7 @@ Cut top_field(std::string_view bytes, uint64_t& tag, size_t& size, std::string_v
   };
   Cut c = read_tag(tag);
   if (c == Cut::Field) c = skip(skip, tag, 0);
-  size = static_cast<size_t>(p - bytes.data());
+  size = c == Cut::More && wanted ? wanted : static_cast<size_t>(p - bytes.data());
   return c;
 }
 
@@ -763,10 +770,12 @@ bool split_module(std::string_view bytes, ModuleParts& parts) {
 class Reader {
  public:
   /// Reads `in`; its functions come from `slices` when given (the bytes
-  /// road reads them one at a time), else from `in` itself.
+  /// road reads them one at a time), else from `in` itself. A function
+  /// `early` holds was read before the module was whole, and is taken as is.
   Reader(const pb::Module& in, const DialectRegistry& reg, const std::vector<std::string_view>* slices = nullptr,
-         const std::vector<std::string_view>* strings = nullptr)
-      : in_(in), reg_(reg), slices_(slices), string_table_(strings) {}
+         const std::vector<std::string_view>* strings = nullptr,
+         std::vector<std::unique_ptr<Function>>* early = nullptr)
+      : in_(in), reg_(reg), slices_(slices), string_table_(strings), early_(early) {}
 
   absl::StatusOr<std::unique_ptr<Module>> module() {
     if (in_.schema_version() != kSchemaVersion)
@@ -1058,14 +1067,39 @@ class Reader {
   /// Function `i`. Bytes in canonical form (ours, protobuf's) are read as they
   /// are; any other function is parsed by protobuf, which then writes it in
   /// that form to be read: one reader, and protobuf's answer on what it takes.
-  absl::StatusOr<std::unique_ptr<Function>> read_function(size_t i) {
-    if (!slices_) return canonical_function(canonical(in_.functions(static_cast<int>(i))));
-    std::string_view bytes = (*slices_)[i];
+ public:
+  /// For a module still arriving (`in` holding the types so far, the string
+  /// table the strings so far): takes what came since the last call. False
+  /// when functions cannot be read with them: a string table that does not
+  /// start with "", or a type that does not resolve.
+  bool catch_up() {
+    const std::vector<std::string_view>& table = *string_table_;
+    if (table.empty() || !table[0].empty()) return false;
+    strings_.insert(strings_.end(), table.begin() + static_cast<ptrdiff_t>(strings_.size()), table.end());
+    interned_.resize(strings_.size(), nullptr);
+    size_t had = types_.size(), n = static_cast<size_t>(in_.types_size());
+    types_.resize(n);
+    type_state_.resize(n, 0);
+    type_nesting_.resize(n, 0);
+    for (size_t i = had; i < n; ++i)
+      if (!resolve(static_cast<uint32_t>(i), 0).ok()) return false;
+    return true;
+  }
+
+  /// A function from its bytes, in whatever form protobuf takes.
+  absl::StatusOr<std::unique_ptr<Function>> function_bytes(std::string_view bytes) {
     auto f = function(bytes);
     if (f.ok()) return f;
     pb::Function msg;
     if (!parse_deep(bytes, msg, kMaxMessageDepth - 1)) return absl::InvalidArgumentError(kNotAModule);
     return canonical_function(canonical(msg));
+  }
+
+ private:
+  absl::StatusOr<std::unique_ptr<Function>> read_function(size_t i) {
+    if (early_ && i < early_->size() && (*early_)[i]) return std::move((*early_)[i]);
+    if (!slices_) return canonical_function(canonical(in_.functions(static_cast<int>(i))));
+    return function_bytes((*slices_)[i]);
   }
   absl::StatusOr<std::unique_ptr<Function>> canonical_function(const std::string& bytes) {
     auto f = function(bytes);
@@ -1248,6 +1282,7 @@ class Reader {
   const DialectRegistry& reg_;
   const std::vector<std::string_view>* slices_;        // else in_.functions()
   const std::vector<std::string_view>* string_table_;  // else in_.strings()
+  std::vector<std::unique_ptr<Function>>* early_;
   std::string_view function_;  // for messages, while in_function_
   bool in_function_ = false;
   std::vector<std::string_view> strings_;
@@ -1291,10 +1326,15 @@ std::string to_proto_bytes(const Module& m) {
   return out;
 }
 
+namespace {
+absl::Status too_large(uint64_t size) {
+  return absl::InvalidArgumentError(
+      ppy::str_cat("ppy.ir.v1.Module: ", size, " bytes is more than one message may hold (2 GiB)"));
+}
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes, const DialectRegistry& reg) {
-  if (bytes.size() > static_cast<size_t>(INT_MAX))
-    return absl::InvalidArgumentError(
-        ppy::str_cat("ppy.ir.v1.Module: ", bytes.size(), " bytes is more than one message may hold (2 GiB)"));
+  if (bytes.size() > static_cast<size_t>(INT_MAX)) return too_large(bytes.size());
   // The functions, nearly all of the bytes, are read one by one; the rest
   // (tables, globals, attributes) is small and parsed whole.
   ModuleParts parts;
@@ -1302,6 +1342,75 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
   if (!split_module(bytes, parts) || !parse_deep(parts.rest, head, kMaxMessageDepth))
     return absl::InvalidArgumentError(kNotAModule);
   return Reader(head, reg, &parts.functions, &parts.strings).module();
+}
+
+struct ModuleReader::State {
+  explicit State(const DialectRegistry& r) : reg(r), eager(types, r, nullptr, &parts.strings) {}
+
+  const DialectRegistry& reg;
+  std::deque<std::string> blocks;  // the bytes as they came: views of them stay valid
+  std::string pending;             // a field cut short, waiting for the rest
+  size_t need = 0;                 // what `pending` must reach to hold that field whole
+  uint64_t total = 0;
+  bool bad = false;  // the top level is malformed: nothing that follows mends it
+  ModuleParts parts;
+  pb::Module types;  // Module.types so far, for reading functions early
+  Reader eager;
+  bool eager_on = true;
+  std::vector<std::unique_ptr<Function>> early;  // by index; null: read at the end
+
+  void function_came() {
+    size_t i = parts.functions.size() - 1;
+    early.resize(i + 1);
+    if (!eager_on || !(eager_on = eager.catch_up())) return;
+    auto f = eager.function_bytes(parts.functions[i]);
+    if (f.ok()) early[i] = std::move(*f);
+  }
+};
+
+ModuleReader::ModuleReader(const DialectRegistry& reg) : state_(std::make_unique<State>(reg)) {}
+ModuleReader::~ModuleReader() = default;
+
+void ModuleReader::add(std::string bytes) {
+  State& s = *state_;
+  s.total += bytes.size();
+  if (s.bad || s.total > static_cast<uint64_t>(INT_MAX)) return;  // finish says why
+  if (!s.pending.empty()) {
+    s.pending.append(bytes);
+    if (s.pending.size() < s.need) return;
+    bytes = std::exchange(s.pending, {});
+  }
+  s.blocks.push_back(std::move(bytes));
+  std::string_view data = s.blocks.back();
+  while (!data.empty()) {
+    uint64_t tag;
+    size_t size;
+    std::string_view payload;
+    Cut c = top_field(data, tag, size, payload);
+    if (c == Cut::More) {
+      s.pending.assign(data);
+      s.need = size;
+      return;
+    }
+    if (c == Cut::Bad || !s.parts.add(tag, data.substr(0, size), payload)) {
+      s.bad = true;
+      return;
+    }
+    if ((tag & 7) == 2 && tag >> 3 == 5 &&
+        !s.types.add_types()->ParseFromArray(payload.data(), static_cast<int>(payload.size())))
+      s.eager_on = false;  // protobuf will refuse the module; let the end say so
+    if ((tag & 7) == 2 && tag >> 3 == 8) s.function_came();
+    data.remove_prefix(size);
+  }
+}
+
+absl::StatusOr<std::unique_ptr<Module>> ModuleReader::finish() {
+  State& s = *state_;
+  if (s.total > static_cast<uint64_t>(INT_MAX)) return too_large(s.total);
+  pb::Module head;
+  if (s.bad || !s.pending.empty() || !parse_deep(s.parts.rest, head, kMaxMessageDepth))
+    return absl::InvalidArgumentError(kNotAModule);
+  return Reader(head, s.reg, &s.parts.functions, &s.parts.strings, &s.early).module();
 }
 
 }  // namespace ppy::ir

@@ -873,6 +873,54 @@ TEST(Proto, BytesAndMessageAgreeOnHowDeepRegionsAndAttributesNest) {
 
 // ---- The text corpus: text -> IR -> bytes -> IR -> text -------------------------
 
+/// `bytes` through a ModuleReader, given `piece` bytes at a time.
+absl::StatusOr<std::unique_ptr<Module>> read_in_pieces(std::string_view bytes, size_t piece) {
+  ModuleReader reader;
+  for (size_t at = 0; at < bytes.size(); at += piece) reader.add(std::string(bytes.substr(at, piece)));
+  return reader.finish();
+}
+
+TEST(Proto, ModuleReaderReadsBytesCutAnywhere) {
+  std::string bytes = to_proto_bytes(*rich_module());
+  for (size_t piece : {size_t{1}, size_t{2}, size_t{7}, size_t{64}, size_t{1000}, bytes.size()}) {
+    auto m = read_in_pieces(bytes, piece);
+    ASSERT_TRUE(m.ok()) << piece << ": " << m.status();
+    EXPECT_EQ(dump(**m), dump(*rich_module())) << piece;
+  }
+  EXPECT_THAT(ModuleReader().finish().status().message(), HasSubstr("is ppyir schema 0"));
+}
+
+TEST(Proto, ModuleReaderReadsFunctionsThatComeBeforeTheirTables) {
+  // Protobuf takes fields in any order: functions first, then the strings
+  // and types they name. Nothing can be read early; all is read at the end.
+  pb::Module p = valid_proto();
+  pb::Module functions;
+  *functions.mutable_functions() = p.functions();
+  p.clear_functions();
+  std::string bytes = functions.SerializeAsString() + p.SerializeAsString();
+  auto want = from_proto_bytes(bytes);
+  ASSERT_TRUE(want.ok()) << want.status();
+  for (size_t piece : {size_t{3}, size_t{100}, bytes.size()}) {
+    auto m = read_in_pieces(bytes, piece);
+    ASSERT_TRUE(m.ok()) << piece << ": " << m.status();
+    EXPECT_EQ(dump(**m), dump(**want)) << piece;
+  }
+}
+
+TEST(Proto, ModuleReaderRefusesAsTheWholeBytesAre) {
+  std::string good = to_proto_bytes(*rich_module());
+  pb::Module dangling = valid_proto();
+  op(dangling, "loop", 1, 0).set_operands(0, 999);
+  pb::Module bad_type = valid_proto();
+  bad_type.mutable_types(0)->mutable_ptr()->set_elem(9999);
+  for (std::string bytes : {good.substr(0, good.size() / 2), good + "\x74", std::string("\xff\xff\xff garbage"),
+                            dangling.SerializeAsString(), bad_type.SerializeAsString()}) {
+    auto want = from_proto_bytes(bytes);
+    ASSERT_FALSE(want.ok());
+    for (size_t piece : {size_t{1}, size_t{5}, bytes.size()}) EXPECT_EQ(read_in_pieces(bytes, piece).status(), want.status());
+  }
+}
+
 TEST(Proto, CorpusRoundTripsThroughBytes) {
   std::filesystem::path dir = std::filesystem::path(PPY_SOURCE_DIR) / "tests/ir/corpus";
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;

@@ -57,4 +57,27 @@ void to_proto_pieces(const Module& m, const std::function<void(const std::vector
 absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
                                                          const DialectRegistry& reg = DialectRegistry::builtin());
 
+/// Reads a module from its bytes as they arrive: each function is read as soon
+/// as its bytes and the strings and types before them are in, so a receiver
+/// reads while the sender is still writing. The answer is `from_proto_bytes`'s
+/// on all the bytes; what cannot be read early (a function refused, a type
+/// that refers ahead) is left for `finish`, which reads it in order.
+class ModuleReader {
+ public:
+  explicit ModuleReader(const DialectRegistry& reg = DialectRegistry::builtin());
+  ~ModuleReader();
+  ModuleReader(const ModuleReader&) = delete;
+  ModuleReader& operator=(const ModuleReader&) = delete;
+
+  /// Takes the next bytes (the reader keeps them: views of them live on in
+  /// the string table until `finish`).
+  void add(std::string bytes);
+  /// The module: call once, after the last bytes.
+  absl::StatusOr<std::unique_ptr<Module>> finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 }  // namespace ppy::ir
