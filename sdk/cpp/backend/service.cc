@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -221,7 +222,7 @@ grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
   const int n = header.modules_size();
   reaper_.drain();
   modules_.reserve(n);
-  wire::ModuleBytes buf;
+  std::optional<ir::ModuleReader> reader;  // a module in several chunks: read as they come
   v1::InvokeRequest req;
   int index = 0;
   while (index < n) {
@@ -241,18 +242,19 @@ grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
     const std::string& name = header.modules(index).name();
     absl::StatusOr<std::unique_ptr<ir::Module>> m;
     if (chunk.has_whole()) {
-      if (!chunk.last() || !buf.empty())
+      if (!chunk.last() || reader)
         return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                             "a whole module must be the module's only chunk");
       m = ir::from_proto(chunk.whole(), *context_.registry);
     } else {
-      if (buf.empty() && chunk.last()) {
+      if (!reader && chunk.last()) {
         m = ir::from_proto_bytes(chunk.data(), *context_.registry);  // one chunk: read in place
       } else {
-        buf.append(chunk.data(), header.modules(index).size_bytes());
+        if (!reader) reader.emplace(*context_.registry);
+        reader->add(std::move(*chunk.mutable_data()));
         if (!chunk.last()) continue;
-        m = ir::from_proto_bytes(buf.view(), *context_.registry);
-        buf.clear();
+        m = reader->finish();
+        reader.reset();
       }
     }
     if (!m.ok()) {

@@ -75,9 +75,12 @@ void append_key(std::string& out, const ConfigValue& v) {
 
 bool send_module_chunks(const ir::Module& module, const std::function<bool(std::string data, bool last)>& send) {
   bool ok = true;
-  ir::to_proto_pieces(module, [&](const std::vector<std::string_view>& pieces) {
+  // Segments go out as soon as they are written, so the backend reads the
+  // first functions while the driver writes the next.
+  ir::to_proto_segments(module, kFirstSegment, [&](const std::vector<std::string_view>& pieces, bool last) {
     size_t left = 0;
     for (std::string_view p : pieces) left += p.size();
+    if (!ok || (left == 0 && !last)) return;
     if (left == 0) {
       ok = send({}, true);
       return;
@@ -90,7 +93,7 @@ bool send_module_chunks(const ir::Module& module, const std::function<bool(std::
         chunk.append(p.substr(0, n));
         p.remove_prefix(n);
         left -= n;
-        if (chunk.size() == kMaxChunk || left == 0) ok = send(std::exchange(chunk, {}), left == 0);
+        if (chunk.size() == kMaxChunk || left == 0) ok = send(std::exchange(chunk, {}), last && left == 0);
       }
     }
   });

@@ -263,8 +263,12 @@ class Encoder {
     for (Wire* w : {&head_, &types_, &strings_, &body_}) w->reset(size_t{64} << 20);
   }
 
-  /// Writes `m` into the buffers; `pieces()` then views the bytes.
-  void write(const Module& m) {
+  using Use = std::function<void(const std::vector<std::string_view>&, bool last)>;
+
+  /// Writes `m`, handing `use` what is written each time the functions in it
+  /// reach `segment` bytes (twice that the next time, up to kMaxSegment), and
+  /// the rest at the end.
+  void write(const Module& m, size_t segment, const Use& use) {
     Wire& head = head_;
     head.uint(1, kSchemaVersion);
     head.bytes(2, m.name());
@@ -291,7 +295,17 @@ class Encoder {
       }
       body_.end(pg);
     }
-    for (auto& f : m.functions()) function(*f);
+    const auto& functions = m.functions();
+    for (size_t i = 0; i < functions.size(); ++i) {
+      function(*functions[i]);
+      if (body_.size() >= segment && i + 1 < functions.size()) {
+        use(pieces(), false);
+        for (Wire* w : {&head_, &types_, &strings_, &body_}) w->truncate(0);
+        big_strings_.clear();
+        segment = std::min(segment * 2, std::max(segment, kMaxSegment));
+      }
+    }
+    use(pieces(), true);
   }
   /// The bytes, in order: the buffers, with each large string of the table
   /// viewed where it lies in the module instead of copied into a buffer.
@@ -588,6 +602,7 @@ class Encoder {
   StringIds string_ids_;
   uint32_t num_strings_ = 0;
   static constexpr size_t kViewStringsFrom = 64 << 10;
+  static constexpr size_t kMaxSegment = 1 << 20;
   std::vector<std::pair<size_t, std::string_view>> big_strings_;  // offset in strings_, bytes
   PtrIds interned_;
   PtrIds type_ids_;
@@ -1308,11 +1323,14 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto(const pb::Module& in, const D
   return Reader(in, reg).module();
 }
 
-void to_proto_pieces(const Module& m, const std::function<void(const std::vector<std::string_view>&)>& use) {
+void to_proto_segments(const Module& m, size_t first_segment,
+                       const std::function<void(const std::vector<std::string_view>&, bool last)>& use) {
   thread_local Buffers buffers;
-  Encoder e(buffers);
-  e.write(m);
-  use(e.pieces());
+  Encoder(buffers).write(m, first_segment, use);
+}
+
+void to_proto_pieces(const Module& m, const std::function<void(const std::vector<std::string_view>&)>& use) {
+  to_proto_segments(m, SIZE_MAX, [&](const std::vector<std::string_view>& pieces, bool) { use(pieces); });
 }
 
 std::string to_proto_bytes(const Module& m) {

@@ -921,6 +921,33 @@ TEST(Proto, ModuleReaderRefusesAsTheWholeBytesAre) {
   }
 }
 
+TEST(Proto, SegmentsAreWholeFieldsThatReadAsTheModule) {
+  auto m = rich_module();
+  std::vector<std::string> segments;
+  int lasts = 0;
+  to_proto_segments(*m, 1, [&](const std::vector<std::string_view>& pieces, bool last) {
+    std::string segment;
+    for (std::string_view p : pieces) segment += p;
+    segments.push_back(segment);
+    lasts += last;
+  });
+  EXPECT_EQ(lasts, 1);
+  EXPECT_EQ(segments.size(), m->functions().size());  // one function each: the first segment is 1 byte
+  ModuleReader reader;
+  std::string all;
+  for (const std::string& segment : segments) {
+    EXPECT_TRUE(pb::Module().ParseFromString(segment));  // whole top-level fields
+    reader.add(segment);
+    all += segment;
+  }
+  auto via_reader = reader.finish();
+  auto via_bytes = from_proto_bytes(all);
+  ASSERT_TRUE(via_reader.ok()) << via_reader.status();
+  ASSERT_TRUE(via_bytes.ok()) << via_bytes.status();
+  EXPECT_EQ(dump(**via_reader), dump(*m));
+  EXPECT_EQ(dump(**via_bytes), dump(*m));
+}
+
 TEST(Proto, CorpusRoundTripsThroughBytes) {
   std::filesystem::path dir = std::filesystem::path(PPY_SOURCE_DIR) / "tests/ir/corpus";
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;

@@ -20,10 +20,16 @@ namespace v1 = ::ppy::backend::v1;
 /// The most data one chunk message carries (modules, artifacts, files).
 inline constexpr size_t kMaxChunk = size_t{1} << 20;
 
+/// How many bytes of functions the first segment of a module holds before it
+/// is sent (ir::to_proto_segments): small, so the backend starts reading soon.
+inline constexpr size_t kFirstSegment = size_t{16} << 10;
+
 /// Serializes `module` and hands it to `send` in chunks of at most kMaxChunk
 /// bytes, `last` set on the final one; stops at the first `send` that fails.
-/// The bytes are cut straight from the IR writer's buffers: one copy, into the
-/// chunk. False when a `send` failed.
+/// Each segment goes out as soon as it is written, its last chunk short if it
+/// must be; a receiver reads it with ir::ModuleReader while the next is
+/// written. The bytes are cut straight from the IR writer's buffers: one copy,
+/// into the chunk. False when a `send` failed.
 bool send_module_chunks(const ir::Module& module, const std::function<bool(std::string data, bool last)>& send);
 
 /// A module's bytes reassembled from its chunks. The buffer is kept for the

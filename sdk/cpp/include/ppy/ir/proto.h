@@ -51,6 +51,15 @@ std::string to_proto_bytes(const Module& m);
 /// of `m` itself. The views die when `use` returns; `use` must not write
 /// another module on the same thread (the buffers are that thread's).
 void to_proto_pieces(const Module& m, const std::function<void(const std::vector<std::string_view>&)>& use);
+/// The same module in segments, handed to `use` as they are written: one each
+/// time the functions written reach `first_segment` bytes (twice that the next
+/// time, up to 1 MiB), and the last at the end. Each segment is whole
+/// top-level fields, so a ModuleReader at the other end reads one's functions
+/// while the next is being written; in order they are a module that reads as
+/// `to_proto_bytes` does (the fields come in another order). Views die as
+/// `to_proto_pieces`'s do, when `use` returns.
+void to_proto_segments(const Module& m, size_t first_segment,
+                       const std::function<void(const std::vector<std::string_view>&, bool last)>& use);
 /// Accepts and refuses exactly what protobuf's parse of the whole message
 /// followed by `from_proto` would, with the same messages, without building
 /// the message tree of more than one function at a time.
