@@ -1,10 +1,10 @@
 // Conversion between the in-memory IR and ppy.ir.v1 (proto/ppy/ir/v1/ir.proto).
 //
-// The writer numbers a function's values in one walk and emits in a second, so
-// operands that refer forward (back edges) need no fix-ups. The reader numbers
-// values as it creates them and patches the few forward references at the end
-// of each function. Both keep their look-up tables across functions: a module of
-// 100k ops is converted at hundreds of MB/s.
+// The writer numbers a function's values as it writes them; a use before the
+// definition (a back edge) makes it number the function in a walk of its own
+// and write it again. The reader numbers values as it creates them and patches
+// the few forward references at the end of each function. Both keep their
+// look-up tables across functions.
 
 #include "ppy/ir/proto.h"
 
@@ -1128,8 +1128,14 @@ class Reader {
     // protobuf checks a `string` field's UTF-8 on parsing.
     if (!google::protobuf::internal::IsStructurallyValidUTF8(f[1].bytes.data(), static_cast<int>(f[1].bytes.size())))
       return not_canonical();
+    // Messages name the function while it is read, and only then: its bytes
+    // may be gone after.
     function_ = f[1].bytes;
     in_function_ = true;
+    struct Leave {
+      bool& in;
+      ~Leave() { in = false; }
+    } leave{in_function_};
     std::vector<Param> params;
     params.reserve(f[3].count);
     if (auto s = wire::each(bytes, 3, [&](std::string_view p) { return param(p, params.emplace_back()); }); !s.ok())
@@ -1156,7 +1162,6 @@ class Reader {
         return fail(ppy::str_cat("value id ", id, " is not defined (the function has ", values_.size(), " values)"));
       *slot = values_[id];
     }
-    in_function_ = false;
     return fn;
   }
 

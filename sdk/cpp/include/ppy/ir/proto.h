@@ -61,8 +61,9 @@ void to_proto_pieces(const Module& m, const std::function<void(const std::vector
 void to_proto_segments(const Module& m, size_t first_segment,
                        const std::function<void(const std::vector<std::string_view>&, bool last)>& use);
 /// Accepts and refuses exactly what protobuf's parse of the whole message
-/// followed by `from_proto` would, with the same messages, without building
-/// the message tree of more than one function at a time.
+/// followed by `from_proto` would, with the same messages. Functions in the
+/// canonical form (each field once, scalars packed, no unknown fields) are read
+/// from their bytes with no message tree; others are parsed by protobuf.
 absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
                                                          const DialectRegistry& reg = DialectRegistry::builtin());
 
