@@ -1,6 +1,7 @@
 #include "ppy/backend/client.h"
 
 #include <future>
+#include <optional>
 #include <thread>
 
 #include "ppy/backend/wire.h"
@@ -26,20 +27,17 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
     return absl::InvalidArgumentError("the header lists other modules than those given");
 
   std::unique_ptr<grpc::ClientReaderWriterInterface<v1::InvokeRequest, v1::InvokeResponse>> stream;
-  std::promise<void> opened;
+  std::promise<bool> opened;  // the call is open and its header sent
 
   // Write on a thread of its own: a backend that answers early (a refusal)
   // while modules are still going must not deadlock us. It encodes the first
-  // module while the call is being opened, and sends the header once it is.
-  std::thread writer([&, ready = opened.get_future()] {
-    bool header_sent = false;
+  // segment while the call is being opened; the header goes as soon as the
+  // call is open, so the backend's session starts while that segment is written.
+  std::thread writer([&, ready = opened.get_future()]() mutable {
+    std::optional<bool> header_sent;
     auto send_header = [&] {
-      if (header_sent) return true;
-      header_sent = true;
-      ready.wait();
-      v1::InvokeRequest h;
-      *h.mutable_header() = header;
-      return stream->Write(h);
+      if (!header_sent) header_sent = ready.get();
+      return *header_sent;
     };
     for (size_t i = 0; i < modules.size(); ++i) {
       bool sent = wire::send_module_chunks(*modules[i], [&](std::string data, bool last) {
@@ -55,7 +53,11 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
     if (send_header()) stream->WritesDone();  // no modules: the header alone
   });
   stream = stub.Invoke(&context);
-  opened.set_value();
+  {
+    v1::InvokeRequest h;
+    *h.mutable_header() = header;
+    opened.set_value(stream->Write(h));
+  }
 
   InvokeResult result;
   v1::InvokeResponse resp;
