@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Read as it would arrive, in pieces cut where the input says: the same answer.
   ppy::ir::ModuleReader reader;
   size_t piece = size ? 1 + data[0] % 64 : 1;
-  for (size_t at = 0; at < size; at += piece) reader.add(std::string(bytes.substr(at, piece)));
+  for (size_t at = 0; at < size; at += piece) reader.add(bytes.substr(at, piece));
   auto pieces = reader.finish();
   if (pieces.ok() != m.ok() || (!m.ok() && pieces.status() != m.status()) ||
       (m.ok() && ppy::ir::to_proto_bytes(**pieces) != ppy::ir::to_proto_bytes(**m))) {

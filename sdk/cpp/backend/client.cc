@@ -73,10 +73,14 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
     switch (resp.msg_case()) {
       case v1::InvokeResponse::kNote: result.notes.push_back(resp.note().text()); break;
       case v1::InvokeResponse::kArtifact: {
-        const v1::ArtifactChunk& c = resp.artifact();
+        v1::ArtifactChunk& c = *resp.mutable_artifact();
         if (artifact_open && (c.module() != result.artifacts.back().path ||
                               c.binary() != result.artifacts.back().binary)) {
           protocol = absl::InternalError("the backend interleaved two artifacts");
+          break;
+        }
+        if (!artifact_open && c.last()) {  // the whole artifact: moved, not copied
+          result.artifacts.push_back({c.module(), std::move(*c.mutable_data()), c.binary(), false});
           break;
         }
         if (!artifact_open) {

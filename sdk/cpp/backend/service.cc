@@ -222,6 +222,7 @@ grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
   const int n = header.modules_size();
   reaper_.drain();
   modules_.reserve(n);
+  wire::ModuleBytes buf;
   std::optional<ir::ModuleReader> reader;  // a module in several chunks: read as they come
   v1::InvokeRequest req;
   int index = 0;
@@ -250,8 +251,8 @@ grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
       if (!reader && chunk.last()) {
         m = ir::from_proto_bytes(chunk.data(), *context_.registry);  // one chunk: read in place
       } else {
-        if (!reader) reader.emplace(*context_.registry);
-        reader->add(std::move(*chunk.mutable_data()));
+        if (!reader) reader.emplace(*context_.registry, &buf.storage());
+        reader->add(chunk.data());
         if (!chunk.last()) continue;
         m = reader->finish();
         reader.reset();

@@ -15,7 +15,6 @@
 #include <array>
 #include <climits>
 #include <cstring>
-#include <deque>
 #include <functional>
 
 #include "absl/hash/hash.h"
@@ -1101,6 +1100,9 @@ class Reader {
     return true;
   }
 
+  /// The string table's bytes have moved: `catch_up` takes it all again.
+  void strings_moved() { strings_.clear(); }
+
   /// A function from its bytes, in whatever form protobuf takes.
   absl::StatusOr<std::unique_ptr<Function>> function_bytes(std::string_view bytes) {
     auto f = function(bytes);
@@ -1368,19 +1370,51 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
 }
 
 struct ModuleReader::State {
-  explicit State(const DialectRegistry& r) : reg(r), eager(types, r, nullptr, &parts.strings) {}
+  State(const DialectRegistry& r, std::string* buffer)
+      : reg(r), bytes(buffer ? *buffer : own), eager(types, r, nullptr, &parts.strings) {
+    bytes.clear();
+  }
 
   const DialectRegistry& reg;
-  std::deque<std::string> blocks;  // the bytes as they came: views of them stay valid
-  std::string pending;             // a field cut short, waiting for the rest
-  size_t need = 0;                 // what `pending` must reach to hold that field whole
-  uint64_t total = 0;
-  bool bad = false;  // the top level is malformed: nothing that follows mends it
+  std::string own;
+  std::string& bytes;  // all that came: the views in `parts` are of it
+  uint64_t total = 0;  // bytes given, kept or not
+  size_t scanned = 0;  // the fields before this are filed
+  bool bad = false;    // the top level is malformed: nothing that follows mends it
   ModuleParts parts;
   pb::Module types;  // Module.types so far, for reading functions early
   Reader eager;
   bool eager_on = true;
   std::vector<std::unique_ptr<Function>> early;  // by index; null: read at the end
+
+  /// Moves the views of `parts` to where `bytes` now lies.
+  void moved(const char* from) {
+    for (auto* views : {&parts.functions, &parts.strings})
+      for (std::string_view& v : *views) v = std::string_view(bytes.data() + (v.data() - from), v.size());
+    eager.strings_moved();
+  }
+
+  /// Files the whole fields after `scanned`.
+  void scan() {
+    std::string_view data = std::string_view(bytes).substr(scanned);
+    while (!data.empty()) {
+      uint64_t tag;
+      size_t size;
+      std::string_view payload;
+      Cut c = top_field(data, tag, size, payload);
+      if (c == Cut::More) return;
+      if (c == Cut::Bad || !parts.add(tag, data.substr(0, size), payload)) {
+        bad = true;
+        return;
+      }
+      if ((tag & 7) == 2 && tag >> 3 == 5 &&
+          !types.add_types()->ParseFromArray(payload.data(), static_cast<int>(payload.size())))
+        eager_on = false;  // protobuf will refuse the module; let the end say so
+      if ((tag & 7) == 2 && tag >> 3 == 8) function_came();
+      data.remove_prefix(size);
+      scanned += size;
+    }
+  }
 
   void function_came() {
     size_t i = parts.functions.size() - 1;
@@ -1391,47 +1425,25 @@ struct ModuleReader::State {
   }
 };
 
-ModuleReader::ModuleReader(const DialectRegistry& reg) : state_(std::make_unique<State>(reg)) {}
+ModuleReader::ModuleReader(const DialectRegistry& reg, std::string* buffer)
+    : state_(std::make_unique<State>(reg, buffer)) {}
 ModuleReader::~ModuleReader() = default;
 
-void ModuleReader::add(std::string bytes) {
+void ModuleReader::add(std::string_view bytes) {
   State& s = *state_;
   s.total += bytes.size();
   if (s.bad || s.total > static_cast<uint64_t>(INT_MAX)) return;  // finish says why
-  if (!s.pending.empty()) {
-    s.pending.append(bytes);
-    if (s.pending.size() < s.need) return;
-    bytes = std::exchange(s.pending, {});
-  }
-  s.blocks.push_back(std::move(bytes));
-  std::string_view data = s.blocks.back();
-  while (!data.empty()) {
-    uint64_t tag;
-    size_t size;
-    std::string_view payload;
-    Cut c = top_field(data, tag, size, payload);
-    if (c == Cut::More) {
-      s.pending.assign(data);
-      s.need = size;
-      return;
-    }
-    if (c == Cut::Bad || !s.parts.add(tag, data.substr(0, size), payload)) {
-      s.bad = true;
-      return;
-    }
-    if ((tag & 7) == 2 && tag >> 3 == 5 &&
-        !s.types.add_types()->ParseFromArray(payload.data(), static_cast<int>(payload.size())))
-      s.eager_on = false;  // protobuf will refuse the module; let the end say so
-    if ((tag & 7) == 2 && tag >> 3 == 8) s.function_came();
-    data.remove_prefix(size);
-  }
+  const char* was = s.bytes.data();
+  s.bytes.append(bytes);
+  if (s.bytes.data() != was) s.moved(was);
+  s.scan();
 }
 
 absl::StatusOr<std::unique_ptr<Module>> ModuleReader::finish() {
   State& s = *state_;
   if (s.total > static_cast<uint64_t>(INT_MAX)) return too_large(s.total);
   pb::Module head;
-  if (s.bad || !s.pending.empty() || !parse_deep(s.parts.rest, head, kMaxMessageDepth))
+  if (s.bad || s.scanned != s.bytes.size() || !parse_deep(s.parts.rest, head, kMaxMessageDepth))
     return absl::InvalidArgumentError(kNotAModule);
   return Reader(head, s.reg, &s.parts.functions, &s.parts.strings, &s.early).module();
 }

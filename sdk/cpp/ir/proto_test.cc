@@ -876,7 +876,7 @@ TEST(Proto, BytesAndMessageAgreeOnHowDeepRegionsAndAttributesNest) {
 /// `bytes` through a ModuleReader, given `piece` bytes at a time.
 absl::StatusOr<std::unique_ptr<Module>> read_in_pieces(std::string_view bytes, size_t piece) {
   ModuleReader reader;
-  for (size_t at = 0; at < bytes.size(); at += piece) reader.add(std::string(bytes.substr(at, piece)));
+  for (size_t at = 0; at < bytes.size(); at += piece) reader.add(bytes.substr(at, piece));
   return reader.finish();
 }
 
@@ -888,6 +888,13 @@ TEST(Proto, ModuleReaderReadsBytesCutAnywhere) {
     EXPECT_EQ(dump(**m), dump(*rich_module())) << piece;
   }
   EXPECT_THAT(ModuleReader().finish().status().message(), HasSubstr("is ppyir schema 0"));
+  // In a buffer the caller keeps: what it held before is not part of the module.
+  std::string kept = "left over";
+  ModuleReader reader(DialectRegistry::builtin(), &kept);
+  reader.add(bytes);
+  auto m = reader.finish();
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(dump(**m), dump(*rich_module()));
 }
 
 TEST(Proto, ModuleReaderReadsFunctionsThatComeBeforeTheirTables) {

@@ -46,6 +46,8 @@ class ModuleBytes {
   /// `expected`: the whole module's size when the sender said (0: unknown).
   void append(std::string_view chunk, uint64_t expected = 0);
   std::string_view view() const { return buf_; }
+  /// The buffer itself, for an ir::ModuleReader to gather a module in.
+  std::string& storage() { return buf_; }
   bool empty() const { return buf_.empty(); }
   void clear() { buf_.clear(); }
 

@@ -74,14 +74,17 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
 /// that refers ahead) is left for `finish`, which reads it in order.
 class ModuleReader {
  public:
-  explicit ModuleReader(const DialectRegistry& reg = DialectRegistry::builtin());
+  /// The bytes are gathered in `buffer` when given (emptied first, its room
+  /// used: a caller keeps one between modules so a large module does not
+  /// fault fresh pages in), else in the reader's own. `buffer` must outlive
+  /// the reader and is not to be touched meanwhile.
+  explicit ModuleReader(const DialectRegistry& reg = DialectRegistry::builtin(), std::string* buffer = nullptr);
   ~ModuleReader();
   ModuleReader(const ModuleReader&) = delete;
   ModuleReader& operator=(const ModuleReader&) = delete;
 
-  /// Takes the next bytes (the reader keeps them: views of them live on in
-  /// the string table until `finish`).
-  void add(std::string bytes);
+  /// Takes the next bytes.
+  void add(std::string_view bytes);
   /// The module: call once, after the last bytes.
   absl::StatusOr<std::unique_ptr<Module>> finish();
 
