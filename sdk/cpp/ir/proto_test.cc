@@ -1,4 +1,4 @@
-// Tests of the IR <-> ppy.ir.v1 conversion (proto.cc): exact round trips, the
+// Tests of the IR <-> ppy.ir.v1 conversion (proto_write.cc, proto_read.cc): exact round trips, the
 // tables that keep the wire small, and each refusal of bad input.
 #include "ppy/ir/proto.h"
 
@@ -28,7 +28,7 @@ Type i64() { return Type::i64(); }
 Type f64() { return Type::f64(); }
 Type vec(Type t, int64_t n) { return *Type::vector(t, n); }
 
-// ---- A structural dump, independent of proto.cc and of the printer ---------------
+// ---- A structural dump, independent of proto_read.cc and of the printer ---------------
 //
 // Values print as v<n> in order of first appearance (definition or use), blocks as
 // their region path and index, so two modules dump the same iff they have the same

@@ -1,6 +1,6 @@
 #pragma once
 // Reading protobuf wire bytes in the one form writers produce (internal to
-// ppy_ir: proto.cc reads functions with it).
+// ppy_ir: proto_read.cc reads functions with it).
 //
 // protobuf's parse takes much more than its own writer emits: a singular field
 // given twice (the last wins, messages merge), repeated scalars unpacked or in
