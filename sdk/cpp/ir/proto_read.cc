@@ -528,7 +528,11 @@ class Reader {
   }
   absl::StatusOr<std::unique_ptr<Function>> canonical_function(const std::string& bytes) {
     auto f = function(bytes);
-    if (!f.ok() && is_not_canonical(f.status())) return absl::InvalidArgumentError(kNotAModule);  // not reached
+    // Bytes protobuf wrote: only a message built in memory gets here, with a
+    // name that is not UTF-8 or nesting deeper than protobuf reads.
+    if (!f.ok() && is_not_canonical(f.status()))
+      return fail(ppy::str_cat("a function is not what protobuf reads back: a name that is not UTF-8, or ",
+                               "messages nested more than ", kMaxMessageDepth, " deep"));
     return f;
   }
 
@@ -733,6 +737,20 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto(const pb::Module& in, const D
 }
 
 namespace {
+
+/// `read`, unless it failed and some function's bytes are not a function at
+/// all: protobuf refuses the whole module then, whatever else is wrong with
+/// it (a function is read only when its turn comes).
+absl::StatusOr<std::unique_ptr<Module>> refused_as_protobuf_would(absl::StatusOr<std::unique_ptr<Module>> read,
+                                                                    const std::vector<std::string_view>& functions) {
+  if (read.ok() || read.status().message() == kNotAModule) return read;
+  for (std::string_view f : functions) {
+    pb::Function msg;
+    if (!parse_deep(f, msg, kMaxMessageDepth - 1)) return absl::InvalidArgumentError(kNotAModule);
+  }
+  return read;
+}
+
 absl::Status too_large(uint64_t size) {
   return absl::InvalidArgumentError(
       ppy::str_cat("ppy.ir.v1.Module: ", size, " bytes is more than one message may hold (2 GiB)"));
@@ -747,7 +765,7 @@ absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes,
   pb::Module head;
   if (!split_module(bytes, parts) || !parse_deep(parts.rest, head, kMaxMessageDepth))
     return absl::InvalidArgumentError(kNotAModule);
-  return Reader(head, reg, &parts.functions, &parts.strings).module();
+  return refused_as_protobuf_would(Reader(head, reg, &parts.functions, &parts.strings).module(), parts.functions);
 }
 
 struct ModuleReader::State {
@@ -761,6 +779,7 @@ struct ModuleReader::State {
   std::string& bytes;  // all that came: the views in `parts` are of it
   uint64_t total = 0;  // bytes given, kept or not
   size_t scanned = 0;  // the fields before this are filed
+  size_t rescan_at = 0;  // the size `bytes` must reach before the field cut short is tried again
   bool bad = false;    // the top level is malformed: nothing that follows mends it
   ModuleParts parts;
   pb::Module types;  // Module.types so far, for reading functions early
@@ -769,9 +788,10 @@ struct ModuleReader::State {
   std::vector<std::unique_ptr<Function>> early;  // by index; null: read at the end
 
   /// Moves the views of `parts` to where `bytes` now lies.
-  void moved(const char* from) {
+  void moved(uintptr_t from) {
     for (auto* views : {&parts.functions, &parts.strings})
-      for (std::string_view& v : *views) v = std::string_view(bytes.data() + (v.data() - from), v.size());
+      for (std::string_view& v : *views)
+        v = std::string_view(bytes.data() + (reinterpret_cast<uintptr_t>(v.data()) - from), v.size());
     eager.strings_moved();
   }
 
@@ -783,7 +803,12 @@ struct ModuleReader::State {
       size_t size;
       std::string_view payload;
       Cut c = top_field(data, tag, size, payload);
-      if (c == Cut::More) return;
+      if (c == Cut::More) {
+        // A length-delimited field says how long it is; a group does not,
+        // and is walked again only once the bytes have doubled.
+        rescan_at = size > data.size() ? scanned + size : 2 * bytes.size();
+        return;
+      }
       if (c == Cut::Bad || !parts.add(tag, data.substr(0, size), payload)) {
         bad = true;
         return;
@@ -816,17 +841,19 @@ void ModuleReader::add(std::string_view bytes) {
   if (s.bad || s.total > static_cast<uint64_t>(INT_MAX)) return;  // finish says why
   const char* was = s.bytes.data();
   s.bytes.append(bytes);
-  if (s.bytes.data() != was) s.moved(was);
-  s.scan();
+  if (s.bytes.data() != was) s.moved(reinterpret_cast<uintptr_t>(was));
+  if (s.bytes.size() >= s.rescan_at) s.scan();
 }
 
 absl::StatusOr<std::unique_ptr<Module>> ModuleReader::finish() {
   State& s = *state_;
   if (s.total > static_cast<uint64_t>(INT_MAX)) return too_large(s.total);
   pb::Module head;
+  if (!s.bad && s.scanned != s.bytes.size()) s.scan();
   if (s.bad || s.scanned != s.bytes.size() || !parse_deep(s.parts.rest, head, kMaxMessageDepth))
     return absl::InvalidArgumentError(kNotAModule);
-  return Reader(head, s.reg, &s.parts.functions, &s.parts.strings, &s.early).module();
+  return refused_as_protobuf_would(Reader(head, s.reg, &s.parts.functions, &s.parts.strings, &s.early).module(),
+                                   s.parts.functions);
 }
 
 }  // namespace ppy::ir

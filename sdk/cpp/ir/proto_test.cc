@@ -914,6 +914,17 @@ TEST(Proto, ModuleReaderReadsFunctionsThatComeBeforeTheirTables) {
   }
 }
 
+TEST(ProtoRefuses, AModuleWithAFunctionThatIsNotOneAsNotAModule) {
+  // Protobuf refuses the whole message, so that is the answer, though the
+  // schema (checked first) is wrong too and the function comes last.
+  pb::Module p = valid_proto();
+  p.set_schema_version(2);
+  std::string bytes = p.SerializeAsString() + std::string("\x42\x02\x0a\x05", 4);  // a name of 5 bytes, none there
+  EXPECT_FALSE(pb::Module().ParseFromString(bytes));
+  EXPECT_EQ(from_proto_bytes(bytes).status().message(), "ppy.ir.v1.Module: the bytes are not a valid serialized ppy.ir.v1.Module");
+  EXPECT_EQ(read_in_pieces(bytes, 7).status(), from_proto_bytes(bytes).status());
+}
+
 TEST(Proto, ModuleReaderRefusesAsTheWholeBytesAre) {
   std::string good = to_proto_bytes(*rich_module());
   pb::Module dangling = valid_proto();
