@@ -4,6 +4,8 @@
 // definition (a back edge) makes it number the function in a walk of its own
 // and write it again. It keeps its look-up tables across functions.
 
+#include <google/protobuf/io/coded_stream.h>
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -596,8 +598,11 @@ class Encoder {
 
 void to_proto(const Module& m, pb::Module& out) {
   std::string bytes = to_proto_bytes(m);
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
+  in.SetRecursionLimit(kMaxMessageDepth);  // as deep as the reader takes, not protobuf's 100
   out.Clear();
-  out.ParseFromString(bytes);  // bytes we wrote always parse
+  out.MergeFromCodedStream(&in);  // bytes we wrote always parse
 }
 
 void to_proto_segments(const Module& m, size_t first_segment,
