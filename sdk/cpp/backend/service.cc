@@ -18,6 +18,7 @@
 #include "ppy/backend/wire.h"
 #include "ppy/ir/proto.h"
 #include "ppy/util/error.h"
+#include "ppy/util/memory.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy {
@@ -120,13 +121,17 @@ class ModuleReaper {
   /// more merges them all, and each sorts up to 10,000. Left alone, that
   /// lands on the next session, before its handler even runs (1 ms at 10k
   /// ops, 3-8 ms at 100k). Such allocations here, until one is cheap, pay it
-  /// off that path.
+  /// off that path. Only with one kept heap (`keep_freed_memory`): with a heap
+  /// per thread, this thread's allocations would not reach the others'.
   static void settle_malloc() {
-    for (int i = 0; i < 1000; ++i) {
-      auto t0 = std::chrono::steady_clock::now();
+    if (!keeps_freed_memory()) return;
+    const auto start = std::chrono::steady_clock::now();
+    for (auto t = start; t - start < std::chrono::milliseconds(5);) {
       void* volatile p = std::malloc(64 << 10);  // volatile: a pair the compiler may not drop
       std::free(p);
-      if (std::chrono::steady_clock::now() - t0 < std::chrono::microseconds(20)) break;
+      auto now = std::chrono::steady_clock::now();
+      if (now - t < std::chrono::microseconds(20)) break;
+      t = now;
     }
   }
   std::mutex mu_;
