@@ -103,8 +103,7 @@ bool send_module_chunks(const ir::Module& module, const std::function<bool(std::
 namespace {
 std::mutex& g_spare_mu = *new std::mutex;  // never destroyed: a late ~ModuleBytes
 std::string& g_spare = *new std::string;     // guarded by g_spare_mu
-/// Larger buffers are not kept, nor reserved ahead of the data: one odd module
-/// (or a size the peer only claims) must not pin memory for good.
+/// Larger buffers are not kept: one odd module must not pin memory for good.
 constexpr size_t kKeepAtMost = size_t{256} << 20;
 }  // namespace
 
@@ -120,10 +119,6 @@ ModuleBytes::~ModuleBytes() {
   if (buf_.capacity() > g_spare.capacity()) buf_.swap(g_spare);
 }
 
-void ModuleBytes::append(std::string_view chunk, uint64_t expected) {
-  if (buf_.empty() && expected > buf_.capacity()) buf_.reserve(std::min<uint64_t>(expected, kKeepAtMost));
-  buf_.append(chunk);
-}
 
 void to_proto(const Options& options, v1::ConfigTable& out) {
   out.Clear();

@@ -43,8 +43,7 @@ class ModuleBytes {
   ModuleBytes(const ModuleBytes&) = delete;
   ModuleBytes& operator=(const ModuleBytes&) = delete;
 
-  /// `expected`: the whole module's size when the sender said (0: unknown).
-  void append(std::string_view chunk, uint64_t expected = 0);
+  void append(std::string_view chunk) { buf_.append(chunk); }
   std::string_view view() const { return buf_; }
   /// The buffer itself, for an ir::ModuleReader to gather a module in.
   std::string& storage() { return buf_; }
