@@ -6,6 +6,10 @@
 
 namespace ppy {
 
+namespace detail {
+inline bool freed_memory_kept = false;  // set by keep_freed_memory
+}  // namespace detail
+
 /// Keeps memory a process frees for its next use instead of handing it back
 /// to the kernel. A compiler frees and rebuilds modules of the same size over
 /// and over (one per module, one per session in a helper); on machines where a
@@ -19,21 +23,14 @@ namespace ppy {
 /// For a process serving one client: the driver, a spawned helper. Not for a
 /// shared server, which would keep its peak for good and serialise its
 /// concurrent calls' allocations.
-namespace detail {
-inline bool& keeps_freed_memory() {
-  static bool kept = false;
-  return kept;
-}
-}  // namespace detail
-
 inline void keep_freed_memory() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   mallopt(M_ARENA_MAX, 1);
-  detail::keeps_freed_memory() = true;
+  detail::freed_memory_kept = true;
 }
 
 /// Whether this process called `keep_freed_memory`: one heap, kept.
-inline bool keeps_freed_memory() { return detail::keeps_freed_memory(); }
+inline bool keeps_freed_memory() { return detail::freed_memory_kept; }
 
 }  // namespace ppy
