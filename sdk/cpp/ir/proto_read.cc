@@ -98,14 +98,9 @@ Cut top_field(std::string_view bytes, uint64_t& tag, size_t& size, std::string_v
   // A varint of at most `max` bytes, read as protobuf reads one: ten for a
   // value, five for a tag (which keeps its low 32 bits) or a length.
   auto varint = [&](uint64_t& v, int max) {
-    v = 0;
-    for (int i = 0; i < max; ++i) {
-      if (p == end) return Cut::More;
-      uint8_t b = static_cast<uint8_t>(*p++);
-      v |= uint64_t{b & 0x7fu} << (7 * i);
-      if (!(b & 0x80)) return Cut::Field;
-    }
-    return Cut::Bad;
+    const char* from = p;
+    if (wire::varint(p, end, v, max)) return Cut::Field;
+    return p == end && p - from < max ? Cut::More : Cut::Bad;  // cut short, or too long
   };
   auto read_tag = [&](uint64_t& t) {
     Cut c = varint(t, 5);
