@@ -950,7 +950,9 @@ TEST(Proto, SegmentsAreWholeFieldsThatReadAsTheModule) {
     lasts += last;
   });
   EXPECT_EQ(lasts, 1);
-  EXPECT_EQ(segments.size(), m->functions().size());  // one function each: the first segment is 1 byte
+  ASSERT_GT(m->globals().size(), 1u);
+  // One global or function each: the first segment is 1 byte.
+  EXPECT_EQ(segments.size(), m->globals().size() + m->functions().size());
   ModuleReader reader;
   std::string all;
   for (const std::string& segment : segments) {

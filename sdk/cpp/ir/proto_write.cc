@@ -261,6 +261,8 @@ class Encoder {
     string_ids_.get_or_put("", 0);
     num_strings_ = 1;
     attrs(head, 4, m.attributes());
+    const bool any_functions = !m.functions().empty();
+    size_t globals_left = m.globals().size();
     for (auto& [name, g] : m.globals()) {
       size_t pg = body_.begin(7);
       body_.bytes(1, name);
@@ -273,18 +275,27 @@ class Encoder {
         body_.end(a);
       }
       body_.end(pg);
+      // Weights go out as they are written, not after the last of them.
+      if (--globals_left > 0 || any_functions) flush_at(segment, use);
     }
     const auto& functions = m.functions();
     for (size_t i = 0; i < functions.size(); ++i) {
       function(*functions[i]);
-      if (body_.size() >= segment && i + 1 < functions.size()) {
-        use(pieces(), false);
-        for (Wire* w : {&head_, &types_, &strings_, &body_}) w->truncate(0);
-        big_strings_.clear();
-        segment = std::min(segment * 2, std::max(segment, kMaxSegment));
-      }
+      if (i + 1 < functions.size()) flush_at(segment, use);
     }
     use(pieces(), true);
+  }
+  /// Hands `use` what is written once the globals and functions in it, with
+  /// the large strings they name, reach `segment` bytes; the next segment is
+  /// then twice as big, up to kMaxSegment.
+  void flush_at(size_t& segment, const Use& use) {
+    size_t size = body_.size();
+    for (auto [at, view] : big_strings_) size += view.size();
+    if (size < segment) return;
+    use(pieces(), false);
+    for (Wire* w : {&head_, &types_, &strings_, &body_}) w->truncate(0);
+    big_strings_.clear();
+    segment = std::min(segment * 2, std::max(segment, kMaxSegment));
   }
   /// The bytes, in order: the buffers, with each large string of the table
   /// viewed where it lies in the module instead of copied into a buffer.

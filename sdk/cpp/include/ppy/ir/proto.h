@@ -52,8 +52,9 @@ std::string to_proto_bytes(const Module& m);
 /// another module on the same thread (the buffers are that thread's).
 void to_proto_pieces(const Module& m, const std::function<void(const std::vector<std::string_view>&)>& use);
 /// The same module in segments, handed to `use` as they are written: one each
-/// time the functions written reach `first_segment` bytes (twice that the next
-/// time, up to 1 MiB), and the last at the end. Each segment is whole
+/// time the globals and functions written, with the large strings they name,
+/// reach `first_segment` bytes (twice that the next time, up to 1 MiB), and
+/// the last at the end. Each segment is whole
 /// top-level fields, so a ModuleReader at the other end reads one's functions
 /// while the next is being written; in order they are a module that reads as
 /// `to_proto_bytes` does (the fields come in another order). Views die as
