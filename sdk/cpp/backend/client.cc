@@ -61,7 +61,7 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
 
   InvokeResult result;
   v1::InvokeResponse resp;
-  wire::ModuleBytes module_buf;
+  wire::ModuleAssembler modules_in(ir::DialectRegistry::builtin());
   bool artifact_open = false, file_open = false;  // a chunked piece is being reassembled
   absl::Status protocol = absl::OkStatus();
   while (stream->Read(&resp)) {
@@ -110,22 +110,9 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
           protocol = absl::InternalError("the backend sent the modules back out of order");
           break;
         }
-        if (!resp.module().last()) {
-          module_buf.append(resp.module().data());
-          break;
-        }
-        absl::StatusOr<std::unique_ptr<ir::Module>> m;
-        if (!module_buf.empty()) {
-          module_buf.append(resp.module().data());
-          m = ir::from_proto_bytes(module_buf.view());
-          module_buf.clear();
-        } else if (resp.module().has_whole()) {
-          m = ir::from_proto(resp.module().whole());
-        } else {
-          m = ir::from_proto_bytes(resp.module().data());  // one chunk: read in place
-        }
+        absl::StatusOr<std::unique_ptr<ir::Module>> m = modules_in.add(*resp.mutable_module());
         if (!m.ok()) protocol = m.status();
-        else result.modules.push_back(std::move(*m));
+        else if (*m) result.modules.push_back(std::move(*m));
         break;
       }
       case v1::InvokeResponse::kFinished: result.finished = resp.finished(); break;
@@ -144,7 +131,7 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
   if (!status.ok())
     return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
                         str_cat("Invoke: ", status.error_message()));
-  if (artifact_open || file_open || !module_buf.empty())
+  if (artifact_open || file_open || modules_in.mid_module())
     return absl::InternalError("the backend ended a piece without its last chunk");
   if (!result.finished && !result.error)
     return absl::InternalError("the backend ended the session without a final message");

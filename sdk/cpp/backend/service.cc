@@ -249,8 +249,7 @@ grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
   const int n = header.modules_size();
   reaper_.drain();
   modules_.reserve(n);
-  wire::ModuleBytes buf;
-  std::optional<ir::ModuleReader> reader;  // a module in several chunks: read as they come
+  wire::ModuleAssembler assembler(*context_.registry);
   v1::InvokeRequest req;
   int index = 0;
   while (index < n) {
@@ -268,23 +267,10 @@ grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
                           str_cat("module chunk for module ", chunk.module_index(),
                                   " while module ", index, " is being sent"));
     const std::string& name = header.modules(index).name();
-    absl::StatusOr<std::unique_ptr<ir::Module>> m;
-    if (chunk.has_whole()) {
-      if (!chunk.last() || reader)
-        return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                            "a whole module must be the module's only chunk");
-      m = ir::from_proto(chunk.whole(), *context_.registry);
-    } else {
-      if (!reader && chunk.last()) {
-        m = ir::from_proto_bytes(chunk.data(), *context_.registry);  // one chunk: read in place
-      } else {
-        if (!reader) reader.emplace(*context_.registry, &buf.storage());
-        reader->add(chunk.data());
-        if (!chunk.last()) continue;
-        m = reader->finish();
-        reader.reset();
-      }
-    }
+    absl::StatusOr<std::unique_ptr<ir::Module>> m = assembler.add(chunk);
+    if (absl::IsFailedPrecondition(m.status()))
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, std::string(m.status().message()));
+    if (m.ok() && !*m) continue;  // more chunks to come
     if (!m.ok()) {
       fail(v1::BackendError::BAD_MODULE,
            str_cat("backend '", backend_.name(), "' could not read module '", name,

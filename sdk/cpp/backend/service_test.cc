@@ -435,6 +435,27 @@ TEST_F(ServiceTest, AModuleThatDoesNotDecodeIsBadModule) {
   EXPECT_TRUE(stream->Finish().ok());
 }
 
+TEST_F(ServiceTest, AWholeModuleMustBeItsModulesOnlyChunk) {
+  grpc::ClientContext ctx;
+  auto stream = stub_->Invoke(&ctx);
+  v1::InvokeRequest req;
+  *req.mutable_header() = header(v1::InvokeHeader::EMIT, "text");
+  req.mutable_header()->add_modules()->set_name("a");
+  ASSERT_TRUE(stream->Write(req));
+  v1::InvokeRequest bytes, whole;
+  bytes.mutable_module()->set_data(ir::to_proto_bytes(*module_named("a")).substr(0, 3));
+  whole.mutable_module()->set_last(true);
+  ir::to_proto(*module_named("a"), *whole.mutable_module()->mutable_whole());
+  ASSERT_TRUE(stream->Write(bytes));
+  stream->Write(whole);
+  stream->WritesDone();
+  v1::InvokeResponse resp;
+  EXPECT_FALSE(stream->Read(&resp));
+  grpc::Status s = stream->Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "a whole module must be the module's only chunk");
+}
+
 TEST_F(ServiceTest, ASessionMustStartWithItsHeader) {
   grpc::ClientContext ctx;
   auto stream = stub_->Invoke(&ctx);
@@ -595,6 +616,14 @@ TEST(Client, RefusesABackendThatBreaksTheProtocol) {
             "the backend answered after its final message");
   EXPECT_EQ(std::string(invoke_scripted({v1::InvokeResponse()}).message()),
             "the backend sent an empty answer");
+  v1::InvokeResponse whole_not_last;
+  whole_not_last.mutable_module()->mutable_whole();
+  EXPECT_EQ(std::string(invoke_scripted({whole_not_last, finished()}).message()),
+            "a whole module must be the module's only chunk");
+  v1::InvokeResponse cut;
+  cut.mutable_module()->set_data("\x08");
+  EXPECT_EQ(std::string(invoke_scripted({cut, finished()}).message()),
+            "the backend ended a piece without its last chunk");
 }
 
 }  // namespace

@@ -119,6 +119,20 @@ ModuleBytes::~ModuleBytes() {
   if (buf_.capacity() > g_spare.capacity()) buf_.swap(g_spare);
 }
 
+absl::StatusOr<std::unique_ptr<ir::Module>> ModuleAssembler::add(v1::ModuleChunk& chunk) {
+  if (chunk.has_whole()) {
+    if (!chunk.last() || reader_)
+      return absl::FailedPreconditionError("a whole module must be the module's only chunk");
+    return ir::from_proto(chunk.whole(), reg_);
+  }
+  if (!reader_ && chunk.last()) return ir::from_proto_bytes(chunk.data(), reg_);  // one chunk: read in place
+  if (!reader_) reader_.emplace(reg_, &buf_.storage());
+  reader_->add(chunk.data());
+  if (!chunk.last()) return nullptr;
+  absl::StatusOr<std::unique_ptr<ir::Module>> m = reader_->finish();
+  reader_.reset();
+  return m;
+}
 
 void to_proto(const Options& options, v1::ConfigTable& out) {
   out.Clear();

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "ppy/backend/backend.h"
 #include "ppy/backend/v1/backend.pb.h"
+#include "ppy/ir/proto.h"
 
 namespace ppy::wire {
 
@@ -20,7 +23,7 @@ namespace v1 = ::ppy::backend::v1;
 /// The most data one chunk message carries (modules, artifacts, files).
 inline constexpr size_t kMaxChunk = size_t{1} << 20;
 
-/// How many bytes of functions the first segment of a module holds before it
+/// How many bytes of globals and functions the first segment of a module holds before it
 /// is sent (ir::to_proto_segments): small, so the backend starts reading soon.
 inline constexpr size_t kFirstSegment = size_t{16} << 10;
 
@@ -43,15 +46,32 @@ class ModuleBytes {
   ModuleBytes(const ModuleBytes&) = delete;
   ModuleBytes& operator=(const ModuleBytes&) = delete;
 
-  void append(std::string_view chunk) { buf_.append(chunk); }
-  std::string_view view() const { return buf_; }
   /// The buffer itself, for an ir::ModuleReader to gather a module in.
   std::string& storage() { return buf_; }
-  bool empty() const { return buf_.empty(); }
-  void clear() { buf_.clear(); }
 
  private:
   std::string buf_;
+};
+
+/// Reads the modules of one stream from their chunks, each while its bytes
+/// come (ir::ModuleReader), in a ModuleBytes buffer. The driver reads the
+/// modules a backend sends back with it, and the backend those it is sent.
+class ModuleAssembler {
+ public:
+  explicit ModuleAssembler(const ir::DialectRegistry& reg) : reg_(reg) {}
+
+  /// Takes the next chunk of the module being sent: null before its last
+  /// chunk, then the module read. A `whole` module that is not its module's
+  /// only chunk breaks the protocol (FailedPrecondition); bytes that are not a
+  /// module get ir::from_proto_bytes's error.
+  absl::StatusOr<std::unique_ptr<ir::Module>> add(v1::ModuleChunk& chunk);
+  /// A module has begun and not ended.
+  bool mid_module() const { return reader_.has_value(); }
+
+ private:
+  const ir::DialectRegistry& reg_;
+  ModuleBytes buf_;
+  std::optional<ir::ModuleReader> reader_;
 };
 
 void to_proto(const Options& options, v1::ConfigTable& out);
