@@ -13,6 +13,7 @@
 #include <array>
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "ppy/ir/proto.h"
 #include "ppy/ir/v1/ir.pb.h"
@@ -184,14 +185,22 @@ bool split_module(std::string_view bytes, ModuleParts& parts) {
   return true;
 }
 
+/// What a ModuleReader read before the module was whole, by index; empty:
+/// read at the end.
+struct EarlyReads {
+  std::vector<std::unique_ptr<Function>> functions;
+  std::vector<std::optional<Global>> globals;
+};
+
 class Reader {
  public:
   /// Reads `in`; its functions come from `slices` when given (the bytes
   /// road reads them one at a time), else from `in` itself. A function
-  /// `early` holds was read before the module was whole, and is taken as is.
+  /// or global `early` holds was read before the module was whole, and is
+  /// taken as is.
   Reader(const pb::Module& in, const DialectRegistry& reg, const std::vector<std::string_view>* slices = nullptr,
          const std::vector<std::string_view>* strings = nullptr,
-         std::vector<std::unique_ptr<Function>>* early = nullptr)
+         EarlyReads* early = nullptr)
       : in_(in), reg_(reg), slices_(slices), string_table_(strings), early_(early) {}
 
   absl::StatusOr<std::unique_ptr<Module>> module() {
@@ -214,16 +223,11 @@ class Reader {
     if (auto s = types(); !s.ok()) return s;
     for (const pb::NamedAttribute& na : in_.attrs())
       if (auto s = named_attr(canonical(na), m->attributes(), 0, 1); !s.ok()) return s;
-    for (const pb::Global& pg : in_.globals()) {
+    for (size_t i = 0; i < static_cast<size_t>(in_.globals_size()); ++i) {
+      const pb::Global& pg = in_.globals(static_cast<int>(i));
       Global g;
-      g.name = pg.name();
-      if (auto s = visibility(pg.visibility(), g.visibility); !s.ok()) return s;
-      g.is_mutable = pg.is_mutable();
-      if (auto s = type(pg.type(), g.type); !s.ok()) return s;
-      if (pg.has_initializer()) {
-        g.initializer.emplace();
-        if (auto s = attr(canonical(pg.initializer()), *g.initializer, 0, 2); !s.ok()) return s;
-      }
+      if (early_ && i < early_->globals.size() && early_->globals[i]) g = std::move(*early_->globals[i]);
+      else if (auto s = global(pg, g); !s.ok()) return s;
       std::string name = g.name;
       if (!m->globals().emplace(std::move(name), std::move(g)).second)
         return fail(ppy::str_cat("global @", pg.name(), " is defined twice"));
@@ -503,6 +507,19 @@ class Reader {
     return true;
   }
 
+  /// A global, with the strings and types taken so far.
+  absl::Status global(const pb::Global& pg, Global& g) {
+    g.name = pg.name();
+    if (auto s = visibility(pg.visibility(), g.visibility); !s.ok()) return s;
+    g.is_mutable = pg.is_mutable();
+    if (auto s = type(pg.type(), g.type); !s.ok()) return s;
+    if (pg.has_initializer()) {
+      g.initializer.emplace();
+      if (auto s = attr(canonical(pg.initializer()), *g.initializer, 0, 2); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
   /// The string table's bytes have moved: `catch_up` takes it all again.
   void strings_moved() { strings_.clear(); }
 
@@ -517,7 +534,7 @@ class Reader {
 
  private:
   absl::StatusOr<std::unique_ptr<Function>> read_function(size_t i) {
-    if (early_ && i < early_->size() && (*early_)[i]) return std::move((*early_)[i]);
+    if (early_ && i < early_->functions.size() && early_->functions[i]) return std::move(early_->functions[i]);
     if (!slices_) return canonical_function(canonical(in_.functions(static_cast<int>(i))));
     return function_bytes((*slices_)[i]);
   }
@@ -711,7 +728,7 @@ class Reader {
   const DialectRegistry& reg_;
   const std::vector<std::string_view>* slices_;        // else in_.functions()
   const std::vector<std::string_view>* string_table_;  // else in_.strings()
-  std::vector<std::unique_ptr<Function>>* early_;
+  EarlyReads* early_;
   std::string_view function_;  // for messages, while in_function_
   bool in_function_ = false;
   std::vector<std::string_view> strings_;
@@ -777,10 +794,10 @@ struct ModuleReader::State {
   size_t rescan_at = 0;  // the size `bytes` must reach before the field cut short is tried again
   bool bad = false;    // the top level is malformed: nothing that follows mends it
   ModuleParts parts;
-  pb::Module types;  // Module.types so far, for reading functions early
+  pb::Module types;  // Module.types so far, for reading functions and globals early
   Reader eager;
   bool eager_on = true;
-  std::vector<std::unique_ptr<Function>> early;  // by index; null: read at the end
+  EarlyReads early;
 
   /// Moves the views of `parts` to where `bytes` now lies.
   void moved(uintptr_t from) {
@@ -812,6 +829,7 @@ struct ModuleReader::State {
           !types.add_types()->ParseFromArray(payload.data(), static_cast<int>(payload.size())))
         eager_on = false;  // protobuf will refuse the module; let the end say so
       if ((tag & 7) == 2 && tag >> 3 == 8) function_came();
+      if ((tag & 7) == 2 && tag >> 3 == 7) global_came(payload);
       data.remove_prefix(size);
       scanned += size;
     }
@@ -819,10 +837,19 @@ struct ModuleReader::State {
 
   void function_came() {
     size_t i = parts.functions.size() - 1;
-    early.resize(i + 1);
+    early.functions.resize(i + 1);
     if (!eager_on || !(eager_on = eager.catch_up())) return;
     auto f = eager.function_bytes(parts.functions[i]);
-    if (f.ok()) early[i] = std::move(*f);
+    if (f.ok()) early.functions[i] = std::move(*f);
+  }
+
+  /// Weights: their copies out of the buffer are made while more bytes come.
+  void global_came(std::string_view payload) {
+    early.globals.emplace_back();
+    pb::Global pg;
+    if (!eager_on || !(eager_on = eager.catch_up()) || !parse_deep(payload, pg, kMaxMessageDepth - 1)) return;
+    Global g;
+    if (eager.global(pg, g).ok()) early.globals.back() = std::move(g);
   }
 };
 

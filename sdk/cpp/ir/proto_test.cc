@@ -914,6 +914,36 @@ TEST(Proto, ModuleReaderReadsFunctionsThatComeBeforeTheirTables) {
   }
 }
 
+TEST(Proto, ModuleReaderReadsGlobalsWhereverTheyCome) {
+  // Globals are read as they come when their strings and types are in; those
+  // that come first are read at the end. Either way, the whole bytes' answer.
+  pb::Module p;
+  ASSERT_TRUE(p.ParseFromString(to_proto_bytes(*rich_module())));
+  ASSERT_GT(p.globals_size(), 1);
+  pb::Module globals;
+  *globals.mutable_globals() = p.globals();
+  pb::Module rest = p;
+  rest.clear_globals();
+  pb::Module twice = p;
+  *twice.add_globals() = p.globals(0);
+  pb::Module bad_type = p;
+  bad_type.mutable_globals(1)->set_type(9999);
+  pb::Module bad_string = p;
+  bad_string.mutable_globals(0)->mutable_initializer()->set_text(9999);
+  for (std::string bytes : {p.SerializeAsString(), globals.SerializeAsString() + rest.SerializeAsString(),
+                            twice.SerializeAsString(), bad_type.SerializeAsString(), bad_string.SerializeAsString()}) {
+    auto want = from_proto_bytes(bytes);
+    for (size_t piece : {size_t{1}, size_t{9}, bytes.size()}) {
+      auto got = read_in_pieces(bytes, piece);
+      ASSERT_EQ(got.status(), want.status()) << piece;
+      if (want.ok()) EXPECT_EQ(dump(**got), dump(*rich_module())) << piece;
+    }
+  }
+  EXPECT_THAT(from_proto_bytes(twice.SerializeAsString()).status().message(), HasSubstr("is defined twice"));
+  EXPECT_THAT(from_proto_bytes(bad_type.SerializeAsString()).status().message(), HasSubstr("type index 9999"));
+  EXPECT_THAT(from_proto_bytes(bad_string.SerializeAsString()).status().message(), HasSubstr("string index 9999"));
+}
+
 TEST(ProtoRefuses, AModuleWithAFunctionThatIsNotOneAsNotAModule) {
   // Protobuf refuses the whole message, so that is the answer, though the
   // schema (checked first) is wrong too and the function comes last.
