@@ -96,7 +96,7 @@ class RemoteHandle final : public BackendHandle {
   void cancel() override {
     std::lock_guard<std::mutex> lock(mu_);
     cancelled_ = true;
-    if (current_) current_->TryCancel();
+    for (grpc::ClientContext* c : in_flight_) c->TryCancel();
   }
 
   absl::StatusOr<std::string> fingerprint() override {
@@ -130,19 +130,33 @@ class RemoteHandle final : public BackendHandle {
 
   template <class F>
   absl::Status unary(std::string_view call, std::chrono::milliseconds deadline, F f) {
-    if (!dead_.empty()) return internal::call_failure(info_, call, dead_, {});
+    if (std::string d = dead(); !d.empty()) return internal::call_failure(info_, call, d, {});
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + deadline);
     track(&ctx);
     grpc::Status s = f(&ctx);
-    track(nullptr);
+    untrack(&ctx);
     if (s.ok()) return absl::OkStatus();
     return failure(call, s.error_code(), s.error_message(), deadline);
   }
+  /// Calls run on several threads at once (`-j`): cancel() reaches them all.
   void track(grpc::ClientContext* c) {
     std::lock_guard<std::mutex> lock(mu_);
-    current_ = c;
-    if (c && cancelled_) c->TryCancel();
+    in_flight_.push_back(c);
+    if (cancelled_) c->TryCancel();
+  }
+  void untrack(grpc::ClientContext* c) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::erase(in_flight_, c);
+  }
+  std::string dead() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return dead_;
+  }
+  /// The helper can take no more calls, for `why` (the first reason stays).
+  void set_dead(const std::string& why) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (dead_.empty()) dead_ = why;
   }
   absl::Status write_files(const Invocation& r, const InvokeResult& got, InvocationResult& out);
 
@@ -154,7 +168,7 @@ class RemoteHandle final : public BackendHandle {
   Options options_;
   v1::ConfigTable options_proto_;
   std::mutex mu_;
-  grpc::ClientContext* current_ = nullptr;
+  std::vector<grpc::ClientContext*> in_flight_;  // guarded by mu_, as are the next two
   bool cancelled_ = false;
   std::string dead_;  ///< why the helper can take no more calls
 };
@@ -167,18 +181,21 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
     std::lock_guard<std::mutex> lock(mu_);
     cancelled = cancelled_;
   }
-  if (code == grpc::StatusCode::DEADLINE_EXCEEDED) {
+  if (std::string d = dead(); !d.empty()) {
+    cause = d;  // another call found it dead or stopped it: that is why this one failed
+  } else if (code == grpc::StatusCode::DEADLINE_EXCEEDED) {
     cause = str_cat("it did not answer within ", ms_text(deadline), " (its deadline)");
     if (process_) {
-      process_->kill();
+      // Said before it is done: the other calls it breaks then say why.
       cause += "; the helper was stopped";
-      dead_ = cause;
+      set_dead(cause);
+      process_->kill();
     }
   } else if (code == grpc::StatusCode::CANCELLED && cancelled) {
     cause = "the call was cancelled";
     if (process_) {
+      set_dead(cause);
       process_->terminate();
-      dead_ = cause;
     }
   } else if (process_) {
     // A channel made from a descriptor has no connectivity state to ask; a
@@ -192,11 +209,12 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
       cause = str_cat("it ", e.describe());
     } else if (transport) {
       cause = str_cat("it broke the protocol (", code_name(code), ": ", message, "); the helper was stopped");
+      set_dead(cause);
       process_->kill();
     } else {
       cause = str_cat("it answered ", code_name(code), ": ", message);
     }
-    if (!process_->poll().running()) dead_ = cause;
+    if (!process_->poll().running()) set_dead(cause);
   } else {
     cause = str_cat("the server answered ", code_name(code), ": ", message);
   }
@@ -205,7 +223,7 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
 
 absl::StatusOr<InvocationResult> RemoteHandle::invoke(const Invocation& r) {
   const std::string_view call = action_call(r);
-  if (!dead_.empty()) return internal::call_failure(info_, call, dead_, {});
+  if (std::string d = dead(); !d.empty()) return internal::call_failure(info_, call, d, {});
   const EmitFormat* format = nullptr;
   v1::InvokeHeader header;
   std::chrono::milliseconds deadline = deadlines_.validate;
@@ -259,7 +277,7 @@ absl::StatusOr<InvocationResult> RemoteHandle::invoke(const Invocation& r) {
   cctx.set_deadline(std::chrono::system_clock::now() + deadline);
   track(&cctx);
   absl::StatusOr<InvokeResult> got = ppy::invoke(*stub_, cctx, std::move(header), r.modules);
-  track(nullptr);
+  untrack(&cctx);
   if (!got.ok()) {
     std::string msg(got.status().message());
     if (msg.starts_with("Invoke: "))
@@ -267,8 +285,8 @@ absl::StatusOr<InvocationResult> RemoteHandle::invoke(const Invocation& r) {
     // The stream itself was fine but what came on it was not.
     std::string cause = str_cat("it broke the protocol: ", msg);
     if (process_) {
+      set_dead(cause);
       process_->kill();
-      dead_ = cause;
     }
     return internal::call_failure(info_, call, cause, process_ ? process_->output_tail() : "");
   }

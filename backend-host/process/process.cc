@@ -108,9 +108,19 @@ void remove_tree_at(int dirfd, const char* name, int depth) noexcept {
   unlinkat(dirfd, name, AT_REMOVEDIR);
 }
 
+/// How a helper ended when the signal or exit cleanup reaped it first.
+constexpr ExitInfo kReapedByCleanup{ExitInfo::Kind::Signaled, 0, SIGKILL};
+
+/// Signals a helper's process group and then the helper. A pid of 1 or less
+/// is refused: kill(-1) would reach every process the user may signal.
+void signal_helper(pid_t pid, int sig) noexcept {
+  if (pid <= 1) return;
+  ::kill(-pid, sig);
+  ::kill(pid, sig);
+}
+
 void kill_and_reap(pid_t pid) noexcept {
-  kill(-pid, SIGKILL);
-  kill(pid, SIGKILL);
+  signal_helper(pid, SIGKILL);
   while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
   }
 }
@@ -297,6 +307,11 @@ int BackendProcess::take_fd() {
 }
 
 std::string BackendProcess::output_tail(size_t max_lines) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return tail_locked(max_lines);
+}
+
+std::string BackendProcess::tail_locked(size_t max_lines) const {
   std::string data;
   if (cleaned_) {
     data = final_tail_;
@@ -327,62 +342,78 @@ std::string BackendProcess::output_tail(size_t max_lines) const {
 }
 
 ExitInfo BackendProcess::poll() {
-  if (pid_ <= 0 || !exit_.running()) return exit_;
+  std::lock_guard<std::mutex> lock(mu_);
+  return poll_locked();
+}
+
+ExitInfo BackendProcess::poll_locked() {
+  if (pid_ <= 1 || !exit_.running()) return exit_;
   siginfo_t info = {};
-  if (waitid(P_PID, pid_, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != pid_) return exit_;
+  if (waitid(P_PID, pid_, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+    if (errno == ECHILD) exit_ = kReapedByCleanup;
+    return exit_;
+  }
+  if (info.si_pid != pid_) return exit_;
   // Exited but not reaped: its pid (and group) cannot be reused yet, so the
   // group can be killed safely (grandchildren it left).
   ::kill(-pid_, SIGKILL);
-  int status = 0;
-  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  int status = 0, r;
+  while ((r = waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
   }
-  if (WIFSIGNALED(status)) exit_ = {ExitInfo::Kind::Signaled, 0, WTERMSIG(status)};
+  if (r < 0) exit_ = kReapedByCleanup;
+  else if (WIFSIGNALED(status)) exit_ = {ExitInfo::Kind::Signaled, 0, WTERMSIG(status)};
   else exit_ = {ExitInfo::Kind::Exited, WEXITSTATUS(status), 0};
   return exit_;
 }
 
 ExitInfo BackendProcess::wait_for(std::chrono::milliseconds timeout) {
-  if (!poll().running()) return exit_;
+  std::unique_lock<std::mutex> lock(mu_);
+  return wait_locked(lock, timeout);
+}
+
+ExitInfo BackendProcess::wait_locked(std::unique_lock<std::mutex>& lock, std::chrono::milliseconds timeout) {
+  if (!poll_locked().running()) return exit_;
   auto end = std::chrono::steady_clock::now() + timeout;
   int pfd = pidfd_open(pid_);
-  while (poll().running()) {
+  while (poll_locked().running()) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
+    // Others may poll or stop it meanwhile; the pid stays ours until reaped.
+    lock.unlock();
     if (pfd >= 0) {
       struct pollfd p = {pfd, POLLIN, 0};
       ::poll(&p, 1, static_cast<int>(left.count()));
     } else {
       std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(2)));
     }
+    lock.lock();
   }
   if (pfd >= 0) close(pfd);
   return exit_;
 }
 
 ExitInfo BackendProcess::finish(bool graceful) {
+  std::unique_lock<std::mutex> lock(mu_);
   if (cleaned_) return exit_;
-  if (pid_ > 0 && slot_ >= 0) {
+  if (pid_ > 1 && slot_ >= 0 && exit_.running() && !claimed_) {
     // Claim the slot so a signal handler racing with us leaves this one alone.
     pid_t expected = pid_;
-    if (!g_slots[slot_].pid.compare_exchange_strong(expected, -1)) {
-      // The handler took it (and reaped it); nothing left to do but forget it.
-      pid_ = -1;
-    }
+    if (g_slots[slot_].pid.compare_exchange_strong(expected, -1)) claimed_ = true;
+    else exit_ = kReapedByCleanup;
   }
-  if (pid_ > 0 && poll().running()) {
-    if (graceful) {
-      ::kill(-pid_, SIGTERM);
-      wait_for(grace_);
-    }
-    if (exit_.running()) {
-      ::kill(-pid_, SIGKILL);
-      ::kill(pid_, SIGKILL);
-      wait_for(std::chrono::milliseconds(10'000));
-    }
+  if (poll_locked().running() && graceful) {
+    signal_helper(pid_, SIGTERM);
+    wait_locked(lock, grace_);
+  }
+  if (cleaned_) return exit_;  // another caller finished it while we waited
+  if (exit_.running()) {
+    signal_helper(pid_, SIGKILL);
+    wait_locked(lock, std::chrono::milliseconds(10'000));
+    if (cleaned_) return exit_;
   }
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
-  final_tail_ = output_tail(200);
+  final_tail_ = tail_locked(200);
   std::error_code ec;
   if (!run_dir_.empty()) fs::remove_all(run_dir_, ec);
   if (slot_ >= 0) g_slots[slot_].pid.store(0);

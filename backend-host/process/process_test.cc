@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include "ppy/util/error.h"
 
@@ -111,6 +113,43 @@ TEST_F(ProcessTest, TerminateEndsReapsAndRemovesFolders) {
   EXPECT_FALSE(fs::exists(run));
   EXPECT_EQ(live_helper_count(), 0);
   EXPECT_EQ(p->terminate().signal, SIGTERM);  // idempotent
+}
+
+TEST_F(ProcessTest, ManyThreadsStoppingOneHelperAgreeOnHowItEnded) {
+  // Parallel calls on one helper each stop it when theirs fails. Whatever the
+  // interleaving, the pid stays the helper's (never -1: kill(-1) signals every
+  // process the user owns), it is reaped once, and all see one ending.
+  for (int round = 0; round < 20; ++round) {
+    auto p = start("exec sleep 100");
+    ASSERT_TRUE(p);
+    const pid_t pid = p->pid();
+    ASSERT_GT(pid, 1);
+    std::vector<ExitInfo> seen(8);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < seen.size(); ++i)
+      threads.emplace_back([&, i] { seen[i] = i % 2 ? p->kill() : p->terminate(); });
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(p->pid(), pid);
+    for (const ExitInfo& e : seen) {
+      EXPECT_EQ(e.kind, ExitInfo::Kind::Signaled);
+      EXPECT_EQ(e.signal, seen[0].signal);
+    }
+    EXPECT_EQ(waitpid(pid, nullptr, WNOHANG), -1);
+    EXPECT_FALSE(fs::exists(p->run_dir()));
+    EXPECT_EQ(live_helper_count(), 0);
+  }
+}
+
+TEST_F(ProcessTest, ACrashSeenByManyThreadsIsTheCrashForAll) {
+  // Each thread polls; only one may reap, and the others must not read the
+  // ECHILD of a second waitpid as "exited with status 0".
+  auto p = start("sleep 0.2; kill -SEGV $$");
+  ASSERT_TRUE(p);
+  std::vector<ExitInfo> seen(8);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < seen.size(); ++i) threads.emplace_back([&, i] { seen[i] = p->wait_for(10s); });
+  for (auto& t : threads) t.join();
+  for (const ExitInfo& e : seen) EXPECT_EQ(e.describe(), "was killed by SIGSEGV (Segmentation fault)");
 }
 
 TEST_F(ProcessTest, IgnoringSigtermGetsSigkill) {

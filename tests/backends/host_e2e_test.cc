@@ -367,6 +367,45 @@ TEST_F(HostileTest, HangPastTheDeadlineIsE1905Timeout) {
   EXPECT_FALSE((*h)->process()->poll().running());
 }
 
+TEST_F(HostileTest, ParallelCallsPastTheirDeadlineAllSayTimeout) {
+  // `ppy emit -j N` runs N calls on one helper; each times out and stops it.
+  HostSettings s;
+  s.timeout = 300ms;
+  s.handshake_timeout = 10000ms;
+  auto h = connect_backend(hostile({"--hang-at", "emit"}, s));
+  ASSERT_TRUE(h.ok()) << h.status();
+  const pid_t pid = (*h)->process()->pid();
+  std::vector<absl::Status> got(4);
+  std::vector<std::thread> calls;
+  for (size_t i = 0; i < got.size(); ++i)
+    calls.emplace_back([&, i] { got[i] = run_call(**h, "emit", tmp_.path / std::to_string(i)); });
+  for (auto& t : calls) t.join();
+  for (const absl::Status& st : got) {
+    EXPECT_EQ(error_code(st), "E1905");
+    EXPECT_THAT(error_text(st), HasSubstr("did not answer within 300 ms"));
+  }
+  EXPECT_EQ((*h)->process()->pid(), pid);
+  EXPECT_FALSE((*h)->process()->poll().running());
+}
+
+TEST_F(HostileTest, CancelReachesEveryCallInFlight) {
+  auto h = connect_backend(hostile({"--hang-at", "emit"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  std::vector<absl::Status> got(3);
+  std::vector<std::thread> calls;
+  for (size_t i = 0; i < got.size(); ++i)
+    calls.emplace_back([&, i] { got[i] = run_call(**h, "emit", tmp_.path / std::to_string(i)); });
+  std::this_thread::sleep_for(300ms);
+  auto t0 = std::chrono::steady_clock::now();
+  (*h)->cancel();
+  for (auto& t : calls) t.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  for (const absl::Status& st : got) {
+    EXPECT_EQ(error_code(st), "E1905");
+    EXPECT_THAT(error_text(st), HasSubstr("cancelled"));
+  }
+}
+
 TEST_F(HostileTest, HangAtTheHandshakeIsALoadError) {
   HostSettings s;
   s.handshake_timeout = 300ms;

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,9 @@ class BackendProcess {
   /// The last `max_lines` lines the helper wrote to stdout/stderr.
   std::string output_tail(size_t max_lines = 20) const;
 
+  // Safe to call from several threads at once (a driver runs calls on one
+  // helper in parallel, and each may find it dead and stop it).
+
   /// Whether it has ended, without waiting (reaps it if so).
   ExitInfo poll();
   /// Waits up to `timeout` for it to end by itself.
@@ -97,6 +101,11 @@ class BackendProcess {
  private:
   BackendProcess() = default;
   ExitInfo finish(bool graceful);
+  ExitInfo poll_locked();
+  ExitInfo wait_locked(std::unique_lock<std::mutex>& lock, std::chrono::milliseconds timeout);
+  std::string tail_locked(size_t max_lines) const;
+
+  mutable std::mutex mu_;  // guards what follows once spawn has returned
 
   pid_t pid_ = -1;
   int fd_ = -1;
@@ -107,6 +116,7 @@ class BackendProcess {
   SandboxReport report_;
   ExitInfo exit_;
   std::string final_tail_;
+  bool claimed_ = false;  // the registry's slot is ours to stop it: a handler leaves it alone
   bool cleaned_ = false;
 };
 
