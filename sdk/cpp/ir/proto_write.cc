@@ -102,10 +102,11 @@ class StringIds {
   };
   static constexpr Slot kEmpty{{}, kNone};
   /// Keys are mostly short (`overflow`, `wrap`, `x`): hash their bytes inline.
-  /// Long ones (weights, tables) go to absl's hash, several times faster over
-  /// megabytes than std::hash.
+  /// Long ones (weights, tables) go to absl's hash, three times faster over
+  /// megabytes than std::hash. It must be given an absl::string_view: Debian's
+  /// absl has its own, and hashes a std::string_view with std::hash.
   static size_t hash(std::string_view s) {
-    if (s.size() > 16) return absl::Hash<std::string_view>()(s);
+    if (s.size() > 16) return absl::Hash<absl::string_view>()(absl::string_view(s.data(), s.size()));
     uint64_t a = 0, b = 0;
     std::memcpy(&a, s.data(), std::min<size_t>(s.size(), 8));
     if (s.size() > 8) std::memcpy(&b, s.data() + 8, s.size() - 8);
