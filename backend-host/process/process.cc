@@ -180,6 +180,9 @@ void install_signal_cleanup() {
   static std::once_flag once;
   std::call_once(once, [] {
     for (int i = 0; i < 3; ++i) {
+      // A signal the driver was started ignoring (nohup's SIGHUP, SIGINT for
+      // a background job) does not end it, so it must not end its helpers.
+      if (sigaction(kSignals[i], nullptr, &g_old_actions[i]) == 0 && g_old_actions[i].sa_handler == SIG_IGN) continue;
       struct sigaction sa = {};
       sa.sa_handler = on_fatal_signal;
       sigemptyset(&sa.sa_mask);

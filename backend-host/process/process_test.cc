@@ -381,6 +381,29 @@ TEST_F(DriverDeathTest, SigintHandlerEndsHelpersAndRemovesFolders) {
   EXPECT_FALSE(fs::exists(run));
 }
 
+TEST_F(DriverDeathTest, ASignalTheDriverIgnoresLeavesItsHelpersAlone) {
+  // As under nohup: SIGHUP was ignored before the driver set its handlers.
+  fs::path helper = script("exec sleep 100");
+  pid_t driver = fork();
+  if (driver == 0) {
+    signal(SIGHUP, SIG_IGN);
+    install_signal_cleanup();  // this test process never calls it: the child's is the first
+    ProcessOptions o;
+    o.executable = helper;
+    auto p = BackendProcess::spawn(o);
+    if (!p.ok()) _exit(3);
+    raise(SIGHUP);
+    std::this_thread::sleep_for(100ms);
+    bool running = (*p)->poll().running();
+    (*p)->kill();
+    _exit(running ? 0 : 5);
+  }
+  int status = 0;
+  waitpid(driver, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "the driver died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "its helper was ended";
+}
+
 TEST_F(DriverDeathTest, SigkilledDriverTakesItsHelperAlong) {
   auto [pid, run] = driver_dies(script("exec sleep 100"), SIGKILL, false);
   int status = 0;
