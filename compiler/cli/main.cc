@@ -13,6 +13,14 @@ void add_opt_level(CLI::App* cmd, std::optional<int>& level) {
       ->check(CLI::Range(0, 3));
 }
 
+void add_host_flags(CLI::App* cmd, ppy::driver::HostFlags& host) {
+  cmd->add_option("--sandbox", host.sandbox, "the helper's sandbox: off, default or strict (default: its table's)")
+      ->check(CLI::IsMember({"off", "default", "strict"}));
+  cmd->add_option("--backend-timeout", host.backend_timeout_ms,
+                  "every backend call's deadline, in milliseconds, 1 to 86400000")
+      ->check(CLI::Range(1, 86'400'000));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -33,6 +41,7 @@ int main(int argc, char** argv) {
   emit_cmd->add_option("-j,--jobs", emit.jobs, "module-scoped emits at once (default: the number of cores)");
   emit_cmd->add_option("--format", emit.legacy_format, "(refused: name the format as the first argument)");
   add_opt_level(emit_cmd, emit.opt_level);
+  add_host_flags(emit_cmd, emit.host);
   emit_cmd->callback([&] { status = ppy::driver::emit(emit, io); });
 
   ppy::driver::RunOptions run;
@@ -63,10 +72,7 @@ int main(int argc, char** argv) {
   build_cmd->add_option("target", build.target, "a .ppy file, a .ppyir file, or a project folder")->required();
   build_cmd->add_option("--backend", build.backend, "the backend to build with (see `ppy backends`)")->required();
   build_cmd->add_option("-o,--output", build.output, "output folder (default: <project>/.ppy-cache/backends/NAME)");
-  build_cmd->add_option("--sandbox", build.sandbox, "the helper's sandbox: off, default or strict")
-      ->check(CLI::IsMember({"off", "default", "strict"}));
-  build_cmd->add_option("--backend-timeout", build.backend_timeout_ms, "every backend call's deadline, in ms")
-      ->check(CLI::PositiveNumber);
+  add_host_flags(build_cmd, build.host);
   build_cmd->add_option("-j,--jobs", build.jobs, "modules through the shared passes at once (default: the number of cores)");
   add_opt_level(build_cmd, build.opt_level);
   // The LLVM road's options: accepted by the parser so the refusal can say why (E1002).
@@ -83,6 +89,13 @@ int main(int argc, char** argv) {
   app.add_subcommand("backends", "List the installed backends discovery finds (starts nothing)")
       ->callback([&] { status = ppy::driver::list_backends(io); });
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "error[E1002]: " << e.what() << "\nRun `ppy --help`, or `ppy COMMAND --help`, for the options.\n";
+    return 2;
+  }
   return status;
 }

@@ -94,6 +94,27 @@ std::vector<std::string> BackendCatalog::names() const {
 
 bool BackendCatalog::is_builtin(const std::string& name) const { return builtins().count(name) != 0; }
 
+absl::StatusOr<HostOverrides> HostOverrides::from(const std::optional<std::string>& sandbox,
+                                                   const std::optional<int>& timeout_ms) {
+  HostOverrides out;
+  if (sandbox) {
+    auto mode = host::parse_sandbox_mode(*sandbox);
+    if (!mode.ok()) return coded_error("E1002", error_text(mode.status()));
+    out.sandbox = *mode;
+  }
+  if (timeout_ms) out.timeout = std::chrono::milliseconds(*timeout_ms);
+  return out;
+}
+
+std::string sandbox_warning(const host::BackendHandle& backend) {
+  host::SandboxReport r = backend.sandbox();
+  if (r.missing.empty()) return {};
+  std::string out = str_cat("warning: backend '", backend.info().name, "' runs in the ",
+                            host::sandbox_mode_name(r.mode), " sandbox without what this kernel cannot give:");
+  for (const std::string& m : r.missing) str_append(out, "\n  - ", m);
+  return out + "\n";
+}
+
 absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& name, const Project* project,
                                                           const HostOverrides& overrides) {
   if (auto it = loaded_.find(name); it != loaded_.end()) return it->second.get();

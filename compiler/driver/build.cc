@@ -122,19 +122,15 @@ int build(const BuildOptions& opts, Streams io) {
     return fail(io.err, coded_error("E1002", str_cat(flag, " is an option of the LLVM road (",
                                                      llvm_option_purpose(flag, opts.backend), "); backend '",
                                                      opts.backend, "' does not take it")));
-  HostOverrides overrides;
-  if (opts.sandbox) {
-    auto mode = host::parse_sandbox_mode(*opts.sandbox);
-    if (!mode.ok()) return fail(io.err, mode.status());
-    overrides.sandbox = *mode;
-  }
-  if (opts.backend_timeout_ms) overrides.timeout = std::chrono::milliseconds(*opts.backend_timeout_ms);
+  auto overrides = HostOverrides::from(opts.host.sandbox, opts.host.backend_timeout_ms);
+  if (!overrides.ok()) return fail(io.err, overrides.status());
 
   auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
                                                  : load_project(opts.target);
   BackendCatalog catalog = BackendCatalog::discover();
-  auto backend = catalog.load(opts.backend, project.ok() ? &*project : nullptr, overrides);
+  auto backend = catalog.load(opts.backend, project.ok() ? &*project : nullptr, *overrides);
   if (!backend.ok()) return fail(io.err, backend.status());
+  io.err << sandbox_warning(**backend);
   const host::BackendInfo& info = (*backend)->info();
   if (auto s = host::require_toolchain(info, nullptr); !s.ok()) return fail(io.err, s);
 

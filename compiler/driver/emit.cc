@@ -57,9 +57,12 @@ int emit(const EmitOptions& opts, Streams io) {
   auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
                                                  : load_project(opts.target);
   const Project* p = project.ok() ? &*project : nullptr;
+  auto overrides = HostOverrides::from(opts.host.sandbox, opts.host.backend_timeout_ms);
+  if (!overrides.ok()) return fail(io.err, overrides.status());
   BackendCatalog catalog = BackendCatalog::discover();
-  auto backend = catalog.format_owner(opts.format, p, {});
+  auto backend = catalog.format_owner(opts.format, p, *overrides);
   if (!backend.ok()) return fail(io.err, backend.status());
+  io.err << sandbox_warning(**backend);
   const host::BackendInfo& info = (*backend)->info();
   const EmitFormat* format = info.format(opts.format);
   if (auto s = host::require_toolchain(info, format); !s.ok()) return fail(io.err, s);

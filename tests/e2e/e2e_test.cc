@@ -646,6 +646,31 @@ TEST_F(E2E, LegacyFormatOptionIsRefused) {
   EXPECT_EQ(r.out, "");
 }
 
+TEST_F(E2E, BadCommandLinesAreE1002WithAPointerToHelp) {
+  std::string one = fixture("one.ppy");
+  for (std::vector<std::string> args : {std::vector<std::string>{"build", one, "--backend", "toy", "--backend-timeout", "0"},
+                                        {"emit", "toy", one, "--backend-timeout", "soon"},
+                                        {"build", one, "--backend", "toy", "--sandbox", "paranoid"},
+                                        {"frobnicate"},
+                                        {}}) {
+    Result r = ppy(args);
+    EXPECT_EQ(r.status, 2) << r;
+    EXPECT_THAT(r.err, StartsWith("error[E1002]: ")) << r;
+    EXPECT_THAT(r.err, HasSubstr("ppy --help")) << r;
+    EXPECT_EQ(r.out, "");
+  }
+  Result help = ppy({"emit", "--help"});
+  EXPECT_EQ(help.status, 0) << help;
+  EXPECT_THAT(help.out, AllOf(HasSubstr("--sandbox"), HasSubstr("--backend-timeout")));
+}
+
+TEST_F(E2E, EmitAcceptsTheHostFlagsBuildDoes) {
+  std::string one = fixture("one.ppy");
+  Result r = ppy({"emit", "toy", one, "-o", p("flags.toy"), "--sandbox", "strict", "--backend-timeout", "60000"});
+  EXPECT_EQ(r.status, 0) << r;
+  EXPECT_TRUE(fs::exists(path("flags.toy")));
+}
+
 // ===========================================================================
 // The answer's type, and the toolchain.
 

@@ -24,7 +24,16 @@ namespace ppy::driver {
 struct HostOverrides {
   std::optional<host::SandboxMode> sandbox;           ///< --sandbox
   std::optional<std::chrono::milliseconds> timeout;   ///< --backend-timeout MS
+
+  /// From the flags' text; a sandbox mode that is not one is E1002.
+  static absl::StatusOr<HostOverrides> from(const std::optional<std::string>& sandbox,
+                                            const std::optional<int>& timeout_ms);
 };
+
+/// A warning for a helper whose sandbox lacks protections its mode asks for
+/// (this kernel cannot give them), or empty: the driver never keeps quiet
+/// about a protection it does not have.
+std::string sandbox_warning(const host::BackendHandle& backend);
 
 /// A backend's table from the project, as the backend and the host read it.
 struct BackendConfig {

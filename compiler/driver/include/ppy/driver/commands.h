@@ -16,6 +16,12 @@ struct Streams {
   std::ostream& err;
 };
 
+/// How the command line hosts a backend, above the project's table.
+struct HostFlags {
+  std::optional<std::string> sandbox;     ///< --sandbox off|default|strict
+  std::optional<int> backend_timeout_ms;  ///< --backend-timeout: every call's deadline
+};
+
 struct EmitOptions {
   std::string format;                 ///< `ir`, `linked-ir`, or a backend's format
   std::string target;                 ///< a .ppy file, a .ppyir file or a project folder
@@ -23,6 +29,7 @@ struct EmitOptions {
   std::optional<int> opt_level;
   std::optional<std::string> legacy_format;  ///< `--format`, refused with a pointer
   int jobs = 0;                       ///< -j N; 0: the number of cores
+  HostFlags host;
 };
 
 /// `ppy emit FORMAT TARGET [-o FILE|DIR]`.
@@ -38,8 +45,7 @@ struct BuildOptions {
   std::string backend;
   std::optional<std::string> output;  ///< -o DIR; default `<cache>/backends/NAME`
   std::optional<int> opt_level;
-  std::optional<std::string> sandbox;          ///< --sandbox off|default|strict
-  std::optional<int> backend_timeout_ms;       ///< --backend-timeout
+  HostFlags host;
   int jobs = 0;                                ///< -j N; 0: the number of cores
   /// The LLVM road's options given on the command line (`--unsafe`, `--target`, ...):
   /// each is refused (E1002) for any other backend.

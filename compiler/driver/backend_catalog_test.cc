@@ -1,0 +1,54 @@
+#include "ppy/driver/backend_catalog.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ppy/util/error.h"
+
+namespace ppy::driver {
+namespace {
+
+using ::testing::HasSubstr;
+
+/// A started backend whose sandbox is what the test says.
+class Sandboxed final : public host::BackendHandle {
+ public:
+  explicit Sandboxed(host::SandboxReport report) : report_(std::move(report)) { info_.name = "vendor"; }
+  const host::BackendInfo& info() const override { return info_; }
+  absl::StatusOr<std::string> fingerprint() override { return std::string("vendor:1"); }
+  absl::StatusOr<ToolchainStatus> toolchain_status() override { return ToolchainStatus{true, ""}; }
+  absl::StatusOr<host::InvocationResult> invoke(const host::Invocation&) override { return host::InvocationResult{}; }
+  host::SandboxReport sandbox() const override { return report_; }
+
+ private:
+  host::BackendInfo info_;
+  host::SandboxReport report_;
+};
+
+TEST(SandboxWarning, NamesEveryProtectionTheKernelCannotGive) {
+  host::SandboxReport strict;
+  strict.mode = host::SandboxMode::Strict;
+  strict.missing = {"writes confined to the scratch folder (this kernel has no Landlock)",
+                    "no network (neither a network namespace nor seccomp is allowed here)"};
+  std::string w = sandbox_warning(Sandboxed(strict));
+  EXPECT_THAT(w, HasSubstr("warning: backend 'vendor' runs in the strict sandbox without"));
+  EXPECT_THAT(w, HasSubstr("\n  - writes confined to the scratch folder"));
+  EXPECT_THAT(w, HasSubstr("\n  - no network"));
+  strict.missing.clear();
+  EXPECT_EQ(sandbox_warning(Sandboxed(strict)), "");
+}
+
+TEST(HostOverrides, ReadsTheFlagsAndRefusesAModeThatIsNotOne) {
+  auto o = HostOverrides::from(std::string("strict"), 2500);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->sandbox, host::SandboxMode::Strict);
+  EXPECT_EQ(o->timeout, std::chrono::milliseconds(2500));
+  auto none = HostOverrides::from(std::nullopt, std::nullopt);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->sandbox || none->timeout);
+  auto bad = HostOverrides::from(std::string("paranoid"), std::nullopt);
+  EXPECT_EQ(error_code(bad.status()), "E1002");
+  EXPECT_THAT(error_text(bad.status()), HasSubstr("paranoid"));
+}
+
+}  // namespace
+}  // namespace ppy::driver
