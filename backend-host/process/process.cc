@@ -22,6 +22,8 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include "ppy/util/error.h"
@@ -193,6 +195,50 @@ void install_signal_cleanup() {
   });
 }
 
+namespace {
+
+/// `PID STARTTIME` of a live process, or empty: with the start time a pid
+/// that was reused since does not pass for the process that made a folder.
+std::string process_identity(pid_t pid) {
+  std::ifstream in(str_cat("/proc/", pid, "/stat"));
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return {};
+  std::istringstream fields(stat.substr(paren + 1));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i)  // starttime is field 22
+    if (i == 22) return str_cat(pid, " ", field);
+  return {};
+}
+
+constexpr const char* kDriverFile = "driver";  // in each run folder: the identity of the driver that made it
+
+/// Removes the run folders under `root` whose driver is gone: a driver killed
+/// with SIGKILL cannot clean up after itself. Once per root and process.
+void sweep_abandoned(const fs::path& root) {
+  static std::mutex mu;
+  static std::set<std::string> swept;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!swept.insert(root.string()).second) return;
+  }
+  std::error_code ec;
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& dir = it->path();
+    struct stat st;
+    if (!dir.filename().string().starts_with("ppy-backend-") || lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != geteuid())
+      continue;
+    std::ifstream in(dir / kDriverFile);
+    std::string who;
+    if (!std::getline(in, who) || who.empty()) continue;  // not ours to judge
+    pid_t pid = static_cast<pid_t>(std::atol(who.c_str()));
+    if (pid > 0 && process_identity(pid) != who) fs::remove_all(dir, ec);
+  }
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------------------
 
 absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOptions opt) {
@@ -207,8 +253,10 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
     const char* t = getenv("TMPDIR");
     root = t && *t ? t : "/tmp";
   }
+  sweep_abandoned(root);
   std::string tmpl = (root / "ppy-backend-XXXXXX").string();
   if (!mkdtemp(tmpl.data())) return fail(str_cat("cannot make a folder in ", root.string(), ": ", strerror(errno)));
+  std::ofstream(fs::path(tmpl) / kDriverFile) << process_identity(getpid()) << "\n";
 
   std::unique_ptr<BackendProcess> p(new BackendProcess());
   p->run_dir_ = tmpl;

@@ -152,6 +152,44 @@ TEST_F(ProcessTest, ACrashSeenByManyThreadsIsTheCrashForAll) {
   for (const ExitInfo& e : seen) EXPECT_EQ(e.describe(), "was killed by SIGSEGV (Segmentation fault)");
 }
 
+TEST_F(ProcessTest, FoldersOfADriverThatIsGoneAreSweptAtTheNextSpawn) {
+  // A SIGKILLed driver cannot remove its helpers' folders; the next one does.
+  auto folder = [](const fs::path& root, const std::string& name, const std::string& driver) {
+    fs::create_directories(root / name / "scratch");
+    if (!driver.empty()) std::ofstream(root / name / "driver") << driver << "\n";
+    return root / name;
+  };
+  fs::path root = dir_ / "tmp";
+  fs::path dead = folder(root, "ppy-backend-dead00", "999999999 1");  // no such pid
+  fs::path reused = folder(root, "ppy-backend-reuse0", std::to_string(getpid()) + " 1");  // our pid, not our start
+  fs::path unknown = folder(root, "ppy-backend-older0", "");  // no driver file: not ours to judge
+  fs::path other = folder(root, "not-ppy-at-all", "999999999 1");
+  ProcessOptions o;
+  o.executable = script("exec sleep 100");
+  o.temp_root = root;
+  auto p = BackendProcess::spawn(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_FALSE(fs::exists(reused));
+  EXPECT_TRUE(fs::exists(unknown));
+  EXPECT_TRUE(fs::exists(other));
+  // A live driver's folder stays: ours, as a second root's sweep sees it.
+  std::ifstream in((*p)->run_dir() / "driver");
+  std::string us;
+  ASSERT_TRUE(std::getline(in, us));
+  EXPECT_EQ(us.substr(0, us.find(' ')), std::to_string(getpid()));
+  fs::path root2 = dir_ / "tmp2";
+  fs::path alive = folder(root2, "ppy-backend-alive0", us);
+  fs::path dead2 = folder(root2, "ppy-backend-dead01", "999999999 1");
+  o.temp_root = root2;
+  auto p2 = BackendProcess::spawn(o);
+  ASSERT_TRUE(p2.ok()) << p2.status();
+  EXPECT_TRUE(fs::exists(alive));
+  EXPECT_FALSE(fs::exists(dead2));
+  (*p)->kill();
+  (*p2)->kill();
+}
+
 TEST_F(ProcessTest, IgnoringSigtermGetsSigkill) {
   auto p = start("trap '' TERM; echo ready >&2; while :; do sleep 0.05; done");
   ASSERT_TRUE(p);
