@@ -159,6 +159,8 @@ class RemoteHandle final : public BackendHandle {
     if (dead_.empty()) dead_ = why;
   }
   absl::Status write_files(const Invocation& r, const InvokeResult& got, InvocationResult& out);
+  /// Who to blame for a module that came back invalid.
+  std::string broke_it(const std::vector<PassRun>& passes) const;
 
   BackendInfo info_;
   std::unique_ptr<BackendProcess> process_;
@@ -317,18 +319,30 @@ absl::StatusOr<InvocationResult> RemoteHandle::invoke(const Invocation& r) {
       return internal::call_failure(info_, call, "it broke the protocol: the modules did not all come back", {});
     for (auto& m : got->modules) {
       absl::Status v = ir::verify_status(*m);
-      if (!v.ok()) {
-        std::string passes;
-        for (const auto& p : out.passes) str_append(passes, passes.empty() ? "" : ", ", p.name);
-        return coded_error("E1904", str_cat("backend '", info_.name, "'s passes (", passes,
-                                            ") left the IR invalid: ", std::string(v.message())));
-      }
+      if (!v.ok())
+        return coded_error("E1904", str_cat(broke_it(out.passes), " left the IR invalid: ", std::string(v.message())));
     }
     out.modules = std::move(got->modules);
   }
   if (r.action == Invocation::Action::Build)
     if (auto s = write_files(r, *got, out); !s.ok()) return s;
   return out;
+}
+
+std::string RemoteHandle::broke_it(const std::vector<PassRun>& passes) const {
+  // Verified only once all ran: the passes that say they changed the module
+  // are the suspects, else all of them.
+  std::vector<std::string> changed, all;
+  for (const PassRun& p : passes) {
+    all.push_back(p.name);
+    if (p.changed) changed.push_back(p.name);
+  }
+  const std::vector<std::string>& named = changed.empty() ? all : changed;
+  if (named.size() == 1)
+    return str_cat("backend '", info_.name, "''s pass '", named[0], "'", changed.empty() ? "" : " (the one that changed it)");
+  std::string list;
+  for (const std::string& n : named) str_append(list, list.empty() ? "'" : ", '", n, "'");
+  return str_cat("one of backend '", info_.name, "''s passes ", list);
 }
 
 absl::Status RemoteHandle::write_files(const Invocation& r, const InvokeResult& got, InvocationResult& out) {

@@ -500,6 +500,30 @@ TEST_F(HostileTest, PassAtAnotherStageIsE1802ByName) {
   EXPECT_THAT(error_text(h.status()), HasSubstr("`BackendPassRegistrar.add(factory)` is how one is hung there"));
 }
 
+TEST_F(HostileTest, APassThatBreaksTheIrInTheHelperIsE1904ByName) {
+  // The SDK verifies after each pass, in the helper, and names the one.
+  auto h = connect_backend(hostile({"--break-ir"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  absl::Status s = run_call(**h, "passes", tmp_.path);
+  EXPECT_EQ(error_code(s), "E1904");
+  EXPECT_THAT(error_text(s), HasSubstr("hostile-pass"));
+  EXPECT_TRUE((*h)->process()->poll().running());  // a refusal, not a crash: the helper goes on
+}
+
+TEST_F(HostileTest, ModulesThatComeBackInvalidAreE1904NamingThePassThatChangedThem) {
+  // A backend not built on the SDK: the driver verifies what comes back.
+  auto h = connect_backend(hostile({"--raw", "broken-modules"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = small_module("m");
+  Invocation inv = emit_of("hostile", {m.get()});
+  inv.action = Invocation::Action::Validate;
+  inv.run_passes = true;
+  inv.return_modules = true;
+  absl::Status s = h->get()->invoke(inv).status();
+  EXPECT_EQ(error_code(s), "E1904");
+  EXPECT_THAT(error_text(s), StartsWith("backend 'hostile''s pass 'sneaky' (the one that changed it) left the IR invalid: "));
+}
+
 TEST_F(HostileTest, BytesForATextFormatIsE1802) {
   auto h = connect_backend(hostile({"--raw", "wrong-type"}));
   ASSERT_TRUE(h.ok()) << h.status();

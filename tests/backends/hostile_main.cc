@@ -10,7 +10,10 @@
 //   --garbage          write bytes that are not HTTP/2 on the socket
 //   --api-version N|none   declare N, or no version at all
 //   --factory throw|null  the factory throws `boom`, or answers no backend
-//   --raw MODE         a hand-written service: unimplemented, bad-stage, wrong-type
+//   --break-ir         its pass leaves the IR invalid (a second terminator)
+//   --raw MODE         a hand-written service: unimplemented, bad-stage, wrong-type,
+//                      broken-modules (sends back modules that do not verify,
+//                      saying its pass `sneaky` changed them and `idle` did not)
 //   --escape PATH PORT try to write PATH and connect to 127.0.0.1:PORT; the
 //                      toolchain detail says what happened (`write=denied tcp=denied`)
 // Every mode first prints a few lines on stderr, so errors can show the tail.
@@ -33,6 +36,7 @@
 #include "grpcpp/server_posix.h"
 #include "ppy/backend/serve.h"
 #include "ppy/backend/v1/backend.grpc.pb.h"
+#include "ppy/ir/proto.h"
 
 namespace {
 
@@ -41,6 +45,7 @@ namespace v1 = ::ppy::backend::v1;
 struct Mode {
   std::string crash_at, hang_at, exit_at, alloc_at, raw, escape_path, factory;
   int escape_port = 0;
+  bool break_ir = false;
   std::optional<int> api_version = 1;
 } mode;
 
@@ -96,9 +101,11 @@ std::string try_escape() {
 class Breaks final : public ppy::ir::FunctionPass {
  public:
   std::string_view name() const override { return "hostile-pass"; }
-  absl::StatusOr<bool> run_on_function(ppy::ir::Function&, const ppy::ir::PassContext&) override {
+  absl::StatusOr<bool> run_on_function(ppy::ir::Function& f, const ppy::ir::PassContext&) override {
     misbehave("passes");
-    return false;
+    if (!mode.break_ir || f.is_declaration()) return false;
+    f.body().entry()->append(ppy::ir::Operation::create("core.ret", {}, {}));
+    return true;
   }
 };
 
@@ -158,6 +165,12 @@ class Raw final : public v1::Backend::Service {
       p->set_name("sneaky-canonicalize");
       p->set_stage("before-backend");
     }
+    if (mode.raw == "broken-modules")
+      for (const char* name : {"sneaky", "idle"}) {
+        auto* p = r->add_passes();
+        p->set_name(name);
+        p->set_stage("backend");
+      }
     return grpc::Status::OK;
   }
   grpc::Status Invoke(grpc::ServerContext*,
@@ -167,6 +180,7 @@ class Raw final : public v1::Backend::Service {
     while (stream->Read(&req))
       if (req.has_header())
         for (const auto& m : req.header().modules()) names.push_back(m.name());
+    if (mode.raw == "broken-modules") return send_broken(stream, names);
     for (const auto& n : names) {
       v1::InvokeResponse r;
       auto* a = r.mutable_artifact();
@@ -178,6 +192,30 @@ class Raw final : public v1::Backend::Service {
     }
     v1::InvokeResponse done;
     done.mutable_finished();
+    stream->Write(done);
+    return grpc::Status::OK;
+  }
+
+  /// Each module back as a function whose block has no terminator.
+  static grpc::Status send_broken(grpc::ServerReaderWriter<v1::InvokeResponse, v1::InvokeRequest>* stream,
+                                  const std::vector<std::string>& names) {
+    for (size_t i = 0; i < names.size(); ++i) {
+      ppy::ir::Module m(names[i]);
+      auto* f = m.add_function(std::make_unique<ppy::ir::Function>("f", std::vector<ppy::ir::Param>{},
+                                                                   std::vector<ppy::ir::Type>{}));
+      f->create_entry_block();
+      v1::InvokeResponse r;
+      r.mutable_module()->set_module_index(static_cast<uint32_t>(i));
+      r.mutable_module()->set_data(ppy::ir::to_proto_bytes(m));
+      r.mutable_module()->set_last(true);
+      stream->Write(r);
+    }
+    v1::InvokeResponse done;
+    for (auto [name, changed] : {std::pair{"sneaky", true}, std::pair{"idle", false}}) {
+      v1::PassRun* p = done.mutable_finished()->add_passes();
+      p->set_name(name);
+      p->set_changed(changed);
+    }
     stream->Write(done);
     return grpc::Status::OK;
   }
@@ -210,6 +248,7 @@ int main(int argc, char** argv) {
     else if (a == "--raw") mode.raw = next();
     else if (a == "--factory") mode.factory = next();
     else if (a == "--garbage") garbage = true;
+    else if (a == "--break-ir") mode.break_ir = true;
     else if (a == "--exit-early") exit_early = true;
     else if (a == "--api-version") {
       std::string v = next();
