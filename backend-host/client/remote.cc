@@ -2,6 +2,7 @@
 // long-running server behind an endpoint with TLS.
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -377,9 +378,10 @@ absl::Status RemoteHandle::write_files(const Invocation& r, const InvokeResult& 
 }
 
 /// The handshake failed: E1903 in the contract's words, with the output tail.
-absl::Status handshake_failure(const BackendInfo& info, BackendProcess* process, const grpc::Status& s,
-                               std::chrono::milliseconds deadline) {
-  const std::string who = str_cat("backend '", info.name, "' (", info.origin, ")");
+absl::Status handshake_failure(const BackendInfo& info, BackendProcess* process, const std::string& endpoint,
+                               const grpc::Status& s, std::chrono::milliseconds deadline) {
+  std::string who = str_cat("backend '", info.name, "' (", info.origin, ")");
+  if (!endpoint.empty()) str_append(who, " at ", endpoint);
   std::string tail;
   std::string why;
   if (s.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
@@ -397,12 +399,14 @@ absl::Status handshake_failure(const BackendInfo& info, BackendProcess* process,
     why = str_cat(who, " did not answer the handshake within ", ms_text(deadline));
   } else {
     ExitInfo e = process ? process->wait_for(1000ms) : ExitInfo{};
-    if (process && !e.running())
+    // SIGPIPE: it was still writing when the driver hung up on what it wrote.
+    const bool hung_up_on = e.kind == ExitInfo::Kind::Signaled && e.signal == SIGPIPE;
+    if (process && !e.running() && !hung_up_on)
       why = str_cat(who, " could not be started: the helper ", e.describe(), " before answering the handshake");
     else if (process)
       why = str_cat(who, " answered the handshake with something that is not the backend protocol (",
                     code_name(s.error_code()), ": ", s.error_message(), ")");
-    else
+    else  // gRPC's words say why: refused, unresolved, a certificate not trusted
       why = str_cat(who, " could not be reached: ", code_name(s.error_code()), ": ", s.error_message());
   }
   if (process) {
@@ -447,8 +451,9 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
       creds = grpc::SslCredentials(ssl);
       if (!entry.tls.server_name.empty()) args.SetSslTargetNameOverride(entry.tls.server_name);
     }
+    // Not wait_for_ready: a server that cannot be reached fails the handshake
+    // at once, with the reason, rather than when its deadline passes.
     channel = grpc::CreateCustomChannel(entry.endpoint, creds, args);
-    wait_for_ready = true;
   } else {
     ProcessOptions po;
     po.executable = entry.executable;
@@ -488,7 +493,7 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
   ctx.set_deadline(start + deadlines.handshake);
   ctx.set_wait_for_ready(wait_for_ready);
   grpc::Status s = stub->Handshake(&ctx, req, &resp);
-  if (!s.ok()) return handshake_failure(info, process.get(), s, deadlines.handshake);
+  if (!s.ok()) return handshake_failure(info, process.get(), entry.endpoint, s, deadlines.handshake);
 
   if (resp.has_api_version()) info.api_version = resp.api_version();
   info.fingerprint = resp.fingerprint();

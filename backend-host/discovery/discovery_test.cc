@@ -72,6 +72,19 @@ TEST_F(DiscoveryTest, UnknownNameListsEveryBackendIncludingBuiltins) {
   EXPECT_EQ(error_text(r.status()), "no backend is called 'nope'; the backends are c, ir, llvm, nvvm, python, stablehlo, toy");
 }
 
+TEST_F(DiscoveryTest, AnUnknownNameSaysWhichManifestsCouldNotBeRead) {
+  // The backend asked for may be the one whose manifest is broken.
+  std::vector<fs::path> path{write("a", "toy", manifest("ppy-toy", "0.1", backend("toy"))),
+                             write("b", "crash", manifest("crash", "1", backend("crashb") + "sandbox = \"paranoid\"\n"))};
+  auto index = ManifestIndex::scan(path);
+  ASSERT_EQ(index.problems().size(), 1u);
+  auto r = index.lookup("crashb");
+  EXPECT_EQ(error_code(r.status()), "E1903");
+  EXPECT_THAT(error_text(r.status()), HasSubstr("no backend is called 'crashb'; the backends are "));
+  EXPECT_THAT(error_text(r.status()), HasSubstr("1 manifest(s) could not be read: " + index.problems()[0]));
+  EXPECT_THAT(index.problems()[0], HasSubstr("paranoid"));
+}
+
 TEST_F(DiscoveryTest, BuiltinNameLooksUpAsBuiltin) {
   auto index = ManifestIndex::scan({});
   auto r = index.lookup("llvm");

@@ -273,10 +273,19 @@ TEST(Toy, RemoteEndpointOverLoopbackTls) {
   HostSettings quick;
   quick.handshake_timeout = 2000ms;
   e.settings = quick;
+  auto t0 = std::chrono::steady_clock::now();
   auto untrusted = connect_backend(e);
   EXPECT_EQ(error_code(untrusted.status()), "E1903");
+  EXPECT_THAT(error_text(untrusted.status()), HasSubstr(" at " + e.endpoint + " could not be reached: UNAVAILABLE"));
   ::kill(server, SIGTERM);
   waitpid(server, nullptr, 0);
+  // Nothing listening: said at once, not when the handshake's deadline passes.
+  quick.handshake_timeout = 20000ms;
+  e.settings = quick;
+  auto refused = connect_backend(e);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
+  EXPECT_EQ(error_code(refused.status()), "E1903");
+  EXPECT_THAT(error_text(refused.status()), HasSubstr(" at " + e.endpoint + " could not be reached: UNAVAILABLE"));
 }
 #endif  // PPY_HAVE_TOY
 
@@ -440,6 +449,7 @@ TEST_F(HostileTest, GarbageOnTheSocketIsALoadError) {
   auto h = connect_backend(hostile({"--garbage"}));
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 8s);
   EXPECT_EQ(error_code(h.status()), "E1903");
+  EXPECT_THAT(error_text(h.status()), HasSubstr("answered the handshake with something that is not the backend protocol"));
   EXPECT_THAT(error_text(h.status()), HasSubstr("warming up"));
 }
 
