@@ -44,7 +44,9 @@ absl::Status check_info(const BackendInfo& info, std::string_view expected, bool
                          str_cat("backend '", info.name, "' (", info.origin,
                                  ") does not declare the backend API version; declare it on the class as a literal "
                                  "-- `api_version = ",
-                                 kBackendApiVersion, "` -- rather than inheriting it"));
+                                 kBackendApiVersion, "` -- rather than inheriting it (with the C++ SDK: ",
+                                 "`std::optional<int> api_version() const override { return ", kBackendApiVersion,
+                                 "; }`)"));
     if (*info.api_version != kBackendApiVersion)
       return coded_error("E1903", str_cat("backend '", info.name, "' (", info.origin, ") declares backend API version ",
                                           *info.api_version, "; this compiler speaks version ", kBackendApiVersion,

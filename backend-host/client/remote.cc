@@ -207,7 +207,7 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
     bool transport = code == grpc::StatusCode::UNAVAILABLE || message.empty();
     ExitInfo e = process_->wait_for(transport ? 1000ms : 50ms);
     if (e.kind == ExitInfo::Kind::Signaled) {
-      cause = str_cat("it crashed: it ", e.describe());
+      cause = str_cat("it crashed: it ", e.describe(), process_->sandbox().limit_hint(e.signal));
     } else if (e.kind == ExitInfo::Kind::Exited) {
       cause = str_cat("it ", e.describe());
     } else if (transport) {

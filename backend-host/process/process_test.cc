@@ -251,7 +251,10 @@ TEST_F(ProcessTest, DefaultSandboxScrubsEnvironmentAndSetsLimits) {
   SandboxPolicy policy;
   policy.pass_env = {"PASSED"};
   policy.memory_bytes = uint64_t{1} << 30;
-  auto p = start("env >&2; echo core=$(ulimit -c) as=$(ulimit -v) cwd=$(pwd) >&2", policy);
+  policy.cpu_seconds = 77;
+  policy.file_size_bytes = uint64_t{3} << 20;
+  auto p = start("env >&2; echo core=$(ulimit -c) as=$(ulimit -v) cwd=$(pwd) >&2; "
+                 "echo cpu=$(ulimit -t) fsize=$(ulimit -f) >&2", policy);
   ASSERT_TRUE(p);
   p->wait_for(10s);
   std::string out = p->output_tail(100);
@@ -259,8 +262,20 @@ TEST_F(ProcessTest, DefaultSandboxScrubsEnvironmentAndSetsLimits) {
   EXPECT_THAT(out, HasSubstr("PASSED=yes"));
   EXPECT_THAT(out, Not(HasSubstr("SECRET")));
   EXPECT_THAT(out, HasSubstr("core=0 as=1048576 cwd=" + p->scratch_dir().string()));
+  EXPECT_THAT(out, HasSubstr("cpu=77 fsize=3072"));  // ulimit -f counts 1 KiB blocks
   EXPECT_TRUE(p->sandbox().scrubbed_env);
   EXPECT_TRUE(p->sandbox().rlimits);
+}
+
+TEST_F(ProcessTest, AFileWrittenPastTheLimitEndsTheHelperAndSaysWhichLimit) {
+  SandboxPolicy policy;
+  policy.file_size_bytes = uint64_t{1} << 20;
+  auto p = start("exec head -c 3000000 /dev/zero > big", policy);
+  ASSERT_TRUE(p);
+  ExitInfo e = p->wait_for(10s);
+  EXPECT_EQ(e.kind, ExitInfo::Kind::Signaled);
+  EXPECT_EQ(signal_name(e.signal), "SIGXFSZ");
+  EXPECT_EQ(p->sandbox().limit_hint(e.signal), " -- past its file-size limit of 1 MiB");
 }
 
 TEST_F(ProcessTest, SandboxOffInheritsTheEnvironment) {

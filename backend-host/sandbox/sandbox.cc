@@ -148,6 +148,9 @@ SandboxReport plan_sandbox(const SandboxPolicy& policy) {
   if (policy.mode == SandboxMode::Off) return r;
   r.scrubbed_env = true;
   r.rlimits = true;
+  r.memory_bytes = policy.memory_bytes;
+  r.cpu_seconds = policy.cpu_seconds;
+  r.file_size_bytes = policy.file_size_bytes;
   if (policy.mode != SandboxMode::Strict) return r;
   const SandboxSupport& s = sandbox_support();
   if (s.landlock_abi > 0) {
@@ -165,6 +168,17 @@ SandboxReport plan_sandbox(const SandboxPolicy& policy) {
     r.missing.push_back("no network (neither a network namespace nor seccomp is allowed here)");
   }
   return r;
+}
+
+std::string SandboxReport::limit_hint(int signal) const {
+  if (!rlimits) return {};
+  switch (signal) {
+    case SIGXCPU: return str_cat(" -- past its CPU limit of ", cpu_seconds, " s");
+    case SIGXFSZ: return str_cat(" -- past its file-size limit of ", file_size_bytes >> 20, " MiB");
+    case SIGABRT:  // what an allocation refused under RLIMIT_AS usually ends in
+      return str_cat(" (it runs under a memory limit of ", memory_bytes >> 20, " MiB, which an allocation past fails)");
+    default: return {};
+  }
 }
 
 std::string SandboxReport::summary() const {

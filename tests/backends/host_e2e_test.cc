@@ -492,7 +492,8 @@ TEST_F(HostileTest, NoApiVersionSaysWhatToWrite) {
   EXPECT_EQ(error_code(h.status()), "E1903");
   EXPECT_THAT(error_text(h.status()), HasSubstr("does not declare the backend API version"));
   EXPECT_THAT(error_text(h.status()),
-              HasSubstr("declare it on the class as a literal -- `api_version = 1` -- rather than inheriting it"));
+              HasSubstr("declare it on the class as a literal -- `api_version = 1` -- rather than inheriting it "
+                        "(with the C++ SDK: `std::optional<int> api_version() const override { return 1; }`)"));
   EXPECT_THAT(error_text(h.status()), HasSubstr("'hostile'"));
   EXPECT_THAT(error_text(h.status()), HasSubstr("ppy-hostile"));
 }
@@ -551,6 +552,7 @@ TEST_F(HostileTest, UnboundedAllocationHitsTheLimit) {
   EXPECT_EQ(error_code(st), "E1905");
   EXPECT_THAT(error_text(st), HasSubstr("hostile: allocating in emit"));
   EXPECT_THAT(error_text(st), HasSubstr("malloc failed"));
+  EXPECT_THAT(error_text(st), HasSubstr("killed by SIGABRT (Aborted) (it runs under a memory limit of 512 MiB"));
 }
 
 /// A TCP listener on 127.0.0.1 for the escape attempts.

@@ -59,10 +59,15 @@ struct SandboxReport {
   bool seccomp_net = false;       ///< inet sockets denied by seccomp
   /// Protections the mode asks for that this kernel cannot give.
   std::vector<std::string> missing;
+  /// The rlimits in force (with `rlimits`).
+  uint64_t memory_bytes = 0, cpu_seconds = 0, file_size_bytes = 0;
 
   bool no_network() const { return net_namespace || seccomp_net; }
   /// One line per protection, for `ppy doctor`: `sandbox   strict: ...`.
   std::string summary() const;
+  /// The limit a helper killed by `signal` likely ran into, as words to add
+  /// to the cause (` -- past its CPU limit of 60 s`), or empty.
+  std::string limit_hint(int signal) const;
 };
 /// What `policy` would give on this kernel.
 SandboxReport plan_sandbox(const SandboxPolicy& policy);
