@@ -282,7 +282,8 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   if (log < 0 || null < 0) return fail(strerror(errno));
 
   p->report_ = plan_sandbox(opt.sandbox);
-  ChildSandbox sandbox(opt.sandbox, p->report_, p->scratch_);
+  ChildSandbox sandbox(opt.sandbox, p->report_, p->scratch_,
+                       opt.connection == ProcessOptions::Connection::UnixSocket ? p->run_dir_ : fs::path());
   std::vector<std::string> env = sandbox_environment(opt.sandbox, opt.env, p->scratch_);
   env.insert(env.end(), opt.extra_env.begin(), opt.extra_env.end());
   std::vector<char*> envp;

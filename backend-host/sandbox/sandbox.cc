@@ -215,8 +215,9 @@ std::vector<std::string> sandbox_environment(const SandboxPolicy& policy, const 
   return out;
 }
 
-ChildSandbox::ChildSandbox(const SandboxPolicy& policy, const SandboxReport& plan, const std::filesystem::path& scratch)
-    : plan_(plan), limits_(policy), scratch_(scratch.string()) {}
+ChildSandbox::ChildSandbox(const SandboxPolicy& policy, const SandboxReport& plan, const std::filesystem::path& scratch,
+                           const std::filesystem::path& socket_dir)
+    : plan_(plan), limits_(policy), scratch_(scratch.string()), socket_dir_(socket_dir.string()) {}
 
 bool ChildSandbox::apply() const noexcept {
   if (plan_.rlimits) {
@@ -262,6 +263,15 @@ bool ChildSandbox::apply() const noexcept {
       return false;
     }
     close(dir);
+    if (!socket_dir_.empty()) {
+      int sd = open(socket_dir_.c_str(), O_PATH | O_CLOEXEC);
+      ll::PathBeneath sock = {ll::kMakeSock, sd};
+      if (sd < 0 || syscall(SYS_landlock_add_rule, ruleset, ll::kRulePathBeneath, &sock, 0) != 0) {
+        child_say("landlock_add_rule (socket folder)");
+        return false;
+      }
+      close(sd);
+    }
     // Writing to /dev/null is not an escape.
     int null = open("/dev/null", O_PATH | O_CLOEXEC);
     ll::PathBeneath devnull = {ll::kWriteFile | (abi >= 3 ? ll::kTruncate : 0), null};

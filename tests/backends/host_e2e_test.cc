@@ -88,6 +88,26 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> open_toy(Hosting h, Options optio
   return connect_backend(**entry, o);
 }
 
+TEST(Toy, StrictSandboxServesOverAUnixSocketToo) {
+  // The fallback connection binds a socket beside the scratch folder, which
+  // the strict sandbox's write confinement must still allow.
+  std::vector<fs::path> path{fs::path(PPY_BINARY_DIR) / "backends"};
+  ManifestIndex index = ManifestIndex::scan(path);
+  auto entry = index.lookup("toy");
+  ASSERT_TRUE(entry.ok()) << entry.status();
+  ConnectOptions o;
+  o.connection = ProcessOptions::Connection::UnixSocket;
+  SandboxPolicy strict;
+  strict.mode = SandboxMode::Strict;
+  o.sandbox_override = &strict;
+  auto h = connect_backend(**entry, o);
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = small_module("m");
+  auto r = (*h)->invoke(emit_of("toy", {m.get()}));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*h)->sandbox().landlock_writes, landlock_available());
+}
+
 class Conformance : public ::testing::TestWithParam<Hosting> {
  protected:
   void SetUp() override {

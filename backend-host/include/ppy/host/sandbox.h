@@ -81,7 +81,10 @@ std::vector<std::string> sandbox_environment(const SandboxPolicy& policy, const 
 /// Everything the child applies between fork and exec, prepared in the parent.
 class ChildSandbox {
  public:
-  ChildSandbox(const SandboxPolicy& policy, const SandboxReport& plan, const std::filesystem::path& scratch);
+  /// `socket_dir`: where the helper binds its unix socket, when it does; the
+  /// write confinement lets it make a socket there and nothing else.
+  ChildSandbox(const SandboxPolicy& policy, const SandboxReport& plan, const std::filesystem::path& scratch,
+               const std::filesystem::path& socket_dir = {});
   /// In the child: applies the plan. Only async-signal-safe calls; on failure
   /// writes a line to fd 2 and answers false (the caller then _exits).
   bool apply() const noexcept;
@@ -89,7 +92,7 @@ class ChildSandbox {
  private:
   SandboxReport plan_;
   SandboxPolicy limits_;
-  std::string scratch_;
+  std::string scratch_, socket_dir_;
 };
 
 /// Whether the current process can be granted a network namespace / Landlock;
