@@ -17,6 +17,7 @@
 #include "ppy/driver/backend_context.h"
 #include "ppy/driver/commands.h"
 #include "ppy/driver/compile.h"
+#include "ppy/driver/output.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -143,6 +144,7 @@ int build(const BuildOptions& opts, Streams io) {
   fs::path out = opts.output ? fs::path(*opts.output) : fs::path(cache_root(*c, opts.target)) / "backends" / info.name;
   ArtifactCache cache(cache_root(*c, opts.target) + "/artifacts");
   std::string key = combined_key("build", ctx.identity);
+  if (auto s = check_output_location(out.string()); !s.ok()) return fail(io.err, s);
   remove_stale_staging(out);  // what killed builds into this -o left behind
 
   std::vector<ArtifactFile> files;

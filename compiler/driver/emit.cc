@@ -66,6 +66,8 @@ int emit(const EmitOptions& opts, Streams io) {
   const host::BackendInfo& info = (*backend)->info();
   const EmitFormat* format = info.format(opts.format);
   if (auto s = host::require_toolchain(info, format); !s.ok()) return fail(io.err, s);
+  if (opts.output)
+    if (auto s = check_output_location(*opts.output); !s.ok()) return fail(io.err, s);
 
   frontend::DiagnosticEngine diags;
   auto c = compile({opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs, project.ok() ? &*project : nullptr}, diags);

@@ -1,5 +1,9 @@
 #include "ppy/driver/output.h"
 
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "ppy/driver/artifact_cache.h"
@@ -35,6 +39,26 @@ absl::Status check_placement(const std::vector<std::string>& modules, const std:
   }
   if (binary && !output && stdout_is_terminal)
     return coded_error("E1002", "the format is binary and standard output is a terminal; write it with -o FILE");
+  return absl::OkStatus();
+}
+
+absl::Status check_output_location(const std::string& output) {
+  auto refuse = [&](const std::string& why) {
+    return coded_error("E1002", str_cat("cannot write the output to ", output, ": ", why));
+  };
+  std::error_code ec;
+  fs::path at = fs::absolute(fs::path(output), ec);
+  if (ec) return refuse(ec.message());
+  // The output may be a folder to fill; else its parent must take it.
+  fs::path dir = fs::is_directory(at, ec) ? at : at.parent_path();
+  while (!fs::exists(dir, ec) && dir.has_parent_path() && dir != dir.parent_path()) dir = dir.parent_path();
+  if (!fs::is_directory(dir, ec)) return refuse(str_cat(dir.string(), " is not a folder"));
+  // Tried, not asked: access() says yes to root, and /proc says no to all.
+  std::string probe = (dir / ".ppy-probe-XXXXXX").string();
+  int fd = mkstemp(probe.data());
+  if (fd < 0) return refuse(str_cat("no file can be made in ", dir.string(), " (", strerror(errno), ")"));
+  close(fd);
+  unlink(probe.c_str());
   return absl::OkStatus();
 }
 

@@ -664,6 +664,20 @@ TEST_F(E2E, BadCommandLinesAreE1002WithAPointerToHelp) {
   EXPECT_THAT(help.out, AllOf(HasSubstr("--sandbox"), HasSubstr("--backend-timeout")));
 }
 
+TEST_F(E2E, AnOutputThatCannotBeWrittenIsRefusedBeforeAnythingIsBuilt) {
+  std::string one = fixture("one.ppy");
+  std::ofstream(path("a-file")) << "not a folder\n";
+  Result build = ppy({"build", one, "--backend", "toy", "-o", p("a-file/out")});
+  EXPECT_EQ(build.status, 2) << build;
+  EXPECT_THAT(build.err, HasSubstr("error[E1002]: cannot write the output to " + p("a-file/out") + ": " +
+                                   p("a-file") + " is not a folder"));
+  Result emit = ppy({"emit", "toy", one, "-o", "/proc/ppy-cannot-be-here.toy"});
+  EXPECT_EQ(emit.status, 2) << emit;
+  EXPECT_THAT(emit.err, HasSubstr("error[E1002]: cannot write the output to /proc/ppy-cannot-be-here.toy: "
+                                  "no file can be made in /proc"));
+  EXPECT_EQ(emit.out, "");
+}
+
 TEST_F(E2E, EmitAcceptsTheHostFlagsBuildDoes) {
   std::string one = fixture("one.ppy");
   Result r = ppy({"emit", "toy", one, "-o", p("flags.toy"), "--sandbox", "strict", "--backend-timeout", "60000"});

@@ -26,6 +26,11 @@ absl::Status check_placement(const std::vector<std::string>& modules, const std:
                              bool program_scope, bool binary, const std::optional<std::string>& output,
                              bool stdout_is_terminal);
 
+/// Checks, before anything is compiled, that `output` (a file or a folder to
+/// be made) can be written: the nearest folder that exists above it must be
+/// one, and writable. E1002 naming `output`, never a temporary beside it.
+absl::Status check_output_location(const std::string& output);
+
 /// Writes the artifacts: one to stdout or `-o FILE` (or `-o DIR/<module><suffix>`
 /// when the output is an existing folder or ends in '/'), several into
 /// `-o DIR` as `<module><suffix>`. Each file is written atomically.
