@@ -228,8 +228,11 @@ void ManifestIndex::add_manifest(const fs::path& manifest, std::map<std::string,
     problems_.push_back(str_cat("the manifest ", manifest.string(), " is malformed: ", std::string(d.status().message())));
     return;
   }
-  if (dists.count(d->name)) {
+  if (auto first = dists.find(d->name); first != dists.end()) {
     shadowed_.push_back(manifest);
+    shadowed_notes_.push_back(str_cat("the manifest ", manifest.string(), " is not used: distribution '", d->name,
+                                      "' is already installed by ", first->second.string(),
+                                      ", found first on the search path"));
     return;
   }
   dists[d->name] = manifest;

@@ -193,6 +193,9 @@ TEST_F(DiscoveryTest, SameDistributionLaterOnThePathIsShadowed) {
   ASSERT_EQ(index.backends().size(), 1u);
   EXPECT_EQ(index.backends()[0].version, "0.2");
   ASSERT_EQ(index.shadowed().size(), 1u);
+  ASSERT_EQ(index.shadowed_notes().size(), 1u);
+  EXPECT_THAT(index.shadowed_notes()[0], HasSubstr("is not used: distribution 'ppy-toy' is already installed by " +
+                                                   (d1 / "toy" / "manifest.toml").string()));
 }
 
 TEST(SearchPath, EnvThenPrefixThenUserFolder) {

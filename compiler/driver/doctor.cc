@@ -88,6 +88,7 @@ int list_backends(Streams io) {
            << (e.remote() ? e.endpoint : e.manifest.parent_path().string()) << "\n";
   }
   for (auto& problem : catalog.index().problems()) io.out << "! " << problem << "\n";
+  for (auto& note : catalog.index().shadowed_notes()) io.out << "  " << note << "\n";
   return 0;
 }
 

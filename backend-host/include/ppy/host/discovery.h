@@ -97,6 +97,8 @@ class ManifestIndex {
   const std::map<std::string, std::vector<BackendEntry>>& duplicates() const { return duplicates_; }
   /// Manifests skipped because an earlier folder had a distribution of that name.
   const std::vector<std::filesystem::path>& shadowed() const { return shadowed_; }
+  /// One sentence per shadowed manifest, naming the one used instead.
+  const std::vector<std::string>& shadowed_notes() const { return shadowed_notes_; }
 
   /// Whether `name` is one of the builtins this index was built with.
   bool is_builtin(std::string_view name) const;
@@ -126,6 +128,7 @@ class ManifestIndex {
   std::vector<std::string> problems_;
   std::map<std::string, std::vector<BackendEntry>> duplicates_;
   std::vector<std::filesystem::path> shadowed_;
+  std::vector<std::string> shadowed_notes_;
 };
 
 }  // namespace ppy::host

@@ -30,16 +30,17 @@ std::string_view sandbox_mode_name(SandboxMode m);
 absl::StatusOr<SandboxMode> parse_sandbox_mode(std::string_view s);
 
 /// Per-call deadlines. A helper past one is ended and the call fails E1905.
+/// A backend's passes run within the call that asks for them (validate, emit
+/// or build), under its deadline.
 struct Deadlines {
   std::chrono::milliseconds handshake{10'000};  ///< includes starting the process
   std::chrono::milliseconds fingerprint{10'000};
   std::chrono::milliseconds toolchain{30'000};
-  std::chrono::milliseconds passes{300'000};
   std::chrono::milliseconds validate{300'000};
   std::chrono::milliseconds emit{600'000};
   std::chrono::milliseconds build{600'000};
   /// Every deadline set to `d`.
-  static Deadlines all(std::chrono::milliseconds d) { return {d, d, d, d, d, d, d}; }
+  static Deadlines all(std::chrono::milliseconds d) { return {d, d, d, d, d, d}; }
 };
 
 /// TLS files for a remote endpoint; empty strings are unset.
