@@ -246,26 +246,37 @@ TEST(Toy, SpawnedHelperIsSandboxedAndCleanedUp) {
   EXPECT_FALSE(fs::exists(run));
 }
 
-// A loopback TLS server (the toy with --listen) reached through an endpoint.
-TEST(Toy, RemoteEndpointOverLoopbackTls) {
-  TempDir d;
+/// Makes a CA, a server certificate for localhost/127.0.0.1 and a client
+/// certificate, all signed by the CA, in `dir` (openssl).
+void make_certificates(const fs::path& dir) {
   std::string script = str_cat(
-      "set -e; cd '", d.path.string(), "';", "K='-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';",
+      "set -e; cd '", dir.string(), "';", "K='-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';",
       "openssl req -x509 $K -keyout ca.key -out ca.pem -days 2 -subj '/CN=ppy test CA' 2>/dev/null;",
       "openssl req $K -keyout server.key -out server.csr -subj '/CN=localhost' 2>/dev/null;",
       "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1' > san.cnf;",
       "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem "
-      "-days 2 -extfile san.cnf 2>/dev/null");
+      "-days 2 -extfile san.cnf 2>/dev/null;",
+      "openssl req $K -keyout client.key -out client.csr -subj '/CN=ppy driver' 2>/dev/null;",
+      "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 2 2>/dev/null");
   ASSERT_EQ(std::system(script.c_str()), 0) << "openssl could not make the certificates";
+}
+
+/// The toy serving TLS on a loopback port (`extra`: more of its flags); sets
+/// `pid` and answers the endpoint it printed.
+std::string serve_toy_tls(const fs::path& dir, std::vector<std::string> extra, pid_t& pid) {
   int out[2];
-  ASSERT_EQ(pipe(out), 0);
-  pid_t server = fork();
-  if (server == 0) {
+  if (pipe(out) != 0) return {};
+  pid = fork();
+  if (pid == 0) {
     dup2(out[1], 1);
     std::string toy = std::string(PPY_BINARY_DIR) + "/backends/toy/ppy-backend-toy";
-    std::string cert = (d.path / "server.pem").string(), key = (d.path / "server.key").string();
-    execl(toy.c_str(), toy.c_str(), "--listen", "127.0.0.1:0", "--tls-cert", cert.c_str(), "--tls-key", key.c_str(),
-          nullptr);
+    std::vector<std::string> args = {toy, "--listen", "127.0.0.1:0", "--tls-cert", (dir / "server.pem").string(),
+                                     "--tls-key", (dir / "server.key").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(toy.c_str(), argv.data());
     _exit(127);
   }
   close(out[1]);
@@ -273,13 +284,25 @@ TEST(Toy, RemoteEndpointOverLoopbackTls) {
   char c;
   while (read(out[0], &c, 1) == 1 && c != '\n') line += c;
   close(out[0]);
-  ASSERT_THAT(line, StartsWith("listening "));
+  return line.starts_with("listening ") ? line.substr(10) : std::string();
+}
+
+BackendEntry remote_toy(const std::string& endpoint) {
   BackendEntry e;
   e.name = "toy";
   e.distribution = "ppy-toy";
   e.version = "0.1";
-  e.endpoint = line.substr(10);
-  e.tls.ca = (d.path / "server.pem").string();
+  e.endpoint = endpoint;
+  return e;
+}
+
+// A loopback TLS server (the toy with --listen) reached through an endpoint.
+TEST(Toy, RemoteEndpointOverLoopbackTls) {
+  TempDir d;
+  make_certificates(d.path);
+  pid_t server = -1;
+  BackendEntry e = remote_toy(serve_toy_tls(d.path, {}, server));
+  ASSERT_FALSE(e.endpoint.empty());
   e.tls.ca = (d.path / "ca.pem").string();
   auto h = connect_backend(e);
   ASSERT_TRUE(h.ok()) << h.status();
@@ -306,6 +329,35 @@ TEST(Toy, RemoteEndpointOverLoopbackTls) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
   EXPECT_EQ(error_code(refused.status()), "E1903");
   EXPECT_THAT(error_text(refused.status()), HasSubstr(" at " + e.endpoint + " could not be reached: UNAVAILABLE"));
+}
+
+// A build farm that asks for client certificates: the manifest's tls-cert and
+// tls-key are the driver's.
+TEST(Toy, RemoteEndpointWithMutualTls) {
+  TempDir d;
+  make_certificates(d.path);
+  pid_t server = -1;
+  BackendEntry e = remote_toy(serve_toy_tls(d.path, {"--tls-client-ca", (d.path / "ca.pem").string()}, server));
+  ASSERT_FALSE(e.endpoint.empty());
+  e.tls.ca = (d.path / "ca.pem").string();
+  HostSettings quick;
+  quick.handshake_timeout = 5000ms;
+  e.settings = quick;
+  auto anonymous = connect_backend(e);
+  EXPECT_EQ(error_code(anonymous.status()), "E1903");
+  e.tls.cert = (d.path / "client.pem").string();
+  e.tls.key = (d.path / "client.key").string();
+  auto h = connect_backend(e);
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto a = small_module("a");
+  auto r = (*h)->invoke(emit_of("toy", {a.get()}));
+  EXPECT_TRUE(r.ok()) << r.status();
+  e.tls.key = (d.path / "no-such.key").string();
+  auto unreadable = connect_backend(e);
+  EXPECT_EQ(error_code(unreadable.status()), "E1903");
+  EXPECT_THAT(error_text(unreadable.status()), HasSubstr("no-such.key"));
+  ::kill(server, SIGTERM);
+  waitpid(server, nullptr, 0);
 }
 #endif  // PPY_HAVE_TOY
 
@@ -335,6 +387,10 @@ absl::Status run_call(BackendHandle& h, const std::string& call, const fs::path&
     inv.action = Invocation::Action::Build;
     inv.output_dir = out;
   }
+  if (call == "emit_program") {
+    inv.action = Invocation::Action::EmitProgram;
+    inv.format = "hostile-prog";
+  }
   return h.invoke(inv).status();
 }
 
@@ -353,7 +409,7 @@ TEST_F(HostileTest, SegfaultAtHandshakeIsALoadErrorWithTheTail) {
 }
 
 TEST_F(HostileTest, SegfaultAtEachCallIsE1905AndTheDriverGoesOn) {
-  for (std::string call : {"fingerprint", "toolchain", "passes", "validate", "emit", "build"}) {
+  for (std::string call : {"fingerprint", "toolchain", "passes", "validate", "emit", "emit_program", "build"}) {
     SCOPED_TRACE(call);
     auto h = connect_backend(hostile({"--crash-at", call}));
     ASSERT_TRUE(h.ok()) << h.status();
@@ -695,17 +751,20 @@ TEST_F(DriverKilled, SigkillMidCallTakesTheHelperAlong) {
   fs::remove_all(dir);  // a SIGKILLed driver cannot clean up; the folder is all that is left
 }
 
-TEST_F(DriverKilled, SigintMidCallEndsHelpersAndRemovesFolders) {
-  auto [driver, helper, dir] = start(true);
-  ASSERT_GT(helper, 0);
-  ::kill(driver, SIGINT);
-  int ds = 0;
-  waitpid(driver, &ds, 0);
-  EXPECT_TRUE(WIFSIGNALED(ds));
-  EXPECT_EQ(WTERMSIG(ds), SIGINT);  // re-raised after cleaning up
-  EXPECT_EQ(helper_status(helper), -1);  // the driver's handler reaped it
-  EXPECT_FALSE(fs::exists("/proc/" + std::to_string(helper)));
-  EXPECT_FALSE(fs::exists(dir));
+TEST_F(DriverKilled, SigintSigtermOrSighupMidCallEndsHelpersAndRemovesFolders) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    SCOPED_TRACE(signal_name(sig));
+    auto [driver, helper, dir] = start(true);
+    ASSERT_GT(helper, 0);
+    ::kill(driver, sig);
+    int ds = 0;
+    waitpid(driver, &ds, 0);
+    EXPECT_TRUE(WIFSIGNALED(ds));
+    EXPECT_EQ(WTERMSIG(ds), sig);          // re-raised after cleaning up
+    EXPECT_EQ(helper_status(helper), -1);  // the driver's handler reaped it
+    EXPECT_FALSE(fs::exists("/proc/" + std::to_string(helper)));
+    EXPECT_FALSE(fs::exists(dir));
+  }
 }
 
 }  // namespace

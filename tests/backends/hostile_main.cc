@@ -2,7 +2,7 @@
 // Its own arguments come after the ones the driver gives (`--fd 3`) and are
 // removed before `ppy::serve` sees the rest:
 //   --crash-at CALL    segfault in CALL (handshake, fingerprint, toolchain,
-//                      passes, validate, emit, build)
+//                      passes, validate, emit, emit_program, build)
 //   --hang-at CALL     never answer CALL
 //   --exit-at CALL     exit(3) in CALL
 //   --alloc-at CALL    allocate (and touch) memory without bound in CALL
@@ -120,7 +120,8 @@ class Hostile final : public ppy::Backend {
     return "hostile:1";
   }
   std::vector<ppy::EmitFormat> emit_formats() const override {
-    return {ppy::EmitFormat{"hostile", ".h", false, "", ppy::EmitScope::Module, false}};
+    return {ppy::EmitFormat{"hostile", ".h", false, "", ppy::EmitScope::Module, false},
+            ppy::EmitFormat{"hostile-prog", ".hp", false, "", ppy::EmitScope::Program, false}};
   }
   void register_passes(ppy::BackendPassRegistrar& passes) const override { passes.add<Breaks>(); }
   absl::Status validate(const ppy::ir::Module&, const ppy::BackendContext&) const override {
@@ -131,6 +132,11 @@ class Hostile final : public ppy::Backend {
                                      ppy::BackendContext&) const override {
     misbehave("emit");
     return std::string("// " + m.name() + "\n");
+  }
+  absl::StatusOr<ppy::Artifact> emit_program(ppy::ModuleList modules, const ppy::EmitFormat&,
+                                             ppy::BackendContext&) const override {
+    misbehave("emit_program");
+    return std::string("// " + std::to_string(modules.size()) + " modules\n");
   }
   absl::StatusOr<ppy::BuildResult> build(ppy::ModuleList modules, const std::filesystem::path& out,
                                          ppy::BackendContext&) const override {
