@@ -185,7 +185,7 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
     cancelled = cancelled_;
   }
   if (std::string d = dead(); !d.empty()) {
-    cause = d;  // another call found it dead or stopped it: that is why this one failed
+    cause = str_cat("another call lost the helper: ", d);  // why this one failed too
   } else if (code == grpc::StatusCode::DEADLINE_EXCEEDED) {
     cause = str_cat("it did not answer within ", ms_text(deadline), " (its deadline)");
     if (process_) {

@@ -307,8 +307,8 @@ absl::StatusOr<const BackendEntry*> ManifestIndex::lookup(std::string_view name)
     return coded_error("E1903", str_cat("backend '", name, "' is registered by more than one distribution (",
                                         dist_list(it->second), "); uninstall all but one"));
   std::string msg = str_cat("no backend is called '", name, "'; the backends are ", join(all_names(), ", "));
-  // The one asked for may be in a manifest that could not be read.
-  if (!problems_.empty()) str_append(msg, "; ", problems_.size(), " manifest(s) could not be read: ", join(problems_, "; "));
+  // The one asked for may be in a manifest that could not be read, or lost to a clash.
+  if (!problems_.empty()) str_append(msg, "; discovery also reported: ", join(problems_, "; "));
   return coded_error("E1903", msg, absl::StatusCode::kNotFound);
 }
 

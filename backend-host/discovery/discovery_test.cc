@@ -81,7 +81,7 @@ TEST_F(DiscoveryTest, AnUnknownNameSaysWhichManifestsCouldNotBeRead) {
   auto r = index.lookup("crashb");
   EXPECT_EQ(error_code(r.status()), "E1903");
   EXPECT_THAT(error_text(r.status()), HasSubstr("no backend is called 'crashb'; the backends are "));
-  EXPECT_THAT(error_text(r.status()), HasSubstr("1 manifest(s) could not be read: " + index.problems()[0]));
+  EXPECT_THAT(error_text(r.status()), HasSubstr("; discovery also reported: " + index.problems()[0]));
   EXPECT_THAT(index.problems()[0], HasSubstr("paranoid"));
 }
 

@@ -211,7 +211,15 @@ std::string process_identity(pid_t pid) {
   return {};
 }
 
-constexpr const char* kDriverFile = "driver";  // in each run folder: the identity of the driver that made it
+/// This process's pid namespace: a pid means nothing outside it (containers
+/// sharing one /tmp).
+std::string pid_namespace() {
+  struct stat st;
+  return stat("/proc/self/ns/pid", &st) == 0 ? str_cat(static_cast<uint64_t>(st.st_ino)) : std::string("?");
+}
+
+/// In each run folder: `PID STARTTIME PIDNS` of the driver that made it.
+constexpr const char* kDriverFile = "driver";
 
 /// Removes the run folders under `root` whose driver is gone: a driver killed
 /// with SIGKILL cannot clean up after itself. Once per root and process.
@@ -222,6 +230,7 @@ void sweep_abandoned(const fs::path& root) {
     std::lock_guard<std::mutex> lock(mu);
     if (!swept.insert(root.string()).second) return;
   }
+  const std::string ns = pid_namespace();
   std::error_code ec;
   for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
     const fs::path& dir = it->path();
@@ -230,10 +239,11 @@ void sweep_abandoned(const fs::path& root) {
         st.st_uid != geteuid())
       continue;
     std::ifstream in(dir / kDriverFile);
-    std::string who;
-    if (!std::getline(in, who) || who.empty()) continue;  // not ours to judge
-    pid_t pid = static_cast<pid_t>(std::atol(who.c_str()));
-    if (pid > 0 && process_identity(pid) != who) fs::remove_all(dir, ec);
+    std::string pid, start, their_ns;
+    if (!(in >> pid >> start >> their_ns) || their_ns != ns) continue;  // not ours to judge
+    std::error_code removing;
+    if (process_identity(static_cast<pid_t>(std::atol(pid.c_str()))) != pid + " " + start)
+      fs::remove_all(dir, removing);  // one that will not go does not stop the sweep
   }
 }
 
@@ -256,7 +266,7 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   sweep_abandoned(root);
   std::string tmpl = (root / "ppy-backend-XXXXXX").string();
   if (!mkdtemp(tmpl.data())) return fail(str_cat("cannot make a folder in ", root.string(), ": ", strerror(errno)));
-  std::ofstream(fs::path(tmpl) / kDriverFile) << process_identity(getpid()) << "\n";
+  std::ofstream(fs::path(tmpl) / kDriverFile) << process_identity(getpid()) << " " << pid_namespace() << "\n";
 
   std::unique_ptr<BackendProcess> p(new BackendProcess());
   p->run_dir_ = tmpl;
@@ -398,6 +408,14 @@ ExitInfo BackendProcess::poll() {
   return poll_locked();
 }
 
+bool BackendProcess::claim_locked() {
+  if (!claimed_ && slot_ >= 0) {
+    pid_t expected = pid_;  // -1 until spawn has stored the pid: ours all the same
+    if (!g_slots[slot_].pid.compare_exchange_strong(expected, -1)) return false;
+  }
+  return claimed_ = true;
+}
+
 ExitInfo BackendProcess::poll_locked() {
   if (pid_ <= 1 || !exit_.running()) return exit_;
   siginfo_t info = {};
@@ -406,6 +424,9 @@ ExitInfo BackendProcess::poll_locked() {
     return exit_;
   }
   if (info.si_pid != pid_) return exit_;
+  // Ours to reap, not the signal handler's: once reaped its pid may be reused,
+  // and the handler must not find it in the registry then.
+  if (!claim_locked()) return exit_ = kReapedByCleanup;
   // Exited but not reaped: its pid (and group) cannot be reused yet, so the
   // group can be killed safely (grandchildren it left).
   ::kill(-pid_, SIGKILL);
@@ -447,18 +468,15 @@ ExitInfo BackendProcess::wait_locked(std::unique_lock<std::mutex>& lock, std::ch
 ExitInfo BackendProcess::finish(bool graceful) {
   std::unique_lock<std::mutex> lock(mu_);
   if (cleaned_) return exit_;
-  if (pid_ > 1 && slot_ >= 0 && exit_.running() && !claimed_) {
-    // Claim the slot so a signal handler racing with us leaves this one alone.
-    pid_t expected = pid_;
-    if (g_slots[slot_].pid.compare_exchange_strong(expected, -1)) claimed_ = true;
-    else exit_ = kReapedByCleanup;
-  }
-  if (poll_locked().running() && graceful) {
+  // The signal handler, once it has the slot, kills, reaps and removes it all.
+  if (!claim_locked()) exit_ = kReapedByCleanup;
+  const bool started = pid_ > 1;  // spawn may have failed before the child
+  if (started && poll_locked().running() && graceful) {
     signal_helper(pid_, SIGTERM);
     wait_locked(lock, grace_);
   }
   if (cleaned_) return exit_;  // another caller finished it while we waited
-  if (exit_.running()) {
+  if (started && exit_.running()) {
     signal_helper(pid_, SIGKILL);
     wait_locked(lock, std::chrono::milliseconds(10'000));
     if (cleaned_) return exit_;
@@ -466,9 +484,11 @@ ExitInfo BackendProcess::finish(bool graceful) {
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
   final_tail_ = tail_locked(200);
-  std::error_code ec;
-  if (!run_dir_.empty()) fs::remove_all(run_dir_, ec);
-  if (slot_ >= 0) g_slots[slot_].pid.store(0);
+  if (claimed_) {
+    std::error_code ec;
+    if (!run_dir_.empty()) fs::remove_all(run_dir_, ec);
+    if (slot_ >= 0) g_slots[slot_].pid.store(0);
+  }
   slot_ = -1;
   cleaned_ = true;
   return exit_;

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,6 +90,24 @@ TEST_F(ProcessTest, CrashIsNamedBySignal) {
   EXPECT_THAT(e.describe(), HasSubstr("was killed by SIGSEGV"));
 }
 
+TEST_F(ProcessTest, AHelperThatCannotBeExecutedIsALoadErrorAtOnce) {
+  // It exists and is executable, but its interpreter does not: exec fails
+  // after the run folder is made, and nothing is left to wait for.
+  ProcessOptions o;
+  o.executable = dir_ / "no-interpreter.sh";
+  std::ofstream(o.executable) << "#!/nonexistent/interpreter\n";
+  fs::permissions(o.executable, fs::perms::owner_all);
+  o.temp_root = dir_ / "runs";
+  fs::create_directories(o.temp_root);
+  auto t0 = std::chrono::steady_clock::now();
+  auto p = BackendProcess::spawn(o);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(error_code(p.status()), "E1903");
+  EXPECT_TRUE(fs::is_empty(o.temp_root));  // its folder is gone with it
+  EXPECT_EQ(live_helper_count(), 0);
+}
+
 TEST_F(ProcessTest, MissingExecutableIsALoadError) {
   ProcessOptions o;
   o.executable = dir_ / "no-such-helper";
@@ -159,11 +178,15 @@ TEST_F(ProcessTest, FoldersOfADriverThatIsGoneAreSweptAtTheNextSpawn) {
     if (!driver.empty()) std::ofstream(root / name / "driver") << driver << "\n";
     return root / name;
   };
+  struct stat ns_stat;
+  ASSERT_EQ(stat("/proc/self/ns/pid", &ns_stat), 0);
+  const std::string ns = " " + std::to_string(ns_stat.st_ino);
   fs::path root = dir_ / "tmp";
-  fs::path dead = folder(root, "ppy-backend-dead00", "999999999 1");  // no such pid
-  fs::path reused = folder(root, "ppy-backend-reuse0", std::to_string(getpid()) + " 1");  // our pid, not our start
+  fs::path dead = folder(root, "ppy-backend-dead00", "999999999 1" + ns);  // no such pid
+  fs::path reused = folder(root, "ppy-backend-reuse0", std::to_string(getpid()) + " 1" + ns);  // our pid, not our start
   fs::path unknown = folder(root, "ppy-backend-older0", "");  // no driver file: not ours to judge
-  fs::path other = folder(root, "not-ppy-at-all", "999999999 1");
+  fs::path elsewhere = folder(root, "ppy-backend-conta0", "999999999 1 12345");  // another pid namespace
+  fs::path other = folder(root, "not-ppy-at-all", "999999999 1" + ns);
   ProcessOptions o;
   o.executable = script("exec sleep 100");
   o.temp_root = root;
@@ -172,6 +195,7 @@ TEST_F(ProcessTest, FoldersOfADriverThatIsGoneAreSweptAtTheNextSpawn) {
   EXPECT_FALSE(fs::exists(dead));
   EXPECT_FALSE(fs::exists(reused));
   EXPECT_TRUE(fs::exists(unknown));
+  EXPECT_TRUE(fs::exists(elsewhere));
   EXPECT_TRUE(fs::exists(other));
   // A live driver's folder stays: ours, as a second root's sweep sees it.
   std::ifstream in((*p)->run_dir() / "driver");
@@ -180,7 +204,7 @@ TEST_F(ProcessTest, FoldersOfADriverThatIsGoneAreSweptAtTheNextSpawn) {
   EXPECT_EQ(us.substr(0, us.find(' ')), std::to_string(getpid()));
   fs::path root2 = dir_ / "tmp2";
   fs::path alive = folder(root2, "ppy-backend-alive0", us);
-  fs::path dead2 = folder(root2, "ppy-backend-dead01", "999999999 1");
+  fs::path dead2 = folder(root2, "ppy-backend-dead01", "999999999 1" + ns);
   o.temp_root = root2;
   auto p2 = BackendProcess::spawn(o);
   ASSERT_TRUE(p2.ok()) << p2.status();

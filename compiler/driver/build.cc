@@ -125,6 +125,10 @@ int build(const BuildOptions& opts, Streams io) {
                                                      opts.backend, "' does not take it")));
   auto overrides = HostOverrides::from(opts.host.sandbox, opts.host.backend_timeout_ms);
   if (!overrides.ok()) return fail(io.err, overrides.status());
+  // Before anything starts; the default folder (in the project's cache) is
+  // known, and checked, once the project is compiled.
+  if (opts.output)
+    if (auto s = check_output_location(*opts.output); !s.ok()) return fail(io.err, s);
 
   auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
                                                  : load_project(opts.target);
@@ -144,7 +148,8 @@ int build(const BuildOptions& opts, Streams io) {
   fs::path out = opts.output ? fs::path(*opts.output) : fs::path(cache_root(*c, opts.target)) / "backends" / info.name;
   ArtifactCache cache(cache_root(*c, opts.target) + "/artifacts");
   std::string key = combined_key("build", ctx.identity);
-  if (auto s = check_output_location(out.string()); !s.ok()) return fail(io.err, s);
+  if (!opts.output)
+    if (auto s = check_output_location(out.string()); !s.ok()) return fail(io.err, s);
   remove_stale_staging(out);  // what killed builds into this -o left behind
 
   std::vector<ArtifactFile> files;

@@ -59,6 +59,8 @@ int emit(const EmitOptions& opts, Streams io) {
   const Project* p = project.ok() ? &*project : nullptr;
   auto overrides = HostOverrides::from(opts.host.sandbox, opts.host.backend_timeout_ms);
   if (!overrides.ok()) return fail(io.err, overrides.status());
+  if (opts.output)
+    if (auto s = check_output_location(*opts.output); !s.ok()) return fail(io.err, s);
   BackendCatalog catalog = BackendCatalog::discover();
   auto backend = catalog.format_owner(opts.format, p, *overrides);
   if (!backend.ok()) return fail(io.err, backend.status());
@@ -66,8 +68,6 @@ int emit(const EmitOptions& opts, Streams io) {
   const host::BackendInfo& info = (*backend)->info();
   const EmitFormat* format = info.format(opts.format);
   if (auto s = host::require_toolchain(info, format); !s.ok()) return fail(io.err, s);
-  if (opts.output)
-    if (auto s = check_output_location(*opts.output); !s.ok()) return fail(io.err, s);
 
   frontend::DiagnosticEngine diags;
   auto c = compile({opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs, project.ok() ? &*project : nullptr}, diags);

@@ -101,6 +101,9 @@ class BackendProcess {
  private:
   BackendProcess() = default;
   ExitInfo finish(bool graceful);
+  /// Takes the helper from the signal handler's registry; false when the
+  /// handler has it (it then kills, reaps and removes everything itself).
+  bool claim_locked();
   ExitInfo poll_locked();
   ExitInfo wait_locked(std::unique_lock<std::mutex>& lock, std::chrono::milliseconds timeout);
   std::string tail_locked(size_t max_lines) const;
@@ -116,7 +119,7 @@ class BackendProcess {
   SandboxReport report_;
   ExitInfo exit_;
   std::string final_tail_;
-  bool claimed_ = false;  // the registry's slot is ours to stop it: a handler leaves it alone
+  bool claimed_ = false;  // the registry's slot is ours: the handler leaves this helper alone
   bool cleaned_ = false;
 };
 
