@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "ppy/ir/testing.h"
@@ -437,11 +438,28 @@ TEST_F(HostileTest, ExitDuringACallIsE1905WithTheStatus) {
   EXPECT_THAT(error_text(s), HasSubstr("failed during emit: it exited with status 3"));
 }
 
-TEST_F(HostileTest, HangPastTheDeadlineIsE1905Timeout) {
+/// Calls that time out after 300 ms; the handshake is given all the time it needs.
+HostSettings short_calls() {
   HostSettings s;
   s.timeout = 300ms;
   s.handshake_timeout = 10000ms;
-  auto h = connect_backend(hostile({"--hang-at", "emit"}, s));
+  return s;
+}
+
+/// `n` emits on `h` at once, as `ppy emit -j N` makes them; `meanwhile` runs
+/// while they are in flight.
+std::vector<absl::Status> parallel_emits(BackendHandle& h, size_t n, const fs::path& out,
+                                         const std::function<void()>& meanwhile = {}) {
+  std::vector<absl::Status> got(n);
+  std::vector<std::thread> calls;
+  for (size_t i = 0; i < n; ++i) calls.emplace_back([&, i] { got[i] = run_call(h, "emit", out / std::to_string(i)); });
+  if (meanwhile) meanwhile();
+  for (auto& t : calls) t.join();
+  return got;
+}
+
+TEST_F(HostileTest, HangPastTheDeadlineIsE1905Timeout) {
+  auto h = connect_backend(hostile({"--hang-at", "emit"}, short_calls()));
   ASSERT_TRUE(h.ok()) << h.status();
   auto t0 = std::chrono::steady_clock::now();
   absl::Status st = run_call(**h, "emit", tmp_.path);
@@ -453,19 +471,11 @@ TEST_F(HostileTest, HangPastTheDeadlineIsE1905Timeout) {
 }
 
 TEST_F(HostileTest, ParallelCallsPastTheirDeadlineAllSayTimeout) {
-  // `ppy emit -j N` runs N calls on one helper; each times out and stops it.
-  HostSettings s;
-  s.timeout = 300ms;
-  s.handshake_timeout = 10000ms;
-  auto h = connect_backend(hostile({"--hang-at", "emit"}, s));
+  // Each times out and stops the helper the others are waiting on.
+  auto h = connect_backend(hostile({"--hang-at", "emit"}, short_calls()));
   ASSERT_TRUE(h.ok()) << h.status();
   const pid_t pid = (*h)->process()->pid();
-  std::vector<absl::Status> got(4);
-  std::vector<std::thread> calls;
-  for (size_t i = 0; i < got.size(); ++i)
-    calls.emplace_back([&, i] { got[i] = run_call(**h, "emit", tmp_.path / std::to_string(i)); });
-  for (auto& t : calls) t.join();
-  for (const absl::Status& st : got) {
+  for (const absl::Status& st : parallel_emits(**h, 4, tmp_.path)) {
     EXPECT_EQ(error_code(st), "E1905");
     EXPECT_THAT(error_text(st), HasSubstr("did not answer within 300 ms"));
   }
@@ -476,15 +486,13 @@ TEST_F(HostileTest, ParallelCallsPastTheirDeadlineAllSayTimeout) {
 TEST_F(HostileTest, CancelReachesEveryCallInFlight) {
   auto h = connect_backend(hostile({"--hang-at", "emit"}));
   ASSERT_TRUE(h.ok()) << h.status();
-  std::vector<absl::Status> got(3);
-  std::vector<std::thread> calls;
-  for (size_t i = 0; i < got.size(); ++i)
-    calls.emplace_back([&, i] { got[i] = run_call(**h, "emit", tmp_.path / std::to_string(i)); });
-  std::this_thread::sleep_for(300ms);
-  auto t0 = std::chrono::steady_clock::now();
-  (*h)->cancel();
-  for (auto& t : calls) t.join();
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  std::chrono::steady_clock::time_point cancelled;
+  auto got = parallel_emits(**h, 3, tmp_.path, [&] {
+    std::this_thread::sleep_for(300ms);
+    cancelled = std::chrono::steady_clock::now();
+    (*h)->cancel();
+  });
+  EXPECT_LT(std::chrono::steady_clock::now() - cancelled, 5s);
   for (const absl::Status& st : got) {
     EXPECT_EQ(error_code(st), "E1905");
     EXPECT_THAT(error_text(st), HasSubstr("cancelled"));
