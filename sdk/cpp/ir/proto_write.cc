@@ -262,8 +262,8 @@ class Encoder {
     string_ids_.get_or_put("", 0);
     num_strings_ = 1;
     attrs(head, 4, m.attributes());
-    const bool any_functions = !m.functions().empty();
-    size_t globals_left = m.globals().size();
+    // A segment ends after a global or function, never after the last one.
+    size_t left = m.globals().size() + m.functions().size();
     for (auto& [name, g] : m.globals()) {
       size_t pg = body_.begin(7);
       body_.bytes(1, name);
@@ -277,12 +277,11 @@ class Encoder {
       }
       body_.end(pg);
       // Weights go out as they are written, not after the last of them.
-      if (--globals_left > 0 || any_functions) flush_at(segment, use);
+      if (--left > 0) flush_at(segment, use);
     }
-    const auto& functions = m.functions();
-    for (size_t i = 0; i < functions.size(); ++i) {
-      function(*functions[i]);
-      if (i + 1 < functions.size()) flush_at(segment, use);
+    for (const auto& f : m.functions()) {
+      function(*f);
+      if (--left > 0) flush_at(segment, use);
     }
     use(pieces(), true);
   }
