@@ -110,7 +110,7 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
           protocol = absl::InternalError("the backend sent the modules back out of order");
           break;
         }
-        absl::StatusOr<std::unique_ptr<ir::Module>> m = modules_in.add(*resp.mutable_module());
+        absl::StatusOr<std::unique_ptr<ir::Module>> m = modules_in.add(resp.module());
         if (!m.ok()) protocol = m.status();
         else if (*m) result.modules.push_back(std::move(*m));
         break;

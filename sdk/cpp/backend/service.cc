@@ -261,7 +261,7 @@ grpc::Status Session::read_modules(const v1::InvokeHeader& header) {
     if (!req.has_module())
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                           "expected a module chunk after the header");
-    v1::ModuleChunk& chunk = *req.mutable_module();
+    const v1::ModuleChunk& chunk = req.module();
     if (chunk.module_index() != static_cast<uint32_t>(index))
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                           str_cat("module chunk for module ", chunk.module_index(),

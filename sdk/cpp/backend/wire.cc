@@ -119,7 +119,7 @@ ModuleBytes::~ModuleBytes() {
   if (buf_.capacity() > g_spare.capacity()) buf_.swap(g_spare);
 }
 
-absl::StatusOr<std::unique_ptr<ir::Module>> ModuleAssembler::add(v1::ModuleChunk& chunk) {
+absl::StatusOr<std::unique_ptr<ir::Module>> ModuleAssembler::add(const v1::ModuleChunk& chunk) {
   if (chunk.has_whole()) {
     if (!chunk.last() || reader_)
       return absl::FailedPreconditionError("a whole module must be the module's only chunk");

@@ -64,7 +64,7 @@ class ModuleAssembler {
   /// chunk, then the module read. A `whole` module that is not its module's
   /// only chunk breaks the protocol (FailedPrecondition); bytes that are not a
   /// module get ir::from_proto_bytes's error.
-  absl::StatusOr<std::unique_ptr<ir::Module>> add(v1::ModuleChunk& chunk);
+  absl::StatusOr<std::unique_ptr<ir::Module>> add(const v1::ModuleChunk& chunk);
   /// A module has begun and not ended.
   bool mid_module() const { return reader_.has_value(); }
 
