@@ -159,6 +159,13 @@ class RemoteHandle final : public BackendHandle {
     std::lock_guard<std::mutex> lock(mu_);
     if (dead_.empty()) dead_ = why;
   }
+  /// Ends the helper for `why`, said first: the calls in flight that this
+  /// breaks then report it rather than the SIGKILL they see.
+  void stop_helper(const std::string& why, bool graceful) {
+    set_dead(why);
+    if (graceful) process_->terminate();
+    else process_->kill();
+  }
   absl::Status write_files(const Invocation& r, const InvokeResult& got, InvocationResult& out);
   /// Who to blame for a module that came back invalid.
   std::string broke_it(const std::vector<PassRun>& passes) const;
@@ -189,17 +196,12 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
   } else if (code == grpc::StatusCode::DEADLINE_EXCEEDED) {
     cause = str_cat("it did not answer within ", ms_text(deadline), " (its deadline)");
     if (process_) {
-      // Said before it is done: the other calls it breaks then say why.
       cause += "; the helper was stopped";
-      set_dead(cause);
-      process_->kill();
+      stop_helper(cause, false);
     }
   } else if (code == grpc::StatusCode::CANCELLED && cancelled) {
     cause = "the call was cancelled";
-    if (process_) {
-      set_dead(cause);
-      process_->terminate();
-    }
+    if (process_) stop_helper(cause, true);
   } else if (process_) {
     // A channel made from a descriptor has no connectivity state to ask; a
     // broken transport shows as UNAVAILABLE. Anything else may be the
@@ -212,8 +214,7 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
       cause = str_cat("it ", e.describe());
     } else if (transport) {
       cause = str_cat("it broke the protocol (", code_name(code), ": ", message, "); the helper was stopped");
-      set_dead(cause);
-      process_->kill();
+      stop_helper(cause, false);
     } else {
       cause = str_cat("it answered ", code_name(code), ": ", message);
     }
@@ -287,10 +288,7 @@ absl::StatusOr<InvocationResult> RemoteHandle::invoke(const Invocation& r) {
       return failure(call, static_cast<grpc::StatusCode>(got.status().code()), msg.substr(8), deadline);
     // The stream itself was fine but what came on it was not.
     std::string cause = str_cat("it broke the protocol: ", msg);
-    if (process_) {
-      set_dead(cause);
-      process_->kill();
-    }
+    if (process_) stop_helper(cause, false);
     return internal::call_failure(info_, call, cause, process_ ? process_->output_tail() : "");
   }
   if (got->error) {
