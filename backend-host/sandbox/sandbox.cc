@@ -42,6 +42,16 @@ struct PathBeneath {
 } __attribute__((packed));
 constexpr int kRulePathBeneath = 1;
 
+/// Grants `rights` beneath `path` in `ruleset`. In the child: system calls only.
+bool allow_beneath(int ruleset, const char* path, uint64_t rights) noexcept {
+  int fd = open(path, O_PATH | O_CLOEXEC);
+  if (fd < 0) return false;
+  PathBeneath beneath = {rights, fd};
+  bool ok = syscall(SYS_landlock_add_rule, ruleset, kRulePathBeneath, &beneath, 0) == 0;
+  close(fd);
+  return ok;
+}
+
 uint64_t write_rights(int abi) {
   uint64_t r = kWriteFile | kRemoveDir | kRemoveFile | kMakeChar | kMakeDir | kMakeReg | kMakeSock | kMakeFifo |
                kMakeBlock | kMakeSym;
@@ -256,29 +266,16 @@ bool ChildSandbox::apply() const noexcept {
       child_say("landlock_create_ruleset");
       return false;
     }
-    int dir = open(scratch_.c_str(), O_PATH | O_CLOEXEC);
-    ll::PathBeneath beneath = {ll::write_rights(abi), dir};
-    if (dir < 0 || syscall(SYS_landlock_add_rule, ruleset, ll::kRulePathBeneath, &beneath, 0) != 0) {
+    if (!ll::allow_beneath(ruleset, scratch_.c_str(), ll::write_rights(abi))) {
       child_say("landlock_add_rule (scratch folder)");
       return false;
     }
-    close(dir);
-    if (!socket_dir_.empty()) {
-      int sd = open(socket_dir_.c_str(), O_PATH | O_CLOEXEC);
-      ll::PathBeneath sock = {ll::kMakeSock, sd};
-      if (sd < 0 || syscall(SYS_landlock_add_rule, ruleset, ll::kRulePathBeneath, &sock, 0) != 0) {
-        child_say("landlock_add_rule (socket folder)");
-        return false;
-      }
-      close(sd);
+    if (!socket_dir_.empty() && !ll::allow_beneath(ruleset, socket_dir_.c_str(), ll::kMakeSock)) {
+      child_say("landlock_add_rule (socket folder)");
+      return false;
     }
-    // Writing to /dev/null is not an escape.
-    int null = open("/dev/null", O_PATH | O_CLOEXEC);
-    ll::PathBeneath devnull = {ll::kWriteFile | (abi >= 3 ? ll::kTruncate : 0), null};
-    if (null >= 0) {
-      syscall(SYS_landlock_add_rule, ruleset, ll::kRulePathBeneath, &devnull, 0);
-      close(null);
-    }
+    // Writing to /dev/null is not an escape; where the rule fails, it is simply refused.
+    (void)ll::allow_beneath(ruleset, "/dev/null", ll::kWriteFile | (abi >= 3 ? ll::kTruncate : 0));
     if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) {
       child_say("landlock_restrict_self");
       return false;
