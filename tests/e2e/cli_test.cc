@@ -1,0 +1,107 @@
+// End-to-end tests of the command line itself: bad command lines, an -o that
+// cannot be written, the host flags, and the options only LLVM takes.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include "e2e.h"
+
+namespace ppy::e2e {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+TEST_F(E2E, BadCommandLinesAreE1002WithAPointerToHelp) {
+  std::string one = fixture("one.ppy");
+  for (std::vector<std::string> args : {std::vector<std::string>{"build", one, "--backend", "toy", "--backend-timeout", "0"},
+                                        {"emit", "toy", one, "--backend-timeout", "soon"},
+                                        {"build", one, "--backend", "toy", "--sandbox", "paranoid"},
+                                        {"frobnicate"},
+                                        {}}) {
+    Result r = ppy(args);
+    EXPECT_EQ(r.status, 2) << r;
+    EXPECT_THAT(r.err, StartsWith("error[E1002]: ")) << r;
+    EXPECT_THAT(r.err, HasSubstr("ppy --help")) << r;
+    EXPECT_EQ(r.out, "");
+  }
+  Result help = ppy({"emit", "--help"});
+  EXPECT_EQ(help.status, 0) << help;
+  EXPECT_THAT(help.out, AllOf(HasSubstr("--sandbox"), HasSubstr("--backend-timeout")));
+}
+
+TEST_F(E2E, AnOutputThatCannotBeWrittenIsRefusedBeforeAnythingIsBuilt) {
+  std::string one = fixture("one.ppy");
+  std::ofstream(path("a-file")) << "not a folder\n";
+  Result build = ppy({"build", one, "--backend", "toy", "-o", p("a-file/out")});
+  EXPECT_EQ(build.status, 2) << build;
+  EXPECT_THAT(build.err, HasSubstr("error[E1002]: cannot write the output to " + p("a-file/out") + ": " +
+                                   p("a-file") + " is not a folder"));
+  Result emit = ppy({"emit", "toy", one, "-o", "/proc/ppy-cannot-be-here.toy"});
+  EXPECT_EQ(emit.status, 2) << emit;
+  EXPECT_THAT(emit.err, HasSubstr("error[E1002]: cannot write the output to /proc/ppy-cannot-be-here.toy: "
+                                  "no file can be made in /proc"));
+  EXPECT_EQ(emit.out, "");
+}
+
+TEST_F(E2E, EmitAcceptsTheHostFlagsBuildDoes) {
+  std::string one = fixture("one.ppy");
+  Result r = ppy({"emit", "toy", one, "-o", p("flags.toy"), "--sandbox", "strict", "--backend-timeout", "60000"});
+  EXPECT_EQ(r.status, 0) << r;
+  EXPECT_TRUE(fs::exists(path("flags.toy")));
+}
+
+TEST_F(E2E, LlvmOnlyOptionsAreRefused) {
+  std::string one = fixture("one.ppy");
+  struct Case {
+    std::vector<std::string> args;
+    std::string flag;
+  };
+  std::vector<Case> cases = {
+      {{"--unsafe"}, "--unsafe"},
+      {{"--sanitize", "address"}, "--sanitize"},
+      {{"--pgo"}, "--pgo"},
+      {{"--prover"}, "--prover"},
+      {{"--host-cpu"}, "--host-cpu"},
+      {{"--standalone"}, "--standalone"},
+      {{"--python-extension"}, "--python-extension"},
+      {{"--library"}, "--library"},
+      {{"--report-opt"}, "--report-opt"},
+      {{"--report-opt-json", p("r.json")}, "--report-opt-json"},
+      {{"--target", "x86_64-linux-gnu"}, "--target"},
+      {{"--warm"}, "--warm"},
+  };
+  for (std::string backend : {"toy", "dummy"}) {
+    for (auto& c : cases) {
+      std::vector<std::string> args = {"build", one, "--backend", backend, "-o", p("out")};
+      args.insert(args.end(), c.args.begin(), c.args.end());
+      Result r = ppy(args);
+      EXPECT_EQ(r.status, 2) << c.flag << "\n" << r;
+      auto errors = grep(r.err, "error[E1002]: ");
+      ASSERT_EQ(errors.size(), 1u) << c.flag << "\n" << r;
+      EXPECT_THAT(errors[0], HasSubstr(c.flag + " ")) << c.flag;
+      EXPECT_THAT(errors[0], HasSubstr("backend '" + backend + "'")) << c.flag;
+      EXPECT_THAT(errors[0], HasSubstr(" (it ")) << c.flag;  // what the option does
+      if (c.flag == "--target")
+        EXPECT_THAT(errors[0], AllOf(HasSubstr("`target`"), HasSubstr("[tool.ppy.backends." + backend + "]")));
+      if (c.flag == "--warm") EXPECT_THAT(errors[0], HasSubstr("ppy run"));
+      EXPECT_FALSE(fs::exists(path("out"))) << c.flag;
+      EXPECT_FALSE(fs::exists(path("r.json"))) << c.flag;
+    }
+  }
+  // -o and -O reach every backend.
+  Result ok = ppy({"build", one, "--backend", "toy", "-O", "1", "-o", p("out")});
+  EXPECT_EQ(ok.status, 0) << ok;
+}
+
+}  // namespace
+}  // namespace ppy::e2e
