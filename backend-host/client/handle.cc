@@ -1,5 +1,11 @@
 #include "ppy/host/handle.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include "internal.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
@@ -10,20 +16,6 @@ const EmitFormat* BackendInfo::format(std::string_view name) const {
   for (const auto& f : formats)
     if (f.name == name) return &f;
   return nullptr;
-}
-
-std::string_view call_name(Call c) {
-  switch (c) {
-    case Call::Handshake: return "handshake";
-    case Call::Fingerprint: return "fingerprint";
-    case Call::Toolchain: return "toolchain_status";
-    case Call::Passes: return "passes";
-    case Call::Validate: return "validate";
-    case Call::Emit: return "emit";
-    case Call::EmitProgram: return "emit_program";
-    case Call::Build: return "build";
-  }
-  return "call";
 }
 
 absl::Status require_toolchain(const BackendInfo& info, const EmitFormat* format) {
@@ -83,20 +75,52 @@ absl::Status call_failure(const BackendInfo& info, std::string_view call, std::s
                      absl::StatusCode::kInternal);
 }
 
-absl::StatusOr<const EmitFormat*> format_for(const BackendInfo& info, const Invocation& r) {
-  const EmitFormat* f = info.format(r.format);
-  if (!f) return coded_error("E1802", str_cat("backend '", info.name, "' does not emit '", r.format, "'"));
-  const bool program = r.action == Invocation::Action::EmitProgram;
-  if (program != (f->scope == EmitScope::Program))
-    return coded_error("E1802", str_cat("the format '", f->name, "' of backend '", info.name, "' is ",
-                                        program ? "module" : "program", "-scoped"));
-  return f;
+std::string_view action_call(const Invocation& r) {
+  switch (r.action) {
+    case Invocation::Action::Validate: return r.run_passes ? "passes and validate" : "validate";
+    case Invocation::Action::Emit: return "emit";
+    case Invocation::Action::EmitProgram: return "emit_program";
+    case Invocation::Action::Build: return "build";
+  }
+  return "invoke";
 }
 
-absl::Status check_artifact_type(const BackendInfo& info, const EmitFormat& format, bool binary) {
-  if (binary == format.binary) return absl::OkStatus();
-  return coded_error("E1802", str_cat("backend '", info.name, "' answered ", binary ? "bytes" : "text", " for '",
-                                      format.name, "', a ", format.binary ? "binary" : "text", " format"));
+absl::Status from_session(const BackendInfo& info, std::string_view call, const absl::Status& s) {
+  if (error_code(s) != "E1905") return s;
+  return call_failure(info, call, str_cat("it reported: ", error_text(s)), {});
+}
+
+absl::Status write_build_files(const BackendInfo& info, const std::filesystem::path& output_dir,
+                               std::vector<BuildFile> files, const std::vector<std::string>& outputs,
+                               InvocationResult& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(output_dir, ec);
+  if (ec) return absl::InternalError(str_cat("cannot make ", output_dir.string(), ": ", ec.message()));
+  for (BuildFile& f : files) {
+    if (auto s = check_relative_path(info, f.path); !s.ok()) return s;
+    fs::path dest = output_dir / f.path;
+    fs::create_directories(dest.parent_path(), ec);
+    std::string tmp = dest.string() + ".ppy-tmp";
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, f.executable ? 0755 : 0644);
+    if (fd < 0) return absl::InternalError(str_cat("cannot write ", dest.string(), ": ", std::strerror(errno)));
+    size_t off = 0;
+    while (off < f.data.size()) {
+      ssize_t n = ::write(fd, f.data.data() + off, f.data.size() - off);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      off += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    if (off != f.data.size() || ::rename(tmp.c_str(), dest.c_str()) != 0)
+      return absl::InternalError(str_cat("cannot write ", dest.string()));
+    out.written.push_back(dest);
+  }
+  for (const std::string& o : outputs) {
+    if (auto s = check_relative_path(info, o); !s.ok()) return s;
+    out.outputs.push_back(output_dir / o);
+  }
+  return absl::OkStatus();
 }
 
 absl::Status check_relative_path(const BackendInfo& info, std::string_view path) {

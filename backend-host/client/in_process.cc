@@ -1,19 +1,50 @@
 // The in-process handle: a ppy::Backend linked into the driver, behind the same
-// interface (and the same checks) as a helper.
+// interface as a helper, running the same session engine a helper's service does.
 
 #include <exception>
-#include <fstream>
+#include <optional>
+#include <variant>
 
 #include "internal.h"
 #include "ppy/host/handle.h"
+#include "ppy/backend/session.h"
 #include "ppy/ir/verifier.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 
-namespace fs = std::filesystem;
-
 namespace ppy::host {
 namespace {
+
+/// What a session answers, kept for the InvocationResult.
+class CollectingSink final : public SessionSink {
+ public:
+  explicit CollectingSink(InvocationResult& out) : out_(out) {}
+
+  void step(SessionStep step) override { step_ = step; }
+  absl::Status module(size_t index, const ir::Module& module) override {
+    out_.modules.push_back(ir::clone(module));
+    return absl::OkStatus();
+  }
+  absl::Status artifact(std::string_view module, Artifact a) override {
+    const bool binary = std::holds_alternative<Bytes>(a);
+    out_.artifacts.push_back(
+        {std::string(module), binary ? std::move(std::get<Bytes>(a).data) : std::move(std::get<std::string>(a)), binary});
+    return absl::OkStatus();
+  }
+  absl::Status file(BuildFile f) override {
+    files_.push_back(std::move(f));
+    return absl::OkStatus();
+  }
+
+  /// The step running now, if one has begun.
+  std::optional<SessionStep> step() const { return step_; }
+  std::vector<BuildFile>& files() { return files_; }
+
+ private:
+  InvocationResult& out_;
+  std::optional<SessionStep> step_;
+  std::vector<BuildFile> files_;
+};
 
 class InProcessHandle final : public BackendHandle {
  public:
@@ -22,115 +53,47 @@ class InProcessHandle final : public BackendHandle {
 
   const BackendInfo& info() const override { return info_; }
   absl::StatusOr<std::string> fingerprint() override {
-    return guarded("fingerprint", [&]() -> absl::StatusOr<std::string> { return backend_->fingerprint(); });
+    return guarded([] { return "fingerprint"; },
+                   [&]() -> absl::StatusOr<std::string> { return backend_->fingerprint(); });
   }
   absl::StatusOr<ToolchainStatus> toolchain_status() override {
-    return guarded("toolchain_status",
+    return guarded([] { return "toolchain_status"; },
                    [&]() -> absl::StatusOr<ToolchainStatus> { return backend_->toolchain_status(); });
   }
+  /// The session engine, called directly: what a helper's service runs.
   absl::StatusOr<InvocationResult> invoke(const Invocation& r) override {
-    return guarded(action_name(r), [&] { return run(r); });
-  }
-
- private:
-  static std::string_view action_name(const Invocation& r) {
-    switch (r.action) {
-      case Invocation::Action::Validate: return "validate";
-      case Invocation::Action::Emit: return "emit";
-      case Invocation::Action::EmitProgram: return "emit_program";
-      case Invocation::Action::Build: return "build";
-    }
-    return "invoke";
-  }
-  /// A backend that throws fails the call (E1905), as a crashing helper does.
-  template <class F>
-  auto guarded(std::string_view call, F f) -> decltype(f()) {
-    try {
-      return f();
-    } catch (const std::exception& e) {
-      return internal::call_failure(info_, call, str_cat("it threw: ", std::string_view(e.what())), {});
-    } catch (...) {
-      return internal::call_failure(info_, call, "it threw", {});
-    }
-  }
-  /// A status from the backend's own code: kept when it carries an E-code.
-  absl::Status own(const absl::Status& s, std::string_view call) {
-    if (!error_code(s).empty()) return s;
-    if (s.code() == absl::StatusCode::kUnimplemented)
-      return coded_error("E1802", str_cat("backend '", info_.name, "' does not ", call, ": ", std::string(s.message())));
-    return internal::call_failure(info_, call, std::string(s.message()), {});
-  }
-
-  absl::StatusOr<InvocationResult> run(const Invocation& r) {
     InvocationResult out;
-    BackendContext ctx = r.context ? *r.context : BackendContext{};
-    const EmitFormat* format = nullptr;
-    if (r.action == Invocation::Action::Emit || r.action == Invocation::Action::EmitProgram) {
-      auto f = internal::format_for(info_, r);
-      if (!f.ok()) return f.status();
-      format = *f;
-    }
-    if (r.action == Invocation::Action::Build || format) {
-      absl::Status t = require_toolchain(info_, format);
-      if (!t.ok()) return t;
-    }
-    // The backend acts on its own copy, as a helper does on what it received.
-    std::vector<std::unique_ptr<ir::Module>> copies;
-    std::vector<const ir::Module*> modules = r.modules;
-    if (r.run_passes && !info_.passes.empty()) {
-      for (size_t i = 0; i < modules.size(); ++i) {
-        copies.push_back(ir::clone(*modules[i]));
-        auto runs = run_backend_passes(*backend_, *copies.back(), ctx);
-        if (!runs.ok()) return runs.status();
-        if (i == 0) out.passes = *runs;
-        modules[i] = copies.back().get();
-      }
-    }
-    if (r.return_modules)
-      for (const ir::Module* m : modules) out.modules.push_back(ir::clone(*m));
-    if (r.validate || r.action == Invocation::Action::Validate)
-      for (const ir::Module* m : modules) {
-        absl::Status v = backend_->validate(*m, ctx);
-        if (!v.ok()) return own(v, "validate");
-      }
-    switch (r.action) {
-      case Invocation::Action::Validate: break;
-      case Invocation::Action::Emit:
-        for (const ir::Module* m : modules) {
-          auto a = backend_->emit(*m, *format, ctx);
-          if (!a.ok()) return own(a.status(), "emit");
-          if (auto s = take(std::move(*a), *format, m->name(), out); !s.ok()) return s;
-        }
-        break;
-      case Invocation::Action::EmitProgram: {
-        auto a = backend_->emit_program(modules, *format, ctx);
-        if (!a.ok()) return own(a.status(), "emit_program");
-        if (auto s = take(std::move(*a), *format, "", out); !s.ok()) return s;
-        break;
-      }
-      case Invocation::Action::Build: {
-        std::error_code ec;
-        fs::create_directories(r.output_dir, ec);
-        auto b = backend_->build(modules, r.output_dir, ctx);
-        if (!b.ok()) return own(b.status(), "build");
-        for (const fs::path& p : b->outputs) {
-          fs::path abs = p.is_absolute() ? p : r.output_dir / p;
-          out.outputs.push_back(abs.lexically_normal());
-        }
-        out.written = out.outputs;
-        break;
-      }
-    }
-    out.notes = ctx.notes();
+    CollectingSink sink(out);
+    // The step that threw is the call that failed, as a helper's crash is.
+    auto call = [&] { return sink.step() ? step_name(*sink.step()) : internal::action_call(r); };
+    absl::StatusOr<SessionResult> done = guarded(call, [&]() -> absl::StatusOr<SessionResult> {
+      BackendContext ctx = r.context ? *r.context : BackendContext{};
+      SessionModules modules{r.modules, {}};
+      absl::StatusOr<SessionResult> res = run_session(*backend_, r, ctx, modules, nullptr, sink);
+      out.notes = ctx.notes();
+      return res;
+    });
+    if (!done.ok()) return internal::from_session(info_, call(), done.status());
+    out.passes = std::move(done->passes);
+    if (r.action == Invocation::Action::Build)
+      if (auto s = internal::write_build_files(info_, r.output_dir, std::move(sink.files()), done->outputs, out);
+          !s.ok())
+        return s;
     return out;
   }
 
-  absl::Status take(Artifact a, const EmitFormat& format, const std::string& module, InvocationResult& out) {
-    const bool binary = std::holds_alternative<Bytes>(a);
-    if (auto s = internal::check_artifact_type(info_, format, binary); !s.ok()) return s;
-    out.artifacts.push_back({module, binary ? std::move(std::get<Bytes>(a).data) : std::move(std::get<std::string>(a)),
-                             binary});
-    return absl::OkStatus();
+ private:
+  /// A backend that throws fails the call (E1905), as a crashing helper does;
+  /// `call()` names the call (the step it was in).
+  template <class Call, class F>
+  auto guarded(Call call, F f) -> decltype(f()) {
+    try {
+      return f();
+    } catch (const std::exception& e) {
+      return internal::call_failure(info_, call(), str_cat("it threw: ", std::string_view(e.what())), {});
+    } catch (...) {
+      return internal::call_failure(info_, call(), "it threw", {});
+    }
   }
 
   std::shared_ptr<const Backend> backend_;

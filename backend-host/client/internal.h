@@ -1,7 +1,9 @@
 #pragma once
 // Shared by the two handles: the checks and messages of the contract.
 
+#include <filesystem>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -20,11 +22,20 @@ absl::Status call_failure(const BackendInfo& info, std::string_view call, std::s
 /// `tail` indented under a heading, or empty.
 std::string tail_block(std::string_view tail);
 
-/// The format an emit asks for, checked against the action's scope (E1802).
-absl::StatusOr<const EmitFormat*> format_for(const BackendInfo& info, const Invocation& request);
+/// The call an invocation is, in messages, until a step of it is known:
+/// `emit`, `emit_program`, `build`, `validate` or `passes and validate`.
+std::string_view action_call(const Invocation& r);
 
-/// E1802 when an artifact's type does not match its format.
-absl::Status check_artifact_type(const BackendInfo& info, const EmitFormat& format, bool binary);
+/// A session's refusal as the driver reports it: E1905 (the backend failed)
+/// becomes a call failure naming the backend and `call`; a refusal (E1802,
+/// E1801, E1904) stays as it is.
+absl::Status from_session(const BackendInfo& info, std::string_view call, const absl::Status& s);
+
+/// Writes a build's files under `output_dir` (each path checked to lie inside
+/// it) and records them and `outputs` (relative) in `out`.
+absl::Status write_build_files(const BackendInfo& info, const std::filesystem::path& output_dir,
+                               std::vector<BuildFile> files, const std::vector<std::string>& outputs,
+                               InvocationResult& out);
 
 /// Refuses a build file path that could land outside the output folder.
 absl::Status check_relative_path(const BackendInfo& info, std::string_view path);

@@ -62,16 +62,6 @@ absl::StatusOr<std::string> read_file(const std::string& path) {
   return s.str();
 }
 
-std::string_view action_call(const Invocation& r) {
-  switch (r.action) {
-    case Invocation::Action::Validate: return r.run_passes ? "passes and validate" : "validate";
-    case Invocation::Action::Emit: return "emit";
-    case Invocation::Action::EmitProgram: return "emit_program";
-    case Invocation::Action::Build: return "build";
-  }
-  return "invoke";
-}
-
 class RemoteHandle final : public BackendHandle {
  public:
   RemoteHandle(BackendInfo info, std::unique_ptr<BackendProcess> process, std::shared_ptr<grpc::Channel> channel,
@@ -166,7 +156,10 @@ class RemoteHandle final : public BackendHandle {
     if (graceful) process_->terminate();
     else process_->kill();
   }
-  absl::Status write_files(const Invocation& r, const InvokeResult& got, InvocationResult& out);
+  /// The one defensive check of what a helper or server answered (it may not
+  /// be built on the SDK's session engine): the artifacts' count and type, no
+  /// files outside a build, the returned modules all there and valid.
+  absl::Status check_answer(const Invocation& r, std::string_view call, const InvokeResult& got) const;
   /// Who to blame for a module that came back invalid.
   std::string broke_it(const std::vector<PassRun>& passes) const;
 
@@ -226,56 +219,20 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
 }
 
 absl::StatusOr<InvocationResult> RemoteHandle::invoke(const Invocation& r) {
-  const std::string_view call = action_call(r);
+  std::string_view call = internal::action_call(r);
   if (std::string d = dead(); !d.empty()) return internal::call_failure(info_, call, d, {});
-  const EmitFormat* format = nullptr;
+  std::chrono::milliseconds deadline = r.action == Invocation::Action::Build ? deadlines_.build
+                                       : r.action == Invocation::Action::Validate ? deadlines_.validate
+                                                                                  : deadlines_.emit;
+  // The format, the scope and the toolchain are the session's to refuse, in
+  // the helper; what is checked here is what it answers.
   v1::InvokeHeader header;
-  std::chrono::milliseconds deadline = deadlines_.validate;
-  switch (r.action) {
-    case Invocation::Action::Validate: header.set_action(v1::InvokeHeader::VALIDATE); break;
-    case Invocation::Action::Emit:
-      header.set_action(v1::InvokeHeader::EMIT);
-      deadline = deadlines_.emit;
-      break;
-    case Invocation::Action::EmitProgram:
-      header.set_action(v1::InvokeHeader::EMIT_PROGRAM);
-      deadline = deadlines_.emit;
-      break;
-    case Invocation::Action::Build:
-      header.set_action(v1::InvokeHeader::BUILD);
-      deadline = deadlines_.build;
-      break;
-  }
-  if (r.action == Invocation::Action::Emit || r.action == Invocation::Action::EmitProgram) {
-    auto f = internal::format_for(info_, r);
-    if (!f.ok()) return f.status();
-    format = *f;
-    header.set_format(format->name);
-  }
-  if (r.action == Invocation::Action::Build || format) {
-    absl::Status t = require_toolchain(info_, format);
-    if (!t.ok()) return t;
-  }
-  header.set_run_passes(r.run_passes);
-  header.set_validate(r.validate);
-  header.set_return_modules(r.return_modules);
+  wire::to_proto(static_cast<const SessionRequest&>(r), header);
+  header.set_report_steps(true);
   *header.mutable_options() = options_proto_;
-  const BackendContext empty;
-  const BackendContext& ctx = r.context ? *r.context : empty;
-  v1::BackendContext* c = header.mutable_context();
-  c->set_root(ctx.root.string());
-  c->set_config_digest(ctx.config);
-  wire::to_proto(ctx.backend_config.empty() ? options_ : ctx.backend_config, *c->mutable_backend_config());
-  c->set_opt_level(ctx.opt_level);
-  c->set_target(ctx.target);
-  for (const auto& [k, v] : ctx.plugin_fingerprints) (*c->mutable_plugin_fingerprints())[k] = v;
-  c->set_entry(ctx.entry.string());
-  for (const ir::Module* m : r.modules) {
-    for (const auto& [d, v] : m->dialects()) (*c->mutable_dialects())[d] = str_cat(v);
-    v1::ModuleInfo* info = header.add_modules();
-    info->set_name(m->name());
-    if (auto it = ctx.identity.find(m->name()); it != ctx.identity.end()) info->set_identity(it->second);
-  }
+  BackendContext ctx = r.context ? *r.context : BackendContext{};
+  if (ctx.backend_config.empty()) ctx.backend_config = options_;
+  wire::to_proto(ctx, r.modules, header);
 
   grpc::ClientContext cctx;
   cctx.set_deadline(std::chrono::system_clock::now() + deadline);
@@ -283,49 +240,60 @@ absl::StatusOr<InvocationResult> RemoteHandle::invoke(const Invocation& r) {
   absl::StatusOr<InvokeResult> got = ppy::invoke(*stub_, cctx, std::move(header), r.modules);
   untrack(&cctx);
   if (!got.ok()) {
-    std::string msg(got.status().message());
-    if (msg.starts_with("Invoke: "))
-      return failure(call, static_cast<grpc::StatusCode>(got.status().code()), msg.substr(8), deadline);
+    std::optional<InvokeFailure> f = invoke_failure_of(got.status());
+    if (f && !f->step.empty()) call = f->step;  // the step it died in
+    if (f && f->kind == InvokeFailure::Kind::Transport)
+      return failure(call, f->code, std::string(got.status().message()), deadline);
     // The stream itself was fine but what came on it was not.
-    std::string cause = str_cat("it broke the protocol: ", msg);
+    std::string cause = str_cat("it broke the protocol: ", error_text(got.status()));
     if (process_) stop_helper(cause, false);
     return internal::call_failure(info_, call, cause, process_ ? process_->output_tail() : "");
   }
-  if (got->error) {
-    absl::Status s = wire::status_of(*got->error);
-    if (error_code(s) == "E1905")
-      return internal::call_failure(info_, call, str_cat("it reported: ", error_text(s)), {});
-    return s;
-  }
+  if (!got->step.empty()) call = got->step;
+  if (got->error) return internal::from_session(info_, call, wire::status_of(*got->error));
   InvocationResult out;
   out.notes = std::move(got->notes);
-  if (got->finished)
-    for (const auto& p : got->finished->passes()) out.passes.push_back({p.name(), p.changed()});
-  if (format) {
-    for (auto& a : got->artifacts) {
-      if (auto s = internal::check_artifact_type(info_, *format, a.binary); !s.ok()) return s;
-      out.artifacts.push_back({a.path, std::move(a.data), a.binary});
-    }
-    size_t want = r.action == Invocation::Action::Emit ? r.modules.size() : 1;
-    if (out.artifacts.size() != want)
-      return internal::call_failure(info_, call,
-                                    str_cat("it broke the protocol: ", out.artifacts.size(), " artifact(s) for ", want,
-                                            " expected"),
-                                    {});
+  if (got->finished) out.passes = wire::passes_from_proto(*got->finished);
+  if (auto s = check_answer(r, call, *got); !s.ok()) return s;
+  for (auto& a : got->artifacts) out.artifacts.push_back({a.path, std::move(a.data), a.binary});
+  if (r.return_modules) out.modules = std::move(got->modules);
+  if (r.action == Invocation::Action::Build) {
+    std::vector<BuildFile> files;
+    for (auto& f : got->files) files.push_back({f.path, std::move(f.data), f.executable});
+    std::vector<std::string> outputs;
+    if (got->finished) outputs.assign(got->finished->outputs().begin(), got->finished->outputs().end());
+    if (auto s = internal::write_build_files(info_, r.output_dir, std::move(files), outputs, out); !s.ok()) return s;
   }
-  if (r.return_modules) {
-    if (got->modules.size() != r.modules.size())
-      return internal::call_failure(info_, call, "it broke the protocol: the modules did not all come back", {});
-    for (auto& m : got->modules) {
-      absl::Status v = ir::verify_status(*m);
-      if (!v.ok())
-        return coded_error("E1904", str_cat(broke_it(out.passes), " left the IR invalid: ", std::string(v.message())));
-    }
-    out.modules = std::move(got->modules);
-  }
-  if (r.action == Invocation::Action::Build)
-    if (auto s = write_files(r, *got, out); !s.ok()) return s;
   return out;
+}
+
+absl::Status RemoteHandle::check_answer(const Invocation& r, std::string_view call, const InvokeResult& got) const {
+  auto broke = [&](std::string_view what) {
+    return internal::call_failure(info_, call, str_cat("it broke the protocol: ", what), {});
+  };
+  if (r.action == Invocation::Action::Emit || r.action == Invocation::Action::EmitProgram) {
+    const EmitFormat* format = info_.format(r.format);
+    if (!format) return broke(str_cat("it answered for '", r.format, "', a format its handshake did not list"));
+    for (const auto& a : got.artifacts)
+      if (a.binary != format->binary)
+        return coded_error("E1802", str_cat("backend '", info_.name, "' answered ", a.binary ? "bytes" : "text",
+                                            " for '", format->name, "', a ", format->binary ? "binary" : "text",
+                                            " format"));
+    size_t want = r.action == Invocation::Action::Emit ? r.modules.size() : 1;
+    if (got.artifacts.size() != want)
+      return broke(str_cat(got.artifacts.size(), " artifact(s) for ", want, " expected"));
+  } else if (!got.artifacts.empty()) {
+    return broke("it answered artifacts to a request for none");
+  }
+  if (r.action != Invocation::Action::Build && !got.files.empty()) return broke("it sent files outside a build");
+  if (r.return_modules) {
+    if (got.modules.size() != r.modules.size()) return broke("the modules did not all come back");
+    std::vector<PassRun> passes = got.finished ? wire::passes_from_proto(*got.finished) : std::vector<PassRun>{};
+    for (const auto& m : got.modules)
+      if (absl::Status v = ir::verify_status(*m); !v.ok())
+        return coded_error("E1904", str_cat(broke_it(passes), " left the IR invalid: ", error_text(v)));
+  }
+  return absl::OkStatus();
 }
 
 std::string RemoteHandle::broke_it(const std::vector<PassRun>& passes) const {
@@ -342,37 +310,6 @@ std::string RemoteHandle::broke_it(const std::vector<PassRun>& passes) const {
   std::string list;
   for (const std::string& n : named) str_append(list, list.empty() ? "'" : ", '", n, "'");
   return str_cat("one of backend '", info_.name, "''s passes ", list);
-}
-
-absl::Status RemoteHandle::write_files(const Invocation& r, const InvokeResult& got, InvocationResult& out) {
-  std::error_code ec;
-  fs::create_directories(r.output_dir, ec);
-  if (ec) return absl::InternalError(str_cat("cannot make ", r.output_dir.string(), ": ", ec.message()));
-  for (const auto& f : got.files) {
-    if (auto s = internal::check_relative_path(info_, f.path); !s.ok()) return s;
-    fs::path dest = r.output_dir / f.path;
-    fs::create_directories(dest.parent_path(), ec);
-    std::string tmp = dest.string() + ".ppy-tmp";
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, f.executable ? 0755 : 0644);
-    if (fd < 0) return absl::InternalError(str_cat("cannot write ", dest.string(), ": ", std::string(strerror(errno))));
-    size_t off = 0;
-    while (off < f.data.size()) {
-      ssize_t n = ::write(fd, f.data.data() + off, f.data.size() - off);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      off += static_cast<size_t>(n);
-    }
-    ::close(fd);
-    if (off != f.data.size() || ::rename(tmp.c_str(), dest.c_str()) != 0)
-      return absl::InternalError(str_cat("cannot write ", dest.string()));
-    out.written.push_back(dest);
-  }
-  if (got.finished)
-    for (const auto& o : got.finished->outputs()) {
-      if (auto s = internal::check_relative_path(info_, o); !s.ok()) return s;
-      out.outputs.push_back(r.output_dir / o);
-    }
-  return absl::OkStatus();
 }
 
 /// The handshake failed: E1903 in the contract's words, with the output tail.

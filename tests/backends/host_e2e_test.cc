@@ -430,6 +430,36 @@ TEST_F(HostileTest, SegfaultAtEachCallIsE1905AndTheDriverGoesOn) {
   }
 }
 
+/// Emits text, after a validate that throws.
+class ThrowsInValidate final : public Backend {
+ public:
+  std::string_view name() const override { return "thrower"; }
+  std::vector<EmitFormat> emit_formats() const override { return {EmitFormat{.name = "t", .suffix = ".t"}}; }
+  absl::Status validate(const ir::Module&, const BackendContext&) const override {
+    throw std::runtime_error("no");
+  }
+};
+
+TEST(InProcess, AnExceptionNamesTheStepItWasThrownIn) {
+  auto h = in_process_backend(std::make_shared<ThrowsInValidate>());
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = small_module("m");
+  absl::Status s = (*h)->invoke(emit_of("t", {m.get()})).status();
+  EXPECT_EQ(error_code(s), "E1905") << s;
+  EXPECT_THAT(error_text(s), HasSubstr("backend 'thrower' (builtin) failed during validate: it threw: no"));
+}
+
+TEST_F(HostileTest, ACrashNamesTheStepItHappenedInNotTheAction) {
+  // An emit whose helper dies in validate failed during validate (issue 17).
+  auto h = connect_backend(hostile({"--crash-at", "validate"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = small_module("m");
+  absl::Status s = (*h)->invoke(emit_of("hostile", {m.get()})).status();
+  EXPECT_EQ(error_code(s), "E1905") << s;
+  EXPECT_THAT(error_text(s), HasSubstr("failed during validate: it crashed"));
+  EXPECT_THAT(error_text(s), Not(HasSubstr("failed during emit")));
+}
+
 TEST_F(HostileTest, ExitDuringACallIsE1905WithTheStatus) {
   auto h = connect_backend(hostile({"--exit-at", "emit"}));
   ASSERT_TRUE(h.ok()) << h.status();

@@ -1,8 +1,11 @@
 #include "ppy/backend/client.h"
 
+#include <cstdlib>
 #include <future>
 #include <optional>
 #include <thread>
+
+#include "absl/strings/cord.h"
 
 #include "ppy/backend/wire.h"
 #include "ppy/ir/proto.h"
@@ -17,7 +20,33 @@ namespace {
 /// grows without copying itself at every doubling. What the backend only
 /// claims is believed up to 1 GiB (and reserving is address space, not memory).
 void reserve(std::string& piece, uint64_t size) { piece.reserve(std::min<uint64_t>(size, uint64_t{1} << 30)); }
+
+/// The status payload of an InvokeFailure: `<kind>\x1f<grpc code>\x1f<step>`.
+constexpr char kFailurePayload[] = "type.ppy.dev/ppy.backend.InvokeFailure";
+constexpr char kSep = '\x1f';
 }  // namespace
+
+absl::Status invoke_failure(const InvokeFailure& f, std::string_view message) {
+  absl::Status s(f.kind == InvokeFailure::Kind::Transport ? static_cast<absl::StatusCode>(f.code)
+                                                          : absl::StatusCode::kInternal,
+                 absl::string_view(message.data(), message.size()));
+  if (s.ok()) s = absl::UnknownError(absl::string_view(message.data(), message.size()));  // gRPC's OK is no failure: never made so
+  s.SetPayload(kFailurePayload, absl::Cord(str_cat(static_cast<int>(f.kind), kSep, static_cast<int>(f.code), kSep, f.step)));
+  return s;
+}
+
+std::optional<InvokeFailure> invoke_failure_of(const absl::Status& status) {
+  auto payload = status.GetPayload(kFailurePayload);
+  if (!payload) return std::nullopt;
+  std::string text(*payload);
+  size_t a = text.find(kSep), b = a == std::string::npos ? a : text.find(kSep, a + 1);
+  if (b == std::string::npos) return std::nullopt;
+  InvokeFailure f;
+  f.kind = text.substr(0, a) == "1" ? InvokeFailure::Kind::Protocol : InvokeFailure::Kind::Transport;
+  f.code = static_cast<grpc::StatusCode>(std::atoi(text.substr(a + 1, b - a - 1).c_str()));
+  f.step = text.substr(b + 1);
+  return f;
+}
 
 absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::ClientContext& context,
                                     v1::InvokeHeader header, ModuleList modules) {
@@ -117,6 +146,7 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
       }
       case v1::InvokeResponse::kFinished: result.finished = resp.finished(); break;
       case v1::InvokeResponse::kError: result.error = resp.error(); break;
+      case v1::InvokeResponse::kStep: result.step = resp.step().name(); break;
       default: protocol = absl::InternalError("the backend sent an empty answer"); break;
     }
     if (!protocol.ok()) {
@@ -127,14 +157,14 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
   // The stream is over: the writer's next Write fails, if it is still writing.
   writer.join();
   grpc::Status status = stream->Finish();
-  if (!protocol.ok()) return protocol;
+  const InvokeFailure broken{InvokeFailure::Kind::Protocol, grpc::StatusCode::UNKNOWN, result.step};
+  if (!protocol.ok()) return invoke_failure(broken, std::string(protocol.message()));
   if (!status.ok())
-    return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
-                        str_cat("Invoke: ", status.error_message()));
+    return invoke_failure({InvokeFailure::Kind::Transport, status.error_code(), result.step}, status.error_message());
   if (artifact_open || file_open || modules_in.mid_module())
-    return absl::InternalError("the backend ended a piece without its last chunk");
+    return invoke_failure(broken, "the backend ended a piece without its last chunk");
   if (!result.finished && !result.error)
-    return absl::InternalError("the backend ended the session without a final message");
+    return invoke_failure(broken, "the backend ended the session without a final message");
   return result;
 }
 

@@ -194,37 +194,149 @@ ToolchainStatus toolchain_from_proto(const v1::Toolchain& toolchain) {
   return ToolchainStatus{toolchain.available(), toolchain.detail()};
 }
 
-std::string_view error_code_for(v1::BackendError::Code code) {
-  switch (code) {
-    case v1::BackendError::VALIDATION:
-    case v1::BackendError::PASS_STAGE:
-    case v1::BackendError::TYPE_MISMATCH:
-    case v1::BackendError::UNSUPPORTED: return "E1802";
-    case v1::BackendError::PASS_BROKE_IR:
-    case v1::BackendError::PASS_FAILED: return "E1904";
-    case v1::BackendError::TOOLCHAIN: return "E1801";
-    default: return "E1905";
+SessionRequest request_from_proto(const v1::InvokeHeader& header) {
+  SessionRequest r;
+  switch (header.action()) {
+    case v1::InvokeHeader::EMIT: r.action = SessionAction::Emit; break;
+    case v1::InvokeHeader::EMIT_PROGRAM: r.action = SessionAction::EmitProgram; break;
+    case v1::InvokeHeader::BUILD: r.action = SessionAction::Build; break;
+    default: r.action = SessionAction::Validate; break;
+  }
+  r.format = header.format();
+  r.run_passes = header.run_passes();
+  r.validate = header.validate();
+  r.return_modules = header.return_modules();
+  return r;
+}
+
+void to_proto(const SessionRequest& r, v1::InvokeHeader& header) {
+  switch (r.action) {
+    case SessionAction::Validate: header.set_action(v1::InvokeHeader::VALIDATE); break;
+    case SessionAction::Emit: header.set_action(v1::InvokeHeader::EMIT); break;
+    case SessionAction::EmitProgram: header.set_action(v1::InvokeHeader::EMIT_PROGRAM); break;
+    case SessionAction::Build: header.set_action(v1::InvokeHeader::BUILD); break;
+  }
+  header.set_format(r.format);
+  header.set_run_passes(r.run_passes);
+  header.set_validate(r.validate);
+  header.set_return_modules(r.return_modules);
+}
+
+BackendContext context_from_proto(const v1::InvokeHeader& header) {
+  const v1::BackendContext& c = header.context();
+  BackendContext out;
+  out.root = c.root();
+  out.config = c.config_digest();
+  out.backend_config = options_from_proto(c.backend_config());
+  out.opt_level = c.opt_level();
+  out.target = c.target();
+  for (const auto& [k, v] : c.plugin_fingerprints()) out.plugin_fingerprints[k] = v;
+  out.entry = c.entry();
+  for (const auto& m : header.modules()) out.identity[m.name()] = m.identity();
+  return out;
+}
+
+void to_proto(const BackendContext& ctx, ModuleList modules, v1::InvokeHeader& header) {
+  v1::BackendContext* c = header.mutable_context();
+  c->set_root(ctx.root.string());
+  c->set_config_digest(ctx.config);
+  to_proto(ctx.backend_config, *c->mutable_backend_config());
+  c->set_opt_level(ctx.opt_level);
+  c->set_target(ctx.target);
+  for (const auto& [k, v] : ctx.plugin_fingerprints) (*c->mutable_plugin_fingerprints())[k] = v;
+  c->set_entry(ctx.entry.string());
+  header.clear_modules();
+  for (const ir::Module* m : modules) {
+    for (const auto& [d, v] : m->dialects()) (*c->mutable_dialects())[d] = str_cat(v);
+    v1::ModuleInfo* info = header.add_modules();
+    info->set_name(m->name());
+    if (auto it = ctx.identity.find(m->name()); it != ctx.identity.end()) info->set_identity(it->second);
   }
 }
 
-absl::Status status_of(const v1::BackendError& error) {
-  if (error.code() == v1::BackendError::VALIDATION) {
-    BackendValidationError v{error.backend(), error.what(), error.capability(), std::nullopt};
-    if (error.has_location())
-      v.location = ir::Location(error.location().file(), error.location().line(),
-                                error.location().col());
-    absl::Status s = validation_error(v);
-    // Keep the backend's own words when it sent them.
-    if (!error.message().empty() && error.message() != v.message()) {
-      absl::Status out = coded_error("E1802", error.message());
-      s.ForEachPayload([&](auto url, const absl::Cord& payload) { out.SetPayload(url, payload); });
-      return out;
-    }
-    return s;
+void to_proto(const std::vector<PassRun>& passes, v1::Finished& finished) {
+  for (const PassRun& r : passes) {
+    v1::PassRun* p = finished.add_passes();
+    p->set_name(r.name);
+    p->set_changed(r.changed);
   }
+}
+
+std::vector<PassRun> passes_from_proto(const v1::Finished& finished) {
+  std::vector<PassRun> out;
+  for (const auto& p : finished.passes()) out.push_back({p.name(), p.changed()});
+  return out;
+}
+
+v1::BackendError::Code to_proto(SessionFailure kind) {
+  switch (kind) {
+    case SessionFailure::Validation: return v1::BackendError::VALIDATION;
+    case SessionFailure::PassStage: return v1::BackendError::PASS_STAGE;
+    case SessionFailure::PassBrokeIr: return v1::BackendError::PASS_BROKE_IR;
+    case SessionFailure::TypeMismatch: return v1::BackendError::TYPE_MISMATCH;
+    case SessionFailure::Toolchain: return v1::BackendError::TOOLCHAIN;
+    case SessionFailure::Unsupported: return v1::BackendError::UNSUPPORTED;
+    case SessionFailure::PassFailed: return v1::BackendError::PASS_FAILED;
+    case SessionFailure::BadModule: return v1::BackendError::BAD_MODULE;
+    case SessionFailure::Internal: return v1::BackendError::INTERNAL;
+  }
+  return v1::BackendError::INTERNAL;
+}
+
+SessionFailure failure_from_proto(v1::BackendError::Code code) {
+  switch (code) {
+    case v1::BackendError::VALIDATION: return SessionFailure::Validation;
+    case v1::BackendError::PASS_STAGE: return SessionFailure::PassStage;
+    case v1::BackendError::PASS_BROKE_IR: return SessionFailure::PassBrokeIr;
+    case v1::BackendError::TYPE_MISMATCH: return SessionFailure::TypeMismatch;
+    case v1::BackendError::TOOLCHAIN: return SessionFailure::Toolchain;
+    case v1::BackendError::UNSUPPORTED: return SessionFailure::Unsupported;
+    case v1::BackendError::PASS_FAILED: return SessionFailure::PassFailed;
+    case v1::BackendError::BAD_MODULE: return SessionFailure::BadModule;
+    default: return SessionFailure::Internal;
+  }
+}
+
+std::string_view error_code_for(v1::BackendError::Code code) { return ppy::error_code_for(failure_from_proto(code)); }
+
+v1::BackendError error_to_proto(const absl::Status& s, std::string_view backend) {
+  v1::BackendError e;
+  SessionError what = session_error_of(s).value_or(SessionError{});
+  e.set_code(to_proto(what.kind));
+  e.set_backend(std::string(backend));
+  if (std::optional<BackendValidationError> v = validation_error_of(s)) {
+    e.set_code(v1::BackendError::VALIDATION);
+    if (!v->backend.empty()) e.set_backend(v->backend);
+    e.set_what(v->what);
+    e.set_capability(v->capability);
+    if (v->location && v->location->file) {
+      e.mutable_location()->set_file(*v->location->file);
+      e.mutable_location()->set_line(v->location->line);
+      e.mutable_location()->set_col(v->location->col);
+    }
+  }
+  e.set_module(what.module);
+  e.set_pass(what.pass);
+  e.set_message(error_text(s));
+  return e;
+}
+
+absl::Status status_of(const v1::BackendError& error) {
   std::string message = error.message();
+  std::optional<BackendValidationError> v;
+  if (error.code() == v1::BackendError::VALIDATION) {
+    v = BackendValidationError{error.backend(), error.what(), error.capability(), std::nullopt};
+    if (error.has_location())
+      v->location = ir::Location(error.location().file(), error.location().line(), error.location().col());
+    if (message.empty()) message = v->message();
+  }
   if (message.empty()) message = str_cat("backend '", error.backend(), "' failed: ", error.what());
-  return coded_error(error_code_for(error.code()), message);
+  absl::Status out = session_error({failure_from_proto(error.code()), error.module(), error.pass()}, message);
+  // The backend's own words are the message; a refusal's fields travel beside them.
+  if (v)
+    validation_error(*v).ForEachPayload(
+        [&](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
+  return out;
 }
 
 }  // namespace ppy::wire

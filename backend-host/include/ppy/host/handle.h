@@ -29,6 +29,7 @@
 
 #include "absl/status/statusor.h"
 #include "ppy/backend/backend.h"
+#include "ppy/backend/session.h"
 #include "ppy/host/discovery.h"
 #include "ppy/host/process.h"
 #include "ppy/host/sandbox.h"
@@ -55,15 +56,11 @@ struct BackendInfo {
 };
 
 /// One request: the backend stage's passes, validate, then emit / emit a
-/// program / build, over modules sent once.
-struct Invocation {
-  enum class Action { Validate, Emit, EmitProgram, Build };
-  Action action = Action::Validate;
-  std::string format;       ///< Emit, EmitProgram
-  bool run_passes = true;   ///< the backend stage's passes first
-  bool validate = true;     ///< validate() before emitting / building
-  /// Send the modules back after the passes (and verify them here).
-  bool return_modules = false;
+/// program / build, over modules sent once (a SessionRequest, with what it
+/// works on). Both hostings run it through the SDK's session engine
+/// (`ppy/backend/session.h`): in this process, or in the helper.
+struct Invocation : SessionRequest {
+  using Action = SessionAction;
   /// Build: where the driver writes the files the backend built. Created if missing.
   std::filesystem::path output_dir;
   /// Every field the contract lists; `identity` is per module name.
@@ -88,10 +85,6 @@ struct InvocationResult {
   std::vector<std::unique_ptr<ir::Module>> modules;
   std::vector<PassRun> passes;  ///< the passes that ran over the first module
 };
-
-/// The call names used in messages and `Deadlines`.
-enum class Call { Handshake, Fingerprint, Toolchain, Passes, Validate, Emit, EmitProgram, Build };
-std::string_view call_name(Call c);
 
 class BackendHandle {
  public:

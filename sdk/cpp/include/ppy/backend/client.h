@@ -29,12 +29,26 @@ struct InvokeResult {
   std::vector<std::unique_ptr<ir::Module>> modules;  ///< returned after the passes
   std::optional<backend::v1::Finished> finished;
   std::optional<backend::v1::BackendError> error;
+  std::string step;  ///< the last step the backend said began (report_steps), or empty
 };
+
+/// Why a session's stream ended without a final answer: the transport failed
+/// (gRPC's status), or what came on it was not the protocol.
+struct InvokeFailure {
+  enum class Kind { Transport, Protocol };
+  Kind kind = Kind::Transport;
+  grpc::StatusCode code = grpc::StatusCode::UNKNOWN;  ///< Transport: gRPC's code
+  std::string step;  ///< the last step the backend said began, or empty
+};
+/// A status carrying `failure`, with `message` (gRPC's words, or what broke).
+absl::Status invoke_failure(const InvokeFailure& failure, std::string_view message);
+/// The failure a status carries, if `invoke_failure` made it.
+std::optional<InvokeFailure> invoke_failure_of(const absl::Status& status);
 
 /// Runs one session: sends `header` (its `modules` list is filled from
 /// `modules` when empty), then each module serialized in chunks, and collects
-/// the answers. A transport or protocol failure is the error; a backend's
-/// refusal is `InvokeResult::error`.
+/// the answers. A transport or protocol failure is the error, an
+/// InvokeFailure; a backend's refusal is `InvokeResult::error`.
 absl::StatusOr<InvokeResult> invoke(backend::v1::Backend::StubInterface& stub,
                                     grpc::ClientContext& context,
                                     backend::v1::InvokeHeader header, ModuleList modules);

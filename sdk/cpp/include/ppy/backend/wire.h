@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "ppy/backend/backend.h"
+#include "ppy/backend/session.h"
 #include "ppy/backend/v1/backend.pb.h"
 #include "ppy/ir/proto.h"
 
@@ -86,12 +87,36 @@ absl::StatusOr<EmitFormat> emit_format_from_proto(const v1::EmitFormat& format);
 v1::Toolchain to_proto(const ToolchainStatus& status);
 ToolchainStatus toolchain_from_proto(const v1::Toolchain& toolchain);
 
+/// The session a header asks for, and back: the one place a SessionRequest
+/// meets InvokeHeader (action, format, the three switches).
+SessionRequest request_from_proto(const v1::InvokeHeader& header);
+void to_proto(const SessionRequest& request, v1::InvokeHeader& header);
+
+/// The BackendContext a header carries, and back: every field the contract
+/// lists, the modules' identities from the header's module list. `modules`
+/// fills that list (name, identity) and the dialect versions they were
+/// verified against. The registry is the builtin one on the receiving side.
+BackendContext context_from_proto(const v1::InvokeHeader& header);
+void to_proto(const BackendContext& context, ModuleList modules, v1::InvokeHeader& header);
+
+/// The passes that ran, as Finished lists them, and back.
+void to_proto(const std::vector<PassRun>& passes, v1::Finished& finished);
+std::vector<PassRun> passes_from_proto(const v1::Finished& finished);
+
+/// The protocol's code for a session's refusal, and back (CODE_UNSPECIFIED
+/// and codes this end does not know are Internal).
+v1::BackendError::Code to_proto(SessionFailure kind);
+SessionFailure failure_from_proto(v1::BackendError::Code code);
 /// The E-code the contract gives an error of this kind: VALIDATION, PASS_STAGE,
 /// TYPE_MISMATCH, UNSUPPORTED -> E1802; PASS_BROKE_IR, PASS_FAILED -> E1904;
 /// TOOLCHAIN -> E1801; anything else -> E1905.
 std::string_view error_code_for(v1::BackendError::Code code);
-/// `<E-code>: <error.message()>` (FailedPrecondition); a validation refusal also
-/// carries its fields, readable with `ppy::validation_error_of`.
+/// A session's refusal (a status made by `session_error`, or a validation
+/// refusal) as the BackendError that tells it; `backend` when it names none.
+v1::BackendError error_to_proto(const absl::Status& status, std::string_view backend);
+/// The status a BackendError tells: its E-code and message, the SessionError
+/// (kind, module, pass) and, for a validation refusal, its fields, readable
+/// with `ppy::validation_error_of`.
 absl::Status status_of(const v1::BackendError& error);
 
 }  // namespace ppy::wire
