@@ -37,8 +37,8 @@ absl::Status errno_status(std::string_view what, const std::string& path) {
   return absl::InternalError(str_cat("cannot ", what, " ", path, ": ", std::strerror(errno)));
 }
 
-absl::Status write_all(const std::string& path, std::string_view bytes) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+absl::Status write_all(const std::string& path, std::string_view bytes, bool executable = false) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0755 : 0644);
   if (fd < 0) return errno_status("create", path);
   size_t done = 0;
   while (done < bytes.size()) {
@@ -62,23 +62,6 @@ std::optional<std::string> read_all(const fs::path& p) {
 
 }  // namespace
 
-absl::Status write_file_atomic(const std::string& path, std::string_view bytes) {
-  std::error_code ec;
-  fs::path target(path);
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  std::string tmp = path + unique_suffix();
-  if (auto s = write_all(tmp, bytes); !s.ok()) {
-    fs::remove(tmp, ec);
-    return s;
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    auto s = errno_status("write", path);
-    fs::remove(tmp, ec);
-    return s;
-  }
-  return absl::OkStatus();
-}
-
 std::string ArtifactCache::entry_path(const std::string& key) const {
   return (fs::path(root_) / key.substr(0, 2) / key).string();
 }
@@ -97,7 +80,9 @@ std::optional<std::vector<ArtifactFile>> ArtifactCache::lookup(const std::string
     if (!safe_relative(rel)) return std::nullopt;
     auto bytes = read_all(entry / rel);
     if (!bytes) return std::nullopt;
-    files.push_back({rel, std::move(*bytes)});
+    std::error_code ec;
+    auto perms = fs::status(entry / rel, ec).permissions();
+    files.push_back({rel, std::move(*bytes), (perms & fs::perms::owner_exec) != fs::perms::none});
   }
   return files;
 }
@@ -119,7 +104,7 @@ absl::Status ArtifactCache::store(const std::string& key, const std::vector<Arti
     }
     fs::path p = tmp / f.path;
     fs::create_directories(p.parent_path(), ec);
-    if (auto s = write_all(p.string(), f.bytes); !s.ok()) {
+    if (auto s = write_all(p.string(), f.bytes, f.executable); !s.ok()) {
       fs::remove_all(tmp, ec);
       return s;
     }

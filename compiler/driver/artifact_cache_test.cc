@@ -95,14 +95,14 @@ TEST_F(ArtifactCacheTest, ConcurrentStoresOfOneKeyBothSucceed) {
     EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
 }
 
-TEST_F(ArtifactCacheTest, WriteFileAtomicReplacesWhole) {
-  fs::path p = dir_ / "out" / "main.toy";
-  ASSERT_TRUE(write_file_atomic(p.string(), "first").ok());
-  ASSERT_TRUE(write_file_atomic(p.string(), "second").ok());
-  std::ifstream in(p);
-  std::string s((std::istreambuf_iterator<char>(in)), {});
-  EXPECT_EQ(s, "second");
-  EXPECT_EQ(std::distance(fs::directory_iterator(p.parent_path()), fs::directory_iterator()), 1);
+TEST_F(ArtifactCacheTest, KeepsTheExecutableBit) {
+  ArtifactCache cache(dir_.string());
+  ASSERT_TRUE(cache.store(kKey, {{"tool", "#!/bin/sh\n", true}, {"data.txt", "d", false}}).ok());
+  auto hit = cache.lookup(kKey);
+  ASSERT_TRUE(hit.has_value());
+  ASSERT_EQ(hit->size(), 2u);
+  EXPECT_TRUE((*hit)[0].executable);
+  EXPECT_FALSE((*hit)[1].executable);
 }
 
 }  // namespace

@@ -1,15 +1,8 @@
 // `ppy build TARGET --backend NAME`: the contract's build road.
-#include <signal.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
-#include <random>
-#include <regex>
-#include <set>
 
 #include "diagnostics.h"
 #include "ppy/driver/artifact_cache.h"
@@ -18,6 +11,7 @@
 #include "ppy/driver/commands.h"
 #include "ppy/driver/compile.h"
 #include "ppy/driver/output.h"
+#include "ppy/driver/output_tree.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -47,71 +41,12 @@ std::string llvm_option_purpose(const std::string& flag, const std::string& back
   return it == kPurpose.end() ? "it belongs to the LLVM road" : it->second;
 }
 
-/// `-o` as an absolute path without a trailing separator (`-o out/` names `out`).
-fs::path output_path(const fs::path& out) {
-  fs::path abs = fs::absolute(out).lexically_normal();
-  return abs.has_filename() ? abs : abs.parent_path();
-}
-
-/// `.<out>.ppy-build-`: the prefix of the staging folders beside `out`.
-std::string staging_prefix(const fs::path& out) {
-  return str_cat(".", output_path(out).filename().string(), ".ppy-build-");
-}
-
-std::string staging_dir(const fs::path& out) {
-  std::random_device rd;
-  return (output_path(out).parent_path() / str_cat(staging_prefix(out), static_cast<int64_t>(getpid()), "-",
-                                                   static_cast<uint64_t>(rd())))
-      .string();
-}
-
-/// Removes the staging folders beside `out` left by builds that were killed
-/// (SIGKILL leaves no chance to clean up): those whose process is gone. A
-/// folder whose pid still runs (a concurrent build) is left alone.
-void remove_stale_staging(const fs::path& out) {
-  std::string prefix = staging_prefix(out);
-  std::error_code ec;
-  fs::directory_iterator it(output_path(out).parent_path(), ec), end;
-  for (; !ec && it != end; it.increment(ec)) {
-    std::string name = it->path().filename().string();
-    if (!name.starts_with(prefix)) continue;
-    long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-    if (pid <= 0 || pid == getpid()) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
-    std::error_code rm;
-    fs::remove_all(it->path(), rm);
-  }
-}
-
-/// Removes the temporaries a killed build left beside the files it was writing
-/// under `out` (`NAME.tmp-<pid>-<n>-<n>`, see write_file_atomic): those of the
-/// files this build writes, whose process is gone.
-void remove_stale_temporaries(const fs::path& out, const std::vector<ArtifactFile>& files) {
-  std::map<fs::path, std::set<std::string>> by_folder;
-  for (auto& f : files) {
-    fs::path p = out / f.path;
-    by_folder[p.parent_path()].insert(p.filename().string());
-  }
-  static const std::regex kTemporary(R"((.*)\.tmp-([0-9]+)-[0-9]+-[0-9]+)");
-  for (auto& [folder, names] : by_folder) {
-    std::error_code ec;
-    fs::directory_iterator it(folder, ec), end;
-    std::vector<fs::path> stale;
-    for (; !ec && it != end; it.increment(ec)) {
-      std::smatch m;
-      std::string name = it->path().filename().string();
-      if (!std::regex_match(name, m, kTemporary) || !names.count(m[1].str())) continue;
-      long pid = std::strtol(m[2].str().c_str(), nullptr, 10);
-      if (pid > 0 && pid != getpid() && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-        stale.push_back(it->path());
-    }
-    for (auto& p : stale) fs::remove(p, ec);
-  }
-}
-
-std::string read_file(const fs::path& p) {
+/// A file the backend wrote under `staging`, as the output takes it.
+ArtifactFile read_written(const fs::path& staging, const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
+  std::error_code ec;
+  bool executable = (fs::status(p, ec).permissions() & fs::perms::owner_exec) != fs::perms::none;
+  return {fs::relative(p, staging).string(), std::string((std::istreambuf_iterator<char>(in)), {}), executable};
 }
 
 constexpr const char* kOutputsFile = ".ppy-outputs";  // BuildResult.outputs, one a line
@@ -127,8 +62,10 @@ int build(const BuildOptions& opts, Streams io) {
   if (!overrides.ok()) return fail(io.err, overrides.status());
   // Before anything starts; the default folder (in the project's cache) is
   // known, and checked, once the project is compiled.
-  if (opts.output)
+  if (opts.output) {
     if (auto s = check_output_location(*opts.output); !s.ok()) return fail(io.err, s);
+    if (auto s = check_replaceable(*opts.output); !s.ok()) return fail(io.err, s);
+  }
 
   auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
                                                  : load_project(opts.target);
@@ -150,7 +87,7 @@ int build(const BuildOptions& opts, Streams io) {
   std::string key = combined_key("build", ctx.identity);
   if (!opts.output)
     if (auto s = check_output_location(out.string()); !s.ok()) return fail(io.err, s);
-  remove_stale_staging(out);  // what killed builds into this -o left behind
+  recover_output(out);  // what killed builds into this -o left behind
 
   std::vector<ArtifactFile> files;
   std::vector<std::string> outputs, notes;
@@ -165,7 +102,9 @@ int build(const BuildOptions& opts, Streams io) {
     }
   } else {
     // The backend builds into a staging folder; only a whole build reaches -o.
-    fs::path staging = staging_dir(out);
+    auto staged = make_staging_folder(out);
+    if (!staged.ok()) return fail(io.err, staged.status(), 1);
+    fs::path staging = *staged;
     host::Invocation inv;
     inv.action = host::Invocation::Action::Build;
     inv.context = &ctx;
@@ -178,8 +117,7 @@ int build(const BuildOptions& opts, Streams io) {
       return fail(io.err, r.status());
     }
     notes = r->notes;
-    for (auto& w : r->written)
-      files.push_back({fs::relative(w, staging).string(), read_file(w)});
+    for (auto& w : r->written) files.push_back(read_written(staging, w));
     std::string listed;
     for (auto& o : r->outputs) {
       outputs.push_back(fs::relative(o, staging).string());
@@ -190,9 +128,11 @@ int build(const BuildOptions& opts, Streams io) {
     stored.push_back({kOutputsFile, listed});
     (void)cache.store(key, stored);  // a cache that cannot be written only costs time
   }
-  remove_stale_temporaries(out, files);
-  for (auto& f : files)
-    if (auto s = write_file_atomic((out / f.path).string(), f.bytes); !s.ok()) return fail(io.err, s, 1);
+  // The default folder is the driver's own, in its cache: replaced marker or not.
+  if (auto s = write_tree_atomically(out, files, {.made_by = "ppy build --backend " + info.name,
+                                                  .replace_unmarked = !opts.output});
+      !s.ok())
+    return fail(io.err, s, 1);
 
   io.err << "backend:  " << info.name << "\n";
   io.err << "outputs:  " << outputs.size() << "\n";

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "ppy/driver/artifact_cache.h"
+#include "ppy/driver/output_tree.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 
@@ -18,6 +18,16 @@ namespace {
 bool names_a_folder(const std::string& output) {
   std::error_code ec;
   return output.ends_with('/') || fs::is_directory(output, ec);
+}
+
+/// Where `count` artifacts go: one into a file (`-o FILE`, or a file in an
+/// existing folder that is not ppy's), else the folder replaced whole.
+enum class Placement { kFile, kFileInFolder, kFolder };
+Placement placement(size_t count, const std::string& output) {
+  if (count <= 1 && !names_a_folder(output)) return Placement::kFile;
+  std::error_code ec;
+  if (count == 1 && fs::is_directory(output, ec) && !check_replaceable(output).ok()) return Placement::kFileInFolder;
+  return Placement::kFolder;
 }
 
 }  // namespace
@@ -37,6 +47,8 @@ absl::Status check_placement(const std::vector<std::string>& modules, const std:
                          "written end to end into one ", output ? "file" : "stream",
                          "; name a folder with -o DIR to get ", files));
   }
+  if (output && placement(program_scope ? 1 : modules.size(), *output) == Placement::kFolder)
+    if (auto s = check_replaceable(*output); !s.ok()) return s;
   if (binary && !output && stdout_is_terminal)
     return coded_error("E1002", "the format is binary and standard output is a terminal; write it with -o FILE");
   return absl::OkStatus();
@@ -69,12 +81,16 @@ absl::Status place_artifacts(const std::vector<EmittedArtifact>& artifacts, cons
     out.flush();
     return absl::OkStatus();
   }
-  bool folder = artifacts.size() > 1 || names_a_folder(*output);
-  for (auto& a : artifacts) {
-    std::string path = folder ? (fs::path(*output) / artifact_file_name(a.module, suffix)).string() : *output;
-    if (auto s = write_file_atomic(path, a.data); !s.ok()) return s;
+  switch (placement(artifacts.size(), *output)) {
+    case Placement::kFile: return write_file_atomically(*output, artifacts.at(0).data);
+    case Placement::kFileInFolder:
+      return write_file_atomically(fs::path(*output) / artifact_file_name(artifacts.at(0).module, suffix),
+                                   artifacts.at(0).data);
+    case Placement::kFolder: break;
   }
-  return absl::OkStatus();
+  std::vector<OutputFile> files;
+  for (auto& a : artifacts) files.push_back({artifact_file_name(a.module, suffix), a.data});
+  return write_tree_atomically(*output, files, {.made_by = "ppy emit"});
 }
 
 }  // namespace ppy::driver

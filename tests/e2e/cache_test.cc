@@ -353,24 +353,5 @@ TEST_F(Cache, BuildKilledWhileWritingNeverLeavesATornArtifact) {
   EXPECT_EQ(tree(path("out")).size(), want.size()) << testing::PrintToString(names_in(path("out")));
 }
 
-TEST_F(Cache, TemporariesOfAKilledBuildAreRemoved) {
-  // What a build killed while writing app.main.dummy leaves beside it (its
-  // process gone), and a temporary of a build that still runs (this process).
-  pid_t dead = fork();
-  if (dead == 0) _exit(0);
-  ASSERT_GT(dead, 0);
-  waitpid(dead, nullptr, 0);
-  std::string proj = multi();
-  std::string stale = "app.main.dummy.tmp-" + std::to_string(dead) + "-12345-0";
-  std::string live = "app.main.dummy.tmp-" + std::to_string(getpid()) + "-12345-0";
-  write_file(path("out/" + stale), "half");
-  write_file(path("out/" + live), "half");
-  write_file(path("out/mine.txt"), "not the build's");
-  Result r = ppy({"build", proj, "--backend", "dummy", "-o", p("out")});
-  ASSERT_EQ(r.status, 0) << r;
-  EXPECT_THAT(names_in(path("out")),
-              ElementsAre("app.main.dummy", live, "app.shapes.dummy", "app.util.dummy", "mine.txt"));
-}
-
 }  // namespace
 }  // namespace ppy::e2e

@@ -163,13 +163,13 @@ void write_file(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
-/// Relative path -> contents of every regular file under `dir`.
 std::map<std::string, std::string> tree(const fs::path& dir) {
   std::map<std::string, std::string> out;
   std::error_code ec;
   if (!fs::exists(dir, ec)) return out;
   for (auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = read_file(e.path());
+    if (e.is_regular_file() && e.path() != dir / ".ppy-output")
+      out[fs::relative(e.path(), dir).string()] = read_file(e.path());
   return out;
 }
 

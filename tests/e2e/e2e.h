@@ -67,7 +67,8 @@ Result run(const Spawn& s);
 
 std::string read_file(const fs::path& p);
 void write_file(const fs::path& p, const std::string& text);
-/// Relative path -> contents of every regular file under `dir`.
+/// Relative path -> contents of every regular file under `dir`, but ppy's
+/// marker of a folder it made (`.ppy-output`).
 std::map<std::string, std::string> tree(const fs::path& dir);
 /// The relative paths of the regular files under `dir`, sorted.
 std::vector<std::string> names_in(const fs::path& dir);

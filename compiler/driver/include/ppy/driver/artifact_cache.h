@@ -14,14 +14,13 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "ppy/driver/output_tree.h"
 
 namespace ppy::driver {
 
-/// One file of an artifact: its path relative to the output, and its bytes.
-struct ArtifactFile {
-  std::string path;
-  std::string bytes;
-};
+/// One file of an artifact: its path relative to the output, its bytes and
+/// whether it is executable (kept as the stored file's mode).
+using ArtifactFile = OutputFile;
 
 class ArtifactCache {
  public:
@@ -40,9 +39,5 @@ class ArtifactCache {
  private:
   std::string root_;
 };
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a
-/// rename, creating parent folders; on failure nothing is left at `path`.
-absl::Status write_file_atomic(const std::string& path, std::string_view bytes);
 
 }  // namespace ppy::driver

@@ -20,7 +20,8 @@ struct EmittedArtifact {
 
 /// Checks, before any backend is called, that the answers can be placed:
 /// several module artifacts need `-o DIR` (E1002 names the files it would write;
-/// two artifacts are never concatenated), and a binary artifact is never sent
+/// two artifacts are never concatenated), a folder to be replaced must be one
+/// ppy may replace (see output_tree.h), and a binary artifact is never sent
 /// to a terminal.
 absl::Status check_placement(const std::vector<std::string>& modules, const std::string& suffix,
                              bool program_scope, bool binary, const std::optional<std::string>& output,
@@ -33,7 +34,9 @@ absl::Status check_output_location(const std::string& output);
 
 /// Writes the artifacts: one to stdout or `-o FILE` (or `-o DIR/<module><suffix>`
 /// when the output is an existing folder or ends in '/'), several into
-/// `-o DIR` as `<module><suffix>`. Each file is written atomically.
+/// `-o DIR` as `<module><suffix>`. A file is replaced atomically; a folder is
+/// replaced whole (write_tree_atomically), except that one artifact into an
+/// existing folder ppy did not make is written there as a file. E1002 on failure.
 absl::Status place_artifacts(const std::vector<EmittedArtifact>& artifacts, const std::string& suffix,
                              const std::optional<std::string>& output, std::ostream& out);
 
