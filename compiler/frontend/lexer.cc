@@ -115,8 +115,9 @@ class Lexer {
     i_ = j;
     Pos p = here();
     if (col > indents_.back()) {
-      if (indents_.size() >= 100) {
+      if (indents_.size() >= 100 && !deep_reported_) {
         error(p, "too many levels of indentation", "E1090");
+        deep_reported_ = true;  // once: every deeper line would say it again
       }
       indents_.push_back(col);
       push(Tok::Indent, "", p);
@@ -364,6 +365,7 @@ class Lexer {
   uint32_t line_ = 1;
   size_t line_start_ = 0;
   int depth_ = 0;
+  bool deep_reported_ = false;
 };
 
 }  // namespace

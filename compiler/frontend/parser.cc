@@ -334,7 +334,12 @@ class Parser {
         int& n;
         ~Count() { --n; }
       } count{++elifs_};
-      if (elifs_ > kMaxElifs) fail(cur().pos, "the if/elif chain is too long", "E1090");
+      if (elifs_ > kMaxElifs) {
+        // One error for the chain: the clauses left are skipped, not each refused.
+        error(cur().pos, "the if/elif chain is too long", "E1090");
+        while (at_kw("elif") || at_kw("else")) recover();
+        return s;
+      }
       s->orelse.push_back(if_stmt());
     } else if (at_kw("else")) {
       take();
@@ -571,6 +576,8 @@ class Parser {
   ExprPtr power() {
     ExprPtr e = trailers(atom());
     if (at_op("**")) {
+      // `**` is right-associative: its right operand recurses, so it counts as nesting.
+      DepthGuard g(*this, cur().pos);
       Pos p = take().pos;
       auto n = node(ExprKind::Binary, p);
       n->str = "**";
