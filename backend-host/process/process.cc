@@ -247,6 +247,27 @@ void sweep_abandoned(const fs::path& root) {
   }
 }
 
+/// Reads a wrapped helper's start report (`kSandboxReadyFd`): empty once it
+/// runs, else why it does not.
+std::string wait_until_started(int fd) {
+  int32_t err = 0;
+  size_t got = 0;
+  auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (got < sizeof err) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return "its sandbox did not start it within 30 s";
+    struct pollfd pfd = {fd, POLLIN, 0};
+    int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno != EINTR) return strerror(errno);
+    if (ready <= 0) continue;
+    ssize_t n = read(fd, reinterpret_cast<char*>(&err) + got, sizeof err - got);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n <= 0) return "its sandbox ended before starting it";
+    got += static_cast<size_t>(n);
+  }
+  return err == 0 ? std::string() : std::string(strerror(err));
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -292,8 +313,24 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   if (log < 0 || null < 0) return fail(strerror(errno));
 
   p->report_ = plan_sandbox(opt.sandbox);
-  ChildSandbox sandbox(opt.sandbox, p->report_, p->scratch_,
-                       opt.connection == ProcessOptions::Connection::UnixSocket ? p->run_dir_ : fs::path());
+  const fs::path socket_dir =
+      opt.connection == ProcessOptions::Connection::UnixSocket ? p->run_dir_ : fs::path();
+  ChildSandbox sandbox(opt.sandbox, p->report_, p->scratch_, socket_dir);
+  // Wrapped (ppy-sandbox-init, bubblewrap): the helper's own exec happens
+  // later, so its outcome comes back on a pipe; the write end is fd 8 in the
+  // child, the read end far from the numbers the child sets up.
+  const std::vector<std::string> command = sandbox_command(p->report_, opt.executable, args, p->scratch_, socket_dir);
+  int ready[2] = {-1, -1};
+  if (p->report_.reaper) {
+    int raw[2];
+    if (pipe2(raw, O_CLOEXEC) != 0) return fail(strerror(errno));
+    ready[0] = fcntl(raw[0], F_DUPFD_CLOEXEC, 10);
+    ready[1] = fcntl(raw[1], F_DUPFD_CLOEXEC, 10);
+    close(raw[0]);
+    close(raw[1]);
+    if (ready[0] < 0 || ready[1] < 0) return fail(strerror(errno));
+  }
+  const int ready_fd = ready[1];
   std::vector<std::string> env = sandbox_environment(opt.sandbox, opt.env, p->scratch_);
   env.insert(env.end(), opt.extra_env.begin(), opt.extra_env.end());
   std::vector<char*> envp;
@@ -314,7 +351,7 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   const sigset_t mask = blocked->before();
   std::error_code ec;
   bp::child c(
-      bp::exe = opt.executable.string(), bp::args = args, bp::posix::use_vfork,
+      bp::exe = command[0], bp::args = std::vector<std::string>(command.begin() + 1, command.end()), bp::posix::use_vfork,
       bp::extend::on_setup([&](auto& exec) { exec.env = envp.data(); }),
       bp::extend::on_exec_setup([&](auto& exec) {
         // In the child, between vfork and exec: system calls only.
@@ -326,7 +363,9 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
             sigaction(sig, &sa, nullptr);
           }
         }
-        setpgid(0, 0);
+        // A session of its own (so a process group of its own): no
+        // controlling terminal the helper could inject input into.
+        setsid();
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(125);
         dup2(null, 0);
         dup2(log, 1);
@@ -336,6 +375,7 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
           else dup2(child_fd, 3);
         }
         syscall(SYS_close_range, 4u, ~0u, 4u /* CLOSE_RANGE_CLOEXEC */);
+        if (ready_fd >= 0) dup2(ready_fd, kSandboxReadyFd);  // the copy is not close-on-exec
         if (chdir(scratch.c_str()) != 0 || !sandbox.apply()) {
           sandbox_failed = true;  // the driver's memory: it reads this after
           exec.set_error(std::error_code(errno ? errno : EPERM, std::system_category()), "");
@@ -348,15 +388,23 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   close(log);
   close(null);
   if (pair[1] >= 0) close(pair[1]);
+  if (ready[1] >= 0) close(ready[1]);
   if (ec) {
     if (failed_pid > 0) waitpid(failed_pid, nullptr, 0);
     if (pair[0] >= 0) close(pair[0]);
+    if (ready[0] >= 0) close(ready[0]);
     return fail(str_cat(sandbox_failed ? "sandbox setup failed: " : "", ec.message(), p->output_tail().empty() ? "" : "\n" + p->output_tail()));
   }
   c.detach();
   p->pid_ = c.id();
   p->fd_ = pair[0];
   if (p->slot_ >= 0) g_slots[p->slot_].pid.store(p->pid_);
+  if (ready[0] >= 0) {
+    // From here a failure's ~BackendProcess ends what was started.
+    std::string why = wait_until_started(ready[0]);
+    close(ready[0]);
+    if (!why.empty()) return fail(str_cat(why, p->output_tail().empty() ? "" : "\n" + p->output_tail()));
+  }
   return p;
 }
 

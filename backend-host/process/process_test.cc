@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/un.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -67,6 +70,26 @@ class ProcessTest : public ::testing::Test {
 };
 
 bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+
+/// Processes whose command line holds `marker`.
+int processes_with(const std::string& marker) {
+  int n = 0;
+  for (auto& e : fs::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmd.find(marker) != std::string::npos && cmd.rfind("sleep", 0) == 0) ++n;
+  }
+  return n;
+}
+/// Waits up to 5 s for the processes holding `marker` to be gone.
+bool all_gone(const std::string& marker) {
+  for (int i = 0; i < 500; ++i) {
+    if (processes_with(marker) == 0) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return false;
+}
+
 
 TEST_F(ProcessTest, ExitStatusAndTheLastLinesOfItsOutput) {
   auto p = start("for i in $(seq 1 30); do echo line$i >&2; done; echo out; exit 3");
@@ -224,22 +247,14 @@ TEST_F(ProcessTest, IgnoringSigtermGetsSigkill) {
 }
 
 TEST_F(ProcessTest, GrandchildrenDieWithTheGroup) {
-  auto p = start("sleep 100 & echo $! > \"$HOME/child\"; exec sleep 100");
+  // Found by command line: in a PID namespace the helper's pids are not ours.
+  std::string mark = "1000." + std::to_string(getpid()) + "77";
+  auto p = start("sleep " + mark + " & exec sleep 100");
   ASSERT_TRUE(p);
-  fs::path pidfile = p->scratch_dir() / "child";
-  pid_t grandchild = 0;
-  for (int i = 0; i < 400 && !grandchild; ++i) {
-    std::ifstream(pidfile) >> grandchild;
-    if (!grandchild) std::this_thread::sleep_for(5ms);
-  }
-  ASSERT_GT(grandchild, 0);
+  for (int i = 0; i < 500 && processes_with(mark) == 0; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_EQ(processes_with(mark), 1);
   p->terminate();
-  for (int i = 0; i < 200 && alive(grandchild); ++i) std::this_thread::sleep_for(5ms);
-  std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
-  std::string s;
-  std::getline(stat, s);
-  // Gone, or a zombie waiting for init: either way not running.
-  EXPECT_TRUE(s.empty() || s.find(") Z") != std::string::npos) << s;
+  EXPECT_TRUE(all_gone(mark));
 }
 
 TEST_F(ProcessTest, SocketPairIsFd3AndNothingElseLeaks) {
@@ -343,14 +358,35 @@ std::string escape_script(const fs::path& outside, int port) {
          ") 2>/dev/null; then echo TCP=ok >&2; else echo TCP=denied >&2; fi";
 }
 
-TEST_F(ProcessTest, DefaultSandboxDoesNotConfine) {
+TEST_F(ProcessTest, SandboxOffDoesNotConfine) {
   Listener l;
-  fs::path outside = dir_ / "outside-default";
-  std::string out = output_of(escape_script(outside, l.port));
-  // The control for the strict tests below: the same script escapes here.
+  fs::path outside = dir_ / "outside-off";
+  SandboxPolicy policy;
+  policy.mode = SandboxMode::Off;
+  std::string out = output_of(escape_script(outside, l.port), policy);
+  // The control for the tests below: the same script escapes here.
   EXPECT_THAT(out, HasSubstr("WRITE=ok"));
   EXPECT_THAT(out, HasSubstr("TCP=ok"));
   EXPECT_TRUE(fs::exists(outside));
+}
+
+TEST_F(ProcessTest, DefaultSandboxConfinesWritesToTheScratchFolder) {
+  if (!landlock_available()) GTEST_SKIP() << "kernel lacks Landlock";
+  // The project's artifact cache is the driver's: a helper writing there
+  // could poison what another backend built.
+  Listener l;
+  fs::path cache = dir_ / "cache";
+  fs::create_directories(cache);
+  auto p = start(escape_script(cache / "artifact.o", l.port) + "\necho z > /dev/null && echo NULL=ok >&2");
+  ASSERT_TRUE(p);
+  p->wait_for(10s);
+  std::string out = p->output_tail(100);
+  EXPECT_THAT(out, HasSubstr("WRITE=denied"));
+  EXPECT_THAT(out, HasSubstr("SCRATCH=ok"));
+  EXPECT_THAT(out, HasSubstr("NULL=ok"));
+  EXPECT_THAT(out, HasSubstr("TCP=ok"));  // default mode keeps the network
+  EXPECT_FALSE(fs::exists(cache / "artifact.o"));
+  EXPECT_TRUE(p->sandbox().writes_confined());
 }
 
 TEST_F(ProcessTest, StrictSandboxConfinesWritesAndNetwork) {
@@ -368,10 +404,211 @@ TEST_F(ProcessTest, StrictSandboxConfinesWritesAndNetwork) {
   EXPECT_THAT(out, HasSubstr("SCRATCH=ok"));
   EXPECT_THAT(out, HasSubstr("TCP=denied"));
   EXPECT_FALSE(fs::exists(outside));
-  EXPECT_TRUE(p->sandbox().landlock_writes);
+  EXPECT_TRUE(p->sandbox().writes_confined());
   EXPECT_TRUE(p->sandbox().net_namespace);
   EXPECT_THAT(p->sandbox().summary(), HasSubstr("strict: "));
-  EXPECT_THAT(p->sandbox().summary(), Not(HasSubstr("NOT in force")));
+  if (p->sandbox().bubblewrap) EXPECT_THAT(p->sandbox().summary(), Not(HasSubstr("NOT in force")));
+}
+
+TEST_F(ProcessTest, StrictWithoutBubblewrapStillConfinesWritesAndNetwork) {
+  const SandboxSupport& s = sandbox_support();
+  if (s.landlock_abi == 0 || !s.net_namespace) GTEST_SKIP() << "kernel lacks Landlock or network namespaces";
+  Listener l;
+  fs::path outside = dir_ / "outside-strict";
+  SandboxPolicy policy;
+  policy.mode = SandboxMode::Strict;
+  policy.avoid_bubblewrap = true;
+  auto p = start(escape_script(outside, l.port) + "\necho ping >&3", policy);
+  ASSERT_TRUE(p);
+  int fd = p->take_fd();
+  char buf[8] = {};
+  EXPECT_GT(read(fd, buf, 5), 0);  // the inherited unix socket still works
+  close(fd);
+  p->wait_for(10s);
+  std::string out = p->output_tail(100);
+  EXPECT_THAT(out, HasSubstr("WRITE=denied"));
+  EXPECT_THAT(out, HasSubstr("SCRATCH=ok"));
+  EXPECT_THAT(out, HasSubstr("TCP=denied"));
+  EXPECT_TRUE(p->sandbox().landlock_writes);
+  EXPECT_FALSE(p->sandbox().bubblewrap);
+  // What only bubblewrap gives is said to be missing, never claimed.
+  EXPECT_THAT(p->sandbox().summary(), HasSubstr("NOT in force: the driver's process hidden from it"));
+  EXPECT_THAT(p->sandbox().summary(), HasSubstr("NOT in force: unix sockets outside its folders unreachable"));
+}
+
+/// A unix socket listening at a path, and one in the abstract namespace.
+struct UnixListeners {
+  fs::path dir;
+  std::string path, abstract;
+  int fd_path = socket(AF_UNIX, SOCK_STREAM, 0), fd_abstract = socket(AF_UNIX, SOCK_STREAM, 0);
+  UnixListeners() {
+    char tmpl[] = "/tmp/ppy-agent-XXXXXX";  // apart from the helper's own folder
+    dir = mkdtemp(tmpl);
+    path = (dir / "agent.sock").string();
+    abstract = "ppy-test-agent-" + std::to_string(getpid());
+    sockaddr_un a = {};
+    a.sun_family = AF_UNIX;
+    memcpy(a.sun_path, path.c_str(), path.size());
+    bind(fd_path, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    listen(fd_path, 4);
+    sockaddr_un b = {};
+    b.sun_family = AF_UNIX;
+    memcpy(b.sun_path + 1, abstract.c_str(), abstract.size());
+    bind(fd_abstract, reinterpret_cast<sockaddr*>(&b), offsetof(sockaddr_un, sun_path) + 1 + abstract.size());
+    listen(fd_abstract, 4);
+  }
+  ~UnixListeners() {
+    close(fd_path);
+    close(fd_abstract);
+    fs::remove_all(dir);
+  }
+  /// Tries both, as an ssh-agent's or docker's client would.
+  std::string script() const {
+    auto attempt = [](const std::string& label, const std::string& address) {
+      return "if python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])' '" + address +
+             "' 2>/dev/null; then echo " + label + "=ok >&2; else echo " + label + "=denied >&2; fi\n";
+    };
+    return attempt("UNIX", path) + "if python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); "
+           "s.connect(\"\\0\" + sys.argv[1])' '" + abstract + "' 2>/dev/null; then echo ABSTRACT=ok >&2; "
+           "else echo ABSTRACT=denied >&2; fi\n";
+  }
+};
+
+TEST_F(ProcessTest, StrictSandboxReachesNoUnixSocketOutsideItsFolders) {
+  if (!bubblewrap_support().program.size()) GTEST_SKIP() << bubblewrap_support().why;
+  if (system("python3 -c '' 2>/dev/null") != 0) GTEST_SKIP() << "no python3 to connect with";
+  UnixListeners agent;
+  // The control: the default sandbox leaves both reachable.
+  std::string open = output_of(agent.script());
+  EXPECT_THAT(open, HasSubstr("UNIX=ok"));
+  EXPECT_THAT(open, HasSubstr("ABSTRACT=ok"));
+  SandboxPolicy policy;
+  policy.mode = SandboxMode::Strict;
+  auto p = start(agent.script() + "echo ping >&3", policy);
+  ASSERT_TRUE(p);
+  int fd = p->take_fd();
+  char buf[8] = {};
+  EXPECT_GT(read(fd, buf, 5), 0);  // the inherited unix socket still works
+  close(fd);
+  p->wait_for(20s);
+  std::string out = p->output_tail(100);
+  EXPECT_THAT(out, HasSubstr("UNIX=denied"));
+  EXPECT_THAT(out, HasSubstr("ABSTRACT=denied"));
+  EXPECT_TRUE(p->sandbox().pathname_sockets_closed());
+  EXPECT_TRUE(p->sandbox().abstract_sockets_closed());
+}
+
+class DaemonTest : public ProcessTest, public ::testing::WithParamInterface<int> {
+ protected:
+  SandboxPolicy policy() const {
+    SandboxPolicy p;
+    p.mode = GetParam() == 0 || GetParam() == 3 ? SandboxMode::Default : SandboxMode::Strict;
+    p.avoid_bubblewrap = GetParam() == 2;
+    p.avoid_pid_namespace = GetParam() == 3;
+    return p;
+  }
+  /// A number no other process has on its command line.
+  std::string marker() {
+    static int made = 0;
+    return "1000." + std::to_string(getpid()) + std::to_string(++made);
+  }
+  /// Starts a helper that daemonises `sleep MARKER` (its own session, so not
+  /// in the group the driver kills), then runs `rest`; waits for the daemon.
+  std::unique_ptr<BackendProcess> start_daemon(const std::string& mark, const std::string& rest) {
+    auto p = start("setsid sleep " + mark + " </dev/null >/dev/null 2>&1 &\n"
+                   "while ! pgrep -f 'sleep " + mark + "' >/dev/null; do sleep 0.01; done\n" + rest, policy());
+    for (int i = 0; i < 500 && p && processes_with(mark) == 0; ++i) std::this_thread::sleep_for(10ms);
+    return p;
+  }
+};
+
+TEST_P(DaemonTest, ADaemonEndsWhenTheHelperExits) {
+  std::string mark = marker();
+  auto p = start_daemon(mark, "exit 0");
+  ASSERT_TRUE(p);
+  ExitInfo e = p->wait_for(10s);
+  EXPECT_EQ(e.describe(), "exited with status 0");
+  EXPECT_TRUE(all_gone(mark)) << p->sandbox().summary();
+}
+
+TEST_P(DaemonTest, ADaemonEndsWhenTheHelperIsStopped) {
+  std::string mark = marker();
+  auto p = start_daemon(mark, "exec sleep 100");
+  ASSERT_TRUE(p);
+  ASSERT_EQ(processes_with(mark), 1);
+  EXPECT_EQ(p->terminate().signal, SIGTERM);
+  EXPECT_TRUE(all_gone(mark)) << p->sandbox().summary();
+}
+
+TEST_P(DaemonTest, ADaemonEndsWhenTheHelperIsKilled) {
+  std::string mark = marker();
+  auto p = start_daemon(mark, "exec sleep 100");
+  ASSERT_TRUE(p);
+  if (!p->sandbox().pid_namespace) GTEST_SKIP() << "no PID namespace here: " << p->sandbox().summary();
+  ASSERT_EQ(processes_with(mark), 1);
+  EXPECT_EQ(p->kill().signal, SIGKILL);
+  EXPECT_TRUE(all_gone(mark)) << p->sandbox().summary();
+}
+
+std::string daemon_test_name(const ::testing::TestParamInfo<int>& info) {
+  static const char* const kNames[] = {"Default", "Strict", "StrictWithoutBubblewrap", "DefaultAsSubreaper"};
+  return kNames[info.param];
+}
+INSTANTIATE_TEST_SUITE_P(Modes, DaemonTest, ::testing::Values(0, 1, 2, 3), daemon_test_name);
+
+TEST_F(ProcessTest, CrashesAndExitStatusesPassThroughTheSandboxUnchanged) {
+  for (SandboxMode mode : {SandboxMode::Default, SandboxMode::Strict}) {
+    SCOPED_TRACE(std::string(sandbox_mode_name(mode)));
+    SandboxPolicy policy;
+    policy.mode = mode;
+    auto crash = start("kill -SEGV $$", policy);
+    ASSERT_TRUE(crash);
+    EXPECT_EQ(signal_name(crash->wait_for(20s).signal), "SIGSEGV");
+    auto exit3 = start("exit 3", policy);
+    ASSERT_TRUE(exit3);
+    EXPECT_EQ(exit3->wait_for(20s).describe(), "exited with status 3");
+  }
+}
+
+/// Run by StrictSandboxHidesTheDriver in a process whose own environment,
+/// from its start, holds a secret.
+TEST_F(ProcessTest, StrictSandboxHidesTheDriverInner) {
+  const char* secret = getenv("PPY_TEST_DRIVER_SECRET");
+  if (!secret) GTEST_SKIP() << "run by StrictSandboxHidesTheDriver";
+  // What a hostile helper does: the parent's environment, then everyone's.
+  std::string hunt = std::string("cat /proc/$PPID/environ 2>/dev/null | tr '\\0' '\\n' | grep '") + secret +
+                     "' >&2\ngrep -l -a '" + secret + "' /proc/[0-9]*/environ 2>/dev/null | sed 's/^/FOUND /' >&2\n"
+                     "echo scanned >&2";
+  SandboxPolicy off;
+  off.mode = SandboxMode::Off;
+  // The control: unsandboxed, the parent's environment is the driver's.
+  std::string leaked = output_of(hunt, off);
+  EXPECT_THAT(leaked, HasSubstr(std::string("PPY_TEST_DRIVER_SECRET=") + secret));
+  SandboxPolicy policy;
+  policy.mode = SandboxMode::Strict;
+  auto p = start(hunt, policy);
+  ASSERT_TRUE(p);
+  p->wait_for(20s);
+  std::string out = p->output_tail(100);
+  EXPECT_THAT(out, HasSubstr("scanned"));
+  EXPECT_THAT(out, Not(HasSubstr("FOUND")));
+  EXPECT_THAT(out, Not(HasSubstr(secret)));
+  EXPECT_TRUE(p->sandbox().driver_hidden());
+}
+
+TEST_F(ProcessTest, StrictSandboxHidesTheDriver) {
+  if (!bubblewrap_support().program.size()) GTEST_SKIP() << bubblewrap_support().why;
+  pid_t pid = fork();
+  if (pid == 0) {
+    setenv("PPY_TEST_DRIVER_SECRET", ("hunter2-" + std::to_string(getpid())).c_str(), 1);
+    execl("/proc/self/exe", "ppy_host_process_test", "--gtest_filter=ProcessTest.StrictSandboxHidesTheDriverInner",
+          nullptr);
+    _exit(127);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "see ProcessTest.StrictSandboxHidesTheDriverInner's output above";
 }
 
 TEST_F(ProcessTest, SeccompFallbackDeniesInetSockets) {

@@ -13,13 +13,17 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <mutex>
 
+#include "ppy/host/discovery.h"
 #include "ppy/util/str_cat.h"
+
+namespace fs = std::filesystem;
 
 namespace ppy::host {
 
@@ -68,7 +72,97 @@ int landlock_abi_now() {
   return abi < 0 ? 0 : static_cast<int>(abi);
 }
 
-int netns_flags() { return geteuid() == 0 ? CLONE_NEWNET : (CLONE_NEWUSER | CLONE_NEWNET); }
+/// `flags`, with a user namespace of its own when not root (an unprivileged
+/// process may make other namespaces only inside one).
+int with_user_namespace(int flags) { return geteuid() == 0 ? flags : (flags | CLONE_NEWUSER); }
+
+/// Writes `text` to `file`, system calls only.
+bool put_file(const char* file, const char* text) noexcept {
+  int fd = open(file, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  size_t n = strlen(text);
+  bool ok = write(fd, text, n) == static_cast<ssize_t>(n);
+  close(fd);
+  return ok;
+}
+
+/// After unshare(CLONE_NEWUSER): the process keeps its own uid and gid
+/// inside (without a map it would be the overflow id, 65534).
+bool map_own_ids(const char* uid_map, const char* gid_map) noexcept {
+  return put_file("/proc/self/uid_map", uid_map) && put_file("/proc/self/setgroups", "deny") &&
+         put_file("/proc/self/gid_map", gid_map);
+}
+
+std::string id_map_line(unsigned id) { return str_cat(id, " ", id, " 1\n"); }
+
+/// In a forked child: whether it may enter namespaces `flags` (mapping its
+/// ids when that takes a user namespace), and for a PID namespace, whether
+/// its first child there can run.
+bool can_unshare(int flags) {
+  std::string uid_map = id_map_line(geteuid()), gid_map = id_map_line(getegid());
+  pid_t pid = fork();
+  if (pid == 0) {
+    int all = with_user_namespace(flags);
+    if (unshare(all) != 0) _exit(1);
+    if ((all & CLONE_NEWUSER) && !map_own_ids(uid_map.c_str(), gid_map.c_str())) _exit(1);
+    if (flags & CLONE_NEWPID) {
+      pid_t init = fork();
+      if (init == 0) _exit(getpid() == 1 ? 0 : 1);
+      int st = 0;
+      if (init < 0 || waitpid(init, &st, 0) != init || !WIFEXITED(st) || WEXITSTATUS(st) != 0) _exit(1);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+bool executable_file(const fs::path& p) {
+  std::error_code ec;
+  return !p.empty() && fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0;
+}
+
+/// Runs `argv` with stdout and stderr to /dev/null; whether it exited 0.
+bool runs_cleanly(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    dup2(null, 0);
+    dup2(null, 1);
+    dup2(null, 2);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/// The folders of the system a strict helper sees read-only (programs,
+/// libraries, configuration): none holds a unix socket. Merged-/usr links
+/// stay links.
+constexpr const char* kSystemFolders[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/sys"};
+
+/// bubblewrap's options for a strict helper, up to the `--` before the command.
+std::vector<std::string> bubblewrap_options(const fs::path& bwrap) {
+  std::vector<std::string> o = {bwrap.string(), "--die-with-parent", "--as-pid-1", "--unshare-all"};
+  if (geteuid() == 0) o.insert(o.end(), {"--cap-drop", "ALL"});  // root keeps no capability inside
+  for (const char* dir : kSystemFolders) {
+    struct stat st;
+    if (lstat(dir, &st) != 0) continue;
+    if (S_ISLNK(st.st_mode)) {
+      std::error_code ec;
+      fs::path target = fs::read_symlink(dir, ec);
+      if (!ec) o.insert(o.end(), {"--symlink", target.string(), dir});
+    } else if (S_ISDIR(st.st_mode)) {
+      o.insert(o.end(), {"--ro-bind", dir, dir});
+    }
+  }
+  o.insert(o.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
+  return o;
+}
 
 /// The filter: inet sockets and io_uring (which could open them around the
 /// filter) fail with EACCES; a foreign architecture's calls kill the process.
@@ -124,21 +218,54 @@ const SandboxSupport& sandbox_support() {
   static SandboxSupport support = [] {
     SandboxSupport s;
     s.landlock_abi = landlock_abi_now();
+    s.net_namespace = can_unshare(CLONE_NEWNET);
+    s.pid_namespace = can_unshare(CLONE_NEWPID);
     pid_t pid = fork();
-    if (pid == 0) {
-      int bits = 0;
-      if (unshare(netns_flags()) == 0) bits |= 1;
-      if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && install_seccomp_net()) bits |= 2;
-      _exit(bits);
-    }
+    if (pid == 0) _exit(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && install_seccomp_net() ? 0 : 1);
     int status = 0;
-    if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
-      s.net_namespace = WEXITSTATUS(status) & 1;
-      s.seccomp = WEXITSTATUS(status) & 2;
-    }
+    s.seccomp = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     return s;
   }();
   return support;
+}
+
+const BubblewrapSupport& bubblewrap_support() {
+  static BubblewrapSupport support = [] {
+    BubblewrapSupport b;
+    fs::path found;
+    std::string path = process_env()("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
+    for (size_t from = 0; from <= path.size();) {
+      size_t colon = path.find(':', from);
+      std::string dir = path.substr(from, colon == std::string::npos ? std::string::npos : colon - from);
+      if (!dir.empty() && executable_file(fs::path(dir) / "bwrap")) {
+        found = fs::path(dir) / "bwrap";
+        break;
+      }
+      if (colon == std::string::npos) break;
+      from = colon + 1;
+    }
+    if (found.empty()) {
+      b.why = "bubblewrap (bwrap) is not installed";
+      return b;
+    }
+    std::vector<std::string> probe = bubblewrap_options(found);
+    probe.insert(probe.end(), {"--", found.string(), "--version"});
+    if (!runs_cleanly(probe)) {
+      b.why = str_cat(found.string(), " cannot make its namespaces here (user namespaces refused?)");
+      return b;
+    }
+    b.program = found.string();
+    return b;
+  }();
+  return support;
+}
+
+fs::path sandbox_init_program() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && executable_file(exe.parent_path() / "ppy-sandbox-init")) return exe.parent_path() / "ppy-sandbox-init";
+  fs::path installed = running_install_prefix() / "lib" / "ppy" / "ppy-sandbox-init";
+  return executable_file(installed) ? installed : fs::path();
 }
 
 SandboxPolicy policy_from(const HostSettings& s) {
@@ -161,15 +288,47 @@ SandboxReport plan_sandbox(const SandboxPolicy& policy) {
   r.memory_bytes = policy.memory_bytes;
   r.cpu_seconds = policy.cpu_seconds;
   r.file_size_bytes = policy.file_size_bytes;
-  if (policy.mode != SandboxMode::Strict) return r;
+  const bool strict = policy.mode == SandboxMode::Strict;
   const SandboxSupport& s = sandbox_support();
+
+  r.init_program = policy.init_program.empty() ? sandbox_init_program() : policy.init_program;
+  r.reaper = executable_file(r.init_program);
+  if (!r.reaper) {
+    r.init_program.clear();
+    r.missing.push_back("no process it starts outlives it (ppy-sandbox-init is not installed beside ppy)");
+  }
+  std::string no_bubblewrap = "ppy-sandbox-init is not installed";
+  if (strict && r.reaper && !policy.avoid_pid_namespace) {
+    const BubblewrapSupport& b = bubblewrap_support();
+    if (policy.avoid_bubblewrap || policy.prefer_seccomp) {
+      no_bubblewrap = "bubblewrap is not used";
+    } else if (!b.program.empty()) {
+      r.bubblewrap = true;
+      r.bubblewrap_program = b.program;
+      r.pid_namespace = true;
+      r.net_namespace = true;
+      return r;
+    } else {
+      no_bubblewrap = b.why;
+    }
+  }
+
+  if (r.reaper && s.pid_namespace && !policy.avoid_pid_namespace) {
+    r.pid_namespace = true;
+  } else if (r.reaper) {
+    r.missing.push_back(
+        "what it starts ends with it even when it is killed outright (no PID namespace here; it is ended when the "
+        "helper ends or is stopped)");
+  }
   if (s.landlock_abi > 0) {
     r.landlock_abi = s.landlock_abi;
     r.landlock_writes = true;
-    r.landlock_tcp = s.landlock_abi >= 4;
+    r.landlock_tcp = strict && s.landlock_abi >= 4;
+    r.landlock_scoped = strict && s.landlock_abi >= 6;
   } else {
     r.missing.push_back("writes confined to the scratch folder (this kernel has no Landlock)");
   }
+  if (!strict) return r;
   if (s.net_namespace && !policy.prefer_seccomp) {
     r.net_namespace = true;
   } else if (s.seccomp) {
@@ -177,6 +336,9 @@ SandboxReport plan_sandbox(const SandboxPolicy& policy) {
   } else {
     r.missing.push_back("no network (neither a network namespace nor seccomp is allowed here)");
   }
+  r.missing.push_back(str_cat("the driver's process hidden from it (a private /proc; ", no_bubblewrap, ")"));
+  r.missing.push_back(str_cat("unix sockets outside its folders unreachable (", no_bubblewrap, ")"));
+  if (!r.abstract_sockets_closed()) r.missing.push_back("abstract unix sockets unreachable (no network namespace or Landlock ABI 6)");
   return r;
 }
 
@@ -193,12 +355,26 @@ std::string SandboxReport::limit_hint(int signal) const {
 
 std::string SandboxReport::summary() const {
   std::string out(sandbox_mode_name(mode));
-  if (mode == SandboxMode::Off) return out + ": none (the helper inherits the driver's environment and limits)";
+  if (mode == SandboxMode::Off) {
+    return out + ": none (the helper inherits the driver's environment and limits; only its process group is ended)";
+  }
   out += ": scrubbed environment, rlimits, scratch folder as working directory";
+  if (bubblewrap) {
+    out += "; bubblewrap: PID, mount, network, IPC and UTS namespaces: a private /proc (the driver is invisible), "
+           "only the system folders and its own folder (read-only) and its scratch folder (writes only there), so no "
+           "unix socket outside them; no network";
+  }
   if (landlock_writes) str_append(out, "; Landlock ABI ", landlock_abi, ": writes only beneath the scratch folder");
   if (landlock_tcp) out += ", TCP bind/connect denied";
-  if (net_namespace) out += "; network namespace of its own (no network)";
+  if (landlock_scoped) out += ", abstract unix sockets and signals scoped to the sandbox";
+  if (net_namespace && !bubblewrap) out += "; network namespace of its own (no network, no abstract unix sockets)";
   if (seccomp_net) out += "; seccomp: inet sockets denied (no network)";
+  if (reaper && pid_namespace) {
+    out += bubblewrap ? "; ppy-sandbox-init as its PID 1: no process it starts outlives it"
+                      : "; ppy-sandbox-init in a PID namespace of its own: no process it starts outlives it";
+  } else if (reaper) {
+    out += "; ppy-sandbox-init as subreaper: what it starts is killed when it ends";
+  }
   for (const auto& m : missing) str_append(out, "; NOT in force: ", m);
   return out;
 }
@@ -225,9 +401,54 @@ std::vector<std::string> sandbox_environment(const SandboxPolicy& policy, const 
   return out;
 }
 
+std::vector<std::string> sandbox_command(const SandboxReport& plan, const fs::path& executable,
+                                         const std::vector<std::string>& args, const fs::path& scratch,
+                                         const fs::path& socket_dir) {
+  const fs::path exe = fs::absolute(executable);
+  std::vector<std::string> cmd;
+  if (plan.reaper) {
+    cmd = {plan.init_program.string(), "run"};
+    if (!plan.bubblewrap) cmd.push_back("--init");
+    cmd.push_back("--");
+  }
+  if (plan.bubblewrap) {
+    std::vector<std::string> bw = bubblewrap_options(plan.bubblewrap_program);
+    cmd.insert(cmd.end(), bw.begin(), bw.end());
+    // The helper's own folder (its distribution's files); only the file
+    // itself when that folder is one many programs share (sockets live there).
+    const fs::path dir = exe.parent_path();
+    const auto home = process_env()("HOME");
+    const bool shared = dir == exe.root_path() || dir == "/tmp" || dir == "/var/tmp" || dir == "/run" ||
+                        dir == "/var/run" || dir == "/home" || dir == "/root" || dir == "/dev/shm" ||
+                        (home && dir == fs::path(*home));
+    const std::string visible = (shared ? exe : dir).string();
+    cmd.insert(cmd.end(), {"--ro-bind", visible, visible});
+    cmd.insert(cmd.end(), {"--ro-bind", plan.init_program.string(), plan.init_program.string()});
+    // The unix-socket fallback binds its socket in the run folder, which holds scratch/.
+    const fs::path& writable = socket_dir.empty() ? scratch : socket_dir;
+    cmd.insert(cmd.end(), {"--bind", writable.string(), writable.string(), "--chdir", scratch.string(), "--",
+                           plan.init_program.string(), "init", "--"});
+  }
+  cmd.push_back(exe.string());
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  return cmd;
+}
+
 ChildSandbox::ChildSandbox(const SandboxPolicy& policy, const SandboxReport& plan, const std::filesystem::path& scratch,
                            const std::filesystem::path& socket_dir)
-    : plan_(plan), limits_(policy), scratch_(scratch.string()), socket_dir_(socket_dir.string()) {}
+    : plan_(plan),
+      limits_(policy),
+      scratch_(scratch.string()),
+      socket_dir_(socket_dir.string()),
+      uid_map_(id_map_line(geteuid())),
+      gid_map_(id_map_line(getegid())) {
+  // Bubblewrap makes the namespaces of a strict helper itself.
+  if (!plan.bubblewrap) {
+    if (plan.pid_namespace) unshare_flags_ |= CLONE_NEWPID;
+    if (plan.net_namespace) unshare_flags_ |= CLONE_NEWNET;
+    if (unshare_flags_) unshare_flags_ = with_user_namespace(unshare_flags_);
+  }
+}
 
 bool ChildSandbox::apply() const noexcept {
   if (plan_.rlimits) {
@@ -241,8 +462,14 @@ bool ChildSandbox::apply() const noexcept {
       return false;
     }
   }
-  if (plan_.net_namespace && unshare(netns_flags()) != 0) {
-    child_say("unshare(CLONE_NEWNET)");
+  // A PID namespace applies to the children of the process that enters it:
+  // ppy-sandbox-init's child is its PID 1.
+  if (unshare_flags_ && unshare(unshare_flags_) != 0) {
+    child_say("unshare (PID or network namespace)");
+    return false;
+  }
+  if ((unshare_flags_ & CLONE_NEWUSER) && !map_own_ids(uid_map_.c_str(), gid_map_.c_str())) {
+    child_say("writing the user namespace's id maps");
     return false;
   }
   if ((plan_.landlock_writes || plan_.seccomp_net) && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
@@ -253,11 +480,11 @@ bool ChildSandbox::apply() const noexcept {
     const int abi = plan_.landlock_abi;
     ll::RulesetAttr attr = {ll::write_rights(abi), 0, 0};
     size_t size = sizeof(uint64_t);
-    if (abi >= 4) {
+    if (plan_.landlock_tcp) {
       attr.handled_access_net = ll::kBindTcp | ll::kConnectTcp;
       size = 2 * sizeof(uint64_t);
     }
-    if (abi >= 6) {
+    if (plan_.landlock_scoped) {
       attr.scoped = ll::kScopeAbstractUnix | ll::kScopeSignal;
       size = sizeof attr;
     }

@@ -33,7 +33,8 @@ int doctor(Streams io) {
   header(io.out, "ppyir schema", std::to_string(ir::kIRSchemaVersion));
   header(io.out, "backend API", std::to_string(kBackendApiVersion));
   header(io.out, "backend path", path);
-  for (auto mode : {host::SandboxMode::Default, host::SandboxMode::Strict}) {
+  // What each mode gives here, and what it asks for and cannot have.
+  for (auto mode : {host::SandboxMode::Off, host::SandboxMode::Default, host::SandboxMode::Strict}) {
     host::SandboxPolicy policy;
     policy.mode = mode;
     header(io.out, str_cat("sandbox ", host::sandbox_mode_name(mode)), host::plan_sandbox(policy).summary());
