@@ -12,6 +12,9 @@ run() { env -u PPY_BACKEND_PATH HOME="$prefix/home" "$prefix/bin/ppy" "$@"; }
 listed=$(run backends)
 echo "$listed"
 echo "$listed" | grep -q "^toy  *ppy-toy 0.1  formats: toy, toy-image  $prefix/lib/ppy/backends/toy\$"
+# The sandbox's init is installed beside the backends and found from there.
+test -x "$prefix/lib/ppy/ppy-sandbox-init"
+run doctor | grep -q "^sandbox default   .*ppy-sandbox-init"
 run build "$program" --backend toy -o "$prefix/out"
 test -s "$prefix/out/$(basename "$program" .ppy).toy"
 echo "install: ok"
