@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("target", run.target, "a .ppy file or a project folder")->required();
   bool interp = true;
   run_cmd->add_flag("--interp", interp, "use the reference interpreter (the only engine today)");
+  run_cmd->add_option("--backend", run.backend, "build with this backend and run its output (python)");
   add_opt_level(run_cmd, run.opt_level);
   run_cmd->callback([&] { status = ppy::driver::run(run, io); });
 

@@ -58,6 +58,17 @@ int build(const BuildOptions& opts, Streams io) {
     return fail(io.err, coded_error("E1002", str_cat(flag, " is an option of the LLVM road (",
                                                      llvm_option_purpose(flag, opts.backend), "); backend '",
                                                      opts.backend, "' does not take it")));
+  if (opts.backend == "python") {
+    if (opts.output)
+      return fail(io.err, coded_error("E1002", "-o: the python backend writes a program's modules into the project "
+                                               "cache (.ppy-cache/backends/python), where `ppy run --backend python` "
+                                               "runs them, and takes no -o (`ppy emit python -o DIR` writes the "
+                                               "source elsewhere)"));
+    if (opts.target.ends_with(".ppyir"))
+      return fail(io.err, coded_error("E1002", str_cat(opts.target, ": the python backend builds a program from its "
+                                                       "source, and a .ppyir file is one module's IR with no program "
+                                                       "around it; give the .ppy file or the project folder")));
+  }
   auto overrides = HostOverrides::from(opts.host.sandbox, opts.host.backend_timeout_ms);
   if (!overrides.ok()) return fail(io.err, overrides.status());
   // Before anything starts; the default folder (in the project's cache) is

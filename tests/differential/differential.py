@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Differential test of one ppy program: python3 against `ppy run -O0` and `-O3`.
 
-    differential.py --ppy PATH/TO/ppy PROGRAM.ppy [--levels 0,3] [--timeout S]
+    differential.py --ppy PATH/TO/ppy PROGRAM.ppy [--levels 0,3] [--timeout S] [--backend python]
+
+With `--backend python` the program runs as `ppy run --backend python`: the
+python backend's output run by python3. That build writes the project's cache,
+so the program (its file, or its project folder) is copied to a temporary
+folder first and the source tree stays clean.
 
 A ppy program is valid Python 3, so python3 is the oracle. The program runs
 under python3 (with an import hook that finds sibling `.ppy` modules, and a
@@ -16,8 +21,10 @@ otherwise, 77 (skipped) for a module that is not a program (no `__main__` guard)
 import argparse
 import difflib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 # Runs a .ppy file as __main__ under python3 with .ppy imports resolved.
 PY_RUNNER = r'''
@@ -70,6 +77,11 @@ def exception_name(stderr):
     return last.split(":", 1)[0].strip()
 
 
+def last_line(stderr):
+    lines = [l for l in stderr.strip().splitlines() if l.strip()]
+    return lines[-1].strip() if lines else ""
+
+
 def diff(a, b, name_a, name_b):
     return "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True), name_a, name_b, n=2))[:4000]
 
@@ -79,20 +91,43 @@ def main():
     ap.add_argument("--ppy", required=True)
     ap.add_argument("--levels", default="0,3")
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--backend", help="run through this backend's output (python)")
     ap.add_argument("program")
     args = ap.parse_args()
+    if args.backend:
+        with tempfile.TemporaryDirectory(prefix="ppy-differential-") as tmp:
+            return compare(args, tmp)
+    return compare(args, None)
 
-    prog = os.path.abspath(args.program)
+
+def copy_program(prog, tmp):
+    """The program's copy in `tmp`: a project folder whole, or the file alone."""
+    dst = os.path.join(tmp, os.path.basename(prog))
+    if os.path.isdir(prog):
+        shutil.copytree(prog, dst, ignore=shutil.ignore_patterns(".ppy-cache", "__pycache__"))
+    else:
+        shutil.copyfile(prog, dst)
+    return dst
+
+
+def compare(args, tmp):
+
+    prog = os.path.abspath(args.program).rstrip(os.sep)
     ppy = os.path.abspath(args.ppy)
     cwd = os.path.dirname(prog)
-    with open(prog, encoding="utf-8") as f:
-        if "__main__" not in f.read():
-            print(f"{prog}: not a program (no __main__ guard); skipped")
-            return 77
-
     problems = []
-    py = run([sys.executable, "-c", PY_RUNNER, prog], cwd, args.timeout)
-    expected_path = os.path.splitext(prog)[0] + ".expected"
+    if os.path.isdir(prog):
+        # A project folder: python3 runs it as tests/programs/pyrun.py does.
+        pyrun = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs", "pyrun.py")
+        py = run([sys.executable, pyrun, prog], cwd, args.timeout)
+        expected_path = prog + ".expected"
+    else:
+        with open(prog, encoding="utf-8") as f:
+            if "__main__" not in f.read():
+                print(f"{prog}: not a program (no __main__ guard); skipped")
+                return 77
+        py = run([sys.executable, "-c", PY_RUNNER, prog], cwd, args.timeout)
+        expected_path = os.path.splitext(prog)[0] + ".expected"
     if os.path.basename(prog) == "main.ppy" and not os.path.exists(expected_path):
         expected_path = os.path.dirname(prog) + ".expected"
     if os.path.exists(expected_path):
@@ -102,18 +137,30 @@ def main():
             problems.append(f"python3's stdout no longer matches {os.path.basename(expected_path)}:\n"
                             + diff(expected, py[1], "expected", "python3"))
 
+    # `<name>.error`: python3's last line on stderr, which a backend's must equal.
+    error_path = os.path.splitext(expected_path)[0] + ".error"
+    error_line = None
+    if os.path.exists(error_path):
+        with open(error_path, encoding="utf-8") as f:
+            error_line = f.read().strip()
+    target = prog
+    if tmp:
+        target = copy_program(prog, tmp)
     for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
-        label = f"ppy run -O{level}"
-        got = run([ppy, "run", "-O", level, prog], cwd, args.timeout)
+        backend = ["--backend", args.backend] if args.backend else []
+        label = f"ppy run {' '.join(backend + ['-O' + level])}"
+        got = run([ppy, "run", *backend, "-O", level, target], os.path.dirname(target), args.timeout)
         if got[0] != py[0]:
             problems.append(f"{label}: exit status {got[0]}, python3 {py[0]}\n  ppy stderr: {got[2].strip()[-1500:]}"
                             f"\n  python3 stderr (last line): {py[2].strip().splitlines()[-1:]}")
         elif got[0] != 0 and exception_name(got[2]) != exception_name(py[2]):
             problems.append(f"{label}: raised {exception_name(got[2])!r}, python3 {exception_name(py[2])!r}")
+        elif got[0] != 0 and error_line is not None and last_line(got[2]) != error_line:
+            problems.append(f"{label}: the error reads {last_line(got[2])!r}, python3's {error_line!r}")
         if got[1] != py[1]:
             problems.append(f"{label}: stdout differs from python3's:\n" + diff(py[1], got[1], "python3", label))
 
-    name = os.path.relpath(prog, os.path.dirname(cwd))
+    name = os.path.relpath(prog, os.path.dirname(cwd)) + (f" [{args.backend}]" if args.backend else "")
     if problems:
         print(f"FAIL {name}")
         for p in problems:

@@ -38,6 +38,9 @@ int emit(const EmitOptions& opts, Streams io);
 struct RunOptions {
   std::string target;
   std::optional<int> opt_level;
+  /// `--backend NAME`: build with that backend and run what it built (python:
+  /// python3 runs the entry module); unset, the reference interpreter runs it.
+  std::optional<std::string> backend;
 };
 
 struct BuildOptions {

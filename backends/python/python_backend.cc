@@ -1,0 +1,149 @@
+#include "ppy/backends/python_backend.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ppy/util/str_cat.h"
+
+namespace fs = std::filesystem;
+
+namespace ppy::backends {
+namespace {
+
+/// The runtime functions the python backend writes out; any other is refused.
+bool known_extern(std::string_view c) {
+  return c == "ppy_print_i64" || c == "ppy_print_f64" || c == "ppy_print_bool" || c == "ppy_print_str" ||
+         c == "ppy_print_space" || c == "ppy_print_newline" || c == "ppy_list_new_i64" ||
+         c == "ppy_list_new_f64" || c == "ppy_pow_i64";
+}
+
+/// Types the backend writes as Python values: i64, index, bool, f64, lists of
+/// i64/f64, and stack slots of those (locals before mem2reg).
+bool known_type(ir::Type t) {
+  switch (t.kind()) {
+    case ir::TypeKind::I64: case ir::TypeKind::Index: case ir::TypeKind::Bool: case ir::TypeKind::F64:
+      return true;
+    case ir::TypeKind::Buffer:
+      return t.elem().kind() == ir::TypeKind::I64 || t.elem().kind() == ir::TypeKind::F64;
+    case ir::TypeKind::Ptr:
+      return t.ptr_space() == "stack" && known_type(t.elem());
+    default:
+      return false;
+  }
+}
+
+std::string python3_path() {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    fs::path p = fs::path(dir) / "python3";
+    std::error_code ec;
+    if (fs::exists(p, ec)) return p.string();
+  }
+  return {};
+}
+
+class PythonBackend : public Backend {
+ public:
+  using Backend::Backend;
+
+  std::string_view name() const override { return "python"; }
+  std::optional<int> api_version() const override { return kBackendApiVersion; }
+  std::string fingerprint() const override { return "python:1"; }
+
+  std::vector<EmitFormat> emit_formats() const override {
+    return {{"python", ".py", false, "Python 3 source per module, run by python3", EmitScope::Module, false}};
+  }
+
+  ToolchainStatus toolchain_status() const override {
+    std::string p = python3_path();
+    // Writing Python needs nothing; running it (`ppy run --backend python`) needs python3.
+    return {true, p.empty() ? "writes Python 3 source; no python3 on PATH to run it" : "python3 at " + p};
+  }
+
+  absl::Status validate(const ir::Module& module, const BackendContext&) const override {
+    for (auto& f : module.functions()) {
+      auto refuse = [&](std::string what, std::string capability, const std::optional<ir::Location>& loc) {
+        return validation_error({"python", std::move(what), std::move(capability), loc ? loc : f->loc()});
+      };
+      if (const ir::Attribute* k = f->attributes().get("gpu.kind"))
+        return refuse(str_cat("the ", k->is<std::string>() ? k->as_string() : "device", " function ", f->name()),
+                      "device code, which python3 cannot run", f->loc());
+      for (auto& p : f->params())
+        if (!known_type(p.type)) return refuse(str_cat("a parameter of type ", p.type.str(), " in ", f->name()), "", f->loc());
+      for (ir::Type t : f->results())
+        if (!known_type(t)) return refuse(str_cat("a result of type ", t.str(), " in ", f->name()), "", f->loc());
+      absl::Status status;
+      ir::walk(f->body(), [&](const ir::Operation& op) {
+        if (!status.ok()) return;
+        std::string where = str_cat(op.name(), " in ", f->name());
+        if (op.dialect() == "gpu") {
+          status = refuse(where, "device code, which python3 cannot run", op.loc());
+        } else if (op.dialect() != "core" && op.dialect() != "math") {
+          status = refuse(where, "", op.loc());
+        } else if (op.name() == "core.call_extern") {
+          const ir::Attribute* c = op.attr("callee");
+          std::string callee = c && c->is<std::string>() ? c->as_string() : "";
+          if (!known_extern(callee)) status = refuse(str_cat("the runtime function '", callee, "' in ", f->name()), "", op.loc());
+        } else if (op.name() == "core.shl" || op.name() == "core.shr" || op.name() == "core.ptr_offset" ||
+                   op.name() == "core.buffer_data" || op.name() == "core.call_intrinsic" ||
+                   op.name().starts_with("core.tuple") || op.name().starts_with("core.struct") ||
+                   (op.name() == "core.alloca" && op.attr("count")) || !op.regions().empty() ||
+                   op.num_results() > 1) {
+          status = refuse(where, "", op.loc());
+        } else if ((op.name() == "core.load" || op.name() == "core.store") &&
+                   !(op.operand(op.name() == "core.load" ? 0 : 1)->def() &&
+                     op.operand(op.name() == "core.load" ? 0 : 1)->def()->name() == "core.alloca")) {
+          status = refuse(str_cat(op.name(), " through a pointer in ", f->name()), "", op.loc());
+        } else if (const ir::Attribute* cs = op.attr("capture_status"); cs && cs->is<bool>() && cs->as_bool()) {
+          status = refuse(str_cat(where, " with capture_status"), "", op.loc());
+        } else {
+          for (auto& r : op.results())
+            if (!known_type(r.type())) {
+              status = refuse(str_cat(where, " of type ", r.type().str()), "", op.loc());
+              break;
+            }
+        }
+      });
+      if (!status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Artifact> emit(const ir::Module& module, const EmitFormat&, BackendContext&) const override {
+    auto text = python_source(module);
+    if (!text.ok()) return text.status();
+    return Artifact(std::move(*text));
+  }
+
+  absl::StatusOr<BuildResult> build(ModuleList modules, const fs::path& output_dir,
+                                    BackendContext&) const override {
+    BuildResult result;
+    for (const ir::Module* m : modules) {
+      auto text = python_source(*m);
+      if (!text.ok()) return text.status();
+      fs::path rel = python_module_path(m->name(), modules);
+      fs::path path = output_dir / rel;
+      std::error_code ec;
+      fs::create_directories(path.parent_path(), ec);
+      std::ofstream out(path, std::ios::binary);
+      out << *text;
+      if (!out.flush())
+        return absl::InternalError(str_cat("cannot write ", path.string()));
+      result.outputs.push_back(rel);
+    }
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> create_python_backend(const Options& options) {
+  return std::make_unique<PythonBackend>(options);
+}
+
+}  // namespace ppy::backends

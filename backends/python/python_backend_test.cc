@@ -1,0 +1,159 @@
+// The python backend on hand-written IR: what the frontend never makes (an
+// irreducible CFG, wrapping and truncating arithmetic) still runs right, and
+// what python3 cannot run is refused in validate.
+#include "ppy/backends/python_backend.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ppy/ir/text.h"
+#include "ppy/util/error.h"
+
+namespace ppy::backends {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::unique_ptr<ir::Module> parse(std::string_view text) {
+  auto m = ir::parse_module(text);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? std::move(*m) : std::make_unique<ir::Module>();
+}
+
+/// Runs `source` with python3; stdout, then `exit N` and stderr's last line.
+std::string run_python(const std::string& source) {
+  auto dir = std::filesystem::temp_directory_path() / ("ppy-python-test-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "prog.py") << source;
+  std::string cmd = "cd " + dir.string() + " && python3 prog.py 2>err.txt; echo \"exit $?\"; tail -n 1 err.txt";
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    pclose(p);
+  }
+  std::filesystem::remove_all(dir);
+  return out;
+}
+
+TEST(PythonBackend, DescribesItself) {
+  auto b = create_python_backend({});
+  EXPECT_EQ(b->name(), "python");
+  EXPECT_EQ(b->api_version(), 1);
+  ASSERT_EQ(b->emit_formats().size(), 1u);
+  EXPECT_EQ(b->emit_formats()[0].name, "python");
+  EXPECT_EQ(b->emit_formats()[0].suffix, ".py");
+  EXPECT_FALSE(b->emit_formats()[0].requires_toolchain);
+  EXPECT_TRUE(b->toolchain_status().available);
+}
+
+TEST(PythonBackend, AnIrreducibleCFGRunsAsABlockDispatchLoop) {
+  // Entered at a or b by %c; the cycle a -> b -> a counts %k down to 0.
+  auto m = parse(R"(ppyir 1
+module @m
+
+func @m_count(%c: bool, %k: i64) -> i64 attrs {ppy.qualname = "m.count"} {
+^entry:
+    %z = core.const 0 : i64
+    core.cond_br %c, ^a(%k, %z), ^b(%k, %z)
+^a(%x: i64, %n: i64):
+    %done = core.cmp.le %x, %z : bool
+    core.cond_br %done, ^out(%n), ^b(%x, %n)
+^b(%y: i64, %m: i64):
+    %one = core.const 1 : i64
+    %y2 = core.sub %y, %one {overflow = "python"} : i64
+    %m2 = core.add %m, %one {overflow = "python"} : i64
+    core.br ^a(%y2, %m2)
+^out(%r: i64):
+    core.ret %r
+}
+
+func @m_main() -> () attrs {ppy.qualname = "m.main"} {
+^entry:
+    %t = core.const true : bool
+    %f = core.const false : bool
+    %five = core.const 5 : i64
+    %r1 = core.call %t, %five {callee = @m_count} : i64
+    core.call_extern %r1 {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_space"}
+    %r2 = core.call %f, %five {callee = @m_count} : i64
+    core.call_extern %r2 {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    core.ret
+}
+)");
+  auto text = python_source(*m);
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(*text, HasSubstr("_block = 0"));
+  // The second call comes after the first number is printed, as in the IR.
+  EXPECT_THAT(*text, HasSubstr("print(count(True, 5), \" \", sep=\"\", end=\"\")\n    print(count(False, 5))"));
+  EXPECT_EQ(run_python(*text), "5 5\nexit 0\n");
+}
+
+TEST(PythonBackend, WrappingAndTruncatingArithmeticAsTheIRSays) {
+  auto m = parse(R"(ppyir 1
+module @m
+
+func @m_main() -> () attrs {ppy.qualname = "m.main"} {
+^entry:
+    %max = core.const 9223372036854775807 : i64
+    %one = core.const 1 : i64
+    %w = core.add %max, %one {overflow = "wrap"} : i64
+    core.call_extern %w {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    %a = core.const -7 : i64
+    %b = core.const 2 : i64
+    %q = core.div %a, %b {overflow = "wrap", rounding = "trunc"} : i64
+    %r = core.mod %a, %b {overflow = "wrap", rounding = "trunc"} : i64
+    core.call_extern %q {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_space"}
+    core.call_extern %r {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    %o = core.add %max, %one {overflow = "python"} : i64
+    core.call_extern %o {abi = "c", callee = "ppy_print_i64"}
+    core.ret
+}
+)");
+  auto text = python_source(*m);
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(*text, Not(HasSubstr("_block")));
+  EXPECT_EQ(run_python(*text), "-9223372036854775808\n-3 -1\nexit 1\nOverflowError: integer overflow\n");
+}
+
+TEST(PythonBackend, DeviceCodeIsRefusedWithItsPlace) {
+  auto m = parse(R"(ppyir 1
+module @k
+dialect gpu 1
+
+func @k_kern() -> () attrs {gpu.kind = "kernel"} loc("k.ppy":3:5) {
+^entry:
+    %t = gpu.thread_id.x : index loc("k.ppy":4:9)
+    core.ret
+}
+)");
+  auto b = create_python_backend({});
+  BackendContext ctx;
+  absl::Status s = b->validate(*m, ctx);
+  EXPECT_EQ(error_code(s), "E1802");
+  EXPECT_THAT(std::string(s.message()), HasSubstr("backend 'python' cannot take the kernel function k_kern at k.ppy:3:5"));
+  auto refusal = validation_error_of(s);
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_EQ(refusal->capability, "device code, which python3 cannot run");
+}
+
+TEST(PythonBackend, ModulesNestUnderTheirPackages) {
+  ir::Module pkg("geo"), vec("geo.vec"), circle("geo.shapes.circle"), main_mod("main");
+  const ir::Module* all[] = {&pkg, &vec, &circle, &main_mod};
+  EXPECT_EQ(python_module_path("geo", all), "geo/__init__.py");
+  EXPECT_EQ(python_module_path("geo.vec", all), "geo/vec.py");
+  EXPECT_EQ(python_module_path("geo.shapes.circle", all), "geo/shapes/circle.py");
+  EXPECT_EQ(python_module_path("main", all), "main.py");
+}
+
+}  // namespace
+}  // namespace ppy::backends

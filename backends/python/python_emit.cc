@@ -1,0 +1,829 @@
+// Canonical IR to Python 3 source. Each function's CFG is structured into
+// while/if (backends/source); a CFG that is not is written as a block-dispatch
+// loop. Integers are Python ints checked against the i64 range where the IR
+// says an op raises OverflowError, so every exception python3 would raise on
+// the original program is raised here with the same message.
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "ppy/backends/python_backend.h"
+#include "ppy/backends/source/structure.h"
+#include "ppy/backends/source/values.h"
+#include "ppy/ir/text.h"
+#include "ppy/util/error.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::backends {
+namespace {
+
+using source::FunctionValues;
+using source::Node;
+using source::Seq;
+
+constexpr const char* kI64Check = "if not -0x8000000000000000 <= {} <= 0x7FFFFFFFFFFFFFFF:";
+
+/// Python's reserved words and the builtins the generated code calls.
+const std::set<std::string, std::less<>>& python_reserved() {
+  static const auto* r = new std::set<std::string, std::less<>>{
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+      "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+      "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "match", "case",
+      "print", "len", "int", "float", "bool", "abs", "min", "max", "range", "math", "list", "str", "object",
+      "type", "sys", "OverflowError", "IndexError", "ZeroDivisionError", "ValueError", "AssertionError",
+      "RuntimeError", "RecursionError", "MemoryError", "__name__", "self"};
+  return *r;
+}
+
+/// A Python string literal for `s` (UTF-8 kept; escapes for quotes, backslash
+/// and control characters).
+std::string py_string(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          static const char* hex = "0123456789abcdef";
+          out += "\\x";
+          out.push_back(hex[c >> 4]);
+          out.push_back(hex[c & 15]);
+        } else {
+          out.push_back(static_cast<char>(c));
+        }
+    }
+  }
+  return out + "\"";
+}
+
+/// The exception and default message of a guard kind (docs/runtime.md).
+std::pair<std::string, std::string> guard_exception(const ir::Operation& op) {
+  static const std::map<std::string, std::pair<std::string, std::string>> kKinds = {
+      {"overflow", {"OverflowError", "integer overflow"}},
+      {"bounds", {"IndexError", "list index out of range"}},
+      {"zero_division", {"ZeroDivisionError", "division by zero"}},
+      {"range", {"ValueError", "math range error"}},
+      {"contract", {"AssertionError", ""}},
+      {"assert", {"AssertionError", ""}},
+  };
+  std::pair<std::string, std::string> what = {"RuntimeError", "guard failed"};
+  if (const ir::Attribute* k = op.attr("kind"); k && k->is<std::string>())
+    if (auto it = kKinds.find(k->as_string()); it != kKinds.end()) what = it->second;
+  if (const ir::Attribute* m = op.attr("message"); m && m->is<std::string>()) what.second = m->as_string();
+  return what;
+}
+
+std::string raise_text(const std::string& exc, const std::string& msg) {
+  return msg.empty() ? str_cat("raise ", exc) : str_cat("raise ", exc, "(", py_string(msg), ")");
+}
+
+std::string_view str_attr(const ir::Operation& op, std::string_view key) {
+  const ir::Attribute* a = op.attr(key);
+  return a && a->is<std::string>() ? std::string_view(a->as_string()) : std::string_view();
+}
+
+bool int_type(ir::Type t) { return t.kind() == ir::TypeKind::I64 || t.kind() == ir::TypeKind::Index; }
+
+bool raising_int(const ir::Operation& op) {
+  std::string_view o = str_attr(op, "overflow");
+  return o == "python" || o == "checked";
+}
+
+/// An integer division whose divisor is a constant other than -1, which
+/// cannot overflow (only INT64_MIN // -1 does).
+bool safe_divisor(const ir::Operation& op) {
+  const ir::Operation* d = op.operand(1)->def();
+  if (!d || d->name() != "core.const") return false;
+  const ir::Attribute* v = d->attr("value");
+  return v && v->is<int64_t>() && v->as_int() != -1;
+}
+
+/// Ops whose Python spelling needs a statement after it (the i64 range check).
+bool needs_check(const ir::Operation& op) {
+  const std::string& n = op.name();
+  if (op.num_results() != 1 || !int_type(op.result(0)->type())) return false;
+  if (n == "core.add" || n == "core.sub" || n == "core.mul" || n == "core.neg") return raising_int(op);
+  if (n == "core.div") return raising_int(op) && !safe_divisor(op);
+  if (n == "core.cast") return op.operand(0)->type().is_float();
+  return false;
+}
+
+/// Helpers a module defines when it uses them.
+const std::map<std::string, std::string>& helper_texts() {
+  static const auto* h = new std::map<std::string, std::string>{
+      {"_ppy_wrap",
+       "def _ppy_wrap(v):\n"
+       "    \"\"\"v reduced to a signed 64-bit integer (wrapping arithmetic).\"\"\"\n"
+       "    return ((v + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000\n"},
+      {"_ppy_pow_i64",
+       "def _ppy_pow_i64(base, exp):\n"
+       "    \"\"\"int ** int within 64 bits, as ppy defines it.\"\"\"\n"
+       "    if exp < 0:\n"
+       "        raise ValueError(\"negative exponent\")\n"
+       "    result = 1\n"
+       "    while exp > 0:\n"
+       "        if exp & 1:\n"
+       "            result *= base\n"
+       "            if not -0x8000000000000000 <= result <= 0x7FFFFFFFFFFFFFFF:\n"
+       "                raise OverflowError(\"integer overflow\")\n"
+       "        exp >>= 1\n"
+       "        if exp > 0:\n"
+       "            base *= base\n"
+       "            if not -0x8000000000000000 <= base <= 0x7FFFFFFFFFFFFFFF:\n"
+       "                raise OverflowError(\"integer overflow\")\n"
+       "    return result\n"},
+      {"_ppy_div_trunc",
+       "def _ppy_div_trunc(a, b):\n"
+       "    \"\"\"Integer division rounding toward zero.\"\"\"\n"
+       "    q = abs(a) // abs(b)\n"
+       "    return q if (a < 0) == (b < 0) else -q\n"},
+      {"_ppy_mod_trunc",
+       "def _ppy_mod_trunc(a, b):\n"
+       "    \"\"\"Integer remainder with the dividend's sign.\"\"\"\n"
+       "    r = abs(a) % abs(b)\n"
+       "    return r if a >= 0 else -r\n"},
+      {"_ppy_exp",
+       "def _ppy_exp(x):\n"
+       "    \"\"\"math.exp with IEEE results (inf on overflow) instead of an exception.\"\"\"\n"
+       "    try:\n"
+       "        return math.exp(x)\n"
+       "    except OverflowError:\n"
+       "        return math.inf\n"},
+      {"_ppy_exp2",
+       "def _ppy_exp2(x):\n"
+       "    \"\"\"2.0 ** x with IEEE results.\"\"\"\n"
+       "    try:\n"
+       "        return 2.0 ** x\n"
+       "    except OverflowError:\n"
+       "        return math.inf\n"},
+      {"_ppy_pow",
+       "def _ppy_pow(a, b):\n"
+       "    \"\"\"math.pow with IEEE results instead of exceptions.\"\"\"\n"
+       "    try:\n"
+       "        return math.pow(a, b)\n"
+       "    except OverflowError:\n"
+       "        odd = b == math.floor(b) and math.fmod(b, 2.0) != 0.0\n"
+       "        return -math.inf if a < 0 and odd else math.inf\n"
+       "    except ValueError:\n"
+       "        if a == 0.0:\n"
+       "            odd = b == math.floor(b) and math.fmod(b, 2.0) != 0.0\n"
+       "            return math.copysign(math.inf, a) if odd else math.inf\n"
+       "        return math.nan\n"},
+      {"_ppy_floor",
+       "def _ppy_floor(x):\n"
+       "    \"\"\"math.floor as a float (NaN and infinities pass through).\"\"\"\n"
+       "    return float(math.floor(x)) if math.isfinite(x) else x\n"},
+      {"_ppy_ceil",
+       "def _ppy_ceil(x):\n"
+       "    \"\"\"math.ceil as a float (NaN and infinities pass through).\"\"\"\n"
+       "    return float(math.ceil(x)) if math.isfinite(x) else x\n"},
+      {"_ppy_trunc",
+       "def _ppy_trunc(x):\n"
+       "    \"\"\"math.trunc as a float (NaN and infinities pass through).\"\"\"\n"
+       "    return float(math.trunc(x)) if math.isfinite(x) else x\n"},
+      {"_ppy_fdiv_trunc",
+       "def _ppy_fdiv_trunc(a, b):\n"
+       "    \"\"\"Float division rounded toward zero.\"\"\"\n"
+       "    return _ppy_trunc(a / b)\n"},
+  };
+  return *h;
+}
+
+/// An expression and how tightly it binds (higher binds tighter).
+struct Expr {
+  std::string text;
+  int prec;
+};
+
+enum Prec {
+  kTernary = 1, kOr = 2, kAnd = 3, kNot = 4, kCmp = 5, kBitOr = 6, kBitXor = 7, kBitAnd = 8,
+  kAdd = 10, kMul = 11, kUnary = 12, kPow = 13, kAtom = 20,
+};
+
+std::string paren(const Expr& e, int need) { return e.prec >= need ? e.text : str_cat("(", e.text, ")"); }
+
+class ModuleWriter {
+ public:
+  explicit ModuleWriter(const ir::Module& m) : m_(m) {}
+
+  absl::StatusOr<std::string> run() {
+    // Python names of the module's functions, and the modules it calls into.
+    for (auto& f : m_.functions()) {
+      if (f->is_declaration()) continue;
+      std::string n = source::identifier(last_part(qualname(*f)));
+      if (n.empty() || python_reserved().count(n) || used_names_.count(n)) n = source::identifier(f->name());
+      while (used_names_.count(n)) n += "_";
+      used_names_.insert(n);
+      fn_names_[f->name()] = n;
+    }
+    for (auto& f : m_.functions()) {
+      if (!f->is_declaration()) continue;
+      std::string q = qualname(*f);
+      size_t dot = q.rfind('.');
+      if (dot == std::string::npos) continue;
+      std::string mod = q.substr(0, dot);
+      std::string alias = mod;
+      std::string root = mod.substr(0, mod.find('.'));
+      if (used_names_.count(root)) alias = "_ppy_mod_" + source::identifier(mod);
+      imports_[mod] = alias;
+      fn_names_[f->name()] = str_cat(alias, ".", last_part(q));
+    }
+    std::string body;
+    for (auto& f : m_.functions()) {
+      if (f->is_declaration()) continue;
+      auto text = function(*f);
+      if (!text.ok()) return text.status();
+      str_append(body, "\n\n", *text);
+    }
+    std::string out = str_cat("\"\"\"Module ", m_.name(), ", written by ppy's python backend from canonical IR.\"\"\"\n");
+    bool any_import = uses_math_ || !imports_.empty();
+    if (any_import) out += "\n";
+    if (uses_math_) out += "import math\n";
+    for (auto& [mod, alias] : imports_)
+      out += alias == mod ? str_cat("import ", mod, "\n") : str_cat("import ", mod, " as ", alias, "\n");
+    if (!m_.globals().empty()) {
+      out += "\n";
+      for (auto& [name, g] : m_.globals()) {
+        if (!g.initializer) continue;
+        std::string n = name;
+        std::string prefix = source::identifier(m_.name()) + "_";
+        if (n.starts_with(prefix)) n = n.substr(prefix.size());
+        n = source::identifier(n);
+        if (used_names_.count(n) || python_reserved().count(n)) continue;
+        str_append(out, n, " = ", attribute_literal(*g.initializer, g.type), "\n");
+      }
+    }
+    for (auto& [name, text] : helper_texts())
+      if (helpers_.count(name)) str_append(out, "\n\n", text);
+    out += body;
+    if (const ir::Function* main = entry()) {
+      str_append(out, "\n\nif __name__ == \"__main__\":\n    ", fn_names_.at(main->name()), "()\n");
+    }
+    return out;
+  }
+
+ private:
+  static std::string qualname(const ir::Function& f) {
+    const ir::Attribute* q = f.attributes().get("ppy.qualname");
+    return q && q->is<std::string>() ? q->as_string() : f.name();
+  }
+  static std::string last_part(const std::string& q) {
+    size_t dot = q.rfind('.');
+    return dot == std::string::npos ? q : q.substr(dot + 1);
+  }
+
+  /// `<module>.main`, taking nothing and returning nothing, or null.
+  const ir::Function* entry() const {
+    for (auto& f : m_.functions())
+      if (!f->is_declaration() && qualname(*f) == m_.name() + ".main" && f->params().empty() &&
+          f->results().empty())
+        return f.get();
+    return nullptr;
+  }
+
+  std::string attribute_literal(const ir::Attribute& a, ir::Type t) {
+    if (a.is<bool>()) return t.is_float() ? (a.as_bool() ? "1.0" : "0.0") : a.as_bool() ? "True" : "False";
+    if (t.is_bool()) return (a.is<int64_t>() ? a.as_int() != 0 : a.is<double>() && a.as_float() != 0) ? "True" : "False";
+    if (t.is_float()) return float_literal(a.is<double>() ? a.as_float() : a.is<int64_t>() ? static_cast<double>(a.as_int()) : 0.0).text;
+    if (a.is<int64_t>()) return std::to_string(a.as_int());
+    if (a.is<double>()) return std::to_string(static_cast<int64_t>(a.as_float()));
+    return "None";
+  }
+
+  Expr float_literal(double d) {
+    if (std::isnan(d)) {
+      uses_math_ = true;
+      return {"math.nan", kAtom};
+    }
+    if (std::isinf(d)) {
+      uses_math_ = true;
+      return d > 0 ? Expr{"math.inf", kAtom} : Expr{"-math.inf", kUnary};
+    }
+    std::string s = ir::format_float(d);
+    return {s, s[0] == '-' ? kUnary : kAtom};
+  }
+
+  absl::Status refuse(const ir::Operation& op, std::string what) {
+    return validation_error({"python", str_cat(what, " in ", fn_->name()), "", op.loc() ? op.loc() : fn_->loc()});
+  }
+
+  // --- one function ---
+
+  absl::StatusOr<std::string> function(const ir::Function& f) {
+    fn_ = &f;
+    status_ = absl::OkStatus();
+    source::ValueOptions vo;
+    vo.inlinable = [](const ir::Operation& op) { return !needs_check(op); };
+    vo.reserved = python_reserved();
+    for (auto& n : used_names_) vo.reserved.insert(n);
+    for (auto& [mod, alias] : imports_) vo.reserved.insert(alias.substr(0, alias.find('.')));
+    FunctionValues values(f, &m_, vo);
+    values_ = &values;
+    std::string params;
+    for (auto& a : f.body().entry()->arguments())
+      str_append(params, params.empty() ? "" : ", ", values.name(a.get()));
+    out_.clear();
+    indent_ = 1;
+    if (auto s = source::structure(f)) {
+      seq(*s, /*top=*/true);
+    } else {
+      dispatch(f);
+    }
+    if (!status_.ok()) return status_;
+    if (out_.empty()) out_ = "    pass\n";
+    return str_cat("def ", fn_names_.at(f.name()), "(", params, "):\n", out_);
+  }
+
+  void line(std::string_view text) {
+    out_.append(static_cast<size_t>(indent_) * 4, ' ');
+    out_ += text;
+    out_ += "\n";
+  }
+
+  /// A suite: the statements of `s` one level in, or `pass`.
+  void suite(const Seq& s) {
+    ++indent_;
+    size_t before = out_.size();
+    seq(s, false);
+    if (out_.size() == before) line("pass");
+    --indent_;
+  }
+
+  /// Whether `n` writes no statement of its own (a block whose every op is
+  /// inlined or a declaration).
+  bool silent_block(const Node& n) {
+    if (n.kind != Node::Kind::Block) return false;
+    const auto& ops = n.block->operations();
+    for (size_t i = 0; i + 1 < ops.size(); ++i)
+      if (values_->is_statement(*ops[i])) return false;
+    return true;
+  }
+
+  void seq(const Seq& s, bool top) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      const Node& n = s[i];
+      switch (n.kind) {
+        case Node::Kind::Block: block_ops(*n.block); break;
+        case Node::Kind::Edge: edge(*n.edge); break;
+        case Node::Kind::Break: line("break"); break;
+        case Node::Kind::Continue: line("continue"); break;
+        case Node::Kind::Return: {
+          const ir::Operation& t = *n.op;
+          if (t.name() == "core.unreachable") {
+            line(raise_text("RuntimeError", str_cat("@", fn_->name(), " reached core.unreachable")));
+          } else if (t.num_operands() == 0) {
+            if (!(top && i + 1 == s.size())) line("return");
+          } else {
+            std::string vals;
+            for (const ir::Value* v : t.operands()) str_append(vals, vals.empty() ? "" : ", ", expr(v).text);
+            line("return " + vals);
+          }
+          break;
+        }
+        case Node::Kind::If: if_stmt(n, false); break;
+        case Node::Kind::Loop: loop(n); break;
+      }
+    }
+  }
+
+  void if_stmt(const Node& n, bool elif) {
+    const ir::Value* c = n.op->operand(0);
+    const Seq* then_s = &n.then_seq;
+    const Seq* else_s = &n.else_seq;
+    Expr cond = expr(c);
+    if (then_s->empty() && !else_s->empty()) {
+      cond = negate(c);
+      std::swap(then_s, else_s);
+    }
+    if (then_s->empty() && else_s->empty()) {
+      if (source::effects_of(*n.op).any() || (values_->inlined(c) && tree_has_effects(c))) line(str_cat("if ", cond.text, ":"));
+      else return;
+      ++indent_;
+      line("pass");
+      --indent_;
+      return;
+    }
+    line(str_cat(elif ? "elif " : "if ", cond.text, ":"));
+    suite(*then_s);
+    if (else_s->empty()) return;
+    // `else:` holding only a silent block and another if: `elif`.
+    if (else_s->size() == 2 && silent_block((*else_s)[0]) && (*else_s)[1].kind == Node::Kind::If) {
+      (void)block_ops(*(*else_s)[0].block);
+      if_stmt((*else_s)[1], true);
+      return;
+    }
+    line("else:");
+    suite(*else_s);
+  }
+
+  bool tree_has_effects(const ir::Value* v) {
+    const ir::Operation* d = v->def();
+    if (!d || !values_->inlined(v)) return false;
+    if (source::effects_of(*d, &m_).any()) return true;
+    for (const ir::Value* o : d->operands())
+      if (tree_has_effects(o)) return true;
+    return false;
+  }
+
+  void loop(const Node& n) {
+    // `while True:` whose body starts with a silent header and an if one arm
+    // of which only breaks: `while cond:` over the other arm.
+    const Seq& b = n.body;
+    if (b.size() == 2 && silent_block(b[0]) && b[1].kind == Node::Kind::If) {
+      const Node& i = b[1];
+      auto only_break = [](const Seq& s) { return s.size() == 1 && s[0].kind == Node::Kind::Break; };
+      const ir::Value* c = i.op->operand(0);
+      if (only_break(i.else_seq)) {
+        line(str_cat("while ", expr(c).text, ":"));
+        suite(i.then_seq);
+        return;
+      }
+      if (only_break(i.then_seq)) {
+        line(str_cat("while ", negate(c).text, ":"));
+        suite(i.else_seq);
+        return;
+      }
+    }
+    line("while True:");
+    suite(b);
+  }
+
+  /// The fallback for a CFG that is not structurable: a loop over a block
+  /// number, one `if` per block.
+  void dispatch(const ir::Function& f) {
+    auto blocks = source::reachable_blocks(f);
+    std::map<const ir::Block*, size_t> number;
+    for (size_t i = 0; i < blocks.size(); ++i) number[blocks[i]] = i;
+    line("_block = 0");
+    line("while True:");
+    ++indent_;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      line(str_cat(i == 0 ? "if" : "elif", " _block == ", i, ":"));
+      ++indent_;
+      const ir::Block& b = *blocks[i];
+      block_ops(b);
+      const ir::Operation& t = *b.terminator();
+      auto go = [&](const ir::Successor& s) {
+        edge(s);
+        line(str_cat("_block = ", number.at(s.block)));
+      };
+      if (t.name() == "core.br") {
+        go(t.successors()[0]);
+      } else if (t.name() == "core.cond_br") {
+        line(str_cat("if ", expr(t.operand(0)).text, ":"));
+        ++indent_;
+        go(t.successors()[0]);
+        --indent_;
+        line("else:");
+        ++indent_;
+        go(t.successors()[1]);
+        --indent_;
+      } else if (t.name() == "core.unreachable") {
+        line(raise_text("RuntimeError", str_cat("@", f.name(), " reached core.unreachable")));
+      } else {
+        std::string vals;
+        for (const ir::Value* v : t.operands()) str_append(vals, vals.empty() ? "" : ", ", expr(v).text);
+        line(vals.empty() ? "return" : "return " + vals);
+      }
+      --indent_;
+    }
+    --indent_;
+  }
+
+  void edge(const ir::Successor& s) {
+    auto moves = values_->moves(s);
+    if (moves.empty()) return;
+    std::string lhs, rhs;
+    for (auto& [to, from] : moves) {
+      str_append(lhs, lhs.empty() ? "" : ", ", values_->name(to));
+      str_append(rhs, rhs.empty() ? "" : ", ", expr(from).text);
+    }
+    line(str_cat(lhs, " = ", rhs));
+  }
+
+  // --- ops ---
+
+  void block_ops(const ir::Block& b) {
+    const auto& ops = b.operations();
+    std::vector<PrintItem> prints;
+    for (size_t i = 0; i + 1 < ops.size(); ++i) {
+      const ir::Operation& op = *ops[i];
+      if (!values_->is_statement(op)) continue;
+      if (auto item = print_item(op)) {
+        // An argument computed with effects (a call, a raise) is computed here,
+        // after what was printed before it: a print() of its own.
+        if (item->kind == PrintItem::Value && tree_has_effects(op.operand(0))) flush_prints(prints);
+        prints.push_back(*item);
+        continue;
+      }
+      flush_prints(prints);
+      statement(op);
+    }
+    flush_prints(prints);
+  }
+
+  struct PrintItem {
+    enum Kind { Value, Text, Space, Newline } kind;
+    std::string text;  ///< an expression (Value) or the literal text (Text)
+  };
+
+  std::optional<PrintItem> print_item(const ir::Operation& op) {
+    if (op.name() != "core.call_extern") return std::nullopt;
+    std::string_view c = str_attr(op, "callee");
+    if (c == "ppy_print_i64" || c == "ppy_print_f64" || c == "ppy_print_bool")
+      return PrintItem{PrintItem::Value, expr(op.operand(0)).text};
+    if (c == "ppy_print_str") return PrintItem{PrintItem::Text, std::string(str_attr(op, "text"))};
+    if (c == "ppy_print_space") return PrintItem{PrintItem::Space, ""};
+    if (c == "ppy_print_newline") return PrintItem{PrintItem::Newline, ""};
+    return std::nullopt;
+  }
+
+  /// Consecutive print pieces as `print(...)` calls, one per line printed.
+  void flush_prints(std::vector<PrintItem>& items) {
+    size_t start = 0;
+    while (start < items.size()) {
+      size_t end = start;
+      while (end < items.size() && items[end].kind != PrintItem::Newline) ++end;
+      bool newline = end < items.size();
+      print_call(std::span<const PrintItem>(items.data() + start, end - start), newline);
+      start = newline ? end + 1 : end;
+    }
+    items.clear();
+  }
+
+  void print_call(std::span<const PrintItem> items, bool newline) {
+    auto arg = [](const PrintItem& it) { return it.kind == PrintItem::Value ? it.text : py_string(it.text); };
+    // print(a, b, c): arguments separated by single spaces.
+    bool spaced = items.size() % 2 == 1;
+    for (size_t i = 0; i < items.size() && spaced; ++i)
+      spaced = (i % 2 == 1) == (items[i].kind == PrintItem::Space);
+    std::vector<std::string> args;
+    if (spaced) {
+      for (size_t i = 0; i < items.size(); i += 2) args.push_back(arg(items[i]));
+    } else {
+      // Pieces printed back to back: adjacent texts joined, no separator.
+      std::string text;
+      bool have_text = false;
+      for (const PrintItem& it : items) {
+        if (it.kind == PrintItem::Value) {
+          if (have_text) args.push_back(py_string(text));
+          text.clear();
+          have_text = false;
+          args.push_back(it.text);
+        } else {
+          text += it.kind == PrintItem::Space ? " " : it.text;
+          have_text = true;
+        }
+      }
+      if (have_text) args.push_back(py_string(text));
+      if (args.size() > 1) args.push_back("sep=\"\"");
+    }
+    if (!newline) args.push_back("end=\"\"");
+    std::string joined;
+    for (auto& a : args) str_append(joined, joined.empty() ? "" : ", ", a);
+    line(str_cat("print(", joined, ")"));
+  }
+
+  void statement(const ir::Operation& op) {
+    const std::string& n = op.name();
+    if (n == "core.store") {
+      const ir::Value* slot = op.operand(1);
+      if (!source::is_slot(slot)) return fail(op, "a store through a pointer");
+      const ir::Value* v = op.operand(0);
+      if (!values_->inlined(v) && values_->name(v) == values_->name(slot)) return;
+      line(str_cat(values_->name(slot), " = ", expr(v).text));
+      return;
+    }
+    if (n == "core.buffer_store") {
+      line(str_cat(paren(expr(op.operand(1)), kAtom), "[", expr(op.operand(2)).text, "] = ", expr(op.operand(0)).text));
+      return;
+    }
+    if (n == "core.guard") {
+      auto [exc, msg] = guard_exception(op);
+      line(str_cat("if ", negate(op.operand(0)).text, ":"));
+      ++indent_;
+      line(raise_text(exc, msg));
+      --indent_;
+      return;
+    }
+    if (op.num_results() == 0 || (op.num_results() == 1 && values_->uses(op.result(0)) == 0 && !needs_check(op))) {
+      Expr e = op_expr(op);
+      if (!e.text.empty()) line(e.text);
+      return;
+    }
+    if (op.num_results() != 1) return fail(op, str_cat(n, " with ", op.num_results(), " results"));
+    const std::string& name = values_->name(op.result(0));
+    line(str_cat(name, " = ", op_expr(op).text));
+    if (needs_check(op)) {
+      std::string check(kI64Check);
+      check.replace(check.find("{}"), 2, name);
+      line(check);
+      ++indent_;
+      line(raise_text("OverflowError", "integer overflow"));
+      --indent_;
+    }
+  }
+
+  void fail(const ir::Operation& op, std::string what) {
+    if (status_.ok()) status_ = refuse(op, std::move(what));
+  }
+
+  /// `v` read: its variable, or the expression it is written as.
+  Expr expr(const ir::Value* v) {
+    if (!values_->inlined(v)) return {values_->name(v), kAtom};
+    return op_expr(*v->def());
+  }
+
+  /// `not v`, with comparisons of integers turned around instead.
+  Expr negate(const ir::Value* v) {
+    const ir::Operation* d = v->def();
+    if (d && values_->inlined(v)) {
+      if (d->name() == "core.cmp" && !d->operand(0)->type().is_float()) {
+        static const std::map<std::string, std::string> kInverse = {
+            {"eq", "!="}, {"ne", "=="}, {"lt", ">="}, {"le", ">"}, {"gt", "<="}, {"ge", "<"}};
+        auto it = kInverse.find(std::string(str_attr(*d, "predicate")));
+        if (it != kInverse.end())
+          return {str_cat(paren(expr(d->operand(0)), kCmp + 1), " ", it->second, " ", paren(expr(d->operand(1)), kCmp + 1)),
+                  kCmp};
+      }
+      if (d->name() == "core.xor" && d->result(0)->type().is_bool() && is_true(d->operand(1))) return expr(d->operand(0));
+      if (d->name() == "core.const" && d->result(0)->type().is_bool()) return {truthy(*d) ? "False" : "True", kAtom};
+    }
+    return {str_cat("not ", paren(expr(v), kNot)), kNot};
+  }
+
+  static bool truthy(const ir::Operation& c) {
+    const ir::Attribute* a = c.attr("value");
+    if (!a) return false;
+    if (a->is<bool>()) return a->as_bool();
+    if (a->is<int64_t>()) return a->as_int() != 0;
+    return a->is<double>() && a->as_float() != 0;
+  }
+  static bool is_true(const ir::Value* v) {
+    const ir::Operation* d = v->def();
+    return d && d->name() == "core.const" && v->type().is_bool() && truthy(*d);
+  }
+
+  Expr binary(const ir::Operation& op, const char* sym, int prec) {
+    return {str_cat(paren(expr(op.operand(0)), prec), " ", sym, " ", paren(expr(op.operand(1)), prec + 1)), prec};
+  }
+  Expr call(std::string_view fn, std::initializer_list<const ir::Value*> args) {
+    std::string a;
+    for (const ir::Value* v : args) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+    return {str_cat(fn, "(", a, ")"), kAtom};
+  }
+  Expr helper(const char* name, std::initializer_list<const ir::Value*> args) {
+    helpers_.insert(name);
+    if (std::string_view(name) != "_ppy_wrap" && std::string_view(name) != "_ppy_pow_i64" &&
+        !std::string_view(name).ends_with("_trunc"))
+      uses_math_ = true;
+    if (std::string_view(name) == "_ppy_fdiv_trunc") {
+      helpers_.insert("_ppy_trunc");
+      uses_math_ = true;
+    }
+    return call(name, args);
+  }
+  Expr wrapped(Expr e, const ir::Operation& op) {
+    if (!int_type(op.result(0)->type()) || raising_int(op) || str_attr(op, "overflow") == "proven") return e;
+    helpers_.insert("_ppy_wrap");
+    return {str_cat("_ppy_wrap(", e.text, ")"), kAtom};
+  }
+
+  Expr op_expr(const ir::Operation& op) {
+    const std::string& n = op.name();
+    ir::Type rt = op.num_results() ? op.result(0)->type() : ir::Type::void_();
+    if (n == "core.const") {
+      const ir::Attribute* a = op.attr("value");
+      if (!a) return {"0", kAtom};
+      std::string s = attribute_literal(*a, rt);
+      if (rt.is_float()) {
+        double d = a->is<double>() ? a->as_float() : a->is<int64_t>() ? static_cast<double>(a->as_int()) : 0.0;
+        return float_literal(d);
+      }
+      return {s, s[0] == '-' ? kUnary : kAtom};
+    }
+    if (n == "core.add") return wrapped(binary(op, "+", kAdd), op);
+    if (n == "core.sub") return wrapped(binary(op, "-", kAdd), op);
+    if (n == "core.mul") return wrapped(binary(op, "*", kMul), op);
+    if (n == "core.neg") return wrapped({str_cat("-", paren(expr(op.operand(0)), kUnary)), kUnary}, op);
+    if (n == "core.div" || n == "core.mod") {
+      bool div = n == "core.div";
+      std::string_view r = str_attr(op, "rounding");
+      if (rt.is_float()) {
+        if (div && r.empty()) return binary(op, "/", kMul);
+        if (r == "floor") return binary(op, div ? "//" : "%", kMul);
+        if (div) return helper("_ppy_fdiv_trunc", {op.operand(0), op.operand(1)});
+        uses_math_ = true;
+        return call("math.fmod", {op.operand(0), op.operand(1)});
+      }
+      Expr e = r == "floor" ? binary(op, div ? "//" : "%", kMul)
+                            : helper(div ? "_ppy_div_trunc" : "_ppy_mod_trunc", {op.operand(0), op.operand(1)});
+      return div && !safe_divisor(op) ? wrapped(e, op) : e;
+    }
+    if (n == "core.and" || n == "core.or") {
+      bool is_and = n == "core.and";
+      // Booleans read as `and` / `or` when skipping the right side changes nothing.
+      if (rt.is_bool() && !tree_has_effects(op.operand(1)))
+        return binary(op, is_and ? "and" : "or", is_and ? kAnd : kOr);
+      return binary(op, is_and ? "&" : "|", is_and ? kBitAnd : kBitOr);
+    }
+    if (n == "core.xor") {
+      if (rt.is_bool() && is_true(op.operand(1))) return {str_cat("not ", paren(expr(op.operand(0)), kNot)), kNot};
+      return binary(op, "^", kBitXor);
+    }
+    if (n == "core.cmp") {
+      static const std::map<std::string, std::string> kSym = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"},
+                                                              {"le", "<="}, {"gt", ">"},  {"ge", ">="}};
+      auto it = kSym.find(std::string(str_attr(op, "predicate")));
+      if (it == kSym.end()) return fail(op, "core.cmp without a predicate"), Expr{"False", kAtom};
+      return {str_cat(paren(expr(op.operand(0)), kCmp + 1), " ", it->second, " ", paren(expr(op.operand(1)), kCmp + 1)),
+              kCmp};
+    }
+    if (n == "core.select")
+      return {str_cat(paren(expr(op.operand(1)), kTernary + 1), " if ", paren(expr(op.operand(0)), kTernary + 1), " else ",
+                      paren(expr(op.operand(2)), kTernary)),
+              kTernary};
+    if (n == "core.cast") return cast(op);
+    if (n == "core.load") return {values_->name(op.operand(0)), kAtom};
+    if (n == "core.buffer_load")
+      return {str_cat(paren(expr(op.operand(0)), kAtom), "[", expr(op.operand(1)).text, "]"), kAtom};
+    if (n == "core.buffer_len") return call("len", {op.operand(0)});
+    if (n == "core.call") {
+      const ir::Attribute* c = op.attr("callee");
+      std::string name = c && c->is<ir::SymbolRef>() ? c->as_symbol().name : "";
+      auto it = fn_names_.find(name);
+      if (it == fn_names_.end()) return fail(op, str_cat("a call to @", name, ", which the module does not declare")), Expr{"None", kAtom};
+      std::string a;
+      for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+      return {str_cat(it->second, "(", a, ")"), kAtom};
+    }
+    if (n == "core.call_extern") {
+      std::string_view c = str_attr(op, "callee");
+      if (c == "ppy_pow_i64") return helper("_ppy_pow_i64", {op.operand(0), op.operand(1)});
+      if (c == "ppy_list_new_i64" || c == "ppy_list_new_f64")
+        return {str_cat(c == "ppy_list_new_i64" ? "[0]" : "[0.0]", " * ", paren(expr(op.operand(0)), kMul + 1)), kMul};
+      return fail(op, str_cat("the runtime function '", c, "'")), Expr{"None", kAtom};
+    }
+    if (op.dialect() == "math") return math(op);
+    fail(op, n);
+    return {"None", kAtom};
+  }
+
+  Expr math(const ir::Operation& op) {
+    std::string f = op.name().substr(5);
+    uses_math_ = true;
+    if (f == "sqrt" || f == "sin" || f == "cos" || f == "tan" || f == "log" || f == "log2" || f == "log10")
+      return call("math." + f, {op.operand(0)});
+    if (f == "abs") return call("abs", {op.operand(0)});
+    if (f == "exp") return helper("_ppy_exp", {op.operand(0)});
+    if (f == "exp2") return helper("_ppy_exp2", {op.operand(0)});
+    if (f == "floor") return helper("_ppy_floor", {op.operand(0)});
+    if (f == "ceil") return helper("_ppy_ceil", {op.operand(0)});
+    if (f == "trunc") return helper("_ppy_trunc", {op.operand(0)});
+    if (f == "pow") return helper("_ppy_pow", {op.operand(0), op.operand(1)});
+    fail(op, op.name());
+    return {"None", kAtom};
+  }
+
+  Expr cast(const ir::Operation& op) {
+    ir::Type from = op.operand(0)->type(), to = op.result(0)->type();
+    Expr a = expr(op.operand(0));
+    if (from == to || (int_type(from) && int_type(to))) return a;
+    if (to.is_float()) return {str_cat("float(", a.text, ")"), kAtom};
+    if (to.is_bool()) return {str_cat(paren(a, kCmp + 1), from.is_float() ? " != 0.0" : " != 0"), kCmp};
+    if (int_type(to)) return {str_cat("int(", a.text, ")"), kAtom};
+    fail(op, str_cat("core.cast from ", from.str(), " to ", to.str()));
+    return a;
+  }
+
+  const ir::Module& m_;
+  std::map<std::string, std::string> fn_names_;  ///< symbol -> Python spelling of a call
+  std::set<std::string> used_names_;             ///< the module's function names
+  std::map<std::string, std::string> imports_;   ///< module -> alias
+  std::set<std::string> helpers_;
+  bool uses_math_ = false;
+  const ir::Function* fn_ = nullptr;
+  const FunctionValues* values_ = nullptr;
+  std::string out_;
+  int indent_ = 0;
+  absl::Status status_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::string> python_source(const ir::Module& module) { return ModuleWriter(module).run(); }
+
+std::string python_module_path(const std::string& module, ModuleList modules) {
+  std::string path = module;
+  for (char& c : path)
+    if (c == '.') c = '/';
+  for (const ir::Module* m : modules)
+    if (m->name().starts_with(module + ".")) return path + "/__init__.py";
+  return path + ".py";
+}
+
+}  // namespace ppy::backends

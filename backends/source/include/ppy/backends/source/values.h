@@ -1,0 +1,102 @@
+#pragma once
+/// What a source-writing backend needs to know of a function's values: which
+/// are written where they are read (inlined) and which get a variable, and the
+/// variables' names (the source names where the IR keeps them as hints).
+
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ppy/ir/ir.h"
+
+namespace ppy::backends::source {
+
+/// What evaluating an op may do, for deciding what it may be moved past.
+struct Effects {
+  bool reads = false;   ///< reads memory (a slot, a list element)
+  bool writes = false;  ///< writes memory or output, or calls something that may
+  bool raises = false;  ///< may end the program with a Python exception
+
+  bool any() const { return reads || writes || raises; }
+  Effects& operator|=(const Effects& o) {
+    reads |= o.reads;
+    writes |= o.writes;
+    raises |= o.raises;
+    return *this;
+  }
+  /// Whether evaluating one later than the other changes nothing observable.
+  bool commutes_with(const Effects& o) const {
+    if (writes && o.any()) return false;
+    if (o.writes && any()) return false;
+    return !(raises && o.raises);
+  }
+};
+
+/// The effects of `op` by the conventions of docs/runtime.md (a call takes its
+/// callee's `ppy.effects` when the module declares them).
+Effects effects_of(const ir::Operation& op, const ir::Module* module = nullptr);
+
+/// Whether `v` is an alloca'd slot used only as the address of loads and
+/// stores: a local variable in source.
+bool is_slot(const ir::Value* v);
+
+struct ValueOptions {
+  /// Whether an op with one result may be written inside another expression at
+  /// all (Python writes overflow-checked arithmetic as statements).
+  std::function<bool(const ir::Operation&)> inlinable;
+  /// C leaves the order of an expression's operands unspecified: at most one
+  /// operand with effects may be inlined. Python evaluates left to right: any
+  /// number, in the order they were computed.
+  bool one_effectful_operand = false;
+  /// Names a variable may not take (the language's keywords, the runtime's).
+  std::set<std::string, std::less<>> reserved;
+};
+
+class FunctionValues {
+ public:
+  FunctionValues(const ir::Function& f, const ir::Module* module, ValueOptions options);
+
+  /// Written where it is read, not held in a variable.
+  bool inlined(const ir::Value* v) const { return inlined_.count(v) != 0; }
+  /// How many times `v` is read (operands and branch arguments).
+  int uses(const ir::Value* v) const {
+    auto it = uses_.find(v);
+    return it == uses_.end() ? 0 : it->second;
+  }
+  /// The variable of a parameter, block argument, slot or materialized result.
+  const std::string& name(const ir::Value* v) const;
+  /// Whether `op` is written as a statement of its own: not inlined, not a
+  /// slot's declaration, and not an unused result without effects.
+  bool is_statement(const ir::Operation& op) const;
+  /// Every variable the function needs, in first-seen order (C declares them).
+  const std::vector<const ir::Value*>& variables() const { return variables_; }
+  /// The block arguments `edge` assigns whose values are not already there.
+  std::vector<std::pair<const ir::Value*, const ir::Value*>> moves(const ir::Successor& edge) const;
+  /// The block-argument and slot variables an expression for `v` reads.
+  void variables_read(const ir::Value* v, std::set<const ir::Value*>& out) const;
+
+ private:
+  void count_uses(const ir::Function& f);
+  void decide_inlining(const ir::Block& b);
+  void assign_names(const ir::Function& f);
+  std::string unique(std::string base);
+
+  const ir::Module* module_;
+  ValueOptions options_;
+  std::unordered_map<const ir::Value*, int> uses_;
+  std::unordered_map<const ir::Value*, const ir::Operation*> user_;  ///< the only user
+  std::set<const ir::Value*> inlined_;
+  std::unordered_map<const ir::Operation*, Effects> tree_effects_;
+  std::unordered_map<const ir::Value*, std::string> names_;
+  std::unordered_map<const ir::Value*, const ir::Value*> same_var_;  ///< slot -> param
+  std::set<std::string, std::less<>> taken_;
+  std::vector<const ir::Value*> variables_;
+};
+
+/// `s` as an identifier: [A-Za-z0-9_], not starting with a digit; empty stays empty.
+std::string identifier(std::string_view s);
+
+}  // namespace ppy::backends::source

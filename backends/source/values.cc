@@ -1,0 +1,268 @@
+#include "ppy/backends/source/values.h"
+
+#include <algorithm>
+
+#include "ppy/util/str_cat.h"
+
+namespace ppy::backends::source {
+namespace {
+
+bool int_raising(const ir::Operation& op) {
+  const ir::Attribute* a = op.attr("overflow");
+  if (!a || !a->is<std::string>()) return false;
+  return a->as_string() == "python" || a->as_string() == "checked";
+}
+
+}  // namespace
+
+Effects effects_of(const ir::Operation& op, const ir::Module* module) {
+  const std::string& n = op.name();
+  Effects e;
+  if (n == "core.load") {
+    e.reads = true;
+  } else if (n == "core.buffer_load") {
+    e.reads = e.raises = true;
+  } else if (n == "core.store") {
+    e.writes = true;
+  } else if (n == "core.buffer_store") {
+    e.writes = e.raises = true;
+  } else if (n == "core.guard") {
+    e.raises = true;
+  } else if (n == "core.add" || n == "core.sub" || n == "core.mul" || n == "core.neg") {
+    e.raises = op.num_results() && op.result(0)->type().is_integer_like() && int_raising(op);
+  } else if (n == "core.div" || n == "core.mod") {
+    e.raises = op.num_results() && op.result(0)->type().is_integer_like();
+  } else if (n == "core.cast") {
+    // float -> int raises for NaN, infinity and out of range; a narrowing
+    // int -> int cast raises unless it wraps.
+    if (op.num_results() && op.num_operands()) {
+      ir::Type from = op.operand(0)->type(), to = op.result(0)->type();
+      e.raises = (from.is_float() && to.is_integer_like()) ||
+                 (from.is_integer_like() && to.is_integer_like() && from != to && to.bit_width() < 64);
+    }
+  } else if (n == "core.call_extern") {
+    const ir::Attribute* c = op.attr("callee");
+    std::string callee = c && c->is<std::string>() ? c->as_string() : "";
+    if (callee == "ppy_pow_i64") e.raises = true;
+    else if (callee.starts_with("ppy_list_new")) e.raises = false;  // a fresh list: nothing to order
+    else e.writes = e.reads = e.raises = true;
+  } else if (n == "core.call") {
+    e.reads = e.writes = e.raises = true;
+    const ir::Attribute* c = op.attr("callee");
+    const ir::Function* callee =
+        module && c && c->is<ir::SymbolRef>() ? module->function(c->as_symbol().name) : nullptr;
+    const ir::Attribute* fx = callee ? callee->attributes().get("ppy.effects") : nullptr;
+    if (fx && fx->is_array()) {
+      e = {};
+      for (const ir::Attribute& x : fx->as_array()) {
+        if (!x.is<std::string>()) continue;
+        const std::string& s = x.as_string();
+        if (s == "io" || s == "writes") e.writes = true;
+        else if (s == "reads") e.reads = true;
+        else if (s == "raises") e.raises = true;
+        else if (s != "pure") e.writes = e.reads = e.raises = true;
+      }
+      // Recursion too deep raises in Python whatever the callee does.
+      e.raises = true;
+    }
+  } else if (n == "gpu.launch" || n == "gpu.barrier" || n == "gpu.subgroup_barrier") {
+    e.writes = e.reads = true;
+  }
+  return e;
+}
+
+bool is_slot(const ir::Value* v) {
+  const ir::Operation* d = v->def();
+  return d && d->name() == "core.alloca" && !d->attr("count");
+}
+
+std::string identifier(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    out.push_back(ok ? c : '_');
+  }
+  if (!out.empty() && out[0] >= '0' && out[0] <= '9') out.insert(out.begin(), '_');
+  return out;
+}
+
+FunctionValues::FunctionValues(const ir::Function& f, const ir::Module* module, ValueOptions options)
+    : module_(module), options_(std::move(options)) {
+  taken_ = options_.reserved;
+  count_uses(f);
+  for (auto& b : f.body().blocks()) decide_inlining(*b);
+  assign_names(f);
+}
+
+void FunctionValues::count_uses(const ir::Function& f) {
+  ir::walk(f.body(), [&](const ir::Operation& op) {
+    for (const ir::Value* v : op.operands()) {
+      ++uses_[v];
+      user_[v] = &op;
+    }
+    for (auto& s : op.successors())
+      for (const ir::Value* v : s.args) {
+        ++uses_[v];
+        user_[v] = &op;
+      }
+  });
+}
+
+void FunctionValues::decide_inlining(const ir::Block& b) {
+  const auto& ops = b.operations();
+  std::unordered_map<const ir::Operation*, size_t> pos;
+  for (size_t i = 0; i < ops.size(); ++i) pos[ops[i].get()] = i;
+  for (size_t p = 0; p < ops.size(); ++p) {
+    const ir::Operation& u = *ops[p];
+    Effects tree = effects_of(u, module_);
+    // Operands in the order they are evaluated: the op's, then each
+    // successor's arguments (a cond_br's condition comes first).
+    struct Operand {
+      const ir::Value* v;
+      bool conditional;  ///< evaluated on one path of a branch only
+    };
+    std::vector<Operand> operands;
+    for (const ir::Value* v : u.operands()) operands.push_back({v, false});
+    bool branches = u.successors().size() > 1;
+    for (auto& s : u.successors())
+      for (const ir::Value* v : s.args) operands.push_back({v, branches});
+    size_t last_effectful = 0;
+    bool have_effectful = false;
+    for (const Operand& o : operands) {
+      const ir::Operation* d = o.v->def();
+      if (!d || d->num_results() != 1 || inlined_.count(o.v)) continue;
+      if (d->name() == "core.const") {
+        inlined_.insert(o.v);  // a literal, wherever it is read
+        continue;
+      }
+      if (d->parent() != &b || uses(o.v) != 1 || user_.at(o.v) != &u) continue;
+      if (d->name() == "core.alloca" || (options_.inlinable && !options_.inlinable(*d))) continue;
+      size_t dp = pos.at(d);
+      Effects e = tree_effects_[d];
+      if (o.conditional && (e.writes || e.raises)) continue;
+      if (e.any()) {
+        if (have_effectful && (options_.one_effectful_operand || dp < last_effectful)) continue;
+      }
+      bool ok = true;
+      for (size_t m = dp + 1; m < p && ok; ++m) ok = e.commutes_with(effects_of(*ops[m], module_));
+      if (!ok) continue;
+      inlined_.insert(o.v);
+      tree |= e;
+      if (e.any()) {
+        have_effectful = true;
+        last_effectful = dp;
+      }
+    }
+    tree_effects_[&u] = tree;
+  }
+}
+
+std::string FunctionValues::unique(std::string base) {
+  if (base.empty()) base = "v";
+  if (!taken_.count(base)) {
+    taken_.insert(base);
+    return base;
+  }
+  for (int i = 2;; ++i) {
+    std::string n = str_cat(base, "_", i);
+    if (!taken_.count(n)) {
+      taken_.insert(n);
+      return n;
+    }
+  }
+}
+
+void FunctionValues::assign_names(const ir::Function& f) {
+  auto base_of = [](const ir::Value* v) {
+    std::string h = v->hint();
+    if (h.ends_with("_slot")) h.resize(h.size() - 5);
+    return identifier(h);
+  };
+  const ir::Block* entry = f.body().entry();
+  // Parameters first, so they keep their source names.
+  for (auto& a : entry->arguments()) {
+    names_[a.get()] = unique(base_of(a.get()));
+  }
+  // A parameter read once, by a store into a slot before anything else
+  // touches it, and the slot are one variable.
+  bool entry_has_preds = false;
+  ir::walk(f.body(), [&](const ir::Operation& op) {
+    for (auto& s : op.successors())
+      if (s.block == entry) entry_has_preds = true;
+  });
+  if (!entry_has_preds) {
+    std::set<const ir::Value*> touched;
+    for (auto& op : entry->operations()) {
+      if (op->name() == "core.store" && op->num_operands() == 2) {
+        const ir::Value* v = op->operand(0);
+        const ir::Value* slot = op->operand(1);
+        if (v->arg_owner() == entry && uses(v) == 1 && is_slot(slot) && !touched.count(slot) &&
+            !same_var_.count(slot))
+          same_var_[slot] = v;
+      }
+      for (const ir::Value* v : op->operands())
+        if (is_slot(v)) touched.insert(v);
+    }
+  }
+  for (auto& [slot, param] : same_var_) names_[slot] = names_[param];
+  // Slots next, in order, then block arguments and materialized results.
+  for (auto& b : f.body().blocks())
+    for (auto& op : b->operations())
+      if (op->num_results() == 1 && is_slot(op->result(0)) && !names_.count(op->result(0))) {
+        names_[op->result(0)] = unique(base_of(op->result(0)));
+        variables_.push_back(op->result(0));
+      }
+  for (auto& b : f.body().blocks()) {
+    if (b.get() != entry)
+      for (auto& a : b->arguments()) {
+        names_[a.get()] = unique(base_of(a.get()));
+        variables_.push_back(a.get());
+      }
+    for (auto& op : b->operations())
+      for (auto& r : op->results()) {
+        if (names_.count(&r) || inlined_.count(&r)) continue;
+        std::string base = base_of(&r);
+        names_[&r] = unique(base.empty() ? "t" : base);
+        if (is_statement(*op)) variables_.push_back(&r);
+      }
+  }
+}
+
+const std::string& FunctionValues::name(const ir::Value* v) const {
+  static const std::string kUnnamed = "_unnamed";
+  auto it = names_.find(v);
+  return it == names_.end() ? kUnnamed : it->second;
+}
+
+bool FunctionValues::is_statement(const ir::Operation& op) const {
+  if (op.num_results() == 0) return true;
+  if (op.name() == "core.alloca" && is_slot(op.result(0))) return false;
+  if (op.num_results() == 1 && inlined_.count(op.result(0))) return false;
+  for (auto& r : op.results())
+    if (uses(&r) > 0) return true;
+  return effects_of(op, module_).any();
+}
+
+std::vector<std::pair<const ir::Value*, const ir::Value*>> FunctionValues::moves(const ir::Successor& edge) const {
+  std::vector<std::pair<const ir::Value*, const ir::Value*>> out;
+  for (size_t i = 0; i < edge.args.size() && i < edge.block->num_arguments(); ++i) {
+    const ir::Value* to = edge.block->argument(i);
+    const ir::Value* from = edge.args[i];
+    if (from == to) continue;
+    if (!inlined(from) && name(from) == name(to)) continue;
+    out.push_back({to, from});
+  }
+  return out;
+}
+
+void FunctionValues::variables_read(const ir::Value* v, std::set<const ir::Value*>& out) const {
+  if (!inlined(v)) {
+    out.insert(v);
+    return;
+  }
+  const ir::Operation* d = v->def();
+  if (!d) return;
+  for (const ir::Value* o : d->operands()) variables_read(o, out);
+}
+
+}  // namespace ppy::backends::source
