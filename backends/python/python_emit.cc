@@ -3,7 +3,9 @@
 // loop. Integers are Python ints checked against the i64 range where the IR
 // says an op raises OverflowError, so every exception python3 would raise on
 // the original program is raised here with the same message.
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <map>
 #include <set>
 
@@ -390,14 +392,106 @@ class ModuleWriter {
     }
   }
 
+  // --- what a branch says of integers: bounds that make a check needless ---
+
+  /// Bounds known to hold of integer values where the writer is (inclusive).
+  struct Bounds {
+    std::map<const ir::Value*, int64_t> upper, lower;
+  };
+
+  static std::optional<int64_t> const_int(const ir::Value* v) {
+    const ir::Operation* d = v->def();
+    if (!d || d->name() != "core.const" || !int_type(v->type())) return std::nullopt;
+    const ir::Attribute* a = d->attr("value");
+    if (a && a->is<int64_t>()) return a->as_int();
+    return std::nullopt;
+  }
+
+  /// What `c` being `truth` says: `a < b` gives a <= b - 1 and b >= a + 1.
+  Bounds implied(const ir::Value* c, bool truth) {
+    Bounds b;
+    const ir::Operation* d = c->def();
+    if (!d || d->name() != "core.cmp" || !int_type(d->operand(0)->type())) return b;
+    std::string p(str_attr(*d, "predicate"));
+    if (!truth) {
+      static const std::map<std::string, std::string> kInverse = {
+          {"eq", "ne"}, {"ne", "eq"}, {"lt", "ge"}, {"le", "gt"}, {"gt", "le"}, {"ge", "lt"}};
+      auto it = kInverse.find(p);
+      if (it == kInverse.end()) return b;
+      p = it->second;
+    }
+    const ir::Value* x = d->operand(0);
+    const ir::Value* y = d->operand(1);
+    if (p == "gt" || p == "ge") {
+      std::swap(x, y);
+      p = p == "gt" ? "lt" : "le";
+    }
+    constexpr int64_t kMax = INT64_MAX, kMin = INT64_MIN;
+    auto kx = const_int(x), ky = const_int(y);
+    if (p == "lt") {  // x < y
+      b.upper[x] = ky ? *ky - 1 : kMax - 1;
+      b.lower[y] = kx ? *kx + 1 : kMin + 1;
+      if (ky && *ky == kMin) b.upper.erase(x);
+      if (kx && *kx == kMax) b.lower.erase(y);
+    } else if (p == "le") {  // x <= y
+      if (ky) b.upper[x] = *ky;
+      if (kx) b.lower[y] = *kx;
+    } else if (p == "eq") {
+      if (ky) b.upper[x] = b.lower[x] = *ky;
+      if (kx) b.upper[y] = b.lower[y] = *kx;
+    }
+    return b;
+  }
+
+  /// Runs `body` with `more` known, then forgets it.
+  template <class F>
+  void knowing(const Bounds& more, F&& body) {
+    Bounds saved = bounds_;
+    for (auto& [v, u] : more.upper)
+      if (!bounds_.upper.count(v) || u < bounds_.upper[v]) bounds_.upper[v] = u;
+    for (auto& [v, l] : more.lower)
+      if (!bounds_.lower.count(v) || l > bounds_.lower[v]) bounds_.lower[v] = l;
+    body();
+    bounds_ = std::move(saved);
+  }
+
+  /// Whether `v + k` stays within i64, by what is known of v.
+  bool add_fits(const ir::Value* v, int64_t k) {
+    if (auto c = const_int(v)) {
+      int64_t r;
+      return !__builtin_add_overflow(*c, k, &r);
+    }
+    if (k >= 0) {
+      auto it = bounds_.upper.find(v);
+      return it != bounds_.upper.end() && it->second <= INT64_MAX - k;
+    }
+    auto it = bounds_.lower.find(v);
+    return it != bounds_.lower.end() && it->second >= INT64_MIN - k;
+  }
+
+  /// An overflow-checked op that cannot overflow here (`i + 1` under `i < n`).
+  bool cannot_overflow(const ir::Operation& op) {
+    const std::string& n = op.name();
+    if (n != "core.add" && n != "core.sub") return false;
+    auto k1 = const_int(op.operand(1));
+    if (n == "core.add") {
+      if (k1) return add_fits(op.operand(0), *k1);
+      if (auto k0 = const_int(op.operand(0))) return add_fits(op.operand(1), *k0);
+      return false;
+    }
+    return k1 && *k1 != INT64_MIN && add_fits(op.operand(0), -*k1);
+  }
+
   void if_stmt(const Node& n, bool elif) {
     const ir::Value* c = n.op->operand(0);
     const Seq* then_s = &n.then_seq;
     const Seq* else_s = &n.else_seq;
     Expr cond = expr(c);
+    bool then_truth = true;
     if (then_s->empty() && !else_s->empty()) {
       cond = negate(c);
       std::swap(then_s, else_s);
+      then_truth = false;
     }
     if (then_s->empty() && else_s->empty()) {
       if (source::effects_of(*n.op).any() || (values_->inlined(c) && tree_has_effects(c))) line(str_cat("if ", cond.text, ":"));
@@ -408,16 +502,18 @@ class ModuleWriter {
       return;
     }
     line(str_cat(elif ? "elif " : "if ", cond.text, ":"));
-    suite(*then_s);
+    knowing(implied(c, then_truth), [&] { suite(*then_s); });
     if (else_s->empty()) return;
-    // `else:` holding only a silent block and another if: `elif`.
-    if (else_s->size() == 2 && silent_block((*else_s)[0]) && (*else_s)[1].kind == Node::Kind::If) {
-      (void)block_ops(*(*else_s)[0].block);
-      if_stmt((*else_s)[1], true);
-      return;
-    }
-    line("else:");
-    suite(*else_s);
+    knowing(implied(c, !then_truth), [&] {
+      // `else:` holding only a silent block and another if: `elif`.
+      if (else_s->size() == 2 && silent_block((*else_s)[0]) && (*else_s)[1].kind == Node::Kind::If) {
+        (void)block_ops(*(*else_s)[0].block);
+        if_stmt((*else_s)[1], true);
+        return;
+      }
+      line("else:");
+      suite(*else_s);
+    });
   }
 
   bool tree_has_effects(const ir::Value* v) {
@@ -438,18 +534,92 @@ class ModuleWriter {
       auto only_break = [](const Seq& s) { return s.size() == 1 && s[0].kind == Node::Kind::Break; };
       const ir::Value* c = i.op->operand(0);
       if (only_break(i.else_seq)) {
+        if (for_range(n, c, i.then_seq)) return;
         line(str_cat("while ", expr(c).text, ":"));
-        suite(i.then_seq);
+        knowing(implied(c, true), [&] { suite(i.then_seq); });
         return;
       }
       if (only_break(i.then_seq)) {
         line(str_cat("while ", negate(c).text, ":"));
-        suite(i.else_seq);
+        knowing(implied(c, false), [&] { suite(i.else_seq); });
         return;
       }
     }
     line("while True:");
     suite(b);
+  }
+
+  /// Every edge in `s` (nested statements too) that goes to `header`.
+  static void edges_to(const Seq& s, const ir::Block* header, std::vector<const ir::Successor*>& out) {
+    for (const Node& n : s) {
+      if (n.kind == Node::Kind::Edge && n.edge->block == header) out.push_back(n.edge);
+      edges_to(n.then_seq, header, out);
+      edges_to(n.else_seq, header, out);
+      edges_to(n.body, header, out);
+    }
+  }
+
+  /// `while i < n:` whose every way back to the header passes `i + 1` for i,
+  /// with n fixed outside the loop and i not read after it, is
+  /// `for i in range(i, n):` (Python counts, and i + 1 cannot overflow below n).
+  bool for_range(const Node& loop, const ir::Value* c, const Seq& body) {
+    const ir::Block* header = loop.block;
+    const ir::Operation* cmp = c->def();
+    if (!values_->inlined(c) || !cmp || cmp->name() != "core.cmp" || str_attr(*cmp, "predicate") != "lt") return false;
+    const ir::Value* i = cmp->operand(0);
+    const ir::Value* n = cmp->operand(1);
+    if (i->arg_owner() != header || !int_type(i->type())) return false;
+    size_t k = i->index();
+    // n: a variable set before the loop (or a literal), never inside it.
+    std::set<const ir::Block*> inside;
+    collect_blocks(loop.body, inside);
+    if (const ir::Operation* nd = n->def()) {
+      if (nd->name() != "core.const" && (values_->inlined(n) || inside.count(nd->parent()))) return false;
+    } else if (inside.count(n->arg_owner())) {
+      return false;
+    }
+    std::vector<const ir::Successor*> back;
+    edges_to(body, header, back);
+    if (back.empty()) return false;
+    std::set<const ir::Operation*> steps;
+    for (const ir::Successor* e : back) {
+      const ir::Value* next = e->args.at(k);
+      const ir::Operation* add = next->def();
+      if (!add || add->name() != "core.add" || add->operand(0) != i || const_int(add->operand(1)) != 1) return false;
+      steps.insert(add);
+    }
+    // i read only inside the loop (its header included).
+    bool outside = false;
+    for (auto& blk : fn_->body().blocks()) {
+      if (inside.count(blk.get()) || blk.get() == header) continue;
+      for (auto& op : blk->operations()) {
+        for (const ir::Value* v : op->operands()) outside = outside || v == i;
+        for (auto& s : op->successors())
+          for (const ir::Value* v : s.args) outside = outside || v == i;
+      }
+    }
+    if (outside) return false;
+    // The steps are needless where their only reads are those edges.
+    for (const ir::Operation* add : steps)
+      if (values_->uses(add->result(0)) == static_cast<int>(std::count_if(back.begin(), back.end(), [&](auto* e) {
+            return e->args.at(k) == add->result(0);
+          })))
+        skip_ops_.insert(add);
+    skip_moves_.insert({header, k});
+    const std::string& name = values_->name(i);
+    line(str_cat("for ", name, " in range(", name, ", ", expr(n).text, "):"));
+    knowing(implied(c, true), [&] { suite(body); });
+    skip_moves_.erase({header, k});
+    return true;
+  }
+
+  static void collect_blocks(const Seq& s, std::set<const ir::Block*>& out) {
+    for (const Node& n : s) {
+      if (n.block) out.insert(n.block);
+      collect_blocks(n.then_seq, out);
+      collect_blocks(n.else_seq, out);
+      collect_blocks(n.body, out);
+    }
   }
 
   /// The fallback for a CFG that is not structurable: a loop over a block
@@ -499,10 +669,11 @@ class ModuleWriter {
     if (moves.empty()) return;
     std::string lhs, rhs;
     for (auto& [to, from] : moves) {
+      if (skip_moves_.count({s.block, to->index()})) continue;
       str_append(lhs, lhs.empty() ? "" : ", ", values_->name(to));
       str_append(rhs, rhs.empty() ? "" : ", ", expr(from).text);
     }
-    line(str_cat(lhs, " = ", rhs));
+    if (!lhs.empty()) line(str_cat(lhs, " = ", rhs));
   }
 
   // --- ops ---
@@ -512,7 +683,7 @@ class ModuleWriter {
     std::vector<PrintItem> prints;
     for (size_t i = 0; i + 1 < ops.size(); ++i) {
       const ir::Operation& op = *ops[i];
-      if (!values_->is_statement(op)) continue;
+      if (!values_->is_statement(op) || skip_ops_.count(&op)) continue;
       if (auto item = print_item(op)) {
         // An argument computed with effects (a call, a raise) is computed here,
         // after what was printed before it: a print() of its own.
@@ -618,10 +789,8 @@ class ModuleWriter {
     if (op.num_results() != 1) return fail(op, str_cat(n, " with ", op.num_results(), " results"));
     const std::string& name = values_->name(op.result(0));
     line(str_cat(name, " = ", op_expr(op).text));
-    if (needs_check(op)) {
-      std::string check(kI64Check);
-      check.replace(check.find("{}"), 2, name);
-      line(check);
+    if (needs_check(op) && !cannot_overflow(op)) {
+      line(check_text(op, name));
       ++indent_;
       line(raise_text("OverflowError", "integer overflow"));
       --indent_;
@@ -800,7 +969,26 @@ class ModuleWriter {
     return a;
   }
 
+  /// The range check after `name = <op>`: one-sided where the op can only
+  /// leave the range one way (adding or subtracting a constant).
+  std::string check_text(const ir::Operation& op, const std::string& name) {
+    int side = 0;  // +1: can only pass the top; -1: only the bottom
+    if (op.name() == "core.add" || op.name() == "core.sub") {
+      auto k = const_int(op.operand(1));
+      if (!k && op.name() == "core.add") k = const_int(op.operand(0));
+      if (k && *k != 0) side = (*k > 0) == (op.name() == "core.add") ? 1 : -1;
+    }
+    if (side > 0) return str_cat("if ", name, " > 0x7FFFFFFFFFFFFFFF:");
+    if (side < 0) return str_cat("if ", name, " < -0x8000000000000000:");
+    std::string check(kI64Check);
+    check.replace(check.find("{}"), 2, name);
+    return check;
+  }
+
   const ir::Module& m_;
+  Bounds bounds_;
+  std::set<std::pair<const ir::Block*, size_t>> skip_moves_;  ///< header arguments a `for` sets
+  std::set<const ir::Operation*> skip_ops_;                   ///< steps a `for` makes
   std::map<std::string, std::string> fn_names_;  ///< symbol -> Python spelling of a call
   std::set<std::string> used_names_;             ///< the module's function names
   std::map<std::string, std::string> imports_;   ///< module -> alias

@@ -39,7 +39,12 @@ int main(int argc, char** argv) {
   emit_cmd->add_option("target", emit.target, "a .ppy file, a .ppyir file, or a project folder")->required();
   emit_cmd->add_option("-o,--output", emit.output, "output file (one module) or folder (one file per module)");
   emit_cmd->add_option("-j,--jobs", emit.jobs, "module-scoped emits at once (default: the number of cores)");
-  emit_cmd->add_option("--format", emit.legacy_format, "(refused: name the format as the first argument)");
+  // `--format` alone runs clang-format over C; `--format NAME` is the old way of
+  // naming the format, refused with a pointer.
+  emit_cmd->add_option("--format", emit.legacy_format, "format the C through clang-format (c, cpp, header, cuda, hip)")
+      ->expected(0, 1);
+  for (const char* flag : {"--standalone", "--header-only", "--unsafe"})
+    emit_cmd->add_flag_callback(flag, [&emit, flag] { emit.flags.push_back(flag + 2); });
   add_opt_level(emit_cmd, emit.opt_level);
   add_host_flags(emit_cmd, emit.host);
   emit_cmd->callback([&] { status = ppy::driver::emit(emit, io); });

@@ -6,6 +6,7 @@
 
 #include <toml++/toml.h>
 
+#include "ppy/backends/c_backend.h"
 #include "ppy/backends/ir_backend.h"
 #include "ppy/backends/python_backend.h"
 #include "ppy/util/error.h"
@@ -17,7 +18,9 @@ namespace {
 /// The builtins this driver links: name -> factory.
 const std::map<std::string, BackendFactory>& builtins() {
   static const auto* b = new std::map<std::string, BackendFactory>{
-      {"ir", backends::create_ir_backend}, {"python", backends::create_python_backend}};
+      {"c", backends::create_c_backend},
+      {"ir", backends::create_ir_backend},
+      {"python", backends::create_python_backend}};
   return *b;
 }
 
@@ -81,7 +84,7 @@ BackendCatalog BackendCatalog::discover() {
 }
 
 std::span<const std::string_view> builtin_names() {
-  static constexpr std::string_view kNames[] = {"ir", "python"};
+  static constexpr std::string_view kNames[] = {"c", "ir", "python"};
   return kNames;
 }
 

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <ostream>
 #include <thread>
 
@@ -48,9 +50,32 @@ absl::StatusOr<Artifacts> emit_modules(host::BackendHandle& backend, const std::
 
 }  // namespace
 
+/// The formats each flag-shaped option applies to (the c backend's).
+const std::map<std::string, std::set<std::string>>& flag_formats() {
+  static const auto* m = new std::map<std::string, std::set<std::string>>{
+      {"standalone", {"c", "cpp"}},
+      {"header-only", {"c", "cpp"}},
+      {"unsafe", {"c", "cpp", "cuda", "hip"}},
+      {"format", {"c", "cpp", "header", "cuda", "hip"}},
+  };
+  return *m;
+}
+
 int emit(const EmitOptions& opts, Streams io) {
+  std::vector<std::string> flags = opts.flags;
   if (opts.legacy_format) {
-    return fail(io.err, coded_error("E1002", "`--format` applies to the builtin kinds; name the format as the first argument"));
+    if (!opts.legacy_format->empty())
+      return fail(io.err, coded_error("E1002", "`--format` applies to the builtin kinds; name the format as the first argument"));
+    flags.push_back("format");
+  }
+  for (const std::string& flag : flags) {
+    const std::set<std::string>& takes = flag_formats().at(flag);
+    if (!takes.count(opts.format)) {
+      std::string list;
+      for (auto& f : takes) str_append(list, list.empty() ? "" : ", ", f);
+      return fail(io.err, coded_error("E1002", str_cat("--", flag, " is an option of the c backend's formats (", list,
+                                                       "); the format '", opts.format, "' does not take it")));
+    }
   }
   // Which backend owns the format is known before any analysis (no project yet:
   // the owner is found by format, its table is read once the project is).
@@ -83,12 +108,21 @@ int emit(const EmitOptions& opts, Streams io) {
   auto config = backend_config(c->project ? &*c->project : nullptr, info.name);
   if (!config.ok()) return fail(io.err, config.status());
   BackendContext ctx = make_context(*c, info, *config, opts.target);
+  // The flags travel in the context as entries `--NAME = true` of the
+  // backend's table (no project table key is spelled that way), and are part
+  // of the cache key.
+  std::set<std::string> sorted(flags.begin(), flags.end());
+  std::string what = opts.format;
+  for (const std::string& f : sorted) {
+    ctx.backend_config["--" + f] = ConfigValue(true);
+    str_append(what, " --", f);
+  }
   ArtifactCache cache(cache_root(*c, opts.target) + "/artifacts");
   std::vector<std::string> notes;
   Artifacts artifacts;
 
   if (program) {
-    std::string key = combined_key("emit-program " + opts.format, ctx.identity);
+    std::string key = combined_key("emit-program " + what, ctx.identity);
     if (auto hit = cache.lookup(key)) {
       artifacts.push_back({"program", hit->at(0).bytes});
     } else {
@@ -114,7 +148,7 @@ int emit(const EmitOptions& opts, Streams io) {
     std::vector<const ir::Module*> misses;
     std::map<std::string, std::string> by_module;
     for (auto& m : c->modules) {
-      keys[m->name()] = combined_key("emit " + opts.format, {{m->name(), ctx.identity[m->name()]}});
+      keys[m->name()] = combined_key("emit " + what, {{m->name(), ctx.identity[m->name()]}});
       if (auto hit = cache.lookup(keys[m->name()]))
         by_module[m->name()] = hit->at(0).bytes;
       else

@@ -1,6 +1,7 @@
 // End-to-end tests of the builtin source backends through the real `ppy`:
 // `python` (emit, build into the project cache, run with python3, and the
-// refusals its road makes).
+// refusals its road makes) and `c` (its formats, its flags, what cc, c++ and
+// nvcc make of the output).
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -184,6 +185,124 @@ TEST_F(SourceBackends, DoctorListsPython) {
   Result r = ppy({"doctor"});
   EXPECT_THAT(r.out, HasSubstr("  python     available"));
   EXPECT_THAT(r.out, HasSubstr("emits python; fingerprint python:1"));
+}
+
+const std::string kNvcc = "/usr/local/cuda/bin/nvcc";
+
+TEST_F(SourceBackends, CStandaloneBuildsWithCcAndPrintsWhatPython3Prints) {
+  fs::path prog = write("tri.ppy", kProgram);
+  Result py = sh({"python3", prog.string()});
+  for (const char* level : {"0", "3"}) {
+    Result r = ppy({"emit", "c", prog.string(), "--standalone", "-O", level, "-o", p("tri.c").string()});
+    ASSERT_EQ(r.status, 0) << r;
+    std::string c = slurp(p("tri.c"));
+    EXPECT_THAT(c, HasSubstr("int main(void) { return ppy_rt_run(tri_main); }"));
+    EXPECT_THAT(c, HasSubstr("int64_t tri_triangle(int64_t n) {"));
+    Result cc = sh({"cc", "-std=c11", "-Wall", "-Werror", "tri.c", "-o", "tri", "-lm"});
+    ASSERT_EQ(cc.status, 0) << cc;
+    Result run = sh({p("tri").string()});
+    EXPECT_EQ(run.status, 0) << run;
+    EXPECT_EQ(run.out, py.out);
+  }
+}
+
+TEST_F(SourceBackends, CRaisesWithPythonsMessageAndStatus) {
+  fs::path prog = write("oops.ppy", kRaises);
+  ASSERT_EQ(ppy({"emit", "cpp", prog.string(), "--standalone", "-o", p("oops.cpp").string()}).status, 0);
+  Result cxx = sh({"c++", "-std=c++17", "-Wall", "-Werror", "oops.cpp", "-o", "oops"});
+  ASSERT_EQ(cxx.status, 0) << cxx;
+  Result run = sh({p("oops").string()});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.out, "2\n");
+  EXPECT_EQ(run.err, "IndexError: list index out of range\n");
+}
+
+TEST_F(SourceBackends, AHeaderDeclaresTheExportsForACProgram) {
+  fs::path prog = p("lib.ppy");
+  fs::copy_file(kPrograms + "/export_decorator.ppy", prog);
+  Result h = ppy({"emit", "header", prog.string(), "-o", p("lib.h").string()});
+  ASSERT_EQ(h.status, 0) << h;
+  EXPECT_THAT(slurp(p("lib.h")), HasSubstr("int64_t export_decorator_square(int64_t x);"));
+  ASSERT_EQ(ppy({"emit", "c", prog.string(), "-o", p("lib.c").string()}).status, 0);
+  write("use.c", "#include <stdio.h>\n#include \"lib.h\"\nint main(void) {\n"
+                 "  printf(\"%lld %g\\n\", (long long)export_decorator_square(7), export_decorator_mean(1.0, 2.0));\n"
+                 "  return 0;\n}\n");
+  Result cc = sh({"cc", "-std=c11", "-Wall", "-Werror", "use.c", "lib.c", "-o", "use", "-lm"});
+  ASSERT_EQ(cc.status, 0) << cc;
+  Result run = sh({p("use").string()});
+  EXPECT_EQ(run.out, "49 1.5\n");
+}
+
+TEST_F(SourceBackends, HeaderOnlyIsStaticInlineUnderAnIncludeGuard) {
+  fs::path prog = write("tri.ppy", kProgram);
+  ASSERT_EQ(ppy({"emit", "c", prog.string(), "--header-only", "-o", p("tri.h").string()}).status, 0);
+  std::string h = slurp(p("tri.h"));
+  EXPECT_THAT(h, StartsWith("/* Module tri"));
+  EXPECT_THAT(h, HasSubstr("#ifndef PPY_TRI_H\n#define PPY_TRI_H\n"));
+  EXPECT_THAT(h, HasSubstr("static inline int64_t tri_triangle(int64_t n)"));
+  write("use.c", "#include \"tri.h\"\n#include \"tri.h\"\nint main(void) { return tri_triangle(3) == 6 ? 0 : 1; }\n");
+  Result cc = sh({"cc", "-std=c11", "-Wall", "-Werror", "use.c", "-o", "use", "-lm"});
+  ASSERT_EQ(cc.status, 0) << cc;
+  EXPECT_EQ(sh({p("use").string()}).status, 0);
+}
+
+TEST_F(SourceBackends, CRefusesWhatItCannotTake) {
+  fs::path prog = write("tri.ppy", kProgram);
+  Result b = ppy({"build", prog.string(), "--backend", "c"});
+  EXPECT_EQ(b.status, 2) << b;
+  EXPECT_THAT(b.err, HasSubstr("error[E1802]: backend 'c' does not build"));
+
+  Result ir = ppy({"emit", "ir", prog.string(), "--standalone"});
+  EXPECT_EQ(ir.status, 2) << ir;
+  EXPECT_THAT(ir.err, HasSubstr("error[E1002]: --standalone is an option of the c backend's formats"));
+  Result hdr = ppy({"emit", "header", prog.string(), "--unsafe"});
+  EXPECT_EQ(hdr.status, 2) << hdr;
+  EXPECT_THAT(hdr.err, HasSubstr("the format 'header' does not take it"));
+
+  Result kernel = ppy({"emit", "c", PPY_SOURCE_DIR "/examples/gpu/saxpy.ppy"});
+  EXPECT_EQ(kernel.status, 2) << kernel;
+  EXPECT_THAT(kernel.err, HasSubstr("error[E1802]: backend 'c' cannot take the kernel function saxpy_saxpy at "));
+  EXPECT_THAT(kernel.err, HasSubstr("saxpy.ppy:6:5 (needs device code"));
+}
+
+TEST_F(SourceBackends, UnsafeWrapsButKeepsTheGuards) {
+  fs::path prog = write("wrap.ppy", "def main() -> None:\n    x = 9223372036854775807\n    print(x + 1)\n"
+                                     "    xs = [1]\n    print(xs[3])\n\n\nif __name__ == \"__main__\":\n    main()\n");
+  ASSERT_EQ(ppy({"emit", "c", prog.string(), "--standalone", "--unsafe", "-O0", "-o", p("wrap.c").string()}).status, 0);
+  ASSERT_EQ(sh({"cc", "-std=c11", "-Wall", "-Werror", "wrap.c", "-o", "wrap", "-lm"}).status, 0);
+  Result run = sh({p("wrap").string()});
+  EXPECT_EQ(run.out, "-9223372036854775808\n");
+  EXPECT_EQ(run.err, "IndexError: list index out of range\n");
+}
+
+TEST_F(SourceBackends, FormatRunsClangFormat) {
+  if (sh({"sh", "-c", "command -v clang-format"}).status != 0) GTEST_SKIP() << "no clang-format here";
+  fs::path prog = write("tri.ppy", kProgram);
+  write(".clang-format", "BasedOnStyle: LLVM\nIndentWidth: 8\n");
+  Result r = ppy({"emit", "c", prog.string(), "--format"});
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_THAT(r.out, HasSubstr("\n        return "));  // the project's style: 8 columns
+  Result legacy = ppy({"emit", "ir", prog.string(), "--format", "ir"});
+  EXPECT_THAT(legacy.err, HasSubstr("`--format` applies to the builtin kinds"));
+}
+
+TEST_F(SourceBackends, CudaOfTheGpuExampleCompilesWithNvcc) {
+  Result r = ppy({"emit", "cuda", PPY_SOURCE_DIR "/examples/gpu/saxpy.ppy", "-o", p("saxpy.cu").string()});
+  ASSERT_EQ(r.status, 0) << r;
+  std::string cu = slurp(p("saxpy.cu"));
+  EXPECT_THAT(cu, HasSubstr("__global__ void saxpy_saxpy(int64_t n, double a, const double* x, double* y)"));
+  Result hip = ppy({"emit", "hip", PPY_SOURCE_DIR "/examples/gpu/saxpy.ppy"});
+  ASSERT_EQ(hip.status, 0) << hip;
+  EXPECT_THAT(hip.out, HasSubstr("#include <hip/hip_runtime.h>"));
+  if (!fs::exists(kNvcc)) GTEST_SKIP() << "no " << kNvcc << " here: the CUDA is not compiled";
+  Result nvcc = sh({kNvcc, "-c", "saxpy.cu", "-o", "saxpy.o"});
+  EXPECT_EQ(nvcc.status, 0) << nvcc;
+}
+
+TEST_F(SourceBackends, DoctorListsC) {
+  Result r = ppy({"doctor"});
+  EXPECT_THAT(r.out, HasSubstr("  c          available"));
+  EXPECT_THAT(r.out, HasSubstr("emits c, cpp, header, cuda, hip; fingerprint c:1"));
 }
 
 }  // namespace

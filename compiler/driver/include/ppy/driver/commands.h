@@ -27,7 +27,11 @@ struct EmitOptions {
   std::string target;                 ///< a .ppy file, a .ppyir file or a project folder
   std::optional<std::string> output;  ///< -o FILE|DIR
   std::optional<int> opt_level;
-  std::optional<std::string> legacy_format;  ///< `--format`, refused with a pointer
+  std::optional<std::string> legacy_format;  ///< `--format FORMAT`, refused with a pointer
+  /// Flag-shaped options of the builtin source formats, without dashes:
+  /// `standalone`, `header-only`, `unsafe`, `format` (each refused, E1002, for
+  /// a format that does not take it).
+  std::vector<std::string> flags;
   int jobs = 0;                       ///< -j N; 0: the number of cores
   HostFlags host;
 };

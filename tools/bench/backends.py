@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""How fast the source backends' output runs (a benchmark, not a test).
+
+    tools/bench/backends.py [--ppy build/bin/ppy] [--repeat 3] [PROGRAM.ppy ...]
+
+For each loop program (default: tools/bench/programs/*.ppy), each figure is the
+best wall time of --repeat runs, every run a process of its own:
+
+  python3      python3 running the original program;
+  py-backend   python3 running the python backend's output (`ppy build --backend python`);
+  c -O2        the c backend's `--standalone` C built by `gcc -O2`;
+  llvm         the LLVM backend's executable, when `ppy build --backend llvm` makes one.
+
+and the ratios the issue asks for: py-backend / python3 (the goal: at most 1.5),
+and python3 / c, llvm / c. Outputs are checked equal to python3's first.
+"""
+
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+
+
+def timed(cmd, cwd, repeat):
+    """(best seconds, stdout) of `cmd` run `repeat` times, each in its own process."""
+    best, out = None, None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+        elapsed = time.perf_counter() - start
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr[-500:]}")
+        best = elapsed if best is None else min(best, elapsed)
+        out = p.stdout
+    return best, out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ppy", default=os.path.join(ROOT, "build", "bin", "ppy"))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("programs", nargs="*")
+    args = ap.parse_args()
+    programs = args.programs or sorted(glob.glob(os.path.join(HERE, "programs", "*.ppy")))
+    cc = shutil.which("gcc") or shutil.which("cc")
+    print(f"{'program':<16}{'python3':>9}{'py-backend':>11}{'c -O2':>9}{'llvm':>9}"
+          f"{'py-b/py3':>10}{'py3/c':>8}{'llvm/c':>8}")
+    for prog in programs:
+        name = os.path.splitext(os.path.basename(prog))[0]
+        with tempfile.TemporaryDirectory(prefix="ppy-bench-") as tmp:
+            src = os.path.join(tmp, os.path.basename(prog))
+            shutil.copyfile(prog, src)
+            py3, want = timed([sys.executable, src], tmp, args.repeat)
+            row = {"python3": py3}
+            subprocess.run([args.ppy, "build", src, "--backend", "python"], cwd=tmp, check=True, capture_output=True)
+            pyb, got = timed([sys.executable, "-m", name], os.path.join(tmp, ".ppy-cache", "backends", "python"),
+                             args.repeat)
+            assert got == want, f"{name}: the python backend's output printed something else"
+            row["py-backend"] = pyb
+            if cc:
+                c_src = os.path.join(tmp, name + ".c")
+                subprocess.run([args.ppy, "emit", "c", src, "--standalone", "-o", c_src], cwd=tmp, check=True,
+                               capture_output=True)
+                exe = os.path.join(tmp, name + "_c")
+                subprocess.run([cc, "-O2", c_src, "-o", exe, "-lm"], check=True, capture_output=True)
+                row["c"], got = timed([exe], tmp, args.repeat)
+                assert got == want, f"{name}: the C printed something else"
+            llvm = subprocess.run([args.ppy, "build", src, "--backend", "llvm", "-o", os.path.join(tmp, "llvm")],
+                                  cwd=tmp, capture_output=True, text=True)
+            exes = [l for l in llvm.stdout.splitlines() if os.access(l, os.X_OK) and os.path.isfile(l)]
+            if llvm.returncode == 0 and exes:
+                row["llvm"], got = timed([exes[0]], tmp, args.repeat)
+        def fmt(key):
+            return f"{row[key]:.3f}" if key in row else "-"
+        def ratio(a, b):
+            return f"{row[a] / row[b]:.2f}" if a in row and b in row else "-"
+        print(f"{name:<16}{fmt('python3'):>9}{fmt('py-backend'):>11}{fmt('c'):>9}{fmt('llvm'):>9}"
+              f"{ratio('py-backend', 'python3'):>10}{ratio('python3', 'c'):>8}{ratio('llvm', 'c'):>8}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
