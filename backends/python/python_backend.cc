@@ -53,7 +53,7 @@ class PythonBackend : public Backend {
 
   std::string_view name() const override { return "python"; }
   std::optional<int> api_version() const override { return kBackendApiVersion; }
-  std::string fingerprint() const override { return "python:1"; }
+  std::string fingerprint() const override { return "python:2"; }
 
   std::vector<EmitFormat> emit_formats() const override {
     return {{"python", ".py", false, "Python 3 source per module, run by python3", EmitScope::Module, false}};

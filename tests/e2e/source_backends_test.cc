@@ -184,7 +184,7 @@ TEST_F(SourceBackends, PythonRefusesWhatItsRoadDoesNotTake) {
 TEST_F(SourceBackends, DoctorListsPython) {
   Result r = ppy({"doctor"});
   EXPECT_THAT(r.out, HasSubstr("  python     available"));
-  EXPECT_THAT(r.out, HasSubstr("emits python; fingerprint python:1"));
+  EXPECT_THAT(r.out, HasSubstr("emits python; fingerprint python:2"));
 }
 
 const std::string kNvcc = "/usr/local/cuda/bin/nvcc";

@@ -13,8 +13,10 @@ from what ppy writes now (review the diff before committing it).
 import argparse
 import difflib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "..", "programs")
@@ -47,11 +49,15 @@ def main():
     ap.add_argument("--ppy", required=True)
     ap.add_argument("--update", action="store_true")
     args = ap.parse_args()
+    args.ppy = os.path.abspath(args.ppy)
     failures = 0
     for program, fmt, level, suffix, flags in CASES:
-        source = os.path.join(PROGRAMS, program + ".ppy")
-        p = subprocess.run([args.ppy, "emit", fmt, source, "-O", level, *flags], capture_output=True, text=True,
-                           cwd=PROGRAMS)
+        # A copy in a fresh folder: the emit's artifact cache stays out of the tree.
+        with tempfile.TemporaryDirectory(prefix="ppy-golden-") as tmp:
+            source = os.path.join(tmp, program + ".ppy")
+            shutil.copyfile(os.path.join(PROGRAMS, program + ".ppy"), source)
+            p = subprocess.run([args.ppy, "emit", fmt, source, "-O", level, *flags], capture_output=True, text=True,
+                               cwd=tmp)
         name = f"{fmt}/{program}-O{level}.{suffix}"
         if p.returncode != 0:
             print(f"FAIL {name}: ppy emit exited {p.returncode}\n{p.stderr}")

@@ -1,0 +1,104 @@
+/* Module binary_search, written by ppy's c backend from canonical IR. */
+#include <stdbool.h>
+
+/* (the ppy native runtime) */
+
+static inline int64_t ppy_c_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) ppy_rt_overflow();
+  return r;
+}
+
+static inline int64_t ppy_c_sub(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) ppy_rt_overflow();
+  return r;
+}
+
+int64_t binary_search_search(ppy_list* xs, int64_t target);
+void binary_search_main(void);
+
+int64_t binary_search_search(ppy_list* xs, int64_t target) {
+  int64_t t = 0;
+  int64_t lo = 0;
+  int64_t hi = 0;
+  int64_t t_2 = 0;
+  int64_t t_3 = 0;
+  bool t_4 = false;
+  int64_t t_5 = 0;
+  t = ppy_list_len(xs);
+  lo = 0;
+  hi = ppy_c_sub(t, 1);
+  goto block1;
+block1:;
+  if (lo <= hi) {
+    goto block3;
+  } else {
+    goto block2;
+  }
+block2:;
+  return -1;
+block3:;
+  t_2 = ppy_int_floordiv(ppy_c_add(lo, hi), 2);
+  t_3 = t_2 < 0 ? t_2 + t : t_2;
+  t_4 = (t_3 >= 0) && (t_3 < t);
+  if (!t_4) ppy_rt_raise("IndexError", "list index out of range");
+  t_5 = t_3;
+  if (PPY_LIST_I64(xs)[t_5] == target) {
+    goto block7;
+  } else {
+    goto block4;
+  }
+block4:;
+  if (!t_4) ppy_rt_raise("IndexError", "list index out of range");
+  if (PPY_LIST_I64(xs)[t_5] < target) {
+    goto block6;
+  } else {
+    goto block5;
+  }
+block5:;
+  hi = ppy_c_sub(t_2, 1);
+  goto block1;
+block6:;
+  lo = ppy_c_add(t_2, 1);
+  goto block1;
+block7:;
+  return t_2;
+}
+
+void binary_search_main(void) {
+  ppy_list* t = 0;
+  ppy_list* t_2 = 0;
+  int64_t t_3 = 0;
+  int64_t i = 0;
+  int64_t t_4 = 0;
+  int64_t t_5 = 0;
+  int64_t lists_mark = ppy_list_mark();
+  t = ppy_list_new_i64(7);
+  PPY_LIST_I64(t)[0] = 1;
+  PPY_LIST_I64(t)[1] = 3;
+  PPY_LIST_I64(t)[2] = 5;
+  PPY_LIST_I64(t)[3] = 7;
+  PPY_LIST_I64(t)[4] = 9;
+  PPY_LIST_I64(t)[5] = 11;
+  PPY_LIST_I64(t)[6] = 13;
+  t_2 = ppy_list_new_i64(6);
+  PPY_LIST_I64(t_2)[0] = 1;
+  PPY_LIST_I64(t_2)[1] = 7;
+  PPY_LIST_I64(t_2)[2] = 13;
+  PPY_LIST_I64(t_2)[3] = 4;
+  PPY_LIST_I64(t_2)[4] = 0;
+  PPY_LIST_I64(t_2)[5] = 14;
+  t_3 = ppy_list_len(t_2);
+  i = 0;
+  while (i < t_3) {
+    t_4 = PPY_LIST_I64(t_2)[i];
+    t_5 = binary_search_search(t, t_4);
+    ppy_print_i64(t_4);
+    ppy_print_space();
+    ppy_print_i64(t_5);
+    ppy_print_newline();
+    i = i + 1;
+  }
+  ppy_list_release(lists_mark);
+}

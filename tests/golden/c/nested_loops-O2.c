@@ -1,0 +1,74 @@
+/* Module nested_loops, written by ppy's c backend from canonical IR. */
+#include <stdbool.h>
+
+/* (the ppy native runtime) */
+
+static inline int64_t ppy_c_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) ppy_rt_overflow();
+  return r;
+}
+
+static inline int64_t ppy_c_mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) ppy_rt_overflow();
+  return r;
+}
+
+void nested_loops_main(void);
+
+void nested_loops_main(void) {
+  int64_t i = 0;
+  int64_t i_2 = 0;
+  int64_t row = 0;
+  int64_t t = 0;
+  int64_t i_3 = 0;
+  int64_t count = 0;
+  int64_t i_4 = 0;
+  int64_t count_2 = 0;
+  int64_t count_3 = 0;
+  i = 1;
+  while (1) {
+    if (i < 5) {
+      i_2 = 1;
+      row = 0;
+      while (i_2 < 5) {
+        if (i_2 > i) {
+          break;
+        } else {
+          t = ppy_c_add(row, ppy_c_mul(i, i_2));
+          i_2 = ppy_c_add(i_2, 1);
+          row = t;
+        }
+      }
+      ppy_print_i64(i);
+      ppy_print_space();
+      ppy_print_i64(row);
+      ppy_print_newline();
+      i = ppy_c_add(i, 1);
+    } else {
+      i_3 = 0;
+      count = 0;
+      break;
+    }
+  }
+  while (i_3 < 10) {
+    i_4 = 0;
+    count_2 = count;
+    while (i_4 < 10) {
+      if (ppy_int_floormod(ppy_c_add(i_3, i_4), 3) == 0) {
+        count_3 = count_2;
+      } else {
+        count_3 = ppy_c_add(count_2, 1);
+      }
+      i_4 = ppy_c_add(i_4, 1);
+      count_2 = count_3;
+    }
+    i_3 = ppy_c_add(i_3, 1);
+    count = count_2;
+  }
+  ppy_print_i64(count);
+  ppy_print_newline();
+}
+
+int main(void) { return ppy_rt_run(nested_loops_main); }
