@@ -116,7 +116,7 @@ TEST_F(SourceBackends, PythonEmitWritesSourcePython3Runs) {
   Result r = ppy({"emit", "python", prog.string()});
   ASSERT_EQ(r.status, 0) << r;
   EXPECT_THAT(r.out, HasSubstr("def triangle(n):"));
-  EXPECT_THAT(r.out, HasSubstr("while i < 4:"));
+  EXPECT_THAT(r.out, HasSubstr("for i in range(i, 4):"));
   EXPECT_THAT(r.out, EndsWith("if __name__ == \"__main__\":\n    main()\n"));
   write("gen.py", r.out);
   Result run = sh({"python3", "gen.py"});
@@ -222,10 +222,10 @@ TEST_F(SourceBackends, AHeaderDeclaresTheExportsForACProgram) {
   fs::copy_file(kPrograms + "/export_decorator.ppy", prog);
   Result h = ppy({"emit", "header", prog.string(), "-o", p("lib.h").string()});
   ASSERT_EQ(h.status, 0) << h;
-  EXPECT_THAT(slurp(p("lib.h")), HasSubstr("int64_t export_decorator_square(int64_t x);"));
+  EXPECT_THAT(slurp(p("lib.h")), HasSubstr("int64_t lib_square(int64_t x);"));
   ASSERT_EQ(ppy({"emit", "c", prog.string(), "-o", p("lib.c").string()}).status, 0);
   write("use.c", "#include <stdio.h>\n#include \"lib.h\"\nint main(void) {\n"
-                 "  printf(\"%lld %g\\n\", (long long)export_decorator_square(7), export_decorator_mean(1.0, 2.0));\n"
+                 "  printf(\"%lld %g\\n\", (long long)lib_square(7), lib_mean(1.0, 2.0));\n"
                  "  return 0;\n}\n");
   Result cc = sh({"cc", "-std=c11", "-Wall", "-Werror", "use.c", "lib.c", "-o", "use", "-lm"});
   ASSERT_EQ(cc.status, 0) << cc;
