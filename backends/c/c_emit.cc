@@ -207,11 +207,21 @@ class CWriter {
     const ir::Attribute* q = f.attributes().get("ppy.qualname");
     return q && q->is<std::string>() ? q->as_string() : f.name();
   }
+  /// `<module>.main()`; in a linked module (one named for its file), the one
+  /// `<any module>.main()` there is.
   const ir::Function* main_function() const {
-    for (auto& f : m_.functions())
-      if (!f->is_declaration() && qualname(*f) == m_.name() + ".main" && f->params().empty() && f->results().empty())
-        return f.get();
-    return nullptr;
+    const ir::Function* only = nullptr;
+    int candidates = 0;
+    for (auto& f : m_.functions()) {
+      if (f->is_declaration() || !f->params().empty() || !f->results().empty()) continue;
+      std::string q = qualname(*f);
+      if (q == m_.name() + ".main") return f.get();
+      if (q.ends_with(".main")) {
+        only = f.get();
+        ++candidates;
+      }
+    }
+    return candidates == 1 ? only : nullptr;
   }
   static bool exported(const ir::Function& f) {
     const ir::Attribute* e = f.attributes().get("ppy.export");
