@@ -7,6 +7,8 @@
 #include <toml++/toml.h>
 
 #include "ppy/backends/ir_backend.h"
+#include "ppy/backends/nvvm_backend.h"
+#include "ppy/backends/stablehlo_backend.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 
@@ -15,7 +17,9 @@ namespace {
 
 /// The builtins this driver links: name -> factory.
 const std::map<std::string, BackendFactory>& builtins() {
-  static const auto* b = new std::map<std::string, BackendFactory>{{"ir", backends::create_ir_backend}};
+  static const auto* b = new std::map<std::string, BackendFactory>{
+      {"ir", backends::create_ir_backend}, {"nvvm", backends::create_nvvm_backend},
+      {"stablehlo", backends::create_stablehlo_backend}};
   return *b;
 }
 
@@ -79,7 +83,7 @@ BackendCatalog BackendCatalog::discover() {
 }
 
 std::span<const std::string_view> builtin_names() {
-  static constexpr std::string_view kNames[] = {"ir"};
+  static constexpr std::string_view kNames[] = {"ir", "nvvm", "stablehlo"};
   return kNames;
 }
 
