@@ -8,7 +8,9 @@
 
 #include "ppy/backends/c_backend.h"
 #include "ppy/backends/ir_backend.h"
+#include "ppy/backends/nvvm_backend.h"
 #include "ppy/backends/python_backend.h"
+#include "ppy/backends/stablehlo_backend.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 
@@ -20,7 +22,9 @@ const std::map<std::string, BackendFactory>& builtins() {
   static const auto* b = new std::map<std::string, BackendFactory>{
       {"c", backends::create_c_backend},
       {"ir", backends::create_ir_backend},
-      {"python", backends::create_python_backend}};
+      {"nvvm", backends::create_nvvm_backend},
+      {"python", backends::create_python_backend},
+      {"stablehlo", backends::create_stablehlo_backend}};
   return *b;
 }
 
@@ -84,7 +88,7 @@ BackendCatalog BackendCatalog::discover() {
 }
 
 std::span<const std::string_view> builtin_names() {
-  static constexpr std::string_view kNames[] = {"c", "ir", "python"};
+  static constexpr std::string_view kNames[] = {"c", "ir", "nvvm", "python", "stablehlo"};
   return kNames;
 }
 

@@ -27,10 +27,11 @@ const std::set<std::string>& special_names() {
       "ppy.cuda.device", "ppy.cuda.thread_id", "ppy.cuda.block_id", "ppy.cuda.block_dim",
       "ppy.cuda.grid_dim", "ppy.cuda.global_id", "ppy.cuda.syncthreads", "ppy.cuda.launch",
       "ppy.native.ptr", "ppy.native.const_ptr", "ppy.native.offset", "ppy.native.load",
-      "ppy.native.store"};
+      "ppy.native.store", "ppy.xla", "ppy.xla.jit"};
   return s;
 }
-bool is_special_module(const std::string& m) { return m == "math" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native"; }
+bool is_special_module(const std::string& m) { return m == "math" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" ||
+                                                  m == "ppy.xla"; }
 
 /// `a.b.c` for a chain of names and attributes, else nullopt.
 std::optional<std::string> dotted(const Expr& e) {
@@ -185,10 +186,14 @@ class Declarer {
       if (sp == "ppy.export") f.exported = true;
       else if (sp == "ppy.cuda.kernel") f.gpu_kind = "kernel";
       else if (sp == "ppy.cuda.device") f.gpu_kind = "device";
+      else if (sp == "ppy.xla.jit") f.xla_jit = true;
       else
         error(deco->pos, "E1010",
-              "this decorator is outside the ppy subset (the subset has @export, @cuda.kernel and @cuda.device)");
+              "this decorator is outside the ppy subset (the subset has @export, @cuda.kernel, @cuda.device and "
+              "@xla.jit)");
     }
+    if (f.xla_jit && !f.gpu_kind.empty())
+      error(def.pos, "E1010", str_cat("'", def.name, "' cannot be both @xla.jit and @cuda.", f.gpu_kind));
     bool gpu = !f.gpu_kind.empty();
     std::set<std::string> seen;
     for (auto& p : def.params) {

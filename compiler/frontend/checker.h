@@ -21,6 +21,7 @@ struct FuncInfo {
   Ty result = Ty::None;
   std::string gpu_kind;  ///< "", "kernel", "device"
   bool exported = false;
+  bool xla_jit = false;  ///< @xla.jit: also compiled for XLA (the `stablehlo` backend)
   /// Every local (parameters first) with its type, in order of first assignment.
   std::vector<std::pair<std::string, Ty>> locals;
   std::set<std::string> effects;  ///< own effects, then (after propagation) callees' too

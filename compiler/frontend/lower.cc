@@ -951,6 +951,7 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
     fn->attributes().set("ppy.qualname", m.name + "." + f.name);
     fn->attributes().set("ppy.effects", effects_attr(f.effects));
     if (f.exported) fn->attributes().set("ppy.export", true);
+    if (f.xla_jit) fn->attributes().set("xla.jit", true);
     if (!f.gpu_kind.empty()) {
       fn->attributes().set("gpu.kind", f.gpu_kind);
       mod->dialects()["gpu"] = 1;
