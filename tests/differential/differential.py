@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
-"""Differential test of one ppy program: python3 against `ppy run -O0` and `-O3`.
+"""Differential test of one ppy program: python3 against every road of ppy.
 
-    differential.py --ppy PATH/TO/ppy PROGRAM.ppy [--levels 0,3] [--timeout S]
+    differential.py --ppy PATH/TO/ppy PROGRAM.ppy [--levels 0,3] [--roads jit,interp,exe]
+                    [--timeout S]
+    differential.py --ppy PATH/TO/ppy --refused PROGRAM.ppy
 
 A ppy program is valid Python 3, so python3 is the oracle. The program runs
 under python3 (with an import hook that finds sibling `.ppy` modules, and a
-stand-in `ppy` module when the program imports one that is not installed), then
-under `ppy run -O<N>` for each level. Stdout and the exit status must be equal;
+stand-in `ppy` module when the program imports one that is not installed), then,
+for each level, through each road: `ppy run -O<N>` (the LLVM backend's objects in
+a JIT), `ppy run --interp -O<N>` (the reference interpreter) and an executable
+`ppy build --standalone -O<N>` makes. Stdout and the exit status must be equal;
 when both fail, the exception's name (the start of stderr's last line) must be
 equal too. When `<program>.expected` exists, python3's stdout must match it
 (a stale recording is reported as such). Exit 0 when all agree, 1 with a report
 otherwise, 77 (skipped) for a module that is not a program (no `__main__` guard).
+
+With --refused (a program the frontend refuses), `ppy run` and `ppy run --interp`
+must both refuse it with the same exit status and the same diagnostics.
 """
 
 import argparse
@@ -18,6 +25,7 @@ import difflib
 import os
 import subprocess
 import sys
+import tempfile
 
 # Runs a .ppy file as __main__ under python3 with .ppy imports resolved.
 PY_RUNNER = r'''
@@ -74,17 +82,52 @@ def diff(a, b, name_a, name_b):
     return "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True), name_a, name_b, n=2))[:4000]
 
 
+def refused(ppy, prog, timeout):
+    cwd = os.path.dirname(prog)
+    jit = run([ppy, "run", prog], cwd, timeout)
+    interp = run([ppy, "run", "--interp", prog], cwd, timeout)
+    name = os.path.basename(prog)
+    if jit[0] == 0 or jit[0] != interp[0] or jit[2] != interp[2] or jit[1] or interp[1]:
+        print(f"FAIL {name}: ppy run exit {jit[0]}, --interp exit {interp[0]}\n"
+              + diff(interp[2], jit[2], "ppy run --interp (stderr)", "ppy run (stderr)"))
+        return 1
+    print(f"ok {name} (refused by both, exit {jit[0]})")
+    return 0
+
+
+def road_command(ppy, road, level, prog, scratch):
+    """The command that runs `prog` through `road` at `level`, or a failed build."""
+    if road == "jit":
+        return [ppy, "run", "-O", level, prog], None
+    if road == "interp":
+        return [ppy, "run", "--interp", "-O", level, prog], None
+    out = os.path.join(scratch, f"exe-O{level}")
+    built = subprocess.run([ppy, "build", prog, "--backend", "llvm", "--standalone", "-O", level, "-o", out],
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        return None, f"ppy build --standalone -O{level} failed ({built.returncode}):\n{built.stderr[-1500:]}"
+    exe = built.stdout.strip().splitlines()[-1] if built.stdout.strip() else ""
+    if not os.access(exe, os.X_OK):
+        return None, f"ppy build --standalone -O{level} listed no executable: {built.stdout!r}"
+    return [exe], None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ppy", required=True)
     ap.add_argument("--levels", default="0,3")
+    ap.add_argument("--roads", default="jit,interp,exe")
+    ap.add_argument("--opt", default="/usr/lib/llvm-19/bin/opt", help="LLVM's opt, to verify `ppy emit llvm-ir`")
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--refused", action="store_true")
     ap.add_argument("program")
     args = ap.parse_args()
 
     prog = os.path.abspath(args.program)
     ppy = os.path.abspath(args.ppy)
     cwd = os.path.dirname(prog)
+    if args.refused:
+        return refused(ppy, prog, args.timeout)
     with open(prog, encoding="utf-8") as f:
         if "__main__" not in f.read():
             print(f"{prog}: not a program (no __main__ guard); skipped")
@@ -102,9 +145,28 @@ def main():
             problems.append(f"python3's stdout no longer matches {os.path.basename(expected_path)}:\n"
                             + diff(expected, py[1], "expected", "python3"))
 
+    scratch = tempfile.mkdtemp(prefix="ppy-differential-")
+    # The LLVM IR of every module, at every level, is IR LLVM's verifier accepts.
     for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
-        label = f"ppy run -O{level}"
-        got = run([ppy, "run", "-O", level, prog], cwd, args.timeout)
+        out = os.path.join(scratch, f"ll-O{level}") + "/"
+        emitted = subprocess.run([ppy, "emit", "llvm-ir", prog, "-O", level, "-o", out], capture_output=True, text=True)
+        if emitted.returncode != 0:
+            problems.append(f"ppy emit llvm-ir -O{level} failed ({emitted.returncode}): {emitted.stderr[-1500:]}")
+            continue
+        for ll in sorted(os.listdir(out)):
+            v = subprocess.run([args.opt, "-passes=verify", "-disable-output", os.path.join(out, ll)],
+                               capture_output=True, text=True)
+            if v.returncode != 0:
+                problems.append(f"opt -passes=verify refuses {ll} (-O{level}): {v.stderr[-1500:]}")
+    roads = [r.strip() for r in args.roads.split(",") if r.strip()]
+    for level, road in [(l.strip(), r) for l in args.levels.split(",") if l.strip() for r in roads]:
+        label = {"jit": f"ppy run -O{level}", "interp": f"ppy run --interp -O{level}",
+                 "exe": f"standalone executable -O{level}"}[road]
+        cmd, error = road_command(ppy, road, level, prog, scratch)
+        if error:
+            problems.append(error)
+            continue
+        got = run(cmd, cwd, args.timeout)
         if got[0] != py[0]:
             problems.append(f"{label}: exit status {got[0]}, python3 {py[0]}\n  ppy stderr: {got[2].strip()[-1500:]}"
                             f"\n  python3 stderr (last line): {py[2].strip().splitlines()[-1:]}")
@@ -113,13 +175,14 @@ def main():
         if got[1] != py[1]:
             problems.append(f"{label}: stdout differs from python3's:\n" + diff(py[1], got[1], "python3", label))
 
+    subprocess.run(["rm", "-rf", scratch])
     name = os.path.relpath(prog, os.path.dirname(cwd))
     if problems:
         print(f"FAIL {name}")
         for p in problems:
             print(p)
         return 1
-    print(f"ok {name} (levels {args.levels}, exit {py[0]})")
+    print(f"ok {name} (levels {args.levels}, roads {args.roads}, exit {py[0]})")
     return 0
 
 
