@@ -70,6 +70,7 @@ namespace {
 class RemarkCollector : public llvm::DiagnosticHandler {
  public:
   explicit RemarkCollector(std::vector<Remark>& out) : out_(out) {}
+  bool isAnyRemarkEnabled() const override { return true; }
   bool isAnalysisRemarkEnabled(llvm::StringRef pass) const override { return wanted(pass); }
   bool isMissedOptRemarkEnabled(llvm::StringRef pass) const override { return wanted(pass); }
   bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override { return wanted(pass); }

@@ -57,8 +57,16 @@ absl::StatusOr<std::string> run_tool(const std::vector<std::string>& argv, const
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The tools' temporaries go to `cwd` (a sandboxed helper may write nowhere else).
+  std::vector<std::string> env_storage;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "TMPDIR=", 7) != 0) env_storage.push_back(*e);
+  env_storage.push_back("TMPDIR=" + cwd.string());
+  std::vector<char*> env;
+  for (auto& e : env_storage) env.push_back(const_cast<char*>(e.c_str()));
+  env.push_back(nullptr);
   pid_t pid;
-  int rc = posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, args.data(), environ);
+  int rc = posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, args.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   ::close(pipefd[1]);
   if (rc != 0) {

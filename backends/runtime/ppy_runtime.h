@@ -132,6 +132,7 @@ static struct {
   void* ctx;
   int atexit_done;
   jmp_buf* trap; /* armed by ppy_rt_run: a raise jumps there instead of exiting */
+  int quiet;     /* ppy_rt_call: the caller reports the exception, not stderr */
   const char* error_name; /* the last raise, for ppy_rt_last_error */
   const char* error_message;
   int64_t recursion_limit; /* 0: Python's default, 1000 */
@@ -194,12 +195,14 @@ static void ppy_rt_write_err(const char* s, size_t n) {
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* message) {
   ppy_rt_flush();
   if (!ppy_rt_state.err) fflush(stdout);
-  ppy_rt_write_err(name, strlen(name));
-  if (message && message[0]) {
-    ppy_rt_write_err(": ", 2);
-    ppy_rt_write_err(message, strlen(message));
+  if (!ppy_rt_state.quiet) {
+    ppy_rt_write_err(name, strlen(name));
+    if (message && message[0]) {
+      ppy_rt_write_err(": ", 2);
+      ppy_rt_write_err(message, strlen(message));
+    }
+    ppy_rt_write_err("\n", 1);
   }
-  ppy_rt_write_err("\n", 1);
   ppy_rt_state.error_name = name;
   ppy_rt_state.error_message = message ? message : "";
   if (ppy_rt_state.trap) longjmp(*ppy_rt_state.trap, 1);
@@ -231,20 +234,23 @@ PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
 PPY_RT_API void ppy_rt_set_recursion_limit(int64_t limit) { ppy_rt_state.recursion_limit = limit; }
 
 /** Calls `fn(arg)` from foreign code (a C program, a Python extension):
- * answers 0, or 1 when it raised (ppy_rt_last_error says what); lists it made
- * are freed, output flushed. */
+ * answers 0, or 1 when it raised (ppy_rt_last_error says what, and nothing is
+ * printed: the caller reports it); lists it made are freed, output flushed. */
 PPY_RT_API int ppy_rt_call(void (*fn)(void* arg), void* arg) {
   jmp_buf trap;
   jmp_buf* saved = ppy_rt_state.trap;
   int64_t mark = ppy_list_mark();
   int64_t depth = ppy_rt_depth;
+  int quiet = ppy_rt_state.quiet;
   volatile int status = 0;
   ppy_rt_state.trap = &trap;
+  ppy_rt_state.quiet = 1;
   if (setjmp(trap) == 0)
     fn(arg);
   else
     status = 1;
   ppy_rt_state.trap = saved;
+  ppy_rt_state.quiet = quiet;
   ppy_rt_depth = depth;
   ppy_list_release(mark);
   ppy_rt_flush();

@@ -117,6 +117,7 @@ def main():
     ap.add_argument("--ppy", required=True)
     ap.add_argument("--levels", default="0,3")
     ap.add_argument("--roads", default="jit,interp,exe")
+    ap.add_argument("--exe-levels", default="3", help="levels of the `exe` road (a static link each: costly)")
     ap.add_argument("--opt", default="/usr/lib/llvm-19/bin/opt", help="LLVM's opt, to verify `ppy emit llvm-ir`")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--refused", action="store_true")
@@ -159,7 +160,9 @@ def main():
             if v.returncode != 0:
                 problems.append(f"opt -passes=verify refuses {ll} (-O{level}): {v.stderr[-1500:]}")
     roads = [r.strip() for r in args.roads.split(",") if r.strip()]
-    for level, road in [(l.strip(), r) for l in args.levels.split(",") if l.strip() for r in roads]:
+    exe_levels = {l.strip() for l in args.exe_levels.split(",") if l.strip()}
+    for level, road in [(l.strip(), r) for l in args.levels.split(",") if l.strip() for r in roads
+                        if r != "exe" or l.strip() in exe_levels]:
         label = {"jit": f"ppy run -O{level}", "interp": f"ppy run --interp -O{level}",
                  "exe": f"standalone executable -O{level}"}[road]
         cmd, error = road_command(ppy, road, level, prog, scratch)
