@@ -192,6 +192,8 @@ absl::StatusOr<std::string> entry_object(const std::string& symbol, llvm::Target
 }
 
 absl::Status write_archive(const fs::path& path, const std::vector<fs::path>& members) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
   std::vector<llvm::NewArchiveMember> news;
   for (auto& p : members) {
     auto member = llvm::NewArchiveMember::getFile(p.string(), /*Deterministic=*/true);
