@@ -74,14 +74,14 @@ constexpr const char* kOutputsFile = ".ppy-outputs";  // BuildResult.outputs, on
 
 int build(const BuildOptions& opts, Streams io) {
   for (auto& flag : opts.llvm_only) {
-    if (flag == "--pgo" || flag == "--prover" || flag == "--sanitize")
-      return fail(io.err, coded_error("E1002", str_cat(flag, " is not implemented here (",
-                                                       llvm_option_purpose(flag, opts.backend),
-                                                       "); build without it")));
     if (opts.backend != "llvm")
       return fail(io.err, coded_error("E1002", str_cat(flag, " is an option of the LLVM road (",
                                                        llvm_option_purpose(flag, opts.backend), "); backend '",
                                                        opts.backend, "' does not take it")));
+    if (flag == "--pgo" || flag == "--prover" || flag == "--sanitize")
+      return fail(io.err, coded_error("E1002", str_cat(flag, " is not implemented here (",
+                                                       llvm_option_purpose(flag, opts.backend),
+                                                       "); build without it")));
   }
   auto overrides = HostOverrides::from(opts.host.sandbox, opts.host.backend_timeout_ms);
   if (!overrides.ok()) return fail(io.err, overrides.status());

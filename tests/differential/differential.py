@@ -154,7 +154,7 @@ def main():
         if emitted.returncode != 0:
             problems.append(f"ppy emit llvm-ir -O{level} failed ({emitted.returncode}): {emitted.stderr[-1500:]}")
             continue
-        for ll in sorted(os.listdir(out)):
+        for ll in sorted(f for f in os.listdir(out) if f.endswith(".ll")):
             v = subprocess.run([args.opt, "-passes=verify", "-disable-output", os.path.join(out, ll)],
                                capture_output=True, text=True)
             if v.returncode != 0:
