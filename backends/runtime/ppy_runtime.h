@@ -33,6 +33,12 @@
 #endif
 #endif
 
+/* Data compiled code reads directly: static like the functions, unless the
+ * library makes it external. */
+#ifndef PPY_RT_DATA
+#define PPY_RT_DATA static
+#endif
+
 #if defined(__GNUC__)
 #define PPY_RT_NORETURN __attribute__((noreturn, cold))
 #define PPY_RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -65,6 +71,13 @@ typedef struct ppy_list {
 #define PPY_LIST_DATA_OFFSET 16
 #define PPY_LIST_I64(l) ((int64_t*)((char*)(l) + PPY_LIST_DATA_OFFSET))
 #define PPY_LIST_F64(l) ((double*)((char*)(l) + PPY_LIST_DATA_OFFSET))
+
+/** Calls of recursive functions under way: compiled code counts it inline at
+ * each entry and restores it at each return; past the limit (1000, Python's)
+ * it raises RecursionError. */
+#ifdef PPY_RT_DECLARATIONS_ONLY
+extern int64_t ppy_rt_depth;
+#endif
 
 PPY_RT_API void ppy_rt_flush(void);
 PPY_RT_API void ppy_rt_set_output(ppy_rt_write_fn out, ppy_rt_write_fn err, void* ctx);
@@ -103,12 +116,14 @@ PPY_RT_API int64_t ppy_float_to_i64(double v);
   X(ppy_print_space) X(ppy_print_newline) X(ppy_list_new_i64) X(ppy_list_new_f64)          \
   X(ppy_list_mark) X(ppy_list_release) X(ppy_list_len) X(ppy_list_check) X(ppy_pow_i64)     \
   X(ppy_int_floordiv) X(ppy_int_floormod) X(ppy_float_floormod) X(ppy_float_floordiv)      \
-  X(ppy_float_to_i64)
+  X(ppy_float_to_i64) X(ppy_rt_depth)
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
 
 /* ------------------------------------------------------------------------ */
 /* Output                                                                    */
+
+PPY_RT_DATA int64_t ppy_rt_depth;
 
 static struct {
   char buf[1 << 16];
@@ -117,9 +132,9 @@ static struct {
   void* ctx;
   int atexit_done;
   jmp_buf* trap; /* armed by ppy_rt_run: a raise jumps there instead of exiting */
+  int quiet;     /* ppy_rt_call: the caller reports the exception, not stderr */
   const char* error_name; /* the last raise, for ppy_rt_last_error */
   const char* error_message;
-  int64_t depth; /* calls of recursive functions under way (RecursionError) */
   int64_t recursion_limit; /* 0: Python's default, 1000 */
   void** lists; /* every live list, oldest first */
   size_t nlists, caplists;
@@ -180,12 +195,14 @@ static void ppy_rt_write_err(const char* s, size_t n) {
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* message) {
   ppy_rt_flush();
   if (!ppy_rt_state.err) fflush(stdout);
-  ppy_rt_write_err(name, strlen(name));
-  if (message && message[0]) {
-    ppy_rt_write_err(": ", 2);
-    ppy_rt_write_err(message, strlen(message));
+  if (!ppy_rt_state.quiet) {
+    ppy_rt_write_err(name, strlen(name));
+    if (message && message[0]) {
+      ppy_rt_write_err(": ", 2);
+      ppy_rt_write_err(message, strlen(message));
+    }
+    ppy_rt_write_err("\n", 1);
   }
-  ppy_rt_write_err("\n", 1);
   ppy_rt_state.error_name = name;
   ppy_rt_state.error_message = message ? message : "";
   if (ppy_rt_state.trap) longjmp(*ppy_rt_state.trap, 1);
@@ -201,13 +218,13 @@ PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
   jmp_buf* saved = ppy_rt_state.trap;
   volatile int status = 0;
   ppy_rt_state.trap = &trap;
-  ppy_rt_state.depth = 0;
+  ppy_rt_depth = 0;
   if (setjmp(trap) == 0)
     entry();
   else
     status = 1;
   ppy_rt_state.trap = saved;
-  ppy_rt_state.depth = 0;
+  ppy_rt_depth = 0;
   ppy_list_release(0);
   ppy_rt_flush();
   return status;
@@ -217,21 +234,24 @@ PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
 PPY_RT_API void ppy_rt_set_recursion_limit(int64_t limit) { ppy_rt_state.recursion_limit = limit; }
 
 /** Calls `fn(arg)` from foreign code (a C program, a Python extension):
- * answers 0, or 1 when it raised (ppy_rt_last_error says what); lists it made
- * are freed, output flushed. */
+ * answers 0, or 1 when it raised (ppy_rt_last_error says what, and nothing is
+ * printed: the caller reports it); lists it made are freed, output flushed. */
 PPY_RT_API int ppy_rt_call(void (*fn)(void* arg), void* arg) {
   jmp_buf trap;
   jmp_buf* saved = ppy_rt_state.trap;
   int64_t mark = ppy_list_mark();
-  int64_t depth = ppy_rt_state.depth;
+  int64_t depth = ppy_rt_depth;
+  int quiet = ppy_rt_state.quiet;
   volatile int status = 0;
   ppy_rt_state.trap = &trap;
+  ppy_rt_state.quiet = 1;
   if (setjmp(trap) == 0)
     fn(arg);
   else
     status = 1;
   ppy_rt_state.trap = saved;
-  ppy_rt_state.depth = depth;
+  ppy_rt_state.quiet = quiet;
+  ppy_rt_depth = depth;
   ppy_list_release(mark);
   ppy_rt_flush();
   return status;
@@ -246,13 +266,13 @@ PPY_RT_API void ppy_rt_last_error(const char** name, const char** message) {
 /** Entering a function of a recursive cycle: RecursionError past the limit. */
 PPY_RT_API void ppy_rt_enter(void) {
   int64_t limit = ppy_rt_state.recursion_limit ? ppy_rt_state.recursion_limit : 1000;
-  if (PPY_RT_UNLIKELY(++ppy_rt_state.depth > limit)) {
-    ppy_rt_state.depth = 0;
+  if (PPY_RT_UNLIKELY(++ppy_rt_depth > limit)) {
+    ppy_rt_depth = 0;
     ppy_rt_raise("RecursionError", "maximum recursion depth exceeded");
   }
 }
 /** Leaving it. */
-PPY_RT_API void ppy_rt_leave(void) { --ppy_rt_state.depth; }
+PPY_RT_API void ppy_rt_leave(void) { --ppy_rt_depth; }
 
 /* ------------------------------------------------------------------------ */
 /* Printing                                                                  */

@@ -50,11 +50,10 @@ int main(int argc, char** argv) {
   emit_cmd->callback([&] { status = ppy::driver::emit(emit, io); });
 
   ppy::driver::RunOptions run;
-  auto* run_cmd = app.add_subcommand("run", "Compile and run a program's main() with the IR interpreter");
+  auto* run_cmd = app.add_subcommand("run", "Compile a program through LLVM and run its main() in a JIT");
   run_cmd->add_option("target", run.target, "a .ppy file or a project folder")->required();
-  bool interp = true;
-  run_cmd->add_flag("--interp", interp, "use the reference interpreter (the only engine today)");
-  run_cmd->add_option("--backend", run.backend, "build with this backend and run its output (python)");
+  run_cmd->add_flag("--interp", run.interp, "run with the reference IR interpreter instead");
+  run_cmd->add_option("--backend", run.backend, "build with this backend and run its output (llvm, python)");
   add_opt_level(run_cmd, run.opt_level);
   run_cmd->callback([&] { status = ppy::driver::run(run, io); });
 
@@ -76,7 +75,8 @@ int main(int argc, char** argv) {
   ppy::driver::BuildOptions build;
   auto* build_cmd = app.add_subcommand("build", "Build a program with a backend and list what it wrote");
   build_cmd->add_option("target", build.target, "a .ppy file, a .ppyir file, or a project folder")->required();
-  build_cmd->add_option("--backend", build.backend, "the backend to build with (see `ppy backends`)")->required();
+  build.backend = "llvm";
+  build_cmd->add_option("--backend", build.backend, "the backend to build with (see `ppy backends`; default: llvm)");
   build_cmd->add_option("-o,--output", build.output, "output folder (default: <project>/.ppy-cache/backends/NAME)");
   add_host_flags(build_cmd, build.host);
   build_cmd->add_option("-j,--jobs", build.jobs, "modules through the shared passes at once (default: the number of cores)");
@@ -87,7 +87,10 @@ int main(int argc, char** argv) {
                            "--library", "--report-opt", "--warm"})
     llvm->add_flag_callback(flag, [&build, flag] { build.llvm_only.push_back(flag); });
   for (const char* opt : {"--sanitize", "--report-opt-json", "--target"})
-    llvm->add_option_function<std::string>(opt, [&build, opt](const std::string&) { build.llvm_only.push_back(opt); });
+    llvm->add_option_function<std::string>(opt, [&build, opt](const std::string& value) {
+      build.llvm_only.push_back(opt);
+      build.llvm_values[opt] = value;
+    });
   build_cmd->callback([&] { status = ppy::driver::build(build, io); });
 
   app.add_subcommand("doctor", "Say which backends can work here and which protections the sandbox has")

@@ -8,9 +8,11 @@
 
 #include "ppy/backends/c_backend.h"
 #include "ppy/backends/ir_backend.h"
+#include "ppy/backends/llvm_backend.h"
 #include "ppy/backends/nvvm_backend.h"
 #include "ppy/backends/python_backend.h"
 #include "ppy/backends/stablehlo_backend.h"
+#include "ppy/driver/compile.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 
@@ -22,6 +24,7 @@ const std::map<std::string, BackendFactory>& builtins() {
   static const auto* b = new std::map<std::string, BackendFactory>{
       {"c", backends::create_c_backend},
       {"ir", backends::create_ir_backend},
+      {"llvm", backends::create_llvm_backend},
       {"nvvm", backends::create_nvvm_backend},
       {"python", backends::create_python_backend},
       {"stablehlo", backends::create_stablehlo_backend}};
@@ -88,7 +91,7 @@ BackendCatalog BackendCatalog::discover() {
 }
 
 std::span<const std::string_view> builtin_names() {
-  static constexpr std::string_view kNames[] = {"c", "ir", "nvvm", "python", "stablehlo"};
+  static constexpr std::string_view kNames[] = {"c", "ir", "llvm", "nvvm", "python", "stablehlo"};
   return kNames;
 }
 
@@ -130,8 +133,33 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& nam
   auto config = backend_config(project, name);
   if (!config.ok()) return config.status();
   absl::StatusOr<std::unique_ptr<host::BackendHandle>> handle;
-  if (auto b = builtins().find(name); b != builtins().end()) {
+  std::string hosting = option(config->options, "hosting", "in-process");
+  auto b = builtins().find(name);
+  if (b != builtins().end() && hosting != "in-process" && hosting != "helper")
+    return coded_error("E1903", str_cat("[tool.ppy.backends.", name, "] hosting = \"", hosting,
+                                        "\": a builtin is hosted \"in-process\" (the default) or as a \"helper\""));
+  if (b != builtins().end() && hosting == "in-process") {
     handle = host::in_process_backend(std::shared_ptr<const Backend>(b->second(config->options)));
+  } else if (b != builtins().end()) {
+    // The same backend served by its helper executable (or a farm's endpoint),
+    // beside the driver as installed: <prefix>/lib/ppy/backends/NAME/ppy-backend-NAME.
+    host::BackendEntry entry;
+    entry.name = name;
+    entry.distribution = "ppy (builtin)";
+    entry.version = compiler_version();
+    entry.endpoint = option(config->options, "endpoint");
+    if (entry.endpoint.empty())
+      entry.executable = host::running_install_prefix() / "lib" / "ppy" / "backends" / name / ("ppy-backend-" + name);
+    entry.manifest = entry.executable.parent_path() / "manifest.toml";
+    host::ConnectOptions connect;
+    host::HostSettings settings = config->settings;
+    host::HostSettings cli;
+    cli.sandbox = overrides.sandbox;
+    cli.timeout = overrides.timeout;
+    settings.merge_from(cli);
+    connect.settings = settings;
+    connect.options = config->options;
+    handle = host::connect_backend(entry, connect);
   } else {
     auto entry = index_.lookup(name);
     if (!entry.ok()) return entry.status();

@@ -4,7 +4,10 @@
 #include <fstream>
 #include <ostream>
 
+#include <toml++/toml.h>
+
 #include "diagnostics.h"
+#include "jit.h"
 #include "ppy/driver/artifact_cache.h"
 #include "ppy/driver/backend_catalog.h"
 #include "ppy/driver/backend_context.h"
@@ -49,15 +52,37 @@ ArtifactFile read_written(const fs::path& staging, const fs::path& p) {
   return {fs::relative(p, staging).string(), std::string((std::istreambuf_iterator<char>(in)), {}), executable};
 }
 
+/// What a native build names its executable and libraries: the project's
+/// `[project] name`, else the file's stem.
+std::string program_name(const Compilation& c, const std::string& target) {
+  if (c.project && !c.project->pyproject.empty()) {
+    try {
+      toml::table t = toml::parse_file(c.project->pyproject);
+      if (auto name = t["project"]["name"].value<std::string>(); name && !name->empty()) return *name;
+    } catch (const toml::parse_error&) {
+    }
+    return fs::path(c.project->root).filename().string();
+  }
+  fs::path t(target);
+  std::string stem = t.stem().string();
+  return stem.empty() ? "program" : stem;
+}
+
 constexpr const char* kOutputsFile = ".ppy-outputs";  // BuildResult.outputs, one a line
 
 }  // namespace
 
 int build(const BuildOptions& opts, Streams io) {
-  for (auto& flag : opts.llvm_only)
-    return fail(io.err, coded_error("E1002", str_cat(flag, " is an option of the LLVM road (",
-                                                     llvm_option_purpose(flag, opts.backend), "); backend '",
-                                                     opts.backend, "' does not take it")));
+  for (auto& flag : opts.llvm_only) {
+    if (opts.backend != "llvm")
+      return fail(io.err, coded_error("E1002", str_cat(flag, " is an option of the LLVM road (",
+                                                       llvm_option_purpose(flag, opts.backend), "); backend '",
+                                                       opts.backend, "' does not take it")));
+    if (flag == "--pgo" || flag == "--prover" || flag == "--sanitize")
+      return fail(io.err, coded_error("E1002", str_cat(flag, " is not implemented here (",
+                                                       llvm_option_purpose(flag, opts.backend),
+                                                       "); build without it")));
+  }
   if (opts.backend == "python") {
     if (opts.output)
       return fail(io.err, coded_error("E1002", "-o: the python backend writes a program's modules into the project "
@@ -93,9 +118,36 @@ int build(const BuildOptions& opts, Streams io) {
   auto config = backend_config(c->project ? &*c->project : nullptr, info.name);
   if (!config.ok()) return fail(io.err, config.status());
   BackendContext ctx = make_context(*c, info, *config, opts.target);
+  // The LLVM road's flags reach the backend in the context, as the `flags`
+  // table of its configuration (over the project's), and make part of the key.
+  std::map<std::string, std::string> flags;
+  if (info.name == "llvm") {
+    if (auto it = ctx.backend_config.find("flags"); it != ctx.backend_config.end() && it->second.is<ConfigValue::Table>())
+      for (auto& [k, v] : it->second.as<ConfigValue::Table>()) flags[k] = v.str();
+    for (auto& flag : opts.llvm_only) {
+      auto v = opts.llvm_values.find(flag);
+      flags[flag.substr(2)] = v == opts.llvm_values.end() ? "" : v->second;
+    }
+    if (c->project && !c->project->entry.empty()) flags["entry"] = c->project->entry;
+    flags["name"] = program_name(*c, opts.target);
+    ConfigValue::Table table;
+    for (auto& [k, v] : flags) table[k] = ConfigValue(v);
+    ctx.backend_config["flags"] = ConfigValue(std::move(table));
+  }
+  if (flags.count("warm")) {
+    // What `ppy run` would build on first use: its objects, into the cache.
+    std::vector<std::string> warm_notes;
+    auto objects = native_objects(**backend, *c, ctx, opts.target, warm_notes);
+    if (!objects.ok()) return fail(io.err, objects.status());
+  }
   fs::path out = opts.output ? fs::path(*opts.output) : fs::path(cache_root(*c, opts.target)) / "backends" / info.name;
   ArtifactCache cache(cache_root(*c, opts.target) + "/artifacts");
   std::string key = combined_key("build", ctx.identity);
+  if (!flags.empty()) {
+    std::map<std::string, std::string> with_flags = ctx.identity;
+    for (auto& [k, v] : flags) with_flags["--" + k] = v;
+    key = combined_key("build", with_flags);
+  }
   if (!opts.output)
     if (auto s = check_output_location(out.string()); !s.ok()) return fail(io.err, s);
   recover_output(out);  // what killed builds into this -o left behind

@@ -1,4 +1,5 @@
-// `ppy run`, `ppy check` and `ppy inspect`: the roads that stay above the boundary.
+// `ppy run` (through the LLVM backend and a JIT, the interpreter, or python3
+// over the python backend's build), `ppy check` and `ppy inspect`.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,10 @@
 #include <sstream>
 
 #include "diagnostics.h"
+#include "jit.h"
+#include "ppy/driver/artifact_cache.h"
+#include "ppy/driver/backend_catalog.h"
+#include "ppy/driver/backend_context.h"
 #include "ppy/driver/commands.h"
 #include "ppy/driver/compile.h"
 #include "ppy/frontend/frontend.h"
@@ -62,14 +67,7 @@ int run_python(const RunOptions& opts, Streams io) {
   return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 }
 
-}  // namespace
-
-int run(const RunOptions& opts, Streams io) {
-  if (opts.backend && *opts.backend == "python") return run_python(opts, io);
-  if (opts.backend)
-    return fail(io.err, coded_error("E1002", str_cat("ppy run --backend ", *opts.backend, ": `ppy run` runs a program "
-                                                     "with the reference interpreter, or with --backend python; ",
-                                                     "build with `ppy build --backend ", *opts.backend, "`")));
+int run_interpreted(const RunOptions& opts, Streams io) {
   frontend::DiagnosticEngine diags;
   auto c = compile({opts.target, opts.opt_level}, diags);
   if (!c.ok()) return report_failure(io.err, c.status(), diags);
@@ -81,6 +79,100 @@ int run(const RunOptions& opts, Streams io) {
     return 1;
   }
   return interp::run_main(**linked, entry, io.out, io.err).exit_code;
+}
+
+std::string_view qualname(const ir::Function& f) {
+  const ir::Attribute* q = f.attributes().get("ppy.qualname");
+  return q && q->is<std::string>() ? std::string_view(q->as_string()) : std::string_view();
+}
+
+/// The entry's symbol, found as the interpreter finds it: by symbol, by
+/// qualname, or as `<entry module>.main`.
+const ir::Function* find_entry(const Compilation& c, std::string entry) {
+  if (!entry.empty() && entry[0] == '@') entry.erase(0, 1);
+  for (auto match : {0, 1, 2})
+    for (auto& m : c.modules)
+      for (auto& f : m->functions()) {
+        if (f->is_declaration()) continue;
+        if ((match == 0 && f->name() == entry) || (match == 1 && qualname(*f) == entry) ||
+            (match == 2 && qualname(*f) == entry + ".main"))
+          return f.get();
+      }
+  return nullptr;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<ObjectFile>> native_objects(host::BackendHandle& backend, const Compilation& c,
+                                                       const BackendContext& ctx, const std::string& target,
+                                                       std::vector<std::string>& notes) {
+  // Keyed as `ppy emit object` keys them: the two roads share the entries.
+  ArtifactCache cache(cache_root(c, target) + "/artifacts");
+  std::vector<ObjectFile> objects;
+  std::map<std::string, std::string> keys;
+  host::Invocation inv;
+  inv.action = host::Invocation::Action::Emit;
+  inv.format = "object";
+  inv.context = &ctx;
+  for (auto& m : c.modules) {
+    keys[m->name()] = combined_key("emit object", {{m->name(), ctx.identity.at(m->name())}});
+    if (auto hit = cache.lookup(keys[m->name()]); hit && hit->size() == 1)
+      objects.push_back({m->name() + ".o", std::move(hit->at(0).bytes)});
+    else
+      inv.modules.push_back(m.get());
+  }
+  if (inv.modules.empty()) return objects;
+  auto r = backend.invoke(inv);
+  if (!r.ok()) return r.status();
+  for (auto& n : r->notes) notes.push_back(n);
+  for (auto& a : r->artifacts) {
+    (void)cache.store(keys[a.module], {{"artifact", a.data}});  // a cache that cannot be written only costs time
+    objects.push_back({a.module + ".o", std::move(a.data)});
+  }
+  return objects;
+}
+
+int run(const RunOptions& opts, Streams io) {
+  if (opts.backend && *opts.backend == "python") return run_python(opts, io);
+  if (opts.backend && *opts.backend != "llvm")
+    return fail(io.err, coded_error("E1002", str_cat("ppy run --backend ", *opts.backend, ": `ppy run` runs a program "
+                                                     "through llvm's JIT, python3 (--backend python) or the reference "
+                                                     "interpreter (--interp); build with `ppy build --backend ",
+                                                     *opts.backend, "`")));
+  if (opts.interp) return run_interpreted(opts, io);
+  auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
+                                                 : load_project(opts.target);
+  const Project* p = project.ok() ? &*project : nullptr;
+  BackendCatalog catalog = BackendCatalog::discover();
+  auto backend = catalog.load("llvm", p, HostOverrides{});
+  if (!backend.ok()) return fail(io.err, backend.status());
+  const host::BackendInfo& info = (*backend)->info();
+  if (auto s = host::require_toolchain(info, info.format("object")); !s.ok()) return fail(io.err, s);
+  frontend::DiagnosticEngine diags;
+  auto c = compile({opts.target, opts.opt_level, ir::Stage::BeforeBackend, 0, p}, diags);
+  if (!c.ok()) return report_failure(io.err, c.status(), diags);
+  std::string entry_name = c->project ? c->project->entry : std::string();
+  if (entry_name.empty()) entry_name = c->modules.front()->name();
+  const ir::Function* entry = find_entry(*c, entry_name);
+  if (!entry) {
+    io.err << "error: module @" << entry_name << " has no function '" << entry_name
+           << "' (by symbol, qualname, or as the module's main)\n";
+    return 2;
+  }
+  if (!entry->params().empty() || !entry->results().empty()) {
+    io.err << "error: the entry @" << entry->name() << " takes parameters\n";
+    return 2;
+  }
+  auto config = backend_config(c->project ? &*c->project : nullptr, info.name);
+  if (!config.ok()) return fail(io.err, config.status());
+  BackendContext ctx = make_context(*c, info, *config, opts.target);
+  std::vector<std::string> notes;
+  auto objects = native_objects(**backend, *c, ctx, opts.target, notes);
+  if (!objects.ok()) return fail(io.err, objects.status());
+  for (auto& n : notes) io.err << "note: " << n << "\n";
+  auto status = run_objects(*objects, entry->name(), io.out, io.err);
+  if (!status.ok()) return fail(io.err, status.status());
+  return *status;
 }
 
 int check(const std::string& target, Streams io) {

@@ -1,21 +1,30 @@
 #!/usr/bin/env python3
-"""Differential test of one ppy program: python3 against `ppy run -O0` and `-O3`.
+"""Differential test of one ppy program: python3 against every road of ppy.
 
-    differential.py --ppy PATH/TO/ppy PROGRAM.ppy [--levels 0,3] [--timeout S] [--backend python]
-
-With `--backend python` the program runs as `ppy run --backend python`: the
-python backend's output run by python3. That build writes the project's cache,
-so the program (its file, or its project folder) is copied to a temporary
-folder first and the source tree stays clean.
+    differential.py --ppy PATH/TO/ppy PROGRAM.ppy [--levels 0,3] [--roads jit,interp,exe]
+                    [--timeout S]
+    differential.py --ppy PATH/TO/ppy --refused PROGRAM.ppy
+    differential.py --ppy PATH/TO/ppy PROGRAM.ppy|PROJECT/ --backend python [--levels 0,3]
 
 A ppy program is valid Python 3, so python3 is the oracle. The program runs
 under python3 (with an import hook that finds sibling `.ppy` modules, and a
-stand-in `ppy` module when the program imports one that is not installed), then
-under `ppy run -O<N>` for each level. Stdout and the exit status must be equal;
+stand-in `ppy` module when the program imports one that is not installed), then,
+for each level, through each road: `ppy run -O<N>` (the LLVM backend's objects in
+a JIT), `ppy run --interp -O<N>` (the reference interpreter) and an executable
+`ppy build --standalone -O<N>` makes. Stdout and the exit status must be equal;
 when both fail, the exception's name (the start of stderr's last line) must be
 equal too. When `<program>.expected` exists, python3's stdout must match it
 (a stale recording is reported as such). Exit 0 when all agree, 1 with a report
 otherwise, 77 (skipped) for a module that is not a program (no `__main__` guard).
+
+With --refused (a program the frontend refuses), `ppy run` and `ppy run --interp`
+must both refuse it with the same exit status and the same diagnostics.
+
+With `--backend python` the only road is `ppy run --backend python`: the python
+backend's output run by python3, whose last stderr line must also equal
+`<name>.error` where one is recorded. That build writes the project's cache, so
+the program (its file, or its project folder) is copied to a temporary folder
+first and the source tree stays clean.
 """
 
 import argparse
@@ -82,24 +91,6 @@ def last_line(stderr):
     return lines[-1].strip() if lines else ""
 
 
-def diff(a, b, name_a, name_b):
-    return "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True), name_a, name_b, n=2))[:4000]
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ppy", required=True)
-    ap.add_argument("--levels", default="0,3")
-    ap.add_argument("--timeout", type=float, default=120)
-    ap.add_argument("--backend", help="run through this backend's output (python)")
-    ap.add_argument("program")
-    args = ap.parse_args()
-    if args.backend:
-        with tempfile.TemporaryDirectory(prefix="ppy-differential-") as tmp:
-            return compare(args, tmp)
-    return compare(args, None)
-
-
 def copy_program(prog, tmp):
     """The program's copy in `tmp`: a project folder whole, or the file alone."""
     dst = os.path.join(tmp, os.path.basename(prog))
@@ -110,11 +101,58 @@ def copy_program(prog, tmp):
     return dst
 
 
-def compare(args, tmp):
+def diff(a, b, name_a, name_b):
+    return "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True), name_a, name_b, n=2))[:4000]
+
+
+def refused(ppy, prog, timeout):
+    cwd = os.path.dirname(prog)
+    jit = run([ppy, "run", prog], cwd, timeout)
+    interp = run([ppy, "run", "--interp", prog], cwd, timeout)
+    name = os.path.basename(prog)
+    if jit[0] == 0 or jit[0] != interp[0] or jit[2] != interp[2] or jit[1] or interp[1]:
+        print(f"FAIL {name}: ppy run exit {jit[0]}, --interp exit {interp[0]}\n"
+              + diff(interp[2], jit[2], "ppy run --interp (stderr)", "ppy run (stderr)"))
+        return 1
+    print(f"ok {name} (refused by both, exit {jit[0]})")
+    return 0
+
+
+def road_command(ppy, road, level, prog, scratch):
+    """The command that runs `prog` through `road` at `level`, or a failed build."""
+    if road == "jit":
+        return [ppy, "run", "-O", level, prog], None
+    if road == "interp":
+        return [ppy, "run", "--interp", "-O", level, prog], None
+    out = os.path.join(scratch, f"exe-O{level}")
+    built = subprocess.run([ppy, "build", prog, "--backend", "llvm", "--standalone", "-O", level, "-o", out],
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        return None, f"ppy build --standalone -O{level} failed ({built.returncode}):\n{built.stderr[-1500:]}"
+    exe = built.stdout.strip().splitlines()[-1] if built.stdout.strip() else ""
+    if not os.access(exe, os.X_OK):
+        return None, f"ppy build --standalone -O{level} listed no executable: {built.stdout!r}"
+    return [exe], None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ppy", required=True)
+    ap.add_argument("--levels", default="0,3")
+    ap.add_argument("--roads", default="jit,interp,exe")
+    ap.add_argument("--exe-levels", default="3", help="levels of the `exe` road (a static link each: costly)")
+    ap.add_argument("--opt", default="/usr/lib/llvm-19/bin/opt", help="LLVM's opt, to verify `ppy emit llvm-ir`")
+    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--refused", action="store_true")
+    ap.add_argument("--backend", help="run only through this backend's output (python)")
+    ap.add_argument("program")
+    args = ap.parse_args()
 
     prog = os.path.abspath(args.program).rstrip(os.sep)
     ppy = os.path.abspath(args.ppy)
     cwd = os.path.dirname(prog)
+    if args.refused:
+        return refused(ppy, prog, args.timeout)
     problems = []
     if os.path.isdir(prog):
         # A project folder: python3 runs it as tests/programs/pyrun.py does.
@@ -137,37 +175,76 @@ def compare(args, tmp):
             problems.append(f"python3's stdout no longer matches {os.path.basename(expected_path)}:\n"
                             + diff(expected, py[1], "expected", "python3"))
 
-    # `<name>.error`: python3's last line on stderr, which a backend's must equal.
-    error_path = os.path.splitext(expected_path)[0] + ".error"
     error_line = None
+    error_path = os.path.splitext(expected_path)[0] + ".error"
     if os.path.exists(error_path):
         with open(error_path, encoding="utf-8") as f:
             error_line = f.read().strip()
-    target = prog
-    if tmp:
-        target = copy_program(prog, tmp)
-    for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
-        backend = ["--backend", args.backend] if args.backend else []
-        label = f"ppy run {' '.join(backend + ['-O' + level])}"
-        got = run([ppy, "run", *backend, "-O", level, target], os.path.dirname(target), args.timeout)
-        if got[0] != py[0]:
-            problems.append(f"{label}: exit status {got[0]}, python3 {py[0]}\n  ppy stderr: {got[2].strip()[-1500:]}"
-                            f"\n  python3 stderr (last line): {py[2].strip().splitlines()[-1:]}")
-        elif got[0] != 0 and exception_name(got[2]) != exception_name(py[2]):
-            problems.append(f"{label}: raised {exception_name(got[2])!r}, python3 {exception_name(py[2])!r}")
-        elif got[0] != 0 and error_line is not None and last_line(got[2]) != error_line:
-            problems.append(f"{label}: the error reads {last_line(got[2])!r}, python3's {error_line!r}")
-        if got[1] != py[1]:
-            problems.append(f"{label}: stdout differs from python3's:\n" + diff(py[1], got[1], "python3", label))
 
+    scratch = tempfile.mkdtemp(prefix="ppy-differential-")
+    if args.backend:
+        compare_backend(args, ppy, copy_program(prog, scratch), py, error_line, problems)
+    else:
+        compare_roads(args, ppy, prog, cwd, scratch, py, problems)
+    subprocess.run(["rm", "-rf", scratch])
     name = os.path.relpath(prog, os.path.dirname(cwd)) + (f" [{args.backend}]" if args.backend else "")
     if problems:
         print(f"FAIL {name}")
         for p in problems:
             print(p)
         return 1
-    print(f"ok {name} (levels {args.levels}, exit {py[0]})")
+    print(f"ok {name} (levels {args.levels}, {args.backend or 'roads ' + args.roads}, exit {py[0]})")
     return 0
+
+
+def check_road(label, got, py, problems, error_line=None):
+    """Adds to `problems` where one road's run differs from python3's."""
+    if got[0] != py[0]:
+        problems.append(f"{label}: exit status {got[0]}, python3 {py[0]}\n  ppy stderr: {got[2].strip()[-1500:]}"
+                        f"\n  python3 stderr (last line): {py[2].strip().splitlines()[-1:]}")
+    elif got[0] != 0 and exception_name(got[2]) != exception_name(py[2]):
+        problems.append(f"{label}: raised {exception_name(got[2])!r}, python3 {exception_name(py[2])!r}")
+    elif got[0] != 0 and error_line is not None and last_line(got[2]) != error_line:
+        problems.append(f"{label}: the error reads {last_line(got[2])!r}, python3's {error_line!r}")
+    if got[1] != py[1]:
+        problems.append(f"{label}: stdout differs from python3's:\n" + diff(py[1], got[1], "python3", label))
+
+
+def compare_backend(args, ppy, target, py, error_line, problems):
+    """`ppy run --backend NAME` at each level, in the program's copy."""
+    for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
+        label = f"ppy run --backend {args.backend} -O{level}"
+        got = run([ppy, "run", "--backend", args.backend, "-O", level, target], os.path.dirname(target),
+                  args.timeout)
+        check_road(label, got, py, problems, error_line)
+
+
+def compare_roads(args, ppy, prog, cwd, scratch, py, problems):
+    """The LLVM IR's verification, then each road at each level."""
+    # The LLVM IR of every module, at every level, is IR LLVM's verifier accepts.
+    for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
+        out = os.path.join(scratch, f"ll-O{level}") + "/"
+        emitted = subprocess.run([ppy, "emit", "llvm-ir", prog, "-O", level, "-o", out], capture_output=True, text=True)
+        if emitted.returncode != 0:
+            problems.append(f"ppy emit llvm-ir -O{level} failed ({emitted.returncode}): {emitted.stderr[-1500:]}")
+            continue
+        for ll in sorted(f for f in os.listdir(out) if f.endswith(".ll")):
+            v = subprocess.run([args.opt, "-passes=verify", "-disable-output", os.path.join(out, ll)],
+                               capture_output=True, text=True)
+            if v.returncode != 0:
+                problems.append(f"opt -passes=verify refuses {ll} (-O{level}): {v.stderr[-1500:]}")
+    roads = [r.strip() for r in args.roads.split(",") if r.strip()]
+    exe_levels = {l.strip() for l in args.exe_levels.split(",") if l.strip()}
+    for level, road in [(l.strip(), r) for l in args.levels.split(",") if l.strip() for r in roads
+                        if r != "exe" or l.strip() in exe_levels]:
+        label = {"jit": f"ppy run -O{level}", "interp": f"ppy run --interp -O{level}",
+                 "exe": f"standalone executable -O{level}"}[road]
+        cmd, error = road_command(ppy, road, level, prog, scratch)
+        if error:
+            problems.append(error)
+            continue
+        got = run(cmd, cwd, args.timeout)
+        check_road(label, got, py, problems)
 
 
 if __name__ == "__main__":

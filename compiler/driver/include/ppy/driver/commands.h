@@ -4,6 +4,7 @@
 /// 0 success, 1 a program or input error, 2 a usage or backend error.
 
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,8 +44,10 @@ struct RunOptions {
   std::string target;
   std::optional<int> opt_level;
   /// `--backend NAME`: build with that backend and run what it built (python:
-  /// python3 runs the entry module); unset, the reference interpreter runs it.
+  /// python3 runs the entry module); unset, the LLVM backend's JIT runs it.
   std::optional<std::string> backend;
+  /// Run with the reference interpreter instead of the LLVM backend's JIT.
+  bool interp = false;
 };
 
 struct BuildOptions {
@@ -57,6 +60,8 @@ struct BuildOptions {
   /// The LLVM road's options given on the command line (`--unsafe`, `--target`, ...):
   /// each is refused (E1002) for any other backend.
   std::vector<std::string> llvm_only;
+  /// The values of those that take one (`--target` -> `aarch64-linux-gnu`).
+  std::map<std::string, std::string> llvm_values;
 };
 
 /// `ppy build TARGET --backend NAME [-o DIR]`.
@@ -68,7 +73,9 @@ int doctor(Streams io);
 /// `ppy backends`: what discovery finds, without starting anything.
 int list_backends(Streams io);
 
-/// `ppy run FILE|DIR`: compiles, links and interprets `main()`.
+/// `ppy run FILE|DIR`: compiles through the LLVM backend and runs `main()`
+/// with ORC's LLJIT (objects cached by artifact identity); `--interp` keeps
+/// the reference interpreter.
 int run(const RunOptions& opts, Streams io);
 
 /// `ppy check FILE|DIR`: diagnostics only.

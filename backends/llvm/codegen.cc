@@ -1,0 +1,160 @@
+// Optimization (new pass manager) and machine code for the LLVM backend.
+#include "codegen.h"
+
+#include <mutex>
+
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::llvm_backend {
+
+void initialize_targets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    llvm::InitializeAllAsmParsers();
+  });
+}
+
+std::string host_triple() { return llvm::Triple::normalize(llvm::sys::getDefaultTargetTriple()); }
+
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> make_target_machine(const TargetOptions& options) {
+  initialize_targets();
+  std::string triple = options.triple.empty() ? host_triple() : llvm::Triple::normalize(options.triple);
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return absl::FailedPreconditionError(
+        str_cat("E1801: backend 'llvm' is unavailable: no LLVM target for '", triple, "' (", error, ")"));
+  std::string cpu = "generic", features;
+  llvm::Triple t(triple);
+  if (options.host_cpu) {
+    cpu = llvm::sys::getHostCPUName().str();
+    llvm::StringMap<bool> host_features = llvm::sys::getHostCPUFeatures();
+    for (auto& f : host_features) str_append(features, features.empty() ? "" : ",", f.second ? "+" : "-", f.first().str());
+  } else if (t.isX86()) {
+    cpu = "x86-64";
+  } else if (t.isRISCV64()) {
+    cpu = "generic-rv64";
+    features = "+m,+a,+f,+d,+c";
+  }
+  llvm::CodeGenOptLevel level = options.opt_level <= 0   ? llvm::CodeGenOptLevel::None
+                                : options.opt_level == 1 ? llvm::CodeGenOptLevel::Less
+                                : options.opt_level == 2 ? llvm::CodeGenOptLevel::Default
+                                                         : llvm::CodeGenOptLevel::Aggressive;
+  llvm::TargetOptions to;
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt, level));
+  if (!machine)
+    return absl::FailedPreconditionError(str_cat("E1801: backend 'llvm' is unavailable: no machine for '", triple, "'"));
+  return machine;
+}
+
+namespace {
+
+/// Keeps the remarks of the passes `--report-opt` reports.
+class RemarkCollector : public llvm::DiagnosticHandler {
+ public:
+  explicit RemarkCollector(std::vector<Remark>& out) : out_(out) {}
+  bool isAnyRemarkEnabled() const override { return true; }
+  bool isAnalysisRemarkEnabled(llvm::StringRef pass) const override { return wanted(pass); }
+  bool isMissedOptRemarkEnabled(llvm::StringRef pass) const override { return wanted(pass); }
+  bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override { return wanted(pass); }
+  bool handleDiagnostics(const llvm::DiagnosticInfo& di) override {
+    auto* r = llvm::dyn_cast<llvm::DiagnosticInfoOptimizationBase>(&di);
+    if (!r) return false;
+    Remark out;
+    out.kind = r->getKind() == llvm::DK_OptimizationRemark         ? "passed"
+               : r->getKind() == llvm::DK_OptimizationRemarkMissed ? "missed"
+                                                                   : "analysis";
+    out.pass = r->getPassName().str();
+    out.name = r->getRemarkName().str();
+    out.function = r->getFunction().getName().str();
+    out.message = r->getMsg();
+    out_.push_back(std::move(out));
+    return true;
+  }
+
+ private:
+  static bool wanted(llvm::StringRef pass) {
+    return pass == "inline" || pass == "loop-vectorize" || pass == "slp-vectorizer" || pass == "licm" ||
+           pass == "loop-unroll";
+  }
+  std::vector<Remark>& out_;
+};
+
+}  // namespace
+
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, int opt_level, std::vector<Remark>* remarks) {
+  std::unique_ptr<llvm::DiagnosticHandler> saved;
+  if (remarks) {
+    saved = module.getContext().getDiagnosticHandler();
+    module.getContext().setDiagnosticHandler(std::make_unique<RemarkCollector>(*remarks));
+  }
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = opt_level >= 2;
+  tuning.SLPVectorization = opt_level >= 2;
+  llvm::PassBuilder pb(&machine, tuning);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = opt_level <= 0   ? llvm::OptimizationLevel::O0
+                                  : opt_level == 1 ? llvm::OptimizationLevel::O1
+                                  : opt_level == 2 ? llvm::OptimizationLevel::O2
+                                                   : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm =
+      opt_level <= 0 ? pb.buildO0DefaultPipeline(level) : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(module, mam);
+  if (remarks) module.getContext().setDiagnosticHandler(std::move(saved));
+}
+
+absl::StatusOr<std::string> emit_object(llvm::Module& module, llvm::TargetMachine& machine, bool assembly) {
+  module.setDataLayout(machine.createDataLayout());
+  module.setTargetTriple(machine.getTargetTriple().str());
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager pm;
+  if (machine.addPassesToEmitFile(pm, os, nullptr,
+                                  assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile))
+    return absl::FailedPreconditionError("E1801: backend 'llvm' is unavailable: the target cannot emit this file type");
+  pm.run(module);
+  return std::string(buffer.data(), buffer.size());
+}
+
+std::string print_ir(const llvm::Module& module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, nullptr);
+  os.flush();
+  return text;
+}
+
+absl::Status verify(const llvm::Module& module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (llvm::verifyModule(module, &os))
+    return absl::InternalError(str_cat("backend 'llvm' made IR LLVM's verifier refuses: ", os.str()));
+  return absl::OkStatus();
+}
+
+}  // namespace ppy::llvm_backend

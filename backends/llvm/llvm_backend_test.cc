@@ -1,0 +1,175 @@
+// The llvm backend through its Backend interface: formats, fingerprint,
+// validation of device code, and what it emits (verified by LLVM itself).
+#include "ppy/backends/llvm_backend.h"
+
+#include "gtest/gtest.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/SourceMgr.h"
+#include "ppy/ir/text.h"
+
+namespace ppy {
+namespace {
+
+std::unique_ptr<ir::Module> parse(std::string_view text) {
+  auto m = ir::parse_module(text);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return std::move(*m);
+}
+
+const EmitFormat& format(const Backend& b, std::string_view name) {
+  static std::vector<EmitFormat> formats;
+  formats = b.emit_formats();
+  for (auto& f : formats)
+    if (f.name == name) return f;
+  ADD_FAILURE() << "no format " << name;
+  return formats.front();
+}
+
+constexpr std::string_view kProgram = R"(ppyir 1
+module @m
+dialect core 1
+
+func @m_add(%a: i64, %b: i64) -> i64 attrs {ppy.effects = ["raises"], ppy.export = true, ppy.qualname = "m.add"} loc("m.ppy":1:5) {
+^entry:
+    %0 = core.add %a, %b {overflow = "python"} : i64 loc("m.ppy":2:12)
+    core.ret %0
+}
+
+func @m_main() -> () attrs {ppy.effects = ["io", "raises"], ppy.qualname = "m.main"} loc("m.ppy":4:5) {
+^entry:
+    %0 = core.const 7 : i64
+    %1 = core.const 2 : i64
+    %2 = core.cmp.ne %1, %0 : bool
+    core.guard %2 {kind = "zero_division", message = "integer division or modulo by zero"}
+    %3 = core.div %0, %1 {overflow = "python", rounding = "floor"} : i64
+    %4 = core.call %3, %1 {callee = @m_add} : i64
+    core.call_extern %4 {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    core.ret
+}
+)";
+
+TEST(LLVMBackend, NamesItsFormatsAndTheLLVMItLinks) {
+  auto b = backends::create_llvm_backend({});
+  EXPECT_EQ(b->name(), "llvm");
+  EXPECT_EQ(b->api_version(), 1);
+  EXPECT_NE(b->fingerprint().find(LLVM_VERSION_STRING), std::string::npos);
+  const EmitFormat& ir = format(*b, "llvm-ir");
+  EXPECT_EQ(ir.suffix, ".ll");
+  EXPECT_FALSE(ir.binary);
+  EXPECT_EQ(ir.scope, EmitScope::Module);
+  EXPECT_TRUE(format(*b, "object").binary);
+  ToolchainStatus status = b->toolchain_status();
+  EXPECT_TRUE(status.available) << status.detail;
+  EXPECT_NE(status.detail.find("LLVM " LLVM_VERSION_STRING), std::string::npos) << status.detail;
+}
+
+TEST(LLVMBackend, EmitsIRThatLLVMsVerifierAccepts) {
+  auto b = backends::create_llvm_backend({});
+  auto m = parse(kProgram);
+  for (int level : {0, 3}) {
+    BackendContext ctx;
+    ctx.opt_level = level;
+    ASSERT_TRUE(b->validate(*m, ctx).ok());
+    auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
+    ASSERT_TRUE(art.ok()) << art.status();
+    const std::string& text = std::get<std::string>(*art);
+    llvm::LLVMContext context;
+    llvm::SMDiagnostic diag;
+    auto parsed = llvm::parseAssemblyString(text, diag, context);
+    ASSERT_TRUE(parsed) << diag.getMessage().str() << "\n" << text;
+    EXPECT_FALSE(llvm::verifyModule(*parsed, &llvm::errs()));
+    EXPECT_NE(text.find("define"), std::string::npos);
+    EXPECT_NE(text.find("@m_add"), std::string::npos);
+    if (level == 0) {
+      // The guard and the overflow check are branches to a cold raise.
+      EXPECT_NE(text.find("llvm.sadd.with.overflow.i64"), std::string::npos) << text;
+      EXPECT_NE(text.find("@ppy_rt_raise"), std::string::npos);
+      EXPECT_NE(text.find("!prof"), std::string::npos);
+    }
+  }
+}
+
+TEST(LLVMBackend, UnsafeWrapsIntegerArithmetic) {
+  auto b = backends::create_llvm_backend({});
+  auto m = parse(kProgram);
+  BackendContext ctx;
+  ctx.opt_level = 0;
+  ctx.backend_config["flags"] = ConfigValue::Table{{"unsafe", ""}};
+  auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
+  ASSERT_TRUE(art.ok()) << art.status();
+  EXPECT_EQ(std::get<std::string>(*art).find("with.overflow"), std::string::npos);
+}
+
+TEST(LLVMBackend, EmitsAnELFObject) {
+  auto b = backends::create_llvm_backend({});
+  auto m = parse(kProgram);
+  BackendContext ctx;
+  auto art = b->emit(*m, format(*b, "object"), ctx);
+  ASSERT_TRUE(art.ok()) << art.status();
+  const std::string& bytes = std::get<Bytes>(*art).data;
+  ASSERT_GT(bytes.size(), 4u);
+  EXPECT_EQ(bytes.substr(0, 4), "\x7f" "ELF");
+}
+
+TEST(LLVMBackend, RefusesDeviceCodeNamingTheOpFunctionAndLocation) {
+  auto b = backends::create_llvm_backend({});
+  auto kernel = parse(R"(ppyir 1
+module @k
+dialect core 1
+dialect gpu 1
+
+func @k_kern(%n: i64) -> () attrs {gpu.kind = "kernel", ppy.effects = ["pure"], ppy.qualname = "k.kern"} loc("k.ppy":3:5) {
+^entry:
+    core.ret
+}
+)");
+  BackendContext ctx;
+  absl::Status s = b->validate(*kernel, ctx);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("E1802"), std::string_view::npos) << s;
+  EXPECT_NE(s.message().find("@k_kern"), std::string_view::npos) << s;
+  EXPECT_NE(s.message().find("k.ppy:3:5"), std::string_view::npos) << s;
+
+  auto op = parse(R"(ppyir 1
+module @h
+dialect core 1
+dialect gpu 1
+
+func @h_f() -> i64 attrs {ppy.effects = ["pure"], ppy.qualname = "h.f"} loc("h.ppy":1:5) {
+^entry:
+    %0 = gpu.thread_id {dim = "x"} : index loc("h.ppy":2:9)
+    %1 = core.cast %0 : i64
+    core.ret %1
+}
+)");
+  s = b->validate(*op, ctx);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("gpu.thread_id"), std::string_view::npos) << s;
+  EXPECT_NE(s.message().find("@h_f"), std::string_view::npos) << s;
+  EXPECT_NE(s.message().find("h.ppy:2:9"), std::string_view::npos) << s;
+}
+
+TEST(LLVMBackend, ForeignTargetsGiveTheirObjects) {
+  auto b = backends::create_llvm_backend({});
+  auto m = parse(kProgram);
+  for (std::string triple : {"aarch64-linux-gnu", "riscv64-linux-gnu"}) {
+    BackendContext ctx;
+    ctx.backend_config["flags"] = ConfigValue::Table{{"target", triple}};
+    auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
+    ASSERT_TRUE(art.ok()) << art.status();
+    EXPECT_NE(std::get<std::string>(*art).find(triple.substr(0, triple.find('-'))), std::string::npos);
+  }
+  BackendContext bad;
+  bad.backend_config["flags"] = ConfigValue::Table{{"target", "nonsense-none-none"}};
+  auto art = b->emit(*m, format(*b, "object"), bad);
+  ASSERT_FALSE(art.ok());
+  EXPECT_NE(art.status().message().find("E1801"), std::string_view::npos) << art.status();
+}
+
+}  // namespace
+}  // namespace ppy

@@ -1,0 +1,916 @@
+// Canonical IR to LLVM IR (docs/runtime.md is the contract this follows).
+#include "lower.h"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/MDBuilder.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::llvm_backend {
+namespace {
+
+using ir::TypeKind;
+
+constexpr uint32_t kLikely = 2000;  // branch weights: a guard fails once, if ever
+constexpr uint32_t kUnlikely = 1;
+
+/// (exception, default message) of each guard kind, as the interpreter names them.
+std::pair<std::string, std::string> guard_exception(const ir::Operation& op) {
+  static const std::map<std::string, std::pair<std::string, std::string>, std::less<>> kKinds = {
+      {"overflow", {"OverflowError", "integer overflow"}},
+      {"bounds", {"IndexError", "list index out of range"}},
+      {"zero_division", {"ZeroDivisionError", "division by zero"}},
+      {"range", {"ValueError", "math range error"}},
+      {"contract", {"AssertionError", ""}},
+      {"assert", {"AssertionError", ""}},
+  };
+  std::pair<std::string, std::string> what = {"RuntimeError", "guard failed"};
+  if (const ir::Attribute* k = op.attr("kind"); k && k->is<std::string>())
+    if (auto it = kKinds.find(k->as_string()); it != kKinds.end()) what = it->second;
+  if (const ir::Attribute* m = op.attr("message"); m && m->is<std::string>()) what.second = m->as_string();
+  return what;
+}
+
+std::string where(const ir::Operation& op) {
+  return op.loc() ? str_cat(" at ", op.loc()->str()) : std::string();
+}
+
+const std::string* attr_string(const ir::Operation& op, std::string_view key) {
+  const ir::Attribute* a = op.attr(key);
+  return a && a->is<std::string>() ? &a->as_string() : nullptr;
+}
+
+/// The module being lowered: types, runtime declarations, interned strings.
+class ModuleLowering {
+ public:
+  ModuleLowering(const ir::Module& m, llvm::LLVMContext& ctx, const LowerOptions& options)
+      : ir_(m), ctx_(ctx), options_(options), module_(std::make_unique<llvm::Module>(m.name(), ctx)) {
+    module_->setTargetTriple(options.triple);
+    if (!options.data_layout.empty()) module_->setDataLayout(options.data_layout);
+  }
+
+  absl::StatusOr<std::unique_ptr<llvm::Module>> run();
+
+  llvm::LLVMContext& ctx() { return ctx_; }
+  llvm::Module& module() { return *module_; }
+  const LowerOptions& options() const { return options_; }
+
+  /// The LLVM type of a value of IR type `t`, or null for one this backend
+  /// does not take.
+  llvm::Type* type(ir::Type t) {
+    switch (t.kind()) {
+      case TypeKind::Bool: return llvm::Type::getInt1Ty(ctx_);
+      case TypeKind::I64:
+      case TypeKind::Index: return llvm::Type::getInt64Ty(ctx_);
+      case TypeKind::F64: return llvm::Type::getDoubleTy(ctx_);
+      case TypeKind::Ptr:
+      case TypeKind::Buffer: return llvm::PointerType::get(ctx_, 0);
+      default: return nullptr;
+    }
+  }
+
+  /// A runtime function, declared on first use.
+  llvm::FunctionCallee runtime(std::string_view name) {
+    auto* i64 = llvm::Type::getInt64Ty(ctx_);
+    auto* f64 = llvm::Type::getDoubleTy(ctx_);
+    auto* i32 = llvm::Type::getInt32Ty(ctx_);
+    auto* ptr = llvm::PointerType::get(ctx_, 0);
+    auto* void_ = llvm::Type::getVoidTy(ctx_);
+    static const std::map<std::string, int, std::less<>> kIds = {
+        {"ppy_print_i64", 0}, {"ppy_print_f64", 1},    {"ppy_print_bool", 2},   {"ppy_print_str", 3},
+        {"ppy_print_space", 4}, {"ppy_print_newline", 5}, {"ppy_list_new_i64", 6}, {"ppy_list_new_f64", 7},
+        {"ppy_pow_i64", 8},   {"ppy_rt_raise", 9},     {"ppy_list_mark", 10},   {"ppy_list_release", 11},
+        {"ppy_rt_enter", 12}, {"ppy_rt_leave", 13},    {"ppy_float_to_i64", 14}, {"tan", 15},
+    };
+    llvm::FunctionType* ft = nullptr;
+    switch (kIds.at(std::string(name))) {
+      case 0: ft = llvm::FunctionType::get(void_, {i64}, false); break;
+      case 1: ft = llvm::FunctionType::get(void_, {f64}, false); break;
+      case 2: ft = llvm::FunctionType::get(void_, {i32}, false); break;
+      case 3: ft = llvm::FunctionType::get(void_, {ptr, i64}, false); break;
+      case 4:
+      case 5:
+      case 12:
+      case 13: ft = llvm::FunctionType::get(void_, {}, false); break;
+      case 6:
+      case 7: ft = llvm::FunctionType::get(ptr, {i64}, false); break;
+      case 8: ft = llvm::FunctionType::get(i64, {i64, i64}, false); break;
+      case 9: ft = llvm::FunctionType::get(void_, {ptr, ptr}, false); break;
+      case 10: ft = llvm::FunctionType::get(i64, {}, false); break;
+      case 11: ft = llvm::FunctionType::get(void_, {i64}, false); break;
+      case 14: ft = llvm::FunctionType::get(i64, {f64}, false); break;
+      case 15: ft = llvm::FunctionType::get(f64, {f64}, false); break;
+    }
+    llvm::FunctionCallee callee = module_->getOrInsertFunction(name, ft);
+    if (auto* fn = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+      fn->addFnAttr(llvm::Attribute::NoUnwind);
+      if (name == "ppy_rt_raise") {
+        fn->addFnAttr(llvm::Attribute::NoReturn);
+        fn->addFnAttr(llvm::Attribute::Cold);
+      }
+      if (name == "tan") fn->setMemoryEffects(llvm::MemoryEffects::none());
+    }
+    return callee;
+  }
+
+  /// A private constant holding `text` and a NUL (text may hold NULs too).
+  llvm::Constant* string(const std::string& text) {
+    auto it = strings_.find(text);
+    if (it != strings_.end()) return it->second;
+    auto* init = llvm::ConstantDataArray::getString(ctx_, text, /*AddNull=*/true);
+    auto* gv = new llvm::GlobalVariable(*module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
+                                        ".str");
+    gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    gv->setAlignment(llvm::Align(1));
+    strings_.emplace(text, gv);
+    return gv;
+  }
+
+  llvm::Function* function(const std::string& name) { return functions_.at(name); }
+
+  /// The runtime's `ppy_rt_depth` (calls of recursive functions under way).
+  llvm::GlobalVariable* depth() {
+    if (auto* g = module_->getGlobalVariable("ppy_rt_depth")) return g;
+    return new llvm::GlobalVariable(*module_, llvm::Type::getInt64Ty(ctx_), false, llvm::GlobalValue::ExternalLinkage,
+                                    nullptr, "ppy_rt_depth");
+  }
+  bool has_function(const std::string& name) const { return functions_.count(name) != 0; }
+  /// Functions on a call cycle within this module: they count their depth
+  /// (RecursionError, as the interpreter and python3 raise).
+  bool recursive(const std::string& name) const { return recursive_.count(name) != 0; }
+
+ private:
+  absl::Status declare_functions();
+  absl::Status lower_globals();
+  void find_recursive();
+
+  const ir::Module& ir_;
+  llvm::LLVMContext& ctx_;
+  LowerOptions options_;
+  std::unique_ptr<llvm::Module> module_;
+  std::unordered_map<std::string, llvm::Function*> functions_;
+  std::unordered_map<std::string, llvm::Constant*> strings_;
+  std::set<std::string> recursive_;
+};
+
+/// One function's body.
+class FunctionLowering {
+ public:
+  FunctionLowering(ModuleLowering& m, const ir::Function& f)
+      : m_(m), f_(f), fn_(m.function(f.name())), b_(m.ctx()) {}
+
+  absl::Status run();
+
+ private:
+  llvm::LLVMContext& ctx() { return m_.ctx(); }
+  llvm::Type* i64() { return llvm::Type::getInt64Ty(ctx()); }
+  llvm::Type* f64() { return llvm::Type::getDoubleTy(ctx()); }
+  llvm::Type* i1() { return llvm::Type::getInt1Ty(ctx()); }
+
+  absl::Status fail(const ir::Operation& op, std::string_view why) {
+    return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take ", op.name(), " in @", f_.name(),
+                                              where(op), ": ", why));
+  }
+
+  llvm::Value* value(const ir::Value* v) {
+    auto it = values_.find(v);
+    return it == values_.end() ? nullptr : it->second;
+  }
+
+  /// The block that raises `name: message`, one per distinct pair.
+  llvm::BasicBlock* raise_block(const std::string& name, const std::string& message) {
+    std::string key = name + '\0' + message;
+    auto it = raise_blocks_.find(key);
+    if (it != raise_blocks_.end()) return it->second;
+    auto* bb = llvm::BasicBlock::Create(ctx(), "raise", fn_);
+    llvm::IRBuilder<> rb(bb);
+    auto* call = rb.CreateCall(m_.runtime("ppy_rt_raise"), {m_.string(name), m_.string(message)});
+    call->setDoesNotReturn();
+    rb.CreateUnreachable();
+    raise_blocks_.emplace(key, bb);
+    return bb;
+  }
+
+  /// Continues only when `ok` holds; else raises. The failing edge is cold.
+  void require(llvm::Value* ok, const std::string& name, const std::string& message) {
+    auto* cont = llvm::BasicBlock::Create(ctx(), "ok", fn_);
+    auto* weights = llvm::MDBuilder(ctx()).createBranchWeights(kLikely, kUnlikely);
+    b_.CreateCondBr(ok, cont, raise_block(name, message), weights);
+    b_.SetInsertPoint(cont);
+  }
+
+  /// `a op b` raising OverflowError when the i64 result overflows.
+  llvm::Value* checked(llvm::Intrinsic::ID id, llvm::Value* a, llvm::Value* b) {
+    llvm::Value* pair = b_.CreateBinaryIntrinsic(id, a, b);
+    llvm::Value* result = b_.CreateExtractValue(pair, 0);
+    llvm::Value* overflow = b_.CreateExtractValue(pair, 1);
+    require(b_.CreateNot(overflow), "OverflowError", "integer overflow");
+    return result;
+  }
+
+  absl::Status lower_op(const ir::Operation& op);
+  absl::Status lower_arith(const ir::Operation& op);
+  absl::Status lower_int_divmod(const ir::Operation& op, llvm::Value* a, llvm::Value* b, bool div);
+  llvm::Value* float_floor_div(llvm::Value* a, llvm::Value* b);
+  llvm::Value* float_floor_mod(llvm::Value* a, llvm::Value* b);
+  absl::Status lower_cast(const ir::Operation& op);
+  absl::Status lower_cmp(const ir::Operation& op);
+  absl::Status lower_call_extern(const ir::Operation& op);
+  absl::Status lower_math(const ir::Operation& op);
+  absl::Status branch_to(const ir::Successor& s, llvm::BasicBlock* from_override = nullptr);
+  void leave();
+  llvm::Value* element_address(const ir::Operation& op, llvm::Value* buf, llvm::Value* index, ir::Type elem,
+                               bool store);
+
+  ModuleLowering& m_;
+  const ir::Function& f_;
+  llvm::Function* fn_;
+  llvm::IRBuilder<> b_;
+  llvm::BasicBlock* prologue_ = nullptr;
+  std::unordered_map<const ir::Value*, llvm::Value*> values_;
+  std::unordered_map<const ir::Block*, llvm::BasicBlock*> blocks_;
+  std::unordered_map<const ir::Block*, std::vector<llvm::PHINode*>> phis_;
+  std::unordered_map<std::string, llvm::BasicBlock*> raise_blocks_;
+  llvm::Value* list_mark_ = nullptr;
+  bool counts_depth_ = false;
+  llvm::Value* depth_ = nullptr;                ///< ppy_rt_depth on entry
+  llvm::BasicBlock* prologue_end_ = nullptr;    ///< where the prologue enters the body
+};
+
+absl::Status FunctionLowering::run() {
+  // The prologue holds the allocas (so SROA promotes them), the list mark and
+  // the depth count, then enters the IR's entry block with the parameters.
+  prologue_ = llvm::BasicBlock::Create(ctx(), "prologue", fn_);
+  for (auto& blk : f_.body().blocks()) {
+    auto* bb = llvm::BasicBlock::Create(ctx(), blk->label().empty() ? "bb" : blk->label(), fn_);
+    blocks_[blk.get()] = bb;
+    b_.SetInsertPoint(bb);
+    for (auto& arg : blk->arguments()) {
+      llvm::Type* t = m_.type(arg->type());
+      if (!t)
+        return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take a block argument of type ",
+                                                  arg->type().str(), " in @", f_.name()));
+      auto* phi = b_.CreatePHI(t, 2, arg->hint());
+      phis_[blk.get()].push_back(phi);
+      values_[arg.get()] = phi;
+    }
+  }
+  b_.SetInsertPoint(prologue_);
+  bool makes_lists = false;
+  ir::walk(f_.body(), [&](const ir::Operation& op) {
+    if (op.name() == "core.call_extern")
+      if (const ir::Attribute* c = op.attr("callee"); c && c->is<std::string>() &&
+                                                      c->as_string().starts_with("ppy_list_new_"))
+        makes_lists = true;
+  });
+  if (makes_lists) list_mark_ = b_.CreateCall(m_.runtime("ppy_list_mark"), {}, "list.mark");
+  counts_depth_ = m_.recursive(f_.name());
+  if (counts_depth_) {
+    // ppy_rt_depth + 1, raising RecursionError past Python's limit; every
+    // return puts back the value read here.
+    depth_ = b_.CreateLoad(i64(), m_.depth(), "depth");
+    llvm::Value* deeper = b_.CreateAdd(depth_, llvm::ConstantInt::get(i64(), 1));
+    require(b_.CreateICmpSLE(deeper, llvm::ConstantInt::get(i64(), 1000)), "RecursionError",
+            "maximum recursion depth exceeded");
+    b_.CreateStore(deeper, m_.depth());
+    prologue_end_ = b_.GetInsertBlock();
+  }
+  // Entry: the parameters feed the entry block's arguments.
+  const ir::Block* entry = f_.body().entry();
+  {
+    auto& phis = phis_[entry];
+    if (phis.size() != fn_->arg_size())
+      return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take @", f_.name(),
+                                                ": its entry block does not take its parameters"));
+  }
+  llvm::BranchInst* into_entry = b_.CreateBr(blocks_[entry]);
+  if (!prologue_end_) prologue_end_ = prologue_;
+  {
+    auto& phis = phis_[entry];
+    for (size_t i = 0; i < phis.size(); ++i)
+      phis[i]->addIncoming(fn_->getArg(static_cast<unsigned>(i)), prologue_end_);
+  }
+
+  // Blocks in reverse post-order, so every value is lowered before its uses.
+  // (Iterative: a function may have tens of thousands of blocks.)
+  std::vector<const ir::Block*> order;
+  std::unordered_set<const ir::Block*> seen{entry};
+  std::vector<std::pair<const ir::Block*, size_t>> stack{{entry, 0}};
+  while (!stack.empty()) {
+    auto& [blk, next] = stack.back();
+    const ir::Operation* t = blk->terminator();
+    if (t && next < t->successors().size()) {
+      const ir::Block* s = t->successors()[next++].block;
+      if (seen.insert(s).second) stack.push_back({s, 0});
+      continue;
+    }
+    order.push_back(blk);
+    stack.pop_back();
+  }
+  std::reverse(order.begin(), order.end());
+  for (const ir::Block* blk : order) {
+    b_.SetInsertPoint(blocks_[blk]);
+    for (auto& op : blk->operations())
+      if (auto s = lower_op(*op); !s.ok()) return s;
+  }
+  // Blocks no path reaches are not lowered at all.
+  for (auto& blk : f_.body().blocks())
+    if (!seen.count(blk.get())) {
+      llvm::BasicBlock* bb = blocks_[blk.get()];
+      for (auto* phi : phis_[blk.get()]) phi->replaceAllUsesWith(llvm::PoisonValue::get(phi->getType()));
+      bb->eraseFromParent();
+    }
+  // The prologue's allocas go before its branch.
+  (void)into_entry;
+  return absl::OkStatus();
+}
+
+void FunctionLowering::leave() {
+  if (list_mark_) b_.CreateCall(m_.runtime("ppy_list_release"), {list_mark_});
+  if (depth_) b_.CreateStore(depth_, m_.depth());
+}
+
+absl::Status FunctionLowering::branch_to(const ir::Successor& s, llvm::BasicBlock* from) {
+  auto& phis = phis_[s.block];
+  if (phis.size() != s.args.size())
+    return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take @", f_.name(),
+                                              ": a branch passes ", s.args.size(), " values to ^", s.block->label(),
+                                              ", which takes ", phis.size()));
+  for (size_t i = 0; i < phis.size(); ++i) {
+    llvm::Value* v = value(s.args[i]);
+    if (!v)
+      return absl::InvalidArgumentError(
+          str_cat("E1802: backend 'llvm' cannot take @", f_.name(), ": a branch argument is not defined before it"));
+    phis[i]->addIncoming(v, from ? from : b_.GetInsertBlock());
+  }
+  return absl::OkStatus();
+}
+
+llvm::Value* FunctionLowering::element_address(const ir::Operation& op, llvm::Value* buf, llvm::Value* index,
+                                               ir::Type elem, bool store) {
+  // The bounds check stays in every mode: an index the frontend has already
+  // guarded folds away against its guard.
+  llvm::Value* len = b_.CreateLoad(i64(), buf, "len");
+  require(b_.CreateICmpULT(index, len), "IndexError",
+          store ? "list assignment index out of range" : "list index out of range");
+  llvm::Value* data = b_.CreateConstInBoundsGEP1_64(llvm::Type::getInt8Ty(ctx()), buf, 16, "data");
+  return b_.CreateInBoundsGEP(m_.type(elem), data, index);
+}
+
+absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
+  const std::string& n = op.name();
+  if (!op.regions().empty()) return fail(op, "an op with regions");
+  if (op.num_results() > 1) return fail(op, "an op with several results");
+  std::vector<llvm::Value*> args;
+  for (const ir::Value* v : op.operands()) {
+    llvm::Value* lv = value(v);
+    if (!lv) return fail(op, "an operand is not defined before its use");
+    args.push_back(lv);
+  }
+  ir::Type rt = op.num_results() ? op.result(0)->type() : ir::Type::void_();
+  llvm::Type* rlt = op.num_results() ? m_.type(rt) : nullptr;
+  if (op.num_results() && !rlt) return fail(op, str_cat("a result of type ", rt.str()));
+  auto set = [&](llvm::Value* v) {
+    if (op.num_results()) values_[op.result(0)] = v;
+    return absl::OkStatus();
+  };
+
+  if (n == "core.const") {
+    const ir::Attribute* v = op.attr("value");
+    if (!v) return fail(op, "a constant without a value");
+    if (rt.is_float()) {
+      double d = v->is<double>() ? v->as_float() : v->is<int64_t>() ? static_cast<double>(v->as_int()) : 0.0;
+      return set(llvm::ConstantFP::get(rlt, d));
+    }
+    int64_t i = v->is<bool>() ? v->as_bool() : v->is<int64_t>() ? v->as_int()
+                : v->is<double>() ? static_cast<int64_t>(v->as_float()) : 0;
+    if (rt.is_bool()) i = i != 0;
+    if (rt.is_ptr() || rt.kind() == TypeKind::Buffer)
+      return set(llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx(), 0)));
+    return set(llvm::ConstantInt::get(rlt, static_cast<uint64_t>(i), !rt.is_bool()));
+  }
+  if (n == "core.add" || n == "core.sub" || n == "core.mul" || n == "core.neg" || n == "core.div" ||
+      n == "core.mod")
+    return lower_arith(op);
+  if (n == "core.and") return set(b_.CreateAnd(args[0], args[1]));
+  if (n == "core.or") return set(b_.CreateOr(args[0], args[1]));
+  if (n == "core.xor") return set(b_.CreateXor(args[0], args[1]));
+  if (n == "core.shl" || n == "core.shr") {
+    // A shift by the width or more (or a negative amount) gives 0 (or the sign).
+    llvm::Value* a = args[0];
+    llvm::Value* s = args[1];
+    auto* width = llvm::ConstantInt::get(i64(), 64);
+    llvm::Value* in_range = b_.CreateICmpULT(s, width);
+    llvm::Value* safe = b_.CreateSelect(in_range, s, llvm::ConstantInt::get(i64(), 0));
+    if (n == "core.shl")
+      return set(b_.CreateSelect(in_range, b_.CreateShl(a, safe), llvm::ConstantInt::get(i64(), 0)));
+    llvm::Value* fill = b_.CreateAShr(a, llvm::ConstantInt::get(i64(), 63));
+    return set(b_.CreateSelect(in_range, b_.CreateAShr(a, safe), fill));
+  }
+  if (n == "core.cmp") return lower_cmp(op);
+  if (n == "core.select") return set(b_.CreateSelect(args[0], args[1], args[2]));
+  if (n == "core.cast") return lower_cast(op);
+  if (n == "core.br") {
+    if (auto s = branch_to(op.successors().at(0)); !s.ok()) return s;
+    b_.CreateBr(blocks_.at(op.successors()[0].block));
+    return absl::OkStatus();
+  }
+  if (n == "core.cond_br") {
+    const ir::Successor& t = op.successors().at(0);
+    const ir::Successor& e = op.successors().at(1);
+    llvm::BasicBlock* here = b_.GetInsertBlock();
+    if (t.block == e.block && !t.args.empty()) {
+      // One target reached twice with different values: an edge block each.
+      auto* tb = llvm::BasicBlock::Create(ctx(), "edge", fn_);
+      auto* eb = llvm::BasicBlock::Create(ctx(), "edge", fn_);
+      b_.CreateCondBr(args[0], tb, eb);
+      b_.SetInsertPoint(tb);
+      if (auto s = branch_to(t); !s.ok()) return s;
+      b_.CreateBr(blocks_.at(t.block));
+      b_.SetInsertPoint(eb);
+      if (auto s = branch_to(e); !s.ok()) return s;
+      b_.CreateBr(blocks_.at(e.block));
+      return absl::OkStatus();
+    }
+    if (auto s = branch_to(t, here); !s.ok()) return s;
+    if (auto s = branch_to(e, here); !s.ok()) return s;
+    b_.CreateCondBr(args[0], blocks_.at(t.block), blocks_.at(e.block));
+    return absl::OkStatus();
+  }
+  if (n == "core.ret") {
+    if (op.num_operands() != f_.results().size()) return fail(op, "a return whose values differ from the results");
+    leave();
+    if (args.empty())
+      b_.CreateRetVoid();
+    else
+      b_.CreateRet(args[0]);
+    return absl::OkStatus();
+  }
+  if (n == "core.unreachable") {
+    b_.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+    b_.CreateUnreachable();
+    return absl::OkStatus();
+  }
+  if (n == "core.alloca") {
+    if (!rt.is_ptr()) return fail(op, "an alloca that is not a pointer");
+    llvm::Type* elem = m_.type(rt.elem());
+    if (!elem) return fail(op, str_cat("a slot of type ", rt.elem().str()));
+    int64_t count = 1;
+    if (const ir::Attribute* c = op.attr("count"); c && c->is<int64_t>()) count = std::max<int64_t>(1, c->as_int());
+    llvm::IRBuilder<> pb(prologue_, prologue_->getTerminator() ? prologue_->getTerminator()->getIterator()
+                                                                : prologue_->end());
+    llvm::Value* slot = pb.CreateAlloca(elem, count == 1 ? nullptr : llvm::ConstantInt::get(i64(), count),
+                                        op.result(0)->hint());
+    return set(slot);
+  }
+  if (n == "core.load") {
+    if (op.operand(0)->type().kind() != TypeKind::Ptr) return fail(op, "a load from what is not a pointer");
+    return set(b_.CreateLoad(rlt, args[0]));
+  }
+  if (n == "core.store") {
+    b_.CreateStore(args[0], args[1]);
+    return absl::OkStatus();
+  }
+  if (n == "core.ptr_offset") {
+    llvm::Type* elem = m_.type(op.operand(0)->type().elem());
+    if (!elem) return fail(op, "an offset over elements this backend does not take");
+    return set(b_.CreateGEP(elem, args[0], args[1]));
+  }
+  if (n == "core.buffer_data")
+    return set(b_.CreateConstInBoundsGEP1_64(llvm::Type::getInt8Ty(ctx()), args[0], 16));
+  if (n == "core.buffer_len") return set(b_.CreateLoad(i64(), args[0], "len"));
+  if (n == "core.buffer_load") {
+    ir::Type elem = op.operand(0)->type().elem();
+    return set(b_.CreateLoad(rlt, element_address(op, args[0], args[1], elem, false)));
+  }
+  if (n == "core.buffer_store") {
+    ir::Type elem = op.operand(1)->type().elem();
+    b_.CreateStore(args[0], element_address(op, args[1], args[2], elem, true));
+    return absl::OkStatus();
+  }
+  if (n == "core.guard") {
+    auto [name, message] = guard_exception(op);
+    require(args[0], name, message);
+    return absl::OkStatus();
+  }
+  if (n == "core.call") {
+    const ir::Attribute* c = op.attr("callee");
+    if (!c || !c->is<ir::SymbolRef>()) return fail(op, "a call without a @callee");
+    const std::string& callee = c->as_symbol().name;
+    if (!m_.has_function(callee)) return fail(op, str_cat("a call to @", callee, ", which the module does not declare"));
+    llvm::Function* target = m_.function(callee);
+    if (target->arg_size() != args.size()) return fail(op, str_cat("a call to @", callee, " with the wrong arity"));
+    llvm::CallInst* call = b_.CreateCall(target, args);
+    call->setAttributes(target->getAttributes());  // zeroext bools on both sides
+    return set(call);
+  }
+  if (n == "core.call_extern") return lower_call_extern(op);
+  if (n.starts_with("math.")) return lower_math(op);
+  return fail(op, "an op this backend does not lower");
+}
+
+absl::Status FunctionLowering::lower_arith(const ir::Operation& op) {
+  const std::string& n = op.name();
+  ir::Type rt = op.result(0)->type();
+  llvm::Value* a = value(op.operand(0));
+  llvm::Value* b = op.num_operands() > 1 ? value(op.operand(1)) : nullptr;
+  if (n != "core.neg" && !b) return fail(op, "a binary op with one operand");
+  if (rt.is_float()) {
+    if (n == "core.add") return values_[op.result(0)] = b_.CreateFAdd(a, b), absl::OkStatus();
+    if (n == "core.sub") return values_[op.result(0)] = b_.CreateFSub(a, b), absl::OkStatus();
+    if (n == "core.mul") return values_[op.result(0)] = b_.CreateFMul(a, b), absl::OkStatus();
+    if (n == "core.neg") return values_[op.result(0)] = b_.CreateFNeg(a), absl::OkStatus();
+    const std::string* rounding = attr_string(op, "rounding");
+    bool floor = rounding && *rounding == "floor";
+    llvm::Value* r;
+    if (n == "core.div")
+      r = !rounding ? b_.CreateFDiv(a, b)
+          : floor   ? float_floor_div(a, b)
+                    : b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, b_.CreateFDiv(a, b));
+    else
+      r = floor ? float_floor_mod(a, b) : b_.CreateFRem(a, b);
+    values_[op.result(0)] = r;
+    return absl::OkStatus();
+  }
+  if (rt.kind() != TypeKind::I64 && rt.kind() != TypeKind::Index)
+    return fail(op, str_cat("arithmetic on ", rt.str()));
+  const std::string* ov = attr_string(op, "overflow");
+  bool raises = ov && (*ov == "python" || *ov == "checked") && !m_.options().wrap_integers;
+  bool proven = ov && *ov == "proven";
+  if (n == "core.div" || n == "core.mod") return lower_int_divmod(op, a, b, n == "core.div");
+  llvm::Value* r;
+  if (n == "core.neg") {
+    auto* zero = llvm::ConstantInt::get(i64(), 0);
+    r = raises ? checked(llvm::Intrinsic::ssub_with_overflow, zero, a) : b_.CreateSub(zero, a, "", false, proven);
+  } else if (raises) {
+    auto id = n == "core.add"   ? llvm::Intrinsic::sadd_with_overflow
+              : n == "core.sub" ? llvm::Intrinsic::ssub_with_overflow
+                                : llvm::Intrinsic::smul_with_overflow;
+    r = checked(id, a, b);
+  } else {
+    // `proven`: the frontend's promise that it cannot overflow (nsw).
+    r = n == "core.add"   ? b_.CreateAdd(a, b, "", false, proven)
+        : n == "core.sub" ? b_.CreateSub(a, b, "", false, proven)
+                          : b_.CreateMul(a, b, "", false, proven);
+  }
+  values_[op.result(0)] = r;
+  return absl::OkStatus();
+}
+
+absl::Status FunctionLowering::lower_int_divmod(const ir::Operation& op, llvm::Value* a, llvm::Value* b, bool div) {
+  const std::string* ov = attr_string(op, "overflow");
+  bool raises = ov && (*ov == "python" || *ov == "checked") && !m_.options().wrap_integers;
+  const std::string* rounding = attr_string(op, "rounding");
+  bool floor = rounding && *rounding == "floor";
+  auto* zero = llvm::ConstantInt::get(i64(), 0);
+  auto* one = llvm::ConstantInt::get(i64(), 1);
+  auto* minus_one = llvm::ConstantInt::get(i64(), static_cast<uint64_t>(-1), true);
+  // The frontend guards the divisor before; the check here keeps a .ppyir
+  // without that guard defined, and folds away against the guard.
+  require(b_.CreateICmpNE(b, zero), "ZeroDivisionError",
+          div ? "integer division or modulo by zero" : "integer modulo by zero");
+  llvm::Value* by_minus_one = b_.CreateICmpEQ(b, minus_one);
+  if (div && raises) {
+    auto* min = llvm::ConstantInt::get(i64(), static_cast<uint64_t>(INT64_MIN), true);
+    require(b_.CreateNot(b_.CreateAnd(by_minus_one, b_.CreateICmpEQ(a, min))), "OverflowError", "integer overflow");
+  }
+  // sdiv/srem of INT64_MIN by -1 is undefined in LLVM: divide by 1 instead and
+  // take -a (wrapping) as the quotient; the remainder is 0 either way.
+  llvm::Value* safe = b_.CreateSelect(by_minus_one, one, b);
+  llvm::Value* rem = b_.CreateSRem(a, safe);
+  llvm::Value* adjust = nullptr;
+  if (floor)  // a remainder whose sign differs from the divisor's: floor, not trunc
+    adjust = b_.CreateAnd(b_.CreateICmpNE(rem, zero), b_.CreateICmpSLT(b_.CreateXor(rem, b), zero));
+  llvm::Value* r;
+  if (div) {
+    llvm::Value* q = b_.CreateSelect(by_minus_one, b_.CreateSub(zero, a), b_.CreateSDiv(a, safe));
+    r = floor ? b_.CreateSub(q, b_.CreateZExt(adjust, i64())) : q;
+  } else {
+    r = floor ? b_.CreateSelect(adjust, b_.CreateAdd(rem, b), rem) : rem;
+  }
+  values_[op.result(0)] = r;
+  return absl::OkStatus();
+}
+
+// Python's float `%` (the runtime's ppy_float_floormod, inline).
+llvm::Value* FunctionLowering::float_floor_mod(llvm::Value* a, llvm::Value* b) {
+  auto* fzero = llvm::ConstantFP::get(f64(), 0.0);
+  llvm::Value* mod = b_.CreateFRem(a, b);
+  llvm::Value* differs = b_.CreateXor(b_.CreateFCmpOLT(b, fzero), b_.CreateFCmpOLT(mod, fzero));
+  llvm::Value* nonzero = b_.CreateSelect(differs, b_.CreateFAdd(mod, b), mod);
+  llvm::Value* signed_zero = b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, fzero, b);
+  llvm::Value* r = b_.CreateSelect(b_.CreateFCmpUNE(mod, fzero), nonzero, signed_zero);
+  return b_.CreateSelect(b_.CreateFCmpOEQ(b, fzero), mod, r);
+}
+
+// Python's float `//` (CPython's float_floor_div; the runtime's
+// ppy_float_floordiv, inline).
+llvm::Value* FunctionLowering::float_floor_div(llvm::Value* a, llvm::Value* b) {
+  auto* fzero = llvm::ConstantFP::get(f64(), 0.0);
+  auto* fone = llvm::ConstantFP::get(f64(), 1.0);
+  auto* fhalf = llvm::ConstantFP::get(f64(), 0.5);
+  llvm::Value* quotient = b_.CreateFDiv(a, b);
+  llvm::Value* by_zero = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, quotient);
+  llvm::Value* mod = b_.CreateFRem(a, b);
+  llvm::Value* div = b_.CreateFDiv(b_.CreateFSub(a, mod), b);
+  llvm::Value* differs = b_.CreateAnd(b_.CreateFCmpUNE(mod, fzero),
+                                      b_.CreateXor(b_.CreateFCmpOLT(b, fzero), b_.CreateFCmpOLT(mod, fzero)));
+  div = b_.CreateSelect(differs, b_.CreateFSub(div, fone), div);
+  llvm::Value* fl = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, div);
+  llvm::Value* rounded = b_.CreateSelect(b_.CreateFCmpOGT(b_.CreateFSub(div, fl), fhalf), b_.CreateFAdd(fl, fone), fl);
+  llvm::Value* zero_result = b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, fzero, quotient);
+  llvm::Value* r = b_.CreateSelect(b_.CreateFCmpUNE(div, fzero), rounded, zero_result);
+  return b_.CreateSelect(b_.CreateFCmpOEQ(b, fzero), by_zero, r);
+}
+
+absl::Status FunctionLowering::lower_cast(const ir::Operation& op) {
+  ir::Type from = op.operand(0)->type(), to = op.result(0)->type();
+  llvm::Value* v = value(op.operand(0));
+  auto set = [&](llvm::Value* r) {
+    values_[op.result(0)] = r;
+    return absl::OkStatus();
+  };
+  auto int64ish = [](ir::Type t) { return t.kind() == TypeKind::I64 || t.kind() == TypeKind::Index; };
+  if (from == to || (int64ish(from) && int64ish(to))) return set(v);
+  if (to.is_bool()) {
+    if (int64ish(from)) return set(b_.CreateICmpNE(v, llvm::ConstantInt::get(i64(), 0)));
+    if (from.kind() == TypeKind::F64) return set(b_.CreateFCmpUNE(v, llvm::ConstantFP::get(f64(), 0.0)));
+  }
+  if (from.is_bool()) {
+    if (int64ish(to)) return set(b_.CreateZExt(v, i64()));
+    if (to.kind() == TypeKind::F64) return set(b_.CreateUIToFP(v, f64()));
+  }
+  if (int64ish(from) && to.kind() == TypeKind::F64) return set(b_.CreateSIToFP(v, f64()));
+  if (from.kind() == TypeKind::F64 && int64ish(to)) {
+    // In range of i64 (the frontend guards before): fptosi; else the runtime
+    // raises as the interpreter does (NaN, infinity, out of range).
+    llvm::Value* in_range = b_.CreateAnd(b_.CreateFCmpOGE(v, llvm::ConstantFP::get(f64(), -9223372036854775808.0)),
+                                         b_.CreateFCmpOLT(v, llvm::ConstantFP::get(f64(), 9223372036854775808.0)));
+    auto* cont = llvm::BasicBlock::Create(ctx(), "ok", fn_);
+    auto* bad = llvm::BasicBlock::Create(ctx(), "raise", fn_);
+    b_.CreateCondBr(in_range, cont, bad, llvm::MDBuilder(ctx()).createBranchWeights(kLikely, kUnlikely));
+    b_.SetInsertPoint(bad);
+    b_.CreateCall(m_.runtime("ppy_float_to_i64"), {v});
+    b_.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+    b_.CreateUnreachable();
+    b_.SetInsertPoint(cont);
+    return set(b_.CreateFPToSI(v, i64()));
+  }
+  return fail(op, str_cat("a cast from ", from.str(), " to ", to.str()));
+}
+
+absl::Status FunctionLowering::lower_cmp(const ir::Operation& op) {
+  const std::string* p = attr_string(op, "predicate");
+  if (!p) return fail(op, "a comparison without a predicate");
+  ir::Type t = op.operand(0)->type();
+  llvm::Value* a = value(op.operand(0));
+  llvm::Value* b = value(op.operand(1));
+  using P = llvm::CmpInst::Predicate;
+  static const std::map<std::string, std::array<P, 3>, std::less<>> kPreds = {
+      // signed int, unsigned (bool), float (ordered; `ne` is unordered: NaN != x)
+      {"eq", {P::ICMP_EQ, P::ICMP_EQ, P::FCMP_OEQ}},    {"ne", {P::ICMP_NE, P::ICMP_NE, P::FCMP_UNE}},
+      {"lt", {P::ICMP_SLT, P::ICMP_ULT, P::FCMP_OLT}}, {"le", {P::ICMP_SLE, P::ICMP_ULE, P::FCMP_OLE}},
+      {"gt", {P::ICMP_SGT, P::ICMP_UGT, P::FCMP_OGT}}, {"ge", {P::ICMP_SGE, P::ICMP_UGE, P::FCMP_OGE}},
+  };
+  auto it = kPreds.find(*p);
+  if (it == kPreds.end()) return fail(op, str_cat("the predicate '", *p, "'"));
+  llvm::Value* r;
+  if (t.is_float())
+    r = b_.CreateFCmp(it->second[2], a, b);
+  else if (t.is_bool())
+    r = b_.CreateICmp(it->second[1], a, b);
+  else if (t.is_ptr() || t.kind() == TypeKind::Buffer)
+    r = b_.CreateICmp(it->second[1], a, b);
+  else
+    r = b_.CreateICmp(it->second[0], a, b);
+  values_[op.result(0)] = r;
+  return absl::OkStatus();
+}
+
+absl::Status FunctionLowering::lower_call_extern(const ir::Operation& op) {
+  const ir::Attribute* c = op.attr("callee");
+  std::string callee = c && c->is<std::string>() ? c->as_string() : c && c->is<ir::SymbolRef>() ? c->as_symbol().name : "";
+  if (callee.empty()) return fail(op, "an external call without a callee");
+  std::vector<llvm::Value*> args;
+  for (const ir::Value* v : op.operands()) args.push_back(value(v));
+  if (callee == "ppy_print_str") {
+    const std::string* text = attr_string(op, "text");
+    std::string t = text ? *text : "";
+    if (t.empty()) return absl::OkStatus();
+    b_.CreateCall(m_.runtime(callee), {m_.string(t), llvm::ConstantInt::get(i64(), t.size())});
+    return absl::OkStatus();
+  }
+  if (callee == "ppy_print_bool") {
+    if (args.size() != 1) return fail(op, "ppy_print_bool without its operand");
+    b_.CreateCall(m_.runtime(callee), {b_.CreateZExt(args[0], llvm::Type::getInt32Ty(ctx()))});
+    return absl::OkStatus();
+  }
+  if (is_runtime_function(callee)) {
+    llvm::FunctionCallee fc = m_.runtime(callee);
+    if (fc.getFunctionType()->getNumParams() != args.size())
+      return fail(op, str_cat(callee, " with ", args.size(), " operands"));
+    for (size_t i = 0; i < args.size(); ++i)
+      if (fc.getFunctionType()->getParamType(static_cast<unsigned>(i)) != args[i]->getType())
+        return fail(op, str_cat(callee, " with an operand of the wrong type"));
+    llvm::CallInst* call = b_.CreateCall(fc, args);
+    if (op.num_results()) {
+      if (call->getType() != m_.type(op.result(0)->type())) return fail(op, str_cat(callee, " with the wrong result"));
+      values_[op.result(0)] = call;
+    }
+    return absl::OkStatus();
+  }
+  // Any other C function: declared from the operands and results.
+  if (const std::string* abi = attr_string(op, "abi"); abi && *abi != "c")
+    return fail(op, str_cat("an external call of abi '", *abi, "'"));
+  std::vector<llvm::Type*> params;
+  for (auto* a : args) params.push_back(a->getType());
+  llvm::Type* result = op.num_results() ? m_.type(op.result(0)->type()) : llvm::Type::getVoidTy(ctx());
+  auto* ft = llvm::FunctionType::get(result, params, false);
+  llvm::FunctionCallee fc = m_.module().getOrInsertFunction(callee, ft);
+  if (fc.getFunctionType() != ft) return fail(op, str_cat(callee, " called with two signatures"));
+  llvm::CallInst* call = b_.CreateCall(fc, args);
+  if (op.num_results()) values_[op.result(0)] = call;
+  return absl::OkStatus();
+}
+
+absl::Status FunctionLowering::lower_math(const ir::Operation& op) {
+  static const std::map<std::string, llvm::Intrinsic::ID, std::less<>> kUnary = {
+      {"math.sqrt", llvm::Intrinsic::sqrt},   {"math.sin", llvm::Intrinsic::sin},
+      {"math.cos", llvm::Intrinsic::cos},     {"math.exp", llvm::Intrinsic::exp},
+      {"math.exp2", llvm::Intrinsic::exp2},   {"math.log", llvm::Intrinsic::log},
+      {"math.log2", llvm::Intrinsic::log2},   {"math.log10", llvm::Intrinsic::log10},
+      {"math.floor", llvm::Intrinsic::floor}, {"math.ceil", llvm::Intrinsic::ceil},
+      {"math.trunc", llvm::Intrinsic::trunc}, {"math.abs", llvm::Intrinsic::fabs},
+  };
+  if (op.num_results() != 1 || !op.result(0)->type().is_float() || op.result(0)->type().kind() != TypeKind::F64)
+    return fail(op, "a math op not on f64");
+  llvm::Value* a = value(op.operand(0));
+  if (auto it = kUnary.find(op.name()); it != kUnary.end()) {
+    values_[op.result(0)] = b_.CreateUnaryIntrinsic(it->second, a);
+    return absl::OkStatus();
+  }
+  if (op.name() == "math.tan") {
+    values_[op.result(0)] = b_.CreateCall(m_.runtime("tan"), {a});
+    return absl::OkStatus();
+  }
+  if (op.name() == "math.pow" && op.num_operands() == 2) {
+    values_[op.result(0)] = b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, value(op.operand(1)));
+    return absl::OkStatus();
+  }
+  return fail(op, "a math op this backend does not lower");
+}
+
+absl::Status ModuleLowering::declare_functions() {
+  for (auto& f : ir_.functions()) {
+    std::vector<llvm::Type*> params;
+    for (auto& p : f->params()) {
+      llvm::Type* t = type(p.type);
+      if (!t)
+        return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take a parameter of type ",
+                                                  p.type.str(), " in @", f->name()));
+      params.push_back(t);
+    }
+    if (f->results().size() > 1)
+      return absl::InvalidArgumentError(
+          str_cat("E1802: backend 'llvm' cannot take @", f->name(), ": it returns several values"));
+    llvm::Type* result = f->results().empty() ? llvm::Type::getVoidTy(ctx_) : type(f->results()[0]);
+    if (!result)
+      return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take a result of type ",
+                                                f->results()[0].str(), " in @", f->name()));
+    auto* ft = llvm::FunctionType::get(result, params, false);
+    auto linkage = f->visibility() == ir::Visibility::Private && !f->is_declaration()
+                       ? llvm::GlobalValue::InternalLinkage
+                       : llvm::GlobalValue::ExternalLinkage;
+    auto* fn = llvm::Function::Create(ft, linkage, f->name(), *module_);
+    if (fn->getName() != f->name())
+      return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take @", f->name(),
+                                                ": its symbol clashes with a runtime function"));
+    for (size_t i = 0; i < f->params().size(); ++i)
+      if (!f->params()[i].name.empty()) fn->getArg(static_cast<unsigned>(i))->setName(f->params()[i].name);
+    fn->addFnAttr(llvm::Attribute::NoUnwind);
+    // bool as C passes it (an exported function is called from C).
+    for (unsigned i = 0; i < fn->arg_size(); ++i)
+      if (params[i]->isIntegerTy(1)) fn->addParamAttr(i, llvm::Attribute::ZExt);
+    if (result->isIntegerTy(1)) fn->addRetAttr(llvm::Attribute::ZExt);
+    functions_[f->name()] = fn;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ModuleLowering::lower_globals() {
+  for (auto& [name, g] : ir_.globals()) {
+    llvm::Type* t = type(g.type);
+    if (!t || g.type.kind() == TypeKind::Buffer || g.type.kind() == TypeKind::Ptr)
+      return absl::InvalidArgumentError(
+          str_cat("E1802: backend 'llvm' cannot take the global @", name, " of type ", g.type.str()));
+    llvm::Constant* init = nullptr;
+    if (g.initializer) {
+      const ir::Attribute& a = *g.initializer;
+      if (g.type.is_float())
+        init = llvm::ConstantFP::get(t, a.is<double>() ? a.as_float() : a.is<int64_t>() ? double(a.as_int()) : 0.0);
+      else
+        init = llvm::ConstantInt::get(t, static_cast<uint64_t>(a.is<bool>() ? a.as_bool() : a.is<int64_t>() ? a.as_int() : 0),
+                                      !g.type.is_bool());
+    }
+    bool external = g.visibility == ir::Visibility::Extern;
+    if (!external && !init) init = llvm::Constant::getNullValue(t);
+    auto linkage = g.visibility == ir::Visibility::Private ? llvm::GlobalValue::InternalLinkage
+                                                            : llvm::GlobalValue::ExternalLinkage;
+    new llvm::GlobalVariable(*module_, t, !g.is_mutable, linkage, external ? nullptr : init, name);
+  }
+  return absl::OkStatus();
+}
+
+void ModuleLowering::find_recursive() {
+  // Tarjan's strongly connected components over the module's call graph.
+  std::unordered_map<std::string, std::vector<std::string>> calls;
+  for (auto& f : ir_.functions()) {
+    auto& out = calls[f->name()];
+    ir::walk(f->body(), [&](const ir::Operation& op) {
+      if (op.name() != "core.call") return;
+      if (const ir::Attribute* c = op.attr("callee"); c && c->is<ir::SymbolRef>()) out.push_back(c->as_symbol().name);
+    });
+  }
+  std::unordered_map<std::string, int> index, low;
+  std::unordered_set<std::string> on_stack;
+  std::vector<std::string> stack;
+  int next = 0;
+  std::function<void(const std::string&)> connect = [&](const std::string& v) {
+    index[v] = low[v] = next++;
+    stack.push_back(v);
+    on_stack.insert(v);
+    for (auto& w : calls[v]) {
+      if (!calls.count(w)) continue;
+      if (!index.count(w)) {
+        connect(w);
+        low[v] = std::min(low[v], low[w]);
+      } else if (on_stack.count(w)) {
+        low[v] = std::min(low[v], index[w]);
+      }
+    }
+    if (low[v] != index[v]) return;
+    std::vector<std::string> scc;
+    std::string w;
+    do {
+      w = stack.back();
+      stack.pop_back();
+      on_stack.erase(w);
+      scc.push_back(w);
+    } while (w != v);
+    bool self = std::find(calls[v].begin(), calls[v].end(), v) != calls[v].end();
+    if (scc.size() > 1 || self) recursive_.insert(scc.begin(), scc.end());
+  };
+  for (auto& f : ir_.functions())
+    if (!index.count(f->name())) connect(f->name());
+}
+
+absl::StatusOr<std::unique_ptr<llvm::Module>> ModuleLowering::run() {
+  if (auto s = declare_functions(); !s.ok()) return s;
+  if (auto s = lower_globals(); !s.ok()) return s;
+  find_recursive();
+  for (auto& f : ir_.functions()) {
+    if (f->is_declaration()) continue;
+    if (auto s = FunctionLowering(*this, *f).run(); !s.ok()) return s;
+    // A function without effects reads and writes no memory: LLVM may hoist,
+    // merge or drop its calls. (One counting its depth writes the runtime's.)
+    llvm::Function* fn = function(f->name());
+    bool calls_runtime = false;
+    ir::walk(f->body(), [&](const ir::Operation& op) {
+      if (op.name() == "core.call_extern") calls_runtime = true;
+    });
+    if (const ir::Attribute* e = f->attributes().get("ppy.effects");
+        e && e->is_array() && !recursive(f->name()) && !calls_runtime) {
+      bool pure = true;
+      for (auto& x : e->as_array())
+        if (!x.is<std::string>() || x.as_string() != "pure") pure = false;
+      if (pure) fn->setMemoryEffects(llvm::MemoryEffects::none());
+    }
+  }
+  return std::move(module_);
+}
+
+}  // namespace
+
+bool is_runtime_function(std::string_view name) {
+  static const std::set<std::string, std::less<>> kNames = {
+      "ppy_print_i64",    "ppy_print_f64",     "ppy_print_bool",   "ppy_print_str", "ppy_print_space",
+      "ppy_print_newline", "ppy_list_new_i64", "ppy_list_new_f64", "ppy_pow_i64",
+  };
+  return kNames.count(name) != 0;
+}
+
+absl::StatusOr<std::unique_ptr<llvm::Module>> lower_module(const ir::Module& module, llvm::LLVMContext& context,
+                                                           const LowerOptions& options) {
+  return ModuleLowering(module, context, options).run();
+}
+
+}  // namespace ppy::llvm_backend

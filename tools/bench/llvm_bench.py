@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The LLVM road's benchmark (not a test): every figure is measured in a process
+of its own and printed as a ratio.
+
+    llvm_bench.py --ppy BUILD/bin/ppy [--repeat N]
+
+- compiled code (`ppy build --standalone -O2`, with guards and `--unsafe`) against
+  python3 on four loop programs (tools/bench/llvm/*.ppy), and against the same
+  algorithm in C (`*.c`) compiled by clang-19 -O2 (or clang, or cc, as found);
+- `ppy run examples/hello.ppy` cold (empty cache) and warm (cached objects)
+  against `ppy run --interp`;
+- code generation of a ~100k-op module at -O2, per 1k ops (`ppy emit object`
+  less `ppy emit ir` of the same module, both with an empty cache).
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PROGRAMS = ["int_loop", "float_loop", "list_loop", "calls"]
+
+
+def timed(cmd, cwd=None, env=None):
+    """Seconds one run of `cmd` took (best effort: wall clock), and its stdout."""
+    start = time.perf_counter()
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if p.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(cmd)} failed ({p.returncode}): {p.stderr[-800:]}")
+    return elapsed, p.stdout
+
+
+def best(cmd, repeat, cwd=None, before=None):
+    times, out = [], None
+    for _ in range(repeat):
+        if before:
+            before()
+        t, out = timed(cmd, cwd)
+        times.append(t)
+    return min(times), out
+
+
+def c_compiler():
+    for name in ("clang-19", "clang", "cc"):
+        path = shutil.which(name)
+        if path:
+            return name, path
+    raise SystemExit("bench: no C compiler")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ppy", required=True)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    ppy = os.path.abspath(args.ppy)
+    work = tempfile.mkdtemp(prefix="ppy-llvm-bench-")
+    cname, cc = c_compiler()
+    try:
+        print(f"== llvm_bench (best of {args.repeat}; C by {cname} -O2)")
+        print(f"{'program':<12} {'python3 s':>10} {'ppy s':>9} {'unsafe s':>9} {'C s':>8} "
+              f"{'py/ppy':>8} {'py/unsafe':>10} {'ppy/C':>7} {'unsafe/C':>9}")
+        for name in PROGRAMS:
+            src = os.path.join(HERE, "llvm", name + ".ppy")
+            exes = {}
+            for label, extra in (("safe", []), ("unsafe", ["--unsafe"])):
+                out = os.path.join(work, f"{name}-{label}")
+                subprocess.run([ppy, "build", src, "--standalone", "-O", "2", "-o", out] + extra, check=True,
+                               capture_output=True)
+                exes[label] = os.path.join(out, name)
+            cexe = os.path.join(work, name + "-c")
+            subprocess.run([cc, "-O2", os.path.join(HERE, "llvm", name + ".c"), "-o", cexe, "-lm"], check=True)
+            t_py, out_py = best([sys.executable, src], 1)
+            t_safe, out_safe = best([exes["safe"]], args.repeat)
+            t_unsafe, _ = best([exes["unsafe"]], args.repeat)
+            t_c, _ = best([cexe], args.repeat)
+            if out_py != out_safe:
+                print(f"  {name}: ppy printed {out_safe!r}, python3 {out_py!r}")
+            print(f"{name:<12} {t_py:>10.3f} {t_safe:>9.4f} {t_unsafe:>9.4f} {t_c:>8.4f} "
+                  f"{t_py / t_safe:>7.1f}x {t_py / t_unsafe:>9.1f}x {t_safe / t_c:>6.2f}x {t_unsafe / t_c:>8.2f}x")
+
+        # ppy run of hello: cold (empty cache), warm, and the interpreter.
+        hello_dir = os.path.join(work, "hello")
+        os.makedirs(hello_dir)
+        hello = os.path.join(hello_dir, "hello.ppy")
+        shutil.copy(os.path.join(ROOT, "examples", "hello.ppy"), hello)
+        cache = os.path.join(hello_dir, ".ppy-cache")
+        cold, _ = best([ppy, "run", hello], args.repeat, before=lambda: shutil.rmtree(cache, ignore_errors=True))
+        timed([ppy, "run", hello])
+        warm, _ = best([ppy, "run", hello], args.repeat)
+        interp, _ = best([ppy, "run", "--interp", hello], args.repeat)
+        print(f"\nppy run hello.ppy: cold {cold * 1000:.1f} ms, warm {warm * 1000:.1f} ms, --interp "
+              f"{interp * 1000:.1f} ms; cold/interp {cold / interp:.2f}x, warm/interp {warm / interp:.2f}x")
+
+        # Code generation per 1k ops of a big module at -O2.
+        big_dir = os.path.join(work, "big")
+        os.makedirs(big_dir)
+        big = os.path.join(big_dir, "big.ppy")
+        with open(big, "w") as f:
+            for k in range(800):
+                f.write(f"def f{k}(a: int, b: float) -> float:\n    x = a * {k + 1} + 3\n    y = b * 0.5 + x\n")
+                for j in range(12):
+                    f.write(f"    y = y * 1.0001 + (x % {j + 7}) - {j}.0\n    x = x + {j}\n")
+                f.write("    return y + x\n\n\n")
+        big_cache = os.path.join(big_dir, ".ppy-cache")
+        ir_out = os.path.join(work, "big.ppyir")
+        clear = lambda: shutil.rmtree(big_cache, ignore_errors=True)
+        t_ir, _ = best([ppy, "emit", "ir", big, "-O", "2", "-o", ir_out], 1, before=clear)
+        with open(ir_out) as f:
+            ops = sum(1 for line in f if line.startswith("    ") and not line.strip().startswith("^"))
+        t_obj, _ = best([ppy, "emit", "object", big, "-O", "2", "-o", os.path.join(work, "big.o")], 1, before=clear)
+        codegen = max(t_obj - t_ir, 0.0)
+        print(f"codegen at -O2: {ops} ops in {codegen:.2f} s ({codegen / (ops / 1000) * 1000:.2f} ms per 1k ops); "
+              f"frontend and shared passes {t_ir:.2f} s")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
