@@ -31,8 +31,9 @@ TEST_F(E2E, BuiltinIrNeedsNoBackendPath) {
   EXPECT_THAT(linked.out, StartsWith("ppyir 1\n"));
   Result listed = ppy({"backends"}, "");
   ASSERT_EQ(listed.status, 0) << listed;
-  // Only the builtin (and whatever the install prefix holds: <build>/lib/ppy/backends).
-  EXPECT_THAT(listed.out, StartsWith("ir           builtin\n"));
+  // Only the builtins (and whatever the install prefix holds: <build>/lib/ppy/backends).
+  EXPECT_THAT(listed.out, StartsWith("c            builtin\nir           builtin\nllvm         builtin\n"
+                                     "nvvm         builtin\npython       builtin\nstablehlo    builtin\n"));
   EXPECT_THAT(listed.out, Not(HasSubstr("dummy")));
 }
 
