@@ -12,9 +12,11 @@
 
 #include "grpcpp/create_channel_posix.h"
 #include "grpcpp/grpcpp.h"
+#include "farm.h"
 #include "internal.h"
 #include "ppy/backend/client.h"
 #include "ppy/backend/serve.h"
+#include "ppy/backend/service.h"
 #include "ppy/backend/v1/backend.grpc.pb.h"
 #include "ppy/backend/wire.h"
 #include "ppy/host/handle.h"
@@ -62,16 +64,36 @@ absl::StatusOr<std::string> read_file(const std::string& path) {
   return s.str();
 }
 
+/// A remote backend's servers, behind the handle's one balanced channel.
+struct FarmState {
+  internal::Farm farm;
+  /// A channel to each server alone (farm.servers' order): the handshake's,
+  /// kept to say why each is gone when no server takes a call.
+  std::vector<std::shared_ptr<grpc::Channel>> direct;
+  /// What every server that answers must agree with (the first server's handshake).
+  v1::HandshakeResponse identity;
+  /// Attempts per call: a call lost with its server goes to another, this many times in all.
+  int attempts = 3;
+};
+
+/// `peer()` as a server's address: gRPC may percent-encode an IPv6 address's brackets.
+std::string peer_address(std::string peer) {
+  for (auto [from, to] : {std::pair{"%5B", "["}, {"%5D", "]"}})
+    for (size_t at; (at = peer.find(from)) != std::string::npos;) peer.replace(at, 3, to);
+  return peer;
+}
+
 class RemoteHandle final : public BackendHandle {
  public:
   RemoteHandle(BackendInfo info, std::unique_ptr<BackendProcess> process, std::shared_ptr<grpc::Channel> channel,
-               Deadlines deadlines, Options options)
+               Deadlines deadlines, Options options, std::optional<FarmState> farm = std::nullopt)
       : info_(std::move(info)),
         process_(std::move(process)),
         channel_(std::move(channel)),
         stub_(v1::Backend::NewStub(channel_)),
         deadlines_(deadlines),
-        options_(std::move(options)) {
+        options_(std::move(options)),
+        farm_(std::move(farm)) {
     wire::to_proto(options_, options_proto_);
   }
   ~RemoteHandle() override {
@@ -122,13 +144,50 @@ class RemoteHandle final : public BackendHandle {
   template <class F>
   absl::Status unary(std::string_view call, std::chrono::milliseconds deadline, F f) {
     if (std::string d = dead(); !d.empty()) return internal::call_failure(info_, call, d, {});
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + deadline);
-    track(&ctx);
-    grpc::Status s = f(&ctx);
-    untrack(&ctx);
-    if (s.ok()) return absl::OkStatus();
-    return failure(call, s.error_code(), s.error_message(), deadline);
+    std::vector<Loss> lost;
+    for (int attempt = 1;; ++attempt) {
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + deadline);
+      track(&ctx);
+      grpc::Status s = f(&ctx);
+      untrack(&ctx);
+      if (s.ok()) return absl::OkStatus();
+      if (!farm_ || !internal::retry_elsewhere(s.error_code()) || cancelled())
+        return failure(call, s.error_code(), s.error_message(), deadline);
+      lost.push_back({peer_address(ctx.peer()), str_cat(code_name(s.error_code()), ": ", s.error_message())});
+      if (attempt >= farm_->attempts) return every_server_gone(call, lost);
+      pause_before_retry(attempt);
+    }
+  }
+  /// A call a server lost: the server (`peer()`, empty when none took it) and why.
+  struct Loss {
+    std::string peer, why;
+  };
+  /// One Invoke on one server. `retry`: it was lost with its server (or the
+  /// server was full), and may go to another.
+  struct Attempt {
+    absl::StatusOr<InvocationResult> result;
+    bool retry = false;
+    Loss loss;
+  };
+  Attempt invoke_once(const Invocation& r);
+  /// E1905: no server took the call, naming each and why (a server no
+  /// attempt reached is asked now).
+  absl::Status every_server_gone(std::string_view call, const std::vector<Loss>& lost);
+  /// How a message names the server at `peer`.
+  std::string server_label(const std::string& peer) const;
+  /// E1903 when the server that answered is not the backend the handshake
+  /// found (its identity differs); OK when it agrees or says nothing.
+  absl::Status check_identity(const grpc::ClientContext& ctx) const;
+  bool cancelled() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return cancelled_;
+  }
+  /// Before another attempt: a moment for round_robin to see a lost server
+  /// go, then up to a second for any server to be ready (one restarting).
+  void pause_before_retry(int attempt) {
+    std::this_thread::sleep_for(attempt * 25ms);
+    channel_->WaitForConnected(std::chrono::system_clock::now() + 1s);
   }
   /// Calls run on several threads at once (`-j`): cancel() reaches them all.
   void track(grpc::ClientContext* c) {
@@ -174,6 +233,7 @@ class RemoteHandle final : public BackendHandle {
   std::vector<grpc::ClientContext*> in_flight_;  // guarded by mu_, as are the next two
   bool cancelled_ = false;
   std::string dead_;  ///< why the helper can take no more calls
+  std::optional<FarmState> farm_;  ///< a remote backend's servers
 };
 
 absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code, const std::string& message,
@@ -219,8 +279,29 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
 }
 
 absl::StatusOr<InvocationResult> RemoteHandle::invoke(const Invocation& r) {
+  if (!farm_) return std::move(invoke_once(r).result);
+  std::vector<Loss> lost;
+  for (int attempt = 1;; ++attempt) {
+    Attempt a = invoke_once(r);
+    if (!a.retry) {
+      if (a.result.ok() && !lost.empty()) {
+        std::string note = "the call was retried:";
+        for (const Loss& l : lost) str_append(note, " ", server_label(l.peer), " lost it (", l.why, ");");
+        str_append(note, " ", server_label(a.loss.peer), " answered");
+        a.result->notes.push_back(std::move(note));
+      }
+      return std::move(a.result);
+    }
+    lost.push_back(std::move(a.loss));
+    if (cancelled()) return internal::call_failure(info_, internal::action_call(r), "the call was cancelled", {});
+    if (attempt >= farm_->attempts) return every_server_gone(internal::action_call(r), lost);
+    pause_before_retry(attempt);
+  }
+}
+
+RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
   std::string_view call = internal::action_call(r);
-  if (std::string d = dead(); !d.empty()) return internal::call_failure(info_, call, d, {});
+  if (std::string d = dead(); !d.empty()) return {internal::call_failure(info_, call, d, {})};
   std::chrono::milliseconds deadline = r.action == Invocation::Action::Build ? deadlines_.build
                                        : r.action == Invocation::Action::Validate ? deadlines_.validate
                                                                                   : deadlines_.emit;
@@ -239,32 +320,114 @@ absl::StatusOr<InvocationResult> RemoteHandle::invoke(const Invocation& r) {
   track(&cctx);
   absl::StatusOr<InvokeResult> got = ppy::invoke(*stub_, cctx, std::move(header), r.modules);
   untrack(&cctx);
+  Attempt out{absl::UnknownError("")};
+  out.loss.peer = peer_address(cctx.peer());
   if (!got.ok()) {
     std::optional<InvokeFailure> f = invoke_failure_of(got.status());
     if (f && !f->step.empty()) call = f->step;  // the step it died in
-    if (f && f->kind == InvokeFailure::Kind::Transport)
-      return failure(call, f->code, std::string(got.status().message()), deadline);
+    if (f && f->kind == InvokeFailure::Kind::Transport) {
+      // A server lost mid-call, or full: an Invoke is a pure function of what
+      // it carries, so another server may take it whole.
+      if (farm_ && internal::retry_elsewhere(static_cast<int>(f->code)) && !cancelled()) {
+        out.retry = true;
+        out.loss.why = str_cat(code_name(f->code), ": ", std::string(got.status().message()));
+        return out;
+      }
+      out.result = failure(call, f->code, std::string(got.status().message()), deadline);
+      return out;
+    }
     // The stream itself was fine but what came on it was not.
     std::string cause = str_cat("it broke the protocol: ", error_text(got.status()));
     if (process_) stop_helper(cause, false);
-    return internal::call_failure(info_, call, cause, process_ ? process_->output_tail() : "");
+    out.result = internal::call_failure(info_, call, cause, process_ ? process_->output_tail() : "");
+    return out;
   }
+  if (farm_)
+    if (absl::Status id = check_identity(cctx); !id.ok()) {
+      out.result = id;
+      return out;
+    }
   if (!got->step.empty()) call = got->step;
-  if (got->error) return internal::from_session(info_, call, wire::status_of(*got->error));
-  InvocationResult out;
-  out.notes = std::move(got->notes);
-  if (got->finished) out.passes = wire::passes_from_proto(*got->finished);
-  if (auto s = check_answer(r, call, *got); !s.ok()) return s;
-  for (auto& a : got->artifacts) out.artifacts.push_back({a.path, std::move(a.data), a.binary});
-  if (r.return_modules) out.modules = std::move(got->modules);
+  if (got->error) {
+    out.result = internal::from_session(info_, call, wire::status_of(*got->error));
+    return out;
+  }
+  InvocationResult res;
+  res.notes = std::move(got->notes);
+  if (got->finished) res.passes = wire::passes_from_proto(*got->finished);
+  if (auto s = check_answer(r, call, *got); !s.ok()) {
+    out.result = s;
+    return out;
+  }
+  for (auto& a : got->artifacts) res.artifacts.push_back({a.path, std::move(a.data), a.binary});
+  if (r.return_modules) res.modules = std::move(got->modules);
   if (r.action == Invocation::Action::Build) {
     std::vector<BuildFile> files;
     for (auto& f : got->files) files.push_back({f.path, std::move(f.data), f.executable});
     std::vector<std::string> outputs;
     if (got->finished) outputs.assign(got->finished->outputs().begin(), got->finished->outputs().end());
-    if (auto s = internal::write_build_files(info_, r.output_dir, std::move(files), outputs, out); !s.ok()) return s;
+    if (auto s = internal::write_build_files(info_, r.output_dir, std::move(files), outputs, res); !s.ok()) {
+      out.result = s;
+      return out;
+    }
   }
+  out.result = std::move(res);
   return out;
+}
+
+std::string RemoteHandle::server_label(const std::string& peer) const {
+  if (farm_)
+    for (const internal::FarmServer& s : farm_->farm.servers)
+      if (s.address == peer) return s.label();
+  if (peer.empty() || peer == "unknown") return "no server";
+  return peer.substr(peer.find(':') + 1);
+}
+
+absl::Status RemoteHandle::check_identity(const grpc::ClientContext& ctx) const {
+  const auto& md = ctx.GetServerInitialMetadata();
+  auto it = md.find(kIdentityMetadata);
+  if (it == md.end()) return absl::OkStatus();  // a server not built on this SDK: its handshake is all we have
+  v1::HandshakeResponse identity;
+  std::string difference = identity.ParseFromArray(it->second.data(), static_cast<int>(it->second.size()))
+                               ? internal::handshake_difference(farm_->identity, identity)
+                               : "its identity cannot be read";
+  if (difference.empty()) return absl::OkStatus();
+  return coded_error("E1903", str_cat("backend '", info_.name, "' (", info_.origin, "): the server ",
+                                      server_label(peer_address(ctx.peer())),
+                                      " that answered is not the backend this build shook hands with: ", difference,
+                                      "; its answer is refused (the servers of one backend must all run the same "
+                                      "version)"));
+}
+
+absl::Status RemoteHandle::every_server_gone(std::string_view call, const std::vector<Loss>& lost) {
+  std::string each;
+  std::vector<std::string> unattributed;
+  for (size_t i = 0; i < farm_->farm.servers.size(); ++i) {
+    const internal::FarmServer& s = farm_->farm.servers[i];
+    std::string why;
+    for (const Loss& l : lost)
+      if (l.peer == s.address) why = str_cat("lost the call (", l.why, ")");
+    if (why.empty()) {  // no attempt reached it: ask it why
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + 2s);
+      v1::HandshakeRequest req;
+      req.add_api_versions(kBackendApiVersion);
+      *req.mutable_options() = options_proto_;
+      v1::HandshakeResponse resp;
+      grpc::Status st = v1::Backend::NewStub(farm_->direct[i])->Handshake(&ctx, req, &resp);
+      why = st.ok() ? std::string("it answers a handshake, but took no call")
+                    : str_cat(code_name(st.error_code()), ": ", st.error_message());
+    }
+    str_append(each, each.empty() ? "" : "; ", s.label(), ": ", why);
+  }
+  for (const auto& [endpoint, why] : farm_->farm.unresolved) str_append(each, each.empty() ? "" : "; ", endpoint, ": ", why);
+  for (const Loss& l : lost)
+    if (l.peer.empty() || l.peer == "unknown") {
+      str_append(each, "; and no server was ready to take it (", l.why, ")");
+      break;
+    }
+  return internal::call_failure(
+      info_, call, str_cat("no server could take the call (", lost.size(), " attempt(s)): ", each), {});
 }
 
 absl::Status RemoteHandle::check_answer(const Invocation& r, std::string_view call, const InvokeResult& got) const {
@@ -351,6 +514,113 @@ absl::Status handshake_failure(const BackendInfo& info, BackendProcess* process,
   return coded_error("E1903", why + internal::tail_block(tail));
 }
 
+/// One handshake on `channel`.
+grpc::Status handshake(const std::shared_ptr<grpc::Channel>& channel, const ConnectOptions& o,
+                       std::chrono::system_clock::time_point deadline, bool wait_for_ready,
+                       v1::HandshakeResponse& resp) {
+  auto stub = v1::Backend::NewStub(channel);
+  v1::HandshakeRequest req;
+  req.add_api_versions(kBackendApiVersion);
+  wire::to_proto(o.options, *req.mutable_options());
+  req.set_driver_version("ppy-host 0.1");
+  grpc::ClientContext ctx;
+  ctx.set_deadline(deadline);
+  ctx.set_wait_for_ready(wait_for_ready);
+  return stub->Handshake(&ctx, req, &resp);
+}
+
+/// A remote backend's servers, reached: the balanced channel over them all.
+struct Reached {
+  FarmState state;
+  std::shared_ptr<grpc::Channel> channel;
+};
+
+/// Resolves the endpoints, shakes hands with every server at once (each on a
+/// channel of its own; not wait_for_ready, so one that cannot be reached says
+/// why at once rather than when the deadline passes), checks that those that
+/// answer agree, and opens the one channel gRPC's round_robin balances over
+/// them with health checking. Servers down now may join later: every answer
+/// carries its server's identity, checked then. E1903: none answers, or they
+/// differ.
+absl::StatusOr<Reached> connect_servers(const BackendEntry& entry, const BackendInfo& info, const ConnectOptions& o,
+                                        const std::shared_ptr<grpc::ChannelCredentials>& creds,
+                                        const grpc::ChannelArguments& base,
+                                        std::chrono::system_clock::time_point deadline,
+                                        std::chrono::milliseconds handshake_ms) {
+  Reached out;
+  internal::Farm& farm = out.state.farm;
+  farm = internal::resolve_farm(entry.endpoints);
+  // The name a server's certificate is checked against, and the authority it is told.
+  auto args_for = [&](const std::string& endpoint) {
+    grpc::ChannelArguments a = base;
+    if (!entry.tls.insecure)
+      a.SetSslTargetNameOverride(entry.tls.server_name.empty() ? internal::endpoint_host(endpoint)
+                                                               : entry.tls.server_name);
+    if (std::string authority = internal::endpoint_authority(endpoint); !authority.empty())
+      a.SetString(GRPC_ARG_DEFAULT_AUTHORITY, authority);
+    return a;
+  };
+  std::string who = str_cat("backend '", info.name, "' (", info.origin, ")");
+  const size_t n = farm.servers.size();
+  // The balanced channel connects to every server while their handshakes
+  // run, so that the first calls already find them all ready.
+  std::string target = n ? internal::balanced_target(farm.servers) : std::string();
+  if (n && target.empty())
+    return coded_error("E1903", str_cat(who, ": its servers mix IPv4 and IPv6 addresses, which one balanced "
+                                        "channel cannot; name them all by one kind"));
+  if (n) {
+    grpc::ChannelArguments a = args_for(entry.endpoints.front());
+    a.SetServiceConfigJSON(internal::kFarmServiceConfig);
+    // A server back from a restart rejoins within a second, not gRPC's default backoff of minutes.
+    a.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+    a.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+    a.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+    out.channel = grpc::CreateCustomChannel(target, creds, a);
+    out.channel->GetState(/*try_to_connect=*/true);
+  }
+  std::vector<grpc::Status> status(n);
+  std::vector<v1::HandshakeResponse> answers(n);
+  out.state.direct.resize(n);
+  {
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < n; ++i)
+      threads.emplace_back([&, i] {
+        const internal::FarmServer& s = farm.servers[i];
+        out.state.direct[i] = grpc::CreateCustomChannel(s.address, creds, args_for(s.endpoint));
+        status[i] = handshake(out.state.direct[i], o, deadline, false, answers[i]);
+      });
+    for (std::thread& t : threads) t.join();
+  }
+  size_t reference = n;
+  for (size_t i = 0; i < n && reference == n; ++i)
+    if (status[i].ok()) reference = i;
+  if (reference == n) {
+    if (n == 1 && farm.unresolved.empty())
+      return handshake_failure(info, nullptr, farm.servers[0].endpoint, status[0], handshake_ms);
+    std::string each;
+    for (size_t i = 0; i < n; ++i)
+      str_append(each, each.empty() ? "" : "; ", farm.servers[i].label(), ": ", code_name(status[i].error_code()),
+                 ": ", status[i].error_message());
+    for (const auto& [endpoint, why] : farm.unresolved) str_append(each, each.empty() ? "" : "; ", endpoint, ": ", why);
+    return coded_error("E1903", str_cat(who, " could not be reached at any of its servers: ", each));
+  }
+  std::string differ;
+  for (size_t i = 0; i < n; ++i) {
+    if (!status[i].ok()) continue;
+    std::string d = internal::handshake_difference(answers[reference], answers[i]);
+    if (!d.empty())
+      str_append(differ, differ.empty() ? "" : "; ", "server ", farm.servers[i].label(), " differs from ",
+                 farm.servers[reference].label(), ": ", d);
+  }
+  if (!differ.empty())
+    return coded_error("E1903", str_cat(who, ": the servers of one backend must answer its handshake alike, and ",
+                                        differ, "; it is refused (never mixed into one build's artifacts)"));
+  out.channel->WaitForConnected(std::min(deadline, std::chrono::system_clock::now() + 1s));
+  out.state.identity = std::move(answers[reference]);
+  out.state.attempts = static_cast<int>(std::clamp<size_t>(2 * n, 3, 10));
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntry& entry, const ConnectOptions& o) {
@@ -366,6 +636,8 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
   grpc::ChannelArguments args = backend_channel_arguments();
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<BackendProcess> process;
+  std::optional<FarmState> farm;
+  v1::HandshakeResponse resp;
   bool wait_for_ready = false;
   if (entry.remote()) {
     std::shared_ptr<grpc::ChannelCredentials> creds;
@@ -384,11 +656,12 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
         *out = std::move(*data);
       }
       creds = grpc::SslCredentials(ssl);
-      if (!entry.tls.server_name.empty()) args.SetSslTargetNameOverride(entry.tls.server_name);
     }
-    // Not wait_for_ready: a server that cannot be reached fails the handshake
-    // at once, with the reason, rather than when its deadline passes.
-    channel = grpc::CreateCustomChannel(entry.endpoint, creds, args);
+    auto reached = connect_servers(entry, info, o, creds, args, start + deadlines.handshake, deadlines.handshake);
+    if (!reached.ok()) return reached.status();
+    farm = std::move(reached->state);
+    channel = std::move(reached->channel);
+    resp = farm->identity;
   } else {
     ProcessOptions po;
     po.executable = entry.executable;
@@ -416,19 +689,9 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
       channel = grpc::CreateCustomChannel("unix:" + process->socket_path(), grpc::InsecureChannelCredentials(), args);
       wait_for_ready = process->poll().running();
     }
+    grpc::Status s = handshake(channel, o, start + deadlines.handshake, wait_for_ready, resp);
+    if (!s.ok()) return handshake_failure(info, process.get(), {}, s, deadlines.handshake);
   }
-
-  auto stub = v1::Backend::NewStub(channel);
-  v1::HandshakeRequest req;
-  req.add_api_versions(kBackendApiVersion);
-  wire::to_proto(o.options, *req.mutable_options());
-  req.set_driver_version("ppy-host 0.1");
-  v1::HandshakeResponse resp;
-  grpc::ClientContext ctx;
-  ctx.set_deadline(start + deadlines.handshake);
-  ctx.set_wait_for_ready(wait_for_ready);
-  grpc::Status s = stub->Handshake(&ctx, req, &resp);
-  if (!s.ok()) return handshake_failure(info, process.get(), entry.endpoint, s, deadlines.handshake);
 
   if (resp.has_api_version()) info.api_version = resp.api_version();
   info.fingerprint = resp.fingerprint();
@@ -450,8 +713,8 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
     if (process) process->kill();
     return c;
   }
-  return std::unique_ptr<BackendHandle>(
-      new RemoteHandle(std::move(info), std::move(process), std::move(channel), deadlines, o.options));
+  return std::unique_ptr<BackendHandle>(new RemoteHandle(std::move(info), std::move(process), std::move(channel),
+                                                         deadlines, o.options, std::move(farm)));
 }
 
 }  // namespace ppy::host

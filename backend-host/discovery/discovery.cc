@@ -144,24 +144,13 @@ absl::StatusOr<Distribution> read_manifest(const fs::path& manifest) {
       e.manifest = manifest;
       auto exe = string_key(*t, "executable", where, false);
       if (!exe.ok()) return exe.status();
-      auto endpoint = string_key(*t, "endpoint", where, false);
-      if (!endpoint.ok()) return endpoint.status();
-      if (exe->empty() == endpoint->empty())
-        return absl::InvalidArgumentError(str_cat(where, " needs exactly one of 'executable' and 'endpoint'"));
+      auto settings = HostSettings::from_toml(*t);
+      if (!settings.ok()) return absl::InvalidArgumentError(str_cat(where, ": ", std::string(settings.status().message())));
+      if (exe->empty() == !settings->endpoints)
+        return absl::InvalidArgumentError(str_cat(where, " needs exactly one of 'executable' and 'endpoint' (or 'endpoints')"));
       e.executable = resolve(base, *exe);
-      e.endpoint = *endpoint;
-      for (auto [k, out] : {std::pair<std::string_view, std::string*>{"tls-ca", &e.tls.ca},
-                            {"tls-cert", &e.tls.cert},
-                            {"tls-key", &e.tls.key},
-                            {"tls-server-name", &e.tls.server_name}}) {
-        auto v = string_key(*t, k, where, false);
-        if (!v.ok()) return v.status();
-        *out = k == "tls-server-name" ? *v : resolve(base, *v).string();
-      }
-      if (const toml::node* n = t->get("tls-insecure")) {
-        if (!n->is_boolean()) return absl::InvalidArgumentError(str_cat(where, ": 'tls-insecure' must be true or false"));
-        e.tls.insecure = n->value_or(false);
-      }
+      if (settings->endpoints) e.endpoints = *settings->endpoints;
+      settings->tls.apply(e.tls, base);
       if (const toml::node* n = t->get("args")) {
         const toml::array* a = n->as_array();
         if (!a) return absl::InvalidArgumentError(str_cat(where, ": 'args' must be an array of strings"));
@@ -170,8 +159,6 @@ absl::StatusOr<Distribution> read_manifest(const fs::path& manifest) {
           e.args.push_back(*x.value<std::string>());
         }
       }
-      auto settings = HostSettings::from_toml(*t);
-      if (!settings.ok()) return absl::InvalidArgumentError(str_cat(where, ": ", std::string(settings.status().message())));
       e.settings = *settings;
       d.backends.push_back(std::move(e));
     }

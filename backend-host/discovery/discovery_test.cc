@@ -175,7 +175,7 @@ memory-mb = 512
   ASSERT_TRUE(index.problems().empty()) << index.problems()[0];
   const BackendEntry& e = index.backends().at(0);
   EXPECT_TRUE(e.remote());
-  EXPECT_EQ(e.endpoint, "build.example:7000");
+  EXPECT_THAT(e.endpoints, ElementsAre("build.example:7000"));
   EXPECT_EQ(e.tls.ca, (root_ / "p" / "farm" / "ca.pem").string());
   EXPECT_EQ(e.tls.cert, "/etc/c.pem");
   EXPECT_EQ(e.settings.sandbox, SandboxMode::Strict);
@@ -196,6 +196,59 @@ TEST_F(DiscoveryTest, SameDistributionLaterOnThePathIsShadowed) {
   ASSERT_EQ(index.shadowed_notes().size(), 1u);
   EXPECT_THAT(index.shadowed_notes()[0], HasSubstr("is not used: distribution 'ppy-toy' is already installed by " +
                                                    (d1 / "toy" / "manifest.toml").string()));
+}
+
+// A farm: several servers for one backend; `endpoint` and `endpoints` are one
+// key written two ways, never both.
+TEST_F(DiscoveryTest, AFarmIsEndpoints) {
+  std::vector<fs::path> path{write("p", "farm", manifest("farm", "3", R"([backends.far]
+endpoints = ["b1.example:7000", "dns:///farm.example:7000"]
+tls-server-name = "farm.example"
+
+[backends.both]
+endpoint = "h:1"
+endpoints = ["h:2"]
+
+[backends.empty]
+endpoints = []
+)"))};
+  auto index = ManifestIndex::scan(path);
+  ASSERT_EQ(index.problems().size(), 1u);  // the whole distribution is rejected
+  EXPECT_THAT(index.problems()[0], HasSubstr("not both"));
+  std::vector<fs::path> good{write("q", "farm", manifest("farm", "3", R"([backends.far]
+endpoints = ["b1.example:7000", "dns:///farm.example:7000"]
+tls-server-name = "farm.example"
+)"))};
+  index = ManifestIndex::scan(good);
+  ASSERT_TRUE(index.problems().empty()) << index.problems()[0];
+  const BackendEntry& e = index.backends().at(0);
+  EXPECT_TRUE(e.remote());
+  EXPECT_THAT(e.endpoints, ElementsAre("b1.example:7000", "dns:///farm.example:7000"));
+  EXPECT_EQ(e.tls.server_name, "farm.example");
+  auto empty = HostSettings::from_toml(toml::parse("endpoints = []"));
+  EXPECT_THAT(error_text(empty.status()), HasSubstr("'endpoints' must be a non-empty array"));
+  auto number = HostSettings::from_toml(toml::parse("endpoints = [\"a:1\", 2]"));
+  EXPECT_FALSE(number.ok());
+}
+
+// A project's table points a backend at a farm: its endpoints and TLS keys
+// replace the manifest's; relative paths are the project's.
+TEST(Settings, AProjectsTableNamesAFarm) {
+  HostSettings manifest;
+  manifest.endpoints = std::vector<std::string>{"old:1"};
+  manifest.tls.ca = "/m/ca.pem";
+  auto project = HostSettings::from_toml(toml::parse("endpoints = [\"a:1\", \"b:2\"]\ntls-cert = \"c.pem\"\n"));
+  ASSERT_TRUE(project.ok()) << project.status();
+  manifest.merge_from(*project);
+  EXPECT_THAT(*manifest.endpoints, ElementsAre("a:1", "b:2"));
+  TlsFiles tls;
+  manifest.tls.apply(tls, "/proj");
+  EXPECT_EQ(tls.ca, "/m/ca.pem");
+  EXPECT_EQ(tls.cert, "/proj/c.pem");
+  EXPECT_FALSE(tls.insecure);
+  EXPECT_TRUE(is_reach_key("endpoints"));
+  EXPECT_TRUE(is_reach_key("tls-ca"));
+  EXPECT_FALSE(is_reach_key("target"));
 }
 
 TEST(SearchPath, EnvThenPrefixThenUserFolder) {

@@ -31,6 +31,27 @@ void HostSettings::merge_from(const HostSettings& o) {
   if (o.memory_mb) memory_mb = o.memory_mb;
   if (o.cpu_seconds) cpu_seconds = o.cpu_seconds;
   if (o.file_size_mb) file_size_mb = o.file_size_mb;
+  if (o.endpoints) endpoints = o.endpoints;
+  for (auto [from, to] : {std::pair{&o.tls.ca, &tls.ca}, {&o.tls.cert, &tls.cert}, {&o.tls.key, &tls.key},
+                          {&o.tls.server_name, &tls.server_name}})
+    if (*from) *to = *from;
+  if (o.tls.insecure) tls.insecure = o.tls.insecure;
+}
+
+bool is_reach_key(std::string_view key) {
+  return key == "endpoint" || key == "endpoints" || key.starts_with("tls-");
+}
+
+void TlsOverride::apply(TlsFiles& out, const std::filesystem::path& base) const {
+  auto path = [&](const std::string& p) {
+    std::filesystem::path f(p);
+    return f.empty() || f.is_absolute() ? p : (base / f).lexically_normal().string();
+  };
+  if (ca) out.ca = path(*ca);
+  if (cert) out.cert = path(*cert);
+  if (key) out.key = path(*key);
+  if (server_name) out.server_name = *server_name;
+  if (insecure) out.insecure = *insecure;
 }
 
 Deadlines HostSettings::deadlines(Deadlines d) const {
@@ -83,6 +104,43 @@ absl::StatusOr<HostSettings> HostSettings::from_toml(const toml::table& t) {
     auto v = positive(t, k.key);
     if (!v.ok()) return v.status();
     *k.out = *v;
+  }
+  const toml::node* one = t.get("endpoint");
+  const toml::node* many = t.get("endpoints");
+  if (one && many) return absl::InvalidArgumentError("give 'endpoint' or 'endpoints', not both");
+  if (one) {
+    auto v = one->value<std::string>();
+    if (!one->is_string() || !v || v->empty()) return absl::InvalidArgumentError("'endpoint' must be a \"host:port\" string");
+    s.endpoints = std::vector<std::string>{*v};
+  }
+  if (many) {
+    const toml::array* a = many->as_array();
+    std::vector<std::string> list;
+    for (size_t i = 0; a && i < a->size(); ++i) {
+      auto v = (*a)[i].value<std::string>();
+      if (!(*a)[i].is_string() || !v || v->empty()) {
+        a = nullptr;
+        break;
+      }
+      list.push_back(*v);
+    }
+    if (!a || list.empty())
+      return absl::InvalidArgumentError("'endpoints' must be a non-empty array of \"host:port\" strings");
+    s.endpoints = std::move(list);
+  }
+  for (auto [key, out] : {std::pair<std::string_view, std::optional<std::string>*>{"tls-ca", &s.tls.ca},
+                          {"tls-cert", &s.tls.cert},
+                          {"tls-key", &s.tls.key},
+                          {"tls-server-name", &s.tls.server_name}}) {
+    const toml::node* n = t.get(key);
+    if (!n) continue;
+    auto v = n->value<std::string>();
+    if (!n->is_string() || !v) return absl::InvalidArgumentError(str_cat("'", key, "' must be a string"));
+    *out = *v;
+  }
+  if (const toml::node* n = t.get("tls-insecure")) {
+    if (!n->is_boolean()) return absl::InvalidArgumentError("'tls-insecure' must be true or false");
+    s.tls.insecure = n->value_or(false);
   }
   if (timeout) s.timeout = std::chrono::milliseconds(*timeout);
   if (handshake) s.handshake_timeout = std::chrono::milliseconds(*handshake);

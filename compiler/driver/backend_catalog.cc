@@ -76,11 +76,27 @@ absl::StatusOr<BackendConfig> backend_config(const Project* project, const std::
   } catch (const toml::parse_error& e) {
     return coded_error("E1903", str_cat("[tool.ppy.backends.", name, "] cannot be read: ", std::string(e.description())));
   }
-  for (auto& [k, v] : table) config.options.emplace(std::string(k.str()), from_toml(v));
   auto settings = host::HostSettings::from_toml(table);
   if (!settings.ok())
     return coded_error("E1903", str_cat("[tool.ppy.backends.", name, "]: ", std::string(settings.status().message())));
   config.settings = *settings;
+  // Where it runs (a farm's endpoints, their TLS files) is the host's: the
+  // backend never sees it, and the same bytes are built wherever it runs.
+  std::vector<std::string> reach;
+  for (auto& [k, v] : table)
+    if (host::is_reach_key(k.str())) reach.emplace_back(k.str());
+  for (auto& k : reach) table.erase(k);
+  if (!reach.empty()) {
+    std::ostringstream text;
+    text << toml::toml_formatter(table);
+    config.digest = sha256_hex(text.str());
+    host::TlsFiles resolved;  // TLS file paths are the project's
+    host::TlsOverride& tls = config.settings.tls;
+    tls.apply(resolved, project->root);
+    for (auto [given, path] : {std::pair{&tls.ca, &resolved.ca}, {&tls.cert, &resolved.cert}, {&tls.key, &resolved.key}})
+      if (*given) *given = *path;
+  }
+  for (auto& [k, v] : table) config.options.emplace(std::string(k.str()), from_toml(v));
   config.target = option(config.options, "target");
   return config;
 }
@@ -147,8 +163,9 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& nam
     entry.name = name;
     entry.distribution = "ppy (builtin)";
     entry.version = compiler_version();
-    entry.endpoint = option(config->options, "endpoint");
-    if (entry.endpoint.empty())
+    if (config->settings.endpoints) entry.endpoints = *config->settings.endpoints;
+    config->settings.tls.apply(entry.tls, {});
+    if (entry.endpoints.empty())
       entry.executable = host::running_install_prefix() / "lib" / "ppy" / "backends" / name / ("ppy-backend-" + name);
     entry.manifest = entry.executable.parent_path() / "manifest.toml";
     host::ConnectOptions connect;
@@ -168,13 +185,19 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& nam
     host::ConnectOptions connect;
     host::HostSettings settings = (*entry)->settings;
     settings.merge_from(config->settings);
+    host::BackendEntry reach = **entry;  // the project's table may point it at a farm
+    if (config->settings.endpoints) {
+      reach.endpoints = *config->settings.endpoints;
+      reach.executable.clear();
+    }
+    config->settings.tls.apply(reach.tls, {});
     host::HostSettings cli;
     cli.sandbox = overrides.sandbox;
     cli.timeout = overrides.timeout;
     settings.merge_from(cli);
     connect.settings = settings;
     connect.options = config->options;
-    handle = host::connect_backend(**entry, connect);
+    handle = host::connect_backend(reach, connect);
   }
   if (!handle.ok()) return handle.status();
   host::BackendHandle* raw = handle->get();

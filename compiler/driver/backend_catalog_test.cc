@@ -1,5 +1,10 @@
 #include "ppy/driver/backend_catalog.h"
 
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ppy/util/error.h"
@@ -48,6 +53,35 @@ TEST(HostOverrides, ReadsTheFlagsAndRefusesAModeThatIsNotOne) {
   auto bad = HostOverrides::from(std::string("paranoid"), std::nullopt);
   EXPECT_EQ(error_code(bad.status()), "E1002");
   EXPECT_THAT(error_text(bad.status()), HasSubstr("paranoid"));
+}
+
+// Where a backend runs (a farm's endpoints, their TLS files) is the host's:
+// never handed to the backend, no part of the cache key; TLS paths are the
+// project's.
+TEST(BackendConfig, ReachKeysAreTheHostsAndNotInTheKey) {
+  char tmpl[] = "/tmp/ppy-catalog-XXXXXX";
+  std::filesystem::path dir = mkdtemp(tmpl);
+  std::ofstream(dir / "app.ppy") << "def f() -> int:\n    return 1\n";
+  auto config_of = [&](const std::string& table) {
+    std::ofstream(dir / "pyproject.toml") << "[tool.ppy]\n\n[tool.ppy.backends.toy]\n" << table;
+    auto project = load_project(dir.string());
+    EXPECT_TRUE(project.ok()) << project.status();
+    auto config = backend_config(&*project, "toy");
+    EXPECT_TRUE(config.ok()) << config.status();
+    return *config;
+  };
+  BackendConfig plain = config_of("level = 2\n");
+  BackendConfig farm = config_of("level = 2\nendpoints = [\"a:1\", \"b:2\"]\ntls-ca = \"certs/ca.pem\"\n");
+  BackendConfig other = config_of("level = 3\n");
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(farm.digest, plain.digest);
+  EXPECT_NE(other.digest, plain.digest);
+  EXPECT_EQ(farm.options.count("endpoints"), 0u);
+  EXPECT_EQ(farm.options.count("tls-ca"), 0u);
+  EXPECT_EQ(farm.options.count("level"), 1u);
+  ASSERT_TRUE(farm.settings.endpoints);
+  EXPECT_THAT(*farm.settings.endpoints, ::testing::ElementsAre("a:1", "b:2"));
+  EXPECT_EQ(*farm.settings.tls.ca, (dir / "certs/ca.pem").string());
 }
 
 }  // namespace

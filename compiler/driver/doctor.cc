@@ -82,11 +82,12 @@ int list_backends(Streams io) {
       continue;
     }
     const host::BackendEntry& e = **entry;
-    std::string formats;
+    std::string formats, endpoints;
     for (auto& f : e.formats) str_append(formats, formats.empty() ? "" : ", ", f);
+    for (auto& x : e.endpoints) str_append(endpoints, endpoints.empty() ? "" : ", ", x);
     io.out << std::left << std::setw(12) << name << " " << e.distribution << " " << e.version
            << (formats.empty() ? "" : "  formats: " + formats) << "  "
-           << (e.remote() ? e.endpoint : e.manifest.parent_path().string()) << "\n";
+           << (e.remote() ? endpoints : e.manifest.parent_path().string()) << "\n";
   }
   for (auto& problem : catalog.index().problems()) io.out << "! " << problem << "\n";
   for (auto& note : catalog.index().shadowed_notes()) io.out << "  " << note << "\n";

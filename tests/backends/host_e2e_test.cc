@@ -293,7 +293,7 @@ BackendEntry remote_toy(const std::string& endpoint) {
   e.name = "toy";
   e.distribution = "ppy-toy";
   e.version = "0.1";
-  e.endpoint = endpoint;
+  if (!endpoint.empty()) e.endpoints = {endpoint};
   return e;
 }
 
@@ -303,7 +303,7 @@ TEST(Toy, RemoteEndpointOverLoopbackTls) {
   make_certificates(d.path);
   pid_t server = -1;
   BackendEntry e = remote_toy(serve_toy_tls(d.path, {}, server));
-  ASSERT_FALSE(e.endpoint.empty());
+  ASSERT_FALSE(e.endpoints.empty());
   e.tls.ca = (d.path / "ca.pem").string();
   auto h = connect_backend(e);
   ASSERT_TRUE(h.ok()) << h.status();
@@ -320,7 +320,7 @@ TEST(Toy, RemoteEndpointOverLoopbackTls) {
   auto t0 = std::chrono::steady_clock::now();
   auto untrusted = connect_backend(e);
   EXPECT_EQ(error_code(untrusted.status()), "E1903");
-  EXPECT_THAT(error_text(untrusted.status()), HasSubstr(" at " + e.endpoint + " could not be reached: UNAVAILABLE"));
+  EXPECT_THAT(error_text(untrusted.status()), HasSubstr(" at " + e.endpoints[0] + " could not be reached: UNAVAILABLE"));
   ::kill(server, SIGTERM);
   waitpid(server, nullptr, 0);
   // Nothing listening: said at once, not when the handshake's deadline passes.
@@ -329,7 +329,7 @@ TEST(Toy, RemoteEndpointOverLoopbackTls) {
   auto refused = connect_backend(e);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
   EXPECT_EQ(error_code(refused.status()), "E1903");
-  EXPECT_THAT(error_text(refused.status()), HasSubstr(" at " + e.endpoint + " could not be reached: UNAVAILABLE"));
+  EXPECT_THAT(error_text(refused.status()), HasSubstr(" at " + e.endpoints[0] + " could not be reached: UNAVAILABLE"));
 }
 
 // A build farm that asks for client certificates: the manifest's tls-cert and
@@ -339,7 +339,7 @@ TEST(Toy, RemoteEndpointWithMutualTls) {
   make_certificates(d.path);
   pid_t server = -1;
   BackendEntry e = remote_toy(serve_toy_tls(d.path, {"--tls-client-ca", (d.path / "ca.pem").string()}, server));
-  ASSERT_FALSE(e.endpoint.empty());
+  ASSERT_FALSE(e.endpoints.empty());
   e.tls.ca = (d.path / "ca.pem").string();
   HostSettings quick;
   quick.handshake_timeout = 5000ms;

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "grpc/grpc.h"
+#include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_posix.h"
 #include "ppy/util/memory.h"
 #include "ppy/util/str_cat.h"
@@ -272,6 +273,9 @@ int serve(int argc, char** argv, BackendFactory factory) {
   BackendService service(std::move(factory), options);
 
   GrpcUp grpc_up;
+  // A farm's servers answer grpc.health.v1, which the driver's round_robin
+  // watches: a server that is draining gets no new calls.
+  if (!spawned) grpc::EnableDefaultHealthCheckService(true);
   grpc::ServerBuilder builder;
   configure_server_builder(builder, args.max_threads > 0 ? args.max_threads : spawned ? 8 : 64);
   if (spawned) builder.AddChannelArgument(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, kFlowWindow);

@@ -340,26 +340,29 @@ absl::StatusOr<std::shared_ptr<const Backend>> BackendService::instance(const Op
   return shared;
 }
 
+void describe_backend(const Backend& backend, v1::HandshakeResponse& resp, bool toolchain) {
+  resp.set_name(std::string(backend.name()));
+  if (std::optional<int> v = backend.api_version()) resp.set_api_version(*v);
+  Distribution d = backend.distribution();
+  resp.set_distribution(d.name);
+  resp.set_distribution_version(d.version);
+  for (const EmitFormat& f : backend.emit_formats()) *resp.add_formats() = wire::to_proto(f);
+  for (const PassInfo& p : describe_passes(backend)) {
+    v1::PassInfo* info = resp.add_passes();
+    info->set_name(p.name);
+    info->set_stage(p.stage);
+  }
+  resp.set_fingerprint(backend.fingerprint());
+  if (toolchain) *resp.mutable_toolchain() = wire::to_proto(backend.toolchain_status());
+  resp.set_sdk(std::string(kSdkVersion));
+}
+
 grpc::Status BackendService::Handshake(grpc::ServerContext* ctx, const v1::HandshakeRequest* req,
                                        v1::HandshakeResponse* resp) {
   ActiveCall active(active_);
   absl::StatusOr<std::shared_ptr<const Backend>> b = instance(wire::options_from_proto(req->options()));
   if (!b.ok()) return to_grpc(b.status());
-  const Backend& backend = **b;
-  resp->set_name(std::string(backend.name()));
-  if (std::optional<int> v = backend.api_version()) resp->set_api_version(*v);
-  Distribution d = backend.distribution();
-  resp->set_distribution(d.name);
-  resp->set_distribution_version(d.version);
-  for (const EmitFormat& f : backend.emit_formats()) *resp->add_formats() = wire::to_proto(f);
-  for (const PassInfo& p : describe_passes(backend)) {
-    v1::PassInfo* info = resp->add_passes();
-    info->set_name(p.name);
-    info->set_stage(p.stage);
-  }
-  resp->set_fingerprint(backend.fingerprint());
-  *resp->mutable_toolchain() = wire::to_proto(backend.toolchain_status());
-  resp->set_sdk(std::string(kSdkVersion));
+  describe_backend(**b, *resp, true);
   return grpc::Status::OK;
 }
 
@@ -394,6 +397,9 @@ grpc::Status BackendService::Invoke(grpc::ServerContext* ctx, Stream* stream) {
   absl::StatusOr<std::shared_ptr<const Backend>> b = instance(wire::options_from_proto(header.options()));
   if (!b.ok()) return to_grpc(b.status());
   try {
+    v1::HandshakeResponse identity;
+    describe_backend(**b, identity, false);
+    ctx->AddInitialMetadata(kIdentityMetadata, identity.SerializeAsString());
     return serve_session(**b, header, ctx, stream, options_.scratch_dir, *reaper_);
   } catch (const std::exception& e) {
     return grpc::Status(grpc::StatusCode::INTERNAL, str_cat("the backend threw: ", e.what()));

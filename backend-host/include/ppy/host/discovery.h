@@ -11,7 +11,8 @@
 ///     version = "0.1"
 ///     [backends.toy]
 ///     executable = "ppy-backend-toy"   # relative to the manifest's folder, or absolute
-///     # or, for a long-running server: endpoint = "host:port", tls-ca/tls-cert/tls-key
+///     # or, for long-running servers: endpoint = "host:port", or a farm:
+///     # endpoints = ["host:port", ...]; and tls-ca/tls-cert/tls-key
 ///     [backend-formats]                # optional hint: format -> backend
 ///     toy = "toy"
 ///
@@ -43,9 +44,10 @@ struct BackendEntry {
   std::filesystem::path executable;
   /// Extra command-line arguments the manifest gives the helper.
   std::vector<std::string> args;
-  /// `host:port` of a long-running server; empty for a local helper.
-  std::string endpoint;
-  /// TLS files for `endpoint` (absolute), each optional.
+  /// The long-running servers it is reached at (`host:port`, `dns:///name:port`):
+  /// one, or a farm's several; empty for a local helper.
+  std::vector<std::string> endpoints;
+  /// TLS files for `endpoints` (absolute), each optional.
   TlsFiles tls;
   /// Formats the distribution's `[backend-formats]` hint gives this backend.
   std::vector<std::string> formats;
@@ -53,7 +55,7 @@ struct BackendEntry {
   /// limits); the project's table and the command line override them.
   HostSettings settings;
 
-  bool remote() const { return !endpoint.empty(); }
+  bool remote() const { return !endpoints.empty(); }
   /// `<distribution> <version> (<manifest>)`: how messages name where it came from.
   std::string origin() const;
 };

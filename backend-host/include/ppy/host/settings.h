@@ -5,6 +5,7 @@
 /// line (`--sandbox`, `--backend-timeout`); `merge_from` applies each layer.
 
 #include <chrono>
+#include <filesystem>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,6 +53,23 @@ struct TlsFiles {
   bool insecure = false;     ///< plaintext (tests, a trusted local network); never the default
 };
 
+/// TLS keys one layer of settings gives (`tls-ca`, `tls-cert`, `tls-key`,
+/// `tls-server-name`, `tls-insecure`), as written; each replaces the layer below's.
+struct TlsOverride {
+  std::optional<std::string> ca, cert, key, server_name;
+  std::optional<bool> insecure;
+
+  bool empty() const { return !ca && !cert && !key && !server_name && !insecure; }
+  /// Applies the keys given to `tls`, relative file paths resolved against `base`.
+  void apply(TlsFiles& tls, const std::filesystem::path& base) const;
+};
+
+/// Whether a backend table's `key` says where the backend runs (`endpoint`,
+/// `endpoints`, `tls-*`) rather than what it builds: such keys are the host's,
+/// never handed to the backend, and no part of an artifact's cache key (a farm
+/// and a local helper build the same bytes).
+bool is_reach_key(std::string_view key);
+
 /// One layer of settings; unset fields leave the layer below in force.
 struct HostSettings {
   std::optional<SandboxMode> sandbox;
@@ -64,6 +82,11 @@ struct HostSettings {
   std::optional<uint64_t> memory_mb;     ///< RLIMIT_AS (`memory-mb`)
   std::optional<uint64_t> cpu_seconds;   ///< RLIMIT_CPU (`cpu-seconds`)
   std::optional<uint64_t> file_size_mb;  ///< RLIMIT_FSIZE (`file-size-mb`)
+  /// The servers of a remote backend: `endpoints = ["host:port", ...]`, or one
+  /// `endpoint = "host:port"` (a `dns:///name:port` may resolve to several).
+  /// In a project's table it points an installed backend at a farm.
+  std::optional<std::vector<std::string>> endpoints;
+  TlsOverride tls;  ///< TLS for `endpoints`
 
   /// Fields set in `over` replace ours.
   void merge_from(const HostSettings& over);

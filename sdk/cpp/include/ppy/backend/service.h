@@ -19,6 +19,17 @@ namespace ppy {
 
 class ModuleReaper;
 
+/// The initial metadata every Invoke answer carries: the backend's handshake
+/// answer (a serialized HandshakeResponse, without the toolchain's detail),
+/// so a client reaching several servers through one balancer or proxy can
+/// check that the one that answered is the backend it shook hands with.
+inline constexpr char kIdentityMetadata[] = "ppy-backend-identity-bin";
+
+/// The handshake's answer for `backend`: name, API version, distribution,
+/// formats, passes, fingerprint, the SDK, and the toolchain when `toolchain`
+/// (it may probe the machine, so each Invoke's identity leaves it out).
+void describe_backend(const Backend& backend, backend::v1::HandshakeResponse& out, bool toolchain);
+
 struct ServiceOptions {
   /// Where each `build` gets its fresh output folder (removed after the files
   /// are streamed). Empty: the system's temporary folder. A spawned helper uses
