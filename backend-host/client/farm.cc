@@ -151,7 +151,8 @@ std::string handshake_difference(const v1::HandshakeResponse& a, const v1::Hands
 
 bool retry_elsewhere(int code) {
   return code == static_cast<int>(grpc::StatusCode::UNAVAILABLE) ||
-         code == static_cast<int>(grpc::StatusCode::RESOURCE_EXHAUSTED);
+         code == static_cast<int>(grpc::StatusCode::RESOURCE_EXHAUSTED) ||
+         code == static_cast<int>(grpc::StatusCode::CANCELLED);
 }
 
 }  // namespace ppy::host::internal

@@ -58,8 +58,10 @@ std::string handshake_difference(const backend::v1::HandshakeResponse& reference
                                  const backend::v1::HandshakeResponse& other);
 
 /// The gRPC status codes after which a call goes to another server: the server
-/// is gone or going (UNAVAILABLE: refused, reset, draining) or full
-/// (RESOURCE_EXHAUSTED, `--max-calls`). Never a backend's own answer.
+/// is gone or going (UNAVAILABLE: refused, reset, draining; CANCELLED: a
+/// server shutting down cancels the calls it had not started) or full
+/// (RESOURCE_EXHAUSTED, `--max-calls`). Never a backend's own answer; the
+/// caller's own cancel() is not retried.
 bool retry_elsewhere(int grpc_code);
 
 }  // namespace ppy::host::internal

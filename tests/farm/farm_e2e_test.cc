@@ -2,6 +2,7 @@
 // (`[tool.ppy.backends.toy] endpoints = [...]`): concurrent builds while a
 // server is SIGKILLed all succeed, byte-identical to a local build.
 #include <signal.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <string>
@@ -39,9 +40,10 @@ class FarmBuild : public E2E {
 };
 
 // Six builds of a 50-module project at once through three servers; the first
-// server to start a build is SIGKILLed with it in flight. Every build
-// succeeds with exactly the files the toy builds as a local helper, and the
-// ones it cost a server say they were retried.
+// server to start a build is SIGKILLed with it in flight, and another is
+// drained (SIGTERM) meanwhile. Every build succeeds with exactly the files
+// the toy builds as a local helper, the ones the killed server lost say they
+// were retried, and the drained server finishes its calls and exits 0.
 TEST_F(FarmBuild, SixBuildsWhileAServerIsKilledAllMatchALocalBuild) {
   FarmServer a({"--delay-ms", "500"}), b({"--delay-ms", "500"}), c({"--delay-ms", "500"});
   ASSERT_FALSE(a.endpoint().empty() || b.endpoint().empty() || c.endpoint().empty());
@@ -68,6 +70,8 @@ TEST_F(FarmBuild, SixBuildsWhileAServerIsKilledAllMatchALocalBuild) {
   int victim = FarmServer::first_to_say(servers, "farm: build started", 60s);
   ASSERT_GE(victim, 0);
   servers[victim]->stop(SIGKILL);
+  FarmServer* drained = servers[(victim + 1) % 3];  // a rolling restart's first step
+  ::kill(drained->pid(), SIGTERM);
 
   int retried = 0;
   for (int i = 0; i < kBuilds; ++i) {
@@ -79,6 +83,9 @@ TEST_F(FarmBuild, SixBuildsWhileAServerIsKilledAllMatchALocalBuild) {
       ++retried;
   }
   EXPECT_GE(retried, 1);
+  int status = drained->wait_exit(15s);
+  EXPECT_TRUE(status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) << drained->err();
+  EXPECT_THAT(drained->err(), HasSubstr(": drained")) << drained->err();
 
   // Where a backend runs is no part of the cache key: without the farm (all
   // servers gone now), the project's artifacts are still its cache's.

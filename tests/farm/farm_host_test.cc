@@ -4,16 +4,20 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <fstream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <thread>
 
 #include "../../backends/toy/toy.h"
 #include "farm_servers.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
 #include "ppy/host/discovery.h"
 #include "ppy/host/handle.h"
 #include "ppy/ir/testing.h"
@@ -65,6 +69,20 @@ std::map<std::string, std::string> files_under(const fs::path& dir) {
     out[fs::relative(f.path(), dir).string()] = s.str();
   }
   return out;
+}
+
+/// A kernel reading its thread id at k.ppy:4:9: the toy refuses it (E1802).
+std::unique_ptr<ir::Module> kernel_module() {
+  auto m = std::make_unique<ir::Module>("kern");
+  m->dialects()["gpu"] = 1;
+  ir::Function* k =
+      m->add_function(std::make_unique<ir::Function>("kern", std::vector<ir::Param>{}, std::vector<ir::Type>{}));
+  k->attributes().set("gpu.kind", "kernel");
+  ir::Block* entry = k->create_entry_block();
+  entry->append(ir::Operation::create("gpu.thread_id", {}, {ir::Type::index()}, {{"dim", "x"}},
+                                      ir::Location("k.ppy", 4, 9)));
+  entry->append(ir::Operation::create("core.ret", {}, {}, {}, ir::Location("k.ppy", 5, 1)));
+  return m;
 }
 
 Invocation build_of(const std::vector<const ir::Module*>& modules, const fs::path& out) {
@@ -219,6 +237,149 @@ TEST(Farm, ServersDownAtTheStart) {
   EXPECT_EQ(error_code(none.status()), "E1903");
   EXPECT_THAT(error_text(none.status()), HasSubstr(gone.endpoint()));
   EXPECT_THAT(error_text(none.status()), HasSubstr(a.endpoint()));
+}
+
+
+// ---------------------------------------------------------------------------
+// The server side: drain, --max-calls, one log line per call.
+
+namespace health = ::grpc::health::v1;
+
+/// What the server's grpc.health.v1 says of it (UNKNOWN when it does not answer).
+health::HealthCheckResponse::ServingStatus health_of(const std::string& endpoint) {
+  auto channel = ::grpc::CreateChannel(endpoint, ::grpc::InsecureChannelCredentials());
+  ::grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 2s);
+  health::HealthCheckRequest req;
+  health::HealthCheckResponse resp;
+  ::grpc::Status s = health::Health::NewStub(channel)->Check(&ctx, req, &resp);
+  return s.ok() ? resp.status() : health::HealthCheckResponse::UNKNOWN;
+}
+
+bool exited_zero(int status) { return status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+
+// SIGTERM: no new call (UNAVAILABLE), NOT_SERVING to health checks, the call
+// in flight finishes and is answered, then exit 0.
+TEST(FarmServer, SigtermDrainsTheCallInFlightThenExitsZero) {
+  FarmServer s({"--delay-ms", "800", "--drain-timeout", "10"});
+  ASSERT_FALSE(s.endpoint().empty());
+  EXPECT_EQ(health_of(s.endpoint()), health::HealthCheckResponse::SERVING);
+  auto h = connect_backend(farm_of({s.endpoint()}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = small_module("m");
+  TempDir tmp;
+  std::optional<absl::StatusOr<InvocationResult>> r;
+  std::thread call([&] { r = (*h)->invoke(build_of({m.get()}, tmp.path / "out")); });
+  ASSERT_EQ(FarmServer::first_to_say({&s}, "farm: build started", 10s), 0);
+  ::kill(s.pid(), SIGTERM);
+  auto said = health::HealthCheckResponse::SERVING;
+  for (auto until = std::chrono::steady_clock::now() + 3s;
+       said != health::HealthCheckResponse::NOT_SERVING && std::chrono::steady_clock::now() < until;)
+    said = health_of(s.endpoint());
+  EXPECT_EQ(said, health::HealthCheckResponse::NOT_SERVING);
+  auto late = connect_backend(farm_of({s.endpoint()}));
+  ASSERT_FALSE(late.ok());
+  EXPECT_THAT(error_text(late.status()), HasSubstr("UNAVAILABLE: this server is draining"));
+  call.join();
+  ASSERT_TRUE(r->ok()) << r->status();
+  EXPECT_THAT(joined((*r)->notes), Not(HasSubstr("retried")));
+  EXPECT_TRUE(fs::exists(tmp.path / "out" / "m.toy"));
+  EXPECT_TRUE(exited_zero(s.wait_exit(5s)));
+  EXPECT_THAT(s.err(), HasSubstr("signal 15: draining, 1 call(s) in flight (at most 10 s)"));
+  EXPECT_THAT(s.err(), HasSubstr(": drained"));
+}
+
+// --drain-timeout bounds the wait: a call still running then is cancelled
+// (its driver, with no other server, says all are gone) and the server exits 0.
+TEST(FarmServer, ADrainIsBoundedByItsTimeout) {
+  FarmServer s({"--delay-ms", "8000", "--drain-timeout", "1"});
+  ASSERT_FALSE(s.endpoint().empty());
+  auto h = connect_backend(farm_of({s.endpoint()}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = small_module("m");
+  TempDir tmp;
+  std::optional<absl::StatusOr<InvocationResult>> r;
+  std::thread call([&] { r = (*h)->invoke(build_of({m.get()}, tmp.path / "out")); });
+  ASSERT_EQ(FarmServer::first_to_say({&s}, "farm: build started", 10s), 0);
+  auto t0 = std::chrono::steady_clock::now();
+  ::kill(s.pid(), SIGTERM);
+  EXPECT_TRUE(exited_zero(s.wait_exit(6s)));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 4s);
+  EXPECT_THAT(s.err(), HasSubstr("the drain timed out; 1 call(s) cancelled"));
+  call.join();
+  ASSERT_FALSE(r->ok());
+  EXPECT_EQ(error_code(r->status()), "E1905");
+  EXPECT_FALSE(fs::exists(tmp.path / "out" / "m.toy"));
+}
+
+// --max-calls N: one call more is RESOURCE_EXHAUSTED; the driver takes it
+// elsewhere when there is an elsewhere, and names the refusal when not.
+TEST(FarmServer, MaxCallsRefusesBeyondAndTheCallGoesElsewhere) {
+  FarmServer full({"--delay-ms", "500", "--max-calls", "1"});
+  ASSERT_FALSE(full.endpoint().empty());
+  auto m = small_module("m");
+  TempDir tmp;
+  {
+    auto alone = connect_backend(farm_of({full.endpoint()}));
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    std::optional<absl::StatusOr<InvocationResult>> r1, r2;
+    std::thread t1([&] { r1 = (*alone)->invoke(build_of({m.get()}, tmp.path / "a1")); });
+    std::thread t2([&] { r2 = (*alone)->invoke(build_of({m.get()}, tmp.path / "a2")); });
+    t1.join();
+    t2.join();
+    EXPECT_NE(r1->ok(), r2->ok());  // one served, one refused three times
+    const absl::Status& refused = r1->ok() ? r2->status() : r1->status();
+    EXPECT_EQ(error_code(refused), "E1905");
+    EXPECT_THAT(error_text(refused), HasSubstr("RESOURCE_EXHAUSTED: this server takes at most 1 call(s) at once"));
+  }
+  FarmServer other({"--delay-ms", "500"});
+  ASSERT_FALSE(other.endpoint().empty());
+  auto h = connect_backend(farm_of({full.endpoint(), other.endpoint()}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  std::this_thread::sleep_for(300ms);  // both servers ready
+  std::vector<std::optional<absl::StatusOr<InvocationResult>>> results(4);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] { results[i] = (*h)->invoke(build_of({m.get()}, tmp.path / str_cat("b", i))); });
+  for (auto& t : threads) t.join();
+  for (auto& r : results) EXPECT_TRUE(r->ok()) << r->status();
+  EXPECT_GE(full.count("outcome=RESOURCE_EXHAUSTED"), 1) << full.err();
+}
+
+// One line per call on the server's stderr: call, peer, action, modules, bytes
+// in and out, duration, outcome. A refusal is the backend's answer: logged as
+// such and never retried (one Invoke in all, over two servers).
+TEST(FarmServer, LogsOneLinePerCallAndARefusalIsNotRetried) {
+  FarmServer a, b;
+  ASSERT_FALSE(a.endpoint().empty() || b.endpoint().empty());
+  auto h = connect_backend(farm_of({a.endpoint(), b.endpoint()}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_EQ(a.count("call=Handshake peer=ipv4:127.0.0.1:"), 1) << a.err();
+  auto kernel = kernel_module();
+  TempDir tmp;
+  auto refused = (*h)->invoke(build_of({kernel.get()}, tmp.path / "k"));
+  EXPECT_EQ(error_code(refused.status()), "E1802");
+  auto wait_for_lines = [&](const std::string& needle, int n) {
+    for (auto until = std::chrono::steady_clock::now() + 5s;
+         a.count(needle) + b.count(needle) < n && std::chrono::steady_clock::now() < until;)
+      std::this_thread::sleep_for(5ms);
+    return a.count(needle) + b.count(needle);
+  };
+  EXPECT_EQ(wait_for_lines("outcome=refused:VALIDATION", 1), 1);
+  EXPECT_EQ(a.count("call=Invoke") + b.count("call=Invoke"), 1) << a.err() << b.err();
+
+  auto m1 = small_module("app.one"), m2 = small_module("app.two");
+  auto built = (*h)->invoke(build_of({m1.get(), m2.get()}, tmp.path / "out"));
+  ASSERT_TRUE(built.ok()) << built.status();
+  ASSERT_EQ(wait_for_lines("action=build modules=2 ", 1), 1);
+  std::string log = a.err() + b.err();
+  std::smatch line;
+  ASSERT_TRUE(std::regex_search(log, line,
+                                std::regex("ppy-test-farm: call=Invoke peer=ipv4:127\\.0\\.0\\.1:[0-9]+ action=build "
+                                           "modules=2 bytes_in=([0-9]+) bytes_out=([0-9]+) ms=[0-9.]+ outcome=ok\n")))
+      << log;
+  EXPECT_GT(std::stoll(line[1]), 100);  // the header and two modules
+  EXPECT_GT(std::stoll(line[2]), 100);  // two .toy files, the notes, the end
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -44,9 +45,18 @@ constexpr char kUsage[] =
     "  --scratch DIR        where build folders are made (default: the working\n"
     "                       directory when spawned, the temporary folder for --listen)\n"
     "  --max-threads N      bound on the server's threads (default 8, --listen 64)\n"
+    "  --max-calls N        --listen: serve at most N Invoke calls at once; one more\n"
+    "                       is refused RESOURCE_EXHAUSTED (a farm's driver then tries\n"
+    "                       another server; default: no bound)\n"
+    "  --drain-timeout S    --listen: on SIGTERM or SIGINT stop taking calls, answer\n"
+    "                       NOT_SERVING to health checks, and give the calls in flight\n"
+    "                       up to S seconds to finish before exiting 0 (default 30; a\n"
+    "                       second signal stops at once)\n"
     "  --help               this text\n"
     "\n"
-    "--socket and --listen print `listening <address>` on stdout once ready.\n";
+    "--socket and --listen print `listening <address>` on stdout once ready; --listen\n"
+    "logs one line per call on stderr (call, peer, action, modules, bytes in and\n"
+    "out, duration, outcome).\n";
 
 struct Args {
   int fd = -1;
@@ -56,6 +66,8 @@ struct Args {
   bool insecure = false;
   std::string scratch;
   int max_threads = 0;
+  int max_calls = 0;
+  int drain_timeout_s = 30;
   bool help = false;
 };
 
@@ -104,6 +116,8 @@ bool parse_args(int argc, char** argv, Args& a, std::string& error) {
     else if (arg == "--tls-client-ca") { if (!take(a.tls_client_ca)) return false; }
     else if (arg == "--scratch") { if (!take(a.scratch)) return false; }
     else if (arg == "--max-threads") { if (!take_int(a.max_threads)) return false; }
+    else if (arg == "--max-calls") { if (!take_int(a.max_calls)) return false; }
+    else if (arg == "--drain-timeout") { if (!take_int(a.drain_timeout_s)) return false; }
     else {
       error = str_cat("unknown argument '", arg, "'");
       return false;
@@ -270,6 +284,15 @@ int serve(int argc, char** argv, BackendFactory factory) {
                                               : std::filesystem::path();
   options.allow_shutdown = spawned;
   options.on_shutdown = [&stop] { stop.request("asked to shut down"); };
+  if (!spawned) {
+    options.max_calls = args.max_calls;
+    // A farm's operator sees what each server does. (A spawned helper's stderr
+    // is the tail a failure shows; it is kept for the backend's own words.)
+    options.on_call = [prog](const CallRecord& r) {
+      std::string line = str_cat(prog, ": ", log_line(r), "\n");
+      std::fputs(line.c_str(), stderr);
+    };
+  }
   BackendService service(std::move(factory), options);
 
   GrpcUp grpc_up;
@@ -334,16 +357,56 @@ int serve(int argc, char** argv, BackendFactory factory) {
   std::fflush(stdout);
 
   std::thread watcher(watch, std::ref(stop), signal_fd, watch_fd, spawned ? ::getppid() : 0);
-  stop.wait();
+  const std::string why = stop.wait();
+  watcher.join();  // from here on a second signal is read below
   // Calls still running get a moment to finish. gRPC's own deadline also waits
   // for idle connections the clients keep open, so drain the calls here and give
   // gRPC only the time to flush the last answers (the Shutdown call's included).
-  const auto drain_until = std::chrono::steady_clock::now() + std::chrono::seconds(spawned ? 2 : 10);
-  while (service.active_calls() > 0 && std::chrono::steady_clock::now() < drain_until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(100));
-  server->Wait();
-  watcher.join();
+  // A --listen server drains: no new call (UNAVAILABLE), NOT_SERVING to the
+  // health checks a farm's driver watches, and the calls in flight finish.
+  if (!spawned) {
+    service.drain();
+    if (grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService())
+      health->SetServingStatus(false);
+    std::fprintf(stderr, "%s: %s: draining, %d call(s) in flight (at most %d s)\n", prog, why.c_str(),
+                 service.active_calls(), args.drain_timeout_s);
+  }
+  const auto drain_until = std::chrono::steady_clock::now() + std::chrono::seconds(spawned ? 2 : args.drain_timeout_s);
+  bool again = false;
+  while (service.active_calls() > 0 && std::chrono::steady_clock::now() < drain_until && !again) {
+    pollfd p{signal_fd, POLLIN, 0};
+    if (!spawned && ::poll(&p, 1, 5) > 0) {
+      signalfd_siginfo info{};
+      again = ::read(signal_fd, &info, sizeof info) > 0;
+    } else if (spawned) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  if (!spawned) {
+    int left = service.active_calls();
+    if (left == 0) std::fprintf(stderr, "%s: drained\n", prog);
+    else std::fprintf(stderr, "%s: %s; %d call(s) cancelled\n", prog,
+                      again ? "a second signal" : "the drain timed out", left);
+  }
+  if (spawned || service.active_calls() == 0) {
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(100));
+    server->Wait();
+  } else {
+    // gRPC's Shutdown waits for every handler to return, and a backend past
+    // the drain's bound may never: the bound is the operator's promise.
+    std::promise<void> down;
+    std::future<void> closed = down.get_future();
+    std::thread closer([&] {
+      server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(100));
+      server->Wait();
+      down.set_value();
+    });
+    if (closed.wait_for(std::chrono::seconds(1)) != std::future_status::ready) {
+      std::fflush(stderr);
+      std::_Exit(0);
+    }
+    closer.join();
+  }
   if (watch_fd >= 0) ::close(watch_fd);
   if (signal_fd >= 0) ::close(signal_fd);
   if (!args.socket.empty()) {

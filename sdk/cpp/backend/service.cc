@@ -40,6 +40,48 @@ class ActiveCall {
   std::atomic<int>& n_;
 };
 
+std::string_view grpc_code_name(grpc::StatusCode c) {
+  switch (c) {
+    case grpc::StatusCode::OK: return "ok";
+    case grpc::StatusCode::CANCELLED: return "CANCELLED";
+    case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
+    case grpc::StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+    case grpc::StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
+    case grpc::StatusCode::INTERNAL: return "INTERNAL";
+    case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
+    default: return "UNKNOWN";
+  }
+}
+
+/// One call's record, written as the call goes and handed to the log when
+/// it ends (`done`).
+class CallLog {
+ public:
+  CallLog(const ServiceOptions& options, grpc::ServerContext* ctx, std::string call)
+      : options_(options), start_(std::chrono::steady_clock::now()) {
+    record_.call = std::move(call);
+    if (options_.on_call && ctx) record_.peer = ctx->peer();
+  }
+  CallRecord& record() { return record_; }
+  grpc::Status done(grpc::Status s) {
+    if (record_.outcome.empty()) record_.outcome = grpc_code_name(s.error_code());
+    record_.duration =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_);
+    if (options_.on_call) options_.on_call(record_);
+    return s;
+  }
+
+ private:
+  const ServiceOptions& options_;
+  std::chrono::steady_clock::time_point start_;
+  CallRecord record_;
+};
+
+const grpc::Status kDraining(grpc::StatusCode::UNAVAILABLE, "this server is draining; another server takes the call");
+
 
 }  // namespace
 
@@ -187,7 +229,13 @@ class StreamSink final : public SessionSink {
   /// Every answer goes through here: a backend may note() from its own threads.
   bool write(const v1::InvokeResponse& r) {
     std::lock_guard<std::mutex> lock(write_mu_);
+    bytes_out_ += r.ByteSizeLong();
     return stream_->Write(r);
+  }
+  uint64_t bytes_in() const { return bytes_in_; }
+  uint64_t bytes_out() {
+    std::lock_guard<std::mutex> lock(write_mu_);
+    return bytes_out_;
   }
   void note(const std::string& text) {
     v1::InvokeResponse r;
@@ -225,6 +273,8 @@ class StreamSink final : public SessionSink {
   Stream* stream_;
   bool report_steps_;
   std::mutex write_mu_;
+  uint64_t bytes_in_ = 0;   ///< read on the session's thread only
+  uint64_t bytes_out_ = 0;  ///< guarded by write_mu_
 };
 
 absl::Status StreamSink::read_modules(const v1::InvokeHeader& header, const Backend& backend, SessionModules& out) {
@@ -238,6 +288,7 @@ absl::Status StreamSink::read_modules(const v1::InvokeHeader& header, const Back
       if (cancelled()) return absl::CancelledError("the driver cancelled");
       return absl::InvalidArgumentError(str_cat("the stream ended after ", index, " of ", n, " module(s)"));
     }
+    bytes_in_ += req.ByteSizeLong();
     if (!req.has_module()) return absl::InvalidArgumentError("expected a module chunk after the header");
     const v1::ModuleChunk& chunk = req.module();
     if (chunk.module_index() != static_cast<uint32_t>(index))
@@ -275,10 +326,19 @@ grpc::Status to_grpc(const absl::Status& s) {
 /// answer (a BackendError, the call itself succeeds); a broken stream ends the
 /// call with its status.
 grpc::Status serve_session(const Backend& backend, const v1::InvokeHeader& header, grpc::ServerContext* ctx,
-                           Stream* stream, const std::filesystem::path& scratch, ModuleReaper& reaper) {
+                           Stream* stream, const std::filesystem::path& scratch, ModuleReaper& reaper,
+                           CallRecord& record) {
   if (header.action() == v1::InvokeHeader::ACTION_UNSPECIFIED)
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the header names no action");
   StreamSink sink(ctx, stream, header.report_steps());
+  struct Count {  // however the session ends
+    StreamSink& sink;
+    CallRecord& record;
+    ~Count() {
+      record.bytes_in += sink.bytes_in();
+      record.bytes_out += sink.bytes_out();
+    }
+  } count{sink, record};
   BackendContext context = wire::context_from_proto(header);
   context.on_note = [&sink](const std::string& text) { sink.note(text); };
   SessionModules modules;
@@ -301,6 +361,7 @@ grpc::Status serve_session(const Backend& backend, const v1::InvokeHeader& heade
     wire::to_proto(r->passes, *finished);
   } else if (session_error_of(r.status()) || validation_error_of(r.status())) {
     *last.mutable_error() = wire::error_to_proto(r.status(), backend.name());
+    record.outcome = str_cat("refused:", v1::BackendError::Code_Name(last.error().code()));
   } else {
     return to_grpc(r.status());
   }
@@ -360,59 +421,97 @@ void describe_backend(const Backend& backend, v1::HandshakeResponse& resp, bool 
 grpc::Status BackendService::Handshake(grpc::ServerContext* ctx, const v1::HandshakeRequest* req,
                                        v1::HandshakeResponse* resp) {
   ActiveCall active(active_);
+  CallLog log(options_, ctx, "Handshake");
+  log.record().bytes_in = req->ByteSizeLong();
+  if (draining_) return log.done(kDraining);
   absl::StatusOr<std::shared_ptr<const Backend>> b = instance(wire::options_from_proto(req->options()));
-  if (!b.ok()) return to_grpc(b.status());
+  if (!b.ok()) return log.done(to_grpc(b.status()));
   describe_backend(**b, *resp, true);
-  return grpc::Status::OK;
+  log.record().bytes_out = resp->ByteSizeLong();
+  return log.done(grpc::Status::OK);
 }
 
 grpc::Status BackendService::Fingerprint(grpc::ServerContext* ctx,
                                          const v1::FingerprintRequest* req,
                                          v1::FingerprintResponse* resp) {
   ActiveCall active(active_);
+  CallLog log(options_, ctx, "Fingerprint");
+  log.record().bytes_in = req->ByteSizeLong();
+  if (draining_) return log.done(kDraining);
   absl::StatusOr<std::shared_ptr<const Backend>> b = instance(wire::options_from_proto(req->options()));
-  if (!b.ok()) return to_grpc(b.status());
+  if (!b.ok()) return log.done(to_grpc(b.status()));
   resp->set_fingerprint((*b)->fingerprint());
-  return grpc::Status::OK;
+  log.record().bytes_out = resp->ByteSizeLong();
+  return log.done(grpc::Status::OK);
 }
 
 grpc::Status BackendService::ToolchainStatus(grpc::ServerContext* ctx,
                                              const v1::ToolchainStatusRequest* req,
                                              v1::ToolchainStatusResponse* resp) {
   ActiveCall active(active_);
+  CallLog log(options_, ctx, "ToolchainStatus");
+  log.record().bytes_in = req->ByteSizeLong();
+  if (draining_) return log.done(kDraining);
   absl::StatusOr<std::shared_ptr<const Backend>> b = instance(wire::options_from_proto(req->options()));
-  if (!b.ok()) return to_grpc(b.status());
+  if (!b.ok()) return log.done(to_grpc(b.status()));
   *resp->mutable_toolchain() = wire::to_proto((*b)->toolchain_status());
-  return grpc::Status::OK;
+  log.record().bytes_out = resp->ByteSizeLong();
+  return log.done(grpc::Status::OK);
 }
 
 grpc::Status BackendService::Invoke(grpc::ServerContext* ctx, Stream* stream) {
   ActiveCall active(active_);
+  CallLog log(options_, ctx, "Invoke");
+  if (draining_) return log.done(kDraining);
+  const int running = ++invokes_;
+  struct Release {
+    std::atomic<int>& n;
+    ~Release() { --n; }
+  } release{invokes_};
+  if (options_.max_calls > 0 && running > options_.max_calls)
+    return log.done(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                 str_cat("this server takes at most ", options_.max_calls, " call(s) at once")));
   v1::InvokeRequest first;
   if (!stream->Read(&first))
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the session sent nothing");
+    return log.done(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the session sent nothing"));
+  log.record().bytes_in = first.ByteSizeLong();
   if (!first.has_header())
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "a session starts with its header");
+    return log.done(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "a session starts with its header"));
   v1::InvokeHeader& header = *first.mutable_header();
+  std::string action = v1::InvokeHeader::Action_Name(header.action());
+  if (action.starts_with("ACTION_")) action = action.substr(7);
+  for (char& c : action) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  log.record().action = action;
+  log.record().modules = header.modules_size();
   absl::StatusOr<std::shared_ptr<const Backend>> b = instance(wire::options_from_proto(header.options()));
-  if (!b.ok()) return to_grpc(b.status());
+  if (!b.ok()) return log.done(to_grpc(b.status()));
   try {
     v1::HandshakeResponse identity;
     describe_backend(**b, identity, false);
     ctx->AddInitialMetadata(kIdentityMetadata, identity.SerializeAsString());
-    return serve_session(**b, header, ctx, stream, options_.scratch_dir, *reaper_);
+    return log.done(serve_session(**b, header, ctx, stream, options_.scratch_dir, *reaper_, log.record()));
   } catch (const std::exception& e) {
-    return grpc::Status(grpc::StatusCode::INTERNAL, str_cat("the backend threw: ", e.what()));
+    return log.done(grpc::Status(grpc::StatusCode::INTERNAL, str_cat("the backend threw: ", e.what())));
   }
 }
 
 grpc::Status BackendService::Shutdown(grpc::ServerContext* ctx, const v1::ShutdownRequest* req,
                                       v1::ShutdownResponse* resp) {
+  CallLog log(options_, ctx, "Shutdown");
   if (!options_.allow_shutdown)
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        "this server is shared; it is stopped by its operator, not by a client");
+    return log.done(grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                                 "this server is shared; it is stopped by its operator, not by a client"));
   if (options_.on_shutdown) options_.on_shutdown();
-  return grpc::Status::OK;
+  return log.done(grpc::Status::OK);
+}
+
+std::string log_line(const CallRecord& r) {
+  std::string out = str_cat("call=", r.call, " peer=", r.peer.empty() ? "-" : r.peer);
+  if (r.call == "Invoke") str_append(out, " action=", r.action.empty() ? "-" : r.action, " modules=", r.modules);
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f", static_cast<double>(r.duration.count()) / 1000.0);
+  str_append(out, " bytes_in=", r.bytes_in, " bytes_out=", r.bytes_out, " ms=", ms, " outcome=", r.outcome);
+  return out;
 }
 
 }  // namespace ppy

@@ -21,6 +21,11 @@
 /// --fd/--socket, the temporary folder for --listen), --max-threads N, --help.
 /// --socket and --listen print one line `listening <address>` on stdout once they
 /// accept calls. SIGINT and SIGTERM shut the server down cleanly.
+/// A --listen server is one of a farm's (docs/farm.md): it serves grpc.health.v1,
+/// takes `--max-calls N` (one more Invoke is RESOURCE_EXHAUSTED) and
+/// `--drain-timeout S` (SIGTERM/SIGINT refuse new calls, answer NOT_SERVING, and
+/// give the calls in flight S seconds before it exits 0), and logs one line per
+/// call on stderr.
 
 #include <memory>
 

@@ -4,6 +4,8 @@
 /// benchmarks, the in-process twin of a helper).
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -30,6 +32,23 @@ inline constexpr char kIdentityMetadata[] = "ppy-backend-identity-bin";
 /// (it may probe the machine, so each Invoke's identity leaves it out).
 void describe_backend(const Backend& backend, backend::v1::HandshakeResponse& out, bool toolchain);
 
+/// What one call was, for a server's log (one line per call).
+struct CallRecord {
+  std::string call;    ///< Handshake, Fingerprint, ToolchainStatus, Invoke, Shutdown
+  std::string peer;    ///< the client, as gRPC names it (`ipv4:10.0.0.5:51234`)
+  std::string action;  ///< Invoke: emit, emit_program, build, validate
+  int modules = 0;     ///< Invoke: the modules it carried
+  uint64_t bytes_in = 0, bytes_out = 0;  ///< the messages it read and wrote, serialized
+  std::chrono::microseconds duration{0};
+  /// `ok`; `refused:VALIDATION` (the backend's refusal, a BackendError code);
+  /// else gRPC's code (`RESOURCE_EXHAUSTED`, `UNAVAILABLE`, `CANCELLED`, ...).
+  std::string outcome;
+};
+
+/// `call=Invoke peer=... action=build modules=50 bytes_in=N bytes_out=M ms=12.3 outcome=ok`:
+/// one line, `key=value` words an operator can grep and a log shipper can split.
+std::string log_line(const CallRecord& record);
+
 struct ServiceOptions {
   /// Where each `build` gets its fresh output folder (removed after the files
   /// are streamed). Empty: the system's temporary folder. A spawned helper uses
@@ -43,6 +62,11 @@ struct ServiceOptions {
   std::function<void()> on_shutdown;
   /// Distinct option tables kept alive at once; the oldest is dropped beyond.
   size_t max_instances = 16;
+  /// Invoke sessions served at once (0: no bound); one more is refused with
+  /// RESOURCE_EXHAUSTED, which a farm's driver takes as "try another server".
+  int max_calls = 0;
+  /// Told about each call as it ends (a `--listen` server logs it).
+  std::function<void(const CallRecord&)> on_call;
 };
 
 /// The synchronous gRPC service. Calls are independent: each names the options
@@ -71,6 +95,10 @@ class BackendService final : public ppy::backend::v1::Backend::Service {
 
   /// Calls being served right now (Invoke sessions included).
   int active_calls() const { return active_.load(); }
+  /// From now on every new call is refused with UNAVAILABLE (the server is
+  /// draining: a farm's driver sends the call to another server); calls
+  /// already running go on.
+  void drain() { draining_ = true; }
 
  private:
   BackendFactory factory_;
@@ -79,6 +107,8 @@ class BackendService final : public ppy::backend::v1::Backend::Service {
   std::map<std::string, std::shared_ptr<const Backend>> instances_;
   std::vector<std::string> instance_order_;
   std::atomic<int> active_{0};
+  std::atomic<int> invokes_{0};  ///< Invoke sessions running, for max_calls
+  std::atomic<bool> draining_{false};
   std::unique_ptr<ModuleReaper> reaper_;  // frees what sessions leave, off their path
 };
 
