@@ -118,7 +118,10 @@ class CBackend : public Backend {
         bool known = op.dialect() == "core" || op.dialect() == "math" || n == "gpu.thread_id" ||
                      n == "gpu.block_id" || n == "gpu.block_dim" || n == "gpu.grid_dim" || n == "gpu.barrier" ||
                      n == "gpu.launch";
-        if (!known || n == "core.shl" || n == "core.shr" || n.starts_with("core.tuple") ||
+        // Shifts are i64 helpers of the host runtime, not device code.
+        bool device_shift = (n == "core.shl" || n == "core.shr") &&
+                            (f->attributes().get("gpu.kind") || op.result(0)->type() != ir::Type::i64());
+        if (!known || device_shift || n.starts_with("core.tuple") ||
             n.starts_with("core.struct") || n == "core.call_intrinsic" || op.num_results() > 1 ||
             !op.regions().empty())
           status = validation_error({"c", str_cat(n, " in ", f->name()), "", op.loc() ? op.loc() : f->loc()});

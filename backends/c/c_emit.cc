@@ -114,6 +114,22 @@ const std::map<std::string, std::string>& helper_texts() {
        "  if (a == INT64_MIN) ppy_rt_overflow();\n"
        "  return -a;\n"
        "}\n"},
+      {"ppy_c_shl",
+       "static inline int64_t ppy_c_shl(int64_t a, int64_t b) {\n"
+       "  if (a == 0) return 0;\n"
+       "  if (b < 0 || b > 63) ppy_rt_overflow();\n"
+       "  int64_t r = (int64_t)((uint64_t)a << b);\n"
+       "  if ((r >> b) != a) ppy_rt_overflow();\n"
+       "  return r;\n"
+       "}\n"},
+      {"ppy_c_shl_wrap",
+       "static inline int64_t ppy_c_shl_wrap(int64_t a, int64_t b) {\n"
+       "  return b < 0 || b > 63 ? 0 : (int64_t)((uint64_t)a << b);\n"
+       "}\n"},
+      {"ppy_c_shr",
+       "static inline int64_t ppy_c_shr(int64_t a, int64_t b) {\n"
+       "  return b < 0 || b > 63 ? (a < 0 ? -1 : 0) : a >> b;\n"
+       "}\n"},
       {"ppy_c_div_trunc",
        "static inline int64_t ppy_c_div_trunc(int64_t a, int64_t b) {\n"
        "  if (b == 0) ppy_rt_raise(\"ZeroDivisionError\", \"integer division or modulo by zero\");\n"
@@ -810,6 +826,9 @@ class CWriter {
       if (raising_int(op) && !o_.unsafe && !gpu_) return helper("ppy_c_neg", {op.operand(0)});
       return {str_cat("(int64_t)(0 - (uint64_t)", paren(expr(op.operand(0)), kUnary), ")"), kUnary};
     }
+    if (n == "core.shl")
+      return helper(raising_int(op) && !o_.unsafe ? "ppy_c_shl" : "ppy_c_shl_wrap", {op.operand(0), op.operand(1)});
+    if (n == "core.shr") return helper("ppy_c_shr", {op.operand(0), op.operand(1)});
     if (n == "core.div" || n == "core.mod") {
       bool div = n == "core.div";
       std::string_view r = str_attr(op, "rounding");

@@ -411,8 +411,17 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     auto* width = llvm::ConstantInt::get(i64(), 64);
     llvm::Value* in_range = b_.CreateICmpULT(s, width);
     llvm::Value* safe = b_.CreateSelect(in_range, s, llvm::ConstantInt::get(i64(), 0));
-    if (n == "core.shl")
-      return set(b_.CreateSelect(in_range, b_.CreateShl(a, safe), llvm::ConstantInt::get(i64(), 0)));
+    if (n == "core.shl") {
+      llvm::Value* r = b_.CreateShl(a, safe);
+      const std::string* ov = attr_string(op, "overflow");
+      if (ov && (*ov == "python" || *ov == "checked") && !m_.options().wrap_integers) {
+        // a·2^s fits in i64 when shifting back gives a again (and s < 64), or a is 0.
+        llvm::Value* fits = b_.CreateAnd(in_range, b_.CreateICmpEQ(b_.CreateAShr(r, safe), a));
+        require(b_.CreateOr(fits, b_.CreateICmpEQ(a, llvm::ConstantInt::get(i64(), 0))), "OverflowError",
+                "integer overflow");
+      }
+      return set(b_.CreateSelect(in_range, r, llvm::ConstantInt::get(i64(), 0)));
+    }
     llvm::Value* fill = b_.CreateAShr(a, llvm::ConstantInt::get(i64(), 63));
     return set(b_.CreateSelect(in_range, b_.CreateAShr(a, safe), fill));
   }

@@ -89,7 +89,8 @@ class PythonBackend : public Backend {
           const ir::Attribute* c = op.attr("callee");
           std::string callee = c && c->is<std::string>() ? c->as_string() : "";
           if (!known_extern(callee)) status = refuse(str_cat("the runtime function '", callee, "' in ", f->name()), "", op.loc());
-        } else if (op.name() == "core.shl" || op.name() == "core.shr" || op.name() == "core.ptr_offset" ||
+        } else if (((op.name() == "core.shl" || op.name() == "core.shr") && op.result(0)->type() != ir::Type::i64()) ||
+                   op.name() == "core.ptr_offset" ||
                    op.name() == "core.buffer_data" || op.name() == "core.call_intrinsic" ||
                    op.name().starts_with("core.tuple") || op.name().starts_with("core.struct") ||
                    (op.name() == "core.alloca" && op.attr("count")) || !op.regions().empty() ||

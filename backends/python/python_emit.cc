@@ -138,6 +138,27 @@ const std::map<std::string, std::string>& helper_texts() {
        "            if not -0x8000000000000000 <= base <= 0x7FFFFFFFFFFFFFFF:\n"
        "                raise OverflowError(\"integer overflow\")\n"
        "    return result\n"},
+      {"_ppy_shl",
+       "def _ppy_shl(a, b):\n"
+       "    \"\"\"a << b within 64 bits: OverflowError when the result leaves them.\"\"\"\n"
+       "    if a == 0:\n"
+       "        return 0\n"
+       "    if b < 0 or b > 63:\n"
+       "        raise OverflowError(\"integer overflow\")\n"
+       "    r = a << b\n"
+       "    if not -0x8000000000000000 <= r <= 0x7FFFFFFFFFFFFFFF:\n"
+       "        raise OverflowError(\"integer overflow\")\n"
+       "    return r\n"},
+      {"_ppy_shl_wrap",
+       "def _ppy_shl_wrap(a, b):\n"
+       "    \"\"\"a << b wrapped to 64 bits; a count outside 0..63 gives 0.\"\"\"\n"
+       "    if b < 0 or b > 63:\n"
+       "        return 0\n"
+       "    return ((a << b) + 0x8000000000000000 & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000\n"},
+      {"_ppy_shr",
+       "def _ppy_shr(a, b):\n"
+       "    \"\"\"a >> b; a negative count leaves only the sign, as the IR defines it.\"\"\"\n"
+       "    return a >> b if b >= 0 else (-1 if a < 0 else 0)\n"},
       {"_ppy_div_trunc",
        "def _ppy_div_trunc(a, b):\n"
        "    \"\"\"Integer division rounding toward zero.\"\"\"\n"
@@ -847,8 +868,8 @@ class ModuleWriter {
   }
   Expr helper(const char* name, std::initializer_list<const ir::Value*> args) {
     helpers_.insert(name);
-    if (std::string_view(name) != "_ppy_wrap" && std::string_view(name) != "_ppy_pow_i64" &&
-        !std::string_view(name).ends_with("_trunc"))
+    std::string_view h = name;
+    if (h != "_ppy_wrap" && h != "_ppy_pow_i64" && !h.ends_with("_trunc") && !h.starts_with("_ppy_sh"))
       uses_math_ = true;
     if (std::string_view(name) == "_ppy_fdiv_trunc") {
       helpers_.insert("_ppy_trunc");
@@ -875,6 +896,9 @@ class ModuleWriter {
       }
       return {s, s[0] == '-' ? kUnary : kAtom};
     }
+    if (n == "core.shl")
+      return helper(raising_int(op) ? "_ppy_shl" : "_ppy_shl_wrap", {op.operand(0), op.operand(1)});
+    if (n == "core.shr") return helper("_ppy_shr", {op.operand(0), op.operand(1)});
     if (n == "core.add") return wrapped(binary(op, "+", kAdd), op);
     if (n == "core.sub") return wrapped(binary(op, "-", kAdd), op);
     if (n == "core.mul") return wrapped(binary(op, "*", kMul), op);

@@ -28,7 +28,7 @@ Effects effects_of(const ir::Operation& op, const ir::Module* module) {
     e.writes = e.raises = true;
   } else if (n == "core.guard") {
     e.raises = true;
-  } else if (n == "core.add" || n == "core.sub" || n == "core.mul" || n == "core.neg") {
+  } else if (n == "core.add" || n == "core.sub" || n == "core.mul" || n == "core.neg" || n == "core.shl") {
     e.raises = op.num_results() && op.result(0)->type().is_integer_like() && int_raising(op);
   } else if (n == "core.div" || n == "core.mod") {
     e.raises = op.num_results() && op.result(0)->type().is_integer_like();

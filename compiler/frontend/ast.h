@@ -80,6 +80,7 @@ struct Param {
   std::string name;
   Pos pos;
   ExprPtr annotation;
+  ExprPtr default_value;  ///< `= value`, or null
   Ty ty = Ty::Error;
 };
 
@@ -96,6 +97,9 @@ struct FuncDef {
   ExprPtr returns;
   std::vector<ExprPtr> decorators;
   std::vector<StmtPtr> body;
+  /// The parser dropped a statement of the body (reported): names it would have
+  /// bound are unknown, so the checker does not call them undefined.
+  bool incomplete = false;
 };
 
 struct Stmt {

@@ -210,6 +210,7 @@ class Declarer {
           error(p.pos, "E1100", str_cat("a GPU function cannot take a list ('", p.name, "'); pass a native.ptr"));
       }
       f.params.push_back(p.ty);
+      f.defaults.push_back(default_value(p, def.name, gpu));
       f.locals.emplace_back(p.name, p.ty);
     }
     if (!def.returns) {
@@ -235,6 +236,36 @@ class Declarer {
     m_.funcs.push_back(std::move(f));
   }
 
+  /// A parameter's default: a constant of the parameter's type, evaluated
+  /// here once as Python evaluates it when `def` runs.
+  std::optional<ConstInfo> default_value(const Param& p, const std::string& fname, bool gpu) {
+    if (!p.default_value) return std::nullopt;
+    const Expr& e = *p.default_value;
+    if (gpu) {
+      error(e.pos, "E1100", str_cat("GPU function '", fname, "' cannot have default parameter values"));
+      return std::nullopt;
+    }
+    auto v = fold(e);
+    if (!v) {
+      error(e.pos, "E1010",
+            str_cat("the default of parameter '", p.name,
+                    "' must be a constant int, float or bool expression (literals, operators and earlier module "
+                    "constants)"));
+      return std::nullopt;
+    }
+    if (v->ty == Ty::Error || p.ty == Ty::Error) return std::nullopt;
+    if (v->ty != p.ty) {
+      error(e.pos, "E1030",
+            str_cat("the default of parameter '", p.name, "' is ", ty_name(v->ty), ", not ", ty_name(p.ty),
+                    p.ty == Ty::Float && v->ty != Ty::Float
+                        ? " (Python keeps an int an int: write a float literal such as 1.0)"
+                        : ""));
+      return std::nullopt;
+    }
+    v->pos = e.pos;
+    return v;
+  }
+
   std::optional<ConstInfo> fold(const Expr& e) {
     ConstInfo c;
     c.pos = e.pos;
@@ -242,9 +273,18 @@ class Declarer {
       case ExprKind::Int: c.ty = Ty::Int; c.i = e.ival; return c;
       case ExprKind::Float: c.ty = Ty::Float; c.f = e.fval; return c;
       case ExprKind::Bool: c.ty = Ty::Bool; c.b = e.bval; return c;
-      case ExprKind::Name: {
-        auto it = m_.consts.find(e.str);
-        if (it != m_.consts.end()) return it->second;
+      case ExprKind::Name:
+      case ExprKind::Attribute: {
+        if (e.kind == ExprKind::Name)
+          if (auto it = m_.consts.find(e.str); it != m_.consts.end()) return it->second;
+        // math's constants, however imported (`math.pi`, `from math import pi`).
+        auto path = dotted(e);
+        std::string sp = path ? resolve_special(*path) : "";
+        if (sp == "math.pi" || sp == "math.e" || sp == "math.tau" || sp == "math.inf") {
+          c.ty = Ty::Float;
+          c.f = sp == "math.pi" ? M_PI : sp == "math.e" ? M_E : sp == "math.tau" ? 2 * M_PI : INFINITY;
+          return c;
+        }
         break;
       }
       case ExprKind::Unary: {
@@ -281,6 +321,14 @@ class Declarer {
             for (int64_t k = 0; k < b->i && !ovf; ++k) {
               ovf = __builtin_mul_overflow(r, a->i, &r);
               if (r == 0 || r == 1) break;
+            }
+          } else if ((op == "<<" || op == ">>") && b->i >= 0) {
+            int64_t k = std::min<int64_t>(b->i, 63);
+            if (op == ">>") r = a->i >> k;
+            else if (a->i == 0) r = 0;
+            else {
+              r = static_cast<int64_t>(static_cast<uint64_t>(a->i) << k);
+              ovf = b->i > 63 || (r >> k) != a->i;
             }
           } else if ((op == "//" || op == "%") && b->i != 0 && !(a->i == INT64_MIN && b->i == -1)) {
             int64_t q = a->i / b->i, m = a->i % b->i;
@@ -421,6 +469,8 @@ class BodyChecker {
  private:
   void error(Pos p, const char* code, std::string msg) {
     f_.has_body_errors = true;
+    // A statement the parser dropped may have bound the name: no follow-on errors.
+    if (f_.def->incomplete && (std::string_view(code) == "E1020" || std::string_view(code) == "E1060")) return;
     d_.error(code, m_.path, p.line, p.col, std::move(msg));
   }
   void effect(const char* e) { f_.effects.insert(e); }
@@ -1052,8 +1102,16 @@ class BodyChecker {
   /// The result type of `a op b` for numbers, or Error (reported).
   Ty arith(const std::string& op, Ty a, Ty b, Pos p) {
     if (op == "<<" || op == ">>") {
-      error(p, "E1010", "shift operators are outside the ppy subset");
-      return Ty::Error;
+      if (a == Ty::Float || b == Ty::Float || !is_numeric(a) || !is_numeric(b)) {
+        error(p, "E1030", str_cat("unsupported operand types for ", op, ": ", ty_name(a), " and ", ty_name(b)));
+        return Ty::Error;
+      }
+      if (gpu_) {
+        error(p, "E1100", str_cat("'", op, "' is not available in GPU code"));
+        return Ty::Error;
+      }
+      raises();  // a negative count (ValueError); `<<` past i64 (OverflowError)
+      return Ty::Int;
     }
     if (op == "@") {
       error(p, "E1010", "the '@' operator is outside the ppy subset");
@@ -1183,25 +1241,40 @@ class BodyChecker {
     }
   }
 
-  bool signature(const Resolved& r, std::vector<std::string>& names, std::vector<Ty>& params, Ty& result, std::string& kind) {
+  bool signature(const Resolved& r, std::vector<std::string>& names, std::vector<Ty>& params, Ty& result,
+                 std::string& kind, std::vector<std::optional<ConstInfo>>* defaults = nullptr) {
     if (r.module == m_.name) {
       FuncInfo* f = m_.func(r.name);
       for (auto& p : f->def->params) names.push_back(p.name);
       params = f->params;
       result = f->result;
       kind = f->gpu_kind;
+      if (defaults) *defaults = f->defaults;
       return true;
     }
     const FuncSignature& s = all_.at(r.module).functions.at(r.name);
     names = s.param_names;
     for (auto& t : s.param_types) params.push_back(ty_from_name(t));
+    if (defaults) {
+      defaults->assign(names.size(), std::nullopt);
+      for (size_t i = 0; i < s.param_defaults.size() && i < names.size(); ++i)
+        if (const auto& d = s.param_defaults[i]) {
+          ConstInfo c;
+          c.ty = ty_from_name(d->type);
+          c.i = d->i;
+          c.f = d->f;
+          c.b = d->b;
+          (*defaults)[i] = c;
+        }
+    }
     result = ty_from_name(s.result_type);
     kind = s.gpu_kind;
     return true;
   }
 
   /// Arguments in parameter order (keywords placed), or false (reported).
-  bool bind_args(Expr& e, const std::string& fname, const std::vector<std::string>& names, std::vector<Expr*>& out) {
+  bool bind_args(Expr& e, const std::string& fname, const std::vector<std::string>& names, std::vector<Expr*>& out,
+                 const std::vector<std::optional<ConstInfo>>& defaults) {
     size_t npos = e.kids.size() - 1;
     if (npos > names.size()) {
       error(e.pos, "E1032", str_cat(fname, "() takes ", names.size(), " argument", names.size() == 1 ? "" : "s", " but ", npos, " were given"));
@@ -1223,7 +1296,7 @@ class BodyChecker {
       out[i] = k.value.get();
     }
     for (size_t i = 0; i < names.size(); ++i)
-      if (!out[i]) {
+      if (!out[i] && !(i < defaults.size() && defaults[i])) {
         error(e.pos, "E1032", str_cat(fname, "() missing required argument '", names[i], "'"));
         return false;
       }
@@ -1235,7 +1308,8 @@ class BodyChecker {
     std::vector<Ty> params;
     Ty result;
     std::string kind;
-    signature(r, names, params, result, kind);
+    std::vector<std::optional<ConstInfo>> defaults;
+    signature(r, names, params, result, kind, &defaults);
     std::string shown = r.module == m_.name ? r.name : r.module + "." + r.name;
     e.target = r.module + "." + r.name;
     if (kind == "kernel") {
@@ -1251,9 +1325,25 @@ class BodyChecker {
       return Ty::Error;
     }
     std::vector<Expr*> args;
-    if (!bind_args(e, shown, names, args)) {
+    if (!bind_args(e, shown, names, args, defaults)) {
       for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
       return Ty::Error;
+    }
+    // A parameter left out takes its default: the constant, passed as a keyword.
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i]) continue;
+      const ConstInfo& d = *defaults[i];
+      Keyword k;
+      k.name = names[i];
+      k.pos = e.pos;
+      k.value = std::make_unique<Expr>();
+      k.value->kind = d.ty == Ty::Float ? ExprKind::Float : d.ty == Ty::Bool ? ExprKind::Bool : ExprKind::Int;
+      k.value->pos = e.pos;
+      k.value->ival = d.i;
+      k.value->fval = d.f;
+      k.value->bval = d.b;
+      args[i] = k.value.get();
+      e.keywords.push_back(std::move(k));
     }
     bool ok = true;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -1560,6 +1650,11 @@ ModuleInterface interface_of(const ModuleInfo& m) {
     s.name = f.name;
     for (auto& p : f.def->params) s.param_names.push_back(p.name);
     for (Ty t : f.params) s.param_types.push_back(ty_string(t));
+    for (const auto& d : f.defaults) {
+      std::optional<ConstantValue> v;
+      if (d) v = ConstantValue{ty_string(d->ty), d->i, d->f, d->b};
+      s.param_defaults.push_back(v);
+    }
     s.result_type = ty_string(f.result);
     s.effects.assign(f.effects.begin(), f.effects.end());
     s.gpu_kind = f.gpu_kind;

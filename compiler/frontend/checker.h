@@ -4,6 +4,7 @@
 // function body. It annotates the AST; IR generation trusts what it wrote.
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,10 +15,20 @@
 
 namespace ppy::frontend {
 
+struct ConstInfo {
+  Ty ty = Ty::Int;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  Pos pos;
+};
+
 struct FuncInfo {
   FuncDef* def = nullptr;
   std::string name;
   std::vector<Ty> params;
+  /// Per parameter: its default value (a constant, as Python evaluates it once), or none.
+  std::vector<std::optional<ConstInfo>> defaults;
   Ty result = Ty::None;
   std::string gpu_kind;  ///< "", "kernel", "device"
   bool exported = false;
@@ -27,14 +38,6 @@ struct FuncInfo {
   std::set<std::string> effects;  ///< own effects, then (after propagation) callees' too
   std::set<std::string> callees;  ///< qualnames `<module>.<func>` of functions it calls
   bool has_body_errors = false;
-};
-
-struct ConstInfo {
-  Ty ty = Ty::Int;
-  int64_t i = 0;
-  double f = 0;
-  bool b = false;
-  Pos pos;
 };
 
 /// What a module-level name bound by an import stands for.

@@ -525,6 +525,7 @@ class FunctionLowerer {
 
   /// `a op b` with operands of source types at/bt and result type rt.
   Value* arith(const std::string& op, Value* a, Ty at, Value* b, Ty bt, Ty rt, Pos p) {
+    if (op == "<<" || op == ">>") return shift(op == "<<", convert(a, at, Ty::Int, p), convert(b, bt, Ty::Int, p), p);
     if (op == "&" || op == "|" || op == "^") {
       const char* name = op == "&" ? "core.and" : op == "|" ? "core.or" : "core.xor";
       a = convert(a, at, rt, p);
@@ -558,6 +559,14 @@ class FunctionLowerer {
       return fpow(a, b, p, false);
     }
     return a;
+  }
+
+  /// `a << b` / `a >> b` with Python's errors: a negative count is ValueError,
+  /// a `<<` leaving i64 OverflowError (`overflow = "python"` on core.shl).
+  Value* shift(bool left, Value* a, Value* b, Pos p) {
+    guard(cmp("ge", b, const_i64(0, p), p), "range", "negative shift count", p);
+    if (left) return emit("core.shl", {a, b}, {Type::i64()}, {{"overflow", ovf()}}, p);
+    return emit("core.shr", {a, b}, {Type::i64()}, {}, p);
   }
 
   Value* is_inf(Value* x, Pos p) {

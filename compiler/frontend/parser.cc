@@ -175,6 +175,10 @@ class Parser {
       if (t.text == "try") unsupported(t.pos, "try/except");
       if (t.text == "with") unsupported(t.pos, "a with statement");
       if (t.text == "async") unsupported(t.pos, "async code");
+      if (t.text == "match" && starts_match_stmt()) unsupported(t.pos, "a match statement");
+      if (t.text == "type" && peek().kind == Tok::Name && !is_keyword(peek().text) &&
+          (peek(2).kind == Tok::Op && (peek(2).text == "=" || peek(2).text == "[")))
+        unsupported(t.pos, "a type alias statement");
     }
     if (at_op("@")) {
       std::vector<ExprPtr> decos;
@@ -188,6 +192,23 @@ class Parser {
       return out.push_back(def_stmt(std::move(decos)));
     }
     simple_stmts(out);
+  }
+
+  /// Whether the statement at `match` (a soft keyword) is a match statement:
+  /// its line ends in `:` and `match` is not itself assigned, annotated or
+  /// dereferenced, which is how Python tells `match x:` from `match = 1`.
+  bool starts_match_stmt() const {
+    const Token& next = peek();
+    if (next.kind == Tok::Newline || next.kind == Tok::End) return false;
+    if (next.kind == Tok::Op) {
+      static const char* not_subject[] = {"=", ".", ":", ",", ")", "]", "}", "+=", "-=", "*=", "/=", "//=", "%=",
+                                          "**=", "&=", "|=", "^=", "<<=", ">>=", "@=", ";"};
+      for (const char* o : not_subject)
+        if (next.text == o) return false;
+    }
+    size_t k = p_ + 1;
+    while (k + 1 < t_.size() && t_[k + 1].kind != Tok::Newline && t_[k + 1].kind != Tok::End) ++k;
+    return t_[k].kind == Tok::Op && t_[k].text == ":";
   }
 
   void simple_stmts(std::vector<StmtPtr>& out) {
@@ -387,6 +408,7 @@ class Parser {
     d->decorators = std::move(decos);
     if (at_op("[")) unsupported(cur().pos, "a generic function");
     expect_op("(");
+    bool defaults = false;
     while (!at_op(")")) {
       if (at_op("*") || at_op("**")) unsupported(cur().pos, "a variadic parameter");
       if (at_op("/")) unsupported(cur().pos, "a positional-only marker");
@@ -394,13 +416,20 @@ class Parser {
       prm.pos = cur().pos;
       prm.name = expect_name();
       if (accept_op(":")) prm.annotation = expr();
-      if (at_op("=")) unsupported(cur().pos, "a default parameter value");
+      if (accept_op("=")) {
+        prm.default_value = expr();
+        defaults = true;
+      } else if (defaults) {
+        fail(prm.pos, "non-default argument follows default argument");
+      }
       d->params.push_back(std::move(prm));
       if (!accept_op(",")) break;
     }
     expect_op(")");
     if (accept_op("->")) d->returns = expr();
+    size_t errors = diags_.error_count();
     d->body = suite();
+    d->incomplete = diags_.error_count() != errors;
     s->def = std::move(d);
     return s;
   }
@@ -724,6 +753,7 @@ class Parser {
           return finish(std::move(n));
         }
         if (t.text == "{") unsupported(t.pos, "a dict or set");
+        if (t.text == "*") unsupported(t.pos, "a starred expression ('*x')");
         if (t.text == "...") unsupported(t.pos, "'...' (Ellipsis)");
         break;
       }

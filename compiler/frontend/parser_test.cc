@@ -99,6 +99,39 @@ TEST(Parser, RecoversAndReportsEveryError) {
   EXPECT_EQ(d.diagnostics()[2].line, 5u);
 }
 
+TEST(Parser, MatchIsASoftKeyword) {
+  // `match x:` is a match statement (refused, E1010, once for the whole block);
+  // `match` as a name (assigned, annotated, called, an attribute base) parses.
+  DiagnosticEngine d;
+  d.add_source("t.ppy",
+               "def f(n: int) -> None:\n    match n:\n        case 1:\n            pass\n"
+               "    match = 1\n    match: int = 2\n    match(n)\n    match.x\n    match += 1\n"
+               "    match (n):\n        case _:\n            pass\n    type T = int\n    type = 3\n");
+  parse_module(d.sources().at("t.ppy"), "t.ppy", d);
+  ASSERT_EQ(d.diagnostics().size(), 3u) << render_diagnostics(d);
+  for (auto& diag : d.diagnostics()) EXPECT_EQ(diag.code, "E1010") << render_diagnostics(d);
+  EXPECT_THAT(d.diagnostics()[0].message, HasSubstr("a match statement"));
+  EXPECT_EQ(d.diagnostics()[0].line, 2u);
+  EXPECT_EQ(d.diagnostics()[0].col, 5u);
+  EXPECT_EQ(d.diagnostics()[1].line, 10u);
+  EXPECT_THAT(d.diagnostics()[2].message, HasSubstr("a type alias statement"));
+  EXPECT_EQ(d.diagnostics()[2].line, 13u);
+}
+
+TEST(Parser, ADroppedStatementCausesNoFollowOnErrors) {
+  // The names a refused statement would bind are not "undefined" afterwards.
+  DiagnosticEngine d;
+  SourceModule s{"m", "m.ppy",
+                 "def main() -> None:\n    n = 1\n    match n:\n        case 1:\n            y = 2\n"
+                 "    print(y)\n    xs = [1, 2]\n    a, *b = xs\n    print(a, b)\n"};
+  LowerResult r = lower_module(s, {}, d);
+  EXPECT_EQ(r.module, nullptr);
+  ASSERT_EQ(d.error_count(), 2u) << render_diagnostics(d);
+  EXPECT_EQ(d.diagnostics()[0].code, "E1010");
+  EXPECT_EQ(d.diagnostics()[1].code, "E1010");
+  EXPECT_EQ(d.diagnostics()[1].line, 8u);
+}
+
 TEST(Parser, DeepNestingIsRefusedNotACrash) {
   DiagnosticEngine d;
   std::string src = "x = " + std::string(100000, '(') + "1" + std::string(100000, ')') + "\n";

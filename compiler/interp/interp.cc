@@ -270,7 +270,12 @@ class Compiler {
     if (n == "core.and") { in.op = Opc::And; return in; }
     if (n == "core.or") { in.op = Opc::Or; return in; }
     if (n == "core.xor") { in.op = Opc::Xor; return in; }
-    if (n == "core.shl") { in.op = Opc::Shl; in.imm = rt.bit_width(); return in; }
+    if (n == "core.shl") {
+      in.op = Opc::Shl;
+      in.imm = rt.bit_width();
+      in.flag = sem::raises(sem::overflow_of(op));
+      return in;
+    }
     if (n == "core.shr") {
       in.op = rt.is_signed() || rt.kind() == TypeKind::Index ? Opc::ShrS : Opc::ShrU;
       in.imm = rt.bit_width();
@@ -611,20 +616,13 @@ class Machine {
         case Opc::Or: r[in.dst].i = r[in.a].i | r[in.b].i; break;
         case Opc::Xor: r[in.dst].i = r[in.a].i ^ r[in.b].i; break;
         case Opc::Shl: {
-          int64_t s = r[in.b].i;
-          r[in.dst].i = s < 0 || s >= in.imm ? 0 : norm_wrap(in, static_cast<int64_t>(static_cast<uint64_t>(r[in.a].i) << s));
+          sem::Shifted v = sem::shl(r[in.a].i, r[in.b].i, static_cast<int>(in.imm));
+          if (in.flag && v.overflowed) overflow();
+          r[in.dst].i = in.flag ? norm_check(in, v.value) : norm_wrap(in, v.value);
           break;
         }
-        case Opc::ShrS: {
-          int64_t s = r[in.b].i, v = r[in.a].i;
-          r[in.dst].i = s < 0 || s >= in.imm ? (v < 0 ? -1 : 0) : v >> s;
-          break;
-        }
-        case Opc::ShrU: {
-          int64_t s = r[in.b].i;
-          r[in.dst].i = s < 0 || s >= in.imm ? 0 : static_cast<int64_t>(static_cast<uint64_t>(r[in.a].i) >> s);
-          break;
-        }
+        case Opc::ShrS: r[in.dst].i = sem::shr(r[in.a].i, r[in.b].i, static_cast<int>(in.imm), true); break;
+        case Opc::ShrU: r[in.dst].i = sem::shr(r[in.a].i, r[in.b].i, static_cast<int>(in.imm), false); break;
         case Opc::CmpS: r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), r[in.a].i, r[in.b].i); break;
         case Opc::CmpU:
           r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), static_cast<uint64_t>(r[in.a].i),

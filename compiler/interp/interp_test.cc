@@ -98,6 +98,25 @@ TEST(Interp, PythonOverflowRaisesAndWrapWraps) {
   EXPECT_EQ(r.err, "OverflowError: integer overflow\n");
 }
 
+TEST(Interp, ShiftsFollowTheOverflowMode) {
+  Program p;
+  Builder& b = p.start_main();
+  const AttrDict wrap{{"overflow", Attribute("wrap")}};
+  Value* minus3 = b.const_int(-3);
+  p.print_i64(b.op("core.shr", {minus3, b.const_int(1)}, Type::i64()));        // -2, floor like Python
+  p.print_i64(b.op("core.shr", {minus3, b.const_int(200)}, Type::i64()));      // the sign only
+  p.print_i64(b.op("core.shl", {b.const_int(-1), b.const_int(63)}, Type::i64(), kPy));  // INT64_MIN fits
+  p.print_i64(b.op("core.shl", {b.const_int(0), b.const_int(500)}, Type::i64(), kPy));
+  p.print_i64(b.op("core.shl", {b.const_int(3), b.const_int(62)}, Type::i64(), wrap));
+  p.print_i64(b.op("core.shl", {b.const_int(1), b.const_int(64)}, Type::i64(), wrap));
+  p.print_i64(b.op("core.shl", {b.const_int(1), b.const_int(63)}, Type::i64(), kPy));
+  b.ret();
+  auto r = p.run();
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "-2\n-1\n-9223372036854775808\n0\n-4611686018427387904\n0\n");
+  EXPECT_EQ(r.err, "OverflowError: integer overflow\n");
+}
+
 TEST(Interp, MinDividedByMinusOneOverflows) {
   Program p;
   Builder& b = p.start_main();

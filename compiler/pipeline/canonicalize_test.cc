@@ -35,6 +35,30 @@ TEST(Canonicalize, FoldsIntegerArithmetic) {
             "^entry:\n    %s3 = core.const 41 : i64\n    core.ret %s3\n");
 }
 
+TEST(Canonicalize, FoldsShiftsAsTheInterpreterRunsThem) {
+  std::string out = canon(R"(func @f() -> i64 {
+^entry:
+    %a = core.const -17 : i64
+    %two = core.const 2 : i64
+    %big = core.const 70 : i64
+    %r = core.shr %a, %two : i64
+    %s = core.shr %a, %big : i64
+    %one = core.const 1 : i64
+    %l = core.shl %one, %big {overflow = "wrap"} : i64
+    %o = core.shl %one, %big {overflow = "python"} : i64
+    %k = core.shl %a, %two {overflow = "python"} : i64
+    %x = core.add %r, %s {overflow = "python"} : i64
+    %y = core.add %x, %l {overflow = "python"} : i64
+    %z = core.add %y, %k {overflow = "python"} : i64
+    %w = core.add %z, %o {overflow = "python"} : i64
+    core.ret %w
+}
+)");
+  // -17 >> 2 = -5, -17 >> 70 = -1, 1 << 70 wraps to 0, -17 << 2 = -68; 1 << 70 must raise.
+  EXPECT_NE(out.find("%z = core.const -74 : i64"), std::string::npos) << out;
+  EXPECT_NE(out.find("%o = core.shl %one, %big {overflow = \"python\"}"), std::string::npos) << out;
+}
+
 TEST(Canonicalize, LeavesOverflowingPythonOpsToRaise) {
   std::string out = canon(R"(func @f() -> i64 {
 ^entry:

@@ -42,12 +42,11 @@ std::optional<int64_t> fold_int_binary(std::string_view n, const ir::Operation& 
   if (n == "core.or") return a | b;
   if (n == "core.xor") return a ^ b;
   int width = t.bit_width();
-  if (n == "core.shl" || n == "core.shr") {
-    if (b < 0 || b >= width) return std::nullopt;
-    if (n == "core.shl") return sem::wrap(static_cast<int64_t>(static_cast<uint64_t>(a) << b), t);
-    if (t.is_signed() || t.kind() == TypeKind::Index) return a >> b;
-    return static_cast<int64_t>(static_cast<uint64_t>(a) >> b);
+  if (n == "core.shl") {
+    sem::Shifted s = sem::shl(a, b, width);
+    return settle(s.value, s.overflowed, mode, t);
   }
+  if (n == "core.shr") return sem::shr(a, b, width, t.is_signed() || t.kind() == TypeKind::Index);
   return std::nullopt;
 }
 

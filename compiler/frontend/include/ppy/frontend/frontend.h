@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,24 +21,26 @@
 
 namespace ppy::frontend {
 
-/// Source-level type names as written in annotations: "int", "float", "bool",
-/// "None", "list[int]", "list[float]", "native.ptr[float]", ...
-struct FuncSignature {
-  std::string name;                      ///< the function's name in its module
-  std::vector<std::string> param_names;
-  std::vector<std::string> param_types;
-  std::string result_type;               ///< "None" when it returns nothing
-  std::vector<std::string> effects;      ///< sorted; empty means pure
-  std::string gpu_kind;                  ///< "", "kernel" or "device"
-  bool exported = false;
-};
-
 /// A module-level constant: its source type and value (an int, float or bool).
 struct ConstantValue {
   std::string type;
   int64_t i = 0;
   double f = 0;
   bool b = false;
+};
+
+/// Source-level type names as written in annotations: "int", "float", "bool",
+/// "None", "list[int]", "list[float]", "native.ptr[float]", ...
+struct FuncSignature {
+  std::string name;                      ///< the function's name in its module
+  std::vector<std::string> param_names;
+  std::vector<std::string> param_types;
+  /// Per parameter: the constant a call that leaves it out passes, or none.
+  std::vector<std::optional<ConstantValue>> param_defaults;
+  std::string result_type;               ///< "None" when it returns nothing
+  std::vector<std::string> effects;      ///< sorted; empty means pure
+  std::string gpu_kind;                  ///< "", "kernel" or "device"
+  bool exported = false;
 };
 
 /// What other modules may use of a module.

@@ -114,6 +114,28 @@ inline double float_floor_div(double a, double b) {
 }
 
 /// Why an integer power has no i64 answer.
+/// `a << b` at `width` bits: a count outside 0..width-1 shifts every bit out
+/// (0). `overflowed` says whether a·2^b leaves the signed 64-bit range, which
+/// an op with `overflow = "python"` raises as OverflowError (a nonzero `a`
+/// shifted by a count outside 0..63 always does).
+struct Shifted {
+  int64_t value;
+  bool overflowed;
+};
+inline Shifted shl(int64_t a, int64_t b, int width) {
+  if (b < 0 || b >= width) return {0, a != 0};
+  int64_t r = static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+  return {r, (r >> b) != a};
+}
+
+/// `a >> b` at `width` bits: arithmetic for signed and index types, logical
+/// otherwise; a count outside 0..width-1 leaves only the sign (0 or -1).
+inline int64_t shr(int64_t a, int64_t b, int width, bool is_signed) {
+  if (b < 0 || b >= width) return is_signed && a < 0 ? -1 : 0;
+  if (is_signed) return a >> b;
+  return static_cast<int64_t>(static_cast<uint64_t>(a) >> b);
+}
+
 enum class PowError : uint8_t { None, NegativeExponent, Overflow };
 
 /// `base ** exp` on i64 (ppy_pow_i64): exact, or the reason it has no result.
