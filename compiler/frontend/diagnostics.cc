@@ -1,19 +1,78 @@
 // Collecting and rendering source diagnostics.
 #include "ppy/frontend/diagnostics.h"
 
+#include <algorithm>
+
+#include "ppy/util/escape.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::frontend {
+namespace {
+
+/// A source line longer than this is shown as a window around the caret.
+constexpr size_t kWholeLine = 160;
+/// Bytes shown on each side of the caret in that window.
+constexpr size_t kWindowSide = 60;
+/// A message longer than this (it may quote source) is cut.
+constexpr size_t kMaxMessage = 400;
+
+bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+/// The line shown under the header and the caret line under it, both escaped
+/// and cut alike so the caret stays under its column.
+void append_excerpt(std::string& out, std::string_view line, uint32_t col) {
+  size_t caret = col > 0 ? col - 1 : 0;
+  size_t from = 0, to = line.size();
+  if (line.size() > kWholeLine) {
+    size_t at = std::min(caret, line.size());
+    from = at > kWindowSide ? at - kWindowSide : 0;
+    to = std::min(line.size(), at + kWindowSide);
+    while (from > 0 && continuation(line[from])) --from;
+    while (to < line.size() && continuation(line[to])) ++to;
+  }
+  std::string shown, pad;
+  if (from > 0) {
+    shown = "...";
+    pad = "   ";
+  }
+  for (size_t i = from; i < to;) {
+    size_t before = shown.size();
+    size_t next = escape_one(line, i, shown);
+    if (i < caret) {
+      // The caret keeps the line's tabs so it lines up under the column in a terminal;
+      // anything else takes one column per character shown.
+      if (line[i] == '\t') pad.push_back('\t');
+      else pad.append(std::count_if(shown.begin() + static_cast<long>(before), shown.end(),
+                                    [](char c) { return !continuation(c); }),
+                      ' ');
+    }
+    i = next;
+  }
+  if (to < line.size()) shown += "...";
+  str_append(out, "    ", shown, "\n    ", pad, "^\n");
+}
+
+}  // namespace
 
 void DiagnosticEngine::error(std::string code, std::string file, uint32_t line, uint32_t col,
                              std::string message) {
   ++count_;
-  if (diags_.size() >= max_errors) return;
+  ++per_file_[file];
+  size_t& recorded = recorded_[file];
+  if (recorded >= max_errors_per_file || diags_.size() >= max_errors) return;
+  ++recorded;
   diags_.push_back({std::move(code), std::move(file), line, col, std::move(message)});
 }
 
 std::string render_diagnostic(const SourceDiagnostic& d, const std::string& source) {
-  std::string out = str_cat(d.file, ":", d.line, ":", d.col, ": error[", d.code, "]: ", d.message, "\n");
+  std::string_view message = d.message;
+  std::string cut;
+  if (message.size() > kMaxMessage) {
+    cut = str_cat(message.substr(0, kMaxMessage), "...");
+    message = cut;
+  }
+  std::string out = str_cat(escape_control(d.file), ":", d.line, ":", d.col, ": error[", d.code, "]: ",
+                            escape_control(message), "\n");
   if (d.line == 0) return out;
   size_t start = 0;
   for (uint32_t l = 1; l < d.line; ++l) {
@@ -23,23 +82,22 @@ std::string render_diagnostic(const SourceDiagnostic& d, const std::string& sour
   }
   if (start > source.size()) return out;
   size_t end = source.find('\n', start);
-  std::string line = source.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  str_append(out, "    ", line, "\n    ");
-  // The caret keeps the line's tabs so it lines up under the column in a terminal.
-  for (uint32_t i = 1; i < d.col && i - 1 < line.size(); ++i) out.push_back(line[i - 1] == '\t' ? '\t' : ' ');
-  out += "^\n";
+  std::string_view line = std::string_view(source).substr(start, end == std::string::npos ? std::string::npos : end - start);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  append_excerpt(out, line, d.col);
   return out;
 }
 
 std::string render_diagnostics(const DiagnosticEngine& engine) {
   std::string out;
+  std::map<std::string, size_t> shown;
   for (const auto& d : engine.diagnostics()) {
+    ++shown[d.file];
     auto it = engine.sources().find(d.file);
     out += render_diagnostic(d, it == engine.sources().end() ? std::string() : it->second);
   }
-  if (engine.error_count() > engine.diagnostics().size())
-    str_append(out, "... and ", engine.error_count() - engine.diagnostics().size(), " more errors\n");
+  for (const auto& [file, count] : engine.counts())
+    if (count > shown[file]) str_append(out, "... and ", count - shown[file], " more errors in ", escape_control(file), "\n");
   return out;
 }
 

@@ -23,6 +23,7 @@ class Lexer {
   std::vector<Token> run() {
     indents_.push_back(0);
     if (src_.starts_with("\xEF\xBB\xBF")) i_ = line_start_ = 3;  // a UTF-8 byte order mark
+    refuse_bad_utf8();
     bool at_line_start = true;
     while (i_ < src_.size()) {
       if (at_line_start && depth_ == 0) {
@@ -87,6 +88,22 @@ class Lexer {
     t.pos = p;
     toks_.push_back(std::move(t));
     return toks_.back();
+  }
+  /// Source is UTF-8 (PEP 3120): the first byte that is not is refused where
+  /// it stands, in the codec's words as python3 gives them. Lexing goes on, so
+  /// other errors are still found.
+  void refuse_bad_utf8() {
+    Utf8Error bad = check_utf8(src_);
+    if (!bad) return;
+    uint32_t line = 1;
+    size_t start = 0;
+    for (size_t k = 0; k < bad.offset; ++k)
+      if (src_[k] == '\n') ++line, start = k + 1;
+    static const char hex[] = "0123456789abcdef";
+    auto byte = static_cast<unsigned char>(src_[bad.offset]);
+    diags_.error("E1001", file_, line, static_cast<uint32_t>(bad.offset - start + 1),
+                 str_cat("'utf-8' codec can't decode byte 0x", hex[byte >> 4], hex[byte & 15], ": ", bad.reason,
+                         " (ppy source must be UTF-8)"));
   }
   void skip_comment() {
     while (i_ < src_.size() && src_[i_] != '\n') ++i_;
@@ -296,6 +313,9 @@ class Lexer {
                                                        : std::tolower(static_cast<unsigned char>(src_[i_])) - 'a' + 10);
             if (k != n || cp > 0x10FFFF) {
               error(p, str_cat("invalid \\", std::string(1, e), " escape in a string literal"));
+            } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+              // Python keeps it, and fails when printing it; the IR's strings are UTF-8.
+              error(p, "a lone surrogate in a string is outside the ppy subset (strings are UTF-8)", "E1010");
             } else {
               append_utf8(out, cp);
             }

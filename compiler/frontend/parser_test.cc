@@ -6,10 +6,14 @@
 #include "parser.h"
 #include "ppy/frontend/diagnostics.h"
 #include "ppy/frontend/frontend.h"
+#include "ppy/util/escape.h"
+#include "ppy/util/str_cat.h"
+#include "ppy/util/utf8.h"
 
 namespace ppy::frontend {
 namespace {
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::vector<Tok> kinds(const std::vector<Token>& ts) {
   std::vector<Tok> out;
@@ -222,6 +226,32 @@ TEST(Parser, LongElifChainsAreBounded) {
   EXPECT_EQ(d.error_count(), 1u) << render_diagnostics(d).substr(0, 500);
 }
 
+// python3 refuses a file that is not UTF-8; ppy did not, and the bytes
+// reached a backend that could not read the module.
+TEST(Lexer, SourceThatIsNotUtf8IsRefusedWhereItGoesWrong) {
+  DiagnosticEngine d;
+  lex("x = 1\nprint(\"caf\xe9\")\n", "t.ppy", d);
+  ASSERT_EQ(d.diagnostics().size(), 1u);
+  const SourceDiagnostic& e = d.diagnostics()[0];
+  EXPECT_EQ(e.code, "E1001");
+  EXPECT_EQ(e.line, 2u);
+  EXPECT_EQ(e.col, 11u);
+  EXPECT_EQ(e.message, "'utf-8' codec can't decode byte 0xe9: invalid continuation byte (ppy source must be UTF-8)");
+  DiagnosticEngine comment;
+  lex("# \xff\n", "t.ppy", comment);  // in a comment too, as `python3 file` says
+  EXPECT_EQ(comment.error_count(), 1u);
+  DiagnosticEngine ok;
+  lex("\xef\xbb\xbfx = \"caf\xc3\xa9 \\u00e9\"\n", "t.ppy", ok);
+  EXPECT_FALSE(ok.has_errors());
+}
+
+TEST(Lexer, LoneSurrogateEscapesAreRefused) {
+  DiagnosticEngine d;
+  lex("x = \"\\ud800\"\n", "t.ppy", d);
+  ASSERT_EQ(d.diagnostics().size(), 1u);
+  EXPECT_EQ(d.diagnostics()[0].code, "E1010");
+}
+
 TEST(Lexer, BadDigitsForTheBase) {
   DiagnosticEngine d;
   lex("0b102 0o9", "t.ppy", d);
@@ -248,6 +278,72 @@ TEST(Diagnostics, SeveralCheckErrorsInOneRun) {
   EXPECT_THAT(text, HasSubstr("m.ppy:4:12: error[E1030]: function 'f' returns int, not float"));
   EXPECT_THAT(text, HasSubstr("m.ppy:7:13: error[E1030]: argument 'a' of f() is int, not float"));
   EXPECT_EQ(d.error_count(), 3u);
+}
+
+// A megabyte of NUL bytes on one line was 200 errors echoing the whole line
+// each (200 MB): now 20 per file, each with a window of the line, escaped.
+TEST(Diagnostics, GarbageLinesPrintLittle) {
+  DiagnosticEngine d;
+  std::string src(1 << 20, '\0');
+  lower_module({"m", "m.ppy", src}, {}, d);
+  EXPECT_EQ(d.diagnostics().size(), d.max_errors_per_file);
+  std::string text = render_diagnostics(d);
+  EXPECT_LT(text.size(), 20000u);
+  EXPECT_EQ(text.find('\0'), std::string::npos);
+  EXPECT_THAT(text, HasSubstr(str_cat("... and ", d.error_count() - 20, " more errors in m.ppy\n")));
+}
+
+TEST(Diagnostics, CapsEachFileOnItsOwn) {
+  DiagnosticEngine d;
+  for (int i = 0; i < 30; ++i) d.error("E1001", "a.ppy", 1, 1, "x");
+  for (int i = 0; i < 3; ++i) d.error("E1001", "b.ppy", 1, 1, "y");
+  EXPECT_EQ(d.diagnostics().size(), 23u);
+  std::string text = render_diagnostics(d);
+  EXPECT_THAT(text, HasSubstr("... and 10 more errors in a.ppy\n"));
+  EXPECT_THAT(text, Not(HasSubstr("in b.ppy")));
+}
+
+TEST(Diagnostics, LongLinesShowAWindowAroundTheCaret) {
+  std::string line = std::string(5000, 'a') + "?" + std::string(5000, 'b');
+  std::string text = render_diagnostic({"E1001", "m.ppy", 1, 5001, "invalid character '?'"}, line + "\n");
+  EXPECT_EQ(text, "m.ppy:1:5001: error[E1001]: invalid character '?'\n    ..." + std::string(60, 'a') + "?" +
+                      std::string(59, 'b') + "...\n    " + std::string(63, ' ') + "^\n");
+  // Near the start: no leading cut.
+  text = render_diagnostic({"E1001", "m.ppy", 1, 3, "x"}, line);
+  EXPECT_THAT(text, HasSubstr("\n    aaa"));
+  EXPECT_THAT(text, HasSubstr("\n      ^\n"));
+}
+
+TEST(Diagnostics, ControlCharactersInTheEchoAreEscapedAndTheCaretFollows) {
+  // ESC ] 52 is OSC 52 (write the clipboard); BEL ends it.
+  std::string src = "x = \x1b]52;c;aGk=\x07 $\n";
+  std::string text = render_diagnostic({"E1001", "m.ppy", 1, 18, "invalid character '$'"}, src);
+  EXPECT_EQ(text, "m.ppy:1:18: error[E1001]: invalid character '$'\n    x = \\x1b]52;c;aGk=\\x07 $\n    " +
+                      std::string(23, ' ') + "^\n");
+  // UTF-8 takes one column per character; a byte that is not UTF-8 is escaped.
+  text = render_diagnostic({"E1001", "m.ppy", 1, 7, "m"}, "\xc3\xa9\xff = $\n");
+  EXPECT_EQ(text, "m.ppy:1:7: error[E1001]: m\n    \xc3\xa9\\xff = $\n            ^\n");
+}
+
+TEST(Escape, ControlsAreEscapedTheRestKept) {
+  EXPECT_EQ(escape_control("plain caf\xc3\xa9 \xe5\x90\x8d\ttab"), "plain caf\xc3\xa9 \xe5\x90\x8d\ttab");
+  EXPECT_EQ(escape_control("\x1b[2J\x07\b\r\x7f\n"), "\\x1b[2J\\x07\\x08\\r\\x7f\\n");
+  EXPECT_EQ(escape_control("a\nb", /*keep_newlines=*/true), "a\nb");
+  // C1 controls (U+009B is a one-byte CSI), bidi overrides, bad UTF-8.
+  EXPECT_EQ(escape_control("\xc2\x9b" "2J \xe2\x80\xae \xed\xa0\x80 \xc0\xaf \xe9"),
+            "\\u009b2J \\u202e \\xed\\xa0\\x80 \\xc0\\xaf \\xe9");
+}
+
+TEST(Utf8, ReasonsAsPythonGivesThem) {
+  EXPECT_FALSE(check_utf8("plain caf\xc3\xa9 \xf0\x9f\x98\x80"));
+  Utf8Error e = check_utf8("caf\xe9\")");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.offset, 3u);
+  EXPECT_STREQ(e.reason, "invalid continuation byte");
+  EXPECT_STREQ(check_utf8("ab\xff").reason, "invalid start byte");
+  EXPECT_STREQ(check_utf8("ab\xc0\xaf").reason, "invalid start byte");  // overlong
+  EXPECT_STREQ(check_utf8("\xed\xa0\x80").reason, "invalid continuation byte");  // a surrogate
+  EXPECT_STREQ(check_utf8("ab\xe5\x90").reason, "unexpected end of data");
 }
 
 TEST(Diagnostics, CapsTheList) {

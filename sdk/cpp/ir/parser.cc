@@ -255,7 +255,9 @@ class Parser {
               u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
               q += 6;
             }
-            append_utf8(out, u);  // a lone surrogate stays as its 3-byte form
+            // A lone surrogate is not text: no backend could take the string.
+            if (u >= 0xD800 && u <= 0xDFFF) return false;
+            append_utf8(out, u);
             break;
           }
           default: return false;
@@ -780,6 +782,14 @@ absl::Status check_schema(std::string_view text) {
 
 absl::StatusOr<std::unique_ptr<Module>> parse_module(std::string_view text, const DialectRegistry& reg) {
   if (auto s = check_schema(text); !s.ok()) return s;
+  // The text is UTF-8 throughout, so every name and string in the module is
+  // text a backend (and protobuf's string fields) will take.
+  if (Utf8Error bad = check_utf8(text)) {
+    static const char hex[] = "0123456789abcdef";
+    auto byte = static_cast<unsigned char>(text[bad.offset]);
+    return absl::InvalidArgumentError(str_cat(position(text, text.data() + bad.offset), ": not UTF-8: byte 0x",
+                                              hex[byte >> 4], hex[byte & 15], ", ", bad.reason));
+  }
   Parser parser(text, reg);
   std::unique_ptr<Module> m;
   try {

@@ -21,7 +21,10 @@ struct SourceDiagnostic {
 
 class DiagnosticEngine {
  public:
-  /// Records an error; stops recording after `max_errors` (the count still grows).
+  /// Records an error; stops recording a file's after `max_errors_per_file`,
+  /// and any after `max_errors` (the counts still grow, and rendering says how
+  /// many were left out): one broken file must not bury the others, and a file
+  /// of garbage must not print megabytes.
   void error(std::string code, std::string file, uint32_t line, uint32_t col, std::string message);
   /// Registers a file's text so rendering can show its lines.
   void add_source(const std::string& file, const std::string& text) { sources_[file] = text; }
@@ -30,21 +33,27 @@ class DiagnosticEngine {
   size_t error_count() const { return count_; }
   bool has_errors() const { return count_ != 0; }
   const std::map<std::string, std::string>& sources() const { return sources_; }
+  /// Errors reported for each file, recorded or not.
+  const std::map<std::string, size_t>& counts() const { return per_file_; }
 
   size_t max_errors = 200;
+  size_t max_errors_per_file = 20;
 
  private:
   std::vector<SourceDiagnostic> diags_;
   std::map<std::string, std::string> sources_;
+  std::map<std::string, size_t> per_file_, recorded_;
   size_t count_ = 0;
 };
 
 /// One diagnostic as three lines: the header, the source line, the caret line.
-/// `source` is the whole file text (may be empty: then only the header).
+/// `source` is the whole file text (may be empty: then only the header). A
+/// long line is cut to a window around the caret, a long message is cut in the
+/// middle, and control characters in either are escaped (ppy/util/escape.h).
 std::string render_diagnostic(const SourceDiagnostic& d, const std::string& source);
 
 /// Every diagnostic of the engine, each rendered against its registered source,
-/// in the order they were reported.
+/// in the order they were reported, then how many each file had beyond the cap.
 std::string render_diagnostics(const DiagnosticEngine& engine);
 
 }  // namespace ppy::frontend
