@@ -8,6 +8,7 @@
 
 #include "internal.h"
 #include "ppy/util/error.h"
+#include "ppy/util/escape.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::host {
@@ -55,6 +56,15 @@ absl::Status check_info(const BackendInfo& info, std::string_view expected, bool
   return absl::OkStatus();
 }
 
+std::string from_backend(std::string_view text) { return escape_control(text); }
+
+absl::Status from_backend(const absl::Status& s) {
+  if (s.ok()) return s;
+  absl::Status out(s.code(), escape_control(s.message()));
+  s.ForEachPayload([&](auto url, const absl::Cord& payload) { out.SetPayload(url, payload); });
+  return out;
+}
+
 std::string tail_block(std::string_view tail) {
   if (tail.empty()) return {};
   std::string out = "\n  its last output:";
@@ -62,7 +72,7 @@ std::string tail_block(std::string_view tail) {
   while (pos <= tail.size()) {
     size_t nl = tail.find('\n', pos);
     if (nl == std::string_view::npos) nl = tail.size();
-    str_append(out, "\n  | ", tail.substr(pos, nl - pos));
+    str_append(out, "\n  | ", escape_control(tail.substr(pos, nl - pos)));
     pos = nl + 1;
   }
   return out;
@@ -134,7 +144,8 @@ absl::Status check_relative_path(const BackendInfo& info, std::string_view path)
     pos = slash + 1;
   }
   if (!bad) return absl::OkStatus();
-  return coded_error("E1905", str_cat("backend '", info.name, "' (", info.origin, ") sent the build file '", path,
+  return coded_error("E1905", str_cat("backend '", info.name, "' (", info.origin, ") sent the build file '",
+                                      from_backend(path),
                                       "', which is not a plain path inside the output folder"),
                      absl::StatusCode::kInternal);
 }

@@ -19,7 +19,17 @@ absl::Status check_info(const BackendInfo& info, std::string_view expected_name,
 absl::Status call_failure(const BackendInfo& info, std::string_view call, std::string_view cause,
                           std::string_view tail);
 
-/// `tail` indented under a heading, or empty.
+/// What a backend says, made safe to relay: every control character escaped
+/// (ppy/util/escape.h), so a backend cannot retitle or clear the user's
+/// terminal, write its clipboard or hide text. Applied where the remote
+/// handle takes text from a backend: its handshake, its answers, gRPC's words
+/// about it and its stderr.
+std::string from_backend(std::string_view text);
+
+/// The same for a backend's error status: its message escaped, code and payloads kept.
+absl::Status from_backend(const absl::Status& s);
+
+/// `tail` indented under a heading, or empty; its lines stay lines, each escaped.
 std::string tail_block(std::string_view tail);
 
 /// The call an invocation is, in messages, until a step of it is known:

@@ -131,7 +131,9 @@ class RemoteHandle final : public BackendHandle {
       return stub_->ToolchainStatus(c, req, &resp);
     });
     if (!s.ok()) return s;
-    return wire::toolchain_from_proto(resp.toolchain());
+    ToolchainStatus t = wire::toolchain_from_proto(resp.toolchain());
+    t.detail = internal::from_backend(t.detail);
+    return t;
   }
 
   absl::StatusOr<InvocationResult> invoke(const Invocation& r) override;
@@ -153,8 +155,8 @@ class RemoteHandle final : public BackendHandle {
       untrack(&ctx);
       if (s.ok()) return absl::OkStatus();
       if (!farm_ || !internal::retry_elsewhere(s.error_code()) || cancelled())
-        return failure(call, s.error_code(), s.error_message(), deadline);
-      lost.push_back({peer_address(ctx.peer()), str_cat(code_name(s.error_code()), ": ", s.error_message())});
+        return failure(call, s.error_code(), internal::from_backend(s.error_message()), deadline);
+      lost.push_back({peer_address(ctx.peer()), str_cat(code_name(s.error_code()), ": ", internal::from_backend(s.error_message()))});
       if (attempt >= farm_->attempts) return every_server_gone(call, lost);
       pause_before_retry(attempt);
     }
@@ -330,14 +332,14 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
       // it carries, so another server may take it whole.
       if (farm_ && internal::retry_elsewhere(static_cast<int>(f->code)) && !cancelled()) {
         out.retry = true;
-        out.loss.why = str_cat(code_name(f->code), ": ", std::string(got.status().message()));
+        out.loss.why = str_cat(code_name(f->code), ": ", internal::from_backend(std::string(got.status().message())));
         return out;
       }
-      out.result = failure(call, f->code, std::string(got.status().message()), deadline);
+      out.result = failure(call, f->code, internal::from_backend(std::string(got.status().message())), deadline);
       return out;
     }
     // The stream itself was fine but what came on it was not.
-    std::string cause = str_cat("it broke the protocol: ", error_text(got.status()));
+    std::string cause = str_cat("it broke the protocol: ", internal::from_backend(error_text(got.status())));
     if (process_) stop_helper(cause, false);
     out.result = internal::call_failure(info_, call, cause, process_ ? process_->output_tail() : "");
     return out;
@@ -349,12 +351,13 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
     }
   if (!got->step.empty()) call = got->step;
   if (got->error) {
-    out.result = internal::from_session(info_, call, wire::status_of(*got->error));
+    out.result = internal::from_session(info_, call, internal::from_backend(wire::status_of(*got->error)));
     return out;
   }
   InvocationResult res;
-  res.notes = std::move(got->notes);
+  for (const auto& n : got->notes) res.notes.push_back(internal::from_backend(n));
   if (got->finished) res.passes = wire::passes_from_proto(*got->finished);
+  for (auto& p : res.passes) p.name = internal::from_backend(p.name);
   if (auto s = check_answer(r, call, *got); !s.ok()) {
     out.result = s;
     return out;
@@ -484,9 +487,9 @@ absl::Status handshake_failure(const BackendInfo& info, BackendProcess* process,
   std::string why;
   if (s.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
     why = str_cat(who, " does not serve the ppy.backend.v1.Backend service (its handshake was answered UNIMPLEMENTED: ",
-                  s.error_message(), ")");
+                  internal::from_backend(s.error_message()), ")");
   } else if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
-    std::string m = s.error_message();
+    std::string m = internal::from_backend(s.error_message());
     constexpr std::string_view kPrefix = "the backend could not be created: ";
     if (m.starts_with(kPrefix)) m = m.substr(kPrefix.size());
     if (m == "the backend factory answered no backend")
@@ -503,9 +506,10 @@ absl::Status handshake_failure(const BackendInfo& info, BackendProcess* process,
       why = str_cat(who, " could not be started: the helper ", e.describe(), " before answering the handshake");
     else if (process)
       why = str_cat(who, " answered the handshake with something that is not the backend protocol (",
-                    code_name(s.error_code()), ": ", s.error_message(), ")");
+                    code_name(s.error_code()), ": ", internal::from_backend(s.error_message()), ")");
     else  // gRPC's words say why: refused, unresolved, a certificate not trusted
-      why = str_cat(who, " could not be reached: ", code_name(s.error_code()), ": ", s.error_message());
+      why = str_cat(who, " could not be reached: ", code_name(s.error_code()), ": ",
+                    internal::from_backend(s.error_message()));
   }
   if (process) {
     process->kill();
@@ -696,17 +700,21 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
   if (resp.has_api_version()) info.api_version = resp.api_version();
   info.fingerprint = resp.fingerprint();
   info.toolchain = wire::toolchain_from_proto(resp.toolchain());
-  info.sdk = resp.sdk();
+  info.toolchain.detail = internal::from_backend(info.toolchain.detail);
+  info.sdk = internal::from_backend(resp.sdk());
   for (const auto& f : resp.formats()) {
     auto format = wire::emit_format_from_proto(f);
     if (!format.ok()) {
       if (process) process->kill();
       return coded_error("E1903", str_cat("backend '", entry.name, "' (", info.origin, ") answered the handshake with ",
-                                          std::string(format.status().message())));
+                                          internal::from_backend(format.status().message())));
     }
+    for (std::string* text : {&format->name, &format->suffix, &format->description})
+      *text = internal::from_backend(*text);
     info.formats.push_back(std::move(*format));
   }
-  for (const auto& p : resp.passes()) info.passes.push_back({p.name(), p.stage()});
+  for (const auto& p : resp.passes())
+    info.passes.push_back({internal::from_backend(p.name()), internal::from_backend(p.stage())});
   // The manifest's name is the authority (the name it is selected by); the
   // backend's own answer is informative, like its distribution.
   if (auto c = internal::check_info(info, {}, false); !c.ok()) {

@@ -43,11 +43,11 @@ absl::StatusOr<Compilation> compile_ppyir(const CompileOptions& options) {
   std::ifstream in(options.target, std::ios::binary);
   if (!in) return coded_error("E1202", str_cat("cannot read ", options.target));
   std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  // E1206: not a module this compiler can read (docs/diagnostics.md).
   auto module = ir::parse_module(bytes);
-  if (!module.ok())
-    return absl::InvalidArgumentError(str_cat(options.target, ": ", std::string(module.status().message())));
+  if (!module.ok()) return coded_error("E1206", str_cat(options.target, ": ", std::string(module.status().message())));
   if (auto s = ir::verify_status(**module); !s.ok())
-    return absl::InvalidArgumentError(str_cat(options.target, ": ", std::string(s.message())));
+    return coded_error("E1206", str_cat(options.target, ": ", std::string(s.message())));
   Compilation c;
   c.from_ppyir = true;
   c.opt_level = options.opt_level.value_or(2);

@@ -7,13 +7,17 @@
 #include "absl/status/status.h"
 #include "ppy/frontend/diagnostics.h"
 #include "ppy/util/error.h"
+#include "ppy/util/escape.h"
 
 namespace ppy::driver {
 
 /// Prints `error[CODE]: text` (or `error: text` when the status has no code).
+/// Control characters are escaped (newlines kept): a message may quote a
+/// backend, a file name or a path, none of which may drive the terminal.
 inline void report(std::ostream& err, const absl::Status& s) {
   std::string code = error_code(s);
-  err << (code.empty() ? std::string("error: ") : "error[" + code + "]: ") << error_text(s) << "\n";
+  err << (code.empty() ? std::string("error: ") : "error[" + code + "]: ")
+      << escape_control(error_text(s), /*keep_newlines=*/true) << "\n";
 }
 
 /// Reports `s` and returns `exit_status`, for `return fail(err, s);`.
