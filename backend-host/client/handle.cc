@@ -60,7 +60,7 @@ std::string from_backend(std::string_view text) { return escape_control(text); }
 
 absl::Status from_backend(const absl::Status& s) {
   if (s.ok()) return s;
-  absl::Status out(s.code(), escape_control(s.message()));
+  absl::Status out(s.code(), escape_control(std::string(s.message())));
   s.ForEachPayload([&](auto url, const absl::Cord& payload) { out.SetPayload(url, payload); });
   return out;
 }

@@ -707,7 +707,7 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
     if (!format.ok()) {
       if (process) process->kill();
       return coded_error("E1903", str_cat("backend '", entry.name, "' (", info.origin, ") answered the handshake with ",
-                                          internal::from_backend(format.status().message())));
+                                          internal::from_backend(std::string(format.status().message()))));
     }
     for (std::string* text : {&format->name, &format->suffix, &format->description})
       *text = internal::from_backend(*text);
