@@ -458,7 +458,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "line 6:5: expected an attribute value, found 'core.ret\\n}\\n'"},
         Refusal{HEAD FN "    test.op {s = \"open\n}\n", "line 5:18: bad string '\"open\\n}\\n'"},
         Refusal{HEAD FN "    test.op {s = \"\\q\"}\n}\n", "line 5:18: bad string '\"\\\\q\"'"},
-        Refusal{HEAD FN "    test.op {s = \"\xff\"}\n}\n", "line 5:18: bad string '\"\\xff\"'"},
+        Refusal{HEAD FN "    test.op {s = \"\xff\"}\n}\n", "line 5:19: not UTF-8: byte 0xff, invalid start byte"},
         Refusal{HEAD FN "    core.ret loc(x:1:2)\n}\n", "line 5:18: expected a string"},
         Refusal{HEAD FN "    core.ret loc(\"x\":-1:2)\n}\n",
                 "line 5:22: a location's line and column are numbers from 0 to 4294967295"},
