@@ -20,7 +20,7 @@ namespace {
 
 const fs::path kPpy = fs::path(PPY_BINARY_DIR) / "bin" / "ppy";
 
-struct Run {
+struct Result {
   int status = -1;  ///< the exit status, or 128 + the signal
   std::string err;
 };
@@ -36,10 +36,10 @@ class InputTest : public ::testing::Test {
     return dir_ / name;
   }
   /// `ppy ARGS` in the temporary folder, its stderr kept (and stdout dropped).
-  Run ppy(const std::string& args) {
+  Result ppy(const std::string& args) {
     std::string cmd = "cd '" + dir_.string() + "' && '" + kPpy.string() + "' " + args + " >/dev/null 2>stderr.txt";
     int w = std::system(cmd.c_str());
-    Run r;
+    Result r;
     r.status = WIFEXITED(w) ? WEXITSTATUS(w) : 128 + WTERMSIG(w);
     std::ifstream in(dir_ / "stderr.txt", std::ios::binary);
     std::stringstream ss;
@@ -57,7 +57,7 @@ std::string repeat(const std::string& s, int n) {
 
 TEST_F(InputTest, FortyThousandPowersAreE1090NotACrash) {
   write("p.ppy", "def f() -> int:\n    return 2" + repeat(" ** 2", 40000) + "\n");
-  Run r = ppy("check p.ppy");
+  Result r = ppy("check p.ppy");
   EXPECT_EQ(r.status, 1) << r.err.substr(0, 400);  // the shell said 139 (SIGSEGV) before
   EXPECT_THAT(r.err, HasSubstr("p.ppy:2:"));
   EXPECT_THAT(r.err, HasSubstr("error[E1090]"));
@@ -65,7 +65,7 @@ TEST_F(InputTest, FortyThousandPowersAreE1090NotACrash) {
 
 TEST_F(InputTest, SourceThatIsNotUtf8IsRefusedBeforeAnyBackend) {
   write("u.ppy", "def main() -> None:\n    print(\"caf\xe9\")\n");
-  Run r = ppy("build u.ppy --backend toy -o out");
+  Result r = ppy("build u.ppy --backend toy -o out");
   EXPECT_EQ(r.status, 1);
   EXPECT_THAT(r.err, HasSubstr("u.ppy:2:15: error[E1001]: 'utf-8' codec can't decode byte 0xe9: invalid continuation byte"));
   EXPECT_THAT(r.err, Not(HasSubstr("E1905")));
@@ -76,7 +76,7 @@ TEST_F(InputTest, SourceThatIsNotUtf8IsRefusedBeforeAnyBackend) {
 
 TEST_F(InputTest, PpyirThatIsNotUtf8IsRefusedBeforeAnyBackend) {
   write("m.ppyir", "ppyir 1\nmodule @m\ndialect core 1\n\nfunc @f\xe9() -> () {\n^entry:\n    core.ret\n}\n");
-  Run r = ppy("build m.ppyir --backend toy -o out");
+  Result r = ppy("build m.ppyir --backend toy -o out");
   EXPECT_NE(r.status, 0);
   EXPECT_THAT(r.err, HasSubstr("error[E1206]: m.ppyir: line 5:8: not UTF-8: byte 0xe9, invalid continuation byte"));
   EXPECT_THAT(r.err, Not(HasSubstr("libprotobuf")));
@@ -87,7 +87,7 @@ TEST_F(InputTest, GarbagePpyirIsE1206) {
   std::string junk;
   for (int i = 0; i < 4096; ++i) junk.push_back(static_cast<char>((i * 131 + 7) % 256));
   write("g.ppyir", junk);
-  Run r = ppy("emit ir g.ppyir");
+  Result r = ppy("emit ir g.ppyir");
   EXPECT_NE(r.status, 0);
   EXPECT_THAT(r.err, HasSubstr("error[E1206]: g.ppyir: not a .ppyir file"));
   write("h.ppyir", "ppyir 1\nmodule @m\nfunc @f( -> ()\n");
@@ -97,7 +97,7 @@ TEST_F(InputTest, GarbagePpyirIsE1206) {
 
 TEST_F(InputTest, AMegabyteOfNulBytesPrintsLittle) {
   write("z.ppy", std::string(1 << 20, '\0') + "\n");
-  Run r = ppy("check z.ppy");
+  Result r = ppy("check z.ppy");
   EXPECT_EQ(r.status, 1);
   EXPECT_LT(r.err.size(), 20000u);  // 200 errors each echoing the megabyte before
   EXPECT_THAT(r.err, HasSubstr(" more errors in z.ppy"));
