@@ -49,6 +49,10 @@ std::string endpoint_authority(const std::string& endpoint);
 /// NOT_SERVING and gets no new calls).
 inline constexpr char kFarmServiceConfig[] =
     R"({"loadBalancingConfig":[{"round_robin":{}}],"healthCheckConfig":{"serviceName":""}})";
+/// One server: nothing to balance, and no health to watch. It may be a proxy
+/// (nginx) whose own upstream checks are what count, and which answers no
+/// health service of its own.
+inline constexpr char kOneServerServiceConfig[] = R"({"loadBalancingConfig":[{"round_robin":{}}]})";
 
 /// What in `other`'s handshake differs from `reference`'s, in words (`its
 /// fingerprint is 'b', not 'a'`), or empty when they agree on what one

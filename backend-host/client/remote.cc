@@ -574,7 +574,7 @@ absl::StatusOr<Reached> connect_servers(const BackendEntry& entry, const Backend
                                         "channel cannot; name them all by one kind"));
   if (n) {
     grpc::ChannelArguments a = args_for(entry.endpoints.front());
-    a.SetServiceConfigJSON(internal::kFarmServiceConfig);
+    a.SetServiceConfigJSON(n > 1 ? internal::kFarmServiceConfig : internal::kOneServerServiceConfig);
     // A server back from a restart rejoins within a second, not gRPC's default backoff of minutes.
     a.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
     a.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);

@@ -1,11 +1,20 @@
 // `ppy build` through a farm a project's table names
 // (`[tool.ppy.backends.toy] endpoints = [...]`): concurrent builds while a
-// server is SIGKILLed all succeed, byte-identical to a local build.
+// server is SIGKILLed and another drained all succeed, byte-identical to a
+// local build; and through nginx in front of a farm (tools/farm/nginx.conf).
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "e2e.h"
@@ -108,6 +117,169 @@ TEST_F(FarmBuild, AServerOfAnotherVersionIsRefused) {
   EXPECT_THAT(r.err, HasSubstr("server " + b.endpoint() + " differs from " + a.endpoint() +
                                ": its fingerprint is 'toy:2', not 'toy:0'"));
   EXPECT_FALSE(fs::exists(path("out")));
+}
+
+
+// ---------------------------------------------------------------------------
+// nginx in front (tools/farm/nginx.conf): TLS ends at nginx, which spreads the
+// calls over two servers.
+
+/// nginx, if installed.
+std::string nginx_path() {
+  for (const char* p : {"/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"})
+    if (::access(p, X_OK) == 0) return p;
+  return {};
+}
+
+/// A loopback port nothing listens on now.
+int free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t n = sizeof a;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+/// Whether something accepts connections on the loopback `port`.
+bool accepts(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
+
+/// nginx in the foreground, one process (no workers to outlive it), dying with the test.
+class Nginx {
+ public:
+  Nginx(const std::string& exe, const fs::path& conf, const fs::path& run) {
+    pid_t parent = ::getpid();
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(127);
+      int null = ::open("/dev/null", O_RDWR);
+      ::dup2(null, 0);
+      ::dup2(null, 1);
+      std::string e = (run / "error.log").string(), c = conf.string();
+      ::execl(exe.c_str(), exe.c_str(), "-e", e.c_str(), "-c", c.c_str(), "-g", "daemon off; master_process off;",
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+  }
+  ~Nginx() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  bool running() { return pid_ > 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+/// nginx on a loopback port with tools/farm/nginx.conf in front of `servers`,
+/// TLS at nginx (a CA and a certificate for 127.0.0.1 made here); the project
+/// table that points the toy at it.
+class NginxFront {
+ public:
+  NginxFront(const std::string& exe, const fs::path& run, const std::vector<FarmServer*>& servers) : run_(run) {
+    fs::create_directories(run);
+    std::string certs = "set -e; cd '" + run.string() +
+                        "'; K='-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';"
+                        "openssl req -x509 $K -keyout ca.key -out ca.pem -days 2 -subj '/CN=ppy farm CA' 2>/dev/null;"
+                        "openssl req $K -keyout front.key -out front.csr -subj '/CN=localhost' 2>/dev/null;"
+                        "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1' > san.cnf;"
+                        "openssl x509 -req -in front.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out front.pem "
+                        "-days 2 -extfile san.cnf 2>/dev/null";
+    if (std::system(certs.c_str()) != 0) return;
+    port_ = free_port();
+    std::string upstream;
+    for (FarmServer* s : servers) upstream += "server " + s->endpoint() + "; ";
+    std::string conf = read_file(fs::path(PPY_SOURCE_DIR) / "tools/farm/nginx.conf");
+    for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{
+             {"@RUN@", run.string()},
+             {"@LISTEN@", "127.0.0.1:" + std::to_string(port_)},
+             {"@CERT@", (run / "front.pem").string()},
+             {"@KEY@", (run / "front.key").string()},
+             {"@SERVERS@", upstream}})
+      for (size_t at; (at = conf.find(name)) != std::string::npos;) conf.replace(at, name.size(), value);
+    write_file(run / "nginx.conf", conf);
+    nginx_ = std::make_unique<Nginx>(exe, run / "nginx.conf", run);
+    for (auto until = std::chrono::steady_clock::now() + 10s;
+         !accepts(port_) && nginx_->running() && std::chrono::steady_clock::now() < until;)
+      std::this_thread::sleep_for(10ms);
+  }
+  bool up() const { return port_ > 0 && accepts(port_); }
+  std::string table() const {
+    return "[tool.ppy.backends.toy]\nendpoint = \"127.0.0.1:" + std::to_string(port_) + "\"\ntls-ca = \"" +
+           (run_ / "ca.pem").string() + "\"\n";
+  }
+  std::string log(const std::string& name) const { return read_file(run_ / name); }
+
+ private:
+  fs::path run_;
+  int port_ = 0;
+  std::unique_ptr<Nginx> nginx_;
+};
+
+// `ppy build` through nginx (TLS at nginx, two servers behind it): the builds
+// succeed, byte-identical to a local one, and both servers took calls.
+TEST_F(FarmBuild, ThroughNginxInFront) {
+  std::string nginx = nginx_path();
+  if (nginx.empty()) GTEST_SKIP() << "nginx is not installed (tools/setup installs it); the nginx front is not tested";
+  FarmServer a, b;
+  ASSERT_FALSE(a.endpoint().empty() || b.endpoint().empty());
+  NginxFront front(nginx, path("nginx"), {&a, &b});
+  ASSERT_TRUE(front.up()) << front.log("error.log");
+
+  std::string proj = many_modules(5, "", "p");
+  Result local = ppy({"build", proj, "--backend", "toy", "-o", p("ref")}, sets({}));
+  ASSERT_EQ(local.status, 0) << local;
+  write_file(path("p/pyproject.toml"), "[tool.ppy]\nsource-roots = [\"src\"]\n\n" + front.table());
+  for (int i = 0; i < 2; ++i) {
+    fs::remove_all(path("p/.ppy-cache"));
+    std::string out = "out" + std::to_string(i);
+    Result r = ppy({"build", proj, "--backend", "toy", "-o", p(out)}, sets({}));
+    ASSERT_EQ(r.status, 0) << r << front.log("error.log");
+    EXPECT_EQ(tree(path(out)), tree(path("ref")));
+  }
+  EXPECT_GE(a.count("call="), 1) << a.err();
+  EXPECT_GE(b.count("call="), 1) << b.err();
+  EXPECT_EQ(a.count("call=Invoke") + b.count("call=Invoke"), 2) << a.err() << b.err();
+  EXPECT_THAT(front.log("access.log"), HasSubstr("POST /ppy.backend.v1.Backend/Invoke HTTP/2.0"));
+}
+
+// Behind nginx too, a server of another version is never mixed in: the
+// identity its answer carries gives it away, and the build is refused.
+TEST_F(FarmBuild, AnotherVersionBehindNginxIsRefused) {
+  std::string nginx = nginx_path();
+  if (nginx.empty()) GTEST_SKIP() << "nginx is not installed (tools/setup installs it); the nginx front is not tested";
+  FarmServer a, b({"--fingerprint", "toy:2"});
+  ASSERT_FALSE(a.endpoint().empty() || b.endpoint().empty());
+  NginxFront front(nginx, path("nginx"), {&a, &b});
+  ASSERT_TRUE(front.up()) << front.log("error.log");
+  std::string proj = many_modules(2, front.table(), "p");
+  // nginx takes turns: within two builds, some handshake and Invoke go to different servers.
+  int refused = 0;
+  for (int i = 0; i < 2; ++i) {
+    fs::remove_all(path("p/.ppy-cache"));
+    Result r = ppy({"build", proj, "--backend", "toy", "-o", p("out" + std::to_string(i))}, sets({}));
+    if (r.status == 0) continue;
+    ++refused;
+    EXPECT_THAT(r.err, HasSubstr("E1903")) << r;
+    EXPECT_THAT(r.err, HasSubstr("that answered is not the backend this build shook hands with: its fingerprint is")) << r;
+    EXPECT_FALSE(fs::exists(path("out" + std::to_string(i))));
+  }
+  EXPECT_GE(refused, 1);
 }
 
 }  // namespace
