@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "internal.h"
+#include "ppy/backend/api_version.h"
 #include "ppy/util/error.h"
 #include "ppy/util/escape.h"
 #include "ppy/util/str_cat.h"

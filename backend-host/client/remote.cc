@@ -14,8 +14,9 @@
 #include "grpcpp/grpcpp.h"
 #include "farm.h"
 #include "internal.h"
+#include "ppy/backend/api_version.h"
 #include "ppy/backend/client.h"
-#include "ppy/backend/serve.h"
+#include "ppy/backend/serve_grpc.h"
 #include "ppy/backend/service.h"
 #include "ppy/backend/v1/backend.grpc.pb.h"
 #include "ppy/backend/wire.h"
@@ -105,6 +106,7 @@ class RemoteHandle final : public BackendHandle {
   const BackendInfo& info() const override { return info_; }
   SandboxReport sandbox() const override { return process_ ? process_->sandbox() : SandboxReport{}; }
   BackendProcess* process() override { return process_.get(); }
+  std::shared_ptr<grpc::Channel> channel() const override { return channel_; }
 
   void cancel() override {
     std::lock_guard<std::mutex> lock(mu_);

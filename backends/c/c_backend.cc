@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "ppy/backend/api_version.h"
 #include "ppy/backends/c_backend.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"

@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "ppy/backend/api_version.h"
 #include "ppy/ir/linker.h"
 #include "ppy/ir/text.h"
 

@@ -8,6 +8,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "nvvm.h"
+#include "ppy/backend/api_version.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 

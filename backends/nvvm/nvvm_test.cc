@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "llvm/Config/llvm-config.h"
 #include "nvvm.h"
+#include "ppy/backend/api_version.h"
 #include "ppy/ir/text.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"

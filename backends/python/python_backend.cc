@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ppy/backend/api_version.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;

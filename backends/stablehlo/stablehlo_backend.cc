@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "ppy/backend/api_version.h"
 #include "ppy/util/str_cat.h"
 #include "stablehlo.h"
 

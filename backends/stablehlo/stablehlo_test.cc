@@ -11,6 +11,7 @@
 #include "evaluator.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ppy/backend/api_version.h"
 #include "ppy/ir/text.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"

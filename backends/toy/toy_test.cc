@@ -19,9 +19,11 @@
 #include "gmock/gmock.h"
 #include "grpcpp/create_channel_posix.h"
 #include "gtest/gtest.h"
+#include "ppy/backend/api_version.h"
 #include "ppy/ir/testing.h"
 #include "ppy/backend/client.h"
-#include "ppy/backend/serve.h"
+#include "ppy/backend/conformance_gtest.h"
+#include "ppy/backend/serve_grpc.h"
 #include "ppy/backend/wire.h"
 #include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
@@ -522,6 +524,15 @@ TEST_F(ToyTls, MutualTlsNeedsAClientCertificate) {
   EXPECT_FALSE(handshake(*connect(address, false), resp, &error));
   ASSERT_TRUE(handshake(*connect(address, true), resp, &error)) << error;
   EXPECT_EQ(resp.name(), "toy");
+}
+
+/// The SDK's conformance checks, in-process, as a vendor's own tests run them
+/// (`ppy conformance toy` runs them against the spawned helper).
+TEST(ToyConformance, PassesEveryCheck) {
+  conformance::Settings settings;
+  settings.name = "toy";
+  settings.missing_toolchain = Options{{"sdk-version", "missing"}};
+  conformance::expect_conformance(create_backend, settings);
 }
 
 }  // namespace

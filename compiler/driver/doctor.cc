@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "diagnostics.h"
+#include "ppy/backend/api_version.h"
 #include "ppy/driver/backend_catalog.h"
 #include "ppy/driver/commands.h"
 #include "ppy/driver/compile.h"

@@ -25,7 +25,7 @@
 
 #include "../../backends/toy/toy.h"
 #include "grpcpp/grpcpp.h"
-#include "ppy/backend/serve.h"
+#include "ppy/backend/serve_grpc.h"
 #include "ppy/backend/v1/backend.grpc.pb.h"
 #include "ppy/host/discovery.h"
 #include "ppy/host/handle.h"

@@ -1,5 +1,6 @@
 #include "ppy/backend/backend.h"
 
+#include <cctype>
 #include <cmath>
 
 #include "absl/strings/cord.h"
@@ -113,6 +114,46 @@ std::string ConfigValue::str() const {
 std::string option(const Options& options, std::string_view key, std::string_view fallback) {
   auto it = options.find(key);
   return it == options.end() ? std::string(fallback) : it->second.str();
+}
+
+absl::StatusOr<std::string> manifest_toml(const Backend& backend, std::string_view executable) {
+  const std::string name(backend.name());
+  bool valid = !name.empty();
+  for (char c : name)
+    valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.');
+  if (!valid)
+    return absl::InvalidArgumentError(
+        str_cat("'", name, "' is not a backend name (letters, digits, '-', '_', '.')"));
+  const Distribution dist = backend.distribution();
+  if (dist.name.empty() || dist.version.empty())
+    return absl::InvalidArgumentError(str_cat(
+        "backend '", name, "' declares no distribution name and version (override distribution())"));
+  auto key = [](std::string& out, const std::string& k) {
+    if (is_bare_key(k)) out += k;
+    else append_toml_string(out, k);
+  };
+  std::string out = str_cat("# The distribution of backend '", name, "', as `", executable,
+                            " --print-manifest` prints it\n# from the backend class (",
+                            kSdkVersion, ").\n[distribution]\nname = ");
+  append_toml_string(out, dist.name);
+  out += "\nversion = ";
+  append_toml_string(out, dist.version);
+  out += "\n\n[backends.";
+  key(out, name);
+  out += "]\nexecutable = ";
+  append_toml_string(out, std::string(executable));
+  out += "\n";
+  std::vector<EmitFormat> formats = backend.emit_formats();
+  if (!formats.empty()) {
+    out += "\n[backend-formats]\n";
+    for (const EmitFormat& f : formats) {
+      key(out, f.name);
+      out += " = ";
+      append_toml_string(out, name);
+      out += "\n";
+    }
+  }
+  return out;
 }
 
 std::string BackendValidationError::message() const {

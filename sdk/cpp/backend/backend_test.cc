@@ -245,5 +245,36 @@ TEST(BackendContext, NotesAreKeptAndForwarded) {
   EXPECT_THAT(seen, ElementsAre("one", "two"));
 }
 
+/// A distribution with a format whose name needs quoting in TOML.
+class Shipped : public Bare {
+ public:
+  Distribution distribution() const override { return {"ppy-bare", "2.1"}; }
+  std::vector<EmitFormat> emit_formats() const override {
+    return {{.name = "bare"}, {.name = "bare+img", .binary = true, .scope = EmitScope::Program}};
+  }
+};
+
+TEST(Manifest, DescribesTheClassAsOneDistribution) {
+  absl::StatusOr<std::string> toml = manifest_toml(Shipped(), "ppy-backend-bare");
+  ASSERT_TRUE(toml.ok()) << toml.status();
+  EXPECT_THAT(*toml, HasSubstr("[distribution]\nname = \"ppy-bare\"\nversion = \"2.1\"\n\n"
+                               "[backends.bare]\nexecutable = \"ppy-backend-bare\"\n\n"
+                               "[backend-formats]\nbare = \"bare\"\n\"bare+img\" = \"bare\"\n"));
+  EXPECT_EQ(toml->rfind("# ", 0), 0u);  // a comment says where it came from
+}
+
+TEST(Manifest, RefusesABackendWithoutDistribution) {
+  absl::StatusOr<std::string> toml = manifest_toml(Bare(), "x");
+  EXPECT_EQ(toml.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(toml.status().message(), HasSubstr("override distribution()"));
+}
+
+TEST(Manifest, RefusesANameTheDriverWouldNot) {
+  class Spaced : public Shipped {
+    std::string_view name() const override { return "two words"; }
+  };
+  EXPECT_THAT(manifest_toml(Spaced(), "x").status().message(), HasSubstr("is not a backend name"));
+}
+
 }  // namespace
 }  // namespace ppy

@@ -1,4 +1,4 @@
-#include "ppy/backend/serve.h"
+#include "ppy/backend/serve_grpc.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <future>
 #include <mutex>
@@ -52,6 +53,8 @@ constexpr char kUsage[] =
     "                       NOT_SERVING to health checks, and give the calls in flight\n"
     "                       up to S seconds to finish before exiting 0 (default 30; a\n"
     "                       second signal stops at once)\n"
+    "  --print-manifest     print the distribution's manifest.toml (from the backend\n"
+    "                       class) and exit\n"
     "  --help               this text\n"
     "\n"
     "--socket and --listen print `listening <address>` on stdout once ready; --listen\n"
@@ -69,6 +72,7 @@ struct Args {
   int max_calls = 0;
   int drain_timeout_s = 30;
   bool help = false;
+  bool print_manifest = false;
 };
 
 /// Parses `--key value` and `--key=value`; the error names what is wrong.
@@ -107,6 +111,7 @@ bool parse_args(int argc, char** argv, Args& a, std::string& error) {
       return true;
     };
     if (arg == "--help" || arg == "-h") a.help = true;
+    else if (arg == "--print-manifest") a.print_manifest = true;
     else if (arg == "--insecure") a.insecure = true;
     else if (arg == "--fd") { if (!take_int(a.fd)) return false; }
     else if (arg == "--socket") { if (!take(a.socket)) return false; }
@@ -123,7 +128,7 @@ bool parse_args(int argc, char** argv, Args& a, std::string& error) {
       return false;
     }
   }
-  if (a.help) return true;
+  if (a.help || a.print_manifest) return true;
   int modes = (a.fd >= 0) + !a.socket.empty() + !a.listen.empty();
   if (modes != 1) {
     error = "give exactly one of --fd, --socket, --listen";
@@ -212,6 +217,30 @@ void watch(StopSignal& stop, int signal_fd, int watch_fd, pid_t parent) {
   }
 }
 
+/// `--print-manifest`: the manifest of the backend the factory makes with no
+/// options, naming this executable by its file name (the manifest lies beside it).
+int print_manifest(const char* prog, const BackendFactory& factory) {
+  std::unique_ptr<Backend> backend;
+  std::string why = "the factory answered no backend";
+  try {
+    backend = factory(Options{});
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  if (!backend) {
+    std::fprintf(stderr, "%s: cannot make the backend: %s\n", prog, why.c_str());
+    return 1;
+  }
+  absl::StatusOr<std::string> toml =
+      manifest_toml(*backend, std::filesystem::path(prog).filename().string());
+  if (!toml.ok()) {
+    std::fprintf(stderr, "%s: %s\n", prog, std::string(toml.status().message()).c_str());
+    return 1;
+  }
+  std::fwrite(toml->data(), 1, toml->size(), stdout);
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 /// How much a stream may have in flight unread: a module or an artifact of a
@@ -263,6 +292,7 @@ int serve(int argc, char** argv, BackendFactory factory) {
     std::printf(kUsage, prog, backend_name().c_str());
     return 0;
   }
+  if (args.print_manifest) return print_manifest(prog, factory);
 
   // SIGINT/SIGTERM are read from a signalfd by the watcher; block them before any
   // thread starts so every thread inherits the mask.

@@ -9,8 +9,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ppy/backend/api_version.h"
 #include "ppy/backend/client.h"
-#include "ppy/backend/serve.h"
+#include "ppy/backend/serve_grpc.h"
 #include "ppy/backend/wire.h"
 #include "ppy/ir/proto.h"
 #include "ppy/util/error.h"

@@ -35,6 +35,10 @@
 #include "ppy/host/sandbox.h"
 #include "ppy/host/settings.h"
 
+namespace grpc {
+class Channel;
+}
+
 namespace ppy::host {
 
 /// Who a backend is, as its handshake says (checked before a handle exists).
@@ -104,6 +108,9 @@ class BackendHandle {
   virtual SandboxReport sandbox() const { return {}; }
   /// The helper process, when this handle spawned one (tests, `ppy doctor`).
   virtual BackendProcess* process() { return nullptr; }
+  /// The channel the calls go over (a helper's or an endpoint's), for tools
+  /// that speak the protocol themselves (`ppy conformance`); null in-process.
+  virtual std::shared_ptr<grpc::Channel> channel() const { return nullptr; }
 };
 
 /// E1801 `backend 'x' is unavailable here: <detail>` when the toolchain is

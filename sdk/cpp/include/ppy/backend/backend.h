@@ -37,12 +37,6 @@
 
 namespace ppy {
 
-/// The backend API version this SDK and driver speak. A backend must not declare
-/// itself with this constant: a backend built against version 1 would call itself
-/// 2 the day it is rebuilt against a version-2 SDK, and the number would catch
-/// nothing. Write the literal.
-inline constexpr int kBackendApiVersion = 1;
-
 /// The SDK's own version, reported in the handshake (informative only).
 inline constexpr std::string_view kSdkVersion = "ppy-sdk-cpp 0.1.0";
 
@@ -277,6 +271,15 @@ struct PassInfo {
   std::string name;
   std::string stage;
 };
+/// The distribution manifest (`manifest.toml`) that describes `backend` as one
+/// distribution: its `[distribution]` name and version, `[backends.<name>]` with
+/// `executable` (a file name beside the manifest, or a path), and a
+/// `[backend-formats]` entry per format. What `ppy_add_backend` installs, printed
+/// by a helper's `--print-manifest`, so the manifest cannot drift from the class.
+/// InvalidArgument when the backend declares no distribution or version, or its
+/// name is not one the driver accepts (letters, digits, `-`, `_`, `.`).
+absl::StatusOr<std::string> manifest_toml(const Backend& backend, std::string_view executable);
+
 /// The passes `backend` registers, instantiated once each to read their names.
 std::vector<PassInfo> describe_passes(const Backend& backend);
 

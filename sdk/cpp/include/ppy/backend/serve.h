@@ -26,40 +26,18 @@
 /// `--drain-timeout S` (SIGTERM/SIGINT refuse new calls, answer NOT_SERVING, and
 /// give the calls in flight S seconds before it exits 0), and logs one line per
 /// call on stderr.
+/// --print-manifest prints the distribution's manifest (`manifest_toml`) and exits.
+///
+/// This header is what a vendor's `main` includes: it pulls in neither gRPC nor
+/// the service. Hosts and tests that serve a backend in their own process use
+/// `ppy/backend/serve_grpc.h` (not installed).
 
-#include <memory>
-
-#include "grpcpp/grpcpp.h"
 #include "ppy/backend/backend.h"
-#include "ppy/backend/service.h"
 
 namespace ppy {
 
 /// Serves the backend the factory makes, as the command line says; returns the
 /// process exit status (0 after a clean shutdown, 2 for a usage error).
 int serve(int argc, char** argv, BackendFactory factory);
-
-/// Client channel arguments for talking to a backend: no message size limit,
-/// no retries, a private subchannel. The driver's client should start from these.
-grpc::ChannelArguments backend_channel_arguments();
-
-/// Applies the server settings `serve` uses (no message size limit, a small
-/// sync thread pool bounded by `max_threads`).
-void configure_server_builder(grpc::ServerBuilder& builder, int max_threads);
-
-/// A backend served in this process, reachable through `channel` exactly as a
-/// helper is through its socket: same service, same messages.
-struct InProcessBackend {
-  std::unique_ptr<BackendService> service;
-  std::unique_ptr<grpc::Server> server;
-  std::shared_ptr<grpc::Channel> channel;
-
-  InProcessBackend() = default;
-  InProcessBackend(const InProcessBackend&) = delete;
-  ~InProcessBackend();
-};
-
-std::unique_ptr<InProcessBackend> serve_in_process(BackendFactory factory,
-                                                   ServiceOptions options = {});
 
 }  // namespace ppy

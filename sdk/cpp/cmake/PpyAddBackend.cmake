@@ -1,0 +1,38 @@
+# ppy_add_backend(<target> SOURCES <file>... [NAME <dir>])
+#
+# A backend helper: an executable from SOURCES (one of them calls ppy::serve from
+# main) linked to PpySdk::sdk the way ppy's own helpers are (static gRPC,
+# protobuf and Abseil, not position-independent: see PpyBackendHelper.cmake).
+# After each link the helper prints its manifest (`--print-manifest`), so the
+# distribution's name, version and formats come from the backend class. In the
+# build tree the distribution is <build>/backends/<dir>/ (so PPY_BACKEND_PATH=
+# <build>/backends finds it); `cmake --install` puts it in
+# <prefix>/lib/ppy/backends/<dir>/, where an installed ppy looks. <dir> defaults
+# to the target's name without a leading `ppy-backend-`.
+include(${CMAKE_CURRENT_LIST_DIR}/PpyBackendHelper.cmake)
+set(_ppy_print_manifest ${CMAKE_CURRENT_LIST_DIR}/ppy_print_manifest.cmake)
+
+function(ppy_add_backend target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME" "SOURCES")
+  if(NOT arg_SOURCES)
+    message(FATAL_ERROR "ppy_add_backend(${target}): give the helper's SOURCES")
+  endif()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "ppy_add_backend(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  set(dir ${arg_NAME})
+  if(NOT dir)
+    string(REGEX REPLACE "^ppy-backend-" "" dir ${target})
+  endif()
+  set(dist ${CMAKE_BINARY_DIR}/backends/${dir})
+  add_executable(${target} ${arg_SOURCES})
+  target_link_libraries(${target} PRIVATE PpySdk::sdk)
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${dist})
+  ppy_backend_helper(${target})
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -DHELPER=$<TARGET_FILE:${target}> -DOUT=${dist}/manifest.toml
+            -P ${_ppy_print_manifest}
+    COMMENT "manifest.toml of ${target}" VERBATIM)
+  install(TARGETS ${target} RUNTIME DESTINATION lib/ppy/backends/${dir})
+  install(FILES ${dist}/manifest.toml DESTINATION lib/ppy/backends/${dir})
+endfunction()
