@@ -98,6 +98,15 @@ int main(int argc, char** argv) {
   app.add_subcommand("backends", "List the installed backends discovery finds (starts nothing)")
       ->callback([&] { status = ppy::driver::list_backends(io); });
 
+  ppy::driver::ConformanceOptions conformance;
+  auto* conf_cmd = app.add_subcommand("conformance", "Run the contract's checks against an installed backend");
+  conf_cmd->add_option("name", conformance.name, "the backend (optional with --manifest of one backend)");
+  conf_cmd->add_option("--manifest", conformance.manifest, "check the backend of this manifest.toml, not the search path's");
+  conf_cmd->add_option("--option", conformance.options, "KEY=VALUE of the backend's table (repeatable)");
+  conf_cmd->add_option("--missing-toolchain", conformance.missing_toolchain,
+                       "KEY=VALUE of a table under which its toolchain is missing (repeatable)");
+  conf_cmd->callback([&] { status = ppy::driver::conformance(conformance, io); });
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help

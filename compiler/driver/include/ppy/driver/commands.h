@@ -73,6 +73,16 @@ int doctor(Streams io);
 /// `ppy backends`: what discovery finds, without starting anything.
 int list_backends(Streams io);
 
+struct ConformanceOptions {
+  std::string name;                      ///< the backend; may be empty with --manifest of one
+  std::optional<std::string> manifest;   ///< --manifest PATH: that distribution, not the search path
+  std::vector<std::string> options;      ///< --option KEY=VALUE: its table
+  std::vector<std::string> missing_toolchain;  ///< --missing-toolchain KEY=VALUE: a table without it
+};
+/// `ppy conformance NAME`: the contract's checks against an installed backend
+/// through its real hosting, one line per check; 0 only when none fails.
+int conformance(const ConformanceOptions& opts, Streams io);
+
 /// `ppy run FILE|DIR`: compiles through the LLVM backend and runs `main()`
 /// with ORC's LLJIT (objects cached by artifact identity); `--interp` keeps
 /// the reference interpreter.
