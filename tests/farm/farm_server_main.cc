@@ -4,6 +4,8 @@
 //   --delay-ms N        emit, emit_program and build wait N ms before working, and
 //                       say `farm: <call> started` on stderr as they begin, so a
 //                       test can stop a server while it has a call in flight
+//   --busy-ms N         emit, emit_program and build first keep a processor busy
+//                       for N ms: a backend whose work is computing (tools/bench/farm)
 // Everything else is the toy's: the same artifacts, byte for byte.
 #include <chrono>
 #include <cstdio>
@@ -19,6 +21,7 @@ namespace {
 
 std::string g_fingerprint;
 int g_delay_ms = 0;
+int g_busy_ms = 0;
 
 /// The toy, with the two changes above.
 class FarmToy final : public ppy::Backend {
@@ -53,6 +56,10 @@ class FarmToy final : public ppy::Backend {
 
  private:
   static void pause(const char* call) {
+    if (g_busy_ms > 0)
+      for (auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(g_busy_ms);
+           std::chrono::steady_clock::now() < until;) {
+      }
     if (g_delay_ms <= 0) return;
     std::fprintf(stderr, "farm: %s started\n", call);
     std::fflush(stderr);
@@ -69,6 +76,7 @@ int main(int argc, char** argv) {
     std::string a = argv[i];
     if (a == "--fingerprint" && i + 1 < argc) g_fingerprint = argv[++i];
     else if (a == "--delay-ms" && i + 1 < argc) g_delay_ms = std::atoi(argv[++i]);
+    else if (a == "--busy-ms" && i + 1 < argc) g_busy_ms = std::atoi(argv[++i]);
     else rest.push_back(argv[i]);
   }
   rest.push_back(nullptr);

@@ -316,6 +316,7 @@ int serve(int argc, char** argv, BackendFactory factory) {
   options.on_shutdown = [&stop] { stop.request("asked to shut down"); };
   if (!spawned) {
     options.max_calls = args.max_calls;
+    options.send_identity = true;
     // A farm's operator sees what each server does. (A spawned helper's stderr
     // is the tail a failure shows; it is kept for the backend's own words.)
     options.on_call = [prog](const CallRecord& r) {

@@ -486,9 +486,11 @@ grpc::Status BackendService::Invoke(grpc::ServerContext* ctx, Stream* stream) {
   absl::StatusOr<std::shared_ptr<const Backend>> b = instance(wire::options_from_proto(header.options()));
   if (!b.ok()) return log.done(to_grpc(b.status()));
   try {
-    v1::HandshakeResponse identity;
-    describe_backend(**b, identity, false);
-    ctx->AddInitialMetadata(kIdentityMetadata, identity.SerializeAsString());
+    if (options_.send_identity) {
+      v1::HandshakeResponse identity;
+      describe_backend(**b, identity, false);
+      ctx->AddInitialMetadata(kIdentityMetadata, identity.SerializeAsString());
+    }
     return log.done(serve_session(**b, header, ctx, stream, options_.scratch_dir, *reaper_, log.record()));
   } catch (const std::exception& e) {
     return log.done(grpc::Status(grpc::StatusCode::INTERNAL, str_cat("the backend threw: ", e.what())));

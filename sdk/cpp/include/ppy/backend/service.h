@@ -21,8 +21,9 @@ namespace ppy {
 
 class ModuleReaper;
 
-/// The initial metadata every Invoke answer carries: the backend's handshake
-/// answer (a serialized HandshakeResponse, without the toolchain's detail),
+/// The initial metadata a `--listen` server's Invoke answers carry
+/// (`send_identity`): the backend's handshake answer (a serialized
+/// HandshakeResponse, without the toolchain's detail),
 /// so a client reaching several servers through one balancer or proxy can
 /// check that the one that answered is the backend it shook hands with.
 inline constexpr char kIdentityMetadata[] = "ppy-backend-identity-bin";
@@ -67,6 +68,11 @@ struct ServiceOptions {
   int max_calls = 0;
   /// Told about each call as it ends (a `--listen` server logs it).
   std::function<void(const CallRecord&)> on_call;
+  /// Whether each Invoke answer carries the backend's identity
+  /// (kIdentityMetadata): a `--listen` server's clients may reach it through a
+  /// balancer or a proxy; a spawned helper's one driver checked it at the
+  /// handshake, and its calls are kept short.
+  bool send_identity = false;
 };
 
 /// The synchronous gRPC service. Calls are independent: each names the options
