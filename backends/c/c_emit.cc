@@ -223,21 +223,26 @@ class CWriter {
     const ir::Attribute* q = f.attributes().get("ppy.qualname");
     return q && q->is<std::string>() ? q->as_string() : f.name();
   }
-  /// `<module>.main()`; in a linked module (one named for its file), the one
-  /// `<any module>.main()` there is.
+  /// `<module>.__main__()` (the entry module's code), else `<module>.main()`;
+  /// in a linked module (one named for its file), the one `<any
+  /// module>.__main__()` there is, else the one `<any module>.main()`.
   const ir::Function* main_function() const {
-    const ir::Function* only = nullptr;
-    int candidates = 0;
-    for (auto& f : m_.functions()) {
-      if (f->is_declaration() || !f->params().empty() || !f->results().empty()) continue;
-      std::string q = qualname(*f);
-      if (q == m_.name() + ".main") return f.get();
-      if (q.ends_with(".main")) {
-        only = f.get();
-        ++candidates;
+    for (const char* suffix : {".__main__", ".main"}) {
+      const ir::Function* only = nullptr;
+      int candidates = 0;
+      for (auto& f : m_.functions()) {
+        if (f->is_declaration() || !f->params().empty() || !f->results().empty()) continue;
+        std::string q = qualname(*f);
+        if (q == m_.name() + suffix) return f.get();
+        if (q.ends_with(suffix)) {
+          only = f.get();
+          ++candidates;
+        }
       }
+      if (candidates == 1) return only;
+      if (candidates > 1) return nullptr;
     }
-    return candidates == 1 ? only : nullptr;
+    return nullptr;
   }
   static bool exported(const ir::Function& f) {
     const ir::Attribute* e = f.attributes().get("ppy.export");

@@ -160,20 +160,24 @@ class LLVMBackend final : public Backend {
   }
 };
 
-/// The entry module's `main`: the module the driver names (`entry`), else the
-/// one module with a `<module>.main` of no parameters and results.
+/// The entry module's `__main__` (its module-level code), else its `main`: the
+/// module the driver names (`entry`), else the one module with such a function
+/// of no parameters and results.
 const ir::Function* find_main(ModuleList modules, const BackendContext& context) {
   std::string entry = flag_value(context, "entry");
-  std::vector<const ir::Function*> found;
-  for (const ir::Module* m : modules) {
-    if (!entry.empty() && m->name() != entry) continue;
-    for (auto& f : m->functions()) {
-      const ir::Attribute* q = f->attributes().get("ppy.qualname");
-      if (f->is_declaration() || !q || !q->is<std::string>() || q->as_string() != m->name() + ".main") continue;
-      if (f->params().empty() && f->results().empty()) found.push_back(f.get());
+  for (const char* suffix : {".__main__", ".main"}) {
+    std::vector<const ir::Function*> found;
+    for (const ir::Module* m : modules) {
+      if (!entry.empty() && m->name() != entry) continue;
+      for (auto& f : m->functions()) {
+        const ir::Attribute* q = f->attributes().get("ppy.qualname");
+        if (f->is_declaration() || !q || !q->is<std::string>() || q->as_string() != m->name() + suffix) continue;
+        if (f->params().empty() && f->results().empty()) found.push_back(f.get());
+      }
     }
+    if (!found.empty()) return found.size() == 1 ? found[0] : nullptr;
   }
-  return found.size() == 1 ? found[0] : nullptr;
+  return nullptr;
 }
 
 /// `int main(void) { return ppy_rt_run(<entry>); }` as an object.

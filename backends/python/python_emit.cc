@@ -299,12 +299,14 @@ class ModuleWriter {
     return dot == std::string::npos ? q : q.substr(dot + 1);
   }
 
-  /// `<module>.main`, taking nothing and returning nothing, or null.
+  /// `<module>.__main__` (the module's code), else `<module>.main`, taking
+  /// nothing and returning nothing, or null.
   const ir::Function* entry() const {
-    for (auto& f : m_.functions())
-      if (!f->is_declaration() && qualname(*f) == m_.name() + ".main" && f->params().empty() &&
-          f->results().empty())
-        return f.get();
+    for (const char* suffix : {".__main__", ".main"})
+      for (auto& f : m_.functions())
+        if (!f->is_declaration() && qualname(*f) == m_.name() + suffix && f->params().empty() &&
+            f->results().empty())
+          return f.get();
     return nullptr;
   }
 

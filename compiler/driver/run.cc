@@ -87,15 +87,16 @@ std::string_view qualname(const ir::Function& f) {
 }
 
 /// The entry's symbol, found as the interpreter finds it: by symbol, by
-/// qualname, or as `<entry module>.main`.
+/// qualname, or as `<entry module>.__main__` (its module-level code), else
+/// `<entry module>.main`.
 const ir::Function* find_entry(const Compilation& c, std::string entry) {
   if (!entry.empty() && entry[0] == '@') entry.erase(0, 1);
-  for (auto match : {0, 1, 2})
+  for (auto match : {0, 1, 2, 3})
     for (auto& m : c.modules)
       for (auto& f : m->functions()) {
         if (f->is_declaration()) continue;
         if ((match == 0 && f->name() == entry) || (match == 1 && qualname(*f) == entry) ||
-            (match == 2 && qualname(*f) == entry + ".main"))
+            (match == 2 && qualname(*f) == entry + ".__main__") || (match == 3 && qualname(*f) == entry + ".main"))
           return f.get();
       }
   return nullptr;

@@ -118,6 +118,7 @@ struct Stmt {
 
 struct ModuleAst {
   std::vector<StmtPtr> body;
+  bool incomplete = false;  ///< the parser dropped a statement (reported)
 };
 
 }  // namespace ppy::frontend

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 #include "parser.h"
@@ -47,59 +48,181 @@ class Declarer {
  public:
   Declarer(ModuleInfo& m, DiagnosticEngine& d) : m_(m), d_(d) {}
 
+  /// Declarations first; what is left is module-level code, moved into the
+  /// module's code function (`__main__` for the entry module, `__init__` for
+  /// the others), which runs as Python runs a module's body.
   void run() {
+    // Names bound at module level by more than one `NAME = <constant>` are variables.
+    std::map<std::string, int> bound;
+    for (auto& s : m_.ast.body) count_bindings(*s, bound);
+    std::vector<StmtPtr> kept, code;
+    bool guard_only = true;  // every code statement came from the `__main__` guard
     for (auto& s : m_.ast.body) {
       switch (s->kind) {
         case StmtKind::Import:
-          for (auto& n : s->names) {
-            if (!n.asname.empty()) {
-              bind(n.asname, module_binding(n.name, n.pos));
-            } else {
-              std::string first = n.name.substr(0, n.name.find('.'));
-              Binding b = module_binding(first, n.pos);
-              if (n.name.starts_with("ppy.") && first == "ppy") b.kind = Binding::Special;
-              bind(first, b);
-            }
-          }
-          break;
         case StmtKind::ImportFrom:
-          for (auto& n : s->names) {
-            Binding b;
-            b.pos = n.pos;
-            if (is_special_module(s->module)) {
-              b.kind = Binding::Special;
-              b.name = s->module + "." + n.name;
-            } else {
-              b.kind = Binding::Func;  // refined in phase 2 (function, constant or submodule)
-              b.module = s->module;
-              b.name = n.name;
-            }
-            bind(n.asname.empty() ? n.name : n.asname, b);
-          }
-          break;
+          if (!code.empty())
+            error(s->pos, "E1010",
+                  "an import after module-level code is outside the ppy subset (ppy runs the modules a module "
+                  "imports before its code): move it up");
+          declare_import(*s);
+          kept.push_back(std::move(s));
+          continue;
         case StmtKind::Def:
           declare_function(*s->def);
-          break;
+          kept.push_back(std::move(s));
+          continue;
         case StmtKind::Assign:
         case StmtKind::AnnAssign:
-          declare_constant(*s);
-          break;
+          if (is_constant(*s, bound)) {
+            declare_constant(*s);
+            kept.push_back(std::move(s));
+          } else {
+            guard_only = false;
+            code.push_back(std::move(s));
+          }
+          continue;
         case StmtKind::If:
-          check_main_guard(*s);
+          if (is_main_guard(*s)) {
+            // Python runs the guard's body only in the module it starts.
+            if (m_.is_entry)
+              for (auto& b : s->body) code.push_back(std::move(b));
+            s->body.clear();
+            kept.push_back(std::move(s));
+            continue;
+          }
           break;
+        case StmtKind::Pass:
+          kept.push_back(std::move(s));
+          continue;
         case StmtKind::Expr:
-          if (s->value->kind == ExprKind::Str) break;  // docstring
-          [[fallthrough]];
+          if (s->value->kind == ExprKind::Str) {  // docstring
+            kept.push_back(std::move(s));
+            continue;
+          }
+          break;
         default:
-          if (s->kind == StmtKind::Pass) break;
-          error(s->pos, "E1010",
-                "module-level code other than imports, functions, constants and the `if __name__ == \"__main__\":` "
-                "guard is outside the ppy subset");
+          break;
       }
+      guard_only = false;
+      code.push_back(std::move(s));
     }
+    m_.ast.body = std::move(kept);
+    for (auto& [name, n] : bound)
+      if (!m_.consts.count(name)) m_.module_vars.insert(name);
+    if (code.empty()) return;
+    // `if __name__ == "__main__": main()` alone: main() is the entry, as ever.
+    if (m_.is_entry && guard_only && code.size() == 1 && is_call_of_main(*code[0])) {
+      m_.main_calls.emplace_back("main", code[0]->value->pos);
+      return;
+    }
+    declare_module_code(std::move(code));
   }
 
  private:
+  static bool is_call_of_main(const Stmt& s) {
+    return s.kind == StmtKind::Expr && s.value->kind == ExprKind::Call && s.value->kids.size() == 1 &&
+           s.value->keywords.empty() && s.value->kids[0]->kind == ExprKind::Name && s.value->kids[0]->str == "main";
+  }
+
+  static bool is_main_guard(const Stmt& s) {
+    const Expr& t = *s.value;
+    return t.kind == ExprKind::Compare && t.ops.size() == 1 && t.ops[0] == "==" &&
+           t.kids[0]->kind == ExprKind::Name && t.kids[0]->str == "__name__" && t.kids[1]->kind == ExprKind::Str &&
+           t.kids[1]->str == "__main__" && s.orelse.empty();
+  }
+
+  static void count_target(const Expr& t, std::map<std::string, int>& bound) {
+    if (t.kind == ExprKind::Name) ++bound[t.str];
+    if (t.kind == ExprKind::Tuple)
+      for (auto& k : t.kids) count_target(*k, bound);
+  }
+  /// Counts the names a module-level statement binds (in its blocks too; the
+  /// guard's only in the entry module, the only one where it runs).
+  void count_bindings(const Stmt& s, std::map<std::string, int>& bound) {
+    if (s.kind == StmtKind::Def || s.kind == StmtKind::Import || s.kind == StmtKind::ImportFrom) return;
+    if (s.kind == StmtKind::If && is_main_guard(s) && !m_.is_entry) return;
+    for (auto& t : s.targets) count_target(*t, bound);
+    for (auto& b : s.body) count_bindings(*b, bound);
+    for (auto& b : s.orelse) count_bindings(*b, bound);
+  }
+
+  /// `NAME = <constant>` binding NAME once: a constant, folded and inlined (a
+  /// list there is refused as before: it would be a module-level list).
+  bool is_constant(const Stmt& s, const std::map<std::string, int>& bound) {
+    if (s.targets.size() != 1 || s.targets[0]->kind != ExprKind::Name || !s.value) return false;
+    auto it = bound.find(s.targets[0]->str);
+    if (it == bound.end() || it->second != 1) return false;
+    const Expr& v = *s.value;
+    bool list = v.kind == ExprKind::List || (v.kind == ExprKind::Binary && v.str == "*" &&
+                                             (v.kids[0]->kind == ExprKind::List || v.kids[1]->kind == ExprKind::List));
+    quiet_ = true;  // declare_constant folds it again and reports
+    bool folds = fold(v).has_value();
+    quiet_ = false;
+    return list || folds;
+  }
+
+  void declare_import(const Stmt& s) {
+    auto prefixes = [&](const std::string& dotted) {
+      for (size_t dot = dotted.find('.'); dot != std::string::npos; dot = dotted.find('.', dot + 1))
+        m_.imports.push_back(dotted.substr(0, dot));
+      m_.imports.push_back(dotted);
+    };
+    if (s.kind == StmtKind::Import) {
+      for (auto& n : s.names) {
+        if (!is_special_module(n.name.substr(0, n.name.find('.')))) prefixes(n.name);
+        if (!n.asname.empty()) {
+          bind(n.asname, module_binding(n.name, n.pos));
+        } else {
+          std::string first = n.name.substr(0, n.name.find('.'));
+          Binding b = module_binding(first, n.pos);
+          if (n.name.starts_with("ppy.") && first == "ppy") b.kind = Binding::Special;
+          bind(first, b);
+        }
+      }
+      return;
+    }
+    bool special = is_special_module(s.module);
+    if (!special) prefixes(s.module);
+    for (auto& n : s.names) {
+      Binding b;
+      b.pos = n.pos;
+      if (special) {
+        b.kind = Binding::Special;
+        b.name = s.module + "." + n.name;
+      } else {
+        b.kind = Binding::Func;  // refined in phase 2 (function, constant or submodule)
+        b.module = s.module;
+        b.name = n.name;
+        m_.imports.push_back(s.module + "." + n.name);  // a submodule, when it is one
+      }
+      bind(n.asname.empty() ? n.name : n.asname, b);
+    }
+  }
+
+  /// The module's code as a function of no parameters returning None.
+  void declare_module_code(std::vector<StmtPtr> code) {
+    std::string name = m_.is_entry ? "__main__" : "__init__";
+    if (defined(name)) {
+      error(code[0]->pos, "E1021",
+            str_cat("'", name, "' is defined in module ", m_.name, ", which names the function its module-level code "
+                    "runs in"));
+      return;
+    }
+    m_.code_def = std::make_unique<FuncDef>();
+    m_.code_def->name = name;
+    m_.code_def->pos = code[0]->pos;
+    m_.code_def->body = std::move(code);
+    m_.code_def->incomplete = m_.ast.incomplete;
+    FuncInfo f;
+    f.def = m_.code_def.get();
+    f.name = name;
+    f.result = Ty::None;
+    f.module_code = true;
+    m_.func_index[name] = m_.funcs.size();
+    m_.funcs.push_back(std::move(f));
+  }
+
   void error(Pos p, const char* code, std::string msg) { d_.error(code, m_.path, p.line, p.col, std::move(msg)); }
 
   Binding module_binding(const std::string& name, Pos p) {
@@ -338,7 +461,7 @@ class Declarer {
             break;
           }
           if (ovf) {
-            error(e.pos, "E1080", "this constant does not fit in 64 bits (ppy's int is i64)");
+            if (!quiet_) error(e.pos, "E1080", "this constant does not fit in 64 bits (ppy's int is i64)");
             c.ty = Ty::Error;
             return c;
           }
@@ -403,29 +526,10 @@ class Declarer {
     m_.const_order.push_back(name);
   }
 
-  void check_main_guard(Stmt& s) {
-    const Expr& t = *s.value;
-    bool ok = t.kind == ExprKind::Compare && t.ops.size() == 1 && t.ops[0] == "==" &&
-              t.kids[0]->kind == ExprKind::Name && t.kids[0]->str == "__name__" &&
-              t.kids[1]->kind == ExprKind::Str && t.kids[1]->str == "__main__" && s.orelse.empty();
-    if (!ok) {
-      error(s.pos, "E1010", "a module-level 'if' is outside the ppy subset, except `if __name__ == \"__main__\":`");
-      return;
-    }
-    for (auto& b : s.body) {
-      bool call = b->kind == StmtKind::Expr && b->value->kind == ExprKind::Call && b->value->kids.size() == 1 &&
-                  b->value->keywords.empty() && b->value->kids[0]->kind == ExprKind::Name;
-      if (!call) {
-        error(b->pos, "E1010", "only calls such as `main()` may appear under `if __name__ == \"__main__\":`");
-        continue;
-      }
-      m_.main_calls.emplace_back(b->value->kids[0]->str, b->value->pos);
-    }
-  }
-
  private:
   ModuleInfo& m_;
   DiagnosticEngine& d_;
+  bool quiet_ = false;  ///< fold() without reporting (a trial)
 };
 
 // ---------------------------------------------------------------------------
@@ -509,6 +613,7 @@ class BodyChecker {
   }
 
   void stmt(Stmt& s) {
+    line_ = s.pos.line;
     switch (s.kind) {
       case StmtKind::Pass:
         return;
@@ -606,6 +711,10 @@ class BodyChecker {
         flow_.reachable = false;
         return;
       case StmtKind::Return: {
+        if (f_.module_code) {
+          error(s.pos, "E1001", "'return' outside function");
+          return;
+        }
         if (s.value && !(s.value->kind == ExprKind::NoneLit)) {
           Ty t = value(*s.value, f_.result);
           if (f_.result == Ty::None) {
@@ -630,11 +739,14 @@ class BodyChecker {
         raises();
         return;
       case StmtKind::Def:
-        error(s.pos, "E1010", "a nested function is outside the ppy subset");
+        error(s.pos, "E1010", f_.module_code ? "a function defined inside a module-level block is outside the ppy subset"
+                                             : "a nested function is outside the ppy subset");
         return;
       case StmtKind::Import:
       case StmtKind::ImportFrom:
-        error(s.pos, "E1010", "an import inside a function is outside the ppy subset; import at module level");
+        error(s.pos, "E1010", f_.module_code ? "an import inside a module-level block is outside the ppy subset"
+                                             : "an import inside a function is outside the ppy subset; import at "
+                                               "module level");
         return;
     }
   }
@@ -1045,6 +1157,12 @@ class BodyChecker {
     }
     Resolved r = resolve_path(e.str);
     if (r.ref == Ref::Const) return use_const(e, r);
+    if (r.ref == Ref::Unresolved && m_.module_vars.count(e.str)) {
+      error(e.pos, "E1010",
+            str_cat("'", e.str, "' is a module-level variable; functions read module-level constants only "
+                    "(module variables and `global` are outside the ppy subset)"));
+      return Ty::Error;
+    }
     if (r.ref == Ref::Unresolved) {
       error(e.pos, "E1020", str_cat("name '", e.str, "' is not defined"));
       return Ty::Error;
@@ -1312,6 +1430,10 @@ class BodyChecker {
     signature(r, names, params, result, kind, &defaults);
     std::string shown = r.module == m_.name ? r.name : r.module + "." + r.name;
     e.target = r.module + "." + r.name;
+    if (f_.module_code && r.module == m_.name && m_.func(r.name)->def->pos.line > line_) {
+      error(e.kids[0]->pos, "E1020", str_cat("name '", r.name, "' is not defined (its `def` comes later in the module)"));
+      return Ty::Error;
+    }
     if (kind == "kernel") {
       error(e.pos, "E1100", str_cat("kernel '", shown, "' cannot be called directly; launch it with cuda.launch(", r.name, ", grid, block, ...)"));
       return Ty::Error;
@@ -1631,6 +1753,7 @@ class BodyChecker {
   std::vector<std::string> order_;
   Flow flow_;
   std::vector<std::vector<Flow>> loops_;
+  uint32_t line_ = 0;  ///< the statement being checked (module code calls only what is defined above it)
 };
 
 std::string ty_string(Ty t) { return ty_name(t); }
@@ -1669,6 +1792,7 @@ ModuleInterface interface_of(const ModuleInfo& m) {
     v.b = c.b;
     out.constants[n] = v;
   }
+  out.imports = m.imports;
   return out;
 }
 
@@ -1724,6 +1848,24 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
     else if (!f->params.empty() || !f->gpu_kind.empty())
       diags.error("E1032", m.path, pos.line, pos.col,
                   str_cat("the program entry '", name, "' must be a host function without parameters"));
+  }
+  if (FuncInfo* code = m.func("__main__"); code && code->module_code) {
+    // Python's import order: each module's imports first, each module once.
+    std::set<std::string> seen = {m.name};
+    std::function<void(const std::vector<std::string>&)> visit = [&](const std::vector<std::string>& imports) {
+      for (const std::string& i : imports) {
+        auto it = all.find(i);
+        if (it == all.end() || !seen.insert(i).second) continue;
+        visit(it->second.imports);
+        if (it->second.functions.count("__init__")) m.init_order.push_back(i);
+      }
+    };
+    visit(m.imports);
+    for (const std::string& i : m.init_order) {
+      code->callees.insert(i + ".__init__");
+      m.externals.insert(i + ".__init__");
+    }
+    return;  // main() is an ordinary function then
   }
   if (FuncInfo* main = m.func("main"); main && (!main->params.empty() || (main->result != Ty::None && main->result != Ty::Error)))
     diags.error("E1032", m.path, main->def->pos.line, main->def->pos.col,

@@ -4,6 +4,7 @@
 // function body. It annotates the AST; IR generation trusts what it wrote.
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -38,6 +39,8 @@ struct FuncInfo {
   std::set<std::string> effects;  ///< own effects, then (after propagation) callees' too
   std::set<std::string> callees;  ///< qualnames `<module>.<func>` of functions it calls
   bool has_body_errors = false;
+  /// The module's own code (`__main__` / `__init__`), not a `def`.
+  bool module_code = false;
 };
 
 /// What a module-level name bound by an import stands for.
@@ -51,13 +54,24 @@ struct Binding {
 struct ModuleInfo {
   std::string name;
   std::string path;
+  /// The program's entry module: its code runs as `__main__` (the guard's body included).
+  bool is_entry = false;
   ModuleAst ast;
+  /// Module-level code, as the body of `__main__` / `__init__` (null when none).
+  std::unique_ptr<FuncDef> code_def;
+  /// Project modules this one may import, in the order its imports name them
+  /// (`import a.b` names `a` then `a.b`); not all exist.
+  std::vector<std::string> imports;
+  /// Module-level names bound by code (not constants); functions cannot read them.
+  std::set<std::string> module_vars;
+  /// Entry only: the modules whose `__init__` runs before its code, in Python's order.
+  std::vector<std::string> init_order;
   std::vector<FuncInfo> funcs;  ///< in source order
   std::map<std::string, size_t> func_index;
   std::map<std::string, ConstInfo> consts;
   std::vector<std::string> const_order;
   std::map<std::string, Binding> bindings;
-  /// The calls under `if __name__ == "__main__":` (names and places).
+  /// `main()` when it is all the guard says (main is then the entry itself).
   std::vector<std::pair<std::string, Pos>> main_calls;
   /// Qualnames of other modules' functions this module calls (extern declarations).
   std::set<std::string> externals;

@@ -61,11 +61,12 @@ TEST_P(Programs, LowersToVerifiedIR) {
     for (auto& f : m->functions()) {
       auto* q = f->attributes().get("ppy.qualname");
       ASSERT_NE(q, nullptr);
-      if (q->as_string() == project->entry + ".main") has_main = true;
+      if (q->as_string() == project->entry + ".main" || q->as_string() == project->entry + ".__main__")
+        has_main = true;
       EXPECT_NE(f->attributes().get("ppy.effects"), nullptr) << f->name();
     }
   }
-  EXPECT_TRUE(has_main) << "no " << project->entry << ".main";
+  EXPECT_TRUE(has_main) << "no " << project->entry << ".main or .__main__";
 }
 
 // Runs the unoptimized IR in the reference interpreter: stdout must be python3's.

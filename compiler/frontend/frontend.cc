@@ -11,6 +11,7 @@ ModuleInterface collect_interface(const SourceModule& src, DiagnosticEngine& dia
   ModuleInfo m;
   m.name = src.name;
   m.path = src.path;
+  m.is_entry = true;
   declare_module(m, src.text, diags);
   return interface_of(m);
 }
@@ -21,6 +22,7 @@ LowerResult lower_module(const SourceModule& src, const ModuleInterfaces& others
   ModuleInfo m;
   m.name = src.name;
   m.path = src.path;
+  m.is_entry = true;  // a module lowered alone is a program of one module
   declare_module(m, src.text, diags);
   ModuleInterfaces all = others;
   all.erase(m.name);
@@ -47,6 +49,7 @@ std::vector<std::unique_ptr<ModuleInfo>> check_all(const Project& project, Diagn
     auto m = std::make_unique<ModuleInfo>();
     m->name = src.name;
     m->path = src.path;
+    m->is_entry = src.name == project.entry;
     declare_module(*m, src.text, diags);
     all[m->name] = interface_of(*m);
     mods.push_back(std::move(m));

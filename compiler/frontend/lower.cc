@@ -68,6 +68,10 @@ class FunctionLowerer {
     }
     for (size_t i = 0; i < f_.def->params.size(); ++i)
       emit("core.store", {entry->argument(i), slots_.at(f_.def->params[i].name)}, {}, {}, f_.def->params[i].pos);
+    // The entry's code runs after the code of every module it imports.
+    if (f_.module_code)
+      for (const std::string& mod : m_.init_order)
+        emit("core.call", {}, {}, {{"callee", SymbolRef{symbol_name(mod, "__init__")}}}, p);
     block(f_.def->body);
     if (!terminated()) {
       if (f_.result == Ty::None) emit("core.ret", {}, {}, {}, end_pos());

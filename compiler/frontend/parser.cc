@@ -49,6 +49,7 @@ class Parser {
 
   ModuleAst run() {
     ModuleAst m;
+    size_t errors = diags_.error_count();
     while (!at(Tok::End)) {
       if (at(Tok::Indent)) {
         error(cur().pos, "unexpected indent");
@@ -61,6 +62,7 @@ class Parser {
       }
       statement(m.body);
     }
+    m.incomplete = diags_.error_count() != errors;
     return m;
   }
 

@@ -755,7 +755,8 @@ std::string_view qualname(const ir::Function& f) {
   return q && q->is<std::string>() ? std::string_view(q->as_string()) : std::string_view();
 }
 
-/// The entry's index: by symbol, by qualname, or as `<module>.main`.
+/// The entry's index: by symbol, by qualname, or as `<module>.__main__` (the
+/// module's code), else `<module>.main`.
 int32_t find_entry(const ir::Module& m, std::string_view entry) {
   if (!entry.empty() && entry[0] == '@') entry.remove_prefix(1);
   auto& fs = m.functions();
@@ -763,9 +764,11 @@ int32_t find_entry(const ir::Module& m, std::string_view entry) {
     if (fs[i]->name() == entry && !fs[i]->is_declaration()) return static_cast<int32_t>(i);
   for (size_t i = 0; i < fs.size(); ++i)
     if (qualname(*fs[i]) == entry && !fs[i]->is_declaration()) return static_cast<int32_t>(i);
-  std::string as_module = ppy::str_cat(entry, ".main");
-  for (size_t i = 0; i < fs.size(); ++i)
-    if (qualname(*fs[i]) == as_module && !fs[i]->is_declaration()) return static_cast<int32_t>(i);
+  for (const char* suffix : {".__main__", ".main"}) {
+    std::string as_module = ppy::str_cat(entry, suffix);
+    for (size_t i = 0; i < fs.size(); ++i)
+      if (qualname(*fs[i]) == as_module && !fs[i]->is_declaration()) return static_cast<int32_t>(i);
+  }
   return -1;
 }
 

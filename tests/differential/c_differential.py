@@ -40,8 +40,8 @@ def main():
         expected_path = prog + ".expected"
     else:
         with open(prog, encoding="utf-8") as f:
-            if "__main__" not in f.read():
-                print(f"{prog}: not a program (no __main__ guard); skipped")
+            if not differential.is_program(f.read()):
+                print(f"{prog}: not a program (no __main__ guard, no module-level call); skipped")
                 return 77
         py = differential.run([sys.executable, "-c", differential.PY_RUNNER, prog], cwd, args.timeout)
         expected_path = os.path.splitext(prog)[0] + ".expected"

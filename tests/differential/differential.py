@@ -15,7 +15,8 @@ a JIT), `ppy run --interp -O<N>` (the reference interpreter) and an executable
 when both fail, the exception's name (the start of stderr's last line) must be
 equal too. When `<program>.expected` exists, python3's stdout must match it
 (a stale recording is reported as such). Exit 0 when all agree, 1 with a report
-otherwise, 77 (skipped) for a module that is not a program (no `__main__` guard).
+otherwise, 77 (skipped) for a module that is not a program (no `__main__` guard and
+no module-level call such as a bare `main()`).
 
 With --refused (a program the frontend refuses), `ppy run` and `ppy run --interp`
 must both refuse it with the same exit status and the same diagnostics.
@@ -30,6 +31,7 @@ first and the source tree stays clean.
 import argparse
 import difflib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,6 +69,12 @@ sys.argv = [prog]
 sys.path.insert(0, root)
 runpy.run_path(prog, run_name="__main__")
 '''
+
+
+def is_program(text):
+    """Whether python3 running the module does something: it has the `__main__`
+    guard or calls something at module level (a script's bare `main()`)."""
+    return "__main__" in text or re.search(r"^[A-Za-z_][\w.]*\s*\(", text, re.M) is not None
 
 
 def run(cmd, cwd, timeout):
@@ -161,8 +169,8 @@ def main():
         expected_path = prog + ".expected"
     else:
         with open(prog, encoding="utf-8") as f:
-            if "__main__" not in f.read():
-                print(f"{prog}: not a program (no __main__ guard); skipped")
+            if not is_program(f.read()):
+                print(f"{prog}: not a program (no __main__ guard, no module-level call); skipped")
                 return 77
         py = run([sys.executable, "-c", PY_RUNNER, prog], cwd, args.timeout)
         expected_path = os.path.splitext(prog)[0] + ".expected"

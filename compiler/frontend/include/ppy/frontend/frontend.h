@@ -48,6 +48,8 @@ struct ModuleInterface {
   std::string name;
   std::map<std::string, FuncSignature> functions;
   std::map<std::string, ConstantValue> constants;
+  /// Project modules it may import, in order (docs/runtime.md, "Module-level code").
+  std::vector<std::string> imports;
 };
 
 /// Module name -> interface.
