@@ -181,3 +181,41 @@ TEST(Lower, ErrorsLeaveNoModule) {
 
 }  // namespace
 }  // namespace ppy::frontend
+
+namespace ppy::frontend {
+namespace {
+
+TEST(Lower, ModuleCodeIsTheEntrysMainAndCallsImportedInitsFirst) {
+  // The imported module's interface says it has code (`__init__`) and what it imports.
+  ModuleInterfaces others;
+  DiagnosticEngine d;
+  others["lib"] = collect_interface({"lib", "lib.ppy", "print(1)\n\ndef f(n: int) -> int:\n    return n\n"}, d);
+  // Collected alone, lib is an entry (its code is `__main__`); imported, it is `__init__`.
+  ASSERT_TRUE(others["lib"].functions.count("__main__"));
+  FuncSignature s = others["lib"].functions.at("__main__");
+  s.name = "__init__";
+  others["lib"].functions.erase("__main__");
+  others["lib"].functions["__init__"] = s;
+  auto l = lower("import lib\n\nx = lib.f(2)\nprint(x)\n", "app", others);
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("func @app___main__() -> ()"));
+  EXPECT_THAT(l.text, HasSubstr("ppy.qualname = \"app.__main__\""));
+  EXPECT_THAT(l.text, HasSubstr("extern func @lib___init__() -> ()"));
+  // The init call comes before the module's own first call.
+  size_t init = l.text.find("core.call {callee = @lib___init__}");
+  size_t own = l.text.find("callee = @lib_f}");
+  ASSERT_NE(init, std::string::npos) << l.text;
+  EXPECT_LT(init, own) << l.text;
+}
+
+TEST(Lower, AGuardCallingMainAloneKeepsMainTheEntry) {
+  auto l = lower("def main() -> None:\n    print(1)\n\nif __name__ == \"__main__\":\n    main()\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, Not(HasSubstr("__main__")));
+  auto g = lower("def main() -> None:\n    print(1)\n\nif __name__ == \"__main__\":\n    main()\n    main()\n");
+  ASSERT_TRUE(g.module) << g.diags;
+  EXPECT_THAT(g.text, HasSubstr("func @m___main__() -> ()"));
+}
+
+}  // namespace
+}  // namespace ppy::frontend
