@@ -53,8 +53,14 @@ TEST(Checker, ImportsResolveAgainstTheProject) {
 TEST(Checker, ConstantsFoldAndStayConstant) {
   EXPECT_EQ(check("A = 2 ** 10\nB = A * 3 - 1\nC = -B // 7\n\ndef f() -> int:\n    return C\n"), "");
   EXPECT_THAT(check("A = 2 ** 64\n"), HasSubstr("E1080"));
-  EXPECT_THAT(check("A = 1\nA = 2\n"), HasSubstr("E1021 2:1 'A' is defined twice"));
-  EXPECT_THAT(check("def f() -> int:\n    return 1\nA = f()\n"), HasSubstr("E1010 3:5 module-level 'A' must be a constant"));
+  // Bound twice, or by a call, a module-level name is a module variable: module
+  // code may use it, a function may not read it.
+  EXPECT_EQ(check("A = 1\nA = 2\nprint(A)\n"), "");
+  EXPECT_THAT(check("A = 1\nA = 2\n\ndef g() -> int:\n    return A\n"),
+              HasSubstr("E1010 5:12 'A' is a module-level variable"));
+  EXPECT_EQ(check("def f() -> int:\n    return 1\nA = f()\n"), "");
+  EXPECT_THAT(check("def f() -> int:\n    return 1\n\ndef g() -> int:\n    return A\n\nA = f()\n"),
+              HasSubstr("E1010 5:12 'A' is a module-level variable"));
 }
 
 TEST(Checker, EffectsPropagateAcrossTheProject) {
