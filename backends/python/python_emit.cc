@@ -23,7 +23,6 @@ using source::FunctionValues;
 using source::Node;
 using source::Seq;
 
-constexpr const char* kI64Check = "if not -0x8000000000000000 <= {} <= 0x7FFFFFFFFFFFFFFF:";
 
 /// Python's reserved words and the builtins the generated code calls.
 const std::set<std::string, std::less<>>& python_reserved() {
@@ -1006,9 +1005,9 @@ class ModuleWriter {
     }
     if (side > 0) return str_cat("if ", name, " > 0x7FFFFFFFFFFFFFFF:");
     if (side < 0) return str_cat("if ", name, " < -0x8000000000000000:");
-    std::string check(kI64Check);
-    check.replace(check.find("{}"), 2, name);
-    return check;
+    // Two plain comparisons: CPython runs them about a quarter faster than the
+    // chained `not MIN <= x <= MAX`, and the value is almost always in range.
+    return str_cat("if ", name, " > 0x7FFFFFFFFFFFFFFF or ", name, " < -0x8000000000000000:");
   }
 
   const ir::Module& m_;

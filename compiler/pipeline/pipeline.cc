@@ -17,7 +17,10 @@ std::vector<std::unique_ptr<ir::Pass>> shared_optimization_passes(int level) {
     passes.push_back(create_canonicalize_pass());
   };
   round(false);
-  if (level == 1) return passes;
+  if (level == 1) {
+    passes.push_back(create_int_range_pass());
+    return passes;
+  }
   InlineOptions inline_options;
   if (level >= 3) inline_options.max_callee_ops = 120;
   passes.push_back(create_inline_pass(inline_options));
@@ -26,6 +29,8 @@ std::vector<std::unique_ptr<ir::Pass>> shared_optimization_passes(int level) {
     passes.push_back(create_inline_pass(inline_options));
     round(true);
   }
+  // Last: its proofs read the loops and constants the rounds above left.
+  passes.push_back(create_int_range_pass());
   return passes;
 }
 

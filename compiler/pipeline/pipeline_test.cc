@@ -43,10 +43,10 @@ TEST(Pipeline, LevelsDecideThePasses) {
     return out;
   };
   EXPECT_EQ(names(0), "");
-  EXPECT_EQ(names(1), "mem2reg,canonicalize,simplify-cfg,dce,canonicalize");
+  EXPECT_EQ(names(1), "mem2reg,canonicalize,simplify-cfg,dce,canonicalize,int-range");
   EXPECT_EQ(names(2),
             "mem2reg,canonicalize,simplify-cfg,dce,canonicalize,inline,mem2reg,canonicalize,simplify-cfg,cse,dce,"
-            "canonicalize");
+            "canonicalize,int-range");
 }
 
 TEST(Pipeline, O0OnlyCanonicalizesAndO2FoldsEverything) {

@@ -7,6 +7,7 @@ For each loop program (default: tools/bench/programs/*.ppy), each figure is the
 best wall time of --repeat runs, every run a process of its own:
 
   python3      python3 running the original program;
+  pypy3        PyPy running the original program (where installed);
   py-backend   python3 running the python backend's output (`ppy build --backend python`);
   c -O2        the c backend's `--standalone` C built by `gcc -O2`;
   llvm         the LLVM backend's executable, when `ppy build --backend llvm` makes one.
@@ -50,8 +51,9 @@ def main():
     args = ap.parse_args()
     programs = args.programs or sorted(glob.glob(os.path.join(HERE, "programs", "*.ppy")))
     cc = shutil.which("gcc") or shutil.which("cc")
-    print(f"{'program':<16}{'python3':>9}{'py-backend':>11}{'c -O2':>9}{'llvm':>9}"
-          f"{'py-b/py3':>10}{'py3/c':>8}{'llvm/c':>8}")
+    pypy = shutil.which("pypy3")
+    print(f"{'program':<16}{'python3':>9}{'pypy3':>8}{'py-backend':>11}{'c -O2':>9}{'llvm':>9}"
+          f"{'py-b/py3':>10}{'py3/c':>8}{'pypy/c':>8}{'llvm/c':>8}")
     for prog in programs:
         name = os.path.splitext(os.path.basename(prog))[0]
         with tempfile.TemporaryDirectory(prefix="ppy-bench-") as tmp:
@@ -59,6 +61,9 @@ def main():
             shutil.copyfile(prog, src)
             py3, want = timed([sys.executable, src], tmp, args.repeat)
             row = {"python3": py3}
+            if pypy:
+                row["pypy3"], got = timed([pypy, src], tmp, args.repeat)
+                assert got == want, f"{name}: pypy3 printed something else"
             subprocess.run([args.ppy, "build", src, "--backend", "python"], cwd=tmp, check=True, capture_output=True)
             pyb, got = timed([sys.executable, "-m", name], os.path.join(tmp, ".ppy-cache", "backends", "python"),
                              args.repeat)
@@ -74,15 +79,19 @@ def main():
                 assert got == want, f"{name}: the C printed something else"
             llvm = subprocess.run([args.ppy, "build", src, "--backend", "llvm", "-o", os.path.join(tmp, "llvm")],
                                   cwd=tmp, capture_output=True, text=True)
-            exes = [l for l in llvm.stdout.splitlines() if os.access(l, os.X_OK) and os.path.isfile(l)]
+            # The executable is the output named after the program (libraries are executable files too).
+            exes = [l for l in llvm.stdout.splitlines()
+                    if os.path.basename(l.strip()) == name and os.access(l.strip(), os.X_OK)]
             if llvm.returncode == 0 and exes:
-                row["llvm"], got = timed([exes[0]], tmp, args.repeat)
+                row["llvm"], got = timed([exes[0].strip()], tmp, args.repeat)
+                assert got == want, f"{name}: the LLVM executable printed something else"
         def fmt(key):
             return f"{row[key]:.3f}" if key in row else "-"
         def ratio(a, b):
             return f"{row[a] / row[b]:.2f}" if a in row and b in row else "-"
-        print(f"{name:<16}{fmt('python3'):>9}{fmt('py-backend'):>11}{fmt('c'):>9}{fmt('llvm'):>9}"
-              f"{ratio('py-backend', 'python3'):>10}{ratio('python3', 'c'):>8}{ratio('llvm', 'c'):>8}")
+        print(f"{name:<16}{fmt('python3'):>9}{fmt('pypy3'):>8}{fmt('py-backend'):>11}{fmt('c'):>9}{fmt('llvm'):>9}"
+              f"{ratio('py-backend', 'python3'):>10}{ratio('python3', 'c'):>8}{ratio('pypy3', 'c'):>8}"
+              f"{ratio('llvm', 'c'):>8}")
     return 0
 
 

@@ -57,10 +57,10 @@ block4:;
     goto block5;
   }
 block5:;
-  hi = ppy_c_sub(t_2, 1);
+  hi = t_2 - 1;
   goto block1;
 block6:;
-  lo = ppy_c_add(t_2, 1);
+  lo = t_2 + 1;
   goto block1;
 block7:;
   return t_2;

@@ -21,7 +21,6 @@ void nested_loops_main(void) {
   int64_t i = 0;
   int64_t i_2 = 0;
   int64_t row = 0;
-  int64_t t = 0;
   int64_t i_3 = 0;
   int64_t count = 0;
   int64_t i_4 = 0;
@@ -36,9 +35,8 @@ void nested_loops_main(void) {
         if (i_2 > i) {
           break;
         } else {
-          t = ppy_c_add(row, ppy_c_mul(i, i_2));
-          i_2 = ppy_c_add(i_2, 1);
-          row = t;
+          row = ppy_c_add(row, ppy_c_mul(i, i_2));
+          i_2 = i_2 + 1;
         }
       }
       ppy_print_i64(i);
@@ -61,7 +59,7 @@ void nested_loops_main(void) {
       } else {
         count_3 = ppy_c_add(count_2, 1);
       }
-      i_4 = ppy_c_add(i_4, 1);
+      i_4 = i_4 + 1;
       count_2 = count_3;
     }
     i_3 = ppy_c_add(i_3, 1);

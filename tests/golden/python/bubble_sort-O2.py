@@ -5,37 +5,34 @@ def sort(xs):
     t = len(xs)
     i = 0
     for i in range(i, t):
-        t_2 = t - 1
-        t_3 = t_2 - i
-        if not -0x8000000000000000 <= t_3 <= 0x7FFFFFFFFFFFFFFF:
-            raise OverflowError("integer overflow")
+        t_2 = t - 1 - i
         i_2, swapped = 0, False
-        for i_2 in range(i_2, t_3):
-            t_5 = i_2 + t if i_2 < 0 else i_2
-            t_6 = t_5 >= 0 and t_5 < t
-            if not t_6:
+        for i_2 in range(i_2, t_2):
+            t_3 = i_2 + t if i_2 < 0 else i_2
+            t_4 = t_3 >= 0 and t_3 < t
+            if not t_4:
                 raise IndexError("list index out of range")
-            t_7 = t_5
-            t_8 = xs[t_7]
-            t_9 = i_2 + 1
-            t_10 = t_9 + t if t_9 < 0 else t_9
-            t_11 = t_10 >= 0 and t_10 < t
-            if not t_11:
+            t_5 = t_3
+            t_6 = xs[t_5]
+            t_7 = i_2 + 1
+            t_8 = t_7 + t if t_7 < 0 else t_7
+            t_9 = t_8 >= 0 and t_8 < t
+            if not t_9:
                 raise IndexError("list index out of range")
-            t_12 = t_10
-            if t_8 > xs[t_12]:
-                if not t_11:
+            t_10 = t_8
+            if t_6 > xs[t_10]:
+                if not t_9:
                     raise IndexError("list index out of range")
-                t_13 = xs[t_12]
-                if not t_6:
+                t_11 = xs[t_10]
+                if not t_4:
                     raise IndexError("list index out of range")
-                t_14 = xs[t_7]
-                if not t_6:
+                t_12 = xs[t_5]
+                if not t_4:
                     raise IndexError("list assignment index out of range")
-                xs[t_7] = t_13
-                if not t_11:
+                xs[t_5] = t_11
+                if not t_9:
                     raise IndexError("list assignment index out of range")
-                xs[t_12] = t_14
+                xs[t_10] = t_12
                 swapped_2 = True
             else:
                 swapped_2 = swapped

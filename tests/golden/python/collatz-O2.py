@@ -8,7 +8,7 @@ def steps(n):
             v = n_2 // 2
         else:
             t = n_2 * 3
-            if not -0x8000000000000000 <= t <= 0x7FFFFFFFFFFFFFFF:
+            if t > 0x7FFFFFFFFFFFFFFF or t < -0x8000000000000000:
                 raise OverflowError("integer overflow")
             t_2 = t + 1
             if t_2 > 0x7FFFFFFFFFFFFFFF:
@@ -30,7 +30,7 @@ def main():
                 v = n // 2
             else:
                 t = n * 3
-                if not -0x8000000000000000 <= t <= 0x7FFFFFFFFFFFFFFF:
+                if t > 0x7FFFFFFFFFFFFFFF or t < -0x8000000000000000:
                     raise OverflowError("integer overflow")
                 t_2 = t + 1
                 if t_2 > 0x7FFFFFFFFFFFFFFF:

@@ -19,7 +19,7 @@ def sieve(flags, n):
                 raise OverflowError("integer overflow")
             count = t_7
             t_8 = i * i
-            if not -0x8000000000000000 <= t_8 <= 0x7FFFFFFFFFFFFFFF:
+            if t_8 > 0x7FFFFFFFFFFFFFFF or t_8 < -0x8000000000000000:
                 raise OverflowError("integer overflow")
             j = t_8
             while j < n:
@@ -31,7 +31,7 @@ def sieve(flags, n):
                     raise IndexError("list assignment index out of range")
                 t_9[t_12] = 1
                 t_13 = j + i
-                if not -0x8000000000000000 <= t_13 <= 0x7FFFFFFFFFFFFFFF:
+                if t_13 > 0x7FFFFFFFFFFFFFFF or t_13 < -0x8000000000000000:
                     raise OverflowError("integer overflow")
                 j = t_13
     return count

@@ -11,7 +11,7 @@ def main():
             i = t
         else:
             t_2 = t * t
-            if not -0x8000000000000000 <= t_2 <= 0x7FFFFFFFFFFFFFFF:
+            if t_2 > 0x7FFFFFFFFFFFFFFF or t_2 < -0x8000000000000000:
                 raise OverflowError("integer overflow")
             if t_2 > 50:
                 break
@@ -24,7 +24,7 @@ def main():
             n_2 = n // 2
         else:
             t_3 = n * 3
-            if not -0x8000000000000000 <= t_3 <= 0x7FFFFFFFFFFFFFFF:
+            if t_3 > 0x7FFFFFFFFFFFFFFF or t_3 < -0x8000000000000000:
                 raise OverflowError("integer overflow")
             t_4 = t_3 + 1
             if t_4 > 0x7FFFFFFFFFFFFFFF:

@@ -17,6 +17,10 @@
 ///                 reads, and stack slots that are only written.
 ///   inline        (module pass) inlines small non-recursive `core.call`s of
 ///                 functions defined in the same module.
+///   int-range     marks `overflow = "proven"` on the checked add, sub, mul and
+///                 neg that i64 intervals show cannot overflow (intervals
+///                 refined by dominating comparisons, widened around loops), so
+///                 no backend writes their checks.
 
 #include <memory>
 #include <string>
@@ -33,6 +37,7 @@ std::unique_ptr<ir::Pass> create_mem2reg_pass();
 std::unique_ptr<ir::Pass> create_simplify_cfg_pass();
 std::unique_ptr<ir::Pass> create_dce_pass();
 std::unique_ptr<ir::Pass> create_cse_pass();
+std::unique_ptr<ir::Pass> create_int_range_pass();
 
 struct InlineOptions {
   /// A callee with more ops than this is not inlined.
@@ -43,7 +48,7 @@ struct InlineOptions {
 std::unique_ptr<ir::Pass> create_inline_pass(InlineOptions options = {});
 
 /// The shared pass of that name (`canonicalize`, `mem2reg`, `simplify-cfg`,
-/// `cse`, `dce`, `inline`), or NotFound listing the names.
+/// `cse`, `dce`, `inline`, `int-range`), or NotFound listing the names.
 absl::StatusOr<std::unique_ptr<ir::Pass>> create_pass(std::string_view name);
 /// The names create_pass knows, in pipeline order.
 std::vector<std::string> shared_pass_names();
