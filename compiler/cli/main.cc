@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
     emit_cmd->add_flag_callback(flag, [&emit, flag] { emit.flags.push_back(flag + 2); });
   add_opt_level(emit_cmd, emit.opt_level);
   add_host_flags(emit_cmd, emit.host);
+  emit_cmd->add_flag("--no-cache", emit.no_cache, "neither read nor write the artifact cache (a backend being developed)");
   emit_cmd->callback([&] { status = ppy::driver::emit(emit, io); });
 
   ppy::driver::RunOptions run;
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
   build_cmd->add_option("--backend", build.backend, "the backend to build with (see `ppy backends`; default: llvm)");
   build_cmd->add_option("-o,--output", build.output, "output folder (default: <project>/.ppy-cache/backends/NAME)");
   add_host_flags(build_cmd, build.host);
+  build_cmd->add_flag("--no-cache", build.no_cache, "neither read nor write the artifact cache (a backend being developed)");
   build_cmd->add_option("-j,--jobs", build.jobs, "modules through the shared passes at once (default: the number of cores)");
   add_opt_level(build_cmd, build.opt_level);
   // The LLVM road's options: accepted by the parser so the refusal can say why (E1002).
@@ -92,6 +94,19 @@ int main(int argc, char** argv) {
       build.llvm_values[opt] = value;
     });
   build_cmd->callback([&] { status = ppy::driver::build(build, io); });
+
+  ppy::driver::CacheCommandOptions cache;
+  auto* cache_cmd = app.add_subcommand("cache", "Show or empty the project's artifact cache (safe while builds run)");
+  cache_cmd->require_subcommand(1);
+  for (auto [name, what] : {std::pair{"stats", "Size, entries and hits/misses per backend"},
+                            std::pair{"clean", "Remove every entry no build is reading now"}}) {
+    auto* sub = cache_cmd->add_subcommand(name, what);
+    sub->add_option("target", cache.target, "the project folder or .ppy file (default: .)");
+    sub->callback([&cache, &status, &io, name] {
+      cache.action = name;
+      status = ppy::driver::cache_command(cache, io);
+    });
+  }
 
   app.add_subcommand("doctor", "Say which backends can work here and which protections the sandbox has")
       ->callback([&] { status = ppy::driver::doctor(io); });

@@ -1,10 +1,13 @@
 #include "ppy/driver/artifact_cache.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "gtest/gtest.h"
 
@@ -103,6 +106,92 @@ TEST_F(ArtifactCacheTest, KeepsTheExecutableBit) {
   ASSERT_EQ(hit->size(), 2u);
   EXPECT_TRUE((*hit)[0].executable);
   EXPECT_FALSE((*hit)[1].executable);
+}
+
+TEST_F(ArtifactCacheTest, EntriesSayWhoMadeThemAndTheirSize) {
+  ArtifactCache cache(dir_.string());
+  ASSERT_TRUE(cache.store(kKey, {{"a", std::string(1000, 'x')}}, "toy").ok());
+  ASSERT_TRUE(cache.store(std::string(64, 'c'), {{"b", "yy"}}, "c").ok());
+  fs::create_directories(cache.entry_path(std::string(64, 'd')) + ".tmp-1-2-3");  // a torn write: not an entry
+  auto entries = cache.entries();
+  ASSERT_EQ(entries.size(), 2u);
+  std::map<std::string, CacheEntryInfo> by_key;
+  for (auto& e : entries) by_key[e.key] = e;
+  EXPECT_EQ(by_key[kKey].backend, "toy");
+  EXPECT_GE(by_key[kKey].bytes, 1000u);
+  EXPECT_LT(by_key[kKey].bytes, 1100u);
+  EXPECT_EQ(by_key[std::string(64, 'c')].backend, "c");
+}
+
+TEST_F(ArtifactCacheTest, ALookupMarksTheEntryUsed) {
+  ArtifactCache cache(dir_.string());
+  ASSERT_TRUE(cache.store(kKey, {{"a", "x"}}).ok());
+  auto old = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  fs::last_write_time(fs::path(cache.entry_path(kKey)) / ".ppy-entry", old);
+  ASSERT_LT(cache.entries().at(0).last_use, old + std::chrono::seconds(1));
+  ASSERT_TRUE(cache.lookup(kKey).has_value());
+  EXPECT_GT(cache.entries().at(0).last_use, old + std::chrono::hours(23));
+}
+
+TEST_F(ArtifactCacheTest, RemovesOnlyUnusedEntries) {
+  ArtifactCache cache(dir_.string());
+  ASSERT_TRUE(cache.store(kKey, {{"a", "x"}}).ok());
+  auto now = fs::file_time_type::clock::now();
+  // Used after the cut-off: kept.
+  EXPECT_FALSE(cache.remove_if_unused(kKey, now - std::chrono::hours(1)));
+  ASSERT_TRUE(cache.lookup(kKey).has_value());
+  // Being read (a lookup holds the index's shared lock): kept.
+  int fd = ::open((fs::path(cache.entry_path(kKey)) / ".ppy-entry").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_SH), 0);
+  EXPECT_FALSE(cache.remove_if_unused(kKey, now + std::chrono::hours(1)));
+  ::close(fd);
+  // Neither: removed whole, nothing left beside the other entries.
+  EXPECT_TRUE(cache.remove_if_unused(kKey, now + std::chrono::hours(1)));
+  EXPECT_FALSE(cache.lookup(kKey).has_value());
+  EXPECT_TRUE(cache.entries().empty());
+  EXPECT_FALSE(fs::exists(cache.entry_path(kKey)));
+  for (auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".trash-"), std::string::npos) << e.path();
+  // And it can be stored again.
+  ASSERT_TRUE(cache.store(kKey, {{"a", "y"}}).ok());
+  EXPECT_EQ(cache.lookup(kKey)->at(0).bytes, "y");
+}
+
+// Lookups racing removals: every lookup sees the whole entry or a miss, never
+// a part of one.
+TEST_F(ArtifactCacheTest, LookupsRacingRemovalsSeeWholeEntriesOrNone) {
+  ArtifactCache cache(dir_.string());
+  std::string big(256 << 10, 'q');
+  pid_t kid = fork();
+  ASSERT_GE(kid, 0);
+  if (kid == 0) {
+    for (int i = 0; i < 200; ++i) {
+      (void)cache.store(kKey, {{"a.bin", big}, {"b.txt", "b"}});
+      (void)cache.remove_if_unused(kKey, fs::file_time_type::clock::now() + std::chrono::hours(1));
+    }
+    _exit(0);
+  }
+  int hits = 0;
+  for (int i = 0; i < 400; ++i) {
+    auto got = cache.lookup(kKey);
+    if (!got) continue;
+    ++hits;
+    ASSERT_EQ(got->size(), 2u);
+    ASSERT_EQ((*got)[0].bytes, big);
+    ASSERT_EQ((*got)[1].bytes, "b");
+  }
+  int status = 0;
+  waitpid(kid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  (void)hits;
+}
+
+TEST_F(ArtifactCacheTest, RefusesFilesNamedLikeItsOwn) {
+  ArtifactCache cache(dir_.string());
+  EXPECT_FALSE(cache.store(kKey, {{".ppy-entry", "x"}}).ok());
+  EXPECT_FALSE(cache.store(kKey, {{".ppy-about", "x"}}).ok());
+  EXPECT_FALSE(cache.lookup(kKey).has_value());
 }
 
 }  // namespace

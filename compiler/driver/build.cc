@@ -8,7 +8,7 @@
 
 #include "diagnostics.h"
 #include "jit.h"
-#include "ppy/driver/artifact_cache.h"
+#include "ppy/driver/build_cache.h"
 #include "ppy/driver/backend_catalog.h"
 #include "ppy/driver/backend_context.h"
 #include "ppy/driver/commands.h"
@@ -141,7 +141,7 @@ int build(const BuildOptions& opts, Streams io) {
     if (!objects.ok()) return fail(io.err, objects.status());
   }
   fs::path out = opts.output ? fs::path(*opts.output) : fs::path(cache_root(*c, opts.target)) / "backends" / info.name;
-  ArtifactCache cache(cache_root(*c, opts.target) + "/artifacts");
+  BuildCache cache(cache_settings(*c, opts.target, !opts.no_cache), io.err);
   std::string key = combined_key("build", ctx.identity);
   if (!flags.empty()) {
     std::map<std::string, std::string> with_flags = ctx.identity;
@@ -154,7 +154,7 @@ int build(const BuildOptions& opts, Streams io) {
 
   std::vector<ArtifactFile> files;
   std::vector<std::string> outputs, notes;
-  if (auto hit = cache.lookup(key)) {
+  if (auto hit = cache.lookup(key, info.name)) {
     for (auto& f : *hit) {
       if (f.path != kOutputsFile) {
         files.push_back(std::move(f));
@@ -189,8 +189,9 @@ int build(const BuildOptions& opts, Streams io) {
     fs::remove_all(staging, ec);
     auto stored = files;
     stored.push_back({kOutputsFile, listed});
-    (void)cache.store(key, stored);  // a cache that cannot be written only costs time
+    cache.store(key, stored, info.name);
   }
+  cache.finish();
   // The default folder is the driver's own, in its cache: replaced marker or not.
   if (auto s = write_tree_atomically(out, files, {.made_by = "ppy build --backend " + info.name,
                                                   .replace_unmarked = !opts.output});

@@ -10,7 +10,7 @@
 
 #include "diagnostics.h"
 #include "parallel.h"
-#include "ppy/driver/artifact_cache.h"
+#include "ppy/driver/build_cache.h"
 #include "ppy/driver/backend_catalog.h"
 #include "ppy/driver/backend_context.h"
 #include "ppy/driver/commands.h"
@@ -117,13 +117,13 @@ int emit(const EmitOptions& opts, Streams io) {
     ctx.backend_config["--" + f] = ConfigValue(true);
     str_append(what, " --", f);
   }
-  ArtifactCache cache(cache_root(*c, opts.target) + "/artifacts");
+  BuildCache cache(cache_settings(*c, opts.target, !opts.no_cache), io.err);
   std::vector<std::string> notes;
   Artifacts artifacts;
 
   if (program) {
     std::string key = combined_key("emit-program " + what, ctx.identity);
-    if (auto hit = cache.lookup(key)) {
+    if (auto hit = cache.lookup(key, info.name)) {
       artifacts.push_back({"program", hit->at(0).bytes});
     } else {
       host::Invocation inv;
@@ -139,7 +139,7 @@ int emit(const EmitOptions& opts, Streams io) {
                                                           " artifacts for the program-scoped format '", opts.format, "'"))),
                2;
       artifacts.push_back({"program", std::move(r->artifacts[0].data)});
-      (void)cache.store(key, {{"artifact", artifacts[0].data}});  // a cache that cannot be written only costs time
+      cache.store(key, {{"artifact", artifacts[0].data}}, info.name);
     }
     std::string name = c->project && !c->project->entry.empty() ? c->project->entry : names.front();
     artifacts[0].module = name;
@@ -149,7 +149,7 @@ int emit(const EmitOptions& opts, Streams io) {
     std::map<std::string, std::string> by_module;
     for (auto& m : c->modules) {
       keys[m->name()] = combined_key("emit " + what, {{m->name(), ctx.identity[m->name()]}});
-      if (auto hit = cache.lookup(keys[m->name()]))
+      if (auto hit = cache.lookup(keys[m->name()], info.name))
         by_module[m->name()] = hit->at(0).bytes;
       else
         misses.push_back(m.get());
@@ -158,12 +158,13 @@ int emit(const EmitOptions& opts, Streams io) {
       auto made = emit_modules(**backend, opts.format, ctx, misses, effective_jobs(opts.jobs), notes);
       if (!made.ok()) return fail(io.err, made.status());
       for (auto& a : *made) {
-        (void)cache.store(keys[a.module], {{"artifact", a.data}});
+        cache.store(keys[a.module], {{"artifact", a.data}}, info.name);
         by_module[a.module] = std::move(a.data);
       }
     }
     for (auto& n : names) artifacts.push_back({n, by_module[n]});
   }
+  cache.finish();
   for (auto& n : notes) io.err << "note: " << n << "\n";
   if (auto s = place_artifacts(artifacts, format->suffix, opts.output, io.out); !s.ok())
     return fail(io.err, s, 1);

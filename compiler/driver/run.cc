@@ -11,7 +11,7 @@
 
 #include "diagnostics.h"
 #include "jit.h"
-#include "ppy/driver/artifact_cache.h"
+#include "ppy/driver/build_cache.h"
 #include "ppy/driver/backend_catalog.h"
 #include "ppy/driver/backend_context.h"
 #include "ppy/driver/commands.h"
@@ -108,7 +108,7 @@ absl::StatusOr<std::vector<ObjectFile>> native_objects(host::BackendHandle& back
                                                        const BackendContext& ctx, const std::string& target,
                                                        std::vector<std::string>& notes) {
   // Keyed as `ppy emit object` keys them: the two roads share the entries.
-  ArtifactCache cache(cache_root(c, target) + "/artifacts");
+  BuildCache cache(cache_settings(c, target), std::cerr);
   std::vector<ObjectFile> objects;
   std::map<std::string, std::string> keys;
   host::Invocation inv;
@@ -117,19 +117,23 @@ absl::StatusOr<std::vector<ObjectFile>> native_objects(host::BackendHandle& back
   inv.context = &ctx;
   for (auto& m : c.modules) {
     keys[m->name()] = combined_key("emit object", {{m->name(), ctx.identity.at(m->name())}});
-    if (auto hit = cache.lookup(keys[m->name()]); hit && hit->size() == 1)
+    if (auto hit = cache.lookup(keys[m->name()], backend.info().name); hit && hit->size() == 1)
       objects.push_back({m->name() + ".o", std::move(hit->at(0).bytes)});
     else
       inv.modules.push_back(m.get());
   }
-  if (inv.modules.empty()) return objects;
+  if (inv.modules.empty()) {
+    cache.finish();
+    return objects;
+  }
   auto r = backend.invoke(inv);
   if (!r.ok()) return r.status();
   for (auto& n : r->notes) notes.push_back(n);
   for (auto& a : r->artifacts) {
-    (void)cache.store(keys[a.module], {{"artifact", a.data}});  // a cache that cannot be written only costs time
+    cache.store(keys[a.module], {{"artifact", a.data}}, backend.info().name);
     objects.push_back({a.module + ".o", std::move(a.data)});
   }
+  cache.finish();
   return objects;
 }
 

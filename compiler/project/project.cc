@@ -116,6 +116,15 @@ absl::Status read_pyproject(Project& p) {
       if (!v || *v < 0 || *v > 3) return bad(p.pyproject, "[tool.ppy] opt-level must be an integer from 0 to 3");
       p.opt_level = static_cast<int>(*v);
     }
+    if (auto* cm = tool->get("cache-max-size")) {
+      std::optional<uint64_t> size;
+      if (auto* n = cm->as_integer(); n && n->get() >= 0) size = static_cast<uint64_t>(n->get());
+      if (auto* t = cm->as_string()) size = parse_byte_size(t->get());
+      if (!size)
+        return bad(p.pyproject, "[tool.ppy] cache-max-size must be a size: a number of bytes, or a number with "
+                                "K, M, G or T (\"500M\", \"2G\")");
+      p.cache_max_size = *size;
+    }
     if (auto* be = tool->get("backends")) {
       auto* bt = be->as_table();
       if (!bt) return bad(p.pyproject, "[tool.ppy.backends] must be a table of tables");
@@ -219,6 +228,30 @@ std::string sha256_hex(const std::string& data) {
   auto digest = llvm::SHA256::hash(
       llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(data.data()), data.size()));
   return llvm::toHex(digest, /*LowerCase=*/true);
+}
+
+std::optional<uint64_t> parse_byte_size(std::string_view text) {
+  size_t i = 0;
+  uint64_t n = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    if (n > (UINT64_MAX - 9) / 10) return std::nullopt;
+    n = n * 10 + static_cast<uint64_t>(text[i] - '0');
+  }
+  if (i == 0) return std::nullopt;
+  std::string_view unit = text.substr(i);
+  if (unit.empty() || unit == "B" || unit == "b") return n;
+  int shift = 0;
+  switch (unit[0]) {
+    case 'K': case 'k': shift = 10; break;
+    case 'M': case 'm': shift = 20; break;
+    case 'G': case 'g': shift = 30; break;
+    case 'T': case 't': shift = 40; break;
+    default: return std::nullopt;
+  }
+  unit.remove_prefix(1);
+  if (!(unit.empty() || unit == "B" || unit == "b" || unit == "iB")) return std::nullopt;
+  if (n > (UINT64_MAX >> shift)) return std::nullopt;
+  return n << shift;
 }
 
 }  // namespace ppy

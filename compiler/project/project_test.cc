@@ -83,6 +83,42 @@ level = 2
   EXPECT_NE(p->backends["nvvm"].digest, p->backends["toy"].digest);
 }
 
+TEST(ByteSize, NumbersAndBinarySuffixes) {
+  EXPECT_EQ(parse_byte_size("0"), 0u);
+  EXPECT_EQ(parse_byte_size("4096"), 4096u);
+  EXPECT_EQ(parse_byte_size("500M"), 500u << 20);
+  EXPECT_EQ(parse_byte_size("2G"), uint64_t{2} << 30);
+  EXPECT_EQ(parse_byte_size("2GiB"), uint64_t{2} << 30);
+  EXPECT_EQ(parse_byte_size("2gb"), uint64_t{2} << 30);
+  EXPECT_EQ(parse_byte_size("1T"), uint64_t{1} << 40);
+  EXPECT_EQ(parse_byte_size("64k"), 64u << 10);
+  for (const char* bad : {"", "M", "2X", "2 G", "-1", "1.5G", "2Gx", "99999999999999999999", "20000000000T"})
+    EXPECT_FALSE(parse_byte_size(bad).has_value()) << bad;
+}
+
+TEST_F(ProjectTest, ReadsTheCacheSettings) {
+  write("pyproject.toml", "[tool.ppy]\ncache-max-size = \"500M\"\n");
+  write("main.ppy", "x = 1\n");
+  auto p = load_project(dir_.string());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->cache_max_size, uint64_t{500} << 20);
+  write("pyproject.toml", "[tool.ppy]\ncache-max-size = 1048576\n");
+  p = load_project(dir_.string());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->cache_max_size, uint64_t{1} << 20);
+}
+
+TEST_F(ProjectTest, RefusesBadCacheSettings) {
+  write("main.ppy", "x = 1\n");
+  for (std::string bad : {"cache-max-size = \"lots\"", "cache-max-size = -5", "cache-max-size = true"}) {
+    write("pyproject.toml", "[tool.ppy]\n" + bad + "\n");
+    auto p = load_project(dir_.string());
+    ASSERT_FALSE(p.ok()) << bad;
+    EXPECT_EQ(error_code(p.status()), "E1201") << bad;
+    EXPECT_THAT(p.status().message(), HasSubstr(bad.substr(0, bad.find(' ')))) << p.status();
+  }
+}
+
 TEST_F(ProjectTest, DefaultEntryIsTheMainModule) {
   write("pyproject.toml", "[project]\nname = \"x\"\n");
   write("src/app/main.ppy", "x = 1\n");

@@ -15,6 +15,7 @@
 //   pid-file = P          writes its pid to P when build starts
 //   sleep-ms = N          build sleeps N ms after writing its first file
 //   big-kb = N            build also writes big.bin, N KiB of a fixed pattern
+//   exec-file = NAME      build also writes NAME, a shell script it marks executable
 // Every emit, emit_program and build call notes what it saw:
 //   `dummy: <call> [<modules>] opt=N target=T entry=E root=R table={k=v;...} ids={m=hex;...}`
 #include <unistd.h>
@@ -173,6 +174,14 @@ class DummyBackend : public ppy::Backend {
         std::string block(1024, static_cast<char>('a' + i % 26));
         out << block;
       }
+      result.outputs.push_back(path);
+    }
+    if (auto name = option("exec-file"); !name.empty()) {
+      auto path = output_dir / name;
+      std::ofstream(path, std::ios::binary) << "#!/bin/sh\necho built by dummy\n";
+      std::filesystem::permissions(path, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                             std::filesystem::perms::others_exec,
+                                   std::filesystem::perm_options::add);
       result.outputs.push_back(path);
     }
     return result;

@@ -46,6 +46,9 @@ Child start(const Spawn& s) {
     if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
   env.erase("PPY_BACKEND_PATH");
+  // A developer's shared cache never reaches a test that does not ask for one.
+  for (const char* k : {"PPY_REMOTE_CACHE", "PPY_REMOTE_CACHE_TOKEN", "PPY_REMOTE_CACHE_CA", "PPY_REMOTE_CACHE_TIMEOUT_MS"})
+    env.erase(k);
   for (auto& [k, v] : s.env) env[k] = v;
   std::vector<std::string> envs;
   for (auto& [k, v] : env) envs.push_back(k + "=" + v);

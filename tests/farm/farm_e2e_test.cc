@@ -19,6 +19,7 @@
 
 #include "e2e.h"
 #include "farm_servers.h"
+#include "loopback_nginx.h"
 
 namespace ppy::e2e {
 namespace {
@@ -123,68 +124,6 @@ TEST_F(FarmBuild, AServerOfAnotherVersionIsRefused) {
 // ---------------------------------------------------------------------------
 // nginx in front (tools/farm/nginx.conf): TLS ends at nginx, which spreads the
 // calls over two servers.
-
-/// nginx, if installed.
-std::string nginx_path() {
-  for (const char* p : {"/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"})
-    if (::access(p, X_OK) == 0) return p;
-  return {};
-}
-
-/// A loopback port nothing listens on now.
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t n = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
-/// Whether something accepts connections on the loopback `port`.
-bool accepts(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  ::close(fd);
-  return ok;
-}
-
-/// nginx in the foreground, one process (no workers to outlive it), dying with the test.
-class Nginx {
- public:
-  Nginx(const std::string& exe, const fs::path& conf, const fs::path& run) {
-    pid_t parent = ::getpid();
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (::getppid() != parent) ::_exit(127);
-      int null = ::open("/dev/null", O_RDWR);
-      ::dup2(null, 0);
-      ::dup2(null, 1);
-      std::string e = (run / "error.log").string(), c = conf.string();
-      ::execl(exe.c_str(), exe.c_str(), "-e", e.c_str(), "-c", c.c_str(), "-g", "daemon off; master_process off;",
-              static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
-  }
-  ~Nginx() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  bool running() { return pid_ > 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0; }
-
- private:
-  pid_t pid_ = -1;
-};
 
 /// nginx on a loopback port with tools/farm/nginx.conf in front of `servers`,
 /// TLS at nginx (a CA and a certificate for 127.0.0.1 made here); the project

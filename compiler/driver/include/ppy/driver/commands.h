@@ -35,6 +35,7 @@ struct EmitOptions {
   std::vector<std::string> flags;
   int jobs = 0;                       ///< -j N; 0: the number of cores
   HostFlags host;
+  bool no_cache = false;              ///< --no-cache: the artifact cache is neither read nor written
 };
 
 /// `ppy emit FORMAT TARGET [-o FILE|DIR]`.
@@ -62,10 +63,21 @@ struct BuildOptions {
   std::vector<std::string> llvm_only;
   /// The values of those that take one (`--target` -> `aarch64-linux-gnu`).
   std::map<std::string, std::string> llvm_values;
+  bool no_cache = false;  ///< --no-cache: the artifact cache is neither read nor written
 };
 
 /// `ppy build TARGET --backend NAME [-o DIR]`.
 int build(const BuildOptions& opts, Streams io);
+
+struct CacheCommandOptions {
+  std::string action;        ///< `stats` or `clean`
+  std::string target = ".";  ///< the project (folder or file) whose cache it is
+};
+
+/// `ppy cache stats|clean [TARGET]`: the project's artifact cache, its size and
+/// counts per backend, or emptied of every entry no build is reading; safe
+/// while builds run.
+int cache_command(const CacheCommandOptions& opts, Streams io);
 
 /// `ppy doctor`: the toolchain, each backend's state, the sandbox this machine gives.
 int doctor(Streams io);

@@ -7,8 +7,10 @@
 /// every source file up front, so later phases never touch the file system.
 
 #include <map>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -48,6 +50,8 @@ struct Project {
   std::optional<int> opt_level;
   /// Backend name -> its table.
   std::map<std::string, BackendTable> backends;
+  /// `[tool.ppy] cache-max-size`, in bytes, when the project sets one.
+  std::optional<uint64_t> cache_max_size;
 
   /// The module of that name, or null.
   const SourceModule* module(const std::string& name) const;
@@ -64,6 +68,11 @@ absl::StatusOr<Project> load_project(const std::string& path);
 /// extension, '/' replaced by '.', a trailing `.__init__` dropped
 /// (`src/pkg/mod.ppy` under `src` -> `pkg.mod`).
 std::string module_name_for(const std::string& source_root, const std::string& file);
+
+/// A size as `[tool.ppy] cache-max-size` takes it: a number of bytes, or a
+/// number with a binary suffix K, M, G or T (`500M`, `2G`, also `2GiB`, `2GB`);
+/// nullopt for anything else (or a size that does not fit 64 bits).
+std::optional<uint64_t> parse_byte_size(std::string_view text);
 
 /// Lowercase hex SHA-256 of `data`.
 std::string sha256_hex(const std::string& data);

@@ -1,0 +1,83 @@
+#pragma once
+// nginx on loopback for the farm's tests (the front proxy and the WebDAV
+// remote cache): finding it, a free port, and nginx in the foreground dying
+// with the test.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+namespace ppy::e2e {
+
+/// nginx, if installed.
+inline std::string nginx_path() {
+  for (const char* p : {"/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"})
+    if (::access(p, X_OK) == 0) return p;
+  return {};
+}
+
+/// A loopback port nothing listens on now.
+inline int free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t n = sizeof a;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+/// Whether something accepts connections on the loopback `port`.
+inline bool accepts(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
+
+/// nginx in the foreground, one process (no workers to outlive it), dying with the test.
+class Nginx {
+ public:
+  Nginx(const std::string& exe, const std::filesystem::path& conf, const std::filesystem::path& run) {
+    pid_t parent = ::getpid();
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(127);
+      int null = ::open("/dev/null", O_RDWR);
+      ::dup2(null, 0);
+      ::dup2(null, 1);
+      std::string e = (run / "error.log").string(), c = conf.string();
+      ::execl(exe.c_str(), exe.c_str(), "-e", e.c_str(), "-c", c.c_str(), "-g", "daemon off; master_process off;",
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+  }
+  ~Nginx() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  Nginx(const Nginx&) = delete;
+  Nginx& operator=(const Nginx&) = delete;
+  bool running() { return pid_ > 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+}  // namespace ppy::e2e
