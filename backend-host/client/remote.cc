@@ -673,7 +673,8 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
     po.executable = entry.executable;
     po.args = entry.args;
     po.sandbox = o.sandbox_override ? *o.sandbox_override : policy_from(settings);
-    po.connection = o.connection;
+    const ProcessOptions::Connection connection = o.connection.value_or(entry.connection);
+    po.connection = connection;
     po.temp_root = o.temp_root;
     po.env = o.env;
     po.extra_env = o.extra_env;
@@ -682,7 +683,7 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
       return coded_error("E1903", str_cat("backend '", entry.name, "' (", info.origin, ") could not be started: ",
                                           error_text(p.status())));
     process = std::move(*p);
-    if (o.connection == ProcessOptions::Connection::SocketPair) {
+    if (connection == ProcessOptions::Connection::SocketPair) {
       int fd = process->take_fd();
       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
       channel = grpc::CreateCustomInsecureChannelFromFd("ppy-backend-helper", fd, args);

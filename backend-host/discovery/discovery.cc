@@ -159,6 +159,15 @@ absl::StatusOr<Distribution> read_manifest(const fs::path& manifest) {
           e.args.push_back(*x.value<std::string>());
         }
       }
+      if (const toml::node* n = t->get("connection")) {
+        std::optional<std::string> c = n->value<std::string>();
+        if (!n->is_string() || (*c != "fd" && *c != "socket"))
+          return absl::InvalidArgumentError(str_cat(where, ": 'connection' must be \"fd\" or \"socket\""));
+        if (exe->empty())
+          return absl::InvalidArgumentError(str_cat(where, ": 'connection' says how a spawned helper is reached; "
+                                                           "an endpoint takes none"));
+        if (*c == "socket") e.connection = HelperConnection::UnixSocket;
+      }
       e.settings = *settings;
       d.backends.push_back(std::move(e));
     }

@@ -161,6 +161,37 @@ TEST_F(DiscoveryTest, MalformedManifestIsAProblemForThatDistributionOnly) {
   EXPECT_THAT(index.problems()[4], HasSubstr("exactly one of"));
 }
 
+TEST_F(DiscoveryTest, AHelperIsReachedByDescriptorUnlessItsManifestSaysSocket) {
+  std::vector<fs::path> path{write("c", "py", manifest("py", "1", R"([backends.fdy]
+executable = "a"
+[backends.sock]
+executable = "b"
+connection = "socket"
+[backends.plain]
+executable = "c"
+connection = "fd"
+)"))};
+  auto index = ManifestIndex::scan(path);
+  ASSERT_TRUE(index.problems().empty()) << index.problems()[0];
+  ASSERT_EQ(index.backends().size(), 3u);
+  EXPECT_EQ(index.backends()[0].name, "fdy");
+  EXPECT_EQ(index.backends()[0].connection, HelperConnection::SocketPair);
+  EXPECT_EQ(index.backends()[1].name, "plain");
+  EXPECT_EQ(index.backends()[1].connection, HelperConnection::SocketPair);
+  EXPECT_EQ(index.backends()[2].name, "sock");
+  EXPECT_EQ(index.backends()[2].connection, HelperConnection::UnixSocket);
+}
+
+TEST_F(DiscoveryTest, AConnectionOtherThanFdOrSocketOrForAnEndpointIsAProblem) {
+  std::vector<fs::path> path{write("d", "a", manifest("a", "1", "[backends.a]\nexecutable = \"a\"\nconnection = \"pipe\"\n")),
+                             write("d", "b", manifest("b", "1", "[backends.b]\nendpoint = \"h:1\"\nconnection = \"socket\"\n"))};
+  auto index = ManifestIndex::scan(std::vector<fs::path>{root_ / "d"});
+  EXPECT_TRUE(index.backends().empty());
+  ASSERT_EQ(index.problems().size(), 2u);
+  EXPECT_THAT(index.problems()[0], HasSubstr("'connection' must be \"fd\" or \"socket\""));
+  EXPECT_THAT(index.problems()[1], HasSubstr("an endpoint takes none"));
+}
+
 TEST_F(DiscoveryTest, RemoteBackendAndSettings) {
   std::vector<fs::path> path{write("p", "farm", manifest("farm", "3", R"([backends.far]
 endpoint = "build.example:7000"

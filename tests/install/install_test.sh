@@ -1,6 +1,7 @@
 #!/bin/sh
-# `cmake --install` puts ppy and the toy's distribution under a prefix; the
-# installed driver finds the toy there (nothing on PPY_BACKEND_PATH) and builds.
+# `cmake --install` puts ppy and the toys' distributions under a prefix; the
+# installed driver finds them there (nothing on PPY_BACKEND_PATH), builds with
+# the toy and checks the Python toy's conformance.
 # Usage: install_test.sh BUILD_DIR PROGRAM.ppy
 set -eu
 build=$1
@@ -17,4 +18,9 @@ test -x "$prefix/lib/ppy/ppy-sandbox-init"
 run doctor | grep -q "^sandbox default   .*ppy-sandbox-init"
 run build "$program" --backend toy -o "$prefix/out"
 test -s "$prefix/out/$(basename "$program" .ppy).toy"
+# The Python toy is a distribution like any other, and passes the contract's
+# checks from the prefix through its helper on a unix socket.
+test -x "$prefix/lib/ppy/backends/pytoy/ppy-backend-pytoy"
+test -f "$prefix/lib/ppy/backends/pytoy/gen/ppy/backend/v1/backend_pb2_grpc.py"
+run conformance pytoy --missing-toolchain sdk-version=missing
 echo "install: ok"

@@ -33,6 +33,12 @@
 
 namespace ppy::host {
 
+/// How a spawned helper is reached. `SocketPair` (`--fd 3`, manifest
+/// `connection = "fd"`, the default) needs a gRPC that serves on an inherited
+/// descriptor; `UnixSocket` (`--socket PATH` in the helper's private run folder,
+/// `connection = "socket"`) is for one whose gRPC cannot (Python's).
+enum class HelperConnection { SocketPair, UnixSocket };
+
 /// One backend an installed distribution provides, as its manifest says.
 struct BackendEntry {
   std::string name;
@@ -44,6 +50,8 @@ struct BackendEntry {
   std::filesystem::path executable;
   /// Extra command-line arguments the manifest gives the helper.
   std::vector<std::string> args;
+  /// How the helper is reached (`connection = "fd" | "socket"`).
+  HelperConnection connection = HelperConnection::SocketPair;
   /// The long-running servers it is reached at (`host:port`, `dns:///name:port`):
   /// one, or a farm's several; empty for a local helper.
   std::vector<std::string> endpoints;

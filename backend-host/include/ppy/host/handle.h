@@ -125,7 +125,8 @@ struct ConnectOptions {
   std::optional<HostSettings> settings;
   /// The backend's table (`[tool.ppy.backends.NAME]`), handed to its factory.
   Options options;
-  ProcessOptions::Connection connection = ProcessOptions::Connection::SocketPair;
+  /// Overrides the manifest's `connection` (tests); unset: the entry's.
+  std::optional<ProcessOptions::Connection> connection;
   std::filesystem::path temp_root;  ///< for the helper's private folder
   EnvLookup env;                    ///< default: this process's environment
   std::vector<std::string> extra_env;  ///< `NAME=value` for the helper (tests)

@@ -42,7 +42,7 @@ struct ExitInfo {
 std::string signal_name(int sig);
 
 struct ProcessOptions {
-  enum class Connection { SocketPair, UnixSocket };
+  using Connection = HelperConnection;
 
   std::filesystem::path executable;
   /// Arguments after the connection's own (`--fd 3` or `--socket PATH`).
