@@ -9,6 +9,7 @@
 #include "ppy/driver/compile.h"
 #include "ppy/host/sandbox.h"
 #include "ppy/ir/text.h"
+#include "ppy/util/escape.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::driver {
@@ -60,7 +61,9 @@ int doctor(Streams io) {
     if (!info.toolchain.available) all_usable = false;
     io.out << "  " << std::left << std::setw(10) << name << " " << line << "\n";
     std::string emits = info.formats.empty() ? "" : str_cat("emits ", format_names(info.formats), "; ");
-    io.out << "  " << std::setw(10) << "" << " " << emits << "fingerprint " << info.fingerprint.substr(0, 16) << "\n";
+    // Whole: it is part of every artifact's cache key, and a vendor compares it.
+    io.out << "  " << std::setw(10) << "" << " " << emits << "fingerprint " << escape_control(info.fingerprint)
+           << "\n";
   }
   for (auto& problem : catalog.index().problems()) {
     all_usable = false;

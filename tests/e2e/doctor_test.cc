@@ -67,6 +67,14 @@ TEST_F(E2E, DoctorReportsAMissingToolchainWithItsDetail) {
   EXPECT_THAT(r.out, HasSubstr("\n  toy        available, toy sdk 0"));
 }
 
+TEST_F(E2E, DoctorShowsAFingerprintWhole) {
+  std::string proj = multi("[tool.ppy.backends.dummy]\nsdk-version = \"2026.12-firmware-r7-0123456789abcdef\"\n");
+  Spawn s = spawn({"doctor"}, sets({"main"}));
+  s.cwd = proj;
+  Result r = run(s);
+  EXPECT_THAT(r.out, HasSubstr("; fingerprint dummy:2026.12-firmware-r7-0123456789abcdef\n")) << r;
+}
+
 TEST_F(E2E, DoctorReportsDuplicatedNames) {
   // A second distribution registering `dummy`: unusable until one is gone.
   std::string dup = runtime_dist("ppy-e2e-dup", "[backends.dummy]\nexecutable = \"" + kDummy + "\"\n");
