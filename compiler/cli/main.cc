@@ -67,8 +67,10 @@ int main(int argc, char** argv) {
   auto* inspect_cmd = app.add_subcommand("inspect", "Print the IR as it stands after a pipeline stage");
   inspect_cmd->add_option("--stage", inspect.stage,
                           "after-ir-generation, after-canonicalization, before-optimization, "
-                          "after-optimization or before-backend")
+                          "after-optimization, before-backend, or backend (with --backend)")
       ->required();
+  inspect_cmd->add_option("--backend", inspect.backend,
+                          "with --stage backend: print the IR after this backend's passes (see `ppy backends`)");
   inspect_cmd->add_option("target", inspect.target, "a .ppy file or a project folder")->required();
   add_opt_level(inspect_cmd, inspect.opt_level);
   inspect_cmd->callback([&] { status = ppy::driver::inspect(inspect, io); });

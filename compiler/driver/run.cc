@@ -194,16 +194,52 @@ int check(const std::string& target, Streams io) {
 
 int inspect(const InspectOptions& opts, Streams io) {
   auto stage = ir::parse_stage(opts.stage);
-  if (!stage || *stage == ir::Stage::Backend) {
+  if (!stage) {
     report(io.err, absl::InvalidArgumentError(
                        "--stage takes after-ir-generation, after-canonicalization, before-optimization, "
-                       "after-optimization or before-backend"));
+                       "after-optimization, before-backend, or backend (with --backend NAME)"));
     return 2;
   }
+  const bool backend_stage = *stage == ir::Stage::Backend;
+  if (backend_stage && !opts.backend)
+    return fail(io.err, coded_error("E1002", "--stage backend needs --backend NAME: the backend stage's passes are "
+                                             "the backend's own, run where it runs"));
+  if (!backend_stage && opts.backend)
+    return fail(io.err, coded_error("E1002", str_cat("--backend ", *opts.backend, " goes with --stage backend; --stage ",
+                                                     opts.stage, " is the shared pipeline's, the same for every backend")));
+  if (!backend_stage) {
+    frontend::DiagnosticEngine diags;
+    auto c = compile({opts.target, opts.opt_level, *stage}, diags);
+    if (!c.ok()) return report_failure(io.err, c.status(), diags);
+    for (auto& m : c->modules) io.out << ir::print_module(*m);
+    return 0;
+  }
+
+  // The backend stage: the IR as the driver hands it over, through the
+  // backend's passes (verified after each, in its process), sent back.
+  auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
+                                                 : load_project(opts.target);
+  BackendCatalog catalog = BackendCatalog::discover();
+  auto backend = catalog.load(*opts.backend, project.ok() ? &*project : nullptr, {});
+  if (!backend.ok()) return fail(io.err, backend.status());
+  io.err << sandbox_warning(**backend);
+  const host::BackendInfo& info = (*backend)->info();
   frontend::DiagnosticEngine diags;
-  auto c = compile({opts.target, opts.opt_level, *stage}, diags);
+  auto c = compile({opts.target, opts.opt_level, ir::Stage::BeforeBackend, 0, project.ok() ? &*project : nullptr},
+                   diags);
   if (!c.ok()) return report_failure(io.err, c.status(), diags);
-  for (auto& m : c->modules) io.out << ir::print_module(*m);
+  auto config = backend_config(c->project ? &*c->project : nullptr, info.name);
+  if (!config.ok()) return fail(io.err, config.status());
+  BackendContext ctx = make_context(*c, info, *config, opts.target);
+  host::Invocation inv;
+  inv.action = host::Invocation::Action::Validate;
+  inv.return_modules = true;
+  inv.context = &ctx;
+  inv.modules = c->module_list();
+  auto r = (*backend)->invoke(inv);
+  if (!r.ok()) return fail(io.err, r.status());
+  for (const std::string& note : r->notes) io.err << "note: " << note << "\n";
+  for (auto& m : r->modules) io.out << ir::print_module(*m);
   return 0;
 }
 

@@ -39,6 +39,31 @@ TEST_F(E2E, BadCommandLinesAreE1002WithAPointerToHelp) {
   EXPECT_THAT(help.out, AllOf(HasSubstr("--sandbox"), HasSubstr("--backend-timeout")));
 }
 
+TEST_F(E2E, InspectsTheIrAfterABackendsPasses) {
+  std::string one = fixture("one.ppy");
+  Result before = ppy({"inspect", one, "--stage", "before-backend"});
+  ASSERT_EQ(before.status, 0) << before;
+  Result after = ppy({"inspect", one, "--stage", "backend", "--backend", "toy"});
+  ASSERT_EQ(after.status, 0) << after;
+  // The toy's pass counted each function's ops; nothing else changed.
+  EXPECT_THAT(before.out, Not(HasSubstr("toy.ops")));
+  EXPECT_THAT(after.out, StartsWith("ppyir 1\n"));
+  EXPECT_TRUE(std::regex_search(after.out, std::regex("toy\\.ops = [0-9]+"))) << after.out;
+  EXPECT_EQ(std::regex_replace(after.out, std::regex(",? ?toy\\.ops = [0-9]+,? ?"), ""),
+            std::regex_replace(before.out, std::regex(" attrs \\{\\}"), ""))
+      << after.out;
+
+  Result bare = ppy({"inspect", one, "--stage", "backend"});
+  EXPECT_EQ(bare.status, 2) << bare;
+  EXPECT_THAT(bare.err, HasSubstr("error[E1002]: --stage backend needs --backend NAME"));
+  Result shared = ppy({"inspect", one, "--stage", "before-backend", "--backend", "toy"});
+  EXPECT_EQ(shared.status, 2) << shared;
+  EXPECT_THAT(shared.err, HasSubstr("error[E1002]: --backend toy goes with --stage backend"));
+  Result unknown = ppy({"inspect", one, "--stage", "backend", "--backend", "no-such-backend"});
+  EXPECT_EQ(unknown.status, 2) << unknown;
+  EXPECT_THAT(unknown.err, HasSubstr("error[E1903]"));
+}
+
 TEST_F(E2E, AnOutputThatCannotBeWrittenIsRefusedBeforeAnythingIsBuilt) {
   std::string one = fixture("one.ppy");
   std::ofstream(path("a-file")) << "not a folder\n";

@@ -105,11 +105,15 @@ int check(const std::string& target, Streams io);
 
 struct InspectOptions {
   std::string target;
-  std::string stage;  ///< a stage name: after-ir-generation ... before-backend
+  std::string stage;  ///< a stage name: after-ir-generation ... before-backend, or backend
   std::optional<int> opt_level;
+  /// With `--stage backend`: the backend whose passes the IR goes through.
+  std::optional<std::string> backend;
 };
 
-/// `ppy inspect --stage STAGE FILE`: the IR as it stands after that stage.
+/// `ppy inspect --stage STAGE FILE`: the IR as it stands after that stage;
+/// `--stage backend --backend NAME`: after that backend's own passes, as the
+/// backend sends the modules back (`return_modules`), wherever it runs.
 int inspect(const InspectOptions& opts, Streams io);
 
 }  // namespace ppy::driver
