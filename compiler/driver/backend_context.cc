@@ -41,7 +41,9 @@ BackendContext make_context(const Compilation& c, const host::BackendInfo& info,
   ctx.opt_level = c.opt_level;
   ctx.target = config.target;
   ctx.registry = &ir::DialectRegistry::builtin();
-  if (c.project && c.project->modules.size() == 1) ctx.entry = c.project->modules.front().path;
+  // The entry module's file, for every build of a program (a library has none).
+  if (c.project)
+    if (const SourceModule* entry = c.project->module(c.project->entry)) ctx.entry = entry->path;
   if (c.from_ppyir) ctx.entry = target_path;
   BackendIdentity backend = backend_identity(info, config);
   for (auto& [name, key] : c.keys) ctx.identity[name] = artifact_identity(key, backend);

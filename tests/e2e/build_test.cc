@@ -196,7 +196,7 @@ TEST_F(E2E, ContextReachesTheBackendOutOfProcess) {
   EXPECT_EQ(field(n[0], "opt"), "1");
   EXPECT_EQ(field(n[0], "target"), "t1");
   EXPECT_EQ(field(n[0], "root"), proj);
-  EXPECT_EQ(field(n[0], "entry"), "");  // not a build of one
+  EXPECT_EQ(field(n[0], "entry"), proj + "/src/app/main.ppy");  // the entry module's file, of three
   // Its own table, and no other backend's.
   EXPECT_THAT(n[0], HasSubstr("table={level=3;sdk-version=7;target=t1}"));
   EXPECT_THAT(n[0], Not(HasSubstr("secret")));
@@ -225,6 +225,19 @@ TEST_F(E2E, ContextReachesTheBackendOutOfProcess) {
   // The toy backend gets its table (and the not-installed one's table is no error for it).
   Result toy = ppy({"build", proj, "--backend", "toy", "-o", p("toyout")});
   EXPECT_EQ(toy.status, 0) << toy;
+}
+
+TEST_F(E2E, ALibraryOfSeveralModulesHasNoEntry) {
+  std::string lib = p("lib");
+  write_file(fs::path(lib) / "pyproject.toml", "[tool.ppy]\nsource-roots = [\"src\"]\n");
+  write_file(fs::path(lib) / "src" / "a.ppy", "def f(x: int) -> int:\n    return x + 1\n");
+  write_file(fs::path(lib) / "src" / "b.ppy", "def g(x: int) -> int:\n    return x * 2\n");
+  Result r = ppy({"build", lib, "--backend", "dummy", "-o", p("out")});
+  ASSERT_EQ(r.status, 0) << r;
+  auto n = notes(r, "build");
+  ASSERT_EQ(n.size(), 1u) << r;
+  EXPECT_EQ(field(n[0], "entry"), "");
+  EXPECT_EQ(ids_of(n[0]).size(), 2u) << n[0];
 }
 
 TEST_F(E2E, EntryIsTheFileForABuildOfOne) {

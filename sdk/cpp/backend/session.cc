@@ -75,7 +75,8 @@ absl::Status answer(const Backend& backend, absl::StatusOr<Artifact> a, const Em
   return sink.artifact(module, std::move(*a));
 }
 
-/// A fresh folder under `parent` for one build, removed with this object.
+/// A fresh folder under `parent` for one build (or one emit_program's scratch),
+/// removed with this object.
 class BuildDir {
  public:
   ~BuildDir() {
@@ -243,11 +244,18 @@ absl::StatusOr<SessionResult> run_session(const Backend& backend, const SessionR
         if (absl::Status s = answer(backend, backend.emit(*m, **format, context), **format, m->name(), sink); !s.ok())
           return s;
       break;
-    case SessionAction::EmitProgram:
+    case SessionAction::EmitProgram: {
       sink.step(SessionStep::EmitProgram);
-      if (absl::Status s = answer(backend, backend.emit_program(list, **format, context), **format, {}, sink); !s.ok())
+      BuildDir scratch;
+      if (absl::Status s = scratch.make(options.scratch_dir.empty() ? fs::temp_directory_path() : options.scratch_dir);
+          !s.ok())
         return s;
+      context.scratch = scratch.path();
+      absl::StatusOr<Artifact> a = backend.emit_program(list, **format, context);
+      context.scratch.clear();
+      if (absl::Status s = answer(backend, std::move(a), **format, {}, sink); !s.ok()) return s;
       break;
+    }
     case SessionAction::Build: {
       sink.step(SessionStep::Build);
       absl::StatusOr<std::vector<std::string>> outputs = build(backend, list, context, sink, options.scratch_dir);

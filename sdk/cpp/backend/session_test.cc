@@ -66,7 +66,10 @@ class Probe : public Backend {
     if (option("fail") == "true") return absl::InternalError("the vendor's compiler fell over");
     return Artifact(str_cat(m.name(), m.functions()[0]->attributes().has("mark") ? " marked" : ""));
   }
-  absl::StatusOr<Artifact> emit_program(ModuleList mods, const EmitFormat&, BackendContext&) const override {
+  absl::StatusOr<Artifact> emit_program(ModuleList mods, const EmitFormat&, BackendContext& ctx) const override {
+    seen_scratch = ctx.scratch;
+    scratch_was_empty = !ctx.scratch.empty() && fs::is_directory(ctx.scratch) && fs::is_empty(ctx.scratch);
+    if (!ctx.scratch.empty()) std::ofstream(ctx.scratch / "linker-input.o") << "parts";
     return Artifact(Bytes{str_cat(mods.size())});
   }
   absl::StatusOr<BuildResult> build(ModuleList mods, const fs::path& out, BackendContext&) const override {
@@ -81,7 +84,8 @@ class Probe : public Backend {
   ToolchainStatus toolchain_status() const override {
     return option("toolchain") == "missing" ? ToolchainStatus{false, "missing probe-sdk"} : ToolchainStatus{};
   }
-  mutable fs::path seen_dir;
+  mutable fs::path seen_dir, seen_scratch;
+  mutable bool scratch_was_empty = false;
 };
 
 /// Keeps everything a session answers, and the steps in order.
@@ -239,6 +243,19 @@ TEST_F(SessionTest, BuildFilesComeBackAsBytesInPathOrderAndTheFolderGoes) {
   auto escape = run(b, {{"escape", "true"}});
   EXPECT_EQ(session_error_of(escape.status())->kind, SessionFailure::Internal);
   EXPECT_THAT(error_text(escape.status()), HasSubstr("outside the folder it was given"));
+}
+
+TEST_F(SessionTest, EmitProgramGetsAFreshScratchFolderThatGoesAfterIt) {
+  SessionRequest p = emit("prog");
+  p.action = SessionAction::EmitProgram;
+  auto r = run(p);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_FALSE(backend_->seen_scratch.empty());
+  EXPECT_TRUE(backend_->scratch_was_empty);
+  EXPECT_FALSE(fs::exists(backend_->seen_scratch));  // removed, with what the emit left there
+  EXPECT_TRUE(context_.scratch.empty());
+  ASSERT_EQ(sink_.artifacts.size(), 1u);
+  EXPECT_EQ(std::get<Bytes>(sink_.artifacts[0].second).data, "2");
 }
 
 TEST_F(SessionTest, AnExceptionLeavesTheStepItWasThrownInTold) {

@@ -156,8 +156,14 @@ struct BackendContext {
   /// The dialects the IR was verified against.
   const ir::DialectRegistry* registry = &ir::DialectRegistry::builtin();
   std::map<std::string, std::string> plugin_fingerprints;  ///< plugin -> fingerprint
-  std::filesystem::path entry;       ///< the entry file for a build of one, or empty
+  /// The entry module's file (the project's `entry`, or its one module), or the
+  /// `.ppyir` given; empty for a library, which has no entry.
+  std::filesystem::path entry;
   std::map<std::string, std::string> identity;  ///< module name -> artifact identity
+  /// In `emit_program`: a fresh empty folder of its own for files the emit needs
+  /// on the way (a linker's inputs), removed after the call, as `build` gets its
+  /// output folder. Empty in the other methods.
+  std::filesystem::path scratch;
 
   /// A remark the driver prints after the call (e.g. on `ppy build`'s stderr).
   void note(std::string text);
