@@ -1,4 +1,4 @@
-#include "toy.h"
+#include "ppy/backends/toy.h"
 
 #include <fstream>
 

@@ -1,7 +1,7 @@
 // The toy backend: its outputs called directly, through the service in-process,
 // and as the real `ppy-backend-toy` executable over a socketpair (--fd), a unix
 // socket (--socket) and loopback TLS (--listen, with and without mTLS).
-#include "toy.h"
+#include "ppy/backends/toy.h"
 
 #include <fcntl.h>
 #include <poll.h>

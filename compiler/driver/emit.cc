@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <ostream>
@@ -100,7 +101,9 @@ int emit(const EmitOptions& opts, Streams io) {
   std::vector<std::string> names;
   for (auto& m : c->modules) names.push_back(m->name());
   bool program = format->scope == EmitScope::Program;
-  if (auto s = check_placement(names, format->suffix, program, format->binary, opts.output,
+  std::error_code ec;
+  OutputRequest output{opts.output, std::filesystem::is_directory(opts.target, ec)};
+  if (auto s = check_placement(names, format->suffix, program, format->binary, output,
                                !opts.output && isatty(STDOUT_FILENO));
       !s.ok())
     return fail(io.err, s);
@@ -166,7 +169,7 @@ int emit(const EmitOptions& opts, Streams io) {
   }
   cache.finish();
   for (auto& n : notes) io.err << "note: " << n << "\n";
-  if (auto s = place_artifacts(artifacts, format->suffix, opts.output, io.out); !s.ok())
+  if (auto s = place_artifacts(artifacts, format->suffix, output, io.out); !s.ok())
     return fail(io.err, s, 1);
   return 0;
 }

@@ -21,10 +21,11 @@ bool names_a_folder(const std::string& output) {
 }
 
 /// Where `count` artifacts go: one into a file (`-o FILE`, or a file in an
-/// existing folder that is not ppy's), else the folder replaced whole.
+/// existing folder that is not ppy's), else the folder replaced whole. A
+/// folder target's modules always go into a folder, as in the reference.
 enum class Placement { kFile, kFileInFolder, kFolder };
-Placement placement(size_t count, const std::string& output) {
-  if (count <= 1 && !names_a_folder(output)) return Placement::kFile;
+Placement placement(size_t count, const std::string& output, bool folder_target) {
+  if (count <= 1 && !folder_target && !names_a_folder(output)) return Placement::kFile;
   std::error_code ec;
   if (count == 1 && fs::is_directory(output, ec) && !check_replaceable(output).ok()) return Placement::kFileInFolder;
   return Placement::kFolder;
@@ -37,19 +38,20 @@ std::string artifact_file_name(const std::string& module, const std::string& suf
 }
 
 absl::Status check_placement(const std::vector<std::string>& modules, const std::string& suffix,
-                             bool program_scope, bool binary, const std::optional<std::string>& output,
+                             bool program_scope, bool binary, const OutputRequest& output,
                              bool stdout_is_terminal) {
-  if (!program_scope && modules.size() > 1 && !(output && names_a_folder(*output))) {
+  bool folder_target = output.folder_target && !program_scope;
+  if (!program_scope && modules.size() > 1 && !(output.path && (folder_target || names_a_folder(*output.path)))) {
     std::string files;
     for (auto& m : modules) str_append(files, files.empty() ? "" : ", ", artifact_file_name(m, suffix));
     return coded_error(
         "E1002", str_cat(modules.size(), " module(s) make one artifact per module, which are never "
-                         "written end to end into one ", output ? "file" : "stream",
+                         "written end to end into one ", output.path ? "file" : "stream",
                          "; name a folder with -o DIR to get ", files));
   }
-  if (output && placement(program_scope ? 1 : modules.size(), *output) == Placement::kFolder)
-    if (auto s = check_replaceable(*output); !s.ok()) return s;
-  if (binary && !output && stdout_is_terminal)
+  if (output.path && placement(program_scope ? 1 : modules.size(), *output.path, folder_target) == Placement::kFolder)
+    if (auto s = check_replaceable(*output.path); !s.ok()) return s;
+  if (binary && !output.path && stdout_is_terminal)
     return coded_error("E1002", "the format is binary and standard output is a terminal; write it with -o FILE");
   return absl::OkStatus();
 }
@@ -75,22 +77,23 @@ absl::Status check_output_location(const std::string& output) {
 }
 
 absl::Status place_artifacts(const std::vector<EmittedArtifact>& artifacts, const std::string& suffix,
-                             const std::optional<std::string>& output, std::ostream& out) {
-  if (!output) {
+                             const OutputRequest& output, std::ostream& out) {
+  if (!output.path) {
     for (auto& a : artifacts) out << a.data;
     out.flush();
     return absl::OkStatus();
   }
-  switch (placement(artifacts.size(), *output)) {
-    case Placement::kFile: return write_file_atomically(*output, artifacts.at(0).data);
+  const std::string& path = *output.path;
+  switch (placement(artifacts.size(), path, output.folder_target)) {
+    case Placement::kFile: return write_file_atomically(path, artifacts.at(0).data);
     case Placement::kFileInFolder:
-      return write_file_atomically(fs::path(*output) / artifact_file_name(artifacts.at(0).module, suffix),
+      return write_file_atomically(fs::path(path) / artifact_file_name(artifacts.at(0).module, suffix),
                                    artifacts.at(0).data);
     case Placement::kFolder: break;
   }
   std::vector<OutputFile> files;
   for (auto& a : artifacts) files.push_back({artifact_file_name(a.module, suffix), a.data});
-  return write_tree_atomically(*output, files, {.made_by = "ppy emit"});
+  return write_tree_atomically(path, files, {.made_by = "ppy emit"});
 }
 
 }  // namespace ppy::driver

@@ -21,7 +21,7 @@
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 #ifdef PPY_HAVE_TOY
-#include "../../backends/toy/toy.h"
+#include "ppy/backends/toy.h"
 #endif
 
 namespace fs = std::filesystem;

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <thread>
 
-#include "../../backends/toy/toy.h"
+#include "ppy/backends/toy.h"
 #include "farm_servers.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "ppy/backend/serve.h"
-#include "toy.h"
+#include "ppy/backends/toy.h"
 
 namespace {
 

@@ -23,7 +23,7 @@
 #include <map>
 #include <thread>
 
-#include "../../backends/toy/toy.h"
+#include "ppy/backends/toy.h"
 #include "grpcpp/grpcpp.h"
 #include "ppy/backend/serve_grpc.h"
 #include "ppy/backend/v1/backend.grpc.pb.h"

@@ -18,13 +18,21 @@ struct EmittedArtifact {
   std::string data;
 };
 
+/// Where `ppy emit` writes: stdout without a path. A folder target (a project)
+/// writes its module artifacts into the folder `path` names, made if need be,
+/// whatever its spelling; a file target writes a file unless `path` is a folder.
+struct OutputRequest {
+  std::optional<std::string> path;
+  bool folder_target = false;
+};
+
 /// Checks, before any backend is called, that the answers can be placed:
 /// several module artifacts need `-o DIR` (E1002 names the files it would write;
 /// two artifacts are never concatenated), a folder to be replaced must be one
 /// ppy may replace (see output_tree.h), and a binary artifact is never sent
 /// to a terminal.
 absl::Status check_placement(const std::vector<std::string>& modules, const std::string& suffix,
-                             bool program_scope, bool binary, const std::optional<std::string>& output,
+                             bool program_scope, bool binary, const OutputRequest& output,
                              bool stdout_is_terminal);
 
 /// Checks, before anything is compiled, that `output` (a file or a folder to
@@ -38,7 +46,7 @@ absl::Status check_output_location(const std::string& output);
 /// replaced whole (write_tree_atomically), except that one artifact into an
 /// existing folder ppy did not make is written there as a file. E1002 on failure.
 absl::Status place_artifacts(const std::vector<EmittedArtifact>& artifacts, const std::string& suffix,
-                             const std::optional<std::string>& output, std::ostream& out);
+                             const OutputRequest& output, std::ostream& out);
 
 /// The file an artifact gets in `-o DIR`.
 std::string artifact_file_name(const std::string& module, const std::string& suffix);
