@@ -102,7 +102,7 @@ int emit(const EmitOptions& opts, Streams io) {
   for (auto& m : c->modules) names.push_back(m->name());
   bool program = format->scope == EmitScope::Program;
   std::error_code ec;
-  OutputRequest output{opts.output, std::filesystem::is_directory(opts.target, ec)};
+  OutputRequest output{opts.output, !program && std::filesystem::is_directory(opts.target, ec)};
   if (auto s = check_placement(names, format->suffix, program, format->binary, output,
                                !opts.output && isatty(STDOUT_FILENO));
       !s.ok())

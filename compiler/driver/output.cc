@@ -40,8 +40,8 @@ std::string artifact_file_name(const std::string& module, const std::string& suf
 absl::Status check_placement(const std::vector<std::string>& modules, const std::string& suffix,
                              bool program_scope, bool binary, const OutputRequest& output,
                              bool stdout_is_terminal) {
-  bool folder_target = output.folder_target && !program_scope;
-  if (!program_scope && modules.size() > 1 && !(output.path && (folder_target || names_a_folder(*output.path)))) {
+  if (!program_scope && modules.size() > 1 &&
+      !(output.path && (output.folder_target || names_a_folder(*output.path)))) {
     std::string files;
     for (auto& m : modules) str_append(files, files.empty() ? "" : ", ", artifact_file_name(m, suffix));
     return coded_error(
@@ -49,7 +49,7 @@ absl::Status check_placement(const std::vector<std::string>& modules, const std:
                          "written end to end into one ", output.path ? "file" : "stream",
                          "; name a folder with -o DIR to get ", files));
   }
-  if (output.path && placement(program_scope ? 1 : modules.size(), *output.path, folder_target) == Placement::kFolder)
+  if (output.path && placement(program_scope ? 1 : modules.size(), *output.path, output.folder_target) == Placement::kFolder)
     if (auto s = check_replaceable(*output.path); !s.ok()) return s;
   if (binary && !output.path && stdout_is_terminal)
     return coded_error("E1002", "the format is binary and standard output is a terminal; write it with -o FILE");

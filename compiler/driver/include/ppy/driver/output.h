@@ -20,10 +20,11 @@ struct EmittedArtifact {
 
 /// Where `ppy emit` writes: stdout without a path. A folder target (a project)
 /// writes its module artifacts into the folder `path` names, made if need be,
-/// whatever its spelling; a file target writes a file unless `path` is a folder.
+/// whatever its spelling; a file target, or a program-scoped format, writes a
+/// file unless `path` is a folder.
 struct OutputRequest {
   std::optional<std::string> path;
-  bool folder_target = false;
+  bool folder_target = false;  ///< a project's module-scoped artifacts
 };
 
 /// Checks, before any backend is called, that the answers can be placed:
