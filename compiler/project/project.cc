@@ -125,6 +125,12 @@ absl::Status read_pyproject(Project& p) {
                                 "K, M, G or T (\"500M\", \"2G\")");
       p.cache_max_size = *size;
     }
+    if (auto* rc = tool->get("remote-cache")) {
+      auto* s = rc->as_string();
+      if (!s || !(s->get().starts_with("http://") || s->get().starts_with("https://")))
+        return bad(p.pyproject, "[tool.ppy] remote-cache must be an http:// or https:// URL (a string)");
+      p.remote_cache = s->get();
+    }
     if (auto* be = tool->get("backends")) {
       auto* bt = be->as_table();
       if (!bt) return bad(p.pyproject, "[tool.ppy.backends] must be a table of tables");

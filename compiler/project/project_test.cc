@@ -97,11 +97,12 @@ TEST(ByteSize, NumbersAndBinarySuffixes) {
 }
 
 TEST_F(ProjectTest, ReadsTheCacheSettings) {
-  write("pyproject.toml", "[tool.ppy]\ncache-max-size = \"500M\"\n");
+  write("pyproject.toml", "[tool.ppy]\ncache-max-size = \"500M\"\nremote-cache = \"http://cache.internal:8080/ppy\"\n");
   write("main.ppy", "x = 1\n");
   auto p = load_project(dir_.string());
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->cache_max_size, uint64_t{500} << 20);
+  EXPECT_EQ(p->remote_cache, "http://cache.internal:8080/ppy");
   write("pyproject.toml", "[tool.ppy]\ncache-max-size = 1048576\n");
   p = load_project(dir_.string());
   ASSERT_TRUE(p.ok()) << p.status();
@@ -110,7 +111,8 @@ TEST_F(ProjectTest, ReadsTheCacheSettings) {
 
 TEST_F(ProjectTest, RefusesBadCacheSettings) {
   write("main.ppy", "x = 1\n");
-  for (std::string bad : {"cache-max-size = \"lots\"", "cache-max-size = -5", "cache-max-size = true"}) {
+  for (std::string bad : {"cache-max-size = \"lots\"", "cache-max-size = -5", "cache-max-size = true",
+                          "remote-cache = \"ftp://x\"", "remote-cache = 3"}) {
     write("pyproject.toml", "[tool.ppy]\n" + bad + "\n");
     auto p = load_project(dir_.string());
     ASSERT_FALSE(p.ok()) << bad;

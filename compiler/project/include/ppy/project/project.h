@@ -52,6 +52,8 @@ struct Project {
   std::map<std::string, BackendTable> backends;
   /// `[tool.ppy] cache-max-size`, in bytes, when the project sets one.
   std::optional<uint64_t> cache_max_size;
+  /// `[tool.ppy] remote-cache`: the base URL of a Bazel HTTP remote cache.
+  std::optional<std::string> remote_cache;
 
   /// The module of that name, or null.
   const SourceModule* module(const std::string& name) const;
