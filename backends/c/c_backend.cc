@@ -89,7 +89,7 @@ class CBackend : public Backend {
 
   std::string_view name() const override { return "c"; }
   std::optional<int> api_version() const override { return kBackendApiVersion; }
-  std::string fingerprint() const override { return "c:1"; }
+  std::string fingerprint() const override { return "c:2"; }  // 2: device float ops round as written
 
   std::vector<EmitFormat> emit_formats() const override {
     auto f = [](const char* name, const char* suffix, const char* what) {

@@ -789,8 +789,21 @@ class CWriter {
             kUnary};
   }
 
+  /// nvcc and hipcc fuse `a * b + c` into one fma by default, which rounds once
+  /// where Python (and ppy's other roads) round twice; their `_rn` intrinsics
+  /// round as written and are never fused.
+  static const char* rounded_device_op(ir::Type t, std::string_view sym) {
+    bool d = t.kind() == ir::TypeKind::F64;
+    if (sym == "+") return d ? "__dadd_rn" : "__fadd_rn";
+    if (sym == "-") return d ? "__dsub_rn" : "__fsub_rn";
+    if (sym == "*") return d ? "__dmul_rn" : "__fmul_rn";
+    return nullptr;
+  }
+
   Expr arith(const ir::Operation& op, const char* sym, int prec, const char* checked) {
     ir::Type rt = op.result(0)->type();
+    if (gpu_ && (rt.kind() == ir::TypeKind::F64 || rt.kind() == ir::TypeKind::F32))
+      if (const char* fn = rounded_device_op(rt, sym)) return call(fn, {op.operand(0), op.operand(1)});
     if (!int_type(rt)) return binary(op, sym, prec);
     std::string_view mode = str_attr(op, "overflow");
     if (raising_int(op) && !o_.unsafe && !gpu_) return helper(checked, {op.operand(0), op.operand(1)});
