@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
   build_cmd->add_option("--backend", build.backend, "the backend to build with (see `ppy backends`; default: llvm)");
   build_cmd->add_option("-o,--output", build.output, "output folder (default: <project>/.ppy-cache/backends/NAME)");
   add_host_flags(build_cmd, build.host);
+  build_cmd->add_flag("-q,--quiet", build.quiet, "print only errors (no progress, outputs or summary)");
   build_cmd->add_flag("--no-cache", build.no_cache, "neither read nor write the artifact cache (a backend being developed)");
   build_cmd->add_option("-j,--jobs", build.jobs, "modules through the shared passes at once (default: the number of cores)");
   add_opt_level(build_cmd, build.opt_level);

@@ -3,12 +3,14 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <unistd.h>
 
 #include <toml++/toml.h>
 
 #include "diagnostics.h"
 #include "jit.h"
 #include "ppy/driver/build_cache.h"
+#include "ppy/driver/build_report.h"
 #include "ppy/driver/backend_catalog.h"
 #include "ppy/driver/backend_context.h"
 #include "ppy/driver/commands.h"
@@ -108,12 +110,19 @@ int build(const BuildOptions& opts, Streams io) {
   BackendCatalog catalog = BackendCatalog::discover();
   auto backend = catalog.load(opts.backend, project.ok() ? &*project : nullptr, *overrides);
   if (!backend.ok()) return fail(io.err, backend.status());
-  io.err << sandbox_warning(**backend);
+  // Progress on a terminal (stderr), whole lines elsewhere, only errors with --quiet.
+  BuildReport report(io.err, BuildReport::mode_for(opts.quiet, &io.err == &std::cerr ? STDERR_FILENO : -1));
+  std::ostream silent(nullptr);
+  std::ostream& said = opts.quiet ? silent : io.err;  // warnings and notes
+  report.say(sandbox_warning(**backend));
   const host::BackendInfo& info = (*backend)->info();
   if (auto s = host::require_toolchain(info, nullptr); !s.ok()) return fail(io.err, s);
 
   frontend::DiagnosticEngine diags;
-  auto c = compile({opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs, project.ok() ? &*project : nullptr}, diags);
+  CompileOptions copts{opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs, project.ok() ? &*project : nullptr};
+  copts.on_module = [&report](const std::string& m, size_t total) { report.module_done(m, total); };
+  auto c = compile(copts, diags);
+  report.clear();
   if (!c.ok()) return report_failure(io.err, c.status(), diags);
   auto config = backend_config(c->project ? &*c->project : nullptr, info.name);
   if (!config.ok()) return fail(io.err, config.status());
@@ -141,7 +150,7 @@ int build(const BuildOptions& opts, Streams io) {
     if (!objects.ok()) return fail(io.err, objects.status());
   }
   fs::path out = opts.output ? fs::path(*opts.output) : fs::path(cache_root(*c, opts.target)) / "backends" / info.name;
-  BuildCache cache(cache_settings(*c, opts.target, !opts.no_cache), io.err);
+  BuildCache cache(cache_settings(*c, opts.target, !opts.no_cache), said);
   std::string key = combined_key("build", ctx.identity);
   if (!flags.empty()) {
     std::map<std::string, std::string> with_flags = ctx.identity;
@@ -154,7 +163,10 @@ int build(const BuildOptions& opts, Streams io) {
 
   std::vector<ArtifactFile> files;
   std::vector<std::string> outputs, notes;
-  if (auto hit = cache.lookup(key, info.name)) {
+  BuildSummary summary{c->modules.size(), 0, 0, 0, info.name, info.origin, 0};
+  CacheSource source = CacheSource::kBuilt;
+  if (auto hit = cache.lookup(key, info.name, &source)) {
+    (source == CacheSource::kRemote ? summary.remote : summary.local) = c->modules.size();
     for (auto& f : *hit) {
       if (f.path != kOutputsFile) {
         files.push_back(std::move(f));
@@ -180,6 +192,8 @@ int build(const BuildOptions& opts, Streams io) {
       return fail(io.err, r.status());
     }
     notes = r->notes;
+    summary.built = c->modules.size();
+    summary.retries = retries_in(notes);
     for (auto& w : r->written) files.push_back(read_written(staging, w));
     std::string listed;
     for (auto& o : r->outputs) {
@@ -198,10 +212,12 @@ int build(const BuildOptions& opts, Streams io) {
       !s.ok())
     return fail(io.err, s, 1);
 
+  if (report.quiet()) return 0;
   io.err << "backend:  " << info.name << "\n";
   io.err << "outputs:  " << outputs.size() << "\n";
   for (auto& o : outputs) io.out << (out / o).string() << "\n";
   for (auto& n : notes) io.err << "note: " << n << "\n";
+  report.summary(summary);
   return 0;
 }
 

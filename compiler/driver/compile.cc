@@ -97,6 +97,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
     popts.opt_level = c.opt_level;
     results[i] = pipeline::build_shared_pipeline(pm, popts);
     if (results[i].ok()) results[i] = pm.run(*modules[i], ir::Stage::AfterIRGeneration, options.last_stage);
+    if (options.on_module) options.on_module(modules[i]->name(), modules.size());
   });
   for (auto& s : results)
     if (!s.ok()) return s;

@@ -255,5 +255,55 @@ TEST_F(E2E, EntryIsTheFileForABuildOfOne) {
   EXPECT_TRUE(is_hex64(ids["one"]));
 }
 
+// What the user sees: a summary of where the modules came from; progress only
+// on a terminal; nothing but errors with --quiet.
+TEST_F(E2E, BuildSaysWhereItsModulesCameFrom) {
+  std::string proj = multi("[tool.ppy.backends.dummy]\nsandbox = \"off\"\n");
+  Result first = ppy({"build", proj, "--backend", "dummy", "-o", p("o1")});
+  ASSERT_EQ(first.status, 0) << first;
+  EXPECT_THAT(first.err, testing::MatchesRegex("(.|\n)*modules:  3 \\(3 built by dummy \\(ppy-e2e-dummy 1.0 \\([^\n]*manifest.toml\\)\\)\\)\n"));
+  EXPECT_EQ(first.err.find('\r'), std::string::npos) << "progress in a log";
+  EXPECT_EQ(first.err.find("\033"), std::string::npos);
+  Result hit = ppy({"build", proj, "--backend", "dummy", "-o", p("o2")});
+  ASSERT_EQ(hit.status, 0) << hit;
+  EXPECT_THAT(hit.err, testing::HasSubstr("modules:  3 (3 from the local cache)\n"));
+  Result fresh = ppy({"build", proj, "--backend", "dummy", "--no-cache", "-o", p("o3")});
+  EXPECT_THAT(fresh.err, testing::HasSubstr("modules:  3 (3 built by dummy"));
+}
+
+TEST_F(E2E, BuildShowsProgressOnATerminal) {
+  std::string proj = multi("[tool.ppy.backends.dummy]\nsandbox = \"off\"\n");
+  Spawn s = spawn({"build", proj, "--backend", "dummy", "-o", p("o")}, sets({"main"}));
+  s.stdout_tty = true;
+  s.stderr_tty = true;
+  Result r = run(s);
+  ASSERT_EQ(r.status, 0) << r;
+  // One line rewritten in place per module, in any order, then cleared.
+  for (std::string m : {"app.main", "app.shapes", "app.util"})
+    EXPECT_THAT(r.out, testing::ContainsRegex("\r\\[[123]/3\\] " + m)) << r.out;
+  EXPECT_THAT(r.out, testing::HasSubstr("[3/3] "));
+  EXPECT_THAT(r.out, testing::HasSubstr("\r\033[Kbackend:  dummy"));
+  EXPECT_THAT(r.out, testing::HasSubstr("modules:  3 ("));
+}
+
+TEST_F(E2E, QuietBuildPrintsOnlyErrors) {
+  std::string proj = multi("[tool.ppy.backends.dummy]\nsandbox = \"off\"\n");
+  Result q = ppy({"build", proj, "--backend", "dummy", "--quiet", "-o", p("o")});
+  ASSERT_EQ(q.status, 0) << q;
+  EXPECT_EQ(q.out, "");
+  EXPECT_EQ(q.err, "");
+  EXPECT_TRUE(fs::exists(path("o/app.main.dummy")));
+  Spawn s = spawn({"build", proj, "--backend", "dummy", "-q", "-o", p("o2")}, sets({"main"}));
+  s.stdout_tty = true;
+  s.stderr_tty = true;
+  Result tty = run(s);
+  ASSERT_EQ(tty.status, 0) << tty;
+  EXPECT_EQ(tty.out, "");
+  write_file(fs::path(proj) / "src/app/util.ppy", "def total(n: int) -> int:\n    return undefined_name\n");
+  Result bad = ppy({"build", proj, "--backend", "dummy", "--quiet", "-o", p("o3")});
+  EXPECT_NE(bad.status, 0);
+  EXPECT_THAT(bad.err, testing::HasSubstr("error"));
+}
+
 }  // namespace
 }  // namespace ppy::e2e

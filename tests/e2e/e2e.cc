@@ -65,7 +65,10 @@ Child start(const Spawn& s) {
     } else {
       dup2(out[1], 1);
     }
-    dup2(err[1], 2);
+    if (s.stdout_tty && s.stderr_tty)
+      dup2(1, 2);
+    else
+      dup2(err[1], 2);
     int devnull = open("/dev/null", O_RDONLY);
     dup2(devnull, 0);
     if (!s.cwd.empty() && chdir(s.cwd.c_str()) != 0) _exit(126);

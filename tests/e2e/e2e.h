@@ -47,6 +47,7 @@ struct Spawn {
   std::string cwd;
   int timeout_s = 120;
   bool stdout_tty = false;  ///< stdout is a pseudo-terminal (read back into `out`)
+  bool stderr_tty = false;  ///< with stdout_tty, stderr is that terminal too (read into `out`)
 };
 
 /// A running `ppy`.

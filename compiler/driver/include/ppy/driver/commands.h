@@ -64,6 +64,7 @@ struct BuildOptions {
   /// The values of those that take one (`--target` -> `aarch64-linux-gnu`).
   std::map<std::string, std::string> llvm_values;
   bool no_cache = false;  ///< --no-cache: the artifact cache is neither read nor written
+  bool quiet = false;     ///< --quiet: only errors are printed
 };
 
 /// `ppy build TARGET --backend NAME [-o DIR]`.

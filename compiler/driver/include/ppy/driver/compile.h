@@ -4,6 +4,7 @@
 /// canonical IR of every module after the shared passes out, with each
 /// module's half of the cache key.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -33,6 +34,9 @@ struct CompileOptions {
   int jobs = 0;
   /// The target's project when the road already loaded it (not read again).
   const Project* project = nullptr;
+  /// Called (from any thread) as each module is through the shared passes,
+  /// with how many there are: `ppy build`'s progress.
+  std::function<void(const std::string& module, size_t total)> on_module;
 };
 
 struct Compilation {
