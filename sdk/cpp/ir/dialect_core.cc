@@ -1,5 +1,5 @@
-// The `core` dialect (v1): op specs as ppyir-format.md lists them, and the
-// type rules of each op (ppyir-format.md section 2) as its verify hook.
+// The `core` dialect (v1): op specs as docs/ir.md lists them, and the
+// type rules of each op (docs/ir.md, "The core dialect") as its verify hook.
 #include <algorithm>
 #include <span>
 #include <string_view>

@@ -1,5 +1,5 @@
 // The `ppyir 1` parser: a hand-written recursive descent over the grammar and
-// quirks of ppyir-format.md, section 1. One cursor over the text; names are
+// quirks of the text format (docs/ir.md). One cursor over the text; names are
 // resolved per function through flat tables keyed by views into the text, so a
 // branch may name a block or value defined further down.
 //

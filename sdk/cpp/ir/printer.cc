@@ -1,4 +1,4 @@
-// The `ppyir 1` printer (ppyir-format.md, section 1): one output string, values
+// The `ppyir 1` printer (docs/ir.md, "Structure"): one output string, values
 // named by a per-function namer over flat tables, no iostreams.
 #include <charconv>
 #include <deque>

@@ -1,7 +1,7 @@
 #pragma once
 /// A backend helper process: spawned with Boost.Process on one end of a
-/// socketpair (`--fd 3`) or, as a fallback, told to listen on a unix socket in
-/// a private 0700 folder (`--socket PATH`); stdout and stderr go to a log whose
+/// socketpair (`--fd 3`) or, when its manifest says `connection = "socket"`,
+/// on a unix socket in a private 0700 folder (`--socket PATH`); stdout and stderr go to a log whose
 /// last lines explain a failure; its own scratch folder is its working
 /// directory. It dies with the driver (PR_SET_PDEATHSIG, plus a check that the
 /// driver is still there), runs in a process group of its own, and is ended

@@ -1,6 +1,6 @@
 #pragma once
-/// One invocation of a backend, written once for both hostings (design.md, "One
-/// interface, two hostings"): the gRPC service (`ppy::serve`) adapts a stream to
+/// One invocation of a backend, written once for both hostings (one
+/// interface, two hostings): the gRPC service (`ppy::serve`) adapts a stream to
 /// it, and the driver's in-process handle calls it directly. What a session does,
 /// in order: the checks that need no module (the format and its scope, the
 /// toolchain), then reading the modules, the backend stage's passes with

@@ -1,5 +1,5 @@
 #pragma once
-/// Attribute values and dictionaries (`ppyir-format.md`, "Attribute values").
+/// Attribute values and dictionaries (docs/ir.md, "Attribute values").
 
 #include <cstdint>
 #include <memory>

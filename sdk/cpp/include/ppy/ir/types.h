@@ -1,5 +1,5 @@
 #pragma once
-/// Types of the canonical IR, as `ppyir-format.md` lists them.
+/// Types of the canonical IR, as docs/ir.md lists them.
 ///
 /// A Type is a pointer to immutable, interned storage: equal types are the same
 /// pointer, copying is free, and printing returns the canonical text cached at
