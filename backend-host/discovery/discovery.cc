@@ -188,9 +188,12 @@ absl::StatusOr<Distribution> read_manifest(const fs::path& manifest) {
 
 }  // namespace
 
-ManifestIndex ManifestIndex::scan(std::span<const fs::path> search_path, std::span<const std::string_view> builtins) {
+bool is_builtin_backend_name(std::string_view name) {
+  return std::find(std::begin(kBuiltinBackends), std::end(kBuiltinBackends), name) != std::end(kBuiltinBackends);
+}
+
+ManifestIndex ManifestIndex::scan(std::span<const fs::path> search_path) {
   ManifestIndex index;
-  for (auto b : builtins) index.builtins_.emplace_back(b);
   std::map<std::string, fs::path> dists;
   for (const fs::path& dir : search_path) {
     std::error_code ec;
@@ -208,10 +211,8 @@ ManifestIndex ManifestIndex::scan(std::span<const fs::path> search_path, std::sp
   return index;
 }
 
-ManifestIndex ManifestIndex::from_manifests(std::span<const fs::path> manifests,
-                                            std::span<const std::string_view> builtins) {
+ManifestIndex ManifestIndex::from_manifests(std::span<const fs::path> manifests) {
   ManifestIndex index;
-  for (auto b : builtins) index.builtins_.emplace_back(b);
   std::map<std::string, fs::path> dists;
   for (const auto& m : manifests) index.add_manifest(m, dists);
   index.finish();
@@ -234,9 +235,9 @@ void ManifestIndex::add_manifest(const fs::path& manifest, std::map<std::string,
   dists[d->name] = manifest;
   std::set<std::string> provided;
   for (auto& e : d->backends) {
-    if (is_builtin(e.name)) {
-      problems_.push_back(
-          str_cat("backend '", e.name, "' from ", e.origin(), " has a builtin backend's name; the builtin is used"));
+    if (is_builtin_backend_name(e.name)) {
+      problems_.push_back(str_cat("backend '", e.name, "' from ", e.origin(),
+                                  " has a builtin backend's name, which is reserved; it is ignored"));
       continue;
     }
     provided.insert(e.name);
@@ -283,12 +284,8 @@ void ManifestIndex::finish() {
   }
 }
 
-bool ManifestIndex::is_builtin(std::string_view name) const {
-  return std::find(builtins_.begin(), builtins_.end(), name) != builtins_.end();
-}
-
 std::vector<std::string> ManifestIndex::all_names() const {
-  std::vector<std::string> names(builtins_.begin(), builtins_.end());
+  std::vector<std::string> names(std::begin(kBuiltinBackends), std::end(kBuiltinBackends));
   for (const auto& e : backends_) names.push_back(e.name);
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -296,7 +293,7 @@ std::vector<std::string> ManifestIndex::all_names() const {
 }
 
 absl::StatusOr<const BackendEntry*> ManifestIndex::lookup(std::string_view name) const {
-  if (is_builtin(name)) return nullptr;
+  if (is_builtin_backend_name(name)) return nullptr;
   for (const auto& e : backends_)
     if (e.name == name) return &e;
   if (auto it = duplicates_.find(std::string(name)); it != duplicates_.end())

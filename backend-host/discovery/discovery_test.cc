@@ -113,19 +113,39 @@ TEST_F(DiscoveryTest, BuiltinNameIsReportedAndIgnored) {
   std::vector<fs::path> path{write("a", "evil", manifest("evil", "1.0", backend("llvm") + backend("fine")))};
   auto index = ManifestIndex::scan(path);
   ASSERT_EQ(index.problems().size(), 1u);
-  EXPECT_THAT(index.problems()[0], HasSubstr("backend 'llvm' from evil 1.0 ("));
-  EXPECT_THAT(index.problems()[0], HasSubstr("has a builtin backend's name; the builtin is used"));
+  EXPECT_THAT(index.problems()[0], HasSubstr("backend 'llvm' from evil 1.0 (" + (path[0] / "evil" / "manifest.toml").string()));
+  EXPECT_THAT(index.problems()[0], HasSubstr("has a builtin backend's name, which is reserved; it is ignored"));
   ASSERT_EQ(index.backends().size(), 1u);
   EXPECT_EQ(index.backends()[0].name, "fine");
   EXPECT_EQ(*index.lookup("llvm"), nullptr);
 }
 
-TEST_F(DiscoveryTest, CustomBuiltinsAreAParameter) {
-  std::vector<fs::path> path{write("a", "x", manifest("x", "1", backend("llvm")))};
-  std::vector<std::string_view> none;
-  auto index = ManifestIndex::scan(path, none);
-  EXPECT_TRUE(index.problems().empty());
-  EXPECT_NE(*index.lookup("llvm"), nullptr);
+// Every name the contract gives a builtin is reserved, whether or not the
+// driver links that builtin (issue 18): a manifest registering one is
+// reported with its path and never becomes a backend that could be started.
+TEST_F(DiscoveryTest, EveryContractBuiltinNameIsReserved) {
+  std::string backends;
+  for (const char* name : {"llvm", "python", "c", "nvvm", "stablehlo", "ir"}) backends += backend(name);
+  std::vector<fs::path> path{write("a", "squatter", manifest("squatter", "2.0", backends + backend("fine")))};
+  for (const ManifestIndex& index :
+       {ManifestIndex::scan(path), ManifestIndex::from_manifests(std::vector{path[0] / "squatter" / "manifest.toml"})}) {
+    ASSERT_EQ(index.problems().size(), 6u);
+    for (const std::string& p : index.problems()) {
+      EXPECT_THAT(p, HasSubstr((path[0] / "squatter" / "manifest.toml").string()));
+      EXPECT_THAT(p, HasSubstr("which is reserved; it is ignored"));
+    }
+    ASSERT_EQ(index.backends().size(), 1u);
+    EXPECT_EQ(index.backends()[0].name, "fine");
+    for (std::string_view name : kBuiltinBackends) {
+      EXPECT_TRUE(is_builtin_backend_name(name));
+      auto r = index.lookup(name);
+      ASSERT_TRUE(r.ok()) << name;
+      EXPECT_EQ(*r, nullptr) << name;  // the caller's builtin, or none: never the manifest's
+    }
+  }
+  EXPECT_THAT(std::vector<std::string>(std::begin(kBuiltinBackends), std::end(kBuiltinBackends)),
+              ElementsAre("c", "ir", "llvm", "nvvm", "python", "stablehlo"));
+  EXPECT_FALSE(is_builtin_backend_name("toy"));
 }
 
 TEST_F(DiscoveryTest, FormatClaimedByTwoDistributionsIsDropped) {

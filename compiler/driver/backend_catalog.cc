@@ -19,7 +19,8 @@
 namespace ppy::driver {
 namespace {
 
-/// The builtins this driver links: name -> factory.
+/// The builtins this driver links: name -> factory. Each name is one of the
+/// contract's (host::kBuiltinBackends, the one list; a test holds them to it).
 const std::map<std::string, BackendFactory>& builtins() {
   static const auto* b = new std::map<std::string, BackendFactory>{
       {"c", backends::create_c_backend},
@@ -103,12 +104,13 @@ absl::StatusOr<BackendConfig> backend_config(const Project* project, const std::
 
 BackendCatalog BackendCatalog::discover() {
   auto path = host::backend_search_path(host::process_env(), host::running_install_prefix());
-  return BackendCatalog(host::ManifestIndex::scan(path, builtin_names()));
+  return BackendCatalog(host::ManifestIndex::scan(path));
 }
 
-std::span<const std::string_view> builtin_names() {
-  static constexpr std::string_view kNames[] = {"c", "ir", "llvm", "nvvm", "python", "stablehlo"};
-  return kNames;
+std::vector<std::string> linked_builtins() {
+  std::vector<std::string> names;
+  for (auto& [n, _] : builtins()) names.push_back(n);
+  return names;
 }
 
 BackendCatalog::BackendCatalog(host::ManifestIndex index) : index_(std::move(index)) {}
@@ -116,7 +118,7 @@ BackendCatalog::BackendCatalog(host::ManifestIndex index) : index_(std::move(ind
 std::vector<std::string> BackendCatalog::names() const {
   std::set<std::string> names;
   for (auto& [n, _] : builtins()) names.insert(n);
-  for (auto& n : index_.all_names()) names.insert(n);
+  for (auto& e : index_.backends()) names.insert(e.name);  // never a builtin's name: discovery left those out
   return {names.begin(), names.end()};
 }
 
@@ -180,8 +182,10 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& nam
   } else {
     auto entry = index_.lookup(name);
     if (!entry.ok()) return entry.status();
-    if (*entry == nullptr)  // a builtin name this driver does not link
-      return coded_error("E1903", str_cat("no backend is called '", name, "'; the backends are ", joined(names())));
+    if (*entry == nullptr)  // a builtin's name, reserved, and this driver does not link it
+      return coded_error("E1903", str_cat("'", name, "' is the name of a builtin backend this ppy is built without "
+                                          "(a distribution cannot provide it); the backends are ",
+                                          joined(names())));
     host::ConnectOptions connect;
     host::HostSettings settings = (*entry)->settings;
     settings.merge_from(config->settings);

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -82,6 +83,51 @@ TEST(BackendConfig, ReachKeysAreTheHostsAndNotInTheKey) {
   ASSERT_TRUE(farm.settings.endpoints);
   EXPECT_THAT(*farm.settings.endpoints, ::testing::ElementsAre("a:1", "b:2"));
   EXPECT_EQ(*farm.settings.tls.ca, (dir / "certs/ca.pem").string());
+}
+
+// A distribution registering a builtin's name is reported with its manifest
+// and never started, whichever builtin it is (issue 18: discovery was told
+// only of the builtins the driver linked).
+TEST(BackendCatalog, AManifestTakingABuiltinsNameIsReportedAndNeverStarted) {
+  char tmpl[] = "/tmp/ppy-catalog-XXXXXX";
+  std::filesystem::path dir = mkdtemp(tmpl);
+  std::filesystem::path dist = dir / "squatter";
+  std::filesystem::create_directories(dist);
+  // Started, it would leave a mark.
+  std::ofstream(dist / "helper") << "#!/bin/sh\ntouch " << (dir / "started").string() << "\nexit 1\n";
+  std::filesystem::permissions(dist / "helper", std::filesystem::perms::owner_all);
+  std::string manifest = "[distribution]\nname = \"squatter\"\nversion = \"1\"\n";
+  for (std::string_view name : host::kBuiltinBackends)
+    manifest += "[backends." + std::string(name) + "]\nexecutable = \"helper\"\n";
+  std::ofstream(dist / "manifest.toml") << manifest;
+  const char* before = getenv("PPY_BACKEND_PATH");
+  std::string saved = before ? before : "";
+  setenv("PPY_BACKEND_PATH", dir.c_str(), 1);
+  BackendCatalog catalog = BackendCatalog::discover();
+  if (before) setenv("PPY_BACKEND_PATH", saved.c_str(), 1);
+  else unsetenv("PPY_BACKEND_PATH");
+
+  const std::vector<std::string> names = catalog.names();
+  for (std::string_view name : host::kBuiltinBackends) {
+    SCOPED_TRACE(name);
+    bool reported = false;
+    for (const std::string& p : catalog.index().problems())
+      reported |= p.find("backend '" + std::string(name) + "' from squatter 1 (" + (dist / "manifest.toml").string()) !=
+                  std::string::npos;
+    EXPECT_TRUE(reported);
+    EXPECT_EQ(std::count(names.begin(), names.end(), std::string(name)),
+              catalog.is_builtin(std::string(name)) ? 1 : 0);
+    auto h = catalog.load(std::string(name), nullptr, {});
+    if (h.ok()) EXPECT_EQ((*h)->process(), nullptr);  // the builtin, in-process
+    else EXPECT_THAT(error_text(h.status()), HasSubstr("builtin backend this ppy is built without"));
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "started"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BackendCatalog, LinkedBuiltinsAreAmongTheContractsNames) {
+  for (const std::string& name : linked_builtins()) EXPECT_TRUE(host::is_builtin_backend_name(name)) << name;
+  EXPECT_FALSE(linked_builtins().empty());
 }
 
 }  // namespace

@@ -82,22 +82,26 @@ std::vector<std::filesystem::path> backend_search_path(const EnvLookup& env,
 /// The prefix the running executable is installed under (`<prefix>/bin/ppy`).
 std::filesystem::path running_install_prefix();
 
-/// The contract's builtin backend names.
-inline constexpr std::string_view kBuiltinBackends[] = {"llvm", "python", "c", "nvvm", "stablehlo", "ir"};
+/// The contract's builtin backend names, the one list of them: reserved, so a
+/// distribution registering one is reported and ignored (never started),
+/// whether or not this driver links that builtin. Sorted.
+inline constexpr std::string_view kBuiltinBackends[] = {"c", "ir", "llvm", "nvvm", "python", "stablehlo"};
+
+/// Whether `name` is one of kBuiltinBackends.
+bool is_builtin_backend_name(std::string_view name);
 
 /// What the search path holds: usable backends, problems, and the names that
 /// are unusable because two distributions register them.
 class ManifestIndex {
  public:
   /// Reads `*/manifest.toml` one level under each folder of `search_path`
-  /// (missing folders are skipped). `builtins` are the names that always win.
+  /// (missing folders are skipped). The builtin names (kBuiltinBackends) are
+  /// reserved: a backend registering one is a problem and is left out.
   /// A distribution name seen again later on the path is shadowed, as a
   /// Python distribution is by the first of its name on sys.path.
-  static ManifestIndex scan(std::span<const std::filesystem::path> search_path,
-                            std::span<const std::string_view> builtins = kBuiltinBackends);
+  static ManifestIndex scan(std::span<const std::filesystem::path> search_path);
   /// Reads the given manifest files directly (one distribution each).
-  static ManifestIndex from_manifests(std::span<const std::filesystem::path> manifests,
-                                      std::span<const std::string_view> builtins = kBuiltinBackends);
+  static ManifestIndex from_manifests(std::span<const std::filesystem::path> manifests);
 
   /// Usable installed backends, sorted by name.
   const std::vector<BackendEntry>& backends() const { return backends_; }
@@ -110,11 +114,8 @@ class ManifestIndex {
   /// One sentence per shadowed manifest, naming the one used instead.
   const std::vector<std::string>& shadowed_notes() const { return shadowed_notes_; }
 
-  /// Whether `name` is one of the builtins this index was built with.
-  bool is_builtin(std::string_view name) const;
-
   /// The installed backend called `name`. A builtin's name gives null (the
-  /// caller uses the builtin). Errors are E1903: an unknown name lists every
+  /// caller uses its builtin, or says it was built without it). Errors are E1903: an unknown name lists every
   /// backend there is (builtins included); a duplicated one names both
   /// distributions.
   absl::StatusOr<const BackendEntry*> lookup(std::string_view name) const;
@@ -130,7 +131,6 @@ class ManifestIndex {
   void add_manifest(const std::filesystem::path& manifest, std::map<std::string, std::filesystem::path>& dists);
   void finish();
 
-  std::vector<std::string> builtins_;
   std::vector<BackendEntry> backends_;
   std::vector<BackendEntry> candidates_;  // before duplicate resolution
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> format_claims_;  // format -> (dist, backend)

@@ -1,5 +1,5 @@
 #pragma once
-/// The backends the driver can select: the builtins linked into it (`ir`) and
+/// The backends the driver can select: the builtins linked into it and
 /// the installed distributions discovery finds. Nothing is started until a
 /// backend is selected (`load`), and each backend is started at most once per
 /// run (the handle is kept for the run's later questions).
@@ -47,8 +47,9 @@ struct BackendConfig {
 /// table is an error naming the backend.
 absl::StatusOr<BackendConfig> backend_config(const Project* project, const std::string& name);
 
-/// The builtins this driver links (their names always win over a distribution's).
-std::span<const std::string_view> builtin_names();
+/// The builtins this driver links, sorted: some or all of the contract's
+/// builtin names (host::kBuiltinBackends), which are reserved whether linked or not.
+std::vector<std::string> linked_builtins();
 
 class BackendCatalog {
  public:
@@ -57,7 +58,7 @@ class BackendCatalog {
   /// Over an explicit index (tests).
   explicit BackendCatalog(host::ManifestIndex index);
 
-  /// Builtin and installed names, sorted.
+  /// The linked builtins and the installed backends, sorted.
   std::vector<std::string> names() const;
   bool is_builtin(const std::string& name) const;
   const host::ManifestIndex& index() const { return index_; }
