@@ -306,6 +306,9 @@ int serve(int argc, char** argv, BackendFactory factory) {
   int signal_fd = ::signalfd(-1, &signals, SFD_CLOEXEC);
 
   const bool spawned = args.listen.empty();
+  // gRPC's own lines: a spawned helper's stderr is the tail its driver shows,
+  // kept for the backend's words; a --listen server's is its operator's log.
+  route_grpc_logging(spawned ? GrpcLog::Off : GrpcLog::Error);
   if (spawned) keep_freed_memory();  // it rebuilds a module of the same size each call
   StopSignal stop;
   ServiceOptions options;

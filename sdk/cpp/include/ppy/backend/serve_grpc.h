@@ -32,6 +32,25 @@ struct InProcessBackend {
   ~InProcessBackend();
 };
 
+/// How much of gRPC's own logging a process shows.
+enum class GrpcLog { Off, Error, Info, Debug };
+
+/// The environment variable that asks for gRPC's log lines: `error` (or `1`),
+/// `info`, `debug`; `off` (or `0`, or empty) for none.
+inline constexpr char kGrpcLogEnv[] = "PPY_GRPC_LOG";
+
+/// Routes gRPC's log lines (gpr_set_log_function) through ppy's: shown on
+/// stderr as `grpc (ERROR file:line): message` only at the level PPY_GRPC_LOG
+/// asks for, else at `unset` (the driver and a spawned helper: Off, so that
+/// gRPC's `E1203 ... Handshake failed` never passes for a ppy error code and a
+/// helper's stderr tail keeps the backend's own words; a --listen server:
+/// Error, its operator's log). Read at each line, so a test may change it.
+/// Idempotent; the first call's `unset` stands.
+void route_grpc_logging(GrpcLog unset = GrpcLog::Off);
+
+/// The level PPY_GRPC_LOG asks for, `unset` when it is not set or not a level.
+GrpcLog grpc_log_level(GrpcLog unset);
+
 std::unique_ptr<InProcessBackend> serve_in_process(BackendFactory factory,
                                                    ServiceOptions options = {});
 
