@@ -27,6 +27,19 @@ absl::Status require_toolchain(const BackendInfo& info, const EmitFormat* format
 }
 
 namespace internal {
+namespace {
+
+/// Whether the build sent `output`: a file of that path, or files beneath it
+/// when it names a folder.
+bool produced(const std::vector<BuildFile>& files, std::string_view output) {
+  for (const BuildFile& f : files) {
+    std::string_view p = f.path;
+    if (p == output || (p.size() > output.size() && p.starts_with(output) && p[output.size()] == '/')) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 absl::Status check_info(const BackendInfo& info, std::string_view expected, bool builtin) {
   if (!expected.empty() && info.name != expected)
@@ -105,6 +118,16 @@ absl::Status write_build_files(const BackendInfo& info, const std::filesystem::p
                                std::vector<BuildFile> files, const std::vector<std::string>& outputs,
                                InvocationResult& out) {
   namespace fs = std::filesystem;
+  // Only what was written is listed: an output naming nothing sent (a symlink,
+  // which is never streamed, or a file that does not exist) is refused before
+  // anything is written, so the refusal leaves nothing half-built.
+  for (const std::string& o : outputs) {
+    if (auto s = check_relative_path(info, o); !s.ok()) return s;
+    if (!produced(files, o))
+      return coded_error("E1802", str_cat("backend '", info.name, "' names '", from_backend(o),
+                                          "' among its build outputs, but did not produce it: no such file "
+                                          "came back from the build (a symlink is not sent, nor an empty folder)"));
+  }
   std::error_code ec;
   fs::create_directories(output_dir, ec);
   if (ec) return absl::InternalError(str_cat("cannot make ", output_dir.string(), ": ", ec.message()));
@@ -127,10 +150,7 @@ absl::Status write_build_files(const BackendInfo& info, const std::filesystem::p
       return absl::InternalError(str_cat("cannot write ", dest.string()));
     out.written.push_back(dest);
   }
-  for (const std::string& o : outputs) {
-    if (auto s = check_relative_path(info, o); !s.ok()) return s;
-    out.outputs.push_back(output_dir / o);
-  }
+  for (const std::string& o : outputs) out.outputs.push_back(output_dir / o);
   return absl::OkStatus();
 }
 

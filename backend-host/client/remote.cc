@@ -6,12 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
 #include "grpcpp/create_channel_posix.h"
 #include "grpcpp/grpcpp.h"
+#include "exit_watch.h"
 #include "farm.h"
 #include "internal.h"
 #include "ppy/backend/api_version.h"
@@ -86,10 +88,12 @@ std::string peer_address(std::string peer) {
 
 class RemoteHandle final : public BackendHandle {
  public:
-  RemoteHandle(BackendInfo info, std::unique_ptr<BackendProcess> process, std::shared_ptr<grpc::Channel> channel,
-               Deadlines deadlines, Options options, std::optional<FarmState> farm = std::nullopt)
+  RemoteHandle(BackendInfo info, std::unique_ptr<BackendProcess> process, std::unique_ptr<internal::ExitWatch> watch,
+               std::shared_ptr<grpc::Channel> channel, Deadlines deadlines, Options options,
+               std::optional<FarmState> farm = std::nullopt)
       : info_(std::move(info)),
         process_(std::move(process)),
+        watch_(std::move(watch)),
         channel_(std::move(channel)),
         stub_(v1::Backend::NewStub(channel_)),
         deadlines_(deadlines),
@@ -98,6 +102,7 @@ class RemoteHandle final : public BackendHandle {
     wire::to_proto(options_, options_proto_);
   }
   ~RemoteHandle() override {
+    watch_.reset();  // before the process whose pidfd it polls
     stub_.reset();
     channel_.reset();  // closes our end: the helper's server sees it and exits
     if (process_) process_->terminate();
@@ -195,11 +200,15 @@ class RemoteHandle final : public BackendHandle {
   }
   /// Calls run on several threads at once (`-j`): cancel() reaches them all.
   void track(grpc::ClientContext* c) {
-    std::lock_guard<std::mutex> lock(mu_);
-    in_flight_.push_back(c);
-    if (cancelled_) c->TryCancel();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      in_flight_.push_back(c);
+      if (cancelled_) c->TryCancel();
+    }
+    if (watch_) watch_->watch(c);  // the helper's exit ends the call, whoever holds its socket
   }
   void untrack(grpc::ClientContext* c) {
+    if (watch_) watch_->forget(c);
     std::lock_guard<std::mutex> lock(mu_);
     std::erase(in_flight_, c);
   }
@@ -228,6 +237,7 @@ class RemoteHandle final : public BackendHandle {
 
   BackendInfo info_;
   std::unique_ptr<BackendProcess> process_;
+  std::unique_ptr<internal::ExitWatch> watch_;  ///< a helper's exit, seen beside its socket
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::Backend::Stub> stub_;
   Deadlines deadlines_;
@@ -263,10 +273,10 @@ absl::Status RemoteHandle::failure(std::string_view call, grpc::StatusCode code,
     // A channel made from a descriptor has no connectivity state to ask; a
     // broken transport shows as UNAVAILABLE. Anything else may be the
     // backend's own answer, unless the helper is found dead a moment later.
-    bool transport = code == grpc::StatusCode::UNAVAILABLE || message.empty();
+    bool transport = code == grpc::StatusCode::UNAVAILABLE || message.empty() || (watch_ && watch_->exited());
     ExitInfo e = process_->wait_for(transport ? 1000ms : 50ms);
     if (e.kind == ExitInfo::Kind::Signaled) {
-      cause = str_cat("it crashed: it ", e.describe(), process_->sandbox().limit_hint(e.signal));
+      cause = str_cat("it crashed: it ", e.describe(), process_->sandbox().limit_hint(e.signal, process_->output_tail()));
     } else if (e.kind == ExitInfo::Kind::Exited) {
       cause = str_cat("it ", e.describe());
     } else if (transport) {
@@ -520,10 +530,10 @@ absl::Status handshake_failure(const BackendInfo& info, BackendProcess* process,
   return coded_error("E1903", why + internal::tail_block(tail));
 }
 
-/// One handshake on `channel`.
+/// One handshake on `channel`; `watch` (a helper's) ends it when the helper does.
 grpc::Status handshake(const std::shared_ptr<grpc::Channel>& channel, const ConnectOptions& o,
                        std::chrono::system_clock::time_point deadline, bool wait_for_ready,
-                       v1::HandshakeResponse& resp) {
+                       v1::HandshakeResponse& resp, internal::ExitWatch* watch = nullptr) {
   auto stub = v1::Backend::NewStub(channel);
   v1::HandshakeRequest req;
   req.add_api_versions(kBackendApiVersion);
@@ -532,7 +542,10 @@ grpc::Status handshake(const std::shared_ptr<grpc::Channel>& channel, const Conn
   grpc::ClientContext ctx;
   ctx.set_deadline(deadline);
   ctx.set_wait_for_ready(wait_for_ready);
-  return stub->Handshake(&ctx, req, &resp);
+  if (watch) watch->watch(&ctx);
+  grpc::Status s = stub->Handshake(&ctx, req, &resp);
+  if (watch) watch->forget(&ctx);
+  return s;
 }
 
 /// A remote backend's servers, reached: the balanced channel over them all.
@@ -630,6 +643,9 @@ absl::StatusOr<Reached> connect_servers(const BackendEntry& entry, const Backend
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntry& entry, const ConnectOptions& o) {
+  // gRPC's own log lines (`E1203 ... Handshake failed`) would read as ppy's
+  // error codes: quiet unless PPY_GRPC_LOG asks (docs/backend-host.md).
+  route_grpc_logging();
   const auto start = std::chrono::system_clock::now();
   HostSettings settings = o.settings ? *o.settings : entry.settings;
   Deadlines deadlines = settings.deadlines();
@@ -642,6 +658,7 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
   grpc::ChannelArguments args = backend_channel_arguments();
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<BackendProcess> process;
+  std::unique_ptr<internal::ExitWatch> watch;
   std::optional<FarmState> farm;
   v1::HandshakeResponse resp;
   bool wait_for_ready = false;
@@ -678,11 +695,14 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
     po.temp_root = o.temp_root;
     po.env = o.env;
     po.extra_env = o.extra_env;
+    // What the driver was asked to show of gRPC, its helper shows too (in its tail).
+    if (const char* level = std::getenv(kGrpcLogEnv)) po.extra_env.push_back(str_cat(kGrpcLogEnv, "=", level));
     auto p = BackendProcess::spawn(std::move(po));
     if (!p.ok())
       return coded_error("E1903", str_cat("backend '", entry.name, "' (", info.origin, ") could not be started: ",
                                           error_text(p.status())));
     process = std::move(*p);
+    watch = std::make_unique<internal::ExitWatch>(process->exit_fd());
     if (connection == ProcessOptions::Connection::SocketPair) {
       int fd = process->take_fd();
       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -696,8 +716,11 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
       channel = grpc::CreateCustomChannel("unix:" + process->socket_path(), grpc::InsecureChannelCredentials(), args);
       wait_for_ready = process->poll().running();
     }
-    grpc::Status s = handshake(channel, o, start + deadlines.handshake, wait_for_ready, resp);
-    if (!s.ok()) return handshake_failure(info, process.get(), {}, s, deadlines.handshake);
+    grpc::Status s = handshake(channel, o, start + deadlines.handshake, wait_for_ready, resp, watch.get());
+    if (!s.ok()) {
+      watch.reset();
+      return handshake_failure(info, process.get(), {}, s, deadlines.handshake);
+    }
   }
 
   if (resp.has_api_version()) info.api_version = resp.api_version();
@@ -724,8 +747,8 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
     if (process) process->kill();
     return c;
   }
-  return std::unique_ptr<BackendHandle>(new RemoteHandle(std::move(info), std::move(process), std::move(channel),
-                                                         deadlines, o.options, std::move(farm)));
+  return std::unique_ptr<BackendHandle>(new RemoteHandle(std::move(info), std::move(process), std::move(watch),
+                                                         std::move(channel), deadlines, o.options, std::move(farm)));
 }
 
 }  // namespace ppy::host

@@ -57,19 +57,52 @@ std::string ExitInfo::describe() const {
 
 namespace {
 
+/// A slot's life: Free -> Filling (its folder being written) -> Live (the
+/// folder, then the pid, known) -> Owned (its BackendProcess reaps it and
+/// removes the folder) -> Free; or, from Live or Owned, Cleaning -> Done when
+/// the signal or exit cleanup takes it (the process is ending: never reused).
+enum SlotState : int { kFree, kFilling, kLive, kOwned, kCleaning, kDone };
+
 constexpr int kSlots = 128;
 struct Slot {
-  std::atomic<pid_t> pid{0};  // 0 free, -1 being filled, > 0 live
-  char dir[512];
+  std::atomic<int> state{kFree};
+  std::atomic<pid_t> pid{0};  // Live: 0 until spawn has the child, then its pid
+  char dir[512];              // valid from Live on
 };
 Slot g_slots[kSlots];
 
+constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+/// SIGINT, SIGTERM and SIGHUP blocked on this thread for the guard's life:
+/// while a slot is being filled, or a run folder exists that no slot names
+/// yet, a handler on this thread would find it half-written.
+class FatalSignalsBlocked {
+ public:
+  FatalSignalsBlocked() {
+    sigset_t fatal;
+    sigemptyset(&fatal);
+    for (int s : kSignals) sigaddset(&fatal, s);
+    pthread_sigmask(SIG_BLOCK, &fatal, &before_);
+  }
+  ~FatalSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &before_, nullptr); }
+  FatalSignalsBlocked(const FatalSignalsBlocked&) = delete;
+  FatalSignalsBlocked& operator=(const FatalSignalsBlocked&) = delete;
+  const sigset_t& before() const { return before_; }
+
+ private:
+  sigset_t before_;
+};
+
+/// Takes a free slot for the run folder `dir` (Live, pid 0). Call with the
+/// fatal signals blocked.
 int register_helper(const std::string& dir) {
   if (dir.size() >= sizeof(g_slots[0].dir)) return -1;
   for (int i = 0; i < kSlots; ++i) {
-    pid_t expected = 0;
-    if (g_slots[i].pid.compare_exchange_strong(expected, -1)) {
+    int expected = kFree;
+    if (g_slots[i].state.compare_exchange_strong(expected, kFilling)) {
+      g_slots[i].pid.store(0);
       memcpy(g_slots[i].dir, dir.c_str(), dir.size() + 1);
+      g_slots[i].state.store(kLive);
       return i;
     }
   }
@@ -128,15 +161,55 @@ void kill_and_reap(pid_t pid) noexcept {
 }
 
 struct sigaction g_old_actions[3];
-constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+/// The thread running the cleanup before the process ends (0: none yet),
+/// whether it has finished, and the signal that started it (0: exit).
+std::atomic<pid_t> g_cleaner{0};
+std::atomic<bool> g_cleaned{false};
+std::atomic<int> g_fatal_signal{0};
+
+/// Restores the disposition `sig` had before install_signal_cleanup.
+void restore_disposition(int sig) noexcept {
+  for (int i = 0; i < 3; ++i)
+    if (kSignals[i] == sig) sigaction(sig, &g_old_actions[i], nullptr);
+}
+
+/// The cleanup the signal handlers and the exit hook share. The first caller
+/// kills and removes every helper. A caller on another thread meanwhile (a
+/// second signal, delivered to another thread because the first's handler
+/// blocks it; or main returning because the helper it waited on was killed)
+/// waits until that cleanup is done: its own signal's default action, or
+/// exit, would otherwise end the process with the run folders half removed.
+void clean_up_before_ending(int sig) noexcept {
+  const pid_t self = static_cast<pid_t>(syscall(SYS_gettid));
+  pid_t none = 0;
+  if (g_cleaner.compare_exchange_strong(none, self)) {
+    if (sig) g_fatal_signal.store(sig);
+    kill_all_helpers();
+    g_cleaned.store(true);
+    return;
+  }
+  if (none == self) return;  // this thread is the one cleaning up
+  struct timespec ms = {0, 1'000'000};
+  for (int i = 0; i < 30'000 && !g_cleaned.load(); ++i) nanosleep(&ms, nullptr);  // bounded: 30 s
+}
 
 void on_fatal_signal(int sig) {
   int saved = errno;
-  kill_all_helpers();
-  for (int i = 0; i < 3; ++i)
-    if (kSignals[i] == sig) sigaction(sig, &g_old_actions[i], nullptr);
+  clean_up_before_ending(sig);
+  restore_disposition(sig);
   errno = saved;
   raise(sig);  // delivered with the old disposition once this handler returns
+}
+
+/// At exit: the same cleanup; when a signal's handler did it on another
+/// thread, the process ends by that signal rather than by exit.
+void on_exit_cleanup() {
+  clean_up_before_ending(0);
+  if (int sig = g_fatal_signal.load()) {
+    restore_disposition(sig);
+    raise(sig);
+  }
 }
 
 int pidfd_open(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
@@ -163,18 +236,29 @@ class SignalsBlocked {
 }  // namespace
 
 void kill_all_helpers() noexcept {
+  struct timespec ms = {0, 1'000'000};
   for (auto& slot : g_slots) {
+    int state = slot.state.load();
+    // Filling happens with these signals blocked, so on another thread: a moment.
+    for (int i = 0; i < 100 && state == kFilling; ++i) {
+      nanosleep(&ms, nullptr);
+      state = slot.state.load();
+    }
+    if ((state != kLive && state != kOwned) || !slot.state.compare_exchange_strong(state, kCleaning)) continue;
+    // Live: ours to kill and reap (pid 0: spawn has no child yet; PDEATHSIG
+    // ends it with us). Owned: its BackendProcess has reaped it or is ending
+    // it, and may be stopped before it removes the folder: removing it twice
+    // is harmless.
     pid_t pid = slot.pid.load();
-    if (pid <= 0 || !slot.pid.compare_exchange_strong(pid, -1)) continue;
-    kill_and_reap(pid);
+    if (state == kLive && pid > 0) kill_and_reap(pid);
     remove_tree_at(AT_FDCWD, slot.dir, 0);
-    slot.pid.store(0);
+    slot.state.store(kDone);
   }
 }
 
 int live_helper_count() {
   int n = 0;
-  for (auto& slot : g_slots) n += slot.pid.load() > 0;
+  for (auto& slot : g_slots) n += slot.state.load() == kLive && slot.pid.load() > 0;
   return n;
 }
 
@@ -191,7 +275,7 @@ void install_signal_cleanup() {
       for (int s : kSignals) sigaddset(&sa.sa_mask, s);
       sigaction(kSignals[i], &sa, &g_old_actions[i]);
     }
-    std::atexit([] { kill_all_helpers(); });
+    std::atexit(on_exit_cleanup);
   });
 }
 
@@ -286,15 +370,19 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   }
   sweep_abandoned(root);
   std::string tmpl = (root / "ppy-backend-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) return fail(str_cat("cannot make a folder in ", root.string(), ": ", strerror(errno)));
-  std::ofstream(fs::path(tmpl) / kDriverFile) << process_identity(getpid()) << " " << pid_namespace() << "\n";
-
   std::unique_ptr<BackendProcess> p(new BackendProcess());
-  p->run_dir_ = tmpl;
+  {
+    // From the folder's making to its slot, no handler on this thread: one
+    // would find a folder that no slot names.
+    FatalSignalsBlocked fatal;
+    if (!mkdtemp(tmpl.data())) return fail(str_cat("cannot make a folder in ", root.string(), ": ", strerror(errno)));
+    p->run_dir_ = tmpl;
+    p->slot_ = register_helper(p->run_dir_.string());  // before any child exists: a signal finds the folder
+  }
+  std::ofstream(fs::path(tmpl) / kDriverFile) << process_identity(getpid()) << " " << pid_namespace() << "\n";
   p->scratch_ = p->run_dir_ / "scratch";
   p->log_ = p->run_dir_ / "output.log";
   p->grace_ = opt.term_grace;
-  p->slot_ = register_helper(p->run_dir_.string());  // before any child exists: a signal finds the folder
   if (mkdir(p->scratch_.c_str(), 0700) != 0) return fail(strerror(errno));  // ~BackendProcess cleans up
 
   int log = open(p->log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
@@ -397,6 +485,7 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   }
   c.detach();
   p->pid_ = c.id();
+  p->pidfd_ = pidfd_open(p->pid_);  // our unreaped child: the pid is still its own
   p->fd_ = pair[0];
   if (p->slot_ >= 0) g_slots[p->slot_].pid.store(p->pid_);
   if (ready[0] >= 0) {
@@ -408,7 +497,10 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   return p;
 }
 
-BackendProcess::~BackendProcess() { terminate(); }
+BackendProcess::~BackendProcess() {
+  terminate();
+  if (pidfd_ >= 0) close(pidfd_);
+}
 
 int BackendProcess::take_fd() {
   int fd = fd_;
@@ -458,8 +550,8 @@ ExitInfo BackendProcess::poll() {
 
 bool BackendProcess::claim_locked() {
   if (!claimed_ && slot_ >= 0) {
-    pid_t expected = pid_;  // -1 until spawn has stored the pid: ours all the same
-    if (!g_slots[slot_].pid.compare_exchange_strong(expected, -1)) return false;
+    int expected = kLive;  // our slot is Live until we or the cleanup take it
+    if (!g_slots[slot_].state.compare_exchange_strong(expected, kOwned)) return false;
   }
   return claimed_ = true;
 }
@@ -535,7 +627,8 @@ ExitInfo BackendProcess::finish(bool graceful) {
   if (claimed_) {
     std::error_code ec;
     if (!run_dir_.empty()) fs::remove_all(run_dir_, ec);
-    if (slot_ >= 0) g_slots[slot_].pid.store(0);
+    int owned = kOwned;  // the cleanup may have taken it meanwhile: then it is no longer ours to free
+    if (slot_ >= 0) g_slots[slot_].state.compare_exchange_strong(owned, kFree);
   }
   slot_ = -1;
   cleaned_ = true;

@@ -317,6 +317,22 @@ TEST_F(ProcessTest, AFileWrittenPastTheLimitEndsTheHelperAndSaysWhichLimit) {
   EXPECT_EQ(p->sandbox().limit_hint(e.signal), " -- past its file-size limit of 1 MiB");
 }
 
+// SIGABRT is any abort(): the memory limit is the cause only when the output
+// says an allocation was refused.
+TEST(LimitHint, AnAbortNamesTheMemoryLimitOnlyOnEvidence) {
+  SandboxReport r;
+  r.rlimits = true;
+  r.memory_bytes = 512ull << 20;
+  const std::string hint = " (it runs under a memory limit of 512 MiB, which an allocation past fails)";
+  EXPECT_EQ(r.limit_hint(SIGABRT, "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc"), hint);
+  EXPECT_EQ(r.limit_hint(SIGABRT, "vendor: mmap: Cannot allocate memory"), hint);
+  EXPECT_EQ(r.limit_hint(SIGABRT, "MemoryError"), hint);
+  EXPECT_EQ(r.limit_hint(SIGABRT, "vendor: assertion `n > 0' failed"), "");
+  EXPECT_EQ(r.limit_hint(SIGABRT), "");
+  r.rlimits = false;  // no limit in force: never the limit's fault
+  EXPECT_EQ(r.limit_hint(SIGABRT, "std::bad_alloc"), "");
+}
+
 TEST_F(ProcessTest, SandboxOffInheritsTheEnvironment) {
   setenv("PPY_PROCESS_TEST_MARK", "inherited", 1);
   SandboxPolicy policy;

@@ -342,12 +342,27 @@ SandboxReport plan_sandbox(const SandboxPolicy& policy) {
   return r;
 }
 
-std::string SandboxReport::limit_hint(int signal) const {
+namespace {
+
+/// Whether a helper's last output says an allocation was refused: what C++
+/// (an uncaught std::bad_alloc), C (strerror(ENOMEM)), glibc's and Python's
+/// allocators print before an abort.
+bool says_allocation_failed(std::string_view tail) {
+  for (std::string_view evidence : {"std::bad_alloc", "Cannot allocate memory", "out of memory", "Out of memory",
+                                    "memory exhausted", "MemoryError"})
+    if (tail.find(evidence) != std::string_view::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string SandboxReport::limit_hint(int signal, std::string_view tail) const {
   if (!rlimits) return {};
   switch (signal) {
     case SIGXCPU: return str_cat(" -- past its CPU limit of ", cpu_seconds, " s");
     case SIGXFSZ: return str_cat(" -- past its file-size limit of ", file_size_bytes >> 20, " MiB");
-    case SIGABRT:  // what an allocation refused under RLIMIT_AS usually ends in
+    case SIGABRT:  // an allocation refused under RLIMIT_AS, if its output says so; else a plain abort()
+      if (!says_allocation_failed(tail)) return {};
       return str_cat(" (it runs under a memory limit of ", memory_bytes >> 20, " MiB, which an allocation past fails)");
     default: return {};
   }

@@ -332,6 +332,42 @@ TEST(Toy, RemoteEndpointOverLoopbackTls) {
   EXPECT_THAT(error_text(refused.status()), HasSubstr(" at " + e.endpoints[0] + " could not be reached: UNAVAILABLE"));
 }
 
+// gRPC's own log line of a failed TLS handshake (`E1203 ... ssl_transport_security.cc
+// ... Handshake failed`) read as ppy's error code E1203 (issue 18): the error is
+// ppy's alone, and gRPC's lines appear only when PPY_GRPC_LOG asks.
+TEST(Toy, AFailedTlsHandshakeIsPpysErrorWithoutGrpcsLogLines) {
+  TempDir d;
+  make_certificates(d.path);
+  std::string other = str_cat("cd '", d.path.string(), "' && openssl req -x509 -newkey ec -pkeyopt "
+                              "ec_paramgen_curve:prime256v1 -nodes -keyout other.key -out other.pem -days 2 "
+                              "-subj '/CN=another CA' 2>/dev/null");
+  ASSERT_EQ(std::system(other.c_str()), 0);
+  pid_t server = -1;
+  BackendEntry e = remote_toy(serve_toy_tls(d.path, {}, server));
+  ASSERT_FALSE(e.endpoints.empty());
+  e.tls.ca = (d.path / "other.pem").string();  // the server's certificate is not signed by it
+  HostSettings quick;
+  quick.handshake_timeout = 3000ms;
+  e.settings = quick;
+  for (const char* asked : {static_cast<const char*>(nullptr), "error"}) {
+    SCOPED_TRACE(asked ? asked : "unset");
+    if (asked) setenv("PPY_GRPC_LOG", asked, 1);
+    else unsetenv("PPY_GRPC_LOG");
+    ::testing::internal::CaptureStderr();
+    auto h = connect_backend(e);
+    std::this_thread::sleep_for(200ms);  // a line gRPC logs from another thread
+    std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(error_code(h.status()), "E1903");
+    EXPECT_THAT(error_text(h.status()), HasSubstr(" at " + e.endpoints[0] + " could not be reached: UNAVAILABLE"));
+    EXPECT_THAT(err, Not(::testing::ContainsRegex("(^|\n)[DIWE][0-9]{4} ")));  // gRPC's own prefix
+    if (asked) EXPECT_THAT(err, HasSubstr("grpc (ERROR "));
+    else EXPECT_EQ(err, "");
+  }
+  unsetenv("PPY_GRPC_LOG");
+  ::kill(server, SIGTERM);
+  waitpid(server, nullptr, 0);
+}
+
 // A build farm that asks for client certificates: the manifest's tls-cert and
 // tls-key are the driver's.
 TEST(Toy, RemoteEndpointWithMutualTls) {
@@ -466,6 +502,35 @@ TEST_F(HostileTest, ExitDuringACallIsE1905WithTheStatus) {
   absl::Status s = run_call(**h, "emit", tmp_.path);
   EXPECT_EQ(error_code(s), "E1905");
   EXPECT_THAT(error_text(s), HasSubstr("failed during emit: it exited with status 3"));
+}
+
+// A helper that exits while a child of its own still holds its socket is seen
+// to exit at once, at the handshake and during a call, rather than when the
+// deadline passes (issue 18). Without a sandbox nothing else ends the child.
+TEST_F(HostileTest, AnExitWhileItsChildHoldsTheSocketIsSeenAtOnce) {
+  for (SandboxMode mode : {SandboxMode::Off, SandboxMode::Default}) {
+    SCOPED_TRACE(std::string(sandbox_mode_name(mode)));
+    HostSettings s;
+    s.sandbox = mode;
+    s.handshake_timeout = 10000ms;
+    s.timeout = 20000ms;
+    auto t0 = std::chrono::steady_clock::now();
+    auto early = connect_backend(hostile({"--fork-exit-early"}, s));
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+    EXPECT_EQ(error_code(early.status()), "E1903");
+    EXPECT_THAT(error_text(early.status()), HasSubstr("could not be started: the helper exited with status 7"));
+    EXPECT_THAT(error_text(early.status()), HasSubstr("a child holding the socket"));
+
+    auto h = connect_backend(hostile({"--fork-exit-at", "emit"}, s));
+    ASSERT_TRUE(h.ok()) << h.status();
+    t0 = std::chrono::steady_clock::now();
+    absl::Status st = run_call(**h, "emit", tmp_.path);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+    EXPECT_EQ(error_code(st), "E1905");
+    EXPECT_THAT(error_text(st), HasSubstr("failed during emit: it exited with status 3"));
+    // The handle stays dead with the same cause.
+    EXPECT_THAT(error_text(run_call(**h, "emit", tmp_.path)), HasSubstr("it exited with status 3"));
+  }
 }
 
 /// Calls that time out after 300 ms; the handshake is given all the time it needs.
@@ -669,6 +734,50 @@ TEST_F(HostileTest, UnboundedAllocationHitsTheLimit) {
   EXPECT_THAT(error_text(st), HasSubstr("killed by SIGABRT (Aborted) (it runs under a memory limit of 512 MiB"));
 }
 
+// BuildResult.outputs lists what was written: an output the build did not
+// send (a symlink, never streamed, or a file that is not there) is refused,
+// and nothing is written (issue 18).
+TEST_F(HostileTest, BuildOutputsNamingWhatWasNotProducedAreE1802) {
+  auto m = small_module("m");
+  for (std::string mode : {"ok", "symlink", "missing"}) {
+    SCOPED_TRACE(mode);
+    auto h = connect_backend(hostile({"--build-outputs", mode}));
+    ASSERT_TRUE(h.ok()) << h.status();
+    Invocation inv;
+    inv.action = Invocation::Action::Build;
+    inv.modules = {m.get()};
+    inv.output_dir = tmp_.path / mode;
+    auto r = (*h)->invoke(inv);
+    if (mode == "ok") {
+      ASSERT_TRUE(r.ok()) << r.status();
+      EXPECT_THAT(r->outputs, ::testing::ElementsAre(inv.output_dir / "real.out"));
+      EXPECT_TRUE(fs::is_regular_file(inv.output_dir / "real.out"));
+      EXPECT_FALSE(fs::exists(inv.output_dir / "link.out"));  // a symlink is never sent
+      continue;
+    }
+    EXPECT_EQ(error_code(r.status()), "E1802") << r.status();
+    EXPECT_THAT(error_text(r.status()),
+                HasSubstr(str_cat("backend 'hostile' names '", mode == "symlink" ? "link.out" : "ghost.out",
+                                  "' among its build outputs, but did not produce it")));
+    EXPECT_FALSE(fs::exists(inv.output_dir / "real.out"));
+  }
+}
+
+// SIGABRT is any abort(): the memory limit is named only when the helper's
+// output shows an allocation refused (issue 18).
+TEST_F(HostileTest, APlainAbortIsReportedWithoutAMemoryHint) {
+  HostSettings s;
+  s.memory_mb = 512;
+  auto h = connect_backend(hostile({"--abort-at", "emit"}, s));
+  ASSERT_TRUE(h.ok()) << h.status();
+  ASSERT_TRUE((*h)->sandbox().rlimits);
+  absl::Status st = run_call(**h, "emit", tmp_.path);
+  EXPECT_EQ(error_code(st), "E1905");
+  EXPECT_THAT(error_text(st), HasSubstr("it crashed: it was killed by SIGABRT (Aborted)"));
+  EXPECT_THAT(error_text(st), HasSubstr("hostile: aborting in emit"));
+  EXPECT_THAT(error_text(st), Not(HasSubstr("memory limit")));
+}
+
 /// A TCP listener on 127.0.0.1 for the escape attempts.
 struct Listener {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -804,6 +913,28 @@ TEST_F(DriverKilled, SigintSigtermOrSighupMidCallEndsHelpersAndRemovesFolders) {
     EXPECT_FALSE(fs::exists("/proc/" + std::to_string(helper)));
     EXPECT_FALSE(fs::exists(dir));
   }
+}
+
+// Signals in quick succession (SIGTERM then SIGINT, ...): the second lands on
+// another thread while the first's handler is still cleaning up, and used to
+// end the driver before the run folder was gone (issue 18).
+TEST_F(DriverKilled, SignalsInQuickSuccessionStillRemoveTheFolder) {
+  const std::vector<std::vector<int>> runs = {
+      {SIGTERM, SIGINT}, {SIGINT, SIGTERM}, {SIGTERM, SIGINT, SIGHUP, SIGTERM, SIGINT}};
+  for (int round = 0; round < 4; ++round)
+    for (const std::vector<int>& run : runs) {
+      SCOPED_TRACE(str_cat("round ", round, ", first ", signal_name(run[0]), ", ", run.size(), " signals"));
+      auto [driver, helper, dir] = start(true);
+      ASSERT_GT(helper, 0);
+      for (int sig : run) ::kill(driver, sig);
+      int ds = 0;
+      waitpid(driver, &ds, 0);
+      EXPECT_TRUE(WIFSIGNALED(ds)) << ds;  // one of them, re-raised after cleaning up
+      EXPECT_EQ(helper_status(helper), -1);  // the driver's handler reaped it
+      EXPECT_FALSE(fs::exists("/proc/" + std::to_string(helper)));
+      EXPECT_FALSE(fs::exists(dir)) << dir;
+      fs::remove_all(dir);
+    }
 }
 
 }  // namespace

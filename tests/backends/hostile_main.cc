@@ -5,8 +5,16 @@
 //                      passes, validate, emit, emit_program, build)
 //   --hang-at CALL     never answer CALL
 //   --exit-at CALL     exit(3) in CALL
-//   --alloc-at CALL    allocate (and touch) memory without bound in CALL
+//   --alloc-at CALL    allocate (and touch) memory without bound in CALL; when
+//                      malloc fails, say why (strerror) and abort()
+//   --abort-at CALL    abort() in CALL, with memory to spare
+//   --build-outputs ok|symlink|missing   build writes real.out and a symlink
+//                      link.out to it, and lists real.out, and link.out or
+//                      ghost.out (which it never writes)
 //   --exit-early       exit(7) before serving
+//   --fork-exit-early  start a child that keeps the socket open and sleeps,
+//                      then exit(7) before serving
+//   --fork-exit-at CALL  the same in CALL, exiting with status 3
 //   --garbage          write bytes that are not HTTP/2 on the socket
 //   --api-version N|none   declare N, or no version at all
 //   --factory throw|null  the factory throws `boom`, or answers no backend
@@ -25,6 +33,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -43,13 +52,28 @@ namespace {
 namespace v1 = ::ppy::backend::v1;
 
 struct Mode {
-  std::string crash_at, hang_at, exit_at, alloc_at, raw, escape_path, factory;
+  std::string crash_at, hang_at, exit_at, fork_exit_at, alloc_at, abort_at, raw, escape_path, factory, build_outputs;
   int escape_port = 0;
   bool break_ir = false;
   std::optional<int> api_version = 1;
 } mode;
 
+/// A child of the helper's own that keeps every descriptor (the socket
+/// included) open for a minute after the helper is gone.
+void leave_a_child_holding_the_socket() {
+  if (::fork() == 0) {
+    ::sleep(60);
+    _exit(0);
+  }
+}
+
 void misbehave(const char* call) {
+  if (mode.fork_exit_at == call) {
+    std::fprintf(stderr, "hostile: exiting in %s, a child holding the socket\n", call);
+    std::fflush(stderr);
+    leave_a_child_holding_the_socket();
+    _exit(3);
+  }
   if (mode.crash_at == call) {
     std::fprintf(stderr, "hostile: crashing in %s\n", call);
     std::fflush(stderr);
@@ -65,6 +89,11 @@ void misbehave(const char* call) {
     std::fflush(stderr);
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   }
+  if (mode.abort_at == call) {
+    std::fprintf(stderr, "hostile: aborting in %s\n", call);
+    std::fflush(stderr);
+    std::abort();
+  }
   if (mode.alloc_at == call) {
     std::fprintf(stderr, "hostile: allocating in %s\n", call);
     std::fflush(stderr);
@@ -72,7 +101,7 @@ void misbehave(const char* call) {
     for (;;) {
       char* p = static_cast<char*>(std::malloc(64 << 20));
       if (!p) {
-        std::fprintf(stderr, "hostile: malloc failed after %zu MiB\n", hoard.size() * 64);
+        std::fprintf(stderr, "hostile: malloc failed after %zu MiB: %s\n", hoard.size() * 64, std::strerror(errno));
         std::fflush(stderr);
         std::abort();
       }
@@ -141,7 +170,18 @@ class Hostile final : public ppy::Backend {
   absl::StatusOr<ppy::BuildResult> build(ppy::ModuleList modules, const std::filesystem::path& out,
                                          ppy::BackendContext&) const override {
     misbehave("build");
-    return ppy::BuildResult{};
+    ppy::BuildResult r;
+    if (mode.build_outputs.empty()) return r;
+    std::FILE* f = std::fopen((out / "real.out").c_str(), "w");
+    if (!f) return absl::InternalError("cannot write real.out");
+    std::fputs("real\n", f);
+    std::fclose(f);
+    std::error_code ec;
+    std::filesystem::create_symlink("real.out", out / "link.out", ec);
+    r.outputs.push_back(out / "real.out");
+    if (mode.build_outputs == "symlink") r.outputs.push_back(out / "link.out");
+    if (mode.build_outputs == "missing") r.outputs.push_back("ghost.out");
+    return r;
   }
   ppy::ToolchainStatus toolchain_status() const override {
     if (++toolchains_ > 1) misbehave("toolchain");
@@ -242,7 +282,7 @@ int serve_raw(int fd) {
 
 int main(int argc, char** argv) {
   std::vector<char*> rest{argv[0]};
-  bool garbage = false, exit_early = false;
+  bool garbage = false, exit_early = false, fork_exit_early = false;
   int fd = -1;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -251,11 +291,15 @@ int main(int argc, char** argv) {
     else if (a == "--hang-at") mode.hang_at = next();
     else if (a == "--exit-at") mode.exit_at = next();
     else if (a == "--alloc-at") mode.alloc_at = next();
+    else if (a == "--abort-at") mode.abort_at = next();
+    else if (a == "--build-outputs") mode.build_outputs = next();
     else if (a == "--raw") mode.raw = next();
     else if (a == "--factory") mode.factory = next();
     else if (a == "--garbage") garbage = true;
     else if (a == "--break-ir") mode.break_ir = true;
     else if (a == "--exit-early") exit_early = true;
+    else if (a == "--fork-exit-early") fork_exit_early = true;
+    else if (a == "--fork-exit-at") mode.fork_exit_at = next();
     else if (a == "--api-version") {
       std::string v = next();
       mode.api_version = v == "none" ? std::nullopt : std::optional<int>(std::stoi(v));
@@ -269,6 +313,12 @@ int main(int argc, char** argv) {
   }
   for (int i = 1; i <= 3; ++i) std::fprintf(stderr, "hostile: warming up %d\n", i);
   std::fflush(stderr);
+  if (fork_exit_early) {
+    std::fprintf(stderr, "hostile: giving up before serving, a child holding the socket\n");
+    std::fflush(stderr);
+    leave_a_child_holding_the_socket();
+    return 7;
+  }
   if (exit_early) {
     std::fprintf(stderr, "hostile: giving up before serving\n");
     return 7;

@@ -81,6 +81,11 @@ class BackendProcess {
   /// The private folder holding scratch/, the log and the socket.
   const std::filesystem::path& run_dir() const { return run_dir_; }
   const SandboxReport& sandbox() const { return report_; }
+  /// A pidfd of the helper: readable (poll) once it has ended, so a caller can
+  /// watch the process beside its socket, which a process the helper started
+  /// may hold open after it exits. -1 where the kernel has no pidfd. Owned by
+  /// this object, open for its whole life.
+  int exit_fd() const { return pidfd_; }
 
   /// The last `max_lines` lines the helper wrote to stdout/stderr.
   std::string output_tail(size_t max_lines = 20) const;
@@ -111,6 +116,7 @@ class BackendProcess {
   mutable std::mutex mu_;  // guards what follows once spawn has returned
 
   pid_t pid_ = -1;
+  int pidfd_ = -1;
   int fd_ = -1;
   int slot_ = -1;
   std::string socket_path_;

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -114,9 +115,12 @@ struct SandboxReport {
   bool pathname_sockets_closed() const { return bubblewrap; }
   /// One line per protection, for `ppy doctor`: `sandbox   strict: ...`.
   std::string summary() const;
-  /// The limit a helper killed by `signal` likely ran into, as words to add
-  /// to the cause (` -- past its CPU limit of 60 s`), or empty.
-  std::string limit_hint(int signal) const;
+  /// The limit a helper killed by `signal` ran into, as words to add to the
+  /// cause (` -- past its CPU limit of 60 s`), or empty. SIGXCPU and SIGXFSZ
+  /// are the limits' own signals; SIGABRT is any abort(), so the memory limit
+  /// is named only when `tail` (the helper's last output) shows an allocation
+  /// refused (`std::bad_alloc`, `Cannot allocate memory`, ...).
+  std::string limit_hint(int signal, std::string_view tail = {}) const;
 };
 /// What `policy` would give on this kernel.
 SandboxReport plan_sandbox(const SandboxPolicy& policy);
