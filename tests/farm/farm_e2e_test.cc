@@ -143,19 +143,12 @@ class NginxFront {
     port_ = free_port();
     std::string upstream;
     for (FarmServer* s : servers) upstream += "server " + s->endpoint() + "; ";
-    std::string conf = read_file(fs::path(PPY_SOURCE_DIR) / "tools/farm/nginx.conf");
-    for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{
+    nginx_ = start_nginx(exe, "nginx.conf", run, port_, {
              {"@RUN@", run.string()},
              {"@LISTEN@", "127.0.0.1:" + std::to_string(port_)},
              {"@CERT@", (run / "front.pem").string()},
              {"@KEY@", (run / "front.key").string()},
-             {"@SERVERS@", upstream}})
-      for (size_t at; (at = conf.find(name)) != std::string::npos;) conf.replace(at, name.size(), value);
-    write_file(run / "nginx.conf", conf);
-    nginx_ = std::make_unique<Nginx>(exe, run / "nginx.conf", run);
-    for (auto until = std::chrono::steady_clock::now() + 10s;
-         !accepts(port_) && nginx_->running() && std::chrono::steady_clock::now() < until;)
-      std::this_thread::sleep_for(10ms);
+             {"@SERVERS@", upstream}});
   }
   bool up() const { return port_ > 0 && accepts(port_); }
   std::string table() const {

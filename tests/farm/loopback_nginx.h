@@ -11,8 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace ppy::e2e {
 
@@ -79,5 +86,25 @@ class Nginx {
  private:
   pid_t pid_ = -1;
 };
+
+/// nginx on `port` with `tools/farm/<conf_name>`, each `@NAME@` of `values`
+/// replaced, its config written into `run`; waits (up to 10 s) until the port
+/// accepts or nginx has died.
+inline std::unique_ptr<Nginx> start_nginx(const std::string& exe, const std::string& conf_name,
+                                          const std::filesystem::path& run, int port,
+                                          const std::vector<std::pair<std::string, std::string>>& values) {
+  std::ifstream in(std::filesystem::path(PPY_SOURCE_DIR) / "tools/farm" / conf_name);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string conf = text.str();
+  for (const auto& [name, value] : values)
+    for (size_t at; (at = conf.find(name)) != std::string::npos;) conf.replace(at, name.size(), value);
+  std::ofstream(run / "nginx.conf") << conf;
+  auto nginx = std::make_unique<Nginx>(exe, run / "nginx.conf", run);
+  for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       !accepts(port) && nginx->running() && std::chrono::steady_clock::now() < until;)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return nginx;
+}
 
 }  // namespace ppy::e2e

@@ -24,18 +24,11 @@ class WebDavCache {
   WebDavCache(const std::string& exe, const fs::path& run) : run_(run) {
     fs::create_directories(run / "store");
     port_ = free_port();
-    std::string conf = read_file(fs::path(PPY_SOURCE_DIR) / "tools/farm/remote-cache.nginx.conf");
-    for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{
+    nginx_ = start_nginx(exe, "remote-cache.nginx.conf", run, port_, {
              {"@RUN@", run.string()},
              {"@LISTEN@", "127.0.0.1:" + std::to_string(port_)},
              {"@STORE@", (run / "store").string()},
-             {"@TOKEN@", kToken}})
-      for (size_t at; (at = conf.find(name)) != std::string::npos;) conf.replace(at, name.size(), value);
-    write_file(run / "nginx.conf", conf);
-    nginx_ = std::make_unique<Nginx>(exe, run / "nginx.conf", run);
-    for (auto until = std::chrono::steady_clock::now() + 10s;
-         !accepts(port_) && nginx_->running() && std::chrono::steady_clock::now() < until;)
-      std::this_thread::sleep_for(10ms);
+             {"@TOKEN@", kToken}});
   }
   bool up() const { return accepts(port_); }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/ppy"; }
