@@ -214,6 +214,33 @@ void on_exit_cleanup() {
 
 int pidfd_open(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
 
+/// A descriptor closed when its owner goes: spawn's every way out (and it has
+/// many) leaves nothing open that it did not hand over.
+class OwnedFd {
+ public:
+  OwnedFd() = default;
+  explicit OwnedFd(int fd) : fd_(fd) {}
+  ~OwnedFd() { reset(); }
+  OwnedFd(const OwnedFd&) = delete;
+  OwnedFd& operator=(const OwnedFd&) = delete;
+
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+  /// Hands the descriptor over; -1 from then on.
+  int release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
 /// Every signal blocked on this thread for the guard's life, the mask before
 /// restored on every way out: the driver's handlers must not run in a vfork
 /// child, which borrows the driver's memory until it execs.
@@ -385,12 +412,17 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   p->grace_ = opt.term_grace;
   if (mkdir(p->scratch_.c_str(), 0700) != 0) return fail(strerror(errno));  // ~BackendProcess cleans up
 
-  int log = open(p->log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
-  int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  int pair[2] = {-1, -1};
+  OwnedFd log(open(p->log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600));
+  if (!log.valid()) return fail(strerror(errno));
+  OwnedFd null(open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (!null.valid()) return fail(strerror(errno));
+  OwnedFd ours, theirs;  // the socket pair's two ends: the driver's, the helper's
   std::vector<std::string> args;
   if (opt.connection == ProcessOptions::Connection::SocketPair) {
+    int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return fail(strerror(errno));
+    ours.reset(pair[0]);
+    theirs.reset(pair[1]);
     args = {"--fd", "3"};
   } else {
     p->socket_path_ = (p->run_dir_ / "sock").string();
@@ -398,7 +430,6 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
     args = {"--socket", p->socket_path_};
   }
   args.insert(args.end(), opt.args.begin(), opt.args.end());
-  if (log < 0 || null < 0) return fail(strerror(errno));
 
   p->report_ = plan_sandbox(opt.sandbox);
   const fs::path socket_dir =
@@ -408,17 +439,17 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   // later, so its outcome comes back on a pipe; the write end is fd 8 in the
   // child, the read end far from the numbers the child sets up.
   const std::vector<std::string> command = sandbox_command(p->report_, opt.executable, args, p->scratch_, socket_dir);
-  int ready[2] = {-1, -1};
+  OwnedFd ready_read, ready_write;
   if (p->report_.reaper) {
     int raw[2];
     if (pipe2(raw, O_CLOEXEC) != 0) return fail(strerror(errno));
-    ready[0] = fcntl(raw[0], F_DUPFD_CLOEXEC, 10);
-    ready[1] = fcntl(raw[1], F_DUPFD_CLOEXEC, 10);
-    close(raw[0]);
-    close(raw[1]);
-    if (ready[0] < 0 || ready[1] < 0) return fail(strerror(errno));
+    OwnedFd raw_read(raw[0]), raw_write(raw[1]);
+    ready_read.reset(fcntl(raw[0], F_DUPFD_CLOEXEC, 10));
+    ready_write.reset(fcntl(raw[1], F_DUPFD_CLOEXEC, 10));
+    if (!ready_read.valid() || !ready_write.valid()) return fail(strerror(errno));
   }
-  const int ready_fd = ready[1];
+  // What the child uses between vfork and exec: plain numbers, no destructors.
+  const int log_fd = log.get(), null_fd = null.get(), ready_fd = ready_write.get();
   std::vector<std::string> env = sandbox_environment(opt.sandbox, opt.env, p->scratch_);
   env.insert(env.end(), opt.extra_env.begin(), opt.extra_env.end());
   std::vector<char*> envp;
@@ -426,7 +457,7 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   envp.push_back(nullptr);
   const std::string scratch = p->scratch_.string();
   const pid_t parent = getpid();
-  const int child_fd = pair[1];
+  const int child_fd = theirs.get();
   pid_t failed_pid = -1;
 
   // vfork: the child borrows the driver's memory until exec instead of
@@ -455,9 +486,9 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
         // controlling terminal the helper could inject input into.
         setsid();
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(125);
-        dup2(null, 0);
-        dup2(log, 1);
-        dup2(log, 2);
+        dup2(null_fd, 0);
+        dup2(log_fd, 1);
+        dup2(log_fd, 2);
         if (child_fd >= 0) {
           if (child_fd == 3) fcntl(3, F_SETFD, 0);
           else dup2(child_fd, 3);
@@ -473,25 +504,24 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
       }),
       bp::extend::on_error([&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }), ec);
   blocked.reset();
-  close(log);
-  close(null);
-  if (pair[1] >= 0) close(pair[1]);
-  if (ready[1] >= 0) close(ready[1]);
+  // The child has its copies (or is gone): the driver keeps only its own ends.
+  log.reset();
+  null.reset();
+  theirs.reset();
+  ready_write.reset();
   if (ec) {
     if (failed_pid > 0) waitpid(failed_pid, nullptr, 0);
-    if (pair[0] >= 0) close(pair[0]);
-    if (ready[0] >= 0) close(ready[0]);
     return fail(str_cat(sandbox_failed ? "sandbox setup failed: " : "", ec.message(), p->output_tail().empty() ? "" : "\n" + p->output_tail()));
   }
   c.detach();
   p->pid_ = c.id();
   p->pidfd_ = pidfd_open(p->pid_);  // our unreaped child: the pid is still its own
-  p->fd_ = pair[0];
+  p->fd_ = ours.release();
   if (p->slot_ >= 0) g_slots[p->slot_].pid.store(p->pid_);
-  if (ready[0] >= 0) {
+  if (ready_read.valid()) {
     // From here a failure's ~BackendProcess ends what was started.
-    std::string why = wait_until_started(ready[0]);
-    close(ready[0]);
+    std::string why = wait_until_started(ready_read.get());
+    ready_read.reset();
     if (!why.empty()) return fail(str_cat(why, p->output_tail().empty() ? "" : "\n" + p->output_tail()));
   }
   return p;

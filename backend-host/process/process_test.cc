@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <stddef.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/un.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -128,6 +130,66 @@ TEST_F(ProcessTest, AHelperThatCannotBeExecutedIsALoadErrorAtOnce) {
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(error_code(p.status()), "E1903");
   EXPECT_TRUE(fs::is_empty(o.temp_root));  // its folder is gone with it
+  EXPECT_EQ(live_helper_count(), 0);
+}
+
+/// Descriptors open in this process now.
+int open_fds() {
+  int n = 0;
+  for ([[maybe_unused]] auto& e : fs::directory_iterator("/proc/self/fd")) ++n;
+  return n;
+}
+
+TEST_F(ProcessTest, AFailedSpawnLeavesNoDescriptorOpen) {
+  // Each refusal comes after the log, /dev/null and (for exec) the socket pair
+  // are open: a socket path too long to bind, and a helper exec refuses.
+  fs::path deep = dir_ / std::string(60, 'd') / std::string(60, 'e');
+  fs::create_directories(deep);
+  fs::path runs = dir_ / "runs";
+  fs::create_directories(runs);
+  ProcessOptions too_long;
+  too_long.executable = script("exit 0");
+  too_long.connection = ProcessOptions::Connection::UnixSocket;
+  too_long.temp_root = deep;
+  ProcessOptions no_exec;
+  no_exec.executable = dir_ / "no-interpreter.sh";
+  std::ofstream(no_exec.executable) << "#!/nonexistent/interpreter\n";
+  fs::permissions(no_exec.executable, fs::perms::owner_all);
+  no_exec.temp_root = runs;
+  for (const ProcessOptions& o : {too_long, no_exec}) {
+    const int before = open_fds();
+    auto p = BackendProcess::spawn(o);
+    ASSERT_FALSE(p.ok());
+    EXPECT_EQ(error_code(p.status()), "E1903");
+    EXPECT_EQ(open_fds(), before) << p.status();
+    EXPECT_TRUE(fs::is_empty(o.temp_root));  // its run folder is gone too
+  }
+  EXPECT_EQ(live_helper_count(), 0);
+}
+
+TEST_F(ProcessTest, ASpawnOutOfDescriptorsLeavesNoneOpen) {
+  // Room for the log and /dev/null, none for the socket pair after them.
+  fs::path runs = dir_ / "runs";
+  fs::create_directories(runs);
+  ProcessOptions o;
+  o.executable = script("exit 0");
+  o.temp_root = runs;
+  int a = open("/dev/null", O_RDONLY | O_CLOEXEC), b = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  close(a);
+  close(b);
+  if (b != a + 1) GTEST_SKIP() << "the next two descriptors are not adjacent";
+  const int before = open_fds();
+  struct rlimit old;
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &old), 0);
+  struct rlimit tight = old;
+  tight.rlim_cur = static_cast<rlim_t>(b + 1);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &tight), 0);
+  auto p = BackendProcess::spawn(o);
+  setrlimit(RLIMIT_NOFILE, &old);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(error_code(p.status()), "E1903");
+  EXPECT_EQ(open_fds(), before) << p.status();
+  EXPECT_TRUE(fs::is_empty(runs));
   EXPECT_EQ(live_helper_count(), 0);
 }
 
