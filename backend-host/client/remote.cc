@@ -386,6 +386,7 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
       return out;
     }
   }
+  if (farm_) res.server = server_label(out.loss.peer);
   out.result = std::move(res);
   return out;
 }

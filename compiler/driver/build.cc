@@ -193,6 +193,7 @@ int build(const BuildOptions& opts, Streams io) {
     }
     notes = r->notes;
     summary.built = c->modules.size();
+    summary.server = r->server;
     summary.retries = retries_in(notes);
     for (auto& w : r->written) files.push_back(read_written(staging, w));
     std::string listed;

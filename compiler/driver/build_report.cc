@@ -14,7 +14,7 @@ std::string summary_text(const BuildSummary& s) {
   };
   part(s.local, "from the local cache");
   part(s.remote, "from the remote cache");
-  part(s.built, str_cat("built by ", s.backend, " (", s.origin, ")"));
+  part(s.built, str_cat("built by ", s.backend, " (", s.origin, ")", s.server.empty() ? "" : " on " + s.server));
   std::string out = str_cat("modules:  ", s.modules, parts.empty() ? "" : " (" + parts + ")", "\n");
   if (s.retries) str_append(out, "retries:  ", s.retries, " (calls a server lost, answered by another)\n");
   return out;

@@ -33,6 +33,10 @@ TEST(BuildReport, SummarySaysWhereEachModuleCameFromAndTheRetries) {
   EXPECT_EQ(summary_text({3, 0, 3, 0, "toy", "x", 0}), "modules:  3 (3 from the remote cache)\n");
   EXPECT_EQ(summary_text({2, 0, 0, 2, "llvm", "builtin", 2}),
             "modules:  2 (2 built by llvm (builtin))\nretries:  2 (calls a server lost, answered by another)\n");
+  // Built on a server of the backend's farm: which one.
+  EXPECT_EQ(summary_text({2, 0, 0, 2, "toy", "x", 1, "b.farm:7000 (10.0.0.2:7000)"}),
+            "modules:  2 (2 built by toy (x) on b.farm:7000 (10.0.0.2:7000))\nretries:  1 (calls a server lost, "
+            "answered by another)\n");
   EXPECT_EQ(retries_in({"unrelated", "the call was retried: a:1 lost it (reset); b:2 lost it (gone); c:3 answered"}), 2u);
 }
 

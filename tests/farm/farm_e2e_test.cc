@@ -89,6 +89,15 @@ TEST_F(FarmBuild, SixBuildsWhileAServerIsKilledAllMatchALocalBuild) {
     ASSERT_EQ(r.status, 0) << r;
     EXPECT_EQ(tree(path("out" + std::to_string(i))), tree(path("ref" + std::to_string(i)))) << "build " << i;
     EXPECT_THAT(r.err, HasSubstr("note: toy: built 50 module(s)")) << r;
+    // The summary names the server that built them: one that lived to answer.
+    size_t at = r.err.find("modules:  50 (50 built by toy (");
+    ASSERT_NE(at, std::string::npos) << r;
+    std::string summary = r.err.substr(at);
+    summary = summary.substr(0, summary.find('\n'));
+    int named = 0;
+    for (FarmServer* s : servers)
+      if (summary.ends_with(") on " + s->endpoint() + ")")) named += s == servers[victim] ? 100 : 1;
+    EXPECT_EQ(named, 1) << summary;
     if (r.err.find("note: the call was retried: " + servers[victim]->endpoint() + " lost it") != std::string::npos)
       ++retried;
   }

@@ -156,11 +156,18 @@ TEST(Farm, CallsAtOnceGoToEveryServer) {
   for (int i = 0; i < 6; ++i)
     threads.emplace_back([&, i] { results[i] = (*h)->invoke(build_of({m.get()}, tmp.path / str_cat("out", i))); });
   for (auto& t : threads) t.join();
+  std::map<std::string, int> answered_by;  // what each result says of its server
   for (auto& r : results) {
     ASSERT_TRUE(r->ok()) << r->status();
     EXPECT_THAT(joined((*r)->notes), Not(HasSubstr("retried")));
+    ++answered_by[(*r)->server];
   }
-  for (FarmServer* s : {&a, &b, &c}) EXPECT_GE(s->count("farm: build started"), 1) << s->endpoint();
+  for (FarmServer* s : {&a, &b, &c}) {
+    EXPECT_GE(s->count("farm: build started"), 1) << s->endpoint();
+    // Each result names the server that built it: every server's calls are counted under its endpoint.
+    EXPECT_EQ(answered_by[s->endpoint()], s->count("farm: build started")) << s->endpoint();
+  }
+  EXPECT_EQ(answered_by.size(), 3u);
 }
 
 // The servers of one backend must answer its handshake alike: one of another

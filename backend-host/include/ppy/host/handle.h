@@ -88,6 +88,10 @@ struct InvocationResult {
   /// The modules after the backend's passes (return_modules).
   std::vector<std::unique_ptr<ir::Module>> modules;
   std::vector<PassRun> passes;  ///< the passes that ran over the first module
+  /// The server that answered a remote backend's call (its endpoint, as the
+  /// manifest names it; behind a proxy, the proxy): a farm's calls spread over
+  /// several, and the build says which made its modules. Empty for a helper.
+  std::string server;
 };
 
 class BackendHandle {

@@ -21,6 +21,9 @@ struct BuildSummary {
   std::string backend;
   std::string origin;  ///< the backend's origin (`builtin`, or its distribution)
   size_t retries = 0;  ///< calls a farm's server lost and another answered
+  /// The server that built them (a remote backend's endpoint); empty when a
+  /// helper here did.
+  std::string server;
 };
 
 /// `modules:  N (...)` and, when there were any, `retries:  R`, one a line.
