@@ -25,6 +25,7 @@
 #include "ppy/host/handle.h"
 #include "ppy/ir/verifier.h"
 #include "ppy/util/error.h"
+#include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -58,14 +59,6 @@ std::string_view code_name(grpc::StatusCode c) {
 }
 
 std::string ms_text(std::chrono::milliseconds d) { return str_cat(static_cast<int64_t>(d.count()), " ms"); }
-
-absl::StatusOr<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(str_cat("cannot read ", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// A remote backend's servers, behind the handle's one balanced channel.
 struct FarmState {

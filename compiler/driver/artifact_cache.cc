@@ -8,9 +8,9 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <random>
 
+#include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -39,27 +39,10 @@ absl::Status errno_status(std::string_view what, const std::string& path) {
   return absl::InternalError(str_cat("cannot ", what, " ", path, ": ", std::strerror(errno)));
 }
 
-absl::Status write_all(const std::string& path, std::string_view bytes, bool executable = false) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0755 : 0644);
-  if (fd < 0) return errno_status("create", path);
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ::close(fd);
-      return errno_status("write", path);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::close(fd) != 0) return errno_status("write", path);
-  return absl::OkStatus();
-}
-
 std::optional<std::string> read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  auto bytes = read_file(p);
+  if (!bytes.ok()) return std::nullopt;
+  return std::move(*bytes);
 }
 
 std::optional<std::string> read_fd(int fd) {
@@ -115,9 +98,7 @@ std::optional<std::vector<ArtifactFile>> ArtifactCache::lookup(const std::string
     if (!safe_relative(rel)) return std::nullopt;
     auto bytes = read_all(entry / rel);
     if (!bytes) return std::nullopt;
-    std::error_code ec;
-    auto perms = fs::status(entry / rel, ec).permissions();
-    files.push_back({rel, std::move(*bytes), (perms & fs::perms::owner_exec) != fs::perms::none});
+    files.push_back({rel, std::move(*bytes), is_executable(entry / rel)});
   }
   return files;
 }
@@ -143,21 +124,22 @@ absl::Status ArtifactCache::store(const std::string& key, const std::vector<Arti
     }
     fs::path p = tmp / f.path;
     fs::create_directories(p.parent_path(), ec);
-    if (auto s = write_all(p.string(), f.bytes, f.executable); !s.ok()) {
+    if (auto s = write_new_file(p, f.bytes, {.executable = f.executable}); !s.ok()) {
       fs::remove_all(tmp, ec);
       return s;
     }
     str_append(index, f.path, "\n");
   }
-  if (auto s = write_all((tmp / kAbout).string(), str_cat("backend ", backend.empty() ? "unknown" : backend, "\n"));
+  if (auto s = write_new_file(tmp / kAbout, str_cat("backend ", backend.empty() ? "unknown" : backend, "\n"));
       !s.ok()) {
     fs::remove_all(tmp, ec);
     return s;
   }
-  if (auto s = write_all((tmp / kIndex).string(), index); !s.ok()) {
+  if (auto s = write_new_file(tmp / kIndex, index); !s.ok()) {
     fs::remove_all(tmp, ec);
     return s;
   }
+  sync_folder(tmp);
   if (::rename(tmp.c_str(), entry.c_str()) != 0) {
     // Another build stored the same key first: its entry is as good as ours.
     int err = errno;
@@ -167,6 +149,7 @@ absl::Status ArtifactCache::store(const std::string& key, const std::vector<Arti
       return errno_status("store", entry.string());
     }
   }
+  sync_folder(entry.parent_path());
   return absl::OkStatus();
 }
 

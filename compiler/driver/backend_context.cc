@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "ppy/ir/text.h"
+#include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -34,8 +35,7 @@ BackendContext make_context(const Compilation& c, const host::BackendInfo& info,
   BackendContext ctx;
   ctx.root = c.project ? fs::path(c.project->root) : fs::path(target_path).parent_path();
   if (c.project && !c.project->pyproject.empty()) {
-    std::ifstream in(c.project->pyproject, std::ios::binary);
-    ctx.config = sha256_hex(std::string((std::istreambuf_iterator<char>(in)), {}));
+    ctx.config = sha256_hex(read_file(c.project->pyproject).value_or(""));
   }
   ctx.backend_config = config.options;
   ctx.opt_level = c.opt_level;

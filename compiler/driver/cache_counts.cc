@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -53,14 +54,7 @@ bool add_cache_counts(const std::string& root, const CountsByBackend& counts) {
     for (auto& [name, c] : all)
       str_append(text, name, " ", c.local_hits, " ", c.remote_hits, " ", c.misses, " ", c.remote_refused, "\n");
     // Whole or not at all: a reader never sees half a file.
-    std::string tmp = str_cat(root, "/", kStats, ".tmp-", static_cast<int64_t>(getpid()));
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out << text;
-      ok = static_cast<bool>(out.flush());
-    }
-    ok = ok && std::rename(tmp.c_str(), (fs::path(root) / kStats).c_str()) == 0;
-    if (!ok) fs::remove(tmp, ec);
+    ok = write_file_atomic(fs::path(root) / kStats, text).ok();
   }
   ::close(lock);
   return ok;

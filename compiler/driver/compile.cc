@@ -9,6 +9,7 @@
 #include "ppy/ir/verifier.h"
 #include "ppy/pipeline/pipeline.h"
 #include "ppy/util/error.h"
+#include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
 
 #ifndef PPY_VERSION
@@ -40,9 +41,9 @@ std::map<std::string, std::string> dependency_abi(const ir::Module& m) {
 }
 
 absl::StatusOr<Compilation> compile_ppyir(const CompileOptions& options) {
-  std::ifstream in(options.target, std::ios::binary);
-  if (!in) return coded_error("E1202", str_cat("cannot read ", options.target));
-  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  absl::StatusOr<std::string> read = read_file(options.target);
+  if (!read.ok()) return coded_error("E1202", std::string(read.status().message()));
+  std::string& bytes = *read;
   // E1206: not a module this compiler can read (docs/diagnostics.md).
   auto module = ir::parse_module(bytes);
   if (!module.ok()) return coded_error("E1206", str_cat(options.target, ": ", std::string(module.status().message())));

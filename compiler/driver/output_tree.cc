@@ -14,6 +14,7 @@
 #include <set>
 
 #include "ppy/util/error.h"
+#include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -59,33 +60,9 @@ bool safe_relative(const std::string& p) {
   return true;
 }
 
-/// Writes all of `bytes` to a new file and fsyncs it; 0 or an errno.
-int put(const fs::path& path, std::string_view bytes, bool executable) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, executable ? 0777 : 0666);
-  if (fd < 0) return errno;
-  size_t done = 0;
-  int err = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      err = n < 0 ? errno : EIO;
-      break;
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (err == 0 && ::fsync(fd) != 0) err = errno;
-  if (::close(fd) != 0 && err == 0) err = errno;
-  return err;
-}
-
-/// fsync on a folder: its entries (a rename, a new file) reach the disk.
-void sync_dir(const fs::path& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  (void)::fsync(fd);
-  ::close(fd);
-}
+/// E1002 for a failed write of the file utility: its message names the path
+/// (as shown) and the cause.
+absl::Status write_failed(const absl::Status& s) { return coded_error("E1002", std::string(s.message())); }
 
 /// Whether the process whose pid a sibling's tag starts with is gone.
 bool writer_gone(const std::string& tag) {
@@ -108,7 +85,7 @@ std::string marker_text(const TreeWriteOptions& o) {
 /// the destination as the user named it.
 absl::Status swap_into_place(const fs::path& dest, const fs::path& staged, const fs::path& shown,
                              const TreeWriteOptions& o) {
-  sync_dir(staged);
+  sync_folder(staged);
   if (auto s = step(o, "staged"); !s.ok()) return s;
   for (int attempt = 0;; ++attempt) {
     if (::rename(staged.c_str(), dest.c_str()) == 0) break;  // nothing there yet
@@ -117,7 +94,7 @@ absl::Status swap_into_place(const fs::path& dest, const fs::path& staged, const
     if (!o.no_exchange && ::renameat2(AT_FDCWD, staged.c_str(), AT_FDCWD, dest.c_str(), RENAME_EXCHANGE) == 0) {
       // `staged` now holds the previous folder.
       (void)step(o, "exchanged");  // done: a hook may only kill the process here
-      sync_dir(dest.parent_path());
+      sync_folder(dest.parent_path());
       std::error_code ec;
       fs::remove_all(staged, ec);
       return absl::OkStatus();
@@ -144,7 +121,7 @@ absl::Status swap_into_place(const fs::path& dest, const fs::path& staged, const
     fs::remove_all(aside, ec);
     break;
   }
-  sync_dir(dest.parent_path());
+  sync_folder(dest.parent_path());
   return absl::OkStatus();
 }
 
@@ -221,7 +198,8 @@ absl::Status finish_tree(const fs::path& shown, const fs::path& staged, const Tr
   };
   if (has_output_marker(staged))
     return fail(write_error(shown / kOutputMarker, "the output names ppy's own marker file"));
-  if (int err = put(staged / kOutputMarker, marker_text(o), false)) return fail(errno_error(shown / kOutputMarker, err));
+  if (auto s = write_new_file(staged / kOutputMarker, marker_text(o), {.shown = shown / kOutputMarker}); !s.ok())
+    return fail(write_failed(s));
   if (auto s = swap_into_place(resolved(shown), staged, shown, o); !s.ok()) return fail(s);
   return absl::OkStatus();
 }
@@ -262,34 +240,25 @@ absl::Status write_tree_atomically(const fs::path& shown, const std::vector<Outp
                                     : errno_error(shown / fs::relative(d, *staged), errno));
       dirs.insert(d);
     }
-    if (int err = put(*staged / f.path, f.bytes, f.executable))
-      return fail(err == EEXIST ? write_error(shown / f.path, "the output names it twice, or as a file and as a folder")
-                                : errno_error(shown / f.path, err));
+    if (auto s = write_new_file(*staged / f.path, f.bytes, {.executable = f.executable, .shown = shown / f.path});
+        !s.ok())
+      return fail(absl::IsAlreadyExists(s)
+                      ? write_error(shown / f.path, "the output names it twice, or as a file and as a folder")
+                      : write_failed(s));
     if (auto s = step(o, "staged-file"); !s.ok()) return fail(s);
   }
-  for (const fs::path& d : dirs) sync_dir(d);
+  for (const fs::path& d : dirs) sync_folder(d);
   return finish_tree(shown, *staged, o);
 }
 
 absl::Status write_file_atomically(const fs::path& shown, std::string_view bytes, bool executable) {
   fs::path dest = resolved(shown);
   std::error_code ec;
-  struct stat st;
-  if (::stat(dest.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return write_error(shown, std::strerror(EISDIR));
   fs::create_directories(dest.parent_path(), ec);
   if (ec) return write_error(shown, str_cat("cannot make ", dest.parent_path().string(), ": ", ec.message()));
   recover_output(dest);
-  fs::path tmp = sibling(dest, "tmp");
-  if (int err = put(tmp, bytes, executable)) {
-    fs::remove(tmp, ec);
-    return errno_error(shown, err);
-  }
-  if (::rename(tmp.c_str(), dest.c_str()) != 0) {
-    int err = errno;
-    fs::remove(tmp, ec);
-    return errno_error(shown, err);
-  }
-  sync_dir(dest.parent_path());
+  if (auto s = write_file_atomic(dest, bytes, {.executable = executable, .shown = shown}); !s.ok())
+    return write_failed(s);
   return absl::OkStatus();
 }
 

@@ -14,6 +14,7 @@
 #include "llvm/Support/SHA256.h"
 
 #include "ppy/util/error.h"
+#include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy {
@@ -22,11 +23,9 @@ namespace fs = std::filesystem;
 namespace {
 
 absl::StatusOr<std::string> read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return coded_error("E1205", str_cat("cannot read ", p.string()));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  absl::StatusOr<std::string> text = read_file(p);
+  if (!text.ok()) return coded_error("E1205", std::string(text.status().message()));
+  return text;
 }
 
 std::string to_toml_text(const toml::node& n) {

@@ -14,6 +14,8 @@
 #include <fstream>
 #include <regex>
 
+#include "ppy/util/file.h"
+
 extern char** environ;
 
 namespace ppy::e2e {
@@ -159,10 +161,7 @@ Result run(const Spawn& s) { return finish(start(s), s.timeout_s); }
 // ---------------------------------------------------------------------------
 // Files and text.
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
+std::string read_file(const fs::path& p) { return ppy::read_file(p).value_or(""); }
 
 void write_file(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());

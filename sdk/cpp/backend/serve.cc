@@ -23,6 +23,7 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_posix.h"
 #include "ppy/util/memory.h"
+#include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy {
@@ -142,18 +143,6 @@ bool parse_args(int argc, char** argv, Args& a, std::string& error) {
     error = "--tls-* options go with --listen";
     return false;
   }
-  return true;
-}
-
-bool read_file(const std::string& path, std::string& out, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = str_cat("cannot read ", path, ": ", std::string(std::strerror(errno)));
-    return false;
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  out = s.str();
   return true;
 }
 
@@ -348,10 +337,14 @@ int serve(int argc, char** argv, BackendFactory factory) {
     std::shared_ptr<grpc::ServerCredentials> creds = grpc::InsecureServerCredentials();
     if (!args.insecure) {
       std::string cert, key, ca;
-      if (!read_file(args.tls_cert, cert, error) || !read_file(args.tls_key, key, error) ||
-          (!args.tls_client_ca.empty() && !read_file(args.tls_client_ca, ca, error))) {
-        std::fprintf(stderr, "%s: %s\n", prog, error.c_str());
-        return 2;
+      for (auto [path, out] : {std::pair{&args.tls_cert, &cert}, {&args.tls_key, &key}, {&args.tls_client_ca, &ca}}) {
+        if (path->empty() && out == &ca) continue;
+        absl::StatusOr<std::string> bytes = read_file(*path);
+        if (!bytes.ok()) {
+          std::fprintf(stderr, "%s: %s\n", prog, std::string(bytes.status().message()).c_str());
+          return 2;
+        }
+        *out = std::move(*bytes);
       }
       grpc::SslServerCredentialsOptions ssl(
           ca.empty() ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE

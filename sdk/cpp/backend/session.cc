@@ -11,6 +11,7 @@
 
 #include "absl/strings/cord.h"
 #include "ppy/util/error.h"
+#include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy {
@@ -127,12 +128,10 @@ absl::StatusOr<std::vector<std::string>> build(const Backend& backend, ModuleLis
     if (sink.cancelled()) return went_away();
     BuildFile file;
     file.path = f.lexically_relative(dir.path()).generic_string();
-    std::ifstream in(f, std::ios::binary);
-    file.data.assign(std::istreambuf_iterator<char>(in), {});
-    if (!in.good() && !in.eof())
-      return session_error({SessionFailure::Internal}, str_cat("cannot read ", f.string()));
-    struct stat st {};
-    file.executable = ::stat(f.c_str(), &st) == 0 && (st.st_mode & S_IXUSR);
+    absl::StatusOr<std::string> data = read_file(f);
+    if (!data.ok()) return session_error({SessionFailure::Internal}, std::string(data.status().message()));
+    file.data = std::move(*data);
+    file.executable = is_executable(f);
     if (absl::Status s = sink.file(std::move(file)); !s.ok()) return s;
   }
   return outputs;
