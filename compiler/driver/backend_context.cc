@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ppy/driver/portable_paths.h"
 #include "ppy/ir/text.h"
 #include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
@@ -43,7 +44,8 @@ BackendContext make_context(const Compilation& c, const host::BackendInfo& info,
   ctx.registry = &ir::DialectRegistry::builtin();
   // The entry module's file, for every build of a program (a library has none).
   if (c.project)
-    if (const SourceModule* entry = c.project->module(c.project->entry)) ctx.entry = entry->path;
+    if (const SourceModule* entry = c.project->module(c.project->entry))
+      ctx.entry = c.portable_paths ? under_root(entry->path, c.project->root) : entry->path;
   if (c.from_ppyir) ctx.entry = target_path;
   BackendIdentity backend = backend_identity(info, config);
   for (auto& [name, key] : c.keys) ctx.identity[name] = artifact_identity(key, backend);

@@ -120,6 +120,7 @@ int build(const BuildOptions& opts, Streams io) {
 
   frontend::DiagnosticEngine diags;
   CompileOptions copts{opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs, project.ok() ? &*project : nullptr};
+  copts.portable_paths = true;
   copts.on_module = [&report](const std::string& m, size_t total) { report.module_done(m, total); };
   auto c = compile(copts, diags);
   report.clear();

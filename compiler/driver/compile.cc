@@ -1,5 +1,7 @@
 #include "ppy/driver/compile.h"
 
+#include "ppy/driver/portable_paths.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -88,7 +90,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
 
   std::map<std::string, std::string> project_options = {{"entry", project->entry}};
   for (size_t i = 0; i < project->source_roots.size(); ++i)
-    project_options[str_cat("source-root.", i)] = project->source_roots[i];
+    project_options[str_cat("source-root.", i)] = under_root(project->source_roots[i], project->root);
 
   // Each module goes through the shared passes on its own, so they run at once.
   std::vector<absl::Status> results(modules.size());
@@ -102,6 +104,9 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
   });
   for (auto& s : results)
     if (!s.ok()) return s;
+  c.portable_paths = options.portable_paths;
+  if (options.portable_paths)
+    for (auto& m : modules) make_locations_portable(*m, project->root);
 
   for (auto& m : modules) {
     const SourceModule* src = project->module(m->name());

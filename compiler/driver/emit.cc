@@ -96,7 +96,9 @@ int emit(const EmitOptions& opts, Streams io) {
   if (auto s = host::require_toolchain(info, format); !s.ok()) return fail(io.err, s);
 
   frontend::DiagnosticEngine diags;
-  auto c = compile({opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs, project.ok() ? &*project : nullptr}, diags);
+  CompileOptions copts{opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs, project.ok() ? &*project : nullptr};
+  copts.portable_paths = true;  // its artifacts are cached: the same in every checkout
+  auto c = compile(copts, diags);
   if (!c.ok()) return report_failure(io.err, c.status(), diags);
   std::vector<std::string> names;
   for (auto& m : c->modules) names.push_back(m->name());

@@ -108,6 +108,35 @@ TEST_F(RemoteCache, TwoCheckoutsShareArtifacts) {
   EXPECT_EQ(calls(), 5);
 }
 
+// Built by absolute path (`ppy build /abs/a`, `ppy build /abs/b`) from a
+// folder that is neither: the key and what the backend is handed name the
+// sources relative to each checkout, so the second takes everything from the
+// remote cache, and its artifacts name no part of the first checkout's place.
+TEST_F(RemoteCache, TwoCheckoutsBuiltByAbsolutePathShareArtifacts) {
+  NEED_NGINX(cache);
+  std::string a = checkout("a"), b = checkout("b");
+  ASSERT_TRUE(fs::path(a).is_absolute());
+  fs::create_directories(path("elsewhere"));
+  auto build_abs = [&](const std::string& proj, const std::string& out) {
+    return ppy_in(p("elsewhere"), remote(cache), {"build", proj, "--backend", "dummy", "-o", p(out)});
+  };
+  Result first = build_abs(a, "out-a");
+  ASSERT_EQ(first.status, 0) << first << cache.log("error.log");
+  EXPECT_EQ(calls(), 1);
+  Result second = build_abs(b, "out-b");
+  ASSERT_EQ(second.status, 0) << second;
+  EXPECT_EQ(calls(), 1) << "the second checkout called the backend\n" << second;
+  EXPECT_THAT(second.err, HasSubstr("modules:  3 (3 from the remote cache)")) << second;
+  EXPECT_EQ(tree(path("out-b")), tree(path("out-a")));
+  for (auto& [file, bytes] : tree(path("out-b"))) EXPECT_THAT(bytes, Not(HasSubstr(a))) << file;
+  // Built from inside a checkout (`ppy build .`), the same artifacts: the local cache has them.
+  Result inside = build(remote(cache), b, "out-b2");
+  ASSERT_EQ(inside.status, 0) << inside;
+  EXPECT_THAT(inside.err, HasSubstr("modules:  3 (3 from the local cache)")) << inside;
+  EXPECT_EQ(calls(), 1);
+  EXPECT_EQ(tree(path("out-b2")), tree(path("out-a")));
+}
+
 TEST_F(RemoteCache, TheProjectTableNamesItToo) {
   NEED_NGINX(cache);
   std::string a = checkout("a");

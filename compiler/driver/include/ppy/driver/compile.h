@@ -37,6 +37,10 @@ struct CompileOptions {
   /// Called (from any thread) as each module is through the shared passes,
   /// with how many there are: `ppy build`'s progress.
   std::function<void(const std::string& module, size_t total)> on_module;
+  /// The modules' locations (and the entry's path a backend is told) relative
+  /// to the project folder (ppy/driver/portable_paths.h): the roads whose
+  /// artifacts are cached, so that every checkout makes and shares the same.
+  bool portable_paths = false;
 };
 
 struct Compilation {
@@ -49,6 +53,8 @@ struct Compilation {
   std::map<std::string, ModuleKey> keys;
   int opt_level = 2;
   bool from_ppyir = false;
+  /// CompileOptions::portable_paths, as compiled.
+  bool portable_paths = false;
 
   std::vector<const ir::Module*> module_list() const;
 };
