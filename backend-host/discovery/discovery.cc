@@ -19,14 +19,6 @@ std::string BackendEntry::origin() const {
   return str_cat(distribution, " ", version, " (", manifest.string(), ")");
 }
 
-EnvLookup process_env() {
-  return [](std::string_view name) -> std::optional<std::string> {
-    const char* v = std::getenv(std::string(name).c_str());
-    if (!v) return std::nullopt;
-    return std::string(v);
-  };
-}
-
 std::vector<fs::path> backend_search_path(const EnvLookup& env, const fs::path& install_prefix) {
   std::vector<fs::path> out;
   if (auto p = env("PPY_BACKEND_PATH")) {
@@ -47,13 +39,6 @@ std::vector<fs::path> backend_search_path(const EnvLookup& env, const fs::path& 
     out.push_back(fs::path(*home) / ".local" / "share" / "ppy" / "backends");
   }
   return out;
-}
-
-fs::path running_install_prefix() {
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  return exe.parent_path().parent_path();
 }
 
 namespace {

@@ -20,7 +20,7 @@
 
 #include <mutex>
 
-#include "ppy/host/discovery.h"
+#include "ppy/host/env.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;

@@ -124,15 +124,14 @@ std::vector<std::string> BackendCatalog::names() const {
 
 bool BackendCatalog::is_builtin(const std::string& name) const { return builtins().count(name) != 0; }
 
-absl::StatusOr<HostOverrides> HostOverrides::from(const std::optional<std::string>& sandbox,
-                                                   const std::optional<int>& timeout_ms) {
-  HostOverrides out;
-  if (sandbox) {
-    auto mode = host::parse_sandbox_mode(*sandbox);
+absl::StatusOr<host::HostSettings> command_line_settings(const HostFlags& flags) {
+  host::HostSettings out;
+  if (flags.sandbox) {
+    auto mode = host::parse_sandbox_mode(*flags.sandbox);
     if (!mode.ok()) return coded_error("E1002", error_text(mode.status()));
     out.sandbox = *mode;
   }
-  if (timeout_ms) out.timeout = std::chrono::milliseconds(*timeout_ms);
+  if (flags.backend_timeout_ms) out.timeout = std::chrono::milliseconds(*flags.backend_timeout_ms);
   return out;
 }
 
@@ -146,7 +145,7 @@ std::string sandbox_warning(const host::BackendHandle& backend) {
 }
 
 absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& name, const Project* project,
-                                                          const HostOverrides& overrides) {
+                                                          const host::HostSettings& command_line) {
   if (auto it = loaded_.find(name); it != loaded_.end()) return it->second.get();
   auto config = backend_config(project, name);
   if (!config.ok()) return config.status();
@@ -172,10 +171,7 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& nam
     entry.manifest = entry.executable.parent_path() / "manifest.toml";
     host::ConnectOptions connect;
     host::HostSettings settings = config->settings;
-    host::HostSettings cli;
-    cli.sandbox = overrides.sandbox;
-    cli.timeout = overrides.timeout;
-    settings.merge_from(cli);
+    settings.merge_from(command_line);
     connect.settings = settings;
     connect.options = config->options;
     handle = host::connect_backend(entry, connect);
@@ -195,10 +191,7 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& nam
       reach.executable.clear();
     }
     config->settings.tls.apply(reach.tls, {});
-    host::HostSettings cli;
-    cli.sandbox = overrides.sandbox;
-    cli.timeout = overrides.timeout;
-    settings.merge_from(cli);
+    settings.merge_from(command_line);
     connect.settings = settings;
     connect.options = config->options;
     handle = host::connect_backend(reach, connect);
@@ -211,13 +204,13 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& nam
 
 absl::StatusOr<host::BackendHandle*> BackendCatalog::format_owner(const std::string& format,
                                                                   const Project* project,
-                                                                  const HostOverrides& overrides) {
+                                                                  const host::HostSettings& command_line) {
   for (auto& [name, _] : builtins()) {
-    auto h = load(name, project, overrides);
+    auto h = load(name, project, command_line);
     if (h.ok() && (*h)->info().format(format)) return *h;
   }
   if (const host::BackendEntry* hinted = index_.format_hint(format)) {
-    auto h = load(hinted->name, project, overrides);
+    auto h = load(hinted->name, project, command_line);
     if (!h.ok()) return h.status();
     if (!(*h)->info().format(format))
       return coded_error("E1903", str_cat("the format '", format, "' is declared for backend '", hinted->name,
@@ -231,11 +224,11 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::format_owner(const std::str
   host::BackendHandle* owner = nullptr;
   for (auto& name : names()) {
     if (is_builtin(name)) {
-      if (auto h = load(name, project, overrides); h.ok())
+      if (auto h = load(name, project, command_line); h.ok())
         for (auto& f : (*h)->info().formats) formats.push_back(f.name);
       continue;
     }
-    auto h = load(name, project, overrides);
+    auto h = load(name, project, command_line);
     if (!h.ok()) {
       unusable.push_back(str_cat(name, " (", error_text(h.status()), ")"));
       continue;

@@ -43,15 +43,16 @@ TEST(SandboxWarning, NamesEveryProtectionTheKernelCannotGive) {
   EXPECT_EQ(sandbox_warning(Sandboxed(strict)), "");
 }
 
-TEST(HostOverrides, ReadsTheFlagsAndRefusesAModeThatIsNotOne) {
-  auto o = HostOverrides::from(std::string("strict"), 2500);
+TEST(CommandLineSettings, ReadsTheFlagsAndRefusesAModeThatIsNotOne) {
+  auto o = command_line_settings({std::string("strict"), 2500});
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->sandbox, host::SandboxMode::Strict);
   EXPECT_EQ(o->timeout, std::chrono::milliseconds(2500));
-  auto none = HostOverrides::from(std::nullopt, std::nullopt);
+  EXPECT_EQ(o->deadlines().build, std::chrono::milliseconds(2500));
+  auto none = command_line_settings({});
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->sandbox || none->timeout);
-  auto bad = HostOverrides::from(std::string("paranoid"), std::nullopt);
+  auto bad = command_line_settings({std::string("paranoid"), std::nullopt});
   EXPECT_EQ(error_code(bad.status()), "E1002");
   EXPECT_THAT(error_text(bad.status()), HasSubstr("paranoid"));
 }

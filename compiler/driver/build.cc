@@ -96,8 +96,8 @@ int build(const BuildOptions& opts, Streams io) {
                                                        "source, and a .ppyir file is one module's IR with no program "
                                                        "around it; give the .ppy file or the project folder")));
   }
-  auto overrides = HostOverrides::from(opts.host.sandbox, opts.host.backend_timeout_ms);
-  if (!overrides.ok()) return fail(io.err, overrides.status());
+  auto command_line = command_line_settings(opts.host);
+  if (!command_line.ok()) return fail(io.err, command_line.status());
   // Before anything starts; the default folder (in the project's cache) is
   // known, and checked, once the project is compiled.
   if (opts.output) {
@@ -108,7 +108,7 @@ int build(const BuildOptions& opts, Streams io) {
   auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
                                                  : load_project(opts.target);
   BackendCatalog catalog = BackendCatalog::discover();
-  auto backend = catalog.load(opts.backend, project.ok() ? &*project : nullptr, *overrides);
+  auto backend = catalog.load(opts.backend, project.ok() ? &*project : nullptr, *command_line);
   if (!backend.ok()) return fail(io.err, backend.status());
   // Progress on a terminal (stderr), whole lines elsewhere, only errors with --quiet.
   BuildReport report(io.err, BuildReport::mode_for(opts.quiet, &io.err == &std::cerr ? STDERR_FILENO : -1));

@@ -83,12 +83,12 @@ int emit(const EmitOptions& opts, Streams io) {
   auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
                                                  : load_project(opts.target);
   const Project* p = project.ok() ? &*project : nullptr;
-  auto overrides = HostOverrides::from(opts.host.sandbox, opts.host.backend_timeout_ms);
-  if (!overrides.ok()) return fail(io.err, overrides.status());
+  auto command_line = command_line_settings(opts.host);
+  if (!command_line.ok()) return fail(io.err, command_line.status());
   if (opts.output)
     if (auto s = check_output_location(*opts.output); !s.ok()) return fail(io.err, s);
   BackendCatalog catalog = BackendCatalog::discover();
-  auto backend = catalog.format_owner(opts.format, p, *overrides);
+  auto backend = catalog.format_owner(opts.format, p, *command_line);
   if (!backend.ok()) return fail(io.err, backend.status());
   io.err << sandbox_warning(**backend);
   const host::BackendInfo& info = (*backend)->info();

@@ -149,7 +149,7 @@ int run(const RunOptions& opts, Streams io) {
                                                  : load_project(opts.target);
   const Project* p = project.ok() ? &*project : nullptr;
   BackendCatalog catalog = BackendCatalog::discover();
-  auto backend = catalog.load("llvm", p, HostOverrides{});
+  auto backend = catalog.load("llvm", p, host::HostSettings{});
   if (!backend.ok()) return fail(io.err, backend.status());
   const host::BackendInfo& info = (*backend)->info();
   if (auto s = host::require_toolchain(info, info.format("object")); !s.ok()) return fail(io.err, s);

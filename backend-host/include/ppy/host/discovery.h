@@ -20,7 +20,6 @@
 /// other distributions from being listed.
 
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -29,15 +28,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ppy/host/env.h"
 #include "ppy/host/settings.h"
 
 namespace ppy::host {
-
-/// How a spawned helper is reached. `SocketPair` (`--fd 3`, manifest
-/// `connection = "fd"`, the default) needs a gRPC that serves on an inherited
-/// descriptor; `UnixSocket` (`--socket PATH` in the helper's private run folder,
-/// `connection = "socket"`) is for one whose gRPC cannot (Python's).
-enum class HelperConnection { SocketPair, UnixSocket };
 
 /// One backend an installed distribution provides, as its manifest says.
 struct BackendEntry {
@@ -68,19 +62,11 @@ struct BackendEntry {
   std::string origin() const;
 };
 
-/// Reads an environment variable; injectable so tests need not touch the real one.
-using EnvLookup = std::function<std::optional<std::string>(std::string_view)>;
-/// getenv.
-EnvLookup process_env();
-
 /// The folders searched, in order: each entry of `PPY_BACKEND_PATH`
 /// (colon-separated), `<install_prefix>/lib/ppy/backends`, then the user's
 /// `$XDG_DATA_HOME/ppy/backends` (or `~/.local/share/ppy/backends`).
 std::vector<std::filesystem::path> backend_search_path(const EnvLookup& env,
                                                        const std::filesystem::path& install_prefix);
-
-/// The prefix the running executable is installed under (`<prefix>/bin/ppy`).
-std::filesystem::path running_install_prefix();
 
 /// The contract's builtin backend names, the one list of them: reserved, so a
 /// distribution registering one is reported and ignored (never started),

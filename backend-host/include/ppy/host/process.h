@@ -22,8 +22,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ppy/host/discovery.h"
+#include "ppy/host/env.h"
 #include "ppy/host/sandbox.h"
+#include "ppy/host/settings.h"
 
 namespace ppy::host {
 

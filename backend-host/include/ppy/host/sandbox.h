@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "ppy/host/discovery.h"
+#include "ppy/host/env.h"
 #include "ppy/host/settings.h"
 
 namespace ppy::host {

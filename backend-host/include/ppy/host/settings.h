@@ -30,6 +30,12 @@ std::string_view sandbox_mode_name(SandboxMode m);
 /// `off` / `default` / `strict`; anything else is InvalidArgument.
 absl::StatusOr<SandboxMode> parse_sandbox_mode(std::string_view s);
 
+/// How a spawned helper is reached. `SocketPair` (`--fd 3`, manifest
+/// `connection = "fd"`, the default) needs a gRPC that serves on an inherited
+/// descriptor; `UnixSocket` (`--socket PATH` in the helper's private run folder,
+/// `connection = "socket"`) is for one whose gRPC cannot (Python's).
+enum class HelperConnection { SocketPair, UnixSocket };
+
 /// Per-call deadlines. A helper past one is ended and the call fails E1905.
 /// A backend's passes run within the call that asks for them (validate, emit
 /// or build), under its deadline.

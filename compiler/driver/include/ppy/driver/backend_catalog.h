@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "ppy/backend/backend.h"
+#include "ppy/driver/commands.h"
 #include "ppy/host/discovery.h"
 #include "ppy/host/handle.h"
 #include "ppy/host/settings.h"
@@ -20,15 +21,10 @@
 
 namespace ppy::driver {
 
-/// What the command line says of hosting, above the project's table.
-struct HostOverrides {
-  std::optional<host::SandboxMode> sandbox;           ///< --sandbox
-  std::optional<std::chrono::milliseconds> timeout;   ///< --backend-timeout MS
-
-  /// From the flags' text; a sandbox mode that is not one is E1002.
-  static absl::StatusOr<HostOverrides> from(const std::optional<std::string>& sandbox,
-                                            const std::optional<int>& timeout_ms);
-};
+/// The command line's layer of host settings, the one above the project's
+/// table: `--sandbox` and `--backend-timeout` read in one step. A sandbox mode
+/// that is not one is E1002.
+absl::StatusOr<host::HostSettings> command_line_settings(const HostFlags& flags);
 
 /// A warning for a helper whose sandbox lacks protections its mode asks for
 /// (this kernel cannot give them), or empty: the driver never keeps quiet
@@ -64,15 +60,16 @@ class BackendCatalog {
   const host::ManifestIndex& index() const { return index_; }
 
   /// Starts (or returns the already started) backend `name` with its table
-  /// from `project`. E1903 for every load error in the contract's words.
+  /// from `project`, and `command_line` over both the manifest's and the
+  /// table's settings. E1903 for every load error in the contract's words.
   absl::StatusOr<host::BackendHandle*> load(const std::string& name, const Project* project,
-                                            const HostOverrides& overrides);
+                                            const host::HostSettings& command_line);
 
   /// The backend that owns `format`: builtins first, then the manifests' hint
   /// (the named backend is asked all the same), then every installed backend.
   /// E1903 when none or several do.
   absl::StatusOr<host::BackendHandle*> format_owner(const std::string& format, const Project* project,
-                                                    const HostOverrides& overrides);
+                                                    const host::HostSettings& command_line);
 
  private:
   host::ManifestIndex index_;
