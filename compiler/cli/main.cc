@@ -3,8 +3,6 @@
 
 #include "CLI/CLI.hpp"
 #include "ppy/driver/commands.h"
-#include "ppy/host/process.h"
-#include "ppy/util/memory.h"
 
 namespace {
 
@@ -24,9 +22,7 @@ void add_host_flags(CLI::App* cmd, ppy::driver::HostFlags& host) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Ctrl-C, SIGTERM or an exit ends every helper this driver started.
-  ppy::host::install_signal_cleanup();
-  ppy::keep_freed_memory();
+  ppy::driver::prepare_driver_process();
   CLI::App app{"ppy: a compiler for a typed subset of Python, with out-of-process backends"};
   app.require_subcommand(1);
   app.footer("Run `ppy COMMAND --help` for a command's options.");

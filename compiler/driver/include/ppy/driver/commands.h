@@ -11,6 +11,12 @@
 
 namespace ppy::driver {
 
+/// Readies this process to be the driver, once, before any road runs: a
+/// Ctrl-C, SIGTERM or exit ends every helper it started and removes their
+/// folders, and memory freed by a module is kept for the next. The command
+/// line calls it; a road never needs to.
+void prepare_driver_process();
+
 /// Where a command writes: its normal output and its diagnostics.
 struct Streams {
   std::ostream& out;
