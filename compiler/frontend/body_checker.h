@@ -1,0 +1,109 @@
+#pragma once
+// The body checker: names, types, definite assignment, reachability and
+// effects of one function's body. Its statements (check_statements.cc),
+// expressions (check_expressions.cc) and calls with the builtins
+// (check_calls.cc) are checked in files of their own. Not an API.
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ast.h"
+#include "checker.h"
+#include "ppy/frontend/diagnostics.h"
+#include "ppy/frontend/frontend.h"
+
+namespace ppy::frontend::checking {
+
+/// What is known at a point of a body: whether it is reachable, and the
+/// locals definitely assigned there.
+struct Flow {
+  bool reachable = true;
+  std::set<std::string> assigned;
+};
+
+/// Where control flows meet: what both sides give.
+Flow merge(const Flow& a, const Flow& b);
+
+class BodyChecker {
+ public:
+  BodyChecker(ModuleInfo& m, FuncInfo& f, const ModuleInterfaces& all, DiagnosticEngine& d)
+      : m_(m), f_(f), all_(all), d_(d), gpu_(!f.gpu_kind.empty()) {}
+  void run();
+
+ private:
+  void error(Pos p, const char* code, std::string msg);
+  void effect(const char* e) { f_.effects.insert(e); }
+  void raises();
+
+  // Names assigned anywhere in the body are locals (Python's rule).
+  void collect_target(const Expr& t);
+  void collect_locals(const std::vector<StmtPtr>& body);
+  void note_local(const std::string& n);
+
+  // --- statements ---
+  void block(std::vector<StmtPtr>& body);
+  void stmt(Stmt& s);
+  static std::string hint_for(Ty want, Ty got);
+  Ty annotation(const Expr* a);
+
+  /// Assigns a value of type `vt` to the target `t`.
+  void assign(Expr& t, Ty vt, const Expr& v);
+  void aug_assign(Stmt& s);
+  void for_stmt(Stmt& s);
+
+  // --- expressions ---
+  /// An expression whose value is used (not None, not a bare string).
+  Ty value(Expr& e, Ty expected);
+  void condition(Expr& e);
+  void index(Expr& e);
+  Ty expr(Expr& e, Ty expected, bool stmt_level) { return e.ty = expr_inner(e, expected, stmt_level); }
+  Ty expr_inner(Expr& e, Ty expected, bool stmt_level);
+
+  // What `e` (a name or attribute chain) refers to outside locals.
+  struct Resolved {
+    Ref ref = Ref::Unresolved;
+    std::string module;  ///< Func/Const/Module: the module
+    std::string name;    ///< Func/Const: the member; Special: the path
+    Ty ty = Ty::Error;
+    ConstInfo value;
+  };
+  Resolved resolve_path(const std::string& path);
+  Ty use_const(Expr& e, const Resolved& r);
+  Ty name(Expr& e);
+  Ty attribute(Expr& e);
+  Ty unary(Expr& e);
+
+  /// The result type of `a op b` for numbers, or Error (reported).
+  Ty arith(const std::string& op, Ty a, Ty b, Pos p);
+  Ty binary(Expr& e);
+  Ty compare(Expr& e);
+
+  // --- calls ---
+  Ty call(Expr& e, bool stmt_level);
+  bool signature(const Resolved& r, std::vector<std::string>& names, std::vector<Ty>& params, Ty& result,
+                 std::string& kind, std::vector<std::optional<ConstInfo>>* defaults = nullptr);
+
+  /// Arguments in parameter order (keywords placed), or false (reported).
+  bool bind_args(Expr& e, const std::string& fname, const std::vector<std::string>& names, std::vector<Expr*>& out,
+                 const std::vector<std::optional<ConstInfo>>& defaults);
+  Ty user_call(Expr& e, const Resolved& r);
+  Ty builtin(Expr& e, const std::string& n, bool stmt_level);
+  Ty math_call(Expr& e, const std::string& n);
+  Ty gpu_call(Expr& e, const std::string& n);
+  ModuleInfo& m_;
+  FuncInfo& f_;
+  const ModuleInterfaces& all_;
+  DiagnosticEngine& d_;
+  bool gpu_;
+  std::map<std::string, Ty> types_;
+  std::set<std::string> unknown_;
+  std::vector<std::string> order_;
+  Flow flow_;
+  std::vector<std::vector<Flow>> loops_;
+  uint32_t line_ = 0;  ///< the statement being checked (module code calls only what is defined above it)
+};
+
+}  // namespace ppy::frontend::checking

@@ -1,0 +1,443 @@
+// The body checker, calls: user functions and their arguments, the builtins, math and ppy.cuda.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+#include "body_checker.h"
+#include "checker_internal.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend::checking {
+
+Ty BodyChecker::call(Expr& e, bool stmt_level) {
+  Expr& callee = *e.kids[0];
+  auto path = dotted(callee);
+  if (!path) {
+    for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+    error(callee.pos, "E1010", "only named functions can be called in the ppy subset");
+    return Ty::Error;
+  }
+  std::string first = path->substr(0, path->find('.'));
+  if (types_.count(first)) {
+    if (callee.kind == ExprKind::Attribute) {
+      Ty bt = value(*callee.kids[0], Ty::Error);
+      if (is_list(bt))
+        error(callee.pos, "E1010",
+              str_cat("list method '", callee.str, "' is outside the ppy subset (lists have a fixed length; make them with [x] * n)"));
+      else if (bt != Ty::Error)
+        error(callee.pos, "E1010", str_cat("methods of ", ty_name(bt), " are outside the ppy subset"));
+      return Ty::Error;
+    }
+    error(callee.pos, "E1030", str_cat("'", first, "' is a local variable, not a function"));
+    return Ty::Error;
+  }
+  Resolved r = resolve_path(*path);
+  e.ref = r.ref;
+  switch (r.ref) {
+    case Ref::Func: return user_call(e, r);
+    case Ref::Builtin: return builtin(e, r.name, stmt_level);
+    case Ref::Math: return math_call(e, r.name);
+    case Ref::Cuda:
+    case Ref::Native: return gpu_call(e, r.name);
+    case Ref::Unresolved:
+      if (!m_.bindings.count(first) && !m_.func_index.count(first) && !m_.consts.count(first)) {
+        static const std::set<std::string> known = {"str", "input", "open", "sum", "sorted", "list", "dict",
+                                                    "set", "tuple", "round", "isinstance", "enumerate", "zip",
+                                                    "map", "filter", "repr", "type", "divmod", "pow", "any", "all"};
+        if (known.count(first)) error(callee.pos, "E1010", str_cat("the builtin '", first, "' is outside the ppy subset"));
+        else error(callee.pos, "E1020", str_cat("name '", first, "' is not defined"));
+      } else {
+        error(callee.pos, "E1020", str_cat("'", *path, "' is not defined (or is outside the ppy subset)"));
+      }
+      return Ty::Error;
+    default:
+      error(callee.pos, "E1030", str_cat("'", *path, "' is not callable"));
+      return Ty::Error;
+  }
+}
+
+bool BodyChecker::signature(const Resolved& r, std::vector<std::string>& names, std::vector<Ty>& params, Ty& result,
+               std::string& kind, std::vector<std::optional<ConstInfo>>* defaults) {
+  if (r.module == m_.name) {
+    FuncInfo* f = m_.func(r.name);
+    for (auto& p : f->def->params) names.push_back(p.name);
+    params = f->params;
+    result = f->result;
+    kind = f->gpu_kind;
+    if (defaults) *defaults = f->defaults;
+    return true;
+  }
+  const FuncSignature& s = all_.at(r.module).functions.at(r.name);
+  names = s.param_names;
+  for (auto& t : s.param_types) params.push_back(ty_from_name(t));
+  if (defaults) {
+    defaults->assign(names.size(), std::nullopt);
+    for (size_t i = 0; i < s.param_defaults.size() && i < names.size(); ++i)
+      if (const auto& d = s.param_defaults[i]) {
+        ConstInfo c;
+        c.ty = ty_from_name(d->type);
+        c.i = d->i;
+        c.f = d->f;
+        c.b = d->b;
+        (*defaults)[i] = c;
+      }
+  }
+  result = ty_from_name(s.result_type);
+  kind = s.gpu_kind;
+  return true;
+}
+
+bool BodyChecker::bind_args(Expr& e, const std::string& fname, const std::vector<std::string>& names, std::vector<Expr*>& out,
+               const std::vector<std::optional<ConstInfo>>& defaults) {
+  size_t npos = e.kids.size() - 1;
+  if (npos > names.size()) {
+    error(e.pos, "E1032", str_cat(fname, "() takes ", names.size(), " argument", names.size() == 1 ? "" : "s", " but ", npos, " were given"));
+    return false;
+  }
+  out.assign(names.size(), nullptr);
+  for (size_t i = 0; i < npos; ++i) out[i] = e.kids[i + 1].get();
+  for (auto& k : e.keywords) {
+    auto it = std::find(names.begin(), names.end(), k.name);
+    if (it == names.end()) {
+      error(k.pos, "E1032", str_cat(fname, "() got an unexpected keyword argument '", k.name, "'"));
+      return false;
+    }
+    size_t i = static_cast<size_t>(it - names.begin());
+    if (out[i]) {
+      error(k.pos, "E1032", str_cat(fname, "() got multiple values for argument '", k.name, "'"));
+      return false;
+    }
+    out[i] = k.value.get();
+  }
+  for (size_t i = 0; i < names.size(); ++i)
+    if (!out[i] && !(i < defaults.size() && defaults[i])) {
+      error(e.pos, "E1032", str_cat(fname, "() missing required argument '", names[i], "'"));
+      return false;
+    }
+  return true;
+}
+
+Ty BodyChecker::user_call(Expr& e, const Resolved& r) {
+  std::vector<std::string> names;
+  std::vector<Ty> params;
+  Ty result;
+  std::string kind;
+  std::vector<std::optional<ConstInfo>> defaults;
+  signature(r, names, params, result, kind, &defaults);
+  std::string shown = r.module == m_.name ? r.name : r.module + "." + r.name;
+  e.target = r.module + "." + r.name;
+  if (f_.module_code && r.module == m_.name && m_.func(r.name)->def->pos.line > line_) {
+    error(e.kids[0]->pos, "E1020", str_cat("name '", r.name, "' is not defined (its `def` comes later in the module)"));
+    return Ty::Error;
+  }
+  if (kind == "kernel") {
+    error(e.pos, "E1100", str_cat("kernel '", shown, "' cannot be called directly; launch it with cuda.launch(", r.name, ", grid, block, ...)"));
+    return Ty::Error;
+  }
+  if (kind == "device" && !gpu_) {
+    error(e.pos, "E1100", str_cat("device function '", shown, "' can only be called from GPU code"));
+    return Ty::Error;
+  }
+  if (kind.empty() && gpu_) {
+    error(e.pos, "E1100", str_cat("GPU code cannot call the host function '", shown, "'"));
+    return Ty::Error;
+  }
+  std::vector<Expr*> args;
+  if (!bind_args(e, shown, names, args, defaults)) {
+    for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+    return Ty::Error;
+  }
+  // A parameter left out takes its default: the constant, passed as a keyword.
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i]) continue;
+    const ConstInfo& d = *defaults[i];
+    Keyword k;
+    k.name = names[i];
+    k.pos = e.pos;
+    k.value = std::make_unique<Expr>();
+    k.value->kind = d.ty == Ty::Float ? ExprKind::Float : d.ty == Ty::Bool ? ExprKind::Bool : ExprKind::Int;
+    k.value->pos = e.pos;
+    k.value->ival = d.i;
+    k.value->fval = d.f;
+    k.value->bval = d.b;
+    args[i] = k.value.get();
+    e.keywords.push_back(std::move(k));
+  }
+  bool ok = true;
+  for (size_t i = 0; i < args.size(); ++i) {
+    Ty t = value(*args[i], params[i]);
+    if (t == Ty::Error || params[i] == Ty::Error) { ok = false; continue; }
+    if (t != params[i]) {
+      error(args[i]->pos, "E1030", str_cat("argument '", names[i], "' of ", shown, "() is ", ty_name(params[i]), ", not ", ty_name(t), hint_for(params[i], t)));
+      ok = false;
+    }
+    args[i]->param_index = static_cast<int>(i);
+  }
+  f_.callees.insert(e.target);
+  if (r.module != m_.name) m_.externals.insert(e.target);
+  if (!ok) return Ty::Error;
+  return result;
+}
+
+Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
+  e.target = n;
+  size_t nargs = e.kids.size() - 1;
+  if (gpu_ && n != "int" && n != "float" && n != "abs" && n != "min" && n != "max" && n != "bool") {
+    error(e.pos, "E1100", str_cat(n, "() is not available in GPU code"));
+    return Ty::Error;
+  }
+  if (n == "print") {
+    effect("io");
+    for (auto& k : e.keywords) {
+      if (k.name == "flush" && k.value->kind == ExprKind::Bool) continue;  // output is unbuffered anyway
+      if (k.name != "sep" && k.name != "end") {
+        error(k.pos, "E1010", str_cat("print(", k.name, "=...) is outside the ppy subset"));
+        return Ty::Error;
+      }
+      if (k.value->kind != ExprKind::Str) {
+        error(k.value->pos, "E1010", str_cat("print's ", k.name, " must be a string literal"));
+        return Ty::Error;
+      }
+    }
+    for (size_t i = 1; i < e.kids.size(); ++i) {
+      Ty t = expr(*e.kids[i], Ty::Error, false);
+      if (t == Ty::None) error(e.kids[i]->pos, "E1030", "this call returns None; printing it is outside the ppy subset");
+      else if (is_ptr(t)) error(e.kids[i]->pos, "E1030", "a native pointer cannot be printed");
+      else if (is_list(t)) effect("reads");
+    }
+    return Ty::None;
+  }
+  if (!e.keywords.empty()) {
+    error(e.keywords[0].pos, "E1032", str_cat(n, "() takes no keyword arguments"));
+    return Ty::Error;
+  }
+  auto arity = [&](size_t lo, size_t hi) {
+    if (nargs < lo || nargs > hi) {
+      error(e.pos, "E1032", lo == hi ? str_cat(n, "() takes exactly ", lo, " argument", lo == 1 ? "" : "s", " (", nargs, " given)")
+                                     : str_cat(n, "() takes ", lo, " to ", hi, " arguments (", nargs, " given)"));
+      return false;
+    }
+    return true;
+  };
+  if (n == "range") {
+    error(e.pos, "E1010", "range() is only supported as the iterable of a for loop");
+    return Ty::Error;
+  }
+  if (n == "len") {
+    if (!arity(1, 1)) return Ty::Error;
+    Ty t = value(*e.kids[1], Ty::Error);
+    if (t == Ty::Error) return t;
+    if (!is_list(t)) {
+      error(e.kids[1]->pos, "E1030", str_cat("object of type '", ty_name(t), "' has no len()"));
+      return Ty::Error;
+    }
+    return Ty::Int;
+  }
+  if (n == "int" || n == "float" || n == "bool") {
+    if (nargs == 0) {
+      e.target = n + "0";
+      return n == "int" ? Ty::Int : n == "float" ? Ty::Float : Ty::Bool;
+    }
+    if (!arity(0, 1)) return Ty::Error;
+    Ty t = value(*e.kids[1], Ty::Error);
+    if (t == Ty::Error) return t;
+    if (n == "bool" ? (!is_numeric(t) && !is_list(t)) : !is_numeric(t)) {
+      error(e.kids[1]->pos, "E1030", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
+      return Ty::Error;
+    }
+    if (n == "int" && t == Ty::Float) raises();
+    return n == "int" ? Ty::Int : n == "float" ? Ty::Float : Ty::Bool;
+  }
+  if (n == "abs") {
+    if (!arity(1, 1)) return Ty::Error;
+    Ty t = value(*e.kids[1], Ty::Error);
+    if (t == Ty::Error) return t;
+    if (!is_numeric(t)) {
+      error(e.kids[1]->pos, "E1030", str_cat("bad operand type for abs(): ", ty_name(t)));
+      return Ty::Error;
+    }
+    if (t != Ty::Float) raises();
+    return t == Ty::Float ? Ty::Float : Ty::Int;
+  }
+  if (n == "min" || n == "max") {
+    if (nargs < 2) {
+      error(e.pos, "E1032", str_cat(n, "() takes two or more numbers in the ppy subset (", nargs, " given)"));
+      return Ty::Error;
+    }
+    Ty common = Ty::Error;
+    for (size_t i = 1; i < e.kids.size(); ++i) {
+      Ty t = value(*e.kids[i], Ty::Error);
+      if (t == Ty::Error) return t;
+      if (t != Ty::Int && t != Ty::Float) {
+        error(e.kids[i]->pos, "E1030", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
+        return Ty::Error;
+      }
+      if (common == Ty::Error) common = t;
+      else if (common != t) {
+        error(e.kids[i]->pos, "E1030", str_cat(n, "() of int and float returns either in Python; the subset needs one type"));
+        return Ty::Error;
+      }
+    }
+    return common;
+  }
+  (void)stmt_level;
+  return Ty::Error;
+}
+
+Ty BodyChecker::math_call(Expr& e, const std::string& n) {
+  e.target = n;
+  size_t want = n == "math.pow" ? 2 : 1;
+  if (e.kids.size() - 1 != want || !e.keywords.empty()) {
+    error(e.pos, "E1032", str_cat(n, "() takes exactly ", want, " argument", want == 1 ? "" : "s"));
+    return Ty::Error;
+  }
+  for (size_t i = 1; i < e.kids.size(); ++i) {
+    Ty t = value(*e.kids[i], Ty::Float);
+    if (t == Ty::Error) return t;
+    if (!is_numeric(t)) {
+      error(e.kids[i]->pos, "E1030", str_cat(n, "() takes a number, not ", ty_name(t)));
+      return Ty::Error;
+    }
+  }
+  if (n == "math.floor" || n == "math.ceil" || n == "math.trunc") {
+    raises();
+    return Ty::Int;
+  }
+  if (n == "math.sqrt" || n == "math.log" || n == "math.log2" || n == "math.log10" || n == "math.exp" ||
+      n == "math.pow" || n == "math.sin" || n == "math.cos" || n == "math.tan")
+    raises();
+  return Ty::Float;
+}
+
+Ty BodyChecker::gpu_call(Expr& e, const std::string& n) {
+  e.target = n;
+  size_t nargs = e.kids.size() - 1;
+  if (n == "ppy.cuda.launch") {
+    if (gpu_) {
+      error(e.pos, "E1100", "cuda.launch is only available in host code");
+      return Ty::Error;
+    }
+    if (nargs < 3) {
+      error(e.pos, "E1032", "cuda.launch takes (kernel, grid, block, *args)");
+      return Ty::Error;
+    }
+    auto kpath = dotted(*e.kids[1]);
+    Resolved kr = kpath ? resolve_path(*kpath) : Resolved{};
+    std::vector<std::string> names;
+    std::vector<Ty> params;
+    Ty result;
+    std::string kind;
+    if (kr.ref != Ref::Func || (signature(kr, names, params, result, kind), kind != "kernel")) {
+      error(e.kids[1]->pos, "E1100", "cuda.launch's first argument must be a @cuda.kernel function");
+      return Ty::Error;
+    }
+    e.kids[1]->ref = Ref::Func;
+    e.kids[1]->target = kr.module + "." + kr.name;
+    for (size_t i : {2, 3}) {
+      Expr& g = *e.kids[i];
+      std::vector<Expr*> dims;
+      if (g.kind == ExprKind::Tuple) for (auto& k : g.kids) dims.push_back(k.get());
+      else dims.push_back(&g);
+      if (dims.empty() || dims.size() > 3) {
+        error(g.pos, "E1100", "a launch's grid and block are an int or a tuple of up to three ints");
+        return Ty::Error;
+      }
+      for (Expr* d : dims) {
+        Ty t = value(*d, Ty::Int);
+        if (t != Ty::Int && t != Ty::Error) {
+          error(d->pos, "E1030", "a launch's grid and block sizes are ints");
+          return Ty::Error;
+        }
+      }
+      g.ty = Ty::Int;
+    }
+    if (nargs - 3 != params.size()) {
+      error(e.pos, "E1032", str_cat("kernel '", kr.name, "' takes ", params.size(), " arguments but ", nargs - 3, " were given"));
+      return Ty::Error;
+    }
+    for (size_t i = 0; i < params.size(); ++i) {
+      Expr& a = *e.kids[4 + i];
+      Ty t = value(a, Ty::Error);
+      if (t == Ty::Error) continue;
+      bool ok = t == params[i] || (is_ptr(params[i]) && is_list(t) && elem_of(t) == elem_of(params[i]));
+      if (!ok) error(a.pos, "E1030", str_cat("argument '", names[i], "' of kernel '", kr.name, "' is ", ty_name(params[i]), ", not ", ty_name(t)));
+    }
+    f_.callees.insert(e.kids[1]->target);
+    if (kr.module != m_.name) m_.externals.insert(e.kids[1]->target);
+    effect("io");
+    effect("reads");
+    effect("writes");
+    return Ty::None;
+  }
+  if (!gpu_) {
+    error(e.pos, "E1100", str_cat(n.substr(4), " is only available in @cuda.kernel and @cuda.device functions"));
+    return Ty::Error;
+  }
+  if (n == "ppy.cuda.thread_id" || n == "ppy.cuda.block_id" || n == "ppy.cuda.block_dim" ||
+      n == "ppy.cuda.grid_dim" || n == "ppy.cuda.global_id") {
+    e.str = "x";
+    if (nargs > 1 || (nargs == 1 && (e.kids[1]->kind != ExprKind::Str ||
+                                      (e.kids[1]->str != "x" && e.kids[1]->str != "y" && e.kids[1]->str != "z")))) {
+      error(e.pos, "E1100", str_cat(n.substr(4), "() takes an optional dimension: \"x\", \"y\" or \"z\""));
+      return Ty::Error;
+    }
+    if (nargs == 1) e.str = e.kids[1]->str;
+    return Ty::Int;
+  }
+  if (n == "ppy.cuda.syncthreads") {
+    if (nargs != 0) error(e.pos, "E1032", "cuda.syncthreads() takes no arguments");
+    return Ty::None;
+  }
+  if (n == "ppy.native.offset") {
+    if (nargs != 2) {
+      error(e.pos, "E1032", "native.offset takes (pointer, index)");
+      return Ty::Error;
+    }
+    Ty p = value(*e.kids[1], Ty::Error);
+    Ty i = value(*e.kids[2], Ty::Int);
+    if (p == Ty::Error || i == Ty::Error) return Ty::Error;
+    if (!is_ptr(p) || i != Ty::Int) {
+      error(e.pos, "E1030", "native.offset takes a native pointer and an int");
+      return Ty::Error;
+    }
+    return p;
+  }
+  if (n == "ppy.native.load") {
+    if (nargs != 1) {
+      error(e.pos, "E1032", "native.load takes one pointer");
+      return Ty::Error;
+    }
+    Ty p = value(*e.kids[1], Ty::Error);
+    if (p == Ty::Error) return p;
+    if (!is_ptr(p)) {
+      error(e.kids[1]->pos, "E1030", str_cat("native.load takes a native pointer, not ", ty_name(p)));
+      return Ty::Error;
+    }
+    effect("reads");
+    return elem_of(p);
+  }
+  if (n == "ppy.native.store") {
+    if (nargs != 2) {
+      error(e.pos, "E1032", "native.store takes (pointer, value)");
+      return Ty::Error;
+    }
+    Ty p = value(*e.kids[1], Ty::Error);
+    Ty v = value(*e.kids[2], Ty::Error);
+    if (p == Ty::Error || v == Ty::Error) return Ty::Error;
+    if (p == Ty::ConstPtrInt || p == Ty::ConstPtrFloat) {
+      error(e.kids[1]->pos, "E1100", "native.store through a const_ptr");
+      return Ty::Error;
+    }
+    if (!is_ptr(p) || v != elem_of(p)) {
+      error(e.pos, "E1030", str_cat("native.store needs a pointer and a value of its element type (", is_ptr(p) ? ty_name(elem_of(p)) : "?", ")"));
+      return Ty::Error;
+    }
+    effect("writes");
+    return Ty::None;
+  }
+  error(e.pos, "E1010", str_cat(n.substr(4), " is outside the ppy subset"));
+  return Ty::Error;
+}
+
+}  // namespace ppy::frontend::checking

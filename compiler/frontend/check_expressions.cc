@@ -1,0 +1,395 @@
+// The body checker, expressions: names and paths, operators, their types.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+#include "body_checker.h"
+#include "checker_internal.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend::checking {
+
+Ty BodyChecker::value(Expr& e, Ty expected) {
+  Ty t = expr(e, expected, false);
+  if (t == Ty::None) {
+    error(e.pos, "E1030", "this call returns None; its value cannot be used");
+    return e.ty = Ty::Error;
+  }
+  if (t == Ty::Str) {
+    error(e.pos, "E1010", "strings are outside the ppy subset, except as print() arguments");
+    return e.ty = Ty::Error;
+  }
+  return t;
+}
+
+void BodyChecker::condition(Expr& e) {
+  Ty t = value(e, Ty::Error);
+  if (is_ptr(t)) error(e.pos, "E1030", "a native pointer cannot be a condition");
+}
+
+void BodyChecker::index(Expr& e) {
+  Ty t = value(e, Ty::Int);
+  if (t != Ty::Error && t != Ty::Int && t != Ty::Bool)
+    error(e.pos, "E1030", str_cat("list indices must be int, not ", ty_name(t)));
+}
+
+Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
+  switch (e.kind) {
+    case ExprKind::Int: return Ty::Int;
+    case ExprKind::Float: return Ty::Float;
+    case ExprKind::Bool: return Ty::Bool;
+    case ExprKind::NoneLit:
+      error(e.pos, "E1010", "None is only a return annotation in the ppy subset");
+      return Ty::Error;
+    case ExprKind::Str: return Ty::Str;
+    case ExprKind::Name: return name(e);
+    case ExprKind::Attribute: return attribute(e);
+    case ExprKind::Unary: return unary(e);
+    case ExprKind::Binary: return binary(e);
+    case ExprKind::BoolOp: {
+      Ty a = value(*e.kids[0], Ty::Error), b = value(*e.kids[1], Ty::Error);
+      if (a == Ty::Error || b == Ty::Error) return Ty::Error;
+      if (a == b && !is_ptr(a) && !is_list(a)) return a;
+      error(e.pos, "E1030",
+            str_cat("'", e.str, "' of ", ty_name(a), " and ", ty_name(b),
+                    " gives either operand in Python; the subset needs both of one type (int, float or bool)"));
+      return Ty::Error;
+    }
+    case ExprKind::Compare: return compare(e);
+    case ExprKind::IfExp: {
+      condition(*e.kids[0]);
+      Ty a = expr(*e.kids[1], expected, false), b = expr(*e.kids[2], expected, false);
+      if (a == Ty::Str && b == Ty::Str) return Ty::Str;  // only print() takes it
+      if (a == Ty::Str || b == Ty::Str) {
+        error(e.pos, "E1010", "strings are outside the ppy subset, except as print() arguments");
+        return Ty::Error;
+      }
+      if (a == Ty::None || b == Ty::None) {
+        error(e.pos, "E1030", "a call that returns None cannot be a value");
+        return Ty::Error;
+      }
+      if (a == Ty::Error || b == Ty::Error) return Ty::Error;
+      if (a != b) {
+        error(e.pos, "E1030", str_cat("the branches of a conditional expression give ", ty_name(a), " and ", ty_name(b), "; they must agree"));
+        return Ty::Error;
+      }
+      return a;
+    }
+    case ExprKind::Call: return call(e, stmt_level);
+    case ExprKind::Subscript: {
+      Ty bt = value(*e.kids[0], Ty::Error);
+      if (e.kids[1]->kind == ExprKind::Tuple) {
+        error(e.kids[1]->pos, "E1010", "multi-dimensional indexing is outside the ppy subset");
+        return Ty::Error;
+      }
+      index(*e.kids[1]);
+      if (bt == Ty::Error) return Ty::Error;
+      if (!is_list(bt)) {
+        error(e.pos, "E1030", str_cat(ty_name(bt), " cannot be indexed", is_ptr(bt) ? "; use native.load(native.offset(p, i))" : ""));
+        return Ty::Error;
+      }
+      effect("reads");
+      raises();
+      return elem_of(bt);
+    }
+    case ExprKind::List: {
+      if (gpu_) {
+        error(e.pos, "E1100", "lists are not available in GPU code");
+        return Ty::Error;
+      }
+      if (e.kids.empty()) {
+        if (is_list(expected)) return expected;
+        error(e.pos, "E1030", "the element type of an empty list is unknown; annotate it: `xs: list[int] = []`");
+        return Ty::Error;
+      }
+      Ty et = Ty::Error;
+      bool bad = false;
+      for (auto& k : e.kids) {
+        Ty t = value(*k, Ty::Error);
+        if (t == Ty::Error) { bad = true; continue; }
+        if (t != Ty::Int && t != Ty::Float) {
+          error(k->pos, "E1030", str_cat("lists hold int or float, not ", ty_name(t)));
+          bad = true;
+          continue;
+        }
+        if (et == Ty::Error) et = t;
+        else if (et != t) {
+          error(k->pos, "E1030", "a list mixes int and float elements; write every element as a float (1.0)");
+          bad = true;
+        }
+      }
+      if (bad) return Ty::Error;
+      return et == Ty::Int ? Ty::ListInt : Ty::ListFloat;
+    }
+    case ExprKind::Tuple:
+      error(e.pos, "E1010", "tuples are outside the ppy subset, except `a, b = x, y`");
+      return Ty::Error;
+  }
+  return Ty::Error;
+}
+
+BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
+  Resolved r;
+  std::string first = path.substr(0, path.find('.'));
+  std::string rest = path.size() > first.size() ? path.substr(first.size() + 1) : "";
+  if (rest.empty()) {
+    if (auto* f = m_.func(first)) {
+      r.ref = Ref::Func;
+      r.module = m_.name;
+      r.name = f->name;
+      return r;
+    }
+    auto c = m_.consts.find(first);
+    if (c != m_.consts.end()) {
+      r.ref = Ref::Const;
+      r.value = c->second;
+      r.ty = c->second.ty;
+      return r;
+    }
+  }
+  auto b = m_.bindings.find(first);
+  if (b == m_.bindings.end()) {
+    if (rest.empty()) {
+      static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool", "abs", "min", "max"};
+      if (builtins.count(first)) {
+        r.ref = Ref::Builtin;
+        r.name = first;
+      }
+    }
+    return r;
+  }
+  const Binding& bd = b->second;
+  if (bd.kind == Binding::Special) {
+    std::string full = bd.name + (rest.empty() ? "" : "." + rest);
+    if (!special_names().count(full)) return r;
+    r.name = full;
+    if (full.starts_with("math.")) r.ref = Ref::Math;
+    else if (full.starts_with("ppy.cuda.")) r.ref = Ref::Cuda;
+    else if (full.starts_with("ppy.native.")) r.ref = Ref::Native;
+    else r.ref = Ref::Ppy;
+    if (full == "math.pi" || full == "math.e" || full == "math.inf" || full == "math.tau") {
+      r.ref = Ref::Const;
+      r.ty = Ty::Float;
+      r.value.ty = Ty::Float;
+      r.value.f = full == "math.pi" ? M_PI : full == "math.e" ? M_E : full == "math.tau" ? 2 * M_PI : INFINITY;
+    }
+    return r;
+  }
+  std::string full;
+  if (bd.kind == Binding::Module) full = bd.module + (rest.empty() ? "" : "." + rest);
+  else full = bd.module + "." + bd.name + (rest.empty() ? "" : "." + rest);
+  // The longest prefix naming a module of the project; the rest is one member.
+  for (size_t cut = full.size();;) {
+    std::string mod = full.substr(0, cut);
+    auto it = all_.find(mod);
+    if (it != all_.end() && mod != m_.name) {
+      std::string member = cut < full.size() ? full.substr(cut + 1) : "";
+      if (member.empty()) {
+        r.ref = Ref::Module;
+        r.module = mod;
+        return r;
+      }
+      if (member.find('.') != std::string::npos) return r;
+      auto f = it->second.functions.find(member);
+      if (f != it->second.functions.end()) {
+        r.ref = Ref::Func;
+        r.module = mod;
+        r.name = member;
+        return r;
+      }
+      auto c = it->second.constants.find(member);
+      if (c != it->second.constants.end()) {
+        r.ref = Ref::Const;
+        r.ty = ty_from_name(c->second.type);
+        r.value.ty = r.ty;
+        r.value.i = c->second.i;
+        r.value.f = c->second.f;
+        r.value.b = c->second.b;
+        return r;
+      }
+      return r;
+    }
+    size_t dot = full.rfind('.', cut - 1);
+    if (dot == std::string::npos || cut == 0) break;
+    cut = dot;
+  }
+  return r;
+}
+
+Ty BodyChecker::use_const(Expr& e, const Resolved& r) {
+  e.ref = Ref::Const;
+  e.ival = r.value.i;
+  e.fval = r.value.f;
+  e.bval = r.value.b;
+  return r.ty;
+}
+
+Ty BodyChecker::name(Expr& e) {
+  auto lt = types_.find(e.str);
+  if (lt != types_.end()) {
+    e.ref = Ref::Local;
+    e.target = e.str;
+    if (flow_.reachable && !flow_.assigned.count(e.str)) {
+      error(e.pos, "E1060",
+            str_cat("'", e.str, "' might be used before it is assigned (", "ppy needs every path to assign a local before reading it)"));
+      return Ty::Error;
+    }
+    return lt->second;
+  }
+  Resolved r = resolve_path(e.str);
+  if (r.ref == Ref::Const) return use_const(e, r);
+  if (r.ref == Ref::Unresolved && m_.module_vars.count(e.str)) {
+    error(e.pos, "E1010",
+          str_cat("'", e.str, "' is a module-level variable; functions read module-level constants only "
+                  "(module variables and `global` are outside the ppy subset)"));
+    return Ty::Error;
+  }
+  if (r.ref == Ref::Unresolved) {
+    error(e.pos, "E1020", str_cat("name '", e.str, "' is not defined"));
+    return Ty::Error;
+  }
+  error(e.pos, "E1030", str_cat("'", e.str, "' is a ", r.ref == Ref::Module ? "module" : "function",
+                                "; it can only be called or used as cuda.launch's kernel"));
+  return Ty::Error;
+}
+
+Ty BodyChecker::attribute(Expr& e) {
+  auto path = dotted(e);
+  if (path) {
+    std::string first = path->substr(0, path->find('.'));
+    if (!types_.count(first)) {
+      Resolved r = resolve_path(*path);
+      if (r.ref == Ref::Const) return use_const(e, r);
+      if (r.ref == Ref::Unresolved) {
+        if (!m_.bindings.count(first) && !m_.consts.count(first) && !m_.func_index.count(first))
+          error(e.kids[0]->pos, "E1020", str_cat("name '", first, "' is not defined"));
+        else
+          error(e.pos, "E1020", str_cat("'", *path, "' is not defined (or is outside the ppy subset)"));
+        return Ty::Error;
+      }
+      error(e.pos, "E1030", str_cat("'", *path, "' cannot be used as a value"));
+      return Ty::Error;
+    }
+  }
+  Ty bt = value(*e.kids[0], Ty::Error);
+  if (bt != Ty::Error) error(e.pos, "E1010", str_cat("attributes of ", ty_name(bt), " are outside the ppy subset"));
+  return Ty::Error;
+}
+
+Ty BodyChecker::unary(Expr& e) {
+  Ty t = value(*e.kids[0], Ty::Error);
+  if (t == Ty::Error) return t;
+  if (e.str == "not") {
+    if (is_ptr(t)) error(e.pos, "E1030", "'not' of a native pointer");
+    return Ty::Bool;
+  }
+  if (!is_numeric(t)) {
+    error(e.pos, "E1030", str_cat("bad operand type for unary ", e.str, ": ", ty_name(t)));
+    return Ty::Error;
+  }
+  if (e.str == "~") {
+    if (t == Ty::Float) {
+      error(e.pos, "E1030", "bad operand type for unary ~: float");
+      return Ty::Error;
+    }
+    return Ty::Int;
+  }
+  if (e.str == "-" && t != Ty::Float) raises();
+  return t == Ty::Bool ? Ty::Int : t;
+}
+
+Ty BodyChecker::arith(const std::string& op, Ty a, Ty b, Pos p) {
+  if (op == "<<" || op == ">>") {
+    if (a == Ty::Float || b == Ty::Float || !is_numeric(a) || !is_numeric(b)) {
+      error(p, "E1030", str_cat("unsupported operand types for ", op, ": ", ty_name(a), " and ", ty_name(b)));
+      return Ty::Error;
+    }
+    if (gpu_) {
+      error(p, "E1100", str_cat("'", op, "' is not available in GPU code"));
+      return Ty::Error;
+    }
+    raises();  // a negative count (ValueError); `<<` past i64 (OverflowError)
+    return Ty::Int;
+  }
+  if (op == "@") {
+    error(p, "E1010", "the '@' operator is outside the ppy subset");
+    return Ty::Error;
+  }
+  if (!is_numeric(a) || !is_numeric(b)) {
+    error(p, "E1030", str_cat("unsupported operand types for ", op, ": ", ty_name(a), " and ", ty_name(b)));
+    return Ty::Error;
+  }
+  if (op == "&" || op == "|" || op == "^") {
+    if (a == Ty::Float || b == Ty::Float) {
+      error(p, "E1030", str_cat("unsupported operand types for ", op, ": ", ty_name(a), " and ", ty_name(b)));
+      return Ty::Error;
+    }
+    return a == Ty::Bool && b == Ty::Bool ? Ty::Bool : Ty::Int;
+  }
+  bool flt = a == Ty::Float || b == Ty::Float;
+  if (op == "/") {
+    raises();
+    return Ty::Float;
+  }
+  if (op == "//" || op == "%" || op == "**") raises();
+  if (!flt) raises();
+  if (op == "**" && gpu_ && !flt) {
+    error(p, "E1100", "int ** int is not available in GPU code");
+    return Ty::Error;
+  }
+  return flt ? Ty::Float : Ty::Int;
+}
+
+Ty BodyChecker::binary(Expr& e) {
+  const std::string& op = e.str;
+  // `[x] * n` and `n * [x]`: a list of n copies.
+  if (op == "*" && (e.kids[0]->kind == ExprKind::List || e.kids[1]->kind == ExprKind::List)) {
+    Expr& lst = e.kids[0]->kind == ExprKind::List ? *e.kids[0] : *e.kids[1];
+    Expr& cnt = e.kids[0]->kind == ExprKind::List ? *e.kids[1] : *e.kids[0];
+    if (lst.kids.size() != 1) {
+      error(lst.pos, "E1010", "list repetition is supported for one-element lists only: `[x] * n`");
+      return Ty::Error;
+    }
+    Ty lt = value(lst, Ty::Error);
+    Ty ct = value(cnt, Ty::Int);
+    if (lt == Ty::Error || ct == Ty::Error) return Ty::Error;
+    if (ct != Ty::Int && ct != Ty::Bool) {
+      error(cnt.pos, "E1030", str_cat("can't multiply a list by ", ty_name(ct)));
+      return Ty::Error;
+    }
+    e.target = "repeat";
+    effect("writes");
+    return lt;
+  }
+  Ty a = value(*e.kids[0], Ty::Error), b = value(*e.kids[1], Ty::Error);
+  if (a == Ty::Error || b == Ty::Error) return Ty::Error;
+  if (is_list(a) || is_list(b)) {
+    error(e.pos, "E1010", str_cat("'", op, "' on lists is outside the ppy subset (lists have a fixed length)"));
+    return Ty::Error;
+  }
+  return arith(op, a, b, e.pos);
+}
+
+Ty BodyChecker::compare(Expr& e) {
+  for (auto& op : e.ops)
+    if (op == "in" || op == "not in" || op == "is" || op == "is not") {
+      error(e.pos, "E1010", str_cat("the '", op, "' operator is outside the ppy subset"));
+      return Ty::Error;
+    }
+  bool ok = true;
+  std::vector<Ty> ts;
+  for (auto& k : e.kids) {
+    ts.push_back(value(*k, Ty::Error));
+    if (ts.back() == Ty::Error) ok = false;
+  }
+  if (!ok) return Ty::Error;
+  for (size_t i = 0; i + 1 < ts.size(); ++i)
+    if (!is_numeric(ts[i]) || !is_numeric(ts[i + 1])) {
+      error(e.pos, "E1030", str_cat("cannot compare ", ty_name(ts[i]), " and ", ty_name(ts[i + 1])));
+      return Ty::Error;
+    }
+  return Ty::Bool;
+}
+
+}  // namespace ppy::frontend::checking

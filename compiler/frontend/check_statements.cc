@@ -1,0 +1,381 @@
+// The body checker, statements: flow, definite assignment, assignments, loops.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+#include "body_checker.h"
+#include "checker_internal.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend::checking {
+
+Flow merge(const Flow& a, const Flow& b) {
+  if (!a.reachable) return b;
+  if (!b.reachable) return a;
+  Flow r;
+  for (auto& n : a.assigned)
+    if (b.assigned.count(n)) r.assigned.insert(n);
+  return r;
+}
+
+void BodyChecker::run() {
+  FuncDef& def = *f_.def;
+  for (auto& [n, t] : f_.locals) {
+    types_[n] = t;
+    flow_.assigned.insert(n);
+    order_.push_back(n);
+  }
+  collect_locals(def.body);
+  block(def.body);
+  if (flow_.reachable && f_.result != Ty::None && f_.result != Ty::Error)
+    error(def.pos, "E1050",
+          str_cat("function '", def.name, "' can reach its end without returning a ", ty_name(f_.result),
+                  " (Python would return None)"));
+  f_.locals.clear();
+  for (auto& n : order_) f_.locals.emplace_back(n, types_[n]);
+}
+
+void BodyChecker::error(Pos p, const char* code, std::string msg) {
+  f_.has_body_errors = true;
+  // A statement the parser dropped may have bound the name: no follow-on errors.
+  if (f_.def->incomplete && (std::string_view(code) == "E1020" || std::string_view(code) == "E1060")) return;
+  d_.error(code, m_.path, p.line, p.col, std::move(msg));
+}
+
+void BodyChecker::raises() {
+  if (!gpu_) effect("raises");
+}
+
+void BodyChecker::collect_target(const Expr& t) {
+  if (t.kind == ExprKind::Name) {
+    if (!types_.count(t.str)) {
+      types_[t.str] = Ty::Error;
+      unknown_.insert(t.str);
+    }
+  } else if (t.kind == ExprKind::Tuple) {
+    for (auto& k : t.kids) collect_target(*k);
+  }
+}
+
+void BodyChecker::collect_locals(const std::vector<StmtPtr>& body) {
+  for (auto& s : body) {
+    for (auto& t : s->targets) collect_target(*t);
+    collect_locals(s->body);
+    collect_locals(s->orelse);
+  }
+}
+
+void BodyChecker::note_local(const std::string& n) {
+  if (std::find(order_.begin(), order_.end(), n) == order_.end()) order_.push_back(n);
+}
+
+void BodyChecker::block(std::vector<StmtPtr>& body) {
+  for (auto& s : body) {
+    if (!flow_.reachable) s->dead = true;
+    stmt(*s);
+  }
+}
+
+void BodyChecker::stmt(Stmt& s) {
+  line_ = s.pos.line;
+  switch (s.kind) {
+    case StmtKind::Pass:
+      return;
+    case StmtKind::Expr:
+      if (s.value->kind == ExprKind::Str) return;  // docstring
+      expr(*s.value, Ty::Error, true);
+      return;
+    case StmtKind::Assign: {
+      Ty vt = Ty::Error;
+      for (auto& t : s.targets)
+        if (t->kind == ExprKind::Tuple && s.value->kind != ExprKind::Tuple) {
+          error(t->pos, "E1010", "unpacking is outside the ppy subset, except `a, b = x, y` of equal lengths");
+          return;
+        }
+      if (s.value->kind == ExprKind::Tuple) {
+        for (auto& t : s.targets)
+          if (t->kind != ExprKind::Tuple || t->kids.size() != s.value->kids.size()) {
+            error(s.value->pos, "E1010", "tuples are outside the ppy subset, except `a, b = x, y` of equal lengths");
+            return;
+          }
+        for (auto& k : s.value->kids) value(*k, Ty::Error);
+        for (auto& t : s.targets)
+          for (size_t i = 0; i < t->kids.size(); ++i) assign(*t->kids[i], s.value->kids[i]->ty, *s.value->kids[i]);
+        return;
+      }
+      Ty hint = Ty::Error;
+      if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Name) {
+        auto it = types_.find(s.targets[0]->str);
+        if (it != types_.end()) hint = it->second;
+      }
+      vt = value(*s.value, hint);
+      for (auto& t : s.targets) assign(*t, vt, *s.value);
+      return;
+    }
+    case StmtKind::AnnAssign: {
+      Expr& t = *s.targets[0];
+      if (t.kind != ExprKind::Name) {
+        error(t.pos, "E1010", "an annotated assignment must name a local variable");
+        return;
+      }
+      Ty want = annotation(s.annotation.get());
+      if (want == Ty::Error) return;
+      Ty& have = types_[t.str];
+      if (have != Ty::Error && have != want) {
+        error(s.annotation->pos, "E1030", str_cat("'", t.str, "' already holds ", ty_name(have), "; it cannot be declared ", ty_name(want)));
+        return;
+      }
+      have = want;
+      unknown_.erase(t.str);
+      note_local(t.str);
+      if (s.value) {
+        Ty vt = value(*s.value, want);
+        assign(t, vt, *s.value);
+      }
+      return;
+    }
+    case StmtKind::AugAssign:
+      aug_assign(s);
+      return;
+    case StmtKind::If: {
+      condition(*s.value);
+      Flow before = flow_;
+      block(s.body);
+      Flow after_then = flow_;
+      flow_ = before;
+      block(s.orelse);
+      flow_ = merge(after_then, flow_);
+      return;
+    }
+    case StmtKind::While: {
+      condition(*s.value);
+      bool forever = s.value->kind == ExprKind::Bool && s.value->bval;
+      Flow before = flow_;
+      loops_.push_back({});
+      block(s.body);
+      std::vector<Flow> breaks = std::move(loops_.back());
+      loops_.pop_back();
+      Flow out;
+      out.reachable = false;
+      if (!forever) out = before;
+      for (auto& b : breaks) out = merge(out, b);
+      flow_ = out;
+      return;
+    }
+    case StmtKind::For:
+      for_stmt(s);
+      return;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      if (loops_.empty()) {
+        error(s.pos, "E1001", str_cat("'", s.kind == StmtKind::Break ? "break" : "continue", "' outside loop"));
+        return;
+      }
+      if (s.kind == StmtKind::Break && flow_.reachable) loops_.back().push_back(flow_);
+      flow_.reachable = false;
+      return;
+    case StmtKind::Return: {
+      if (f_.module_code) {
+        error(s.pos, "E1001", "'return' outside function");
+        return;
+      }
+      if (s.value && !(s.value->kind == ExprKind::NoneLit)) {
+        Ty t = value(*s.value, f_.result);
+        if (f_.result == Ty::None) {
+          error(s.value->pos, "E1050", str_cat("function '", f_.name, "' is declared -> None but returns a value"));
+        } else if (t != Ty::Error && f_.result != Ty::Error && t != f_.result) {
+          error(s.value->pos, "E1030", str_cat("function '", f_.name, "' returns ", ty_name(f_.result), ", not ", ty_name(t), hint_for(f_.result, t)));
+        }
+      } else if (f_.result != Ty::None && f_.result != Ty::Error) {
+        error(s.pos, "E1050", str_cat("function '", f_.name, "' must return a ", ty_name(f_.result)));
+      }
+      flow_.reachable = false;
+      return;
+    }
+    case StmtKind::Assert:
+      if (gpu_) {
+        error(s.pos, "E1100", "assert is not available in GPU code");
+        return;
+      }
+      condition(*s.value);
+      if (s.annotation && s.annotation->kind != ExprKind::Str)
+        error(s.annotation->pos, "E1010", "an assert message must be a string literal");
+      raises();
+      return;
+    case StmtKind::Def:
+      error(s.pos, "E1010", f_.module_code ? "a function defined inside a module-level block is outside the ppy subset"
+                                           : "a nested function is outside the ppy subset");
+      return;
+    case StmtKind::Import:
+    case StmtKind::ImportFrom:
+      error(s.pos, "E1010", f_.module_code ? "an import inside a module-level block is outside the ppy subset"
+                                           : "an import inside a function is outside the ppy subset; import at "
+                                             "module level");
+      return;
+  }
+}
+
+std::string BodyChecker::hint_for(Ty want, Ty got) {
+  if (want == Ty::Float && (got == Ty::Int || got == Ty::Bool))
+    return " (Python keeps an int an int: write a float literal such as 1.0, or float(x))";
+  return "";
+}
+
+Ty BodyChecker::annotation(const Expr* a) {
+  if (!a) return Ty::Error;
+  if (a->kind == ExprKind::Name) {
+    if (a->str == "int") return Ty::Int;
+    if (a->str == "float") return Ty::Float;
+    if (a->str == "bool") return Ty::Bool;
+  }
+  if (a->kind == ExprKind::Subscript && a->kids[0]->kind == ExprKind::Name &&
+      (a->kids[0]->str == "list" || a->kids[0]->str == "List") && a->kids[1]->kind == ExprKind::Name) {
+    if (a->kids[1]->str == "int") return Ty::ListInt;
+    if (a->kids[1]->str == "float") return Ty::ListFloat;
+  }
+  error(a->pos, "E1031", "a local's type must be int, float, bool, list[int] or list[float]");
+  return Ty::Error;
+}
+
+void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
+  if (t.kind == ExprKind::Name) {
+    auto it = types_.find(t.str);
+    if (it == types_.end()) return;  // cannot happen: collected
+    t.ref = Ref::Local;
+    t.target = t.str;
+    if (vt == Ty::Error) {
+      flow_.assigned.insert(t.str);
+      return;
+    }
+    if (vt == Ty::None || vt == Ty::Str || (is_ptr(vt) && !gpu_)) {
+      error(v.pos, "E1030", str_cat("cannot store ", vt == Ty::None ? "None" : ty_name(vt), " in a variable"));
+      return;
+    }
+    if (unknown_.count(t.str)) {
+      it->second = vt;
+      unknown_.erase(t.str);
+      note_local(t.str);
+    } else if (it->second != Ty::Error && it->second != vt) {
+      error(v.pos, "E1030",
+            str_cat("'", t.str, "' holds ", ty_name(it->second), "; it cannot be given a ", ty_name(vt),
+                    hint_for(it->second, vt)));
+      return;
+    }
+    t.ty = it->second;
+    flow_.assigned.insert(t.str);
+    return;
+  }
+  if (t.kind == ExprKind::Subscript) {
+    Ty bt = value(*t.kids[0], Ty::Error);
+    index(*t.kids[1]);
+    if (bt == Ty::Error) return;
+    if (!is_list(bt)) {
+      error(t.pos, "E1030", str_cat("cannot assign through an index of ", ty_name(bt), is_ptr(bt) ? "; use native.store" : ""));
+      return;
+    }
+    t.ty = elem_of(bt);
+    if (vt != Ty::Error && vt != t.ty)
+      error(v.pos, "E1030", str_cat("cannot store ", ty_name(vt), " in a ", ty_name(bt), hint_for(t.ty, vt)));
+    effect("writes");
+    raises();
+    return;
+  }
+  if (t.kind == ExprKind::Attribute) {
+    error(t.pos, "E1010", "assigning to an attribute is outside the ppy subset");
+    return;
+  }
+  error(t.pos, "E1001", "cannot assign to this expression");
+}
+
+void BodyChecker::aug_assign(Stmt& s) {
+  Expr& t = *s.targets[0];
+  if (t.kind != ExprKind::Name && t.kind != ExprKind::Subscript) {
+    error(t.pos, "E1010", "augmented assignment needs a variable or a list element");
+    return;
+  }
+  Ty tt;
+  if (t.kind == ExprKind::Name) {
+    tt = value(t, Ty::Error);
+  } else {
+    Ty bt = value(*t.kids[0], Ty::Error);
+    index(*t.kids[1]);
+    if (bt != Ty::Error && !is_list(bt)) {
+      error(t.pos, "E1030", str_cat("cannot assign through an index of ", ty_name(bt)));
+      return;
+    }
+    tt = bt == Ty::Error ? Ty::Error : elem_of(bt);
+    t.ty = tt;
+    effect("reads");
+    effect("writes");
+    raises();
+  }
+  Ty vt = value(*s.value, Ty::Error);
+  if (tt == Ty::Error || vt == Ty::Error) return;
+  Ty r = arith(s.op, tt, vt, s.pos);
+  if (r == Ty::Error) return;
+  if (r != tt) {
+    error(s.pos, "E1030",
+          str_cat("'", s.op, "=' would turn ", t.kind == ExprKind::Name ? str_cat("'", t.str, "'") : std::string("the element"),
+                  " from ", ty_name(tt), " into ", ty_name(r), "; a variable keeps one type"));
+  }
+}
+
+void BodyChecker::for_stmt(Stmt& s) {
+  Expr& t = *s.targets[0];
+  Expr& it = *s.value;
+  Ty var_ty = Ty::Error;
+  bool is_range = it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name && it.kids[0]->str == "range" &&
+                  !types_.count("range") && !m_.func_index.count("range");
+  if (is_range) {
+    it.ref = Ref::Builtin;
+    it.target = "range";
+    size_t n = it.kids.size() - 1;
+    if (n < 1 || n > 3 || !it.keywords.empty()) {
+      error(it.pos, "E1032", "range() takes 1 to 3 positional arguments");
+    }
+    for (size_t i = 1; i < it.kids.size(); ++i) {
+      Ty a = value(*it.kids[i], Ty::Int);
+      if (a != Ty::Error && a != Ty::Int && a != Ty::Bool)
+        error(it.kids[i]->pos, "E1030", str_cat("range() takes int arguments, not ", ty_name(a)));
+    }
+    if (n == 3) {
+      const Expr& st = *it.kids[3];
+      bool const_step = st.kind == ExprKind::Int ||
+                        (st.kind == ExprKind::Unary && st.str == "-" && st.kids[0]->kind == ExprKind::Int);
+      if (!const_step) raises();
+      if (st.kind == ExprKind::Int && st.ival == 0) error(st.pos, "E1030", "range() arg 3 must not be zero");
+    }
+    raises();  // the counter's increment is checked
+    var_ty = Ty::Int;
+  } else {
+    Ty lt = value(it, Ty::Error);
+    if (lt != Ty::Error && !is_list(lt)) {
+      error(it.pos, "E1010", str_cat("a for loop runs over range(...) or a list, not ", ty_name(lt)));
+      lt = Ty::Error;
+    }
+    if (lt != Ty::Error) {
+      var_ty = elem_of(lt);
+      effect("reads");
+    }
+    it.ref = Ref::Unresolved;
+  }
+  if (t.kind != ExprKind::Name) {
+    error(t.pos, "E1010", "a for loop's target must be one variable");
+    return;
+  }
+  Flow before = flow_;
+  Expr dummy;
+  dummy.kind = ExprKind::Int;
+  dummy.pos = t.pos;
+  assign(t, var_ty, dummy);
+  loops_.push_back({});
+  block(s.body);
+  std::vector<Flow> breaks = std::move(loops_.back());
+  loops_.pop_back();
+  Flow out = before;
+  for (auto& b : breaks) out = merge(out, b);
+  flow_ = out;
+}
+
+}  // namespace ppy::frontend::checking

@@ -1,0 +1,21 @@
+#pragma once
+// What the checker's files share (checker.cc, declarer.cc, the body checker's
+// check_*.cc): the names of the ppy subset's special modules, and dotted paths.
+// Not an API: nothing outside compiler/frontend includes it.
+
+#include <optional>
+#include <set>
+#include <string>
+
+#include "ast.h"
+
+namespace ppy::frontend::checking {
+
+/// Every `math.*`, `ppy.*` name the subset knows, modules included.
+const std::set<std::string>& special_names();
+/// Whether `m` is one of the special modules (`math`, `ppy`, `ppy.cuda`, ...).
+bool is_special_module(const std::string& m);
+/// `a.b.c` for a chain of names and attributes, else nullopt.
+std::optional<std::string> dotted(const Expr& e);
+
+}  // namespace ppy::frontend::checking

@@ -1,0 +1,517 @@
+// The checker's first phase: signatures, constants, imports and the module's
+// own code, declared before any body is checked.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+#include "checker.h"
+#include "checker_internal.h"
+#include "parser.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend {
+namespace {
+
+using checking::dotted;
+using checking::is_special_module;
+using checking::special_names;
+
+class Declarer {
+ public:
+  Declarer(ModuleInfo& m, DiagnosticEngine& d) : m_(m), d_(d) {}
+
+  /// Declarations first; what is left is module-level code, moved into the
+  /// module's code function (`__main__` for the entry module, `__init__` for
+  /// the others), which runs as Python runs a module's body.
+  void run() {
+    // Names bound at module level by more than one `NAME = <constant>` are variables.
+    std::map<std::string, int> bound;
+    for (auto& s : m_.ast.body) count_bindings(*s, bound);
+    std::vector<StmtPtr> kept, code;
+    bool guard_only = true;  // every code statement came from the `__main__` guard
+    for (auto& s : m_.ast.body) {
+      switch (s->kind) {
+        case StmtKind::Import:
+        case StmtKind::ImportFrom:
+          if (!code.empty())
+            error(s->pos, "E1010",
+                  "an import after module-level code is outside the ppy subset (ppy runs the modules a module "
+                  "imports before its code): move it up");
+          declare_import(*s);
+          kept.push_back(std::move(s));
+          continue;
+        case StmtKind::Def:
+          declare_function(*s->def);
+          kept.push_back(std::move(s));
+          continue;
+        case StmtKind::Assign:
+        case StmtKind::AnnAssign:
+          if (is_constant(*s, bound)) {
+            declare_constant(*s);
+            kept.push_back(std::move(s));
+          } else {
+            guard_only = false;
+            code.push_back(std::move(s));
+          }
+          continue;
+        case StmtKind::If:
+          if (is_main_guard(*s)) {
+            // Python runs the guard's body only in the module it starts.
+            if (m_.is_entry)
+              for (auto& b : s->body) code.push_back(std::move(b));
+            s->body.clear();
+            kept.push_back(std::move(s));
+            continue;
+          }
+          break;
+        case StmtKind::Pass:
+          kept.push_back(std::move(s));
+          continue;
+        case StmtKind::Expr:
+          if (s->value->kind == ExprKind::Str) {  // docstring
+            kept.push_back(std::move(s));
+            continue;
+          }
+          break;
+        default:
+          break;
+      }
+      guard_only = false;
+      code.push_back(std::move(s));
+    }
+    m_.ast.body = std::move(kept);
+    for (auto& [name, n] : bound)
+      if (!m_.consts.count(name)) m_.module_vars.insert(name);
+    if (code.empty()) return;
+    // `if __name__ == "__main__": main()` alone: main() is the entry, as ever.
+    if (m_.is_entry && guard_only && code.size() == 1 && is_call_of_main(*code[0])) {
+      m_.main_calls.emplace_back("main", code[0]->value->pos);
+      return;
+    }
+    declare_module_code(std::move(code));
+  }
+
+ private:
+  static bool is_call_of_main(const Stmt& s) {
+    return s.kind == StmtKind::Expr && s.value->kind == ExprKind::Call && s.value->kids.size() == 1 &&
+           s.value->keywords.empty() && s.value->kids[0]->kind == ExprKind::Name && s.value->kids[0]->str == "main";
+  }
+
+  static bool is_main_guard(const Stmt& s) {
+    const Expr& t = *s.value;
+    return t.kind == ExprKind::Compare && t.ops.size() == 1 && t.ops[0] == "==" &&
+           t.kids[0]->kind == ExprKind::Name && t.kids[0]->str == "__name__" && t.kids[1]->kind == ExprKind::Str &&
+           t.kids[1]->str == "__main__" && s.orelse.empty();
+  }
+
+  static void count_target(const Expr& t, std::map<std::string, int>& bound) {
+    if (t.kind == ExprKind::Name) ++bound[t.str];
+    if (t.kind == ExprKind::Tuple)
+      for (auto& k : t.kids) count_target(*k, bound);
+  }
+  /// Counts the names a module-level statement binds (in its blocks too; the
+  /// guard's only in the entry module, the only one where it runs).
+  void count_bindings(const Stmt& s, std::map<std::string, int>& bound) {
+    if (s.kind == StmtKind::Def || s.kind == StmtKind::Import || s.kind == StmtKind::ImportFrom) return;
+    if (s.kind == StmtKind::If && is_main_guard(s) && !m_.is_entry) return;
+    for (auto& t : s.targets) count_target(*t, bound);
+    for (auto& b : s.body) count_bindings(*b, bound);
+    for (auto& b : s.orelse) count_bindings(*b, bound);
+  }
+
+  /// `NAME = <constant>` binding NAME once: a constant, folded and inlined (a
+  /// list there is refused as before: it would be a module-level list).
+  bool is_constant(const Stmt& s, const std::map<std::string, int>& bound) {
+    if (s.targets.size() != 1 || s.targets[0]->kind != ExprKind::Name || !s.value) return false;
+    auto it = bound.find(s.targets[0]->str);
+    if (it == bound.end() || it->second != 1) return false;
+    const Expr& v = *s.value;
+    bool list = v.kind == ExprKind::List || (v.kind == ExprKind::Binary && v.str == "*" &&
+                                             (v.kids[0]->kind == ExprKind::List || v.kids[1]->kind == ExprKind::List));
+    quiet_ = true;  // declare_constant folds it again and reports
+    bool folds = fold(v).has_value();
+    quiet_ = false;
+    return list || folds;
+  }
+
+  void declare_import(const Stmt& s) {
+    auto prefixes = [&](const std::string& dotted) {
+      for (size_t dot = dotted.find('.'); dot != std::string::npos; dot = dotted.find('.', dot + 1))
+        m_.imports.push_back(dotted.substr(0, dot));
+      m_.imports.push_back(dotted);
+    };
+    if (s.kind == StmtKind::Import) {
+      for (auto& n : s.names) {
+        if (!is_special_module(n.name.substr(0, n.name.find('.')))) prefixes(n.name);
+        if (!n.asname.empty()) {
+          bind(n.asname, module_binding(n.name, n.pos));
+        } else {
+          std::string first = n.name.substr(0, n.name.find('.'));
+          Binding b = module_binding(first, n.pos);
+          if (n.name.starts_with("ppy.") && first == "ppy") b.kind = Binding::Special;
+          bind(first, b);
+        }
+      }
+      return;
+    }
+    bool special = is_special_module(s.module);
+    if (!special) prefixes(s.module);
+    for (auto& n : s.names) {
+      Binding b;
+      b.pos = n.pos;
+      if (special) {
+        b.kind = Binding::Special;
+        b.name = s.module + "." + n.name;
+      } else {
+        b.kind = Binding::Func;  // refined in phase 2 (function, constant or submodule)
+        b.module = s.module;
+        b.name = n.name;
+        m_.imports.push_back(s.module + "." + n.name);  // a submodule, when it is one
+      }
+      bind(n.asname.empty() ? n.name : n.asname, b);
+    }
+  }
+
+  /// The module's code as a function of no parameters returning None.
+  void declare_module_code(std::vector<StmtPtr> code) {
+    std::string name = m_.is_entry ? "__main__" : "__init__";
+    if (defined(name)) {
+      error(code[0]->pos, "E1021",
+            str_cat("'", name, "' is defined in module ", m_.name, ", which names the function its module-level code "
+                    "runs in"));
+      return;
+    }
+    m_.code_def = std::make_unique<FuncDef>();
+    m_.code_def->name = name;
+    m_.code_def->pos = code[0]->pos;
+    m_.code_def->body = std::move(code);
+    m_.code_def->incomplete = m_.ast.incomplete;
+    FuncInfo f;
+    f.def = m_.code_def.get();
+    f.name = name;
+    f.result = Ty::None;
+    f.module_code = true;
+    m_.func_index[name] = m_.funcs.size();
+    m_.funcs.push_back(std::move(f));
+  }
+
+  void error(Pos p, const char* code, std::string msg) { d_.error(code, m_.path, p.line, p.col, std::move(msg)); }
+
+  Binding module_binding(const std::string& name, Pos p) {
+    Binding b;
+    b.pos = p;
+    if (is_special_module(name)) {
+      b.kind = Binding::Special;
+      b.name = name;
+    } else {
+      b.kind = Binding::Module;
+      b.module = name;
+    }
+    return b;
+  }
+
+  void bind(const std::string& name, Binding b) {
+    if (m_.bindings.count(name)) {
+      error(b.pos, "E1021", str_cat("'", name, "' is imported twice"));
+      return;
+    }
+    m_.bindings[name] = std::move(b);
+  }
+
+  bool defined(const std::string& n) { return m_.func_index.count(n) || m_.consts.count(n) || m_.bindings.count(n); }
+
+  Ty annotation_type(const Expr* a, bool allow_none, const std::string& what) {
+    if (!a) return Ty::Error;
+    auto bad = [&]() {
+      error(a->pos, "E1031",
+            str_cat("the type of ", what,
+                    " must be int, float, bool, list[int], list[float]",
+                    allow_none ? " or None" : "", " (or a native pointer in GPU code)"));
+      return Ty::Error;
+    };
+    if (a->kind == ExprKind::NoneLit) return allow_none ? Ty::None : bad();
+    if (a->kind == ExprKind::Name) {
+      if (a->str == "int") return Ty::Int;
+      if (a->str == "float") return Ty::Float;
+      if (a->str == "bool") return Ty::Bool;
+      if (a->str == "list") {
+        error(a->pos, "E1031", str_cat("the type of ", what, " needs its element type: list[int] or list[float]"));
+        return Ty::Error;
+      }
+      return bad();
+    }
+    if (a->kind == ExprKind::Subscript) {
+      auto base = dotted(*a->kids[0]);
+      const Expr& arg = *a->kids[1];
+      bool is_int = arg.kind == ExprKind::Name && arg.str == "int";
+      bool is_float = arg.kind == ExprKind::Name && arg.str == "float";
+      if (base && (*base == "list" || *base == "List")) {
+        if (is_int) return Ty::ListInt;
+        if (is_float) return Ty::ListFloat;
+        error(a->pos, "E1031", str_cat("the type of ", what, ": lists hold int or float only"));
+        return Ty::Error;
+      }
+      if (base) {
+        std::string path = resolve_special(*base);
+        if (path == "ppy.native.ptr" && (is_int || is_float)) return is_int ? Ty::PtrInt : Ty::PtrFloat;
+        if (path == "ppy.native.const_ptr" && (is_int || is_float)) return is_int ? Ty::ConstPtrInt : Ty::ConstPtrFloat;
+      }
+    }
+    return bad();
+  }
+
+  std::string resolve_special(const std::string& path) {
+    std::string first = path.substr(0, path.find('.'));
+    auto it = m_.bindings.find(first);
+    if (it == m_.bindings.end() || it->second.kind != Binding::Special) return "";
+    return it->second.name + path.substr(first.size());
+  }
+
+  void declare_function(FuncDef& def) {
+    if (defined(def.name)) {
+      error(def.pos, "E1021", str_cat("'", def.name, "' is defined twice in module ", m_.name));
+      return;
+    }
+    FuncInfo f;
+    f.def = &def;
+    f.name = def.name;
+    for (auto& deco : def.decorators) {
+      auto path = dotted(*deco);
+      std::string sp = path ? resolve_special(*path) : "";
+      if (sp == "ppy.export") f.exported = true;
+      else if (sp == "ppy.cuda.kernel") f.gpu_kind = "kernel";
+      else if (sp == "ppy.cuda.device") f.gpu_kind = "device";
+      else if (sp == "ppy.xla.jit") f.xla_jit = true;
+      else
+        error(deco->pos, "E1010",
+              "this decorator is outside the ppy subset (the subset has @export, @cuda.kernel, @cuda.device and "
+              "@xla.jit)");
+    }
+    if (f.xla_jit && !f.gpu_kind.empty())
+      error(def.pos, "E1010", str_cat("'", def.name, "' cannot be both @xla.jit and @cuda.", f.gpu_kind));
+    bool gpu = !f.gpu_kind.empty();
+    std::set<std::string> seen;
+    for (auto& p : def.params) {
+      if (!seen.insert(p.name).second)
+        error(p.pos, "E1021", str_cat("duplicate parameter '", p.name, "' in function '", def.name, "'"));
+      if (!p.annotation) {
+        error(p.pos, "E1031", str_cat("parameter '", p.name, "' of '", def.name, "' needs a type annotation"));
+        p.ty = Ty::Error;
+      } else {
+        p.ty = annotation_type(p.annotation.get(), false, str_cat("parameter '", p.name, "'"));
+        if (is_ptr(p.ty) && !gpu)
+          error(p.pos, "E1100", "native pointers are only for @cuda.kernel and @cuda.device functions");
+        if (is_list(p.ty) && gpu)
+          error(p.pos, "E1100", str_cat("a GPU function cannot take a list ('", p.name, "'); pass a native.ptr"));
+      }
+      f.params.push_back(p.ty);
+      f.defaults.push_back(default_value(p, def.name, gpu));
+      f.locals.emplace_back(p.name, p.ty);
+    }
+    if (!def.returns) {
+      error(def.pos, "E1031", str_cat("function '", def.name, "' needs a return annotation (-> None when it returns nothing)"));
+      f.result = Ty::Error;
+    } else {
+      f.result = annotation_type(def.returns.get(), true, str_cat("the result of '", def.name, "'"));
+      if (is_list(f.result)) {
+        error(def.returns->pos, "E1040",
+              str_cat("function '", def.name,
+                      "' cannot return a list: a list lives in the frame that makes it and would outlive it; "
+                      "take the list as a parameter and fill it instead"));
+        f.result = Ty::Error;
+      }
+      if (is_ptr(f.result)) {
+        error(def.returns->pos, "E1100", "a function cannot return a native pointer");
+        f.result = Ty::Error;
+      }
+      if (f.gpu_kind == "kernel" && f.result != Ty::None && f.result != Ty::Error)
+        error(def.returns->pos, "E1100", str_cat("kernel '", def.name, "' must return None"));
+    }
+    m_.func_index[def.name] = m_.funcs.size();
+    m_.funcs.push_back(std::move(f));
+  }
+
+  /// A parameter's default: a constant of the parameter's type, evaluated
+  /// here once as Python evaluates it when `def` runs.
+  std::optional<ConstInfo> default_value(const Param& p, const std::string& fname, bool gpu) {
+    if (!p.default_value) return std::nullopt;
+    const Expr& e = *p.default_value;
+    if (gpu) {
+      error(e.pos, "E1100", str_cat("GPU function '", fname, "' cannot have default parameter values"));
+      return std::nullopt;
+    }
+    auto v = fold(e);
+    if (!v) {
+      error(e.pos, "E1010",
+            str_cat("the default of parameter '", p.name,
+                    "' must be a constant int, float or bool expression (literals, operators and earlier module "
+                    "constants)"));
+      return std::nullopt;
+    }
+    if (v->ty == Ty::Error || p.ty == Ty::Error) return std::nullopt;
+    if (v->ty != p.ty) {
+      error(e.pos, "E1030",
+            str_cat("the default of parameter '", p.name, "' is ", ty_name(v->ty), ", not ", ty_name(p.ty),
+                    p.ty == Ty::Float && v->ty != Ty::Float
+                        ? " (Python keeps an int an int: write a float literal such as 1.0)"
+                        : ""));
+      return std::nullopt;
+    }
+    v->pos = e.pos;
+    return v;
+  }
+
+  std::optional<ConstInfo> fold(const Expr& e) {
+    ConstInfo c;
+    c.pos = e.pos;
+    switch (e.kind) {
+      case ExprKind::Int: c.ty = Ty::Int; c.i = e.ival; return c;
+      case ExprKind::Float: c.ty = Ty::Float; c.f = e.fval; return c;
+      case ExprKind::Bool: c.ty = Ty::Bool; c.b = e.bval; return c;
+      case ExprKind::Name:
+      case ExprKind::Attribute: {
+        if (e.kind == ExprKind::Name)
+          if (auto it = m_.consts.find(e.str); it != m_.consts.end()) return it->second;
+        // math's constants, however imported (`math.pi`, `from math import pi`).
+        auto path = dotted(e);
+        std::string sp = path ? resolve_special(*path) : "";
+        if (sp == "math.pi" || sp == "math.e" || sp == "math.tau" || sp == "math.inf") {
+          c.ty = Ty::Float;
+          c.f = sp == "math.pi" ? M_PI : sp == "math.e" ? M_E : sp == "math.tau" ? 2 * M_PI : INFINITY;
+          return c;
+        }
+        break;
+      }
+      case ExprKind::Unary: {
+        auto v = fold(*e.kids[0]);
+        if (!v) return v;
+        if (v->ty == Ty::Bool && e.str != "not") {
+          v->ty = Ty::Int;
+          v->i = v->b;
+        }
+        if (e.str == "-") {
+          if (v->ty == Ty::Int) {
+            if (v->i == INT64_MIN) break;
+            v->i = -v->i;
+          } else {
+            v->f = -v->f;
+          }
+          return v;
+        }
+        if (e.str == "+") return v;
+        break;
+      }
+      case ExprKind::Binary: {
+        auto a = fold(*e.kids[0]), b = fold(*e.kids[1]);
+        if (!a || !b || a->ty == Ty::Bool || b->ty == Ty::Bool) break;
+        const std::string& op = e.str;
+        if (a->ty == Ty::Int && b->ty == Ty::Int) {
+          int64_t r = 0;
+          bool ovf = false;
+          if (op == "+") ovf = __builtin_add_overflow(a->i, b->i, &r);
+          else if (op == "-") ovf = __builtin_sub_overflow(a->i, b->i, &r);
+          else if (op == "*") ovf = __builtin_mul_overflow(a->i, b->i, &r);
+          else if (op == "**" && b->i >= 0) {
+            r = 1;
+            for (int64_t k = 0; k < b->i && !ovf; ++k) {
+              ovf = __builtin_mul_overflow(r, a->i, &r);
+              if (r == 0 || r == 1) break;
+            }
+          } else if ((op == "<<" || op == ">>") && b->i >= 0) {
+            int64_t k = std::min<int64_t>(b->i, 63);
+            if (op == ">>") r = a->i >> k;
+            else if (a->i == 0) r = 0;
+            else {
+              r = static_cast<int64_t>(static_cast<uint64_t>(a->i) << k);
+              ovf = b->i > 63 || (r >> k) != a->i;
+            }
+          } else if ((op == "//" || op == "%") && b->i != 0 && !(a->i == INT64_MIN && b->i == -1)) {
+            int64_t q = a->i / b->i, m = a->i % b->i;
+            if (m != 0 && ((m < 0) != (b->i < 0))) { --q; m += b->i; }
+            r = op == "//" ? q : m;
+          } else {
+            break;
+          }
+          if (ovf) {
+            if (!quiet_) error(e.pos, "E1080", "this constant does not fit in 64 bits (ppy's int is i64)");
+            c.ty = Ty::Error;
+            return c;
+          }
+          c.ty = Ty::Int;
+          c.i = r;
+          return c;
+        }
+        double x = a->ty == Ty::Int ? static_cast<double>(a->i) : a->f;
+        double y = b->ty == Ty::Int ? static_cast<double>(b->i) : b->f;
+        c.ty = Ty::Float;
+        if (op == "+") c.f = x + y;
+        else if (op == "-") c.f = x - y;
+        else if (op == "*") c.f = x * y;
+        else if (op == "/" && y != 0) c.f = x / y;
+        else break;
+        return c;
+      }
+      default:
+        break;
+    }
+    return std::nullopt;
+  }
+
+  void declare_constant(Stmt& s) {
+    if (s.targets.size() != 1 || s.targets[0]->kind != ExprKind::Name) {
+      error(s.pos, "E1010", "module-level assignments must give one name a constant value");
+      return;
+    }
+    const std::string& name = s.targets[0]->str;
+    if (!s.value) {
+      error(s.pos, "E1010", str_cat("module-level '", name, "' needs a value"));
+      return;
+    }
+    if (s.value->kind == ExprKind::List || (s.value->kind == ExprKind::Binary && s.value->str == "*" &&
+                                            (s.value->kids[0]->kind == ExprKind::List || s.value->kids[1]->kind == ExprKind::List))) {
+      error(s.value->pos, "E1040",
+            str_cat("module-level list '", name,
+                    "' would outlive every function's frame; lists live in the function that makes them"));
+      return;
+    }
+    if (defined(name)) {
+      error(s.pos, "E1021", str_cat("'", name, "' is defined twice in module ", m_.name, "; module-level names are constants"));
+      return;
+    }
+    auto v = fold(*s.value);
+    if (!v) {
+      error(s.value->pos, "E1010",
+            str_cat("module-level '", name,
+                    "' must be a constant int, float or bool expression (literals, + - * and earlier constants)"));
+      return;
+    }
+    if (v->ty == Ty::Error) return;
+    if (s.kind == StmtKind::AnnAssign) {
+      Ty want = annotation_type(s.annotation.get(), false, str_cat("'", name, "'"));
+      if (want != Ty::Error && want != v->ty) {
+        error(s.value->pos, "E1030", str_cat("'", name, "' is declared ", ty_name(want), " but its value is ", ty_name(v->ty)));
+        return;
+      }
+    }
+    v->pos = s.pos;
+    m_.consts[name] = *v;
+    m_.const_order.push_back(name);
+  }
+
+ private:
+  ModuleInfo& m_;
+  DiagnosticEngine& d_;
+  bool quiet_ = false;  ///< fold() without reporting (a trial)
+};
+
+// ---------------------------------------------------------------------------
+
+}  // namespace
+
+void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& diags) {
+  m.ast = parse_module(text, m.path, diags);
+  Declarer(m, diags).run();
+}
+
+}  // namespace ppy::frontend
