@@ -1,11 +1,5 @@
 #include "ppy/host/handle.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "internal.h"
 #include "ppy/backend/api_version.h"
 #include "ppy/util/error.h"
@@ -114,13 +108,10 @@ absl::Status from_session(const BackendInfo& info, std::string_view call, const 
   return call_failure(info, call, str_cat("it reported: ", error_text(s)), {});
 }
 
-absl::Status write_build_files(const BackendInfo& info, const std::filesystem::path& output_dir,
-                               std::vector<BuildFile> files, const std::vector<std::string>& outputs,
-                               InvocationResult& out) {
-  namespace fs = std::filesystem;
-  // Only what was written is listed: an output naming nothing sent (a symlink,
-  // which is never streamed, or a file that does not exist) is refused before
-  // anything is written, so the refusal leaves nothing half-built.
+absl::Status take_build_files(const BackendInfo& info, std::vector<BuildFile> files,
+                              std::vector<std::string> outputs, InvocationResult& out) {
+  // Only what was sent is listed: an output naming nothing sent (a symlink,
+  // which is never streamed, or a file that does not exist) is refused.
   for (const std::string& o : outputs) {
     if (auto s = check_relative_path(info, o); !s.ok()) return s;
     if (!produced(files, o))
@@ -128,29 +119,10 @@ absl::Status write_build_files(const BackendInfo& info, const std::filesystem::p
                                           "' among its build outputs, but did not produce it: no such file "
                                           "came back from the build (a symlink is not sent, nor an empty folder)"));
   }
-  std::error_code ec;
-  fs::create_directories(output_dir, ec);
-  if (ec) return absl::InternalError(str_cat("cannot make ", output_dir.string(), ": ", ec.message()));
-  for (BuildFile& f : files) {
+  for (const BuildFile& f : files)
     if (auto s = check_relative_path(info, f.path); !s.ok()) return s;
-    fs::path dest = output_dir / f.path;
-    fs::create_directories(dest.parent_path(), ec);
-    std::string tmp = dest.string() + ".ppy-tmp";
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, f.executable ? 0755 : 0644);
-    if (fd < 0) return absl::InternalError(str_cat("cannot write ", dest.string(), ": ", std::strerror(errno)));
-    size_t off = 0;
-    while (off < f.data.size()) {
-      ssize_t n = ::write(fd, f.data.data() + off, f.data.size() - off);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      off += static_cast<size_t>(n);
-    }
-    ::close(fd);
-    if (off != f.data.size() || ::rename(tmp.c_str(), dest.c_str()) != 0)
-      return absl::InternalError(str_cat("cannot write ", dest.string()));
-    out.written.push_back(dest);
-  }
-  for (const std::string& o : outputs) out.outputs.push_back(output_dir / o);
+  out.files = std::move(files);
+  out.outputs = std::move(outputs);
   return absl::OkStatus();
 }
 

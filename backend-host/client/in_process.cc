@@ -76,8 +76,7 @@ class InProcessHandle final : public BackendHandle {
     if (!done.ok()) return internal::from_session(info_, call(), done.status());
     out.passes = std::move(done->passes);
     if (r.action == Invocation::Action::Build)
-      if (auto s = internal::write_build_files(info_, r.output_dir, std::move(sink.files()), done->outputs, out);
-          !s.ok())
+      if (auto s = internal::take_build_files(info_, std::move(sink.files()), std::move(done->outputs), out); !s.ok())
         return s;
     return out;
   }

@@ -41,11 +41,10 @@ std::string_view action_call(const Invocation& r);
 /// E1801, E1904) stays as it is.
 absl::Status from_session(const BackendInfo& info, std::string_view call, const absl::Status& s);
 
-/// Writes a build's files under `output_dir` (each path checked to lie inside
-/// it) and records them and `outputs` (relative) in `out`.
-absl::Status write_build_files(const BackendInfo& info, const std::filesystem::path& output_dir,
-                               std::vector<BuildFile> files, const std::vector<std::string>& outputs,
-                               InvocationResult& out);
+/// Checks a build's files and `outputs` (each path relative and inside the
+/// build's folder; each output produced) and moves them into `out`.
+absl::Status take_build_files(const BackendInfo& info, std::vector<BuildFile> files,
+                              std::vector<std::string> outputs, InvocationResult& out);
 
 /// Refuses a build file path that could land outside the output folder.
 absl::Status check_relative_path(const BackendInfo& info, std::string_view path);

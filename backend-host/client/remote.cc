@@ -374,7 +374,7 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
     for (auto& f : got->files) files.push_back({f.path, std::move(f.data), f.executable});
     std::vector<std::string> outputs;
     if (got->finished) outputs.assign(got->finished->outputs().begin(), got->finished->outputs().end());
-    if (auto s = internal::write_build_files(info_, r.output_dir, std::move(files), outputs, res); !s.ok()) {
+    if (auto s = internal::take_build_files(info_, std::move(files), std::move(outputs), res); !s.ok()) {
       out.result = s;
       return out;
     }

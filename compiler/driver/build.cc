@@ -1,7 +1,6 @@
 // `ppy build TARGET --backend NAME`: the contract's build road.
 
 #include <filesystem>
-#include <fstream>
 #include <ostream>
 #include <unistd.h>
 
@@ -10,6 +9,7 @@
 #include "diagnostics.h"
 #include "jit.h"
 #include "ppy/driver/build_cache.h"
+#include "ppy/driver/build_files.h"
 #include "ppy/driver/build_report.h"
 #include "ppy/driver/backend_catalog.h"
 #include "ppy/driver/backend_context.h"
@@ -46,14 +46,6 @@ std::string llvm_option_purpose(const std::string& flag, const std::string& back
   return it == kPurpose.end() ? "it belongs to the LLVM road" : it->second;
 }
 
-/// A file the backend wrote under `staging`, as the output takes it.
-ArtifactFile read_written(const fs::path& staging, const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::error_code ec;
-  bool executable = (fs::status(p, ec).permissions() & fs::perms::owner_exec) != fs::perms::none;
-  return {fs::relative(p, staging).string(), std::string((std::istreambuf_iterator<char>(in)), {}), executable};
-}
-
 /// What a native build names its executable and libraries: the project's
 /// `[project] name`, else the file's stem.
 std::string program_name(const Compilation& c, const std::string& target) {
@@ -69,8 +61,6 @@ std::string program_name(const Compilation& c, const std::string& target) {
   std::string stem = t.stem().string();
   return stem.empty() ? "program" : stem;
 }
-
-constexpr const char* kOutputsFile = ".ppy-outputs";  // BuildResult.outputs, one a line
 
 }  // namespace
 
@@ -162,54 +152,27 @@ int build(const BuildOptions& opts, Streams io) {
     if (auto s = check_output_location(out.string()); !s.ok()) return fail(io.err, s);
   recover_output(out);  // what killed builds into this -o left behind
 
-  std::vector<ArtifactFile> files;
-  std::vector<std::string> outputs, notes;
   BuildSummary summary{c->modules.size(), 0, 0, 0, info.name, info.origin, 0};
-  CacheSource source = CacheSource::kBuilt;
-  if (auto hit = cache.lookup(key, info.name, &source)) {
-    (source == CacheSource::kRemote ? summary.remote : summary.local) = c->modules.size();
-    for (auto& f : *hit) {
-      if (f.path != kOutputsFile) {
-        files.push_back(std::move(f));
-        continue;
-      }
-      for (size_t s = 0, e; (e = f.bytes.find('\n', s)) != std::string::npos; s = e + 1)
-        outputs.push_back(f.bytes.substr(s, e - s));
-    }
-  } else {
-    // The backend builds into a staging folder; only a whole build reaches -o.
-    auto staged = make_staging_folder(out);
-    if (!staged.ok()) return fail(io.err, staged.status(), 1);
-    fs::path staging = *staged;
-    host::Invocation inv;
-    inv.action = host::Invocation::Action::Build;
-    inv.context = &ctx;
-    inv.modules = c->module_list();
-    inv.output_dir = staging;
-    auto r = (*backend)->invoke(inv);
-    std::error_code ec;
-    if (!r.ok()) {
-      fs::remove_all(staging, ec);
-      return fail(io.err, r.status());
-    }
-    notes = r->notes;
-    summary.built = c->modules.size();
-    summary.server = r->server;
-    summary.retries = retries_in(notes);
-    for (auto& w : r->written) files.push_back(read_written(staging, w));
-    std::string listed;
-    for (auto& o : r->outputs) {
-      outputs.push_back(fs::relative(o, staging).string());
-      str_append(listed, outputs.back(), "\n");
-    }
-    fs::remove_all(staging, ec);
-    auto stored = files;
-    stored.push_back({kOutputsFile, listed});
-    cache.store(key, stored, info.name);
+  host::Invocation inv;
+  inv.action = host::Invocation::Action::Build;
+  inv.context = &ctx;
+  inv.modules = c->module_list();
+  auto built = built_files(**backend, inv, cache, key);
+  if (!built.ok()) return fail(io.err, built.status());
+  switch (built->source) {
+    case CacheSource::kLocal: summary.local = c->modules.size(); break;
+    case CacheSource::kRemote: summary.remote = c->modules.size(); break;
+    case CacheSource::kBuilt:
+      summary.built = c->modules.size();
+      summary.server = built->server;
+      summary.retries = retries_in(built->notes);
+      break;
   }
+  const std::vector<std::string>& outputs = built->outputs;
+  const std::vector<std::string>& notes = built->notes;
   cache.finish();
   // The default folder is the driver's own, in its cache: replaced marker or not.
-  if (auto s = write_tree_atomically(out, files, {.made_by = "ppy build --backend " + info.name,
+  if (auto s = write_tree_atomically(out, built->files, {.made_by = "ppy build --backend " + info.name,
                                                   .replace_unmarked = !opts.output});
       !s.ok())
     return fail(io.err, s, 1);

@@ -47,12 +47,9 @@ class EscapeTest : public ::testing::Test {
     inv.action = action;
     inv.format = "shout";
     inv.modules = {m.get()};
-    inv.output_dir = out_;
     return handle_->invoke(inv);
   }
   std::unique_ptr<BackendHandle> handle_;
-  fs::path out_ = fs::temp_directory_path() / ("ppy-escape-test-" + std::to_string(::getpid()));
-  void TearDown() override { fs::remove_all(out_); }
 };
 
 TEST_F(EscapeTest, HandshakeTextIsEscaped) {

@@ -165,20 +165,20 @@ TEST_P(Conformance, EmitsAProgramArtifactAsBytes) {
   EXPECT_THAT(r->artifacts[0].data, StartsWith("TOYIMG01"));
 }
 
-TEST_P(Conformance, BuildWritesUnderTheOutputFolder) {
-  TempDir out;
+// A build's files come back as bytes; the host writes nothing (the driver
+// writes them once, into the cache and under -o).
+TEST_P(Conformance, BuildAnswersItsFilesAsBytes) {
   auto a = small_module("app");
   Invocation inv;
   inv.action = Invocation::Action::Build;
-  inv.output_dir = out.path / "build";
   inv.modules = {a.get()};
   auto r = toy_->invoke(inv);
   ASSERT_TRUE(r.ok()) << r.status();
-  ASSERT_EQ(r->outputs.size(), 1u);
-  EXPECT_EQ(r->outputs[0], out.path / "build" / "app.toy");
-  std::ifstream in(r->outputs[0]);
-  std::string text((std::istreambuf_iterator<char>(in)), {});
-  EXPECT_THAT(text, HasSubstr("// f: 3 operations"));
+  EXPECT_THAT(r->outputs, ::testing::ElementsAre("app.toy"));
+  ASSERT_EQ(r->files.size(), 1u);
+  EXPECT_EQ(r->files[0].path, "app.toy");
+  EXPECT_FALSE(r->files[0].executable);
+  EXPECT_THAT(r->files[0].data, HasSubstr("// f: 3 operations"));
 }
 
 TEST_P(Conformance, ValidationRefusalIsE1802WithTheLocation) {
@@ -413,17 +413,14 @@ BackendEntry hostile(std::vector<std::string> args, HostSettings settings = {}) 
   return e;
 }
 
-absl::Status run_call(BackendHandle& h, const std::string& call, const fs::path& out) {
+absl::Status run_call(BackendHandle& h, const std::string& call) {
   auto m = small_module("m");
   if (call == "fingerprint") return h.fingerprint().status();
   if (call == "toolchain") return h.toolchain_status().status();
   Invocation inv = emit_of("hostile", {m.get()});
   if (call == "passes" || call == "validate") inv.action = Invocation::Action::Validate;
   inv.run_passes = call == "passes";
-  if (call == "build") {
-    inv.action = Invocation::Action::Build;
-    inv.output_dir = out;
-  }
+  if (call == "build") inv.action = Invocation::Action::Build;
   if (call == "emit_program") {
     inv.action = Invocation::Action::EmitProgram;
     inv.format = "hostile-prog";
@@ -451,7 +448,7 @@ TEST_F(HostileTest, SegfaultAtEachCallIsE1905AndTheDriverGoesOn) {
     auto h = connect_backend(hostile({"--crash-at", call}));
     ASSERT_TRUE(h.ok()) << h.status();
     pid_t pid = (*h)->process()->pid();
-    absl::Status s = run_call(**h, call, tmp_.path / call);
+    absl::Status s = run_call(**h, call);
     EXPECT_EQ(error_code(s), "E1905") << s;
     std::string text = error_text(s);
     EXPECT_THAT(text, HasSubstr("backend 'hostile'"));
@@ -499,7 +496,7 @@ TEST_F(HostileTest, ACrashNamesTheStepItHappenedInNotTheAction) {
 TEST_F(HostileTest, ExitDuringACallIsE1905WithTheStatus) {
   auto h = connect_backend(hostile({"--exit-at", "emit"}));
   ASSERT_TRUE(h.ok()) << h.status();
-  absl::Status s = run_call(**h, "emit", tmp_.path);
+  absl::Status s = run_call(**h, "emit");
   EXPECT_EQ(error_code(s), "E1905");
   EXPECT_THAT(error_text(s), HasSubstr("failed during emit: it exited with status 3"));
 }
@@ -524,12 +521,12 @@ TEST_F(HostileTest, AnExitWhileItsChildHoldsTheSocketIsSeenAtOnce) {
     auto h = connect_backend(hostile({"--fork-exit-at", "emit"}, s));
     ASSERT_TRUE(h.ok()) << h.status();
     t0 = std::chrono::steady_clock::now();
-    absl::Status st = run_call(**h, "emit", tmp_.path);
+    absl::Status st = run_call(**h, "emit");
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
     EXPECT_EQ(error_code(st), "E1905");
     EXPECT_THAT(error_text(st), HasSubstr("failed during emit: it exited with status 3"));
     // The handle stays dead with the same cause.
-    EXPECT_THAT(error_text(run_call(**h, "emit", tmp_.path)), HasSubstr("it exited with status 3"));
+    EXPECT_THAT(error_text(run_call(**h, "emit")), HasSubstr("it exited with status 3"));
   }
 }
 
@@ -547,7 +544,7 @@ std::vector<absl::Status> parallel_emits(BackendHandle& h, size_t n, const fs::p
                                          const std::function<void()>& meanwhile = {}) {
   std::vector<absl::Status> got(n);
   std::vector<std::thread> calls;
-  for (size_t i = 0; i < n; ++i) calls.emplace_back([&, i] { got[i] = run_call(h, "emit", out / std::to_string(i)); });
+  for (size_t i = 0; i < n; ++i) calls.emplace_back([&, i] { got[i] = run_call(h, "emit"); });
   if (meanwhile) meanwhile();
   for (auto& t : calls) t.join();
   return got;
@@ -557,7 +554,7 @@ TEST_F(HostileTest, HangPastTheDeadlineIsE1905Timeout) {
   auto h = connect_backend(hostile({"--hang-at", "emit"}, short_calls()));
   ASSERT_TRUE(h.ok()) << h.status();
   auto t0 = std::chrono::steady_clock::now();
-  absl::Status st = run_call(**h, "emit", tmp_.path);
+  absl::Status st = run_call(**h, "emit");
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
   EXPECT_EQ(error_code(st), "E1905");
   EXPECT_THAT(error_text(st), HasSubstr("did not answer within 300 ms"));
@@ -609,7 +606,7 @@ TEST_F(HostileTest, CancelEndsTheCallAndTheHelper) {
     std::this_thread::sleep_for(200ms);
     (*h)->cancel();
   });
-  absl::Status st = run_call(**h, "emit", tmp_.path);
+  absl::Status st = run_call(**h, "emit");
   canceller.join();
   EXPECT_EQ(error_code(st), "E1905");
   EXPECT_THAT(error_text(st), HasSubstr("cancelled"));
@@ -646,7 +643,7 @@ TEST_F(HostileTest, CrashMessageCarriesBackendCallCauseAndTail) {
   auto e = hostile({"--crash-at", "emit"});
   auto h = connect_backend(e);
   ASSERT_TRUE(h.ok()) << h.status();
-  absl::Status s = run_call(**h, "emit", tmp_.path);
+  absl::Status s = run_call(**h, "emit");
   EXPECT_EQ(error_text(s), "backend 'hostile' (" + e.origin() +
                                ") failed during emit: it crashed: it was killed by SIGSEGV (Segmentation fault)\n"
                                "  its last output:\n"
@@ -694,7 +691,7 @@ TEST_F(HostileTest, APassThatBreaksTheIrInTheHelperIsE1904ByName) {
   // The SDK verifies after each pass, in the helper, and names the one.
   auto h = connect_backend(hostile({"--break-ir"}));
   ASSERT_TRUE(h.ok()) << h.status();
-  absl::Status s = run_call(**h, "passes", tmp_.path);
+  absl::Status s = run_call(**h, "passes");
   EXPECT_EQ(error_code(s), "E1904");
   EXPECT_THAT(error_text(s), HasSubstr("hostile-pass"));
   EXPECT_TRUE((*h)->process()->poll().running());  // a refusal, not a crash: the helper goes on
@@ -717,7 +714,7 @@ TEST_F(HostileTest, ModulesThatComeBackInvalidAreE1904NamingThePassThatChangedTh
 TEST_F(HostileTest, BytesForATextFormatIsE1802) {
   auto h = connect_backend(hostile({"--raw", "wrong-type"}));
   ASSERT_TRUE(h.ok()) << h.status();
-  absl::Status s = run_call(**h, "emit", tmp_.path);
+  absl::Status s = run_call(**h, "emit");
   EXPECT_EQ(error_code(s), "E1802");
   EXPECT_EQ(error_text(s), "backend 'hostile' answered bytes for 'hostile', a text format");
 }
@@ -727,16 +724,16 @@ TEST_F(HostileTest, UnboundedAllocationHitsTheLimit) {
   s.memory_mb = 512;
   auto h = connect_backend(hostile({"--alloc-at", "emit"}, s));
   ASSERT_TRUE(h.ok()) << h.status();
-  absl::Status st = run_call(**h, "emit", tmp_.path);
+  absl::Status st = run_call(**h, "emit");
   EXPECT_EQ(error_code(st), "E1905");
   EXPECT_THAT(error_text(st), HasSubstr("hostile: allocating in emit"));
   EXPECT_THAT(error_text(st), HasSubstr("malloc failed"));
   EXPECT_THAT(error_text(st), HasSubstr("killed by SIGABRT (Aborted) (it runs under a memory limit of 512 MiB"));
 }
 
-// BuildResult.outputs lists what was written: an output the build did not
-// send (a symlink, never streamed, or a file that is not there) is refused,
-// and nothing is written (issue 18).
+// BuildResult.outputs lists what was sent: an output the build did not send
+// (a symlink, never streamed, or a file that is not there) is refused, and
+// the build answers no files (issue 18).
 TEST_F(HostileTest, BuildOutputsNamingWhatWasNotProducedAreE1802) {
   auto m = small_module("m");
   for (std::string mode : {"ok", "symlink", "missing"}) {
@@ -746,20 +743,19 @@ TEST_F(HostileTest, BuildOutputsNamingWhatWasNotProducedAreE1802) {
     Invocation inv;
     inv.action = Invocation::Action::Build;
     inv.modules = {m.get()};
-    inv.output_dir = tmp_.path / mode;
     auto r = (*h)->invoke(inv);
     if (mode == "ok") {
       ASSERT_TRUE(r.ok()) << r.status();
-      EXPECT_THAT(r->outputs, ::testing::ElementsAre(inv.output_dir / "real.out"));
-      EXPECT_TRUE(fs::is_regular_file(inv.output_dir / "real.out"));
-      EXPECT_FALSE(fs::exists(inv.output_dir / "link.out"));  // a symlink is never sent
+      EXPECT_THAT(r->outputs, ::testing::ElementsAre("real.out"));
+      std::vector<std::string> sent;
+      for (const BuildFile& f : r->files) sent.push_back(f.path);
+      EXPECT_THAT(sent, ::testing::ElementsAre("real.out"));  // a symlink is never sent
       continue;
     }
     EXPECT_EQ(error_code(r.status()), "E1802") << r.status();
     EXPECT_THAT(error_text(r.status()),
                 HasSubstr(str_cat("backend 'hostile' names '", mode == "symlink" ? "link.out" : "ghost.out",
                                   "' among its build outputs, but did not produce it")));
-    EXPECT_FALSE(fs::exists(inv.output_dir / "real.out"));
   }
 }
 
@@ -771,7 +767,7 @@ TEST_F(HostileTest, APlainAbortIsReportedWithoutAMemoryHint) {
   auto h = connect_backend(hostile({"--abort-at", "emit"}, s));
   ASSERT_TRUE(h.ok()) << h.status();
   ASSERT_TRUE((*h)->sandbox().rlimits);
-  absl::Status st = run_call(**h, "emit", tmp_.path);
+  absl::Status st = run_call(**h, "emit");
   EXPECT_EQ(error_code(st), "E1905");
   EXPECT_THAT(error_text(st), HasSubstr("it crashed: it was killed by SIGABRT (Aborted)"));
   EXPECT_THAT(error_text(st), HasSubstr("hostile: aborting in emit"));
@@ -833,7 +829,7 @@ TEST_F(HostileTest, ManifestSettingsReachTheHelper) {
   ASSERT_TRUE(hang.ok());
   auto h = connect_backend(**hang);
   ASSERT_TRUE(h.ok()) << h.status();
-  EXPECT_THAT(error_text(run_call(**h, "emit", tmp_.path)), HasSubstr("did not answer within 500 ms"));
+  EXPECT_THAT(error_text(run_call(**h, "emit")), HasSubstr("did not answer within 500 ms"));
   auto strict = index.lookup("hostile-strict");
   ASSERT_TRUE(strict.ok());
   auto s = connect_backend(**strict);

@@ -35,15 +35,6 @@ namespace {
 using farm_test::FarmServer;
 using ir::testing::small_module;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/ppy-farm-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
 /// The toy as a remote backend on these servers (plaintext, loopback).
 BackendEntry farm_of(std::vector<std::string> endpoints) {
   BackendEntry e;
@@ -58,16 +49,10 @@ BackendEntry farm_of(std::vector<std::string> endpoints) {
   return e;
 }
 
-/// Relative path -> bytes of every file under `dir`.
-std::map<std::string, std::string> files_under(const fs::path& dir) {
+/// Relative path -> bytes of every file a build answered.
+std::map<std::string, std::string> files_of(const InvocationResult& r) {
   std::map<std::string, std::string> out;
-  for (auto& f : fs::recursive_directory_iterator(dir)) {
-    if (!f.is_regular_file()) continue;
-    std::ifstream in(f.path(), std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    out[fs::relative(f.path(), dir).string()] = s.str();
-  }
+  for (const BuildFile& f : r.files) out[f.path] = f.data;
   return out;
 }
 
@@ -85,11 +70,10 @@ std::unique_ptr<ir::Module> kernel_module() {
   return m;
 }
 
-Invocation build_of(const std::vector<const ir::Module*>& modules, const fs::path& out) {
+Invocation build_of(const std::vector<const ir::Module*>& modules) {
   Invocation inv;
   inv.action = Invocation::Action::Build;
   inv.modules = modules;
-  inv.output_dir = out;
   return inv;
 }
 
@@ -103,7 +87,6 @@ std::string joined(const std::vector<std::string>& v) {
 // SIGKILLed with it in flight. Every build succeeds, on the others, with
 // exactly the files an in-process toy builds, and says it was retried.
 TEST(Farm, ThreeServersAndOneKilledMidCallLoseNothing) {
-  TempDir tmp;
   FarmServer a({"--delay-ms", "400"}), b({"--delay-ms", "400"}), c({"--delay-ms", "400"});
   ASSERT_FALSE(a.endpoint().empty() || b.endpoint().empty() || c.endpoint().empty());
   auto h = connect_backend(farm_of({a.endpoint(), b.endpoint(), c.endpoint()}));
@@ -114,15 +97,16 @@ TEST(Farm, ThreeServersAndOneKilledMidCallLoseNothing) {
   std::vector<const ir::Module*> modules = {m1.get(), m2.get()};
   auto local = in_process_backend(toy::create_backend({}), {false, "ppy-toy", "0.1", ""});
   ASSERT_TRUE(local.ok());
-  ASSERT_TRUE((*local)->invoke(build_of(modules, tmp.path / "local")).ok());
-  auto want = files_under(tmp.path / "local");
+  auto built_here = (*local)->invoke(build_of(modules));
+  ASSERT_TRUE(built_here.ok()) << built_here.status();
+  auto want = files_of(*built_here);
   ASSERT_FALSE(want.empty());
 
   constexpr int kBuilds = 6;
   std::vector<std::optional<absl::StatusOr<InvocationResult>>> results(kBuilds);
   std::vector<std::thread> threads;
   for (int i = 0; i < kBuilds; ++i)
-    threads.emplace_back([&, i] { results[i] = (*h)->invoke(build_of(modules, tmp.path / str_cat("out", i))); });
+    threads.emplace_back([&, i] { results[i] = (*h)->invoke(build_of(modules)); });
   std::vector<FarmServer*> servers = {&a, &b, &c};
   int victim = FarmServer::first_to_say(servers, "farm: build started", 20s);
   ASSERT_GE(victim, 0);
@@ -132,7 +116,7 @@ TEST(Farm, ThreeServersAndOneKilledMidCallLoseNothing) {
   int retried = 0;
   for (int i = 0; i < kBuilds; ++i) {
     ASSERT_TRUE(results[i]->ok()) << results[i]->status();
-    EXPECT_EQ(files_under(tmp.path / str_cat("out", i)), want) << "build " << i;
+    EXPECT_EQ(files_of(**results[i]), want) << "build " << i;
     std::string notes = joined((*results[i])->notes);
     if (notes.find("retried") != std::string::npos) {
       ++retried;
@@ -152,9 +136,8 @@ TEST(Farm, CallsAtOnceGoToEveryServer) {
   auto m = small_module("m");
   std::vector<std::optional<absl::StatusOr<InvocationResult>>> results(6);
   std::vector<std::thread> threads;
-  TempDir tmp;
   for (int i = 0; i < 6; ++i)
-    threads.emplace_back([&, i] { results[i] = (*h)->invoke(build_of({m.get()}, tmp.path / str_cat("out", i))); });
+    threads.emplace_back([&, i] { results[i] = (*h)->invoke(build_of({m.get()})); });
   for (auto& t : threads) t.join();
   std::map<std::string, int> answered_by;  // what each result says of its server
   for (auto& r : results) {
@@ -194,13 +177,11 @@ TEST(Farm, AServerReplacedByAnotherVersionMidBuildIsRefused) {
   FarmServer b({"--fingerprint", "toy:other"}, endpoint);
   ASSERT_EQ(b.endpoint(), endpoint);
   auto m = small_module("m");
-  TempDir tmp;
-  auto r = (*h)->invoke(build_of({m.get()}, tmp.path / "out"));
+  auto r = (*h)->invoke(build_of({m.get()}));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(error_code(r.status()), "E1903");
   EXPECT_THAT(error_text(r.status()), HasSubstr(endpoint));
   EXPECT_THAT(error_text(r.status()), HasSubstr("its fingerprint is 'toy:other', not 'toy:0'"));
-  EXPECT_FALSE(fs::exists(tmp.path / "out" / "m.toy"));
 }
 
 // Every server gone: E1905 naming each endpoint and why.
@@ -212,9 +193,8 @@ TEST(Farm, EveryServerGoneIsE1905NamingEach) {
   a.stop(SIGKILL);
   b.stop(SIGKILL);
   auto m = small_module("m");
-  TempDir tmp;
   auto t0 = std::chrono::steady_clock::now();
-  auto r = (*h)->invoke(build_of({m.get()}, tmp.path / "out"));
+  auto r = (*h)->invoke(build_of({m.get()}));
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(error_code(r.status()), "E1905");
@@ -233,9 +213,8 @@ TEST(Farm, ServersDownAtTheStart) {
   auto h = connect_backend(farm_of({gone.endpoint(), a.endpoint()}));
   ASSERT_TRUE(h.ok()) << h.status();
   auto m = small_module("m");
-  TempDir tmp;
   for (int i = 0; i < 4; ++i) {
-    auto r = (*h)->invoke(build_of({m.get()}, tmp.path / str_cat("out", i)));
+    auto r = (*h)->invoke(build_of({m.get()}));
     EXPECT_TRUE(r.ok()) << r.status();
   }
   a.stop(SIGKILL);
@@ -274,9 +253,8 @@ TEST(FarmServer, SigtermDrainsTheCallInFlightThenExitsZero) {
   auto h = connect_backend(farm_of({s.endpoint()}));
   ASSERT_TRUE(h.ok()) << h.status();
   auto m = small_module("m");
-  TempDir tmp;
   std::optional<absl::StatusOr<InvocationResult>> r;
-  std::thread call([&] { r = (*h)->invoke(build_of({m.get()}, tmp.path / "out")); });
+  std::thread call([&] { r = (*h)->invoke(build_of({m.get()})); });
   ASSERT_EQ(FarmServer::first_to_say({&s}, "farm: build started", 10s), 0);
   ::kill(s.pid(), SIGTERM);
   auto said = health::HealthCheckResponse::SERVING;
@@ -290,7 +268,7 @@ TEST(FarmServer, SigtermDrainsTheCallInFlightThenExitsZero) {
   call.join();
   ASSERT_TRUE(r->ok()) << r->status();
   EXPECT_THAT(joined((*r)->notes), Not(HasSubstr("retried")));
-  EXPECT_TRUE(fs::exists(tmp.path / "out" / "m.toy"));
+  EXPECT_THAT(files_of(**r), ::testing::Contains(::testing::Key("m.toy")));
   EXPECT_TRUE(exited_zero(s.wait_exit(5s)));
   EXPECT_THAT(s.err(), HasSubstr("signal 15: draining, 1 call(s) in flight (at most 10 s)"));
   EXPECT_THAT(s.err(), HasSubstr(": drained"));
@@ -304,9 +282,8 @@ TEST(FarmServer, ADrainIsBoundedByItsTimeout) {
   auto h = connect_backend(farm_of({s.endpoint()}));
   ASSERT_TRUE(h.ok()) << h.status();
   auto m = small_module("m");
-  TempDir tmp;
   std::optional<absl::StatusOr<InvocationResult>> r;
-  std::thread call([&] { r = (*h)->invoke(build_of({m.get()}, tmp.path / "out")); });
+  std::thread call([&] { r = (*h)->invoke(build_of({m.get()})); });
   ASSERT_EQ(FarmServer::first_to_say({&s}, "farm: build started", 10s), 0);
   auto t0 = std::chrono::steady_clock::now();
   ::kill(s.pid(), SIGTERM);
@@ -316,7 +293,6 @@ TEST(FarmServer, ADrainIsBoundedByItsTimeout) {
   call.join();
   ASSERT_FALSE(r->ok());
   EXPECT_EQ(error_code(r->status()), "E1905");
-  EXPECT_FALSE(fs::exists(tmp.path / "out" / "m.toy"));
 }
 
 // --max-calls N: one call more is RESOURCE_EXHAUSTED; the driver takes it
@@ -325,13 +301,12 @@ TEST(FarmServer, MaxCallsRefusesBeyondAndTheCallGoesElsewhere) {
   FarmServer full({"--delay-ms", "500", "--max-calls", "1"});
   ASSERT_FALSE(full.endpoint().empty());
   auto m = small_module("m");
-  TempDir tmp;
   {
     auto alone = connect_backend(farm_of({full.endpoint()}));
     ASSERT_TRUE(alone.ok()) << alone.status();
     std::optional<absl::StatusOr<InvocationResult>> r1, r2;
-    std::thread t1([&] { r1 = (*alone)->invoke(build_of({m.get()}, tmp.path / "a1")); });
-    std::thread t2([&] { r2 = (*alone)->invoke(build_of({m.get()}, tmp.path / "a2")); });
+    std::thread t1([&] { r1 = (*alone)->invoke(build_of({m.get()})); });
+    std::thread t2([&] { r2 = (*alone)->invoke(build_of({m.get()})); });
     t1.join();
     t2.join();
     EXPECT_NE(r1->ok(), r2->ok());  // one served, one refused three times
@@ -347,7 +322,7 @@ TEST(FarmServer, MaxCallsRefusesBeyondAndTheCallGoesElsewhere) {
   std::vector<std::optional<absl::StatusOr<InvocationResult>>> results(4);
   std::vector<std::thread> threads;
   for (int i = 0; i < 4; ++i)
-    threads.emplace_back([&, i] { results[i] = (*h)->invoke(build_of({m.get()}, tmp.path / str_cat("b", i))); });
+    threads.emplace_back([&, i] { results[i] = (*h)->invoke(build_of({m.get()})); });
   for (auto& t : threads) t.join();
   for (auto& r : results) EXPECT_TRUE(r->ok()) << r->status();
   EXPECT_GE(full.count("outcome=RESOURCE_EXHAUSTED"), 1) << full.err();
@@ -363,8 +338,7 @@ TEST(FarmServer, LogsOneLinePerCallAndARefusalIsNotRetried) {
   ASSERT_TRUE(h.ok()) << h.status();
   EXPECT_EQ(a.count("call=Handshake peer=ipv4:127.0.0.1:"), 1) << a.err();
   auto kernel = kernel_module();
-  TempDir tmp;
-  auto refused = (*h)->invoke(build_of({kernel.get()}, tmp.path / "k"));
+  auto refused = (*h)->invoke(build_of({kernel.get()}));
   EXPECT_EQ(error_code(refused.status()), "E1802");
   auto wait_for_lines = [&](const std::string& needle, int n) {
     for (auto until = std::chrono::steady_clock::now() + 5s;
@@ -376,7 +350,7 @@ TEST(FarmServer, LogsOneLinePerCallAndARefusalIsNotRetried) {
   EXPECT_EQ(a.count("call=Invoke") + b.count("call=Invoke"), 1) << a.err() << b.err();
 
   auto m1 = small_module("app.one"), m2 = small_module("app.two");
-  auto built = (*h)->invoke(build_of({m1.get(), m2.get()}, tmp.path / "out"));
+  auto built = (*h)->invoke(build_of({m1.get(), m2.get()}));
   ASSERT_TRUE(built.ok()) << built.status();
   ASSERT_EQ(wait_for_lines("action=build modules=2 ", 1), 1);
   std::string log = a.err() + b.err();

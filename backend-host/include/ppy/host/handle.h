@@ -65,8 +65,6 @@ struct BackendInfo {
 /// (`ppy/backend/session.h`): in this process, or in the helper.
 struct Invocation : SessionRequest {
   using Action = SessionAction;
-  /// Build: where the driver writes the files the backend built. Created if missing.
-  std::filesystem::path output_dir;
   /// Every field the contract lists; `identity` is per module name.
   const BackendContext* context = nullptr;
   std::vector<const ir::Module*> modules;
@@ -81,10 +79,13 @@ struct InvocationResult {
   };
   std::vector<std::string> notes;
   std::vector<Artifact> artifacts;
-  /// Build: BuildResult.outputs, absolute, under output_dir.
-  std::vector<std::filesystem::path> outputs;
-  /// Build: every file written under output_dir.
-  std::vector<std::filesystem::path> written;
+  /// Build: the files the backend built, as bytes, each path checked to be
+  /// relative and inside the build's folder. Nothing is written here: the
+  /// driver writes them once (into the cache, and under `-o`).
+  std::vector<BuildFile> files;
+  /// Build: BuildResult.outputs, relative to the build's folder; each names a
+  /// file in `files`, or a folder some of them lie in.
+  std::vector<std::string> outputs;
   /// The modules after the backend's passes (return_modules).
   std::vector<std::unique_ptr<ir::Module>> modules;
   std::vector<PassRun> passes;  ///< the passes that ran over the first module
