@@ -4,9 +4,11 @@
 //   --delay-ms N        emit, emit_program and build wait N ms before working, and
 //                       say `farm: <call> started` on stderr as they begin, so a
 //                       test can stop a server while it has a call in flight
-//   --busy-ms N         emit, emit_program and build first keep a processor busy
-//                       for N ms: a backend whose work is computing (tools/bench/farm)
+//   --busy-ms N         emit (each module), emit_program and build first keep a
+//                       processor busy for N ms of its time: a backend whose work is computing (tools/bench/farm_bench.py)
 // Everything else is the toy's: the same artifacts, byte for byte.
+#include <time.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -56,14 +58,19 @@ class FarmToy final : public ppy::Backend {
 
  private:
   static void pause(const char* call) {
+    // Processor time, not wall time: calls at once share the machine's processors as real work would.
     if (g_busy_ms > 0)
-      for (auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(g_busy_ms);
-           std::chrono::steady_clock::now() < until;) {
+      for (double until = thread_cpu_ms() + g_busy_ms; thread_cpu_ms() < until;) {
       }
     if (g_delay_ms <= 0) return;
     std::fprintf(stderr, "farm: %s started\n", call);
     std::fflush(stderr);
     std::this_thread::sleep_for(std::chrono::milliseconds(g_delay_ms));
+  }
+  static double thread_cpu_ms() {
+    timespec t{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
   }
   std::unique_ptr<ppy::Backend> toy_;
 };
