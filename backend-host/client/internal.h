@@ -15,7 +15,7 @@ namespace ppy::host::internal {
 /// version (unless builtin), every pass at the `backend` stage.
 absl::Status check_info(const BackendInfo& info, std::string_view expected_name, bool builtin);
 
-/// `E1905: backend 'x' (<origin>) failed during <call>: <cause>` plus the tail.
+/// E1905 with `backend 'x' (<origin>) failed during <call>: <cause>` plus the tail.
 absl::Status call_failure(const BackendInfo& info, std::string_view call, std::string_view cause,
                           std::string_view tail);
 

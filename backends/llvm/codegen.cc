@@ -15,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+#include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::llvm_backend {
@@ -38,8 +39,8 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> make_target_machine(const T
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
-    return absl::FailedPreconditionError(
-        str_cat("E1801: backend 'llvm' is unavailable: no LLVM target for '", triple, "' (", error, ")"));
+    return coded_error("E1801",
+                       str_cat("backend 'llvm' is unavailable: no LLVM target for '", triple, "' (", error, ")"));
   std::string cpu = "generic", features;
   llvm::Triple t(triple);
   if (options.host_cpu) {
@@ -59,8 +60,7 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> make_target_machine(const T
   llvm::TargetOptions to;
   std::unique_ptr<llvm::TargetMachine> machine(
       target->createTargetMachine(triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt, level));
-  if (!machine)
-    return absl::FailedPreconditionError(str_cat("E1801: backend 'llvm' is unavailable: no machine for '", triple, "'"));
+  if (!machine) return coded_error("E1801", str_cat("backend 'llvm' is unavailable: no machine for '", triple, "'"));
   return machine;
 }
 
@@ -136,7 +136,7 @@ absl::StatusOr<std::string> emit_object(llvm::Module& module, llvm::TargetMachin
   llvm::legacy::PassManager pm;
   if (machine.addPassesToEmitFile(pm, os, nullptr,
                                   assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile))
-    return absl::FailedPreconditionError("E1801: backend 'llvm' is unavailable: the target cannot emit this file type");
+    return coded_error("E1801", "backend 'llvm' is unavailable: the target cannot emit this file type");
   pm.run(module);
   return std::string(buffer.data(), buffer.size());
 }

@@ -17,6 +17,7 @@
 #include "lower.h"
 #include "native.h"
 #include "ppy/runtime/runtime_source.h"
+#include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 #include "validate.h"
 
@@ -129,8 +130,9 @@ class LLVMBackend final : public Backend {
     t.host_cpu = has_flag(context, "host-cpu");
     t.opt_level = context.opt_level;
     if (t.host_cpu && !t.triple.empty() && llvm::Triple::normalize(t.triple) != host_triple())
-      return absl::InvalidArgumentError(
-          str_cat("E1002: --host-cpu tunes for this machine, which is not the target '", t.triple, "'"));
+      return coded_error("E1002",
+                         str_cat("--host-cpu tunes for this machine, which is not the target '", t.triple, "'"),
+                         absl::StatusCode::kInvalidArgument);
     return make_target_machine(t);
   }
 
@@ -221,8 +223,10 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
   bool standalone = has_flag(context, "standalone"), library = has_flag(context, "library");
   bool python = has_flag(context, "python-extension");
   if (int asked = standalone + library + python; asked > 1)
-    return absl::InvalidArgumentError("E1002: --standalone, --library and --python-extension each build one thing; "
-                                      "give one of them");
+    return coded_error("E1002",
+                       "--standalone, --library and --python-extension each build one thing; "
+                       "give one of them",
+                       absl::StatusCode::kInvalidArgument);
   std::vector<ExportedFunction> exports = exported_functions(modules);
   if (python)
     for (auto& f : exports)
@@ -264,11 +268,11 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
   std::optional<fs::path> linker = find_linker(cross ? triple : "", host_triple());
   if (!linker) {
     if (standalone || library || python)
-      return cleanup(), absl::FailedPreconditionError(str_cat(
-                            "E1801: backend 'llvm' is unavailable: no linker for ", triple,
-                            cross ? str_cat(" (looked for ", triple, "-gcc; Debian's gcc-", triple.substr(0, triple.find('-')),
-                                            "-linux-gnu gives one)")
-                                  : " (looked for cc, clang-19, clang, gcc)"));
+      return cleanup(),
+             coded_error("E1801", str_cat("backend 'llvm' is unavailable: no linker for ", triple,
+                                          cross ? str_cat(" (looked for ", triple, "-gcc; Debian's gcc-",
+                                                          triple.substr(0, triple.find('-')), "-linux-gnu gives one)")
+                                                : " (looked for cc, clang-19, clang, gcc)"));
     // Objects (and the header) are all a build without a linker can give.
     for (auto& o : objects) result.outputs.push_back(fs::relative(o, out));
     if (auto s = write(out / (lib + ".h"), header); !s.ok()) return cleanup(), s;
@@ -300,8 +304,10 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
   const ir::Function* main = find_main(modules, context);
   if (standalone) {
     if (!main)
-      return cleanup(), absl::InvalidArgumentError(
-                            "E1002: --standalone builds an executable, and the program has no main() in its entry module");
+      return cleanup(),
+             coded_error("E1002",
+                         "--standalone builds an executable, and the program has no main() in its entry module",
+                         absl::StatusCode::kInvalidArgument);
     auto entry = entry_object(main->name(), **machine);
     if (!entry.ok()) return cleanup(), entry.status();
     if (auto s = write(work / "ppy_entry.o", *entry); !s.ok()) return cleanup(), s;
@@ -314,7 +320,7 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
   }
   if (python) {
     auto py = find_program("python3");
-    if (!py) return cleanup(), absl::FailedPreconditionError("E1801: backend 'llvm' is unavailable: no python3 for --python-extension");
+    if (!py) return cleanup(), coded_error("E1801", "backend 'llvm' is unavailable: no python3 for --python-extension");
     auto config = run_tool({py->string(), "-c",
                             "import sysconfig; print(sysconfig.get_paths()['include']); "
                             "print(sysconfig.get_config_var('EXT_SUFFIX'))"},
@@ -324,8 +330,8 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
     std::string suffix = config->substr(config->find('\n') + 1);
     while (!suffix.empty() && (suffix.back() == '\n' || suffix.back() == '\r')) suffix.pop_back();
     if (!fs::exists(fs::path(include) / "Python.h"))
-      return cleanup(), absl::FailedPreconditionError(str_cat(
-                            "E1801: backend 'llvm' is unavailable: no Python.h in ", include, " (install python3-dev)"));
+      return cleanup(), coded_error("E1801", str_cat("backend 'llvm' is unavailable: no Python.h in ", include,
+                                                     " (install python3-dev)"));
     std::string mod = c_identifier(name);
     fs::path wrapper = work / (mod + "_module.c");
     if (auto s = write(wrapper, python_extension_source(name, exports)); !s.ok()) return cleanup(), s;

@@ -13,6 +13,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/MDBuilder.h"
+#include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::llvm_backend {
@@ -177,8 +178,9 @@ class FunctionLowering {
   llvm::Type* i1() { return llvm::Type::getInt1Ty(ctx()); }
 
   absl::Status fail(const ir::Operation& op, std::string_view why) {
-    return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take ", op.name(), " in @", f_.name(),
-                                              where(op), ": ", why));
+    return coded_error("E1802",
+                       str_cat("backend 'llvm' cannot take ", op.name(), " in @", f_.name(), where(op), ": ", why),
+                       absl::StatusCode::kInvalidArgument);
   }
 
   llvm::Value* value(const ir::Value* v) {
@@ -257,8 +259,10 @@ absl::Status FunctionLowering::run() {
     for (auto& arg : blk->arguments()) {
       llvm::Type* t = m_.type(arg->type());
       if (!t)
-        return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take a block argument of type ",
-                                                  arg->type().str(), " in @", f_.name()));
+        return coded_error(
+            "E1802",
+            str_cat("backend 'llvm' cannot take a block argument of type ", arg->type().str(), " in @", f_.name()),
+            absl::StatusCode::kInvalidArgument);
       auto* phi = b_.CreatePHI(t, 2, arg->hint());
       phis_[blk.get()].push_back(phi);
       values_[arg.get()] = phi;
@@ -289,8 +293,9 @@ absl::Status FunctionLowering::run() {
   {
     auto& phis = phis_[entry];
     if (phis.size() != fn_->arg_size())
-      return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take @", f_.name(),
-                                                ": its entry block does not take its parameters"));
+      return coded_error(
+          "E1802", str_cat("backend 'llvm' cannot take @", f_.name(), ": its entry block does not take its parameters"),
+          absl::StatusCode::kInvalidArgument);
   }
   llvm::BranchInst* into_entry = b_.CreateBr(blocks_[entry]);
   if (!prologue_end_) prologue_end_ = prologue_;
@@ -342,14 +347,16 @@ void FunctionLowering::leave() {
 absl::Status FunctionLowering::branch_to(const ir::Successor& s, llvm::BasicBlock* from) {
   auto& phis = phis_[s.block];
   if (phis.size() != s.args.size())
-    return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take @", f_.name(),
-                                              ": a branch passes ", s.args.size(), " values to ^", s.block->label(),
-                                              ", which takes ", phis.size()));
+    return coded_error("E1802",
+                       str_cat("backend 'llvm' cannot take @", f_.name(), ": a branch passes ", s.args.size(),
+                               " values to ^", s.block->label(), ", which takes ", phis.size()),
+                       absl::StatusCode::kInvalidArgument);
   for (size_t i = 0; i < phis.size(); ++i) {
     llvm::Value* v = value(s.args[i]);
     if (!v)
-      return absl::InvalidArgumentError(
-          str_cat("E1802: backend 'llvm' cannot take @", f_.name(), ": a branch argument is not defined before it"));
+      return coded_error(
+          "E1802", str_cat("backend 'llvm' cannot take @", f_.name(), ": a branch argument is not defined before it"),
+          absl::StatusCode::kInvalidArgument);
     phis[i]->addIncoming(v, from ? from : b_.GetInsertBlock());
   }
   return absl::OkStatus();
@@ -784,25 +791,28 @@ absl::Status ModuleLowering::declare_functions() {
     for (auto& p : f->params()) {
       llvm::Type* t = type(p.type);
       if (!t)
-        return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take a parameter of type ",
-                                                  p.type.str(), " in @", f->name()));
+        return coded_error("E1802",
+                           str_cat("backend 'llvm' cannot take a parameter of type ", p.type.str(), " in @", f->name()),
+                           absl::StatusCode::kInvalidArgument);
       params.push_back(t);
     }
     if (f->results().size() > 1)
-      return absl::InvalidArgumentError(
-          str_cat("E1802: backend 'llvm' cannot take @", f->name(), ": it returns several values"));
+      return coded_error("E1802", str_cat("backend 'llvm' cannot take @", f->name(), ": it returns several values"),
+                         absl::StatusCode::kInvalidArgument);
     llvm::Type* result = f->results().empty() ? llvm::Type::getVoidTy(ctx_) : type(f->results()[0]);
     if (!result)
-      return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take a result of type ",
-                                                f->results()[0].str(), " in @", f->name()));
+      return coded_error(
+          "E1802", str_cat("backend 'llvm' cannot take a result of type ", f->results()[0].str(), " in @", f->name()),
+          absl::StatusCode::kInvalidArgument);
     auto* ft = llvm::FunctionType::get(result, params, false);
     auto linkage = f->visibility() == ir::Visibility::Private && !f->is_declaration()
                        ? llvm::GlobalValue::InternalLinkage
                        : llvm::GlobalValue::ExternalLinkage;
     auto* fn = llvm::Function::Create(ft, linkage, f->name(), *module_);
     if (fn->getName() != f->name())
-      return absl::InvalidArgumentError(str_cat("E1802: backend 'llvm' cannot take @", f->name(),
-                                                ": its symbol clashes with a runtime function"));
+      return coded_error(
+          "E1802", str_cat("backend 'llvm' cannot take @", f->name(), ": its symbol clashes with a runtime function"),
+          absl::StatusCode::kInvalidArgument);
     for (size_t i = 0; i < f->params().size(); ++i)
       if (!f->params()[i].name.empty()) fn->getArg(static_cast<unsigned>(i))->setName(f->params()[i].name);
     fn->addFnAttr(llvm::Attribute::NoUnwind);
@@ -819,8 +829,8 @@ absl::Status ModuleLowering::lower_globals() {
   for (auto& [name, g] : ir_.globals()) {
     llvm::Type* t = type(g.type);
     if (!t || g.type.kind() == TypeKind::Buffer || g.type.kind() == TypeKind::Ptr)
-      return absl::InvalidArgumentError(
-          str_cat("E1802: backend 'llvm' cannot take the global @", name, " of type ", g.type.str()));
+      return coded_error("E1802", str_cat("backend 'llvm' cannot take the global @", name, " of type ", g.type.str()),
+                         absl::StatusCode::kInvalidArgument);
     llvm::Constant* init = nullptr;
     if (g.initializer) {
       const ir::Attribute& a = *g.initializer;

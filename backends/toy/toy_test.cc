@@ -238,16 +238,18 @@ TEST(ToyService, RefusalsReachTheDriverWithTheirCodes) {
   EXPECT_EQ(r->error->code(), v1::BackendError::VALIDATION);
   EXPECT_EQ(r->error->what(), "gpu.thread_id in kern");
   EXPECT_EQ(r->error->location().line(), 4u);
+  EXPECT_EQ(error_code(wire::status_of(*r->error)), "E1802");
   EXPECT_EQ(std::string(wire::status_of(*r->error).message()),
-            "E1802: backend 'toy' cannot take gpu.thread_id in kern at k.ppy:4:9 (needs device kernels)");
+            "backend 'toy' cannot take gpu.thread_id in kern at k.ppy:4:9 (needs device kernels)");
 
   auto a = host_module("a");
   const ir::Module* ok_mods[] = {a.get()};
   r = run(*stub, v1::InvokeHeader::BUILD, {}, ok_mods, Options{{"sdk-version", "missing"}});
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_TRUE(r->error);
+  EXPECT_EQ(error_code(wire::status_of(*r->error)), "E1801");
   EXPECT_EQ(std::string(wire::status_of(*r->error).message()),
-            "E1801: backend 'toy' is unavailable here: missing toy-sdk");
+            "backend 'toy' is unavailable here: missing toy-sdk");
 }
 
 // ---- The real executable ---------------------------------------------------------

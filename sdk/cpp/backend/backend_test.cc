@@ -225,14 +225,16 @@ TEST(Wire, ErrorsMapToTheContractsCodes) {
   e.mutable_location()->set_line(2);
   e.mutable_location()->set_col(1);
   absl::Status s = wire::status_of(e);
+  EXPECT_EQ(error_code(s), "E1802");
   EXPECT_EQ(std::string(s.message()),
-            "E1802: backend 'toy' cannot take gpu.barrier in k at k.ppy:2:1 (needs device kernels)");
+            "backend 'toy' cannot take gpu.barrier in k at k.ppy:2:1 (needs device kernels)");
   EXPECT_EQ(validation_error_of(s)->location->str(), "k.ppy:2:1");
 
   v1::BackendError broke;
   broke.set_code(v1::BackendError::PASS_BROKE_IR);
   broke.set_message("backend pass 'x' left the IR invalid: ...");
-  EXPECT_EQ(std::string(wire::status_of(broke).message()), "E1904: backend pass 'x' left the IR invalid: ...");
+  EXPECT_EQ(error_code(wire::status_of(broke)), "E1904");
+  EXPECT_EQ(std::string(wire::status_of(broke).message()), "backend pass 'x' left the IR invalid: ...");
 }
 
 TEST(BackendContext, NotesAreKeptAndForwarded) {

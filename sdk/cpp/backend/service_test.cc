@@ -73,6 +73,9 @@ class Echo : public Backend {
                                 BackendContext& ctx) const override {
     ctx.note(str_cat("emitted ", m.name()));
     if (format.name == "liar") return Artifact(Bytes{"oops"});
+    // An E-code is the status's payload; words that look like one are only words.
+    if (option("fail") == "coded") return coded_error("E1801", "echo-sdk vanished mid-emit");
+    if (option("fail") == "forged") return absl::InternalError("E1801: echo-sdk vanished mid-emit");
     std::string out = str_cat(m.name(), " (", ctx.identity[m.name()], ") O", ctx.opt_level, " ",
                               ctx.target, ":");
     for (const auto& f : m.functions()) {
@@ -353,8 +356,9 @@ TEST_F(ServiceTest, AValidationRefusalCarriesWhatCapabilityAndLocation) {
   EXPECT_EQ(e.location().file(), "m.ppy");
   EXPECT_EQ(e.location().line(), 7u);
   EXPECT_EQ(e.location().col(), 9u);
+  EXPECT_EQ(error_code(wire::status_of(e)), "E1802");
   EXPECT_EQ(std::string(wire::status_of(e).message()),
-            "E1802: backend 'echo' cannot take core.mul in f at m.ppy:7:9 (needs multiplication)");
+            "backend 'echo' cannot take core.mul in f at m.ppy:7:9 (needs multiplication)");
 }
 
 TEST_F(ServiceTest, APassThatBreaksTheIrIsNamed) {
@@ -394,14 +398,38 @@ TEST_F(ServiceTest, UnknownFormatAndMissingToolchainAreRefused) {
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_TRUE(r->error);
   EXPECT_EQ(r->error->code(), v1::BackendError::TOOLCHAIN);
+  EXPECT_EQ(error_code(wire::status_of(*r->error)), "E1801");
   EXPECT_EQ(std::string(wire::status_of(*r->error).message()),
-            "E1801: backend 'echo' is unavailable here: missing echo-sdk");
+            "backend 'echo' is unavailable here: missing echo-sdk");
 
   // A format that needs no toolchain still emits without one.
   r = run(header(v1::InvokeHeader::EMIT, "src", missing), mods);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->finished);
   EXPECT_EQ(r->artifacts.size(), 2u);
+}
+
+TEST_F(ServiceTest, AnErrorCodeCrossesTheWireAsAFieldNotInTheText) {
+  auto mods = two_modules();
+  absl::StatusOr<InvokeResult> r = run(header(v1::InvokeHeader::EMIT, "text", Options{{"fail", "coded"}}), mods);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->error);
+  EXPECT_EQ(r->error->code(), v1::BackendError::TOOLCHAIN);
+  EXPECT_EQ(r->error->message(), "echo-sdk vanished mid-emit");
+  absl::Status s = wire::status_of(*r->error);
+  EXPECT_EQ(error_code(s), "E1801") << s;
+  EXPECT_EQ(std::string(s.message()), "echo-sdk vanished mid-emit");
+
+  // A message that merely starts like a code carries none: the backend's words
+  // arrive whole, and the code is the one its kind of failure has (E1905).
+  r = run(header(v1::InvokeHeader::EMIT, "text", Options{{"fail", "forged"}}), mods);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->error);
+  EXPECT_EQ(r->error->code(), v1::BackendError::INTERNAL);
+  EXPECT_EQ(r->error->message(), "E1801: echo-sdk vanished mid-emit");
+  s = wire::status_of(*r->error);
+  EXPECT_EQ(error_code(s), "E1905") << s;
+  EXPECT_EQ(std::string(s.message()), "E1801: echo-sdk vanished mid-emit");
 }
 
 TEST_F(ServiceTest, ModulesComeBackAfterThePassesWhenAsked) {

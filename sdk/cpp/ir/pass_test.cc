@@ -244,7 +244,7 @@ TEST(PassManager, AfterTheLastPassTheOnlyPassIsNamed) {
   auto m = valid_module();
   absl::Status s = pm.run(*m);
   EXPECT_EQ(ppy::error_code(s), "E1901");
-  EXPECT_THAT(msg(s), StartsWith("E1901: pass 'canon-break' left the IR invalid: function @f, block ^entry"));
+  EXPECT_THAT(msg(s), StartsWith("pass 'canon-break' left the IR invalid: function @f, block ^entry"));
 }
 
 TEST(PassManager, AfterTheLastPassSeveralSharedPassesAreListed) {
@@ -264,7 +264,8 @@ TEST(PassManager, AfterTheLastPassSeveralSharedPassesAreListed) {
   pm.set_verify_each(true);
   auto again = valid_module();
   s = pm.run(*again);
-  EXPECT_THAT(msg(s), StartsWith("E1901: pass 'b' left the IR invalid: "));
+  EXPECT_EQ(ppy::error_code(s), "E1901");
+  EXPECT_THAT(msg(s), StartsWith("pass 'b' left the IR invalid: "));
   EXPECT_THAT(log, ElementsAre("a", "b"));
 }
 
@@ -278,7 +279,7 @@ TEST(PassManager, ABackendPassThatBreaksTheIRIsNamedWithE1904) {
   auto m = valid_module();
   absl::Status s = pm.run(*m);
   EXPECT_EQ(ppy::error_code(s), "E1904");
-  EXPECT_THAT(msg(s), StartsWith("E1904: backend pass 'toy-break' left the IR invalid: function @f, "
+  EXPECT_THAT(msg(s), StartsWith("backend pass 'toy-break' left the IR invalid: function @f, "
                                       "block ^entry"));
   EXPECT_THAT(msg(s), HasSubstr("terminator"));
   EXPECT_THAT(log, ElementsAre("gen", "toy-break"));  // the repair never ran
@@ -295,7 +296,7 @@ TEST(PassManager, APluginPassThatBreaksTheIRIsNamedWithE1902) {
   auto m = valid_module();
   absl::Status s = pm.run(*m);
   EXPECT_EQ(ppy::error_code(s), "E1902");
-  EXPECT_THAT(msg(s), StartsWith("E1902: plugin pass 'plug-break' left the IR invalid: "));
+  EXPECT_THAT(msg(s), StartsWith("plugin pass 'plug-break' left the IR invalid: "));
 }
 
 TEST(PassManager, WithAPluginPassASharedPassThatBreaksTheIRIsNamedWithE1901) {
@@ -306,7 +307,8 @@ TEST(PassManager, WithAPluginPassASharedPassThatBreaksTheIRIsNamedWithE1901) {
   ASSERT_TRUE(pm.add(Stage::BeforeBackend, pass("repair", &log, TestPass::Repair)).ok());
   auto m = valid_module();
   absl::Status s = pm.run(*m);
-  EXPECT_THAT(msg(s), StartsWith("E1901: pass 'shared-break' left the IR invalid: "));
+  EXPECT_EQ(ppy::error_code(s), "E1901");
+  EXPECT_THAT(msg(s), StartsWith("pass 'shared-break' left the IR invalid: "));
   EXPECT_THAT(log, ElementsAre("plug", "shared-break"));
 }
 
@@ -327,7 +329,7 @@ TEST(PassManager, ABackendPassIsRefusedAtEveryStageButBackend) {
     PassManager pm;
     absl::Status s = pm.add(st, pass("toy-early", &log), PassOwner::Backend, "toy");
     EXPECT_EQ(ppy::error_code(s), "E1802") << stage_name(st);
-    EXPECT_THAT(msg(s), StartsWith(std::string("E1802: backend 'toy' registers a pass at the '") +
+    EXPECT_THAT(msg(s), StartsWith(std::string("backend 'toy' registers a pass at the '") +
                                         std::string(stage_name(st)) + "' stage: "));
     EXPECT_THAT(msg(s), HasSubstr("'toy-early'"));
     EXPECT_THAT(msg(s), HasSubstr("`BackendPassRegistrar.add(factory)` is how one is hung there"));

@@ -123,9 +123,10 @@ struct BackendValidationError {
   std::string message() const;
 };
 
-/// The status `validate` returns to refuse: FailedPrecondition, message
-/// `E1802: <error.message()>`, with the fields attached so that `ppy::serve`
-/// (or the in-process host) can read them back with `validation_error_of`.
+/// The status `validate` returns to refuse: FailedPrecondition with the code
+/// E1802 (ppy/util/error.h) and the message `<error.message()>`, with the fields
+/// attached so that `ppy::serve` (or the in-process host) can read them back
+/// with `validation_error_of`.
 absl::Status validation_error(const BackendValidationError& error);
 /// The refusal a status carries, if it was made by `validation_error`.
 std::optional<BackendValidationError> validation_error_of(const absl::Status& status);

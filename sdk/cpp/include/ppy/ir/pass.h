@@ -87,9 +87,9 @@ class PassManager {
   /// Runs the passes of stages [from, to] in stage order, insertion order within
   /// a stage. The module is verified before the first pass and after the last,
   /// and after every pass when verify_each; a pass that leaves the IR invalid is
-  /// named in the error, whose message starts with E1902 (plugin), E1904
-  /// (backend) or E1901 (shared), e.g. `E1904: backend pass 'toy-break' left the
-  /// IR invalid: <first diagnostic>`. An error a pass returns is returned as is.
+  /// named in the error, whose code (ppy/util/error.h) is E1902 (plugin), E1904
+  /// (backend) or E1901 (shared), e.g. E1904 with `backend pass 'toy-break' left
+  /// the IR invalid: <first diagnostic>`. An error a pass returns is returned as is.
   absl::Status run(Module& m, Stage from = Stage::AfterIRGeneration, Stage to = Stage::Backend);
 
   /// (stage, pass name) in the order they would run.
