@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "ppy/ir/text.h"
 #include "ppy/util/error.h"
+#include "ppy/util/str_cat.h"
 
 namespace ppy::backends {
 namespace {
@@ -125,6 +126,85 @@ func @m_main() -> () attrs {ppy.qualname = "m.main"} {
   EXPECT_EQ(run_python(*text), "-9223372036854775808\n-3 -1\nexit 1\nOverflowError: integer overflow\n");
 }
 
+TEST(PythonBackend, ACopyIsDroppedOnlyWhereNeitherValueIsStillNeeded) {
+  // fib's loop passes (b, a + b) back for (a, b): a + b may take b's
+  // variable only if old b is not read after it (it is: the edge passes it to a),
+  // and the counter's step takes the counter's variable.
+  auto m = parse(R"(ppyir 1
+module @m
+
+func @m_fib(%k: i64) -> i64 attrs {ppy.qualname = "m.fib"} {
+^entry:
+    %z = core.const 0 : i64
+    %one = core.const 1 : i64
+    core.br ^head(%z, %one, %z)
+^head(%a: i64, %b: i64, %i: i64):
+    %go = core.cmp.lt %i, %k : bool
+    core.cond_br %go, ^body, ^out(%a)
+^body:
+    %s = core.add %a, %b {overflow = "python"} : i64
+    %i2 = core.add %i, %one {overflow = "python"} : i64
+    %twice = core.mul %i2, %i2 {overflow = "python"} : i64
+    core.br ^head(%b, %s, %i2)
+^out(%r: i64):
+    core.ret %r
+}
+
+func @m_main() -> () attrs {ppy.qualname = "m.main"} {
+^entry:
+    %ten = core.const 10 : i64
+    %r = core.call %ten {callee = @m_fib} : i64
+    core.call_extern %r {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    core.ret
+}
+)");
+  auto text = python_source(*m);
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(*text, HasSubstr("s = a + b\n"));
+  EXPECT_THAT(*text, HasSubstr("a, b = b, s\n"));
+  EXPECT_THAT(*text, HasSubstr("i = i + 1\n"));
+  EXPECT_THAT(*text, HasSubstr("return a\n"));
+  EXPECT_EQ(run_python(*text), "55\nexit 0\n");
+}
+
+TEST(PythonBackend, ASumOfAConstantChecksTheOpInsideItToo) {
+  // x * 3 + 1 written as one expression with one check: -3074457345618258603 * 3
+  // is one below i64's minimum though the sum is the minimum itself, and it
+  // still raises; 3074457345618258602 * 3 + 1 is i64's maximum and does not.
+  auto program = [](std::string_view x) {
+    return parse(str_cat(R"(ppyir 1
+module @m
+
+func @m_main() -> () attrs {ppy.qualname = "m.main"} {
+^entry:
+    %x = core.const )",
+                         x, R"( : i64
+    %three = core.const 3 : i64
+    %one = core.const 1 : i64
+    %go = core.cmp.ne %x, %one : bool
+    core.cond_br %go, ^body, ^out
+^body:
+    %t = core.mul %x, %three {overflow = "python"} : i64
+    %r = core.add %t, %one {overflow = "python"} : i64
+    core.call_extern %r {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    core.br ^out
+^out:
+    core.ret
+}
+)"));
+  };
+  auto low = python_source(*program("-3074457345618258603"));
+  ASSERT_TRUE(low.ok()) << low.status();
+  EXPECT_THAT(*low, HasSubstr("r = -3074457345618258603 * 3 + 1\n"));
+  EXPECT_THAT(*low, HasSubstr("if r > 0x7FFFFFFFFFFFFFFF or r < -0x7FFFFFFFFFFFFFFF:"));
+  EXPECT_EQ(run_python(*low), "exit 1\nOverflowError: integer overflow\n");
+  auto high = python_source(*program("3074457345618258602"));
+  ASSERT_TRUE(high.ok()) << high.status();
+  EXPECT_EQ(run_python(*high), "9223372036854775807\nexit 0\n");
+}
+
 TEST(PythonBackend, DeviceCodeIsRefusedWithItsPlace) {
   auto m = parse(R"(ppyir 1
 module @k
@@ -140,7 +220,8 @@ func @k_kern() -> () attrs {gpu.kind = "kernel"} loc("k.ppy":3:5) {
   BackendContext ctx;
   absl::Status s = b->validate(*m, ctx);
   EXPECT_EQ(error_code(s), "E1802");
-  EXPECT_THAT(std::string(s.message()), HasSubstr("backend 'python' cannot take the kernel function k_kern at k.ppy:3:5"));
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("backend 'python' cannot take the kernel function k_kern at k.ppy:3:5"));
   auto refusal = validation_error_of(s);
   ASSERT_TRUE(refusal.has_value());
   EXPECT_EQ(refusal->capability, "device code, which python3 cannot run");

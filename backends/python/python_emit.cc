@@ -5,9 +5,11 @@
 // the original program is raised here with the same message.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "ppy/backends/python_backend.h"
 #include "ppy/backends/source/structure.h"
@@ -111,6 +113,41 @@ bool needs_check(const ir::Operation& op) {
   if (n == "core.div") return raising_int(op) && !safe_divisor(op);
   if (n == "core.cast") return op.operand(0)->type().is_float();
   return false;
+}
+
+/// An op whose check is `MIN <= x <= MAX` on the exact (Python) result.
+bool range_checked(const ir::Operation& op) {
+  const std::string& n = op.name();
+  return (n == "core.add" || n == "core.sub" || n == "core.mul" || n == "core.neg") && needs_check(op);
+}
+
+/// What a range-checked `core.add`/`core.sub` adds to its other operand when
+/// that is a constant's: `x + k`, `k + x`, `x - k`. The operand is in `*x`.
+std::optional<__int128> constant_offset(const ir::Operation& op, const ir::Value** x) {
+  if (!range_checked(op) || op.name() == "core.mul" || op.name() == "core.neg") return std::nullopt;
+  auto konst = [](const ir::Value* v) -> std::optional<int64_t> {
+    const ir::Operation* d = v->def();
+    const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
+    if (a && a->is<int64_t>()) return a->as_int();
+    return std::nullopt;
+  };
+  if (auto k = konst(op.operand(1))) {
+    *x = op.operand(0);
+    return op.name() == "core.add" ? __int128(*k) : -__int128(*k);
+  }
+  if (auto k = konst(op.operand(0)); k && op.name() == "core.add") {
+    *x = op.operand(1);
+    return *k;
+  }
+  return std::nullopt;
+}
+
+/// `v` as a Python literal, in hex as the range checks write their bounds.
+std::string hex_literal(__int128 v) {
+  unsigned __int128 m = v < 0 ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  char digits[24];
+  std::snprintf(digits, sizeof digits, "0x%llX", static_cast<unsigned long long>(m));
+  return str_cat(v < 0 ? "-" : "", digits);
 }
 
 /// Helpers a module defines when it uses them.
@@ -340,9 +377,11 @@ class ModuleWriter {
   absl::StatusOr<std::string> function(const ir::Function& f) {
     fn_ = &f;
     status_ = absl::OkStatus();
+    find_fused_checks(f);
     source::ValueOptions vo;
-    vo.inlinable = [](const ir::Operation& op) { return !needs_check(op); };
+    vo.inlinable = [this](const ir::Operation& op) { return !needs_check(op) || fused_.count(&op); };
     vo.reserved = python_reserved();
+    vo.coalesce_copies = true;
     for (auto& n : used_names_) vo.reserved.insert(n);
     for (auto& [mod, alias] : imports_) vo.reserved.insert(alias.substr(0, alias.find('.')));
     FunctionValues values(f, &m_, vo);
@@ -533,8 +572,13 @@ class ModuleWriter {
         if_stmt((*else_s)[1], true);
         return;
       }
+      // An else whose copies all went (coalesced) is not written.
+      size_t before = out_.size();
       line("else:");
+      size_t body = out_.size();
       suite(*else_s);
+      if (std::string_view(out_).substr(body) == str_cat(std::string((indent_ + 1) * 4, ' '), "pass\n"))
+        out_.resize(before);
     });
   }
 
@@ -619,6 +663,13 @@ class ModuleWriter {
         for (auto& s : op->successors())
           for (const ir::Value* v : s.args) outside = outside || v == i;
       }
+    }
+    // Nor by the header's branch out: Python leaves i at n - 1, not n, when the loop ends.
+    for (auto& s : loop.body[1].op->successors()) {
+      if (inside.count(s.block)) continue;
+      std::set<const ir::Value*> read;
+      for (const ir::Value* v : s.args) values_->variables_read(v, read);
+      outside = outside || read.count(i);
     }
     if (outside) return false;
     // The steps are needless where their only reads are those edges.
@@ -811,7 +862,7 @@ class ModuleWriter {
     if (op.num_results() != 1) return fail(op, str_cat(n, " with ", op.num_results(), " results"));
     const std::string& name = values_->name(op.result(0));
     line(str_cat(name, " = ", op_expr(op).text));
-    if (needs_check(op) && !cannot_overflow(op)) {
+    if (needs_check(op) && (covers_inner(op) || !cannot_overflow(op))) {
       line(check_text(op, name));
       ++indent_;
       line(raise_text("OverflowError", "integer overflow"));
@@ -994,9 +1045,45 @@ class ModuleWriter {
     return a;
   }
 
+  /// A range-checked op read only by a range-checked add or sub of a constant
+  /// in its block is written inside that sum, and the sum's one check covers
+  /// both (`n = n * 3 + 1`): t and t + k both within i64 is exactly t + k
+  /// within i64 ∩ (i64 + k), Python's integers being exact.
+  void find_fused_checks(const ir::Function& f) {
+    fused_.clear();
+    std::unordered_map<const ir::Value*, int> uses;
+    ir::walk(f.body(), [&](const ir::Operation& op) {
+      for (const ir::Value* v : op.operands()) ++uses[v];
+      for (auto& s : op.successors())
+        for (const ir::Value* v : s.args) ++uses[v];
+    });
+    std::set<const ir::Operation*> sums;  // a sum that covers an inner op is not inner itself
+    ir::walk(f.body(), [&](const ir::Operation& op) {
+      const ir::Value* x = nullptr;
+      if (!constant_offset(op, &x)) return;
+      const ir::Operation* d = x->def();
+      if (!d || d->parent() != op.parent() || !range_checked(*d) || uses[x] != 1 || sums.count(d)) return;
+      fused_.insert(d);
+      sums.insert(&op);
+    });
+  }
+
+  /// Whether `op`'s check covers an inner op (find_fused_checks).
+  bool covers_inner(const ir::Operation& op) {
+    const ir::Value* x = nullptr;
+    return constant_offset(op, &x) && values_->inlined(x) && fused_.count(x->def());
+  }
+
   /// The range check after `name = <op>`: one-sided where the op can only
-  /// leave the range one way (adding or subtracting a constant).
+  /// leave the range one way (adding or subtracting a constant), narrowed
+  /// where it covers an inner op.
   std::string check_text(const ir::Operation& op, const std::string& name) {
+    if (covers_inner(op)) {
+      const ir::Value* x = nullptr;
+      __int128 k = *constant_offset(op, &x);
+      __int128 hi = std::min<__int128>(INT64_MAX, INT64_MAX + k), lo = std::max<__int128>(INT64_MIN, INT64_MIN + k);
+      return str_cat("if ", name, " > ", hex_literal(hi), " or ", name, " < ", hex_literal(lo), ":");
+    }
     int side = 0;  // +1: can only pass the top; -1: only the bottom
     if (op.name() == "core.add" || op.name() == "core.sub") {
       auto k = const_int(op.operand(1));
@@ -1014,6 +1101,7 @@ class ModuleWriter {
   Bounds bounds_;
   std::set<std::pair<const ir::Block*, size_t>> skip_moves_;  ///< header arguments a `for` sets
   std::set<const ir::Operation*> skip_ops_;                   ///< steps a `for` makes
+  std::set<const ir::Operation*> fused_;                      ///< checked ops a sum's check covers
   std::map<std::string, std::string> fn_names_;  ///< symbol -> Python spelling of a call
   std::set<std::string> used_names_;             ///< the module's function names
   std::map<std::string, std::string> imports_;   ///< module -> alias

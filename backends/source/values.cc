@@ -91,6 +91,7 @@ FunctionValues::FunctionValues(const ir::Function& f, const ir::Module* module, 
   taken_ = options_.reserved;
   count_uses(f);
   for (auto& b : f.body().blocks()) decide_inlining(*b);
+  if (options_.coalesce_copies) coalesce_copies(f);
   assign_names(f);
 }
 
@@ -179,10 +180,20 @@ void FunctionValues::assign_names(const ir::Function& f) {
     return identifier(h);
   };
   const ir::Block* entry = f.body().entry();
+  // A value shares the variable of its group's leader (coalesce_copies);
+  // whether a new variable was made.
+  auto assign = [&](const ir::Value* v, const std::string& fallback) {
+    const ir::Value* l = leader(v);
+    if (auto it = names_.find(l); it != names_.end()) {
+      names_[v] = it->second;
+      return false;
+    }
+    std::string base = base_of(l);
+    names_[l] = names_[v] = unique(base.empty() ? fallback : base);
+    return true;
+  };
   // Parameters first, so they keep their source names.
-  for (auto& a : entry->arguments()) {
-    names_[a.get()] = unique(base_of(a.get()));
-  }
+  for (auto& a : entry->arguments()) assign(a.get(), "");
   // A parameter read once, by a store into a slot before anything else
   // touches it, and the slot are one variable.
   bool entry_has_preds = false;
@@ -214,16 +225,12 @@ void FunctionValues::assign_names(const ir::Function& f) {
       }
   for (auto& b : f.body().blocks()) {
     if (b.get() != entry)
-      for (auto& a : b->arguments()) {
-        names_[a.get()] = unique(base_of(a.get()));
-        variables_.push_back(a.get());
-      }
+      for (auto& a : b->arguments())
+        if (assign(a.get(), "")) variables_.push_back(a.get());
     for (auto& op : b->operations())
       for (auto& r : op->results()) {
         if (names_.count(&r) || inlined_.count(&r)) continue;
-        std::string base = base_of(&r);
-        names_[&r] = unique(base.empty() ? "t" : base);
-        if (is_statement(*op)) variables_.push_back(&r);
+        if (assign(&r, "t") && is_statement(*op)) variables_.push_back(&r);
       }
   }
 }

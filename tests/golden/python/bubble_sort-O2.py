@@ -14,33 +14,28 @@ def sort(xs):
                 raise IndexError("list index out of range")
             t_5 = t_3
             t_6 = xs[t_5]
-            t_7 = i_2 + 1
-            t_8 = t_7 + t if t_7 < 0 else t_7
-            t_9 = t_8 >= 0 and t_8 < t
-            if not t_9:
+            i_2 = i_2 + 1
+            t_7 = i_2 + t if i_2 < 0 else i_2
+            t_8 = t_7 >= 0 and t_7 < t
+            if not t_8:
                 raise IndexError("list index out of range")
-            t_10 = t_8
-            if t_6 > xs[t_10]:
-                if not t_9:
+            t_9 = t_7
+            if t_6 > xs[t_9]:
+                if not t_8:
                     raise IndexError("list index out of range")
-                t_11 = xs[t_10]
+                t_10 = xs[t_9]
                 if not t_4:
                     raise IndexError("list index out of range")
-                t_12 = xs[t_5]
+                t_11 = xs[t_5]
                 if not t_4:
                     raise IndexError("list assignment index out of range")
-                xs[t_5] = t_11
-                if not t_9:
+                xs[t_5] = t_10
+                if not t_8:
                     raise IndexError("list assignment index out of range")
-                xs[t_10] = t_12
-                swapped_2 = True
-            else:
-                swapped_2 = swapped
-            swapped = swapped_2
+                xs[t_9] = t_11
+                swapped = True
         if not swapped:
             break
-        else:
-            pass
 
 
 def main():

@@ -2,22 +2,17 @@
 
 
 def steps(n):
-    n_2, s = n, 0
-    while n_2 != 1:
-        if n_2 % 2 == 0:
-            v = n_2 // 2
+    s = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
         else:
-            t = n_2 * 3
-            if t > 0x7FFFFFFFFFFFFFFF or t < -0x8000000000000000:
+            n = n * 3 + 1
+            if n > 0x7FFFFFFFFFFFFFFF or n < -0x7FFFFFFFFFFFFFFF:
                 raise OverflowError("integer overflow")
-            t_2 = t + 1
-            if t_2 > 0x7FFFFFFFFFFFFFFF:
-                raise OverflowError("integer overflow")
-            v = t_2
-        t_3 = s + 1
-        if t_3 > 0x7FFFFFFFFFFFFFFF:
+        s = s + 1
+        if s > 0x7FFFFFFFFFFFFFFF:
             raise OverflowError("integer overflow")
-        n_2, s = v, t_3
     return s
 
 
@@ -27,24 +22,19 @@ def main():
         n, s = i, 0
         while n != 1:
             if n % 2 == 0:
-                v = n // 2
+                n = n // 2
             else:
-                t = n * 3
-                if t > 0x7FFFFFFFFFFFFFFF or t < -0x8000000000000000:
+                n = n * 3 + 1
+                if n > 0x7FFFFFFFFFFFFFFF or n < -0x7FFFFFFFFFFFFFFF:
                     raise OverflowError("integer overflow")
-                t_2 = t + 1
-                if t_2 > 0x7FFFFFFFFFFFFFFF:
-                    raise OverflowError("integer overflow")
-                v = t_2
-            t_3 = s + 1
-            if t_3 > 0x7FFFFFFFFFFFFFFF:
+            s = s + 1
+            if s > 0x7FFFFFFFFFFFFFFF:
                 raise OverflowError("integer overflow")
-            n, s = v, t_3
         if s > best:
-            best_2, best_n_2 = s, i
+            best_n = i
         else:
-            best_2, best_n_2 = best, best_n
-        best, best_n = best_2, best_n_2
+            s = best
+        best = s
     print(best_n, best)
 
 

@@ -14,26 +14,26 @@ def sieve(flags, n):
         if not (t_5 >= 0 and t_5 < t_4):
             raise IndexError("list index out of range")
         if t_2[t_5] == 0:
-            t_7 = count + 1
-            if t_7 > 0x7FFFFFFFFFFFFFFF:
+            t_6 = count + 1
+            if t_6 > 0x7FFFFFFFFFFFFFFF:
                 raise OverflowError("integer overflow")
-            count = t_7
-            t_8 = i * i
-            if t_8 > 0x7FFFFFFFFFFFFFFF or t_8 < -0x8000000000000000:
+            count = t_6
+            t_7 = i * i
+            if t_7 > 0x7FFFFFFFFFFFFFFF or t_7 < -0x8000000000000000:
                 raise OverflowError("integer overflow")
-            j = t_8
+            j = t_7
             while j < n:
-                t_9 = flags
-                t_10 = j
-                t_11 = len(t_9)
-                t_12 = t_10 + t_11 if t_10 < 0 else t_10
-                if not (t_12 >= 0 and t_12 < t_11):
+                t_8 = flags
+                t_9 = j
+                t_10 = len(t_8)
+                t_11 = t_9 + t_10 if t_9 < 0 else t_9
+                if not (t_11 >= 0 and t_11 < t_10):
                     raise IndexError("list assignment index out of range")
-                t_9[t_12] = 1
-                t_13 = j + i
-                if t_13 > 0x7FFFFFFFFFFFFFFF or t_13 < -0x8000000000000000:
+                t_8[t_11] = 1
+                t_12 = j + i
+                if t_12 > 0x7FFFFFFFFFFFFFFF or t_12 < -0x8000000000000000:
                     raise OverflowError("integer overflow")
-                j = t_13
+                j = t_12
     return count
 
 

@@ -53,6 +53,11 @@ struct ValueOptions {
   bool one_effectful_operand = false;
   /// Names a variable may not take (the language's keywords, the runtime's).
   std::set<std::string, std::less<>> reserved;
+  /// Whether a branch argument may share the variable of the block argument
+  /// it is passed to (`n = n // 2` rather than `n_3 = n_2 // 2` and a copy
+  /// back). Only for a language whose statement assigning a result reads no
+  /// operand after the assignment (Python; C's floor division does).
+  bool coalesce_copies = false;
 };
 
 class FunctionValues {
@@ -81,7 +86,12 @@ class FunctionValues {
  private:
   void count_uses(const ir::Function& f);
   void decide_inlining(const ir::Block& b);
+  void coalesce_copies(const ir::Function& f);
   void assign_names(const ir::Function& f);
+  const ir::Value* leader(const ir::Value* v) const {
+    auto it = leader_.find(v);
+    return it == leader_.end() ? v : it->second;
+  }
   std::string unique(std::string base);
 
   const ir::Module* module_;
@@ -92,6 +102,7 @@ class FunctionValues {
   std::unordered_map<const ir::Operation*, Effects> tree_effects_;
   std::unordered_map<const ir::Value*, std::string> names_;
   std::unordered_map<const ir::Value*, const ir::Value*> same_var_;  ///< slot -> param
+  std::unordered_map<const ir::Value*, const ir::Value*> leader_;    ///< value -> the one whose variable it shares
   std::set<std::string, std::less<>> taken_;
   std::vector<const ir::Value*> variables_;
 };
