@@ -169,6 +169,20 @@ class CWriter {
     }
     if (o_.dialect == Dialect::Header && !o_.header_only) return export_header();
     recursive_ = recursive_functions();
+    // The globals the functions take the address of (module variables): one
+    // static variable each, named as its symbol.
+    std::string globals;
+    for (auto& f : m_.functions())
+      ir::walk(f->body(), [&](const ir::Operation& op) {
+        const ir::Attribute* a = op.name() == "core.const" ? op.attr("value") : nullptr;
+        if (!a || !a->is<ir::SymbolRef>() || global_names_.count(a->as_symbol().name)) return;
+        auto g = m_.globals().find(a->as_symbol().name);
+        if (g == m_.globals().end() || !g->second.type.is_scalar()) return;
+        std::string name = source::identifier(g->first);
+        global_names_[g->first] = name;
+        str_append(globals, "static ", g->second.is_mutable ? "" : "const ", c_type(g->second.type), " ", name, " = ",
+                   global_initializer(g->second), ";\n");
+      });
     std::string body, protos;
     for (auto& f : m_.functions()) {
       if (f->is_declaration() && f->visibility() != ir::Visibility::Extern && !f->attributes().get("ppy.external"))
@@ -207,6 +221,7 @@ class CWriter {
     for (auto& [name, text] : helper_texts())
       if (helpers_.count(name)) str_append(helpers, "\n", text);
     out += helpers;
+    if (!globals.empty()) str_append(out, "\n", globals);
     str_append(out, "\n", protos, body);
     if (o_.standalone && entry)
       str_append(out, "\nint main(void) { return ppy_rt_run(", fn_names_.at(entry->name()), "); }\n");
@@ -344,6 +359,7 @@ class CWriter {
     vo.one_effectful_operand = true;
     vo.reserved = c_reserved();
     for (auto& [sym, n] : fn_names_) vo.reserved.insert(n);
+    for (auto& [sym, n] : global_names_) vo.reserved.insert(n);
     // Prints stay statements; the rest may be written inside an expression.
     vo.inlinable = [](const ir::Operation& op) { return op.name() != "core.call_extern" || op.num_results() == 1; };
     return vo;
@@ -614,6 +630,8 @@ class CWriter {
         }
         if (!read_slots_.count(slot)) return;
         line(str_cat(values_->name(slot), " = ", expr(v).text, ";"));
+      } else if (const std::string* g = global_of(slot)) {
+        line(str_cat(*g, " = ", expr(op.operand(0)).text, ";"));
       } else {
         line(str_cat("*", paren(expr(slot), kUnary), " = ", expr(op.operand(0)).text, ";"));
       }
@@ -825,6 +843,7 @@ class CWriter {
     ir::Type rt = op.num_results() ? op.result(0)->type() : ir::Type::void_();
     if (n == "core.const") {
       const ir::Attribute* a = op.attr("value");
+      if (const std::string* g = global_of(op.result(0))) return {str_cat("&", *g), kUnary};
       if (rt.is_float()) {
         double d = !a ? 0.0 : a->is<double>() ? a->as_float() : a->is<int64_t>() ? static_cast<double>(a->as_int()) : 0.0;
         std::string s = float_literal(d);
@@ -878,6 +897,7 @@ class CWriter {
     if (n == "core.cast") return cast(op);
     if (n == "core.load") {
       if (source::is_slot(op.operand(0))) return {values_->name(op.operand(0)), kAtom};
+      if (const std::string* g = global_of(op.operand(0))) return {*g, kAtom};
       return {str_cat("*", paren(expr(op.operand(0)), kUnary)), kUnary};
     }
     if (n == "core.ptr_offset") return binary(op, "+", kAdd);
@@ -948,6 +968,28 @@ class CWriter {
   const ir::Module& m_;
   COptions o_;
   std::map<std::string, std::string> fn_names_;
+  std::map<std::string, std::string> global_names_;  ///< a global's symbol -> its C variable
+
+  /// The C variable whose address `v` is (`core.const @g`), or null.
+  const std::string* global_of(const ir::Value* v) const {
+    const ir::Operation* d = v->def();
+    const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
+    if (!a || !a->is<ir::SymbolRef>()) return nullptr;
+    auto it = global_names_.find(a->as_symbol().name);
+    return it == global_names_.end() ? nullptr : &it->second;
+  }
+
+  std::string global_initializer(const ir::Global& g) {
+    const ir::Attribute* a = g.initializer ? &*g.initializer : nullptr;
+    if (g.type.is_float())
+      return float_literal(!a                 ? 0.0
+                           : a->is<double>()  ? a->as_float()
+                           : a->is<int64_t>() ? static_cast<double>(a->as_int())
+                                              : 0.0);
+    if (g.type.is_bool()) return a && a->is<bool>() && a->as_bool() ? "true" : "false";
+    int64_t v = !a ? 0 : a->is<int64_t>() ? a->as_int() : a->is<bool>() ? a->as_bool() : 0;
+    return v == INT64_MIN ? "INT64_MIN" : std::to_string(v);
+  }
   std::set<std::string> helpers_;
   std::set<const ir::Function*> recursive_;
   std::set<const ir::Value*> read_slots_;

@@ -95,6 +95,58 @@ TEST(LLVMBackend, EmitsIRThatLLVMsVerifierAccepts) {
   }
 }
 
+// A module variable (a mutable global read and written through its address)
+// and a function at `ppy.opt_level = 0`, which stays as lowered at -O3.
+constexpr std::string_view kGlobals = R"(ppyir 1
+module @g
+dialect core 1
+
+private mutable global @g_count : i64 = 0
+
+func @g_bump() -> i64 attrs {ppy.effects = ["globals", "reads", "writes"], ppy.opt_level = 0, ppy.qualname = "g.bump"} {
+^entry:
+    %p = core.const @g_count : ptr<i64>
+    %0 = core.load %p : i64
+    %1 = core.const 1 : i64
+    %2 = core.add %0, %1 {overflow = "wrap"} : i64
+    core.store %2, %p
+    core.ret %2
+}
+
+func @g_main() -> () attrs {ppy.effects = ["globals", "io", "reads", "writes"], ppy.qualname = "g.main"} {
+^entry:
+    %0 = core.call {callee = @g_bump} : i64
+    core.call_extern %0 {abi = "c", callee = "ppy_print_i64"}
+    core.ret
+}
+)";
+
+TEST(LLVMBackend, GlobalsByAddressAndOptLevelZero) {
+  auto b = backends::create_llvm_backend({});
+  auto m = parse(kGlobals);
+  BackendContext ctx;
+  ctx.opt_level = 3;
+  ASSERT_TRUE(b->validate(*m, ctx).ok());
+  auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
+  ASSERT_TRUE(art.ok()) << art.status();
+  const std::string& text = std::get<std::string>(*art);
+  EXPECT_NE(text.find("@g_count = internal"), std::string::npos) << text;
+  EXPECT_NE(text.find("load i64, ptr @g_count"), std::string::npos) << text;
+  EXPECT_NE(text.find("store i64 %"), std::string::npos) << text;
+  // bump is neither inlined into main nor optimized.
+  EXPECT_NE(text.find("call i64 @g_bump()"), std::string::npos) << text;  // the call stays
+  size_t bump = text.find("i64 @g_bump() ");
+  ASSERT_NE(bump, std::string::npos) << text;
+  size_t attrs = text.find("#", bump);
+  ASSERT_NE(attrs, std::string::npos);
+  std::string group = text.substr(attrs, text.find(' ', attrs) - attrs);
+  size_t def = text.find("attributes " + group + " = {");
+  ASSERT_NE(def, std::string::npos) << text;
+  std::string line = text.substr(def, text.find('\n', def) - def);
+  EXPECT_NE(line.find("optnone"), std::string::npos) << line;
+  EXPECT_NE(line.find("noinline"), std::string::npos) << line;
+}
+
 TEST(LLVMBackend, UnsafeWrapsIntegerArithmetic) {
   auto b = backends::create_llvm_backend({});
   auto m = parse(kProgram);

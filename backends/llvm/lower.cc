@@ -394,6 +394,11 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
   if (n == "core.const") {
     const ir::Attribute* v = op.attr("value");
     if (!v) return fail(op, "a constant without a value");
+    if (rt.is_ptr() && v->is<ir::SymbolRef>()) {  // a global's address
+      llvm::GlobalVariable* g = m_.module().getNamedGlobal(v->as_symbol().name);
+      if (!g) return fail(op, str_cat("the address of @", v->as_symbol().name, ", which is not a global"));
+      return set(g);
+    }
     if (rt.is_float()) {
       double d = v->is<double>() ? v->as_float() : v->is<int64_t>() ? static_cast<double>(v->as_int()) : 0.0;
       return set(llvm::ConstantFP::get(rlt, d));
@@ -816,6 +821,12 @@ absl::Status ModuleLowering::declare_functions() {
     for (size_t i = 0; i < f->params().size(); ++i)
       if (!f->params()[i].name.empty()) fn->getArg(static_cast<unsigned>(i))->setName(f->params()[i].name);
     fn->addFnAttr(llvm::Attribute::NoUnwind);
+    // `@ppy.opt(0)`: LLVM leaves the function as lowered (optnone needs noinline).
+    if (const ir::Attribute* o = f->attributes().get("ppy.opt_level");
+        o && o->is<int64_t>() && o->as_int() == 0 && !f->is_declaration()) {
+      fn->addFnAttr(llvm::Attribute::OptimizeNone);
+      fn->addFnAttr(llvm::Attribute::NoInline);
+    }
     // bool as C passes it (an exported function is called from C).
     for (unsigned i = 0; i < fn->arg_size(); ++i)
       if (params[i]->isIntegerTy(1)) fn->addParamAttr(i, llvm::Attribute::ZExt);

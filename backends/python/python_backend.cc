@@ -22,6 +22,17 @@ bool known_extern(std::string_view c) {
 
 /// Types the backend writes as Python values: i64, index, bool, f64, lists of
 /// i64/f64, and stack slots of those (locals before mem2reg).
+/// Whether `v` is the address of a mutable scalar global of `m` (a module
+/// variable: `core.const @g : ptr<T>`), which the writer makes a Python global.
+bool global_address(const ir::Value* v, const ir::Module& m) {
+  const ir::Operation* d = v->def();
+  const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
+  if (!a || !a->is<ir::SymbolRef>()) return false;
+  auto g = m.globals().find(a->as_symbol().name);
+  return g != m.globals().end() && g->second.is_mutable && g->second.type.is_scalar() &&
+         v->type() == ir::Type::ptr(g->second.type);
+}
+
 bool known_type(ir::Type t) {
   switch (t.kind()) {
     case ir::TypeKind::I64: case ir::TypeKind::Index: case ir::TypeKind::Bool: case ir::TypeKind::F64:
@@ -97,9 +108,12 @@ class PythonBackend : public Backend {
                    (op.name() == "core.alloca" && op.attr("count")) || !op.regions().empty() ||
                    op.num_results() > 1) {
           status = refuse(where, "", op.loc());
+        } else if (op.name() == "core.const" && op.num_results() == 1 && global_address(op.result(0), module)) {
+          // a module variable's address: read and written as a Python global
         } else if ((op.name() == "core.load" || op.name() == "core.store") &&
                    !(op.operand(op.name() == "core.load" ? 0 : 1)->def() &&
-                     op.operand(op.name() == "core.load" ? 0 : 1)->def()->name() == "core.alloca")) {
+                     op.operand(op.name() == "core.load" ? 0 : 1)->def()->name() == "core.alloca") &&
+                   !global_address(op.operand(op.name() == "core.load" ? 0 : 1), module)) {
           status = refuse(str_cat(op.name(), " through a pointer in ", f->name()), "", op.loc());
         } else if (const ir::Attribute* cs = op.attr("capture_status"); cs && cs->is<bool>() && cs->as_bool()) {
           status = refuse(str_cat(where, " with capture_status"), "", op.loc());

@@ -291,6 +291,19 @@ class ModuleWriter {
       imports_[mod] = alias;
       fn_names_[f->name()] = str_cat(alias, ".", last_part(q));
     }
+    // Python names of the module's mutable globals (module variables): the
+    // source name where it is free, else the symbol's.
+    for (auto& [name, g] : m_.globals()) {
+      if (!g.is_mutable || !g.type.is_scalar()) continue;
+      std::string n = name;
+      std::string prefix = source::identifier(m_.name()) + "_";
+      if (n.starts_with(prefix)) n = n.substr(prefix.size());
+      n = source::identifier(n);
+      if (n.empty() || python_reserved().count(n) || used_names_.count(n)) n = source::identifier(name);
+      while (used_names_.count(n) || python_reserved().count(n)) n += "_";
+      used_names_.insert(n);
+      global_names_[name] = n;
+    }
     std::string body;
     for (auto& f : m_.functions()) {
       if (f->is_declaration()) continue;
@@ -308,6 +321,10 @@ class ModuleWriter {
       out += "\n";
       for (auto& [name, g] : m_.globals()) {
         if (!g.initializer) continue;
+        if (auto it = global_names_.find(name); it != global_names_.end()) {
+          str_append(out, it->second, " = ", attribute_literal(*g.initializer, g.type), "\n");
+          continue;
+        }
         std::string n = name;
         std::string prefix = source::identifier(m_.name()) + "_";
         if (n.starts_with(prefix)) n = n.substr(prefix.size());
@@ -397,6 +414,17 @@ class ModuleWriter {
       dispatch(f);
     }
     if (!status_.ok()) return status_;
+    // A function that assigns module variables declares them global.
+    std::set<std::string> assigned;
+    ir::walk(f.body(), [&](const ir::Operation& op) {
+      if (op.name() == "core.store" && op.num_operands() == 2)
+        if (const std::string* g = global_of(op.operand(1))) assigned.insert(*g);
+    });
+    if (!assigned.empty()) {
+      std::string names;
+      for (auto& g : assigned) str_append(names, names.empty() ? "" : ", ", g);
+      out_ = str_cat("    global ", names, "\n", out_);
+    }
     if (out_.empty()) out_ = "    pass\n";
     return str_cat("def ", fn_names_.at(f.name()), "(", params, "):\n", out_);
   }
@@ -836,6 +864,10 @@ class ModuleWriter {
     const std::string& n = op.name();
     if (n == "core.store") {
       const ir::Value* slot = op.operand(1);
+      if (const std::string* g = global_of(slot)) {
+        line(str_cat(*g, " = ", expr(op.operand(0)).text));
+        return;
+      }
       if (!source::is_slot(slot)) return fail(op, "a store through a pointer");
       const ir::Value* v = op.operand(0);
       if (!values_->inlined(v) && values_->name(v) == values_->name(slot)) return;
@@ -993,7 +1025,10 @@ class ModuleWriter {
                       paren(expr(op.operand(2)), kTernary)),
               kTernary};
     if (n == "core.cast") return cast(op);
-    if (n == "core.load") return {values_->name(op.operand(0)), kAtom};
+    if (n == "core.load") {
+      if (const std::string* g = global_of(op.operand(0))) return {*g, kAtom};
+      return {values_->name(op.operand(0)), kAtom};
+    }
     if (n == "core.buffer_load")
       return {str_cat(paren(expr(op.operand(0)), kAtom), "[", expr(op.operand(1)).text, "]"), kAtom};
     if (n == "core.buffer_len") return call("len", {op.operand(0)});
@@ -1103,7 +1138,17 @@ class ModuleWriter {
   std::set<const ir::Operation*> skip_ops_;                   ///< steps a `for` makes
   std::set<const ir::Operation*> fused_;                      ///< checked ops a sum's check covers
   std::map<std::string, std::string> fn_names_;  ///< symbol -> Python spelling of a call
-  std::set<std::string> used_names_;             ///< the module's function names
+  std::set<std::string> used_names_;             ///< the module's function and global names
+  std::map<std::string, std::string> global_names_;  ///< a mutable global's symbol -> its Python name
+
+  /// The Python variable whose address `v` is (`core.const @g`), or null.
+  const std::string* global_of(const ir::Value* v) const {
+    const ir::Operation* d = v->def();
+    const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
+    if (!a || !a->is<ir::SymbolRef>()) return nullptr;
+    auto it = global_names_.find(a->as_symbol().name);
+    return it == global_names_.end() ? nullptr : &it->second;
+  }
   std::map<std::string, std::string> imports_;   ///< module -> alias
   std::set<std::string> helpers_;
   bool uses_math_ = false;

@@ -60,6 +60,7 @@ Effects effects_of(const ir::Operation& op, const ir::Module* module) {
         if (s == "io" || s == "writes") e.writes = true;
         else if (s == "reads") e.reads = true;
         else if (s == "raises") e.raises = true;
+        else if (s == "globals") continue;  // module variables: `reads` / `writes` say which
         else if (s != "pure") e.writes = e.reads = e.raises = true;
       }
       // Recursion too deep raises in Python whatever the callee does.

@@ -71,6 +71,7 @@ struct Expr {
 enum class StmtKind : uint8_t {
   Expr, Assign, AugAssign, AnnAssign, If, While, For, Break, Continue, Return, Pass, Def,
   Import, ImportFrom, Assert,
+  Global,  ///< `global a, b`: names in `names`
 };
 
 struct Stmt;

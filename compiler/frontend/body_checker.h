@@ -35,13 +35,25 @@ class BodyChecker {
 
  private:
   void error(Pos p, const char* code, std::string msg);
-  void effect(const char* e) { f_.effects.insert(e); }
+  /// Records an effect of the body, and where it first happens (`cur_pos_`).
+  void effect(const char* e) {
+    f_.effects.insert(e);
+    f_.effect_sites.emplace(e, cur_pos_);
+  }
   void raises();
 
   // Names assigned anywhere in the body are locals (Python's rule).
   void collect_target(const Expr& t);
   void collect_locals(const std::vector<StmtPtr>& body);
   void note_local(const std::string& n);
+
+  // Module variables a function uses: named by `global`, or read by name.
+  void declare_globals(const std::vector<StmtPtr>& body);
+  /// Makes module variable `n` usable in this body as a variable of its own
+  /// type (always assigned); false (reported) when the function cannot use it.
+  bool use_module_var(const std::string& n, Pos p);
+  /// The effects of reading (`write` false) or assigning a module variable.
+  void global_effect(bool write);
 
   // --- statements ---
   void block(std::vector<StmtPtr>& body);
@@ -59,7 +71,13 @@ class BodyChecker {
   Ty value(Expr& e, Ty expected);
   void condition(Expr& e);
   void index(Expr& e);
-  Ty expr(Expr& e, Ty expected, bool stmt_level) { return e.ty = expr_inner(e, expected, stmt_level); }
+  Ty expr(Expr& e, Ty expected, bool stmt_level) {
+    Pos outer = cur_pos_;
+    cur_pos_ = e.pos;
+    e.ty = expr_inner(e, expected, stmt_level);
+    cur_pos_ = outer;
+    return e.ty;
+  }
   Ty expr_inner(Expr& e, Ty expected, bool stmt_level);
 
   // What `e` (a name or attribute chain) refers to outside locals.
@@ -104,6 +122,8 @@ class BodyChecker {
   Flow flow_;
   std::vector<std::vector<Flow>> loops_;
   uint32_t line_ = 0;  ///< the statement being checked (module code calls only what is defined above it)
+  Pos cur_pos_;        ///< the expression (or statement) being checked: where an effect happens
+  std::set<std::string> globals_;  ///< module variables this function uses
 };
 
 }  // namespace ppy::frontend::checking

@@ -175,6 +175,7 @@ Ty BodyChecker::user_call(Expr& e, const Resolved& r) {
     args[i]->param_index = static_cast<int>(i);
   }
   f_.callees.insert(e.target);
+  f_.callee_sites.emplace(e.target, e.pos);
   if (r.module != m_.name) m_.externals.insert(e.target);
   if (!ok) return Ty::Error;
   return result;
@@ -364,6 +365,7 @@ Ty BodyChecker::gpu_call(Expr& e, const std::string& n) {
       if (!ok) error(a.pos, "E1030", str_cat("argument '", names[i], "' of kernel '", kr.name, "' is ", ty_name(params[i]), ", not ", ty_name(t)));
     }
     f_.callees.insert(e.kids[1]->target);
+    f_.callee_sites.emplace(e.kids[1]->target, e.pos);
     if (kr.module != m_.name) m_.externals.insert(e.kids[1]->target);
     effect("io");
     effect("reads");

@@ -235,15 +235,18 @@ Ty BodyChecker::name(Expr& e) {
             str_cat("'", e.str, "' might be used before it is assigned (", "ppy needs every path to assign a local before reading it)"));
       return Ty::Error;
     }
+    if (globals_.count(e.str)) global_effect(false);
     return lt->second;
   }
   Resolved r = resolve_path(e.str);
   if (r.ref == Ref::Const) return use_const(e, r);
-  if (r.ref == Ref::Unresolved && m_.module_vars.count(e.str)) {
-    error(e.pos, "E1010",
-          str_cat("'", e.str, "' is a module-level variable; functions read module-level constants only "
-                  "(module variables and `global` are outside the ppy subset)"));
-    return Ty::Error;
+  if (r.ref == Ref::Unresolved && m_.module_vars.count(e.str) && !f_.module_code) {
+    // Python reads a module variable a function does not assign.
+    if (!use_module_var(e.str, e.pos)) return Ty::Error;
+    e.ref = Ref::Local;
+    e.target = e.str;
+    global_effect(false);
+    return types_[e.str];
   }
   if (r.ref == Ref::Unresolved) {
     error(e.pos, "E1020", str_cat("name '", e.str, "' is not defined"));

@@ -26,6 +26,7 @@ void BodyChecker::run() {
     flow_.assigned.insert(n);
     order_.push_back(n);
   }
+  if (!f_.module_code) declare_globals(def.body);
   collect_locals(def.body);
   block(def.body);
   if (flow_.reachable && f_.result != Ty::None && f_.result != Ty::Error)
@@ -66,6 +67,65 @@ void BodyChecker::collect_locals(const std::vector<StmtPtr>& body) {
   }
 }
 
+void BodyChecker::declare_globals(const std::vector<StmtPtr>& body) {
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Global)
+      for (auto& n : s->names) {
+        if (globals_.count(n.name)) continue;
+        bool param = false;
+        for (auto& p : f_.def->params) param = param || p.name == n.name;
+        if (param) {
+          error(n.pos, "E1001", str_cat("name '", n.name, "' is parameter and global"));
+          continue;
+        }
+        if (!m_.module_vars.count(n.name)) {
+          error(n.pos, "E1010",
+                str_cat("'", n.name, "' is declared global in '", f_.name,
+                        "' but module-level code does not assign it; ppy needs `", n.name,
+                        " = ...` at module level before `def ", f_.name, "`"));
+          continue;
+        }
+        use_module_var(n.name, n.pos);
+      }
+    declare_globals(s->body);
+    declare_globals(s->orelse);
+  }
+}
+
+bool BodyChecker::use_module_var(const std::string& n, Pos p) {
+  if (gpu_) {
+    error(p, "E1100", str_cat("GPU code cannot use the module variable '", n, "'"));
+    return false;
+  }
+  auto bound = m_.var_bound_line.find(n);
+  if (bound == m_.var_bound_line.end() || bound->second >= f_.def->pos.line) {
+    error(p, "E1010",
+          str_cat("'", f_.name, "' uses the module variable '", n,
+                  "', which module-level code does not assign before `def ", f_.name,
+                  "`; ppy needs an assignment at module level (not in a block) above the def"));
+    return false;
+  }
+  auto t = m_.module_var_types.find(n);
+  Ty ty = t == m_.module_var_types.end() ? Ty::Error : t->second;
+  if (ty != Ty::Error && ty != Ty::Int && ty != Ty::Float && ty != Ty::Bool) {
+    error(p, "E1010",
+          str_cat("the module variable '", n, "' holds ", ty_name(ty),
+                  "; functions use int, float and bool module variables only"));
+    return false;
+  }
+  types_[n] = ty;
+  flow_.assigned.insert(n);
+  globals_.insert(n);
+  f_.globals.emplace_back(n, ty);
+  m_.shared_vars.insert(n);
+  return true;
+}
+
+void BodyChecker::global_effect(bool write) {
+  effect(write ? "writes" : "reads");
+  effect("globals");
+}
+
 void BodyChecker::note_local(const std::string& n) {
   if (std::find(order_.begin(), order_.end(), n) == order_.end()) order_.push_back(n);
 }
@@ -79,8 +139,10 @@ void BodyChecker::block(std::vector<StmtPtr>& body) {
 
 void BodyChecker::stmt(Stmt& s) {
   line_ = s.pos.line;
+  cur_pos_ = s.pos;
   switch (s.kind) {
     case StmtKind::Pass:
+    case StmtKind::Global:  // declared before the body is checked (declare_globals)
       return;
     case StmtKind::Expr:
       if (s.value->kind == ExprKind::Str) return;  // docstring
@@ -117,6 +179,10 @@ void BodyChecker::stmt(Stmt& s) {
       Expr& t = *s.targets[0];
       if (t.kind != ExprKind::Name) {
         error(t.pos, "E1010", "an annotated assignment must name a local variable");
+        return;
+      }
+      if (globals_.count(t.str)) {
+        error(t.pos, "E1001", str_cat("annotated name '", t.str, "' can't be global"));
         return;
       }
       Ty want = annotation(s.annotation.get());
@@ -264,6 +330,7 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
     }
     t.ty = it->second;
     flow_.assigned.insert(t.str);
+    if (globals_.count(t.str)) global_effect(true);
     return;
   }
   if (t.kind == ExprKind::Subscript) {
@@ -297,6 +364,7 @@ void BodyChecker::aug_assign(Stmt& s) {
   Ty tt;
   if (t.kind == ExprKind::Name) {
     tt = value(t, Ty::Error);
+    if (globals_.count(t.str)) global_effect(true);
   } else {
     Ty bt = value(*t.kids[0], Ty::Error);
     index(*t.kids[1]);

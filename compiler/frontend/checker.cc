@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <tuple>
 
 #include "body_checker.h"
 #include "checker_internal.h"
@@ -29,7 +30,7 @@ const std::set<std::string>& special_names() {
       "ppy.cuda.device", "ppy.cuda.thread_id", "ppy.cuda.block_id", "ppy.cuda.block_dim",
       "ppy.cuda.grid_dim", "ppy.cuda.global_id", "ppy.cuda.syncthreads", "ppy.cuda.launch",
       "ppy.native.ptr", "ppy.native.const_ptr", "ppy.native.offset", "ppy.native.load",
-      "ppy.native.store", "ppy.xla", "ppy.xla.jit"};
+      "ppy.native.store", "ppy.xla", "ppy.xla.jit", "ppy.pure", "ppy.opt"};
   return s;
 }
 bool is_special_module(const std::string& m) { return m == "math" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" ||
@@ -130,7 +131,21 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
   for (auto& [local, b] : m.bindings)
     if (m.func_index.count(local) || m.consts.count(local))
       diags.error("E1021", m.path, b.pos.line, b.pos.col, str_cat("'", local, "' is both imported and defined in module ", m.name));
-  for (FuncInfo& f : m.funcs) BodyChecker(m, f, all, diags).run();
+  // The module's code first: it gives the module variables their types, which
+  // functions that use them (`global`, or a read) need.
+  for (FuncInfo& f : m.funcs)
+    if (f.module_code) {
+      BodyChecker(m, f, all, diags).run();
+      for (auto& [name, ty] : f.locals)
+        if (m.module_vars.count(name)) m.module_var_types[name] = ty;
+    }
+  for (FuncInfo& f : m.funcs)
+    if (!f.module_code) BodyChecker(m, f, all, diags).run();
+  // The module's code reaches the variables functions share through globals.
+  for (FuncInfo& f : m.funcs)
+    if (f.module_code)
+      for (auto& [name, ty] : f.locals)
+        if (m.shared_vars.count(name)) f.effects.insert({"reads", "writes", "globals"});
   for (auto& [name, pos] : m.main_calls) {
     FuncInfo* f = m.func(name);
     if (!f)
@@ -178,6 +193,61 @@ void propagate_effects(ModuleInfo& m, const ModuleInterfaces& all) {
         }
       }
       if (f.effects.size() != before) changed = true;
+    }
+  }
+}
+
+namespace {
+
+/// Effects a `@ppy.pure` function may not have, with how a message says each.
+/// Raising is compatible with purity; reading a list it was given is too.
+const std::map<std::string, std::string>& impure_effects() {
+  static const std::map<std::string, std::string> m = {
+      {"io", "prints"}, {"writes", "writes to memory (a list element or a module variable)"},
+      {"globals", "uses a module variable"}};
+  return m;
+}
+
+}  // namespace
+
+void check_effect_claims(const ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& diags) {
+  auto effects_of = [&](const std::string& q) -> std::set<std::string> {
+    size_t dot = q.rfind('.');
+    std::string mod = q.substr(0, dot), fn = q.substr(dot + 1);
+    if (mod == m.name) {
+      auto it = m.func_index.find(fn);
+      return it == m.func_index.end() ? std::set<std::string>{} : m.funcs[it->second].effects;
+    }
+    auto mi = all.find(mod);
+    if (mi == all.end()) return {};
+    auto fi = mi->second.functions.find(fn);
+    if (fi == mi->second.functions.end()) return {};
+    return {fi->second.effects.begin(), fi->second.effects.end()};
+  };
+  for (const FuncInfo& f : m.funcs) {
+    if (!f.pure_claim) continue;
+    for (const auto& [effect, words] : impure_effects()) {
+      if (!f.effects.count(effect)) continue;
+      // Its own doing first; else the first call that brings the effect in.
+      if (auto own = f.effect_sites.find(effect); own != f.effect_sites.end()) {
+        diags.error("E1110", m.path, own->second.line, own->second.col,
+                    str_cat("'", f.name, "' is declared @ppy.pure but ", words, " here"));
+        break;
+      }
+      const std::pair<const std::string, Pos>* first = nullptr;
+      for (const auto& site : f.callee_sites) {
+        if (!effects_of(site.first).count(effect)) continue;
+        if (!first || std::tie(site.second.line, site.second.col) < std::tie(first->second.line, first->second.col))
+          first = &site;
+      }
+      if (first)
+        diags.error("E1110", m.path, first->second.line, first->second.col,
+                    str_cat("'", f.name, "' is declared @ppy.pure but calls '",
+                            first->first.substr(first->first.rfind('.') + 1), "', which ", words));
+      else
+        diags.error("E1110", m.path, f.pure_pos.line, f.pure_pos.col,
+                    str_cat("'", f.name, "' is declared @ppy.pure but ", words));
+      break;
     }
   }
 }

@@ -41,6 +41,18 @@ struct FuncInfo {
   bool has_body_errors = false;
   /// The module's own code (`__main__` / `__init__`), not a `def`.
   bool module_code = false;
+  /// Module variables the body reads or assigns (`global`, or read by name), with
+  /// their types: IR globals, reached through their address.
+  std::vector<std::pair<std::string, Ty>> globals;
+  /// Where each own effect first happens, and where each callee is first called:
+  /// what an effect claim that does not hold is reported at.
+  std::map<std::string, Pos> effect_sites;
+  std::map<std::string, Pos> callee_sites;
+  /// `@ppy.pure`: a claim that the function has no effect but raising, checked.
+  bool pure_claim = false;
+  Pos pure_pos;
+  /// `@ppy.opt(n)`: the function's own optimization level (0..3), or -1.
+  int opt_level = -1;
 };
 
 /// What a module-level name bound by an import stands for.
@@ -62,8 +74,16 @@ struct ModuleInfo {
   /// Project modules this one may import, in the order its imports name them
   /// (`import a.b` names `a` then `a.b`); not all exist.
   std::vector<std::string> imports;
-  /// Module-level names bound by code (not constants); functions cannot read them.
+  /// Module-level names bound by code (not constants).
   std::set<std::string> module_vars;
+  /// A module variable's type, as the module's code gives it (checked first).
+  std::map<std::string, Ty> module_var_types;
+  /// The line of the first module-level statement that assigns a variable
+  /// (top level, not in a block): a function may use it only if defined below.
+  std::map<std::string, uint32_t> var_bound_line;
+  /// Module variables some function uses: they live in IR globals (the module's
+  /// code reaches them there too); the others stay locals of the module's code.
+  std::set<std::string> shared_vars;
   /// Entry only: the modules whose `__init__` runs before its code, in Python's order.
   std::vector<std::string> init_order;
   std::vector<FuncInfo> funcs;  ///< in source order
@@ -94,6 +114,10 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
 /// Effects of a function's callees folded into its own, to a fixpoint, within
 /// the module and from the interfaces of other modules.
 void propagate_effects(ModuleInfo& m, const ModuleInterfaces& all);
+
+/// Checks the effect claims (`@ppy.pure`) against the effects after
+/// propagation; each one that does not hold is E1110, at what breaks it.
+void check_effect_claims(const ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& diags);
 
 /// Source type from its interface spelling ("list[int]"), Error if unknown.
 Ty ty_from_name(const std::string& s);

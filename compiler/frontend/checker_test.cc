@@ -54,13 +54,51 @@ TEST(Checker, ConstantsFoldAndStayConstant) {
   EXPECT_EQ(check("A = 2 ** 10\nB = A * 3 - 1\nC = -B // 7\n\ndef f() -> int:\n    return C\n"), "");
   EXPECT_THAT(check("A = 2 ** 64\n"), HasSubstr("E1080"));
   // Bound twice, or by a call, a module-level name is a module variable: module
-  // code may use it, a function may not read it.
+  // code uses it, and a function may read it if module code assigns it first.
   EXPECT_EQ(check("A = 1\nA = 2\nprint(A)\n"), "");
-  EXPECT_THAT(check("A = 1\nA = 2\n\ndef g() -> int:\n    return A\n"),
-              HasSubstr("E1010 5:12 'A' is a module-level variable"));
+  EXPECT_EQ(check("A = 1\nA = 2\n\ndef g() -> int:\n    return A\n"), "");
   EXPECT_EQ(check("def f() -> int:\n    return 1\nA = f()\n"), "");
   EXPECT_THAT(check("def f() -> int:\n    return 1\n\ndef g() -> int:\n    return A\n\nA = f()\n"),
-              HasSubstr("E1010 5:12 'A' is a module-level variable"));
+              HasSubstr("E1010 5:12 'g' uses the module variable 'A', which module-level code does not assign "
+                        "before `def g`"));
+}
+
+TEST(Checker, GlobalNamesModuleVariables) {
+  // Named by `global`, a name bound once is a variable, not a constant.
+  EXPECT_EQ(check("N = 0\n\ndef inc() -> None:\n    global N\n    N += 1\n\ninc()\nprint(N)\n"), "");
+  // Assigned in a block only, it may be unset when a function runs.
+  EXPECT_THAT(check("if True:\n    N = 0\n\ndef inc() -> None:\n    global N\n    N = 1\n"),
+              HasSubstr("E1010 5:12 'inc' uses the module variable 'N', which module-level code does not assign"));
+  EXPECT_THAT(check("N = 0\n\ndef f(N: int) -> None:\n    global N\n"),
+              HasSubstr("E1001 4:12 name 'N' is parameter and global"));
+  EXPECT_THAT(check("N = 0\n\ndef f() -> None:\n    global N\n    N: int = 2\n"),
+              HasSubstr("E1001 5:5 annotated name 'N' can't be global"));
+  EXPECT_THAT(check("def f() -> None:\n    global M\n    M = 2\n"),
+              HasSubstr("E1010 2:12 'M' is declared global in 'f' but module-level code does not assign it"));
+  EXPECT_THAT(check("N = 0\n\ndef f() -> None:\n    global N\n    N = 2.5\n"),
+              HasSubstr("E1030 5:9 'N' holds int; it cannot be given a float"));
+  // A function that assigns the name without `global` has a local of its own.
+  EXPECT_EQ(check("N = 0\n\ndef f() -> int:\n    N = 2.5\n    return 1\n\nprint(f(), N)\n"), "");
+}
+
+TEST(Checker, PureIsAnEffectClaim) {
+  EXPECT_EQ(check("import ppy\n\n@ppy.pure\ndef f(xs: list[int]) -> int:\n    return xs[0] // 2\n"), "");
+  EXPECT_EQ(check("import ppy\n\n@ppy.pure\ndef f(x: int) -> None:\n    print(x)\n"),
+            "E1110 5:5 'f' is declared @ppy.pure but prints here\n");
+  EXPECT_EQ(check("from ppy import pure\n\ndef g(xs: list[int]) -> None:\n    xs[0] = 1\n\n@pure\n"
+                  "def f(xs: list[int]) -> int:\n    y = 1\n    g(xs)\n    return y\n"),
+            "E1110 9:5 'f' is declared @ppy.pure but calls 'g', which writes to memory (a list element or a module "
+            "variable)\n");
+  EXPECT_EQ(check("import ppy\nK = 1\nK = 2\n\n@ppy.pure\ndef f() -> int:\n    return K\n"),
+            "E1110 7:12 'f' is declared @ppy.pure but uses a module variable here\n");
+}
+
+TEST(Checker, OptLevelIsZeroToThree) {
+  EXPECT_EQ(check("import ppy\n\n@ppy.opt(0)\ndef f() -> int:\n    return 1\n"), "");
+  EXPECT_EQ(check("import ppy\n\n@ppy.opt(4)\ndef f() -> int:\n    return 1\n"),
+            "E1032 3:10 @ppy.opt(level) requires an int level in 0..3\n");
+  EXPECT_EQ(check("import ppy\n\n@ppy.opt()\ndef f() -> int:\n    return 1\n"),
+            "E1032 3:2 @ppy.opt(level) requires an int level in 0..3\n");
 }
 
 TEST(Checker, EffectsPropagateAcrossTheProject) {

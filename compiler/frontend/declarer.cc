@@ -28,6 +28,9 @@ class Declarer {
     // Names bound at module level by more than one `NAME = <constant>` are variables.
     std::map<std::string, int> bound;
     for (auto& s : m_.ast.body) count_bindings(*s, bound);
+    // A name a function declares `global` is a variable, never a constant.
+    for (auto& s : m_.ast.body)
+      if (s->kind == StmtKind::Def) collect_global_names(s->def->body);
     std::vector<StmtPtr> kept, code;
     bool guard_only = true;  // every code statement came from the `__main__` guard
     for (auto& s : m_.ast.body) {
@@ -51,9 +54,14 @@ class Declarer {
             declare_constant(*s);
             kept.push_back(std::move(s));
           } else {
+            if (s->value)
+              for (auto& t : s->targets) note_bound_line(*t, s->pos.line);
             guard_only = false;
             code.push_back(std::move(s));
           }
+          continue;
+        case StmtKind::Global:  // a no-op at module level, as in Python
+          kept.push_back(std::move(s));
           continue;
         case StmtKind::If:
           if (is_main_guard(*s)) {
@@ -105,6 +113,23 @@ class Declarer {
            t.kids[1]->str == "__main__" && s.orelse.empty();
   }
 
+  /// Names of `global` statements in a function body (its blocks included).
+  void collect_global_names(const std::vector<StmtPtr>& body) {
+    for (auto& s : body) {
+      if (s->kind == StmtKind::Global)
+        for (auto& n : s->names) global_names_.insert(n.name);
+      collect_global_names(s->body);
+      collect_global_names(s->orelse);
+    }
+  }
+
+  /// Records the line of the first module-level assignment of each name `t` binds.
+  void note_bound_line(const Expr& t, uint32_t line) {
+    if (t.kind == ExprKind::Name) m_.var_bound_line.emplace(t.str, line);
+    if (t.kind == ExprKind::Tuple)
+      for (auto& k : t.kids) note_bound_line(*k, line);
+  }
+
   static void count_target(const Expr& t, std::map<std::string, int>& bound) {
     if (t.kind == ExprKind::Name) ++bound[t.str];
     if (t.kind == ExprKind::Tuple)
@@ -125,7 +150,7 @@ class Declarer {
   bool is_constant(const Stmt& s, const std::map<std::string, int>& bound) {
     if (s.targets.size() != 1 || s.targets[0]->kind != ExprKind::Name || !s.value) return false;
     auto it = bound.find(s.targets[0]->str);
-    if (it == bound.end() || it->second != 1) return false;
+    if (it == bound.end() || it->second != 1 || global_names_.count(it->first)) return false;
     const Expr& v = *s.value;
     bool list = v.kind == ExprKind::List || (v.kind == ExprKind::Binary && v.str == "*" &&
                                              (v.kids[0]->kind == ExprKind::List || v.kids[1]->kind == ExprKind::List));
@@ -277,16 +302,33 @@ class Declarer {
     f.def = &def;
     f.name = def.name;
     for (auto& deco : def.decorators) {
+      if (deco->kind == ExprKind::Call) {
+        auto path = dotted(*deco->kids[0]);
+        if (path && resolve_special(*path) == "ppy.opt") {
+          const Expr* level = deco->kids.size() == 2 && deco->keywords.empty() ? deco->kids[1].get() : nullptr;
+          if (!level || level->kind != ExprKind::Int || level->ival < 0 || level->ival > 3)
+            error(level ? level->pos : deco->pos, "E1032", "@ppy.opt(level) requires an int level in 0..3");
+          else if (f.opt_level >= 0)
+            error(deco->pos, "E1010", str_cat("'", def.name, "' has @ppy.opt twice"));
+          else
+            f.opt_level = static_cast<int>(level->ival);
+          continue;
+        }
+      }
       auto path = dotted(*deco);
       std::string sp = path ? resolve_special(*path) : "";
-      if (sp == "ppy.export") f.exported = true;
+      if (sp == "ppy.pure") {
+        f.pure_claim = true;
+        f.pure_pos = deco->pos;
+      } else if (sp == "ppy.export")
+        f.exported = true;
       else if (sp == "ppy.cuda.kernel") f.gpu_kind = "kernel";
       else if (sp == "ppy.cuda.device") f.gpu_kind = "device";
       else if (sp == "ppy.xla.jit") f.xla_jit = true;
       else
         error(deco->pos, "E1010",
-              "this decorator is outside the ppy subset (the subset has @export, @cuda.kernel, @cuda.device and "
-              "@xla.jit)");
+              "this decorator is outside the ppy subset (the subset has @export, @ppy.pure, @ppy.opt(n), "
+              "@cuda.kernel, @cuda.device and @xla.jit)");
     }
     if (f.xla_jit && !f.gpu_kind.empty())
       error(def.pos, "E1010", str_cat("'", def.name, "' cannot be both @xla.jit and @cuda.", f.gpu_kind));
@@ -503,6 +545,7 @@ class Declarer {
   ModuleInfo& m_;
   DiagnosticEngine& d_;
   bool quiet_ = false;  ///< fold() without reporting (a trial)
+  std::set<std::string> global_names_;  ///< named by a `global` statement in some function
 };
 
 // ---------------------------------------------------------------------------

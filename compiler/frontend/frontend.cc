@@ -34,6 +34,8 @@ LowerResult lower_module(const SourceModule& src, const ModuleInterfaces& others
   }
   propagate_effects(m, all);
   r.interface = interface_of(m);
+  check_effect_claims(m, all, diags);
+  if (diags.error_count() != before) return r;
   r.module = lower_to_ir(m, all);
   return r;
 }
@@ -58,22 +60,9 @@ std::vector<std::unique_ptr<ModuleInfo>> check_all(const Project& project, Diagn
   return mods;
 }
 
-}  // namespace
-
-bool check_project(const Project& project, DiagnosticEngine& diags) {
-  size_t before = diags.error_count();
-  ModuleInterfaces all;
-  check_all(project, diags, all);
-  return diags.error_count() == before;
-}
-
-std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, DiagnosticEngine& diags) {
-  size_t before = diags.error_count();
-  ModuleInterfaces all;
-  auto mods = check_all(project, diags, all);
-  std::vector<std::unique_ptr<ir::Module>> out;
-  if (diags.error_count() != before) return out;
-  // Effects cross modules: iterate until no module's interface changes.
+/// Effects cross modules: iterates until no module's interface changes, then
+/// checks each module's effect claims (`@ppy.pure`) against them.
+void settle_effects(std::vector<std::unique_ptr<ModuleInfo>>& mods, ModuleInterfaces& all, DiagnosticEngine& diags) {
   for (bool changed = true; changed;) {
     changed = false;
     for (auto& m : mods) {
@@ -84,6 +73,27 @@ std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, D
       all[m->name] = std::move(i);
     }
   }
+  for (auto& m : mods) check_effect_claims(*m, all, diags);
+}
+
+}  // namespace
+
+bool check_project(const Project& project, DiagnosticEngine& diags) {
+  size_t before = diags.error_count();
+  ModuleInterfaces all;
+  auto mods = check_all(project, diags, all);
+  if (diags.error_count() == before) settle_effects(mods, all, diags);
+  return diags.error_count() == before;
+}
+
+std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, DiagnosticEngine& diags) {
+  size_t before = diags.error_count();
+  ModuleInterfaces all;
+  auto mods = check_all(project, diags, all);
+  std::vector<std::unique_ptr<ir::Module>> out;
+  if (diags.error_count() != before) return out;
+  settle_effects(mods, all, diags);
+  if (diags.error_count() != before) return out;
   for (auto& m : mods) out.push_back(lower_to_ir(*m, all));
   return out;
 }

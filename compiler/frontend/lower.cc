@@ -62,10 +62,16 @@ class FunctionLowerer {
     for (size_t i = 0; i < f_.def->params.size(); ++i) entry->argument(i)->set_hint(f_.def->params[i].name);
     for (auto& [name, ty] : f_.locals) {
       if (ty == Ty::Error) continue;
+      if (f_.module_code && m_.shared_vars.count(name)) {
+        global_slot(name, ty, p);
+        continue;
+      }
       slots_[name] = emit("core.alloca", {}, {Type::ptr(ir_type(ty), "stack")}, {}, p);
       slots_[name]->set_hint(name + "_slot");
       slot_ty_[name] = ty;
     }
+    for (auto& [name, ty] : f_.globals)
+      if (ty != Ty::Error) global_slot(name, ty, p);
     for (size_t i = 0; i < f_.def->params.size(); ++i)
       emit("core.store", {entry->argument(i), slots_.at(f_.def->params[i].name)}, {}, {}, f_.def->params[i].pos);
     // The entry's code runs after the code of every module it imports.
@@ -188,6 +194,14 @@ class FunctionLowerer {
     }
   }
 
+  /// A module variable's slot is its global's address (`core.const @g : ptr<T>`):
+  /// loads and stores reach it as they reach a local's stack slot.
+  void global_slot(const std::string& name, Ty ty, Pos p) {
+    slots_[name] =
+        emit("core.const", {}, {Type::ptr(ir_type(ty))}, {{"value", SymbolRef{symbol_name(m_.name, name)}}}, p);
+    slot_ty_[name] = ty;
+  }
+
   void store_local(const std::string& name, Value* v, Pos p) { emit("core.store", {v, slots_.at(name)}, {}, {}, p); }
   Value* load_local(const std::string& name, Pos p) {
     return emit("core.load", {slots_.at(name)}, {ir_type(slot_ty_.at(name))}, {}, p);
@@ -197,6 +211,7 @@ class FunctionLowerer {
     switch (s.kind) {
       case StmtKind::Pass:
       case StmtKind::Def:
+      case StmtKind::Global:
       case StmtKind::Import:
       case StmtKind::ImportFrom:
         return;
@@ -954,6 +969,21 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
     g.initializer = c.ty == Ty::Int ? ir::Attribute(c.i) : c.ty == Ty::Float ? ir::Attribute(c.f) : ir::Attribute(c.b);
     mod->globals()[g.name] = g;
   }
+  // Module variables that functions use: mutable globals, zero until the
+  // module's code assigns them (it does before any function can run).
+  for (const std::string& name : m.shared_vars) {
+    auto t = m.module_var_types.find(name);
+    if (t == m.module_var_types.end() || t->second == Ty::Error) continue;
+    ir::Global g;
+    g.name = symbol_name(m.name, name);
+    g.type = ir_type(t->second);
+    g.visibility = ir::Visibility::Private;
+    g.is_mutable = true;
+    g.initializer = t->second == Ty::Int     ? ir::Attribute(int64_t{0})
+                    : t->second == Ty::Float ? ir::Attribute(0.0)
+                                             : ir::Attribute(false);
+    mod->globals()[g.name] = g;
+  }
   for (const FuncInfo& f : m.funcs) {
     std::vector<ir::Param> params;
     for (size_t i = 0; i < f.params.size(); ++i) params.push_back({ir_type(f.params[i]), {}, f.def->params[i].name});
@@ -965,6 +995,7 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
     fn->attributes().set("ppy.effects", effects_attr(f.effects));
     if (f.exported) fn->attributes().set("ppy.export", true);
     if (f.xla_jit) fn->attributes().set("xla.jit", true);
+    if (f.opt_level >= 0) fn->attributes().set("ppy.opt_level", int64_t{f.opt_level});
     if (!f.gpu_kind.empty()) {
       fn->attributes().set("gpu.kind", f.gpu_kind);
       mod->dialects()["gpu"] = 1;

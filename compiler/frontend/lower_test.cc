@@ -49,6 +49,29 @@ TEST(Lower, FunctionSymbolsAttributesAndLocations) {
   EXPECT_THAT(l.text, HasSubstr("core.mul %0, %1 {overflow = \"python\"} : i64 loc(\"pkg.mod.ppy\":5:14)"));
 }
 
+TEST(Lower, ModuleVariablesFunctionsUseAreGlobals) {
+  auto l = lower(
+      "import ppy\nn = 0\nk = 1\nk = 2\nlocal = 3.5\nlocal = 4.5\n\n@ppy.opt(0)\ndef bump() -> int:\n    global n\n"
+      "    n += k\n    return n\n\nprint(bump(), local)\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("private mutable global @m_k : i64 = 0"));
+  EXPECT_THAT(l.text, HasSubstr("private mutable global @m_n : i64 = 0"));
+  EXPECT_THAT(l.text, Not(HasSubstr("@m_local")));  // only the module's code uses it: a stack slot
+  EXPECT_THAT(l.text, HasSubstr("core.const @m_n : ptr<i64>"));
+  ir::Function* bump = l.module->function("m_bump");
+  ASSERT_NE(bump, nullptr);
+  EXPECT_EQ(bump->attributes().get("ppy.opt_level")->as_int(), 0);
+  std::vector<std::string> effects;
+  for (auto& a : bump->attributes().get("ppy.effects")->as_array()) effects.push_back(a.as_string());
+  EXPECT_EQ(effects, (std::vector<std::string>{"globals", "raises", "reads", "writes"}));
+  // The module's code reaches n and k through the same globals.
+  ir::Function* code = l.module->function("m___main__");
+  ASSERT_NE(code, nullptr);
+  std::string code_text = l.text.substr(l.text.find("func @m___main__"));
+  EXPECT_THAT(code_text, HasSubstr("core.const @m_n : ptr<i64>"));
+  EXPECT_THAT(code_text, HasSubstr("core.alloca : ptr<f64, stack>"));
+}
+
 TEST(Lower, DivisionGuardsAndRounding) {
   auto l = lower("def f(a: int, b: int) -> int:\n    return a // b\n\ndef g(a: float, b: float) -> float:\n    return a % b\n");
   ASSERT_TRUE(l.module) << l.diags;

@@ -174,7 +174,13 @@ class Parser {
       if (t.text == "for") return out.push_back(for_stmt());
       if (t.text == "def") return out.push_back(def_stmt({}));
       if (t.text == "class") unsupported(t.pos, "a class");
-      if (t.text == "try") unsupported(t.pos, "try/except");
+      if (t.text == "try") {
+        // One error for the whole statement: its clauses are skipped with it.
+        error(t.pos, "try/except is outside the ppy subset", "E1010");
+        recover();
+        while (at_kw("except") || at_kw("else") || at_kw("finally")) recover();
+        return;
+      }
       if (t.text == "with") unsupported(t.pos, "a with statement");
       if (t.text == "async") unsupported(t.pos, "async code");
       if (t.text == "match" && starts_match_stmt()) unsupported(t.pos, "a match statement");
@@ -248,7 +254,17 @@ class Parser {
         if (accept_op(",")) s->annotation = expr();
         return s;
       }
-      if (t.text == "global" || t.text == "nonlocal") unsupported(t.pos, str_cat("a '", t.text, "' statement"));
+      if (t.text == "global") {
+        auto s = make(StmtKind::Global, take().pos);
+        do {
+          ImportName n;
+          n.pos = cur().pos;
+          n.name = expect_name();
+          s->names.push_back(std::move(n));
+        } while (accept_op(","));
+        return s;
+      }
+      if (t.text == "nonlocal") unsupported(t.pos, "a 'nonlocal' statement");
       if (t.text == "del") unsupported(t.pos, "a 'del' statement");
       if (t.text == "raise") unsupported(t.pos, "raising exceptions");
       if (t.text == "yield") unsupported(t.pos, "a generator ('yield')");
@@ -639,7 +655,7 @@ class Parser {
             n->keywords.push_back(std::move(k));
           } else {
             if (!n->keywords.empty()) fail(cur().pos, "positional argument follows keyword argument");
-            n->kids.push_back(expr());
+            n->kids.push_back(named_expr());
             if (at_kw("for")) unsupported(cur().pos, "a generator expression");
           }
           if (!accept_op(",")) break;
@@ -727,7 +743,7 @@ class Parser {
           DepthGuard g(*this, t.pos);
           take();
           if (accept_op(")")) return finish(node(ExprKind::Tuple, t.pos));
-          ExprPtr e = expr();
+          ExprPtr e = named_expr();
           if (at_kw("for")) unsupported(cur().pos, "a generator expression");
           if (at_op(",")) {
             auto tup = node(ExprKind::Tuple, t.pos);
@@ -747,7 +763,7 @@ class Parser {
           auto n = node(ExprKind::List, t.pos);
           while (!at_op("]")) {
             if (at_op("*")) unsupported(cur().pos, "'*' unpacking in a list");
-            n->kids.push_back(expr());
+            n->kids.push_back(named_expr());
             if (at_kw("for")) unsupported(cur().pos, "a list comprehension");
             if (!accept_op(",")) break;
           }

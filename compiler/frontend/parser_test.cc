@@ -122,6 +122,50 @@ TEST(Parser, MatchIsASoftKeyword) {
   EXPECT_EQ(d.diagnostics()[2].line, 13u);
 }
 
+TEST(Parser, ConstructsOutsideTheSubsetAreNamed) {
+  // Each is one E1010 naming the construct at its place: never a parse error.
+  struct Case {
+    const char* src;
+    const char* named;
+    uint32_t line, col;
+  };
+  const Case cases[] = {
+      {"def f() -> None:\n    with open('x') as g:\n        pass\n", "a with statement", 2, 5},
+      {"async def f() -> None:\n    pass\n", "async code", 1, 1},
+      {"def f() -> int:\n    yield 1\n", "a generator ('yield')", 2, 5},
+      {"def f(n: int) -> None:\n    if (m := n) > 1:\n        pass\n", "an assignment expression (':=')", 2, 11},
+      {"def f() -> None:\n    g = lambda x: x\n", "a lambda", 2, 9},
+      {"def f(n: int) -> None:\n    match n:\n        case 1:\n            pass\n", "a match statement", 2, 5},
+      {"def f() -> None:\n    try:\n        pass\n    except ValueError:\n        pass\n", "try/except", 2, 5},
+      {"class C:\n    pass\n", "a class", 1, 1},
+      {"def f() -> None:\n    nonlocal x\n", "a 'nonlocal' statement", 2, 5},
+      {"def f() -> None:\n    raise ValueError('x')\n", "raising exceptions", 2, 5},
+      {"def f(xs: list[int]) -> None:\n    del xs\n", "a 'del' statement", 2, 5},
+      {"async def f() -> None:\n    await g()\n", "async code", 1, 1},
+  };
+  for (const Case& c : cases) {
+    DiagnosticEngine d;
+    d.add_source("t.ppy", c.src);
+    parse_module(d.sources().at("t.ppy"), "t.ppy", d);
+    ASSERT_EQ(d.diagnostics().size(), 1u) << c.src << render_diagnostics(d);
+    EXPECT_EQ(d.diagnostics()[0].code, "E1010") << c.src;
+    EXPECT_THAT(d.diagnostics()[0].message, HasSubstr(c.named)) << c.src;
+    EXPECT_EQ(d.diagnostics()[0].line, c.line) << c.src;
+    EXPECT_EQ(d.diagnostics()[0].col, c.col) << c.src;
+  }
+}
+
+TEST(Parser, GlobalNamesItsVariables) {
+  DiagnosticEngine d;
+  auto m = parse_module("def f() -> None:\n    global a, b\n", "t.ppy", d);
+  ASSERT_FALSE(d.has_errors()) << render_diagnostics(d);
+  const Stmt& g = *m.body[0]->def->body[0];
+  ASSERT_EQ(g.kind, StmtKind::Global);
+  ASSERT_EQ(g.names.size(), 2u);
+  EXPECT_EQ(g.names[1].name, "b");
+  EXPECT_EQ(g.names[1].pos.col, 15u);
+}
+
 TEST(Parser, ADroppedStatementCausesNoFollowOnErrors) {
   // The names a refused statement would bind are not "undefined" afterwards.
   DiagnosticEngine d;

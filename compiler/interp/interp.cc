@@ -60,7 +60,7 @@ enum class Opc : uint8_t {
   Select,
   CastIToF, CastUToF, CastFToI, CastIToBool, CastFToBool, CastIToI, CastFToF,
   Br, CondBr, Ret, Unreachable,
-  Alloca, Load, Store, PtrOffset, BufData, BufLen, BufLoad, BufStore,
+  Alloca, GlobalAddr, Load, Store, PtrOffset, BufData, BufLen, BufLoad, BufStore,
   Call, Guard, Math,
   PrintI64, PrintF64, PrintBool, PrintStr, PrintSpace, PrintNewline, ListNew, PowI64,
   Unsupported,
@@ -117,8 +117,9 @@ int64_t float_bits(double d) { return std::bit_cast<int64_t>(d); }
 /// Compiles one function body into a Code.
 class Compiler {
  public:
-  Compiler(const ir::Module& m, const std::unordered_map<std::string, int32_t>& functions)
-      : module_(m), functions_(functions) {}
+  Compiler(const ir::Module& m, const std::unordered_map<std::string, int32_t>& functions,
+           const std::unordered_map<std::string, int32_t>& globals)
+      : module_(m), functions_(functions), globals_(globals) {}
 
   Code compile(const ir::Function& f) {
     Code code;
@@ -234,6 +235,13 @@ class Compiler {
       in.op = Opc::Const;
       const ir::Attribute* v = op.attr("value");
       if (!v) return unsupported("core.const without a value");
+      if (rt.is_ptr() && v->is<ir::SymbolRef>()) {  // a global's address
+        auto g = globals_.find(v->as_symbol().name);
+        if (g == globals_.end()) return unsupported(ppy::str_cat("the address of @", v->as_symbol().name));
+        in.op = Opc::GlobalAddr;
+        in.imm = g->second;
+        return in;
+      }
       if (rt.is_float())
         in.imm = float_bits(v->is<double>() ? v->as_float()
                             : v->is<int64_t>() ? static_cast<double>(v->as_int()) : 0.0);
@@ -444,6 +452,7 @@ class Compiler {
 
   const ir::Module& module_;
   const std::unordered_map<std::string, int32_t>& functions_;
+  const std::unordered_map<std::string, int32_t>& globals_;
   Code* code_ = nullptr;
   std::unordered_map<const ir::Value*, int32_t> regs_;
   std::unordered_map<const ir::Block*, int32_t> block_pc_;
@@ -473,8 +482,22 @@ class Machine {
     std::unordered_map<std::string, int32_t> index;
     for (size_t i = 0; i < m.functions().size(); ++i)
       index.emplace(m.functions()[i]->name(), static_cast<int32_t>(i));
+    // Each global of a scalar type has a slot, holding its initializer.
+    std::unordered_map<std::string, int32_t> globals;
+    for (auto& [name, g] : m.globals()) {
+      if (!g.type.is_scalar()) continue;
+      Slot v{0};
+      if (const ir::Attribute* a = g.initializer ? &*g.initializer : nullptr) {
+        if (g.type.is_float())
+          v.f = a->is<double>() ? a->as_float() : a->is<int64_t>() ? static_cast<double>(a->as_int()) : 0.0;
+        else
+          v.i = a->is<bool>() ? a->as_bool() : a->is<int64_t>() ? a->as_int() : 0;
+      }
+      globals.emplace(name, static_cast<int32_t>(globals_.size()));
+      globals_.push_back(v);
+    }
     codes_.reserve(m.functions().size());
-    for (auto& f : m.functions()) codes_.push_back(Compiler(m, index).compile(*f));
+    for (auto& f : m.functions()) codes_.push_back(Compiler(m, index, globals).compile(*f));
     for (Code& c : codes_)
       for (CallSite& s : c.calls) s.code = &codes_[s.callee];
     frames_.resize(static_cast<size_t>(opts_.recursion_limit) + 2);
@@ -673,6 +696,7 @@ class Machine {
           return;
         case Opc::Unreachable: throw InternalError{ppy::str_cat("@", code.name, " reached core.unreachable")};
         case Opc::Alloca: r[in.dst].p = r + code.nregs + in.imm; break;
+        case Opc::GlobalAddr: r[in.dst].p = globals_.data() + in.imm; break;
         case Opc::Load: r[in.dst] = *r[in.a].p; break;
         case Opc::Store: *r[in.b].p = r[in.a]; break;
         case Opc::PtrOffset: r[in.dst].p = r[in.a].p + r[in.b].i; break;
@@ -744,6 +768,7 @@ class Machine {
   std::ostream& out_;
   RunOptions opts_;
   std::vector<Code> codes_;
+  std::vector<Slot> globals_;  ///< the module's globals (sized once: their addresses stay)
   std::vector<std::vector<Slot>> frames_;
   std::vector<std::unique_ptr<Buffer>> buffers_;
   std::string buf_;

@@ -135,7 +135,7 @@ class Inliner : public ir::ModulePass {
     bool changed = false;
     for (auto& fp : m.functions()) {
       Function& f = *fp;
-      if (f.is_declaration() || has_nested_regions(f)) continue;
+      if (f.is_declaration() || has_nested_regions(f) || opt_level_zero(f)) continue;
       size_t size = op_count(f);
       // Scan block by block; an inlined body is scanned in its turn, so its
       // own small calls are inlined too (no recursion: cycles are excluded).
@@ -164,10 +164,18 @@ class Inliner : public ir::ModulePass {
     auto it = by_name.find(c->name);
     if (it == by_name.end()) return nullptr;
     const Function* g = it->second;
-    if (g == &caller || g->is_declaration() || recursive.count(g) || has_nested_regions(*g)) return nullptr;
+    if (g == &caller || g->is_declaration() || recursive.count(g) || has_nested_regions(*g) || opt_level_zero(*g))
+      return nullptr;
     if (g->params().size() != op.num_operands() || g->results().size() != op.num_results()) return nullptr;
     if (op_count(*g) > options_.max_callee_ops) return nullptr;
     return g;
+  }
+
+  /// `@ppy.opt(0)` (`ppy.opt_level = 0`): the function stays a function of its
+  /// own, neither inlined nor inlining, so a backend can leave it unoptimized.
+  static bool opt_level_zero(const Function& f) {
+    const ir::Attribute* o = f.attributes().get("ppy.opt_level");
+    return o && o->is<int64_t>() && o->as_int() == 0;
   }
 
   InlineOptions options_;

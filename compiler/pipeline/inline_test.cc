@@ -98,6 +98,22 @@ func @t_main(%a: i64) -> i64 {
   EXPECT_NE(main.find("^t_abs.neg.1:"), std::string::npos) << main;
 }
 
+TEST(Inline, OptLevelZeroIsNeitherInlinedNorInlining) {
+  auto pass = create_inline_pass();
+  std::string callee_zero(kModule);
+  callee_zero.replace(callee_zero.find("func @t_sq(%x: i64) -> i64 {"), 28,
+                      "func @t_sq(%x: i64) -> i64 attrs {ppy.opt_level = 0} {");
+  auto r = run(*pass, callee_zero);
+  ASSERT_EQ(r.error, "");
+  EXPECT_FALSE(r.changed) << r.text;
+  std::string caller_zero(kModule);
+  caller_zero.replace(caller_zero.find("func @t_main(%a: i64) -> i64 {"), 30,
+                      "func @t_main(%a: i64) -> i64 attrs {ppy.opt_level = 0} {");
+  r = run(*pass, caller_zero);
+  ASSERT_EQ(r.error, "");
+  EXPECT_FALSE(r.changed) << r.text;
+}
+
 TEST(Inline, BigCalleesStay) {
   InlineOptions small;
   small.max_callee_ops = 1;

@@ -64,6 +64,13 @@ except ImportError:
             return lambda *a, **k: (a[0] if a and callable(a[0]) else None)
     stub.cuda = _Any("ppy.cuda")
     stub.native = _Any("ppy.native")
+    stub.xla = _Any("ppy.xla")
+    stub.pure = lambda f: f
+    def _opt(level):
+        if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 3:
+            raise ValueError("@ppy.opt(level) requires an int level in 0..3")
+        return lambda f: f
+    stub.opt = _opt
     sys.modules["ppy"] = stub
 sys.argv = [prog]
 sys.path.insert(0, root)

@@ -2,7 +2,8 @@
 
 `python3 prog.ppy` puts this folder first on sys.path, so `from ppy import export`
 finds this file. Only what host code needs at run time is here: decorators return
-the function unchanged. GPU kernels are compiled by ppy, not run by python3.
+the function unchanged (`opt` checks its level as the reference does). GPU kernels
+are compiled by ppy, not run by python3.
 """
 
 
@@ -39,3 +40,17 @@ class _Xla:
 cuda = _Cuda()
 native = _Native()
 xla = _Xla()
+
+
+def pure(fn):
+    return fn
+
+
+def opt(level):
+    if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 3:
+        raise ValueError("@ppy.opt(level) requires an int level in 0..3")
+
+    def bind(fn):
+        return fn
+
+    return bind
