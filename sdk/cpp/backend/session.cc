@@ -12,6 +12,7 @@
 #include "absl/strings/cord.h"
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy {
@@ -103,7 +104,7 @@ class BuildDir {
 absl::StatusOr<std::vector<std::string>> build(const Backend& backend, ModuleList modules, BackendContext& context,
                                                SessionSink& sink, const fs::path& scratch) {
   BuildDir dir;
-  if (absl::Status s = dir.make(scratch.empty() ? fs::temp_directory_path() : scratch); !s.ok()) return s;
+  PPY_RETURN_IF_ERROR(dir.make(scratch.empty() ? fs::temp_directory_path() : scratch));
   absl::StatusOr<BuildResult> r = backend.build(modules, dir.path(), context);
   if (!r.ok()) return from_backend(r.status(), {});
 
@@ -132,7 +133,7 @@ absl::StatusOr<std::vector<std::string>> build(const Backend& backend, ModuleLis
     if (!data.ok()) return session_error({SessionFailure::Internal}, std::string(data.status().message()));
     file.data = std::move(*data);
     file.executable = is_executable(f);
-    if (absl::Status s = sink.file(std::move(file)); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(sink.file(std::move(file)));
   }
   return outputs;
 }
@@ -188,17 +189,15 @@ absl::StatusOr<SessionResult> run_session(const Backend& backend, const SessionR
                                           const ModuleSource& read, SessionSink& sink,
                                           const SessionOptions& options) {
   // The checks that need no module, before anything large is read.
-  absl::StatusOr<std::optional<EmitFormat>> format = format_of(backend, request);
-  if (!format.ok()) return format.status();
+  PPY_ASSIGN_OR_RETURN(std::optional<EmitFormat> format, format_of(backend, request));
   // The toolchain: a build always needs it, a format unless it says otherwise.
-  if (request.action == SessionAction::Build || (*format && (*format)->requires_toolchain)) {
+  if (request.action == SessionAction::Build || (format && format->requires_toolchain)) {
     ToolchainStatus t = backend.toolchain_status();
     if (!t.available)
       return session_error({SessionFailure::Toolchain},
                            str_cat("backend '", backend.name(), "' is unavailable here: ", t.detail));
   }
-  if (read)
-    if (absl::Status s = read(modules); !s.ok()) return s;
+  if (read) PPY_RETURN_IF_ERROR(read(modules));
   std::vector<const ir::Module*>& list = modules.modules;
 
   SessionResult result;
@@ -226,8 +225,7 @@ absl::StatusOr<SessionResult> run_session(const Backend& backend, const SessionR
     }
   }
   if (request.return_modules)
-    for (size_t i = 0; i < list.size(); ++i)
-      if (absl::Status s = sink.module(i, *list[i]); !s.ok()) return s;
+    for (size_t i = 0; i < list.size(); ++i) PPY_RETURN_IF_ERROR(sink.module(i, *list[i]));
   if (request.validate || request.action == SessionAction::Validate) {
     sink.step(SessionStep::Validate);
     for (const ir::Module* m : list)
@@ -240,26 +238,21 @@ absl::StatusOr<SessionResult> run_session(const Backend& backend, const SessionR
     case SessionAction::Emit:
       sink.step(SessionStep::Emit);
       for (const ir::Module* m : list)
-        if (absl::Status s = answer(backend, backend.emit(*m, **format, context), **format, m->name(), sink); !s.ok())
-          return s;
+        PPY_RETURN_IF_ERROR(answer(backend, backend.emit(*m, *format, context), *format, m->name(), sink));
       break;
     case SessionAction::EmitProgram: {
       sink.step(SessionStep::EmitProgram);
       BuildDir scratch;
-      if (absl::Status s = scratch.make(options.scratch_dir.empty() ? fs::temp_directory_path() : options.scratch_dir);
-          !s.ok())
-        return s;
+      PPY_RETURN_IF_ERROR(scratch.make(options.scratch_dir.empty() ? fs::temp_directory_path() : options.scratch_dir));
       context.scratch = scratch.path();
-      absl::StatusOr<Artifact> a = backend.emit_program(list, **format, context);
+      absl::StatusOr<Artifact> a = backend.emit_program(list, *format, context);
       context.scratch.clear();
-      if (absl::Status s = answer(backend, std::move(a), **format, {}, sink); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(answer(backend, std::move(a), *format, {}, sink));
       break;
     }
     case SessionAction::Build: {
       sink.step(SessionStep::Build);
-      absl::StatusOr<std::vector<std::string>> outputs = build(backend, list, context, sink, options.scratch_dir);
-      if (!outputs.ok()) return outputs.status();
-      result.outputs = std::move(*outputs);
+      PPY_ASSIGN_OR_RETURN(result.outputs, build(backend, list, context, sink, options.scratch_dir));
       break;
     }
   }

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::ir {
@@ -132,9 +133,9 @@ class Linker {
   absl::StatusOr<LinkResult> run(std::string name) {
     for (auto& m : mods_)
       if (!m) return link_error("link was given a null module");
-    if (auto s = check_own_symbols(); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(check_own_symbols());
     rename_private_clashes();
-    if (auto s = resolve(); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(resolve());
     return assemble(std::move(name));
   }
 
@@ -197,19 +198,15 @@ class Linker {
     // Definitions first, so a declaration before its definition is still answered.
     for (size_t i = 0; i < mods_.size(); ++i) {
       for (auto& [name, g] : mods_[i]->globals())
-        if (g.visibility != Visibility::Extern)
-          if (auto s = define(name, Symbol{i, nullptr, &g}); !s.ok()) return s;
+        if (g.visibility != Visibility::Extern) PPY_RETURN_IF_ERROR(define(name, Symbol{i, nullptr, &g}));
       for (auto& f : mods_[i]->functions())
-        if (!f->is_declaration())
-          if (auto s = define(f->name(), Symbol{i, f.get(), nullptr}); !s.ok()) return s;
+        if (!f->is_declaration()) PPY_RETURN_IF_ERROR(define(f->name(), Symbol{i, f.get(), nullptr}));
     }
     for (size_t i = 0; i < mods_.size(); ++i) {
       for (auto& [name, g] : mods_[i]->globals())
-        if (g.visibility == Visibility::Extern)
-          if (auto s = declare(name, Symbol{i, nullptr, &g}); !s.ok()) return s;
+        if (g.visibility == Visibility::Extern) PPY_RETURN_IF_ERROR(declare(name, Symbol{i, nullptr, &g}));
       for (auto& f : mods_[i]->functions())
-        if (f->is_declaration())
-          if (auto s = declare(f->name(), Symbol{i, f.get(), nullptr}); !s.ok()) return s;
+        if (f->is_declaration()) PPY_RETURN_IF_ERROR(declare(f->name(), Symbol{i, f.get(), nullptr}));
     }
     return absl::OkStatus();
   }
@@ -317,9 +314,8 @@ absl::StatusOr<LinkResult> link_with_report(std::vector<std::unique_ptr<Module>>
 }
 
 absl::StatusOr<std::unique_ptr<Module>> link(std::vector<std::unique_ptr<Module>> modules, std::string name) {
-  absl::StatusOr<LinkResult> r = link_with_report(std::move(modules), std::move(name));
-  if (!r.ok()) return r.status();
-  return std::move(r->module);
+  PPY_ASSIGN_OR_RETURN(LinkResult r, link_with_report(std::move(modules), std::move(name)));
+  return std::move(r.module);
 }
 
 std::vector<std::string> unresolved_symbols(const Module& m) {

@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "ppy/ir/text.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 #include "text_internal.h"
 
@@ -781,7 +782,7 @@ absl::Status check_schema(std::string_view text) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Module>> parse_module(std::string_view text, const DialectRegistry& reg) {
-  if (auto s = check_schema(text); !s.ok()) return s;
+  PPY_RETURN_IF_ERROR(check_schema(text));
   // The text is UTF-8 throughout, so every name and string in the module is
   // text a backend (and protobuf's string fields) will take.
   if (Utf8Error bad = check_utf8(text)) {

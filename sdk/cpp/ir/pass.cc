@@ -2,6 +2,7 @@
 
 #include "ppy/ir/verifier.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::ir {
@@ -53,9 +54,8 @@ absl::StatusOr<bool> FunctionPass::run_on_module(Module& m, const PassContext& c
   for (size_t i = 0; i < m.functions().size(); ++i) {
     Function& f = *m.functions()[i];
     if (f.is_declaration()) continue;
-    absl::StatusOr<bool> r = run_on_function(f, ctx);
-    if (!r.ok()) return r.status();
-    changed |= *r;
+    PPY_ASSIGN_OR_RETURN(bool r, run_on_function(f, ctx));
+    changed |= r;
   }
   return changed;
 }
@@ -112,8 +112,7 @@ absl::Status PassManager::run(Module& m, Stage from, Stage to) {
     if (s < from || s > to) continue;
     for (const Entry* e : ordered()) {
       if (e->stage != s) continue;
-      absl::StatusOr<bool> r = e->pass->run_on_module(m, ctx_);
-      if (!r.ok()) return r.status();
+      PPY_RETURN_IF_ERROR(e->pass->run_on_module(m, ctx_).status());
       ran.push_back(e);
       if (!each) continue;
       if (std::vector<Diagnostic> d = verify(m, reg); !d.empty())

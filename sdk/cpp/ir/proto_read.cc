@@ -17,6 +17,7 @@
 
 #include "ppy/ir/proto.h"
 #include "ppy/ir/v1/ir.pb.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 #include "proto_schema.h"
 #include "wire_fields.h"
@@ -207,7 +208,7 @@ class Reader {
     if (in_.schema_version() != kSchemaVersion)
       return fail(ppy::str_cat("the module is ppyir schema ", in_.schema_version(), "; this compiler reads schema ",
                                kSchemaVersion, " -- emit it again with this compiler"));
-    if (auto s = strings(); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(strings());
     auto m = std::make_unique<Module>(in_.name());
     m->dialects().clear();
     for (const pb::DialectVersion& d : in_.dialects()) {
@@ -220,14 +221,15 @@ class Reader {
       if (!m->dialects().emplace(d.name(), d.version()).second)
         return fail(ppy::str_cat("dialect '", d.name(), "' is listed twice"));
     }
-    if (auto s = types(); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(types());
     for (const pb::NamedAttribute& na : in_.attrs())
-      if (auto s = named_attr(canonical(na), m->attributes(), 0, 1); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(named_attr(canonical(na), m->attributes(), 0, 1));
     for (size_t i = 0; i < static_cast<size_t>(in_.globals_size()); ++i) {
       const pb::Global& pg = in_.globals(static_cast<int>(i));
       Global g;
       if (early_ && i < early_->globals.size() && early_->globals[i]) g = std::move(*early_->globals[i]);
-      else if (auto s = global(pg, g); !s.ok()) return s;
+      else
+        PPY_RETURN_IF_ERROR(global(pg, g));
       std::string name = g.name;
       if (!m->globals().emplace(std::move(name), std::move(g)).second)
         return fail(ppy::str_cat("global @", pg.name(), " is defined twice"));
@@ -235,9 +237,8 @@ class Reader {
     const size_t n = slices_ ? slices_->size() : static_cast<size_t>(in_.functions_size());
     m->functions().reserve(n);
     for (size_t i = 0; i < n; ++i) {
-      auto f = read_function(i);
-      if (!f.ok()) return f.status();
-      m->add_function(std::move(*f));
+      PPY_ASSIGN_OR_RETURN(auto f, read_function(i));
+      m->add_function(std::move(f));
     }
     return m;
   }
@@ -270,7 +271,7 @@ class Reader {
   }
   absl::Status interned(uint32_t i, const std::string*& out) {
     std::string_view s;
-    if (auto st = str(i, s); !st.ok()) return st;
+    PPY_RETURN_IF_ERROR(str(i, s));
     if (!interned_[i]) interned_[i] = intern(s);
     out = interned_[i];
     return absl::OkStatus();
@@ -283,8 +284,7 @@ class Reader {
     types_.assign(n, Type());
     type_state_.assign(n, 0);
     type_nesting_.assign(n, 0);
-    for (size_t i = 0; i < n; ++i)
-      if (auto s = resolve(static_cast<uint32_t>(i), 0); !s.ok()) return s;
+    for (size_t i = 0; i < n; ++i) PPY_RETURN_IF_ERROR(resolve(static_cast<uint32_t>(i), 0));
     return absl::OkStatus();
   }
   absl::Status type(uint32_t i, Type& out) const {
@@ -303,7 +303,7 @@ class Reader {
     type_state_[i] = 1;
     int nesting = 1;
     auto elem = [&](uint32_t e, Type& out) -> absl::Status {
-      if (auto s = resolve(e, depth + 1); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(resolve(e, depth + 1));
       out = types_[e];
       nesting = std::max(nesting, type_nesting_[e] + 1);
       return absl::OkStatus();
@@ -318,7 +318,7 @@ class Reader {
         t = Type::scalar(static_cast<TypeKind>(p.scalar()));
         break;
       case pb::Type::kPtr:
-        if (auto s = elem(p.ptr().elem(), e); !s.ok()) return s;
+        PPY_RETURN_IF_ERROR(elem(p.ptr().elem(), e));
         if (p.ptr().space() < 0 || p.ptr().space() >= 6)
           return bad(ppy::str_cat("unknown address space ", static_cast<int>(p.ptr().space())));
         t = Type::ptr(e, kSpaces[p.ptr().space()], p.ptr().is_const());
@@ -326,12 +326,12 @@ class Reader {
       case pb::Type::kBuffer:
       case pb::Type::kFuture: {
         bool buffer = p.kind_case() == pb::Type::kBuffer;
-        if (auto s = elem(buffer ? p.buffer() : p.future(), e); !s.ok()) return s;
+        PPY_RETURN_IF_ERROR(elem(buffer ? p.buffer() : p.future(), e));
         t = buffer ? Type::buffer(e) : Type::future(e);
         break;
       }
       case pb::Type::kVector: {
-        if (auto s = elem(p.vector().elem(), e); !s.ok()) return s;
+        PPY_RETURN_IF_ERROR(elem(p.vector().elem(), e));
         auto v = Type::vector(e, p.vector().lanes());
         if (!v.ok()) return bad(std::string_view(v.status().message().data(), v.status().message().size()));
         t = *v;
@@ -339,8 +339,7 @@ class Reader {
       }
       case pb::Type::kTuple: {
         std::vector<Type> members(p.tuple().members_size());
-        for (int k = 0; k < p.tuple().members_size(); ++k)
-          if (auto s = elem(p.tuple().members(k), members[k]); !s.ok()) return s;
+        for (int k = 0; k < p.tuple().members_size(); ++k) PPY_RETURN_IF_ERROR(elem(p.tuple().members(k), members[k]));
         t = Type::tuple(members);
         break;
       }
@@ -352,7 +351,7 @@ class Reader {
           if (!is_word(st.fields(k).name()))
             return bad(ppy::str_cat("'", st.fields(k).name(), "' is not a field name"));
           fields[k].first = st.fields(k).name();
-          if (auto s = elem(st.fields(k).type(), fields[k].second); !s.ok()) return s;
+          PPY_RETURN_IF_ERROR(elem(st.fields(k).type(), fields[k].second));
         }
         t = Type::struct_(st.name(), fields);
         break;
@@ -365,7 +364,7 @@ class Reader {
         for (const pb::DialectTypeArg& a : dt.args()) {
           switch (a.arg_case()) {
             case pb::DialectTypeArg::kType:
-              if (auto s = elem(a.type(), e); !s.ok()) return s;
+              PPY_RETURN_IF_ERROR(elem(a.type(), e));
               args.emplace_back(e.storage());
               break;
             case pb::DialectTypeArg::kIntValue: args.emplace_back(a.int_value()); break;
@@ -406,7 +405,7 @@ class Reader {
 
   absl::Status attr(std::string_view bytes, Attribute& out, int depth, int level) {
     std::array<wire::Slot, 9> f;
-    if (auto s = fields(bytes, kAttributeFields, f, level, true); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(fields(bytes, kAttributeFields, f, level, true));
     if (f[1].count) {
       out = Attribute(f[1].value != 0);
     } else if (f[2].count) {
@@ -417,29 +416,27 @@ class Reader {
       out = Attribute(d);
     } else if (f[4].count || f[5].count) {
       std::string_view s;
-      if (auto st = str(u32(f[4].count ? f[4] : f[5]), s); !st.ok()) return st;
+      PPY_RETURN_IF_ERROR(str(u32(f[4].count ? f[4] : f[5]), s));
       out = f[4].count ? Attribute(s) : Attribute(SymbolRef{std::string(s)});
     } else if (f[6].count) {
       Type t;
-      if (auto s = type(u32(f[6]), t); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(type(u32(f[6]), t));
       out = Attribute(t);
     } else if (f[7].count) {
       if (depth >= kMaxAttrDepth) return fail("an attribute is nested too deeply");
       std::array<wire::Slot, 2> items;
-      if (auto s = fields(f[7].bytes, kListFields, items, level + 1); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(fields(f[7].bytes, kListFields, items, level + 1));
       AttrArray arr;
       arr.reserve(items[1].count);
-      if (auto s = wire::each(f[7].bytes, 1,
-                              [&](std::string_view e) { return attr(e, arr.emplace_back(), depth + 1, level + 2); });
-          !s.ok())
-        return s;
+      PPY_RETURN_IF_ERROR(wire::each(
+          f[7].bytes, 1, [&](std::string_view e) { return attr(e, arr.emplace_back(), depth + 1, level + 2); }));
       out = Attribute(std::move(arr));
     } else if (f[8].count) {
       if (depth >= kMaxAttrDepth) return fail("an attribute is nested too deeply");
       std::array<wire::Slot, 2> entries;
-      if (auto s = fields(f[8].bytes, kListFields, entries, level + 1); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(fields(f[8].bytes, kListFields, entries, level + 1));
       AttrDict d;
-      if (auto s = attrs(f[8].bytes, 1, d, depth + 1, level + 2); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(attrs(f[8].bytes, 1, d, depth + 1, level + 2));
       out = Attribute(std::move(d));
     } else {
       return fail("an attribute has no value");
@@ -453,12 +450,12 @@ class Reader {
   }
   absl::Status named_attr(std::string_view bytes, AttrDict& out, int depth, int level) {
     std::array<wire::Slot, 3> f;
-    if (auto s = fields(bytes, kNamedAttributeFields, f, level); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(fields(bytes, kNamedAttributeFields, f, level));
     std::string_view key;
-    if (auto s = str(u32(f[1]), key); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(str(u32(f[1]), key));
     if (!f[2].count) return fail(ppy::str_cat("attribute '", key, "' has no value"));
     Attribute v;
-    if (auto s = attr(f[2].bytes, v, depth, level + 1); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(attr(f[2].bytes, v, depth, level + 1));
     size_t before = out.size();
     out.set(key, std::move(v));
     if (out.size() == before) return fail(ppy::str_cat("attribute '", key, "' appears twice"));
@@ -467,9 +464,9 @@ class Reader {
 
   absl::Status loc(std::string_view bytes, std::optional<Location>& out, int level) {
     std::array<wire::Slot, 4> f;
-    if (auto s = fields(bytes, kLocationFields, f, level); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(fields(bytes, kLocationFields, f, level));
     Location l;
-    if (auto s = interned(u32(f[1]), l.file); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(interned(u32(f[1]), l.file));
     l.line = u32(f[2]);
     l.col = u32(f[3]);
     out = l;
@@ -510,12 +507,12 @@ class Reader {
   /// A global, with the strings and types taken so far.
   absl::Status global(const pb::Global& pg, Global& g) {
     g.name = pg.name();
-    if (auto s = visibility(pg.visibility(), g.visibility); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(visibility(pg.visibility(), g.visibility));
     g.is_mutable = pg.is_mutable();
-    if (auto s = type(pg.type(), g.type); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(type(pg.type(), g.type));
     if (pg.has_initializer()) {
       g.initializer.emplace();
-      if (auto s = attr(canonical(pg.initializer()), *g.initializer, 0, 2); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(attr(canonical(pg.initializer()), *g.initializer, 0, 2));
     }
     return absl::OkStatus();
   }
@@ -550,7 +547,7 @@ class Reader {
 
   absl::StatusOr<std::unique_ptr<Function>> function(std::string_view bytes) {
     std::array<wire::Slot, 8> f;
-    if (auto s = fields(bytes, kFunctionFields, f, 1); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(fields(bytes, kFunctionFields, f, 1));
     // protobuf checks a `string` field's UTF-8 on parsing.
     if (!google::protobuf::internal::IsStructurallyValidUTF8(f[1].bytes.data(), static_cast<int>(f[1].bytes.size())))
       return not_canonical();
@@ -564,25 +561,23 @@ class Reader {
     } leave{in_function_};
     std::vector<Param> params;
     params.reserve(f[3].count);
-    if (auto s = wire::each(bytes, 3, [&](std::string_view p) { return param(p, params.emplace_back()); }); !s.ok())
-      return s;
+    PPY_RETURN_IF_ERROR(wire::each(bytes, 3, [&](std::string_view p) { return param(p, params.emplace_back()); }));
     if (!wire::unpack(f[4].bytes, ids_)) return not_canonical();
     std::vector<Type> results(ids_.size());
-    for (size_t i = 0; i < ids_.size(); ++i)
-      if (auto s = type(ids_[i], results[i]); !s.ok()) return s;
+    for (size_t i = 0; i < ids_.size(); ++i) PPY_RETURN_IF_ERROR(type(ids_[i], results[i]));
     auto fn = std::make_unique<Function>(std::string(function_), std::move(params), std::move(results));
     Visibility vis = Visibility::Public;
-    if (auto s = visibility(f[2].value, vis); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(visibility(f[2].value, vis));
     fn->set_visibility(vis);
-    if (auto s = attrs(bytes, 5, fn->attributes(), 0, 2); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(attrs(bytes, 5, fn->attributes(), 0, 2));
     if (f[6].count) {
       std::optional<Location> l;
-      if (auto s = loc(f[6].bytes, l, 2); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(loc(f[6].bytes, l, 2));
       fn->set_loc(l);
     }
     values_.clear();
     fixups_.clear();
-    if (auto s = region(f[7].bytes, fn->body(), 0, 2); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(region(f[7].bytes, fn->body(), 0, 2));
     for (auto [slot, id] : fixups_) {
       if (id >= values_.size())
         return fail(ppy::str_cat("value id ", id, " is not defined (the function has ", values_.size(), " values)"));
@@ -593,11 +588,11 @@ class Reader {
 
   absl::Status param(std::string_view bytes, Param& out) {
     std::array<wire::Slot, 4> f;
-    if (auto s = fields(bytes, kParamFields, f, 2); !s.ok()) return s;
-    if (auto s = type(u32(f[1]), out.type); !s.ok()) return s;
-    if (auto s = attrs(bytes, 2, out.attrs, 0, 3); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(fields(bytes, kParamFields, f, 2));
+    PPY_RETURN_IF_ERROR(type(u32(f[1]), out.type));
+    PPY_RETURN_IF_ERROR(attrs(bytes, 2, out.attrs, 0, 3));
     std::string_view name;
-    if (auto s = str(u32(f[3]), name); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(str(u32(f[3]), name));
     out.name = std::string(name);
     return absl::OkStatus();
   }
@@ -605,34 +600,33 @@ class Reader {
   absl::Status region(std::string_view bytes, Region& r, int depth, int level) {
     if (depth > kMaxRegionDepth) return fail("regions are nested too deeply");
     std::array<wire::Slot, 2> f;
-    if (auto s = fields(bytes, kListFields, f, level); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(fields(bytes, kListFields, f, level));
     r.blocks().reserve(f[1].count);
     auto label = [&](std::string_view block) {
       std::array<wire::Slot, 5> b;
-      if (auto s = fields(block, kBlockFields, b, level + 1); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(fields(block, kBlockFields, b, level + 1));
       std::string_view label;
-      if (auto s = str(u32(b[1]), label); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(str(u32(b[1]), label));
       r.add_block(std::string(label));
       return absl::OkStatus();
     };
-    if (auto s = wire::each(bytes, 1, label); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(wire::each(bytes, 1, label));
     size_t bi = 0;
     return wire::each(bytes, 1, [&](std::string_view b) { return block(b, *r.blocks()[bi++], depth, level + 1); });
   }
 
   absl::Status block(std::string_view bytes, Block& b, int depth, int level) {
     std::array<wire::Slot, 5> f;
-    if (auto s = fields(bytes, kBlockFields, f, level); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(fields(bytes, kBlockFields, f, level));
     if (!wire::unpack(f[2].bytes, ids_) || !wire::unpack(f[3].bytes, hints_)) return not_canonical();
     size_t n = ids_.size();
     if (!hints_.empty() && hints_.size() != n)
       return fail(ppy::str_cat("block ^", b.label(), " has ", n, " argument(s) but ", hints_.size(), " hint(s)"));
     for (size_t i = 0; i < n; ++i) {
       Type t;
-      if (auto s = type(ids_[i], t); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(type(ids_[i], t));
       std::string_view hint;
-      if (!hints_.empty())
-        if (auto s = str(hints_[i], hint); !s.ok()) return s;
+      if (!hints_.empty()) PPY_RETURN_IF_ERROR(str(hints_[i], hint));
       values_.push_back(b.add_argument(t, std::string(hint)));
     }
     b.operations().reserve(f[4].count);
@@ -644,9 +638,9 @@ class Reader {
 
   absl::Status operation(std::string_view bytes, Block& b, int depth, int level) {
     std::array<wire::Slot, 9> f;
-    if (auto s = fields(bytes, kOperationFields, f, level); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(fields(bytes, kOperationFields, f, level));
     const std::string* interned_name = nullptr;
-    if (auto s = interned(u32(f[1]), interned_name); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(interned(u32(f[1]), interned_name));
     std::string_view name = *interned_name;
     if (name.empty()) return fail(ppy::str_cat("block ^", b.label(), ": an operation has no name"));
     if (!wire::unpack(f[2].bytes, operand_ids_) || !wire::unpack(f[3].bytes, ids_) ||
@@ -656,14 +650,11 @@ class Reader {
     if (!hints_.empty() && hints_.size() != nres)
       return fail(ppy::str_cat(name, " has ", nres, " result(s) but ", hints_.size(), " hint(s)"));
     result_types_.resize(nres);
-    for (size_t i = 0; i < nres; ++i)
-      if (auto s = type(ids_[i], result_types_[i]); !s.ok()) return s;
+    for (size_t i = 0; i < nres; ++i) PPY_RETURN_IF_ERROR(type(ids_[i], result_types_[i]));
     AttrDict attributes;
-    if (f[6].count)
-      if (auto s = attrs(bytes, 6, attributes, 0, level + 1); !s.ok()) return s;
+    if (f[6].count) PPY_RETURN_IF_ERROR(attrs(bytes, 6, attributes, 0, level + 1));
     std::optional<Location> l;
-    if (f[8].count)
-      if (auto s = loc(f[8].bytes, l, level + 1); !s.ok()) return s;
+    if (f[8].count) PPY_RETURN_IF_ERROR(loc(f[8].bytes, l, level + 1));
 
     size_t nops = operand_ids_.size();
     std::vector<Value*> operands(nops);
@@ -679,7 +670,7 @@ class Reader {
       Value* v = op->result(i);
       if (!hints_.empty()) {
         std::string_view hint;
-        if (auto s = str(hints_[i], hint); !s.ok()) return s;
+        PPY_RETURN_IF_ERROR(str(hints_[i], hint));
         if (!hint.empty()) v->set_hint(std::string(hint));
       }
       values_.push_back(v);
@@ -690,7 +681,7 @@ class Reader {
       op->successors().reserve(f[5].count);
       auto successor = [&](std::string_view bytes) {
         std::array<wire::Slot, 3> ps;
-        if (auto s = fields(bytes, kSuccessorFields, ps, level + 1); !s.ok()) return s;
+        PPY_RETURN_IF_ERROR(fields(bytes, kSuccessorFields, ps, level + 1));
         uint32_t target = u32(ps[1]);
         if (target >= r.blocks().size())
           return fail(ppy::str_cat(name, " branches to block ", target, " of a region of ", r.blocks().size(),
@@ -703,7 +694,7 @@ class Reader {
           if (!(s.args[k] = value(ids_[k]))) fixups_.emplace_back(&s.args[k], ids_[k]);
         return absl::OkStatus();
       };
-      if (auto s = wire::each(bytes, 5, successor); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(wire::each(bytes, 5, successor));
     }
     return wire::each(bytes, 7,
                       [&](std::string_view r) { return region(r, op->add_region(), depth + 1, level + 1); });

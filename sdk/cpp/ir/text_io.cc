@@ -4,14 +4,14 @@
 #include "absl/status/status.h"
 #include "ppy/ir/text.h"
 #include "ppy/util/file.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::ir {
 
 absl::StatusOr<std::unique_ptr<Module>> read_module_file(const std::string& path, const DialectRegistry& reg) {
-  absl::StatusOr<std::string> text = read_file(path);
-  if (!text.ok()) return text.status();
-  auto m = parse_module(*text, reg);
+  PPY_ASSIGN_OR_RETURN(std::string text, read_file(path));
+  auto m = parse_module(text, reg);
   if (!m.ok()) return absl::Status(m.status().code(), str_cat(path, ": ", std::string(m.status().message())));
   return m;
 }

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::ir {
@@ -151,8 +152,7 @@ class TypeReader {
   explicit TypeReader(std::string_view text) : t_(text) {}
 
   absl::StatusOr<Type> read_all() {
-    auto ty = read();
-    if (!ty.ok()) return ty;
+    PPY_ASSIGN_OR_RETURN(Type ty, read());
     skip_ws();
     if (p_ != t_.size()) return fail(ppy::str_cat("unexpected '", t_.substr(p_), "' after the type"));
     return ty;
@@ -199,20 +199,17 @@ class TypeReader {
     absl::StatusOr<Type> out;
     if (w == "ptr") out = read_ptr();
     else if (w == "buffer" || w == "future") {
-      if (auto s = expect('<'); !s.ok()) return s;
-      auto e = read();
-      if (!e.ok()) return e;
-      if (auto s = expect('>'); !s.ok()) return s;
-      out = w == "buffer" ? Type::buffer(*e) : Type::future(*e);
+      PPY_RETURN_IF_ERROR(expect('<'));
+      PPY_ASSIGN_OR_RETURN(Type e, read());
+      PPY_RETURN_IF_ERROR(expect('>'));
+      out = w == "buffer" ? Type::buffer(e) : Type::future(e);
     } else if (w == "vector") {
-      if (auto s = expect('<'); !s.ok()) return s;
-      auto e = read();
-      if (!e.ok()) return e;
-      if (auto s = expect(','); !s.ok()) return s;
-      auto n = integer();
-      if (!n.ok()) return n.status();
-      if (auto s = expect('>'); !s.ok()) return s;
-      out = Type::vector(*e, *n);
+      PPY_RETURN_IF_ERROR(expect('<'));
+      PPY_ASSIGN_OR_RETURN(Type e, read());
+      PPY_RETURN_IF_ERROR(expect(','));
+      PPY_ASSIGN_OR_RETURN(int64_t n, integer());
+      PPY_RETURN_IF_ERROR(expect('>'));
+      out = Type::vector(e, n);
       if (!out.ok()) return fail(std::string(out.status().message()));
     } else if (w == "tuple") out = read_tuple();
     else if (w == "struct") out = read_struct();
@@ -231,9 +228,8 @@ class TypeReader {
   }
 
   absl::StatusOr<Type> read_ptr() {
-    if (auto s = expect('<'); !s.ok()) return s;
-    auto e = read();
-    if (!e.ok()) return e;
+    PPY_RETURN_IF_ERROR(expect('<'));
+    PPY_ASSIGN_OR_RETURN(Type e, read());
     std::string space = "generic";
     bool is_const = false;
     if (eat(',')) {
@@ -252,38 +248,36 @@ class TypeReader {
         }
       }
     }
-    if (auto s = expect('>'); !s.ok()) return s;
-    return Type::ptr(*e, space, is_const);
+    PPY_RETURN_IF_ERROR(expect('>'));
+    return Type::ptr(e, space, is_const);
   }
 
   absl::StatusOr<Type> read_tuple() {
-    if (auto s = expect('<'); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(expect('<'));
     std::vector<Type> members;
     if (!eat('>')) {
       do {
-        auto e = read();
-        if (!e.ok()) return e;
-        members.push_back(*e);
+        PPY_ASSIGN_OR_RETURN(Type e, read());
+        members.push_back(std::move(e));
       } while (eat(','));
-      if (auto s = expect('>'); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(expect('>'));
     }
     return Type::tuple(members);
   }
 
   absl::StatusOr<Type> read_struct() {
-    if (auto s = expect('<'); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(expect('<'));
     std::string_view name = word();
     if (name.empty()) return fail("a struct needs a name");
     std::vector<std::pair<std::string, Type>> fields;
     while (eat(',')) {
       std::string_view f = word();
       if (f.empty()) return fail("expected a field name");
-      if (auto s = expect(':'); !s.ok()) return s;
-      auto e = read();
-      if (!e.ok()) return e;
-      fields.emplace_back(std::string(f), *e);
+      PPY_RETURN_IF_ERROR(expect(':'));
+      PPY_ASSIGN_OR_RETURN(Type e, read());
+      fields.emplace_back(std::string(f), std::move(e));
     }
-    if (auto s = expect('>'); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(expect('>'));
     return Type::struct_(name, fields);
   }
 
@@ -305,9 +299,8 @@ class TypeReader {
           ++p_;
           args.emplace_back(std::string(t_.substr(b, p_ - b)));
         } else if (isdigit(static_cast<unsigned char>(c)) || c == '-') {
-          auto n = integer();
-          if (!n.ok()) return n.status();
-          args.emplace_back(*n);
+          PPY_ASSIGN_OR_RETURN(int64_t n, integer());
+          args.emplace_back(n);
         } else {
           size_t save = p_;
           auto sub = read();
@@ -321,7 +314,7 @@ class TypeReader {
           }
         }
       } while (eat(','));
-      if (auto s = expect('>'); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(expect('>'));
     }
     return Type::dialect(qualified, std::move(args));
   }

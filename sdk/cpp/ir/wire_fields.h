@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "ppy/util/status_macros.h"
 
 namespace ppy::ir::wire {
 
@@ -107,7 +108,7 @@ absl::Status each(std::string_view bytes, uint32_t field, Fn&& fn) {
         std::string_view payload(p, static_cast<size_t>(v));
         p += v;
         if ((tag >> 3) == field) {
-          if (absl::Status s = fn(payload); !s.ok()) return s;
+          PPY_RETURN_IF_ERROR(fn(payload));
         }
       }
     }
