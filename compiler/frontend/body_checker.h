@@ -124,6 +124,12 @@ class BodyChecker {
   uint32_t line_ = 0;  ///< the statement being checked (module code calls only what is defined above it)
   Pos cur_pos_;        ///< the expression (or statement) being checked: where an effect happens
   std::set<std::string> globals_;  ///< module variables this function uses
+  /// Where each name of a `global` statement is declared: Python refuses a use
+  /// or an assignment above it (SyntaxError).
+  std::map<std::string, Pos> global_decls_;
+  /// E1001 when `e` (a use, or an assignment when `assigned`) comes before the
+  /// `global` statement naming it.
+  void check_after_global(const std::string& n, Pos p, bool assigned);
 };
 
 }  // namespace ppy::frontend::checking

@@ -235,7 +235,10 @@ Ty BodyChecker::name(Expr& e) {
             str_cat("'", e.str, "' might be used before it is assigned (", "ppy needs every path to assign a local before reading it)"));
       return Ty::Error;
     }
-    if (globals_.count(e.str)) global_effect(false);
+    if (globals_.count(e.str)) {
+      check_after_global(e.str, e.pos, false);
+      global_effect(false);
+    }
     return lt->second;
   }
   Resolved r = resolve_path(e.str);

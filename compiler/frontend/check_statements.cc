@@ -72,6 +72,7 @@ void BodyChecker::declare_globals(const std::vector<StmtPtr>& body) {
     if (s->kind == StmtKind::Global)
       for (auto& n : s->names) {
         if (globals_.count(n.name)) continue;
+        global_decls_.emplace(n.name, n.pos);
         bool param = false;
         for (auto& p : f_.def->params) param = param || p.name == n.name;
         if (param) {
@@ -119,6 +120,14 @@ bool BodyChecker::use_module_var(const std::string& n, Pos p) {
   f_.globals.emplace_back(n, ty);
   m_.shared_vars.insert(n);
   return true;
+}
+
+void BodyChecker::check_after_global(const std::string& n, Pos p, bool assigned) {
+  auto d = global_decls_.find(n);
+  if (d == global_decls_.end()) return;
+  if (p.line < d->second.line || (p.line == d->second.line && p.col < d->second.col))
+    error(p, "E1001",
+          str_cat("name '", n, "' is ", assigned ? "assigned to before" : "used prior to", " global declaration"));
 }
 
 void BodyChecker::global_effect(bool write) {
@@ -330,7 +339,10 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
     }
     t.ty = it->second;
     flow_.assigned.insert(t.str);
-    if (globals_.count(t.str)) global_effect(true);
+    if (globals_.count(t.str)) {
+      check_after_global(t.str, t.pos, true);
+      global_effect(true);
+    }
     return;
   }
   if (t.kind == ExprKind::Subscript) {

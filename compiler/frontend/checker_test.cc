@@ -77,6 +77,11 @@ TEST(Checker, GlobalNamesModuleVariables) {
               HasSubstr("E1010 2:12 'M' is declared global in 'f' but module-level code does not assign it"));
   EXPECT_THAT(check("N = 0\n\ndef f() -> None:\n    global N\n    N = 2.5\n"),
               HasSubstr("E1030 5:9 'N' holds int; it cannot be given a float"));
+  // As Python, the `global` statement comes before the name's uses.
+  EXPECT_THAT(check("N = 0\n\ndef f() -> None:\n    N = 1\n    global N\n"),
+              HasSubstr("E1001 4:5 name 'N' is assigned to before global declaration"));
+  EXPECT_THAT(check("N = 0\n\ndef f() -> None:\n    print(N)\n    global N\n"),
+              HasSubstr("E1001 4:11 name 'N' is used prior to global declaration"));
   // A function that assigns the name without `global` has a local of its own.
   EXPECT_EQ(check("N = 0\n\ndef f() -> int:\n    N = 2.5\n    return 1\n\nprint(f(), N)\n"), "");
 }
