@@ -82,7 +82,7 @@ std::string peer_address(std::string peer) {
 class RemoteHandle final : public BackendHandle {
  public:
   RemoteHandle(BackendInfo info, std::unique_ptr<BackendProcess> process, std::unique_ptr<internal::ExitWatch> watch,
-               std::shared_ptr<grpc::Channel> channel, Deadlines deadlines, Options options,
+               std::shared_ptr<grpc::Channel> channel, Deadlines deadlines, Options options, bool await_steps,
                std::optional<FarmState> farm = std::nullopt)
       : info_(std::move(info)),
         process_(std::move(process)),
@@ -91,6 +91,7 @@ class RemoteHandle final : public BackendHandle {
         stub_(v1::Backend::NewStub(channel_)),
         deadlines_(deadlines),
         options_(std::move(options)),
+        await_steps_(await_steps),
         farm_(std::move(farm)) {
     wire::to_proto(options_, options_proto_);
   }
@@ -236,6 +237,12 @@ class RemoteHandle final : public BackendHandle {
   Deadlines deadlines_;
   Options options_;
   v1::ConfigTable options_proto_;
+  /// A helper whose handshake offered it begins each step only once this
+  /// driver has seen its Step: a crash then names the step it happened in
+  /// whatever the timing (the Step may otherwise die unsent with the helper).
+  /// Not asked of a remote server: a round trip per step over a network, for
+  /// a failure its own status already explains.
+  bool await_steps_;
   std::mutex mu_;
   std::vector<grpc::ClientContext*> in_flight_;  // guarded by mu_, as are the next two
   bool cancelled_ = false;
@@ -317,6 +324,7 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
   v1::InvokeHeader header;
   wire::to_proto(static_cast<const SessionRequest&>(r), header);
   header.set_report_steps(true);
+  header.set_await_steps(await_steps_);
   *header.mutable_options() = options_proto_;
   BackendContext ctx = r.context ? *r.context : BackendContext{};
   if (ctx.backend_config.empty()) ctx.backend_config = options_;
@@ -331,7 +339,9 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
   out.loss.peer = peer_address(cctx.peer());
   if (!got.ok()) {
     std::optional<InvokeFailure> f = invoke_failure_of(got.status());
-    if (f && !f->step.empty()) call = f->step;  // the step it died in
+    // The step it died in: the one this driver let begin (await_steps), else
+    // the last it was told of; none told, the call itself.
+    if (f && !f->step.empty()) call = f->step;
     if (f && f->kind == InvokeFailure::Kind::Transport) {
       // A server lost mid-call, or full: an Invoke is a pure function of what
       // it carries, so another server may take it whole.
@@ -741,8 +751,10 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
     if (process) process->kill();
     return c;
   }
+  const bool await_steps = process != nullptr && resp.awaits_steps();
   return std::unique_ptr<BackendHandle>(new RemoteHandle(std::move(info), std::move(process), std::move(watch),
-                                                         std::move(channel), deadlines, o.options, std::move(farm)));
+                                                         std::move(channel), deadlines, o.options, await_steps,
+                                                         std::move(farm)));
 }
 
 }  // namespace ppy::host

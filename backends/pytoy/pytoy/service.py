@@ -26,7 +26,7 @@ class Service(v1_grpc.BackendServicer):
         options = session.config(request.options)
         resp = v1.HandshakeResponse(name=toy.NAME, api_version=toy.API_VERSION, distribution=toy.DISTRIBUTION[0],
                                     distribution_version=toy.DISTRIBUTION[1], fingerprint=toy.fingerprint(options),
-                                    toolchain=toolchain(options), sdk=SDK)
+                                    toolchain=toolchain(options), sdk=SDK, awaits_steps=True)
         for f in toy.FORMATS:
             scope = v1.EmitFormat.SCOPE_PROGRAM if f.program else v1.EmitFormat.SCOPE_MODULE
             resp.formats.add(name=f.name, suffix=f.suffix, binary=f.binary, scope=scope,

@@ -63,11 +63,16 @@ def read_modules(header, requests):
     parts = [[] for _ in header.modules]
     done = [None] * len(header.modules)
     current = 0
-    for req in requests:
+    # The modules the header lists, and no further: with await_steps the
+    # driver's side stays open, and what comes next answers a Step.
+    while current < len(parts):
+        req = next(requests, None)
+        if req is None:
+            break
         if req.WhichOneof("msg") != "module":
             raise ValueError("a second header in one session")
         c = req.module
-        if c.module_index != current or current >= len(parts):
+        if c.module_index != current:
             raise ValueError(f"a chunk of module {c.module_index} where module {current} was due")
         if c.HasField("whole"):
             done[current] = c.whole
@@ -157,8 +162,10 @@ def steps(header, requests, context):
         if not context.is_active():
             raise Gone()
         if header.report_steps:
-            return [v1.InvokeResponse(step=v1.Step(name=name))]
-        return []
+            yield v1.InvokeResponse(step=v1.Step(name=name))
+            # Begun only once the driver has seen it (it names the step we die in).
+            if header.await_steps and next(requests, None) is None:
+                raise Gone()
 
     fmt = format_of(header)
     if header.action == Action.BUILD or fmt is not None:

@@ -95,6 +95,17 @@ class Session(unittest.TestCase):
         self.assertEqual(list(out[-1].finished.outputs), ["app.pytoy", "lib.pytoy"])
         self.assertEqual(out[0].note.text, "pytoy: built 2 module(s) with pytoy sdk 0")
 
+    def test_awaited_steps_begin_once_the_driver_has_seen_them(self):
+        args = (v1.InvokeHeader.EMIT, "pytoy", [module("app")])
+        flags = dict(run_passes=True, validate=True, report_steps=True, await_steps=True)
+        # No StepSeen comes: the session says its first step and goes no further.
+        out, _ = self.run_session(stream(*args, **flags))
+        self.assertEqual([r.WhichOneof("msg") for r in out], ["step"])
+        # Each Step answered: the whole session.
+        seen = [v1.InvokeRequest(step_seen=v1.StepSeen(name=n)) for n in ("passes", "validate", "emit")]
+        out, _ = self.run_session(iter(list(stream(*args, **flags)) + seen))
+        self.assertEqual([r.WhichOneof("msg") for r in out], ["step", "step", "step", "artifact", "finished"])
+
     def test_a_malformed_stream_is_invalid_argument(self):
         def out_of_order():
             requests = list(stream(v1.InvokeHeader.EMIT, "pytoy", [module("a"), module("b")], pieces=1))

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <future>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -57,6 +58,14 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
 
   std::unique_ptr<grpc::ClientReaderWriterInterface<v1::InvokeRequest, v1::InvokeResponse>> stream;
   std::promise<bool> opened;  // the call is open and its header sent
+  // With await_steps the reader answers each Step (StepSeen) while the writer
+  // may still be finishing its last chunk: one Write at a time.
+  std::mutex write_mu;
+  const bool await_steps = header.report_steps() && header.await_steps();
+  auto write = [&](const v1::InvokeRequest& r) {
+    std::lock_guard<std::mutex> lock(write_mu);
+    return stream->Write(r);
+  };
 
   // Write on a thread of its own: a backend that answers early (a refusal)
   // while modules are still going must not deadlock us. It encodes the first
@@ -75,11 +84,12 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
         c->set_module_index(static_cast<uint32_t>(i));
         c->set_data(std::move(data));
         c->set_last(last);
-        return send_header() && stream->Write(chunk);
+        return send_header() && write(chunk);
       });
       if (!sent) return;
     }
-    if (send_header()) stream->WritesDone();  // no modules: the header alone
+    // Awaited steps are answered on this stream: it closes with the session.
+    if (send_header() && !await_steps) stream->WritesDone();  // no modules: the header alone
   });
   stream = stub.Invoke(&context);
   {
@@ -146,7 +156,14 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
       }
       case v1::InvokeResponse::kFinished: result.finished = resp.finished(); break;
       case v1::InvokeResponse::kError: result.error = resp.error(); break;
-      case v1::InvokeResponse::kStep: result.step = resp.step().name(); break;
+      case v1::InvokeResponse::kStep: {
+        result.step = resp.step().name();  // known here before the backend begins it, when awaited
+        if (!await_steps) break;
+        v1::InvokeRequest seen;
+        seen.mutable_step_seen()->set_name(result.step);
+        write(seen);  // a stream gone says so at Finish
+        break;
+      }
       default: protocol = absl::InternalError("the backend sent an empty answer"); break;
     }
     if (!protocol.ok()) {

@@ -180,14 +180,19 @@ namespace {
 /// does is decided here.
 class StreamSink final : public SessionSink {
  public:
-  StreamSink(grpc::ServerContext* ctx, Stream* stream, bool report_steps)
-      : ctx_(ctx), stream_(stream), report_steps_(report_steps) {}
+  StreamSink(grpc::ServerContext* ctx, Stream* stream, const v1::InvokeHeader& header)
+      : ctx_(ctx), stream_(stream), report_steps_(header.report_steps()), await_steps_(header.await_steps()) {}
 
   void step(SessionStep step) override {
     if (!report_steps_) return;
     v1::InvokeResponse r;
     r.mutable_step()->set_name(std::string(step_name(step)));
-    write(r);
+    if (!write(r) || !await_steps_) return;
+    // The step begins once the driver has seen it, so it names the step
+    // whenever this process dies. Anything else, or nothing (the driver went
+    // away), leaves the session to find the stream broken at its next write.
+    v1::InvokeRequest seen;
+    if (stream_->Read(&seen)) bytes_in_ += seen.ByteSizeLong();
   }
   absl::Status module(size_t index, const ir::Module& module) override {
     bool ok = wire::send_module_chunks(module, [&](std::string data, bool last) {
@@ -272,6 +277,7 @@ class StreamSink final : public SessionSink {
   grpc::ServerContext* ctx_;
   Stream* stream_;
   bool report_steps_;
+  bool await_steps_;  ///< read a StepSeen after each Step (the driver asked)
   std::mutex write_mu_;
   uint64_t bytes_in_ = 0;   ///< read on the session's thread only
   uint64_t bytes_out_ = 0;  ///< guarded by write_mu_
@@ -330,7 +336,7 @@ grpc::Status serve_session(const Backend& backend, const v1::InvokeHeader& heade
                            CallRecord& record) {
   if (header.action() == v1::InvokeHeader::ACTION_UNSPECIFIED)
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the header names no action");
-  StreamSink sink(ctx, stream, header.report_steps());
+  StreamSink sink(ctx, stream, header);
   struct Count {  // however the session ends
     StreamSink& sink;
     CallRecord& record;
@@ -416,6 +422,7 @@ void describe_backend(const Backend& backend, v1::HandshakeResponse& resp, bool 
   resp.set_fingerprint(backend.fingerprint());
   if (toolchain) *resp.mutable_toolchain() = wire::to_proto(backend.toolchain_status());
   resp.set_sdk(std::string(kSdkVersion));
+  resp.set_awaits_steps(true);
 }
 
 grpc::Status BackendService::Handshake(grpc::ServerContext* ctx, const v1::HandshakeRequest* req,

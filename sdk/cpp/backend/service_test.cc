@@ -3,6 +3,7 @@
 #include "ppy/ir/testing.h"
 #include "ppy/backend/service.h"
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -24,10 +25,14 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 namespace v1 = ::ppy::backend::v1;
 
+/// How many functions MarkPass has run over, in this process.
+std::atomic<int> mark_runs{0};
+
 class MarkPass final : public ir::FunctionPass {
  public:
   std::string_view name() const override { return "echo-mark"; }
   absl::StatusOr<bool> run_on_function(ir::Function& f, const ir::PassContext&) override {
+    ++mark_runs;
     f.attributes().set("echo.mark", true);
     return true;
   }
@@ -203,6 +208,7 @@ TEST_F(ServiceTest, HandshakeSaysWhoTheBackendIs) {
   EXPECT_TRUE(resp.toolchain().available());
   EXPECT_EQ(resp.toolchain().detail(), "echo sdk");
   EXPECT_EQ(resp.sdk(), kSdkVersion);
+  EXPECT_TRUE(resp.awaits_steps());
 }
 
 TEST_F(ServiceTest, FingerprintAndToolchainFollowTheOptions) {
@@ -265,6 +271,60 @@ TEST_F(ServiceTest, EmitRunsPassesThenValidatesThenEmitsEachModule) {
   ASSERT_EQ(r->finished->passes_size(), 1);
   EXPECT_EQ(r->finished->passes(0).name(), "echo-mark");
   EXPECT_TRUE(r->finished->passes(0).changed());
+}
+
+// Asked to await its steps, a session begins each only once the driver has
+// answered its Step: a driver holds the step before the backend can die in it.
+TEST_F(ServiceTest, AnAwaitedStepBeginsOnlyOnceTheDriverHasSeenIt) {
+  v1::InvokeHeader h = header(v1::InvokeHeader::EMIT, "text");
+  h.set_report_steps(true);
+  h.set_await_steps(true);
+  h.add_modules()->set_name("a");
+  auto m = module_named("a");
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  auto stream = stub_->Invoke(&ctx);
+  v1::InvokeRequest req;
+  *req.mutable_header() = h;
+  ASSERT_TRUE(stream->Write(req));
+  ASSERT_TRUE(wire::send_module_chunks(*m, [&](std::string data, bool last) {
+    v1::InvokeRequest chunk;
+    chunk.mutable_module()->set_data(std::move(data));
+    chunk.mutable_module()->set_last(last);
+    return stream->Write(chunk);
+  }));
+  v1::InvokeResponse resp;
+  const int runs = mark_runs;
+  for (std::string step : {"passes", "validate", "emit"}) {
+    SCOPED_TRACE(step);
+    ASSERT_TRUE(stream->Read(&resp));
+    ASSERT_TRUE(resp.has_step()) << resp.ShortDebugString();
+    EXPECT_EQ(resp.step().name(), step);
+    if (step == "passes") {
+      // Unanswered, the passes wait.
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      EXPECT_EQ(mark_runs, runs);
+    }
+    if (step == "validate") EXPECT_GT(mark_runs, runs);
+    v1::InvokeRequest seen;
+    seen.mutable_step_seen()->set_name(step);
+    ASSERT_TRUE(stream->Write(seen));
+  }
+  std::vector<v1::InvokeResponse::MsgCase> after;
+  while (stream->Read(&resp)) after.push_back(resp.msg_case());
+  EXPECT_THAT(after,
+              ElementsAre(v1::InvokeResponse::kNote, v1::InvokeResponse::kArtifact, v1::InvokeResponse::kFinished));
+  EXPECT_TRUE(stream->Finish().ok());
+
+  // The SDK's client answers each Step itself, and keeps the last.
+  std::vector<std::unique_ptr<ir::Module>> mods;
+  mods.push_back(module_named("a"));
+  absl::StatusOr<InvokeResult> r = run(h, mods);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->finished);
+  EXPECT_EQ(r->step, "emit");
+  ASSERT_EQ(r->artifacts.size(), 1u);
+  EXPECT_EQ(r->artifacts[0].data, "a () O3 rngd: f*");
 }
 
 TEST_F(ServiceTest, EmitProgramAnswersOneBinaryArtifact) {

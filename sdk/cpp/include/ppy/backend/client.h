@@ -29,7 +29,10 @@ struct InvokeResult {
   std::vector<std::unique_ptr<ir::Module>> modules;  ///< returned after the passes
   std::optional<backend::v1::Finished> finished;
   std::optional<backend::v1::BackendError> error;
-  std::string step;  ///< the last step the backend said began (report_steps), or empty
+  /// The last step the backend said began (report_steps), or empty. With
+  /// await_steps the backend begins a step only after its Step was read here
+  /// (each is answered StepSeen), so this is the step it was in, however it ended.
+  std::string step;
 };
 
 /// Why a session's stream ended without a final answer: the transport failed
@@ -38,7 +41,7 @@ struct InvokeFailure {
   enum class Kind { Transport, Protocol };
   Kind kind = Kind::Transport;
   grpc::StatusCode code = grpc::StatusCode::UNKNOWN;  ///< Transport: gRPC's code
-  std::string step;  ///< the last step the backend said began, or empty
+  std::string step;  ///< the last step the backend said began (see InvokeResult::step), or empty
 };
 /// A status carrying `failure`, with `message` (gRPC's words, or what broke).
 absl::Status invoke_failure(const InvokeFailure& failure, std::string_view message);
@@ -48,7 +51,8 @@ std::optional<InvokeFailure> invoke_failure_of(const absl::Status& status);
 /// Runs one session: sends `header` (its `modules` list is filled from
 /// `modules` when empty), then each module serialized in chunks, and collects
 /// the answers. A transport or protocol failure is the error, an
-/// InvokeFailure; a backend's refusal is `InvokeResult::error`.
+/// InvokeFailure; a backend's refusal is `InvokeResult::error`. With
+/// `header.await_steps` each Step is answered StepSeen as it is read.
 absl::StatusOr<InvokeResult> invoke(backend::v1::Backend::StubInterface& stub,
                                     grpc::ClientContext& context,
                                     backend::v1::InvokeHeader header, ModuleList modules);
