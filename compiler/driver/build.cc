@@ -8,6 +8,7 @@
 
 #include "diagnostics.h"
 #include "jit.h"
+#include "opening.h"
 #include "ppy/driver/build_cache.h"
 #include "ppy/driver/build_files.h"
 #include "ppy/driver/build_report.h"
@@ -86,38 +87,26 @@ int build(const BuildOptions& opts, Streams io) {
                                                        "source, and a .ppyir file is one module's IR with no program "
                                                        "around it; give the .ppy file or the project folder")));
   }
-  auto command_line = command_line_settings(opts.host);
-  if (!command_line.ok()) return fail(io.err, command_line.status());
-  // Before anything starts; the default folder (in the project's cache) is
-  // known, and checked, once the project is compiled.
-  if (opts.output) {
-    if (auto s = check_output_location(*opts.output); !s.ok()) return fail(io.err, s);
-    if (auto s = check_replaceable(*opts.output); !s.ok()) return fail(io.err, s);
-  }
-
-  auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
-                                                 : load_project(opts.target);
-  BackendCatalog catalog = BackendCatalog::discover();
-  auto backend = catalog.load(opts.backend, project.ok() ? &*project : nullptr, *command_line);
-  if (!backend.ok()) return fail(io.err, backend.status());
   // Progress on a terminal (stderr), whole lines elsewhere, only errors with --quiet.
   BuildReport report(io.err, BuildReport::mode_for(opts.quiet, &io.err == &std::cerr ? STDERR_FILENO : -1));
   std::ostream silent(nullptr);
   std::ostream& said = opts.quiet ? silent : io.err;  // warnings and notes
-  report.say(sandbox_warning(**backend));
-  const host::BackendInfo& info = (*backend)->info();
-  if (auto s = host::require_toolchain(info, nullptr); !s.ok()) return fail(io.err, s);
-
-  frontend::DiagnosticEngine diags;
-  CompileOptions copts{opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs, project.ok() ? &*project : nullptr};
-  copts.portable_paths = true;
-  copts.on_module = [&report](const std::string& m, size_t total) { report.module_done(m, total); };
-  auto c = compile(copts, diags);
-  report.clear();
-  if (!c.ok()) return report_failure(io.err, c.status(), diags);
-  auto config = backend_config(c->project ? &*c->project : nullptr, info.name);
-  if (!config.ok()) return fail(io.err, config.status());
-  BackendContext ctx = make_context(*c, info, *config, opts.target);
+  // -o is checked before anything starts; the default folder (in the
+  // project's cache) is known, and checked, once the project is compiled.
+  Opened opened;
+  if (int failed = open_command({.target = opts.target,
+                                 .opt_level = opts.opt_level,
+                                 .jobs = opts.jobs,
+                                 .host = opts.host,
+                                 .output = opts.output,
+                                 .replace_output = true,
+                                 .backend = opts.backend},
+                                io, &report, opened))
+    return failed;
+  host::BackendHandle* backend = opened.backend;
+  const host::BackendInfo& info = backend->info();
+  const Compilation* c = &opened.compilation;
+  BackendContext& ctx = opened.context;
   // The LLVM road's flags reach the backend in the context, as the `flags`
   // table of its configuration (over the project's), and make part of the key.
   std::map<std::string, std::string> flags;
@@ -137,7 +126,7 @@ int build(const BuildOptions& opts, Streams io) {
   if (flags.count("warm")) {
     // What `ppy run` would build on first use: its objects, into the cache.
     std::vector<std::string> warm_notes;
-    auto objects = native_objects(**backend, *c, ctx, opts.target, warm_notes);
+    auto objects = native_objects(*backend, *c, ctx, opts.target, warm_notes);
     if (!objects.ok()) return fail(io.err, objects.status());
   }
   fs::path out = opts.output ? fs::path(*opts.output) : fs::path(cache_root(*c, opts.target)) / "backends" / info.name;
@@ -157,7 +146,7 @@ int build(const BuildOptions& opts, Streams io) {
   inv.action = host::Invocation::Action::Build;
   inv.context = &ctx;
   inv.modules = c->module_list();
-  auto built = built_files(**backend, inv, cache, key);
+  auto built = built_files(*backend, inv, cache, key);
   if (!built.ok()) return fail(io.err, built.status());
   switch (built->source) {
     case CacheSource::kLocal: summary.local = c->modules.size(); break;

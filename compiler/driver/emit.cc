@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "diagnostics.h"
+#include "opening.h"
 #include "parallel.h"
 #include "ppy/driver/build_cache.h"
 #include "ppy/driver/backend_catalog.h"
@@ -78,28 +79,21 @@ int emit(const EmitOptions& opts, Streams io) {
                                                        "); the format '", opts.format, "' does not take it")));
     }
   }
-  // Which backend owns the format is known before any analysis (no project yet:
-  // the owner is found by format, its table is read once the project is).
-  auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
-                                                 : load_project(opts.target);
-  const Project* p = project.ok() ? &*project : nullptr;
-  auto command_line = command_line_settings(opts.host);
-  if (!command_line.ok()) return fail(io.err, command_line.status());
-  if (opts.output)
-    if (auto s = check_output_location(*opts.output); !s.ok()) return fail(io.err, s);
-  BackendCatalog catalog = BackendCatalog::discover();
-  auto backend = catalog.format_owner(opts.format, p, *command_line);
-  if (!backend.ok()) return fail(io.err, backend.status());
-  io.err << sandbox_warning(**backend);
-  const host::BackendInfo& info = (*backend)->info();
-  const EmitFormat* format = info.format(opts.format);
-  if (auto s = host::require_toolchain(info, format); !s.ok()) return fail(io.err, s);
-
-  frontend::DiagnosticEngine diags;
-  CompileOptions copts{opts.target, opts.opt_level, ir::Stage::BeforeBackend, opts.jobs, project.ok() ? &*project : nullptr};
-  copts.portable_paths = true;  // its artifacts are cached: the same in every checkout
-  auto c = compile(copts, diags);
-  if (!c.ok()) return report_failure(io.err, c.status(), diags);
+  // The backend that owns the format, found before any analysis.
+  Opened opened;
+  if (int failed = open_command({.target = opts.target,
+                                 .opt_level = opts.opt_level,
+                                 .jobs = opts.jobs,
+                                 .host = opts.host,
+                                 .output = opts.output,
+                                 .format = opts.format},
+                                io, nullptr, opened))
+    return failed;
+  host::BackendHandle* backend = opened.backend;
+  const host::BackendInfo& info = backend->info();
+  const EmitFormat* format = opened.format;
+  const Compilation* c = &opened.compilation;
+  BackendContext& ctx = opened.context;
   std::vector<std::string> names;
   for (auto& m : c->modules) names.push_back(m->name());
   bool program = format->scope == EmitScope::Program;
@@ -110,9 +104,6 @@ int emit(const EmitOptions& opts, Streams io) {
       !s.ok())
     return fail(io.err, s);
 
-  auto config = backend_config(c->project ? &*c->project : nullptr, info.name);
-  if (!config.ok()) return fail(io.err, config.status());
-  BackendContext ctx = make_context(*c, info, *config, opts.target);
   // The flags travel in the context as entries `--NAME = true` of the
   // backend's table (no project table key is spelled that way), and are part
   // of the cache key.
@@ -136,7 +127,7 @@ int emit(const EmitOptions& opts, Streams io) {
       inv.format = opts.format;
       inv.context = &ctx;
       inv.modules = c->module_list();
-      auto r = (*backend)->invoke(inv);
+      auto r = backend->invoke(inv);
       if (!r.ok()) return fail(io.err, r.status());
       notes = r->notes;
       if (r->artifacts.size() != 1)
@@ -160,7 +151,7 @@ int emit(const EmitOptions& opts, Streams io) {
         misses.push_back(m.get());
     }
     if (!misses.empty()) {
-      auto made = emit_modules(**backend, opts.format, ctx, misses, effective_jobs(opts.jobs), notes);
+      auto made = emit_modules(*backend, opts.format, ctx, misses, effective_jobs(opts.jobs), notes);
       if (!made.ok()) return fail(io.err, made.status());
       for (auto& a : *made) {
         cache.store(keys[a.module], {{"artifact", a.data}}, info.name);
