@@ -141,22 +141,15 @@ class NginxFront {
  public:
   NginxFront(const std::string& exe, const fs::path& run, const std::vector<FarmServer*>& servers) : run_(run) {
     fs::create_directories(run);
-    std::string certs = "set -e; cd '" + run.string() +
-                        "'; K='-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';"
-                        "openssl req -x509 $K -keyout ca.key -out ca.pem -days 2 -subj '/CN=ppy farm CA' 2>/dev/null;"
-                        "openssl req $K -keyout front.key -out front.csr -subj '/CN=localhost' 2>/dev/null;"
-                        "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1' > san.cnf;"
-                        "openssl x509 -req -in front.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out front.pem "
-                        "-days 2 -extfile san.cnf 2>/dev/null";
-    if (std::system(certs.c_str()) != 0) return;
+    if (!make_test_certificates(run)) return;
     port_ = free_port();
     std::string upstream;
     for (FarmServer* s : servers) upstream += "server " + s->endpoint() + "; ";
     nginx_ = start_nginx(exe, "nginx.conf", run, port_, {
              {"@RUN@", run.string()},
              {"@LISTEN@", "127.0.0.1:" + std::to_string(port_)},
-             {"@CERT@", (run / "front.pem").string()},
-             {"@KEY@", (run / "front.key").string()},
+             {"@CERT@", (run / "server.pem").string()},
+             {"@KEY@", (run / "server.key").string()},
              {"@SERVERS@", upstream}});
   }
   bool up() const { return port_ > 0 && accepts(port_); }

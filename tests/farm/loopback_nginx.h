@@ -1,7 +1,7 @@
 #pragma once
 // nginx on loopback for the farm's tests (the front proxy and the WebDAV
-// remote cache): finding it, a free port, and nginx in the foreground dying
-// with the test.
+// remote cache): finding it, a free port, a throwaway CA and certificate for
+// TLS, and nginx in the foreground dying with the test.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -28,6 +30,32 @@ inline std::string nginx_path() {
   for (const char* p : {"/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"})
     if (::access(p, X_OK) == 0) return p;
   return {};
+}
+
+/// Whether nginx at `exe` has TLS (`--with-http_ssl_module` in `nginx -V`,
+/// as Debian's does): an https test skips, saying so, where it has not.
+inline bool nginx_has_ssl(const std::string& exe) {
+  std::string out;
+  if (FILE* f = ::popen(("'" + exe + "' -V 2>&1").c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+    ::pclose(f);
+  }
+  return out.find("--with-http_ssl_module") != std::string::npos;
+}
+
+/// Makes, in `dir`, a throwaway CA (`ca.pem`, `ca.key`) and a server
+/// certificate it signs for localhost and 127.0.0.1 (`server.pem`,
+/// `server.key`), with openssl (tools/setup installs it). False when openssl failed.
+inline bool make_test_certificates(const std::filesystem::path& dir) {
+  std::string script =
+      "set -e; cd '" + dir.string() + "'; K='-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';"
+      "openssl req -x509 $K -keyout ca.key -out ca.pem -days 2 -subj '/CN=ppy test CA' 2>/dev/null;"
+      "openssl req $K -keyout server.key -out server.csr -subj '/CN=localhost' 2>/dev/null;"
+      "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1' > san.cnf;"
+      "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem "
+      "-days 2 -extfile san.cnf 2>/dev/null";
+  return std::system(script.c_str()) == 0;
 }
 
 /// A loopback port nothing listens on now.

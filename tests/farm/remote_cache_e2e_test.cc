@@ -1,8 +1,10 @@
 // The shared artifact cache through the real `ppy` against nginx serving
 // Bazel's HTTP remote cache layout with WebDAV PUT (tools/farm/remote-cache.nginx.conf),
 // on loopback: two checkouts in different folders share artifacts (the second
-// build calls no backend), a corrupted entry is refused, rebuilt and reported,
-// and a cache that is down, slow or refuses the token is a warning only.
+// build calls no backend), over http and over https (a CA made here), a
+// corrupted entry is refused, rebuilt and reported, and a cache that is down,
+// slow, refuses the token or has a certificate the driver cannot trust is a
+// warning only.
 #include <chrono>
 #include <thread>
 
@@ -18,25 +20,35 @@ using namespace std::chrono_literals;
 
 const std::string kToken = "s3cret-token";
 
-/// nginx with tools/farm/remote-cache.nginx.conf on a loopback port.
+/// nginx with tools/farm/remote-cache.nginx.conf on a loopback port; with
+/// `tls`, https with a certificate signed by a CA made here (ca()).
 class WebDavCache {
  public:
-  WebDavCache(const std::string& exe, const fs::path& run) : run_(run) {
+  WebDavCache(const std::string& exe, const fs::path& run, bool tls = false) : run_(run), tls_(tls) {
     fs::create_directories(run / "store");
+    if (tls && !make_test_certificates(run)) return;
     port_ = free_port();
+    const std::string certificate = "ssl_certificate " + (run / "server.pem").string() + "; ssl_certificate_key " +
+                                    (run / "server.key").string() + ";";
     nginx_ = start_nginx(exe, "remote-cache.nginx.conf", run, port_, {
              {"@RUN@", run.string()},
-             {"@LISTEN@", "127.0.0.1:" + std::to_string(port_)},
+             {"@LISTEN@", "127.0.0.1:" + std::to_string(port_) + (tls ? " ssl" : "")},
+             {"@TLS@", tls ? certificate : ""},
              {"@STORE@", (run / "store").string()},
              {"@TOKEN@", kToken}});
   }
-  bool up() const { return accepts(port_); }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/ppy"; }
+  bool up() const { return port_ > 0 && accepts(port_); }
+  std::string url() const {
+    return std::string(tls_ ? "https" : "http") + "://127.0.0.1:" + std::to_string(port_) + "/ppy";
+  }
+  /// The CA that signs an https cache's certificate (PEM).
+  std::string ca() const { return (run_ / "ca.pem").string(); }
   fs::path store() const { return run_ / "store/ppy"; }
   std::string log(const std::string& name) const { return read_file(run_ / name); }
 
  private:
   fs::path run_;
+  bool tls_ = false;
   int port_ = 0;
   std::unique_ptr<Nginx> nginx_;
 };
@@ -67,6 +79,10 @@ class RemoteCache : public E2E {
   std::map<std::string, std::string> remote(const WebDavCache& c) {
     return {{"PPY_REMOTE_CACHE", c.url()}, {"PPY_REMOTE_CACHE_TOKEN", kToken}};
   }
+  /// An https cache, its CA trusted through PPY_REMOTE_CACHE_CA.
+  std::map<std::string, std::string> remote_tls(const WebDavCache& c) {
+    return {{"PPY_REMOTE_CACHE", c.url()}, {"PPY_REMOTE_CACHE_TOKEN", kToken}, {"PPY_REMOTE_CACHE_CA", c.ca()}};
+  }
 };
 
 #define NEED_NGINX(cache)                                                                                 \
@@ -74,6 +90,14 @@ class RemoteCache : public E2E {
   if (exe.empty()) GTEST_SKIP() << "nginx is not installed (tools/setup installs it); the cache is not tested"; \
   WebDavCache cache(exe, path("nginx"));                                                                  \
   ASSERT_TRUE(cache.up()) << cache.log("error.log")
+
+#define NEED_NGINX_TLS(cache)                                                                                    \
+  std::string exe = nginx_path();                                                                               \
+  if (exe.empty()) GTEST_SKIP() << "nginx is not installed (tools/setup installs it); the cache is not tested"; \
+  if (!nginx_has_ssl(exe)) GTEST_SKIP() << exe << " has no ssl module (nginx -V): https is not tested";        \
+  WebDavCache cache(exe, path("nginx"), /*tls=*/true);                                                          \
+  ASSERT_TRUE(cache.up()) << "nginx with TLS did not start (or openssl made no certificate)\n"                   \
+                          << cache.log("error.log")
 
 TEST_F(RemoteCache, TwoCheckoutsShareArtifacts) {
   NEED_NGINX(cache);
@@ -106,6 +130,70 @@ TEST_F(RemoteCache, TwoCheckoutsShareArtifacts) {
   ASSERT_EQ(ppy_in(b, remote(cache), {"build", ".", "--backend", "dummy", "--no-cache", "-o", p("nc")}).status, 0);
   EXPECT_EQ(grep(cache.log("access.log"), "\"GET ").size(), gets);
   EXPECT_EQ(calls(), 5);
+}
+
+// The same over https: TLS at nginx, its certificate signed by a CA made here
+// that the driver is told of (PPY_REMOTE_CACHE_CA); the bearer token goes over
+// TLS (nginx answers 401 without it, which would be a warning).
+TEST_F(RemoteCache, TwoCheckoutsShareArtifactsOverHttps) {
+  NEED_NGINX_TLS(cache);
+  ASSERT_TRUE(cache.url().starts_with("https://127.0.0.1:")) << cache.url();
+  std::string a = checkout("a"), b = checkout("b");
+  Result first = build(remote_tls(cache), a, "out-a");
+  ASSERT_EQ(first.status, 0) << first << cache.log("error.log");
+  EXPECT_THAT(first.err, Not(HasSubstr("warning"))) << first;
+  EXPECT_EQ(calls(), 1);
+  EXPECT_THAT(cache.log("access.log"), HasSubstr("\"PUT /ppy/ac/"));
+  EXPECT_THAT(cache.log("access.log"), HasSubstr("\"PUT /ppy/cas/"));
+  Result second = build(remote_tls(cache), b, "out-b");
+  ASSERT_EQ(second.status, 0) << second;
+  EXPECT_EQ(calls(), 1) << "the second checkout called the backend\n" << second;
+  EXPECT_THAT(second.err, Not(HasSubstr("warning"))) << second;
+  EXPECT_THAT(second.err, HasSubstr("modules:  3 (3 from the remote cache)")) << second;
+  EXPECT_EQ(tree(path("out-b")), tree(path("out-a")));
+  // Module by module too.
+  ASSERT_EQ(ppy_in(a, remote_tls(cache), {"emit", "dummy", ".", "-o", p("e-a") + "/"}).status, 0);
+  Result emit_b = ppy_in(b, remote_tls(cache), {"emit", "dummy", ".", "-o", p("e-b") + "/"});
+  ASSERT_EQ(emit_b.status, 0) << emit_b;
+  EXPECT_THAT(emit_b.err, Not(HasSubstr("warning"))) << emit_b;
+  EXPECT_EQ(calls(), 4);
+  EXPECT_EQ(tree(path("e-b")), tree(path("e-a")));
+}
+
+// Over https, a certificate the driver cannot trust (its CA not given, or a
+// CA file that is not there) and a wrong token are each one warning: the
+// build goes on here, and never fails.
+TEST_F(RemoteCache, OverHttpsAnUntrustedCertificateOrAWrongTokenIsAWarning) {
+  NEED_NGINX_TLS(cache);
+  std::string a = checkout("a");
+  Result untrusted = build({{"PPY_REMOTE_CACHE", cache.url()}, {"PPY_REMOTE_CACHE_TOKEN", kToken}}, a, "o1");
+  ASSERT_EQ(untrusted.status, 0) << untrusted;
+  EXPECT_THAT(untrusted.err, HasSubstr("warning: remote cache " + cache.url() + " is unavailable (")) << untrusted;
+  EXPECT_THAT(untrusted.err, HasSubstr("certificate")) << untrusted;
+  EXPECT_THAT(untrusted.err, HasSubstr("); building without it")) << untrusted;
+  EXPECT_EQ(grep(untrusted.err, "warning").size(), 1u) << untrusted;
+  EXPECT_EQ(calls(), 1);
+  EXPECT_THAT(cache.log("access.log"), Not(HasSubstr("/ppy/"))) << "a request got past an untrusted certificate";
+
+  fs::remove_all(path("a/.ppy-cache"));
+  Result no_ca = build({{"PPY_REMOTE_CACHE", cache.url()}, {"PPY_REMOTE_CACHE_TOKEN", kToken},
+                        {"PPY_REMOTE_CACHE_CA", p("no-such-ca.pem")}},
+                       a, "o2");
+  ASSERT_EQ(no_ca.status, 0) << no_ca;
+  EXPECT_THAT(no_ca.err, HasSubstr("is unavailable (")) << no_ca;
+  EXPECT_EQ(grep(no_ca.err, "warning").size(), 1u) << no_ca;
+  EXPECT_EQ(calls(), 2);
+
+  fs::remove_all(path("a/.ppy-cache"));
+  Result refused = build({{"PPY_REMOTE_CACHE", cache.url()}, {"PPY_REMOTE_CACHE_TOKEN", "wrong"},
+                          {"PPY_REMOTE_CACHE_CA", cache.ca()}},
+                         a, "o3");
+  ASSERT_EQ(refused.status, 0) << refused;
+  EXPECT_THAT(refused.err, HasSubstr("is unavailable (HTTP 401 for ac/")) << refused;
+  EXPECT_EQ(grep(refused.err, "warning").size(), 1u) << refused;
+  EXPECT_EQ(calls(), 3);
+  EXPECT_EQ(tree(path("o3")), tree(path("o1")));
+  EXPECT_EQ(tree(path("o2")), tree(path("o1")));
 }
 
 // Built by absolute path (`ppy build /abs/a`, `ppy build /abs/b`) from a
