@@ -81,6 +81,36 @@ std::string marker_text(const TreeWriteOptions& o) {
                  "a folder without this file is never replaced.\n");
 }
 
+/// Whether the folder `dest` already holds exactly `files` (same paths, bytes
+/// and execute bits, nothing else) and the marker `o` would write: then
+/// writing it again would change nothing, and a no-op rebuild syncs nothing.
+bool holds_exactly(const fs::path& dest, const std::vector<OutputFile>& files, const TreeWriteOptions& o) {
+  auto marker = read_file(dest / kOutputMarker);
+  if (!marker.ok() || *marker != marker_text(o)) return false;
+  std::set<std::string> want;
+  for (const OutputFile& f : files) {
+    if (!safe_relative(f.path) || !want.insert(fs::path(f.path).lexically_normal().string()).second) return false;
+    struct stat st;
+    if (::lstat((dest / f.path).c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        static_cast<size_t>(st.st_size) != f.bytes.size() || ((st.st_mode & S_IXUSR) != 0) != f.executable)
+      return false;
+    auto bytes = read_file(dest / f.path);
+    if (!bytes.ok() || *bytes != f.bytes) return false;
+  }
+  std::error_code ec;
+  size_t found = 0;
+  for (auto it = fs::recursive_directory_iterator(dest, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    fs::file_status st = it->symlink_status(ec);
+    if (fs::is_directory(st)) continue;
+    std::string rel = fs::relative(it->path(), dest, ec).string();
+    if (rel == kOutputMarker) continue;
+    if (!fs::is_regular_file(st) || !want.count(rel)) return false;
+    ++found;
+  }
+  return !ec && found == want.size();
+}
+
 /// Swaps the filled folder `staged` into `dest` (see the header); `shown` is
 /// the destination as the user named it.
 absl::Status swap_into_place(const fs::path& dest, const fs::path& staged, const fs::path& shown,
@@ -220,6 +250,7 @@ absl::Status write_tree_atomically(const fs::path& shown, const std::vector<Outp
                                    const TreeWriteOptions& o) {
   recover_output(shown);
   if (auto s = check_replaceable(shown, o.replace_unmarked); !s.ok()) return s;
+  if (holds_exactly(resolved(shown), files, o)) return absl::OkStatus();
   auto staged = make_staging_folder(shown);
   if (!staged.ok()) return staged.status();
   auto fail = [&](absl::Status s) {

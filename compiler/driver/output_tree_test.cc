@@ -85,6 +85,45 @@ TEST_F(OutputTreeTest, WritesTheFilesAndTheMarkerAndReplacesWhole) {
   EXPECT_THAT(siblings(), ElementsAre());  // the previous folder is gone once the new one is in
 }
 
+TEST_F(OutputTreeTest, AFolderThatAlreadyHoldsExactlyTheOutputIsNotRewritten) {
+  out_ = dir_ / "out";
+  ASSERT_TRUE(write_tree_atomically(out_, kNew).ok());
+  auto inode = [&](const char* p) {
+    struct stat st;
+    return ::stat((out_ / p).c_str(), &st) == 0 ? st.st_ino : 0;
+  };
+  ino_t before = inode("a.toy");
+  std::vector<std::string> steps;
+  TreeWriteOptions o{.at_step = [&](std::string_view s) {
+    steps.emplace_back(s);
+    return absl::OkStatus();
+  }};
+  ASSERT_TRUE(write_tree_atomically(out_, kNew, o).ok());
+  EXPECT_THAT(steps, ElementsAre());  // nothing staged, nothing swapped
+  EXPECT_EQ(inode("a.toy"), before);
+  // Anything else there, or any difference, and the folder is written whole again.
+  std::ofstream(out_ / "stray") << "x";
+  ASSERT_TRUE(write_tree_atomically(out_, kNew, o).ok());
+  EXPECT_FALSE(steps.empty());
+  EXPECT_EQ(tree(out_).count("stray"), 0u);
+  steps.clear();
+  fs::permissions(out_ / "sub/deep/c", fs::perms::owner_exec, fs::perm_options::remove);
+  ASSERT_TRUE(write_tree_atomically(out_, kNew, o).ok());
+  EXPECT_FALSE(steps.empty());
+  struct stat st;
+  ASSERT_EQ(::stat((out_ / "sub/deep/c").c_str(), &st), 0);
+  EXPECT_TRUE(st.st_mode & S_IXUSR);
+  steps.clear();
+  auto changed = kNew;
+  changed[0].bytes = "new A";
+  ASSERT_TRUE(write_tree_atomically(out_, changed, o).ok());
+  EXPECT_FALSE(steps.empty());
+  EXPECT_EQ(tree(out_)["a.toy"], "new A");
+  steps.clear();
+  ASSERT_TRUE(write_tree_atomically(out_, changed, {.made_by = "someone else", .at_step = o.at_step}).ok());
+  EXPECT_FALSE(steps.empty());  // the marker differs
+}
+
 TEST_F(OutputTreeTest, AFolderPpyDidNotMakeIsRefusedAndLeftAlone) {
   out_ = dir_ / "o";
   fs::create_directories(out_ / "app.util.toy");  // the issue's `mkdir -p o/app.util.toy`

@@ -50,7 +50,9 @@ struct TreeWriteOptions {
 };
 
 /// Makes the folder `dest` hold exactly `files` and the marker, or leaves it as
-/// it was. Every failure is E1002 naming the destination path it concerns.
+/// it was. Every failure is E1002 naming the destination path it concerns. A
+/// folder that already holds exactly that is left untouched (read, not
+/// rewritten nor synced): a rebuild that changes nothing writes nothing.
 [[nodiscard]] absl::Status write_tree_atomically(const std::filesystem::path& dest,
                                                  const std::vector<OutputFile>& files,
                                                  const TreeWriteOptions& options = {});
