@@ -4,6 +4,7 @@
 #include "ppy/backend/api_version.h"
 #include "ppy/util/error.h"
 #include "ppy/util/escape.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::host {
@@ -113,14 +114,13 @@ absl::Status take_build_files(const BackendInfo& info, std::vector<BuildFile> fi
   // Only what was sent is listed: an output naming nothing sent (a symlink,
   // which is never streamed, or a file that does not exist) is refused.
   for (const std::string& o : outputs) {
-    if (auto s = check_relative_path(info, o); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(check_relative_path(info, o));
     if (!produced(files, o))
       return coded_error("E1802", str_cat("backend '", info.name, "' names '", from_backend(o),
                                           "' among its build outputs, but did not produce it: no such file "
                                           "came back from the build (a symlink is not sent, nor an empty folder)"));
   }
-  for (const BuildFile& f : files)
-    if (auto s = check_relative_path(info, f.path); !s.ok()) return s;
+  for (const BuildFile& f : files) PPY_RETURN_IF_ERROR(check_relative_path(info, f.path));
   out.files = std::move(files);
   out.outputs = std::move(outputs);
   return absl::OkStatus();

@@ -10,6 +10,7 @@
 #include "ppy/backend/session.h"
 #include "ppy/ir/verifier.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::host {
@@ -76,8 +77,7 @@ class InProcessHandle final : public BackendHandle {
     if (!done.ok()) return internal::from_session(info_, call(), done.status());
     out.passes = std::move(done->passes);
     if (r.action == Invocation::Action::Build)
-      if (auto s = internal::take_build_files(info_, std::move(sink.files()), std::move(done->outputs), out); !s.ok())
-        return s;
+      PPY_RETURN_IF_ERROR(internal::take_build_files(info_, std::move(sink.files()), std::move(done->outputs), out));
     return out;
   }
 
@@ -121,7 +121,7 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> in_process_backend(std::shared_pt
     return coded_error("E1903", str_cat("backend '", info.name, "' could not be created by ", info.origin, ": ",
                                         std::string_view(e.what())));
   }
-  if (auto s = internal::check_info(info, {}, options.builtin); !s.ok()) return s;
+  PPY_RETURN_IF_ERROR(internal::check_info(info, {}, options.builtin));
   return std::unique_ptr<BackendHandle>(new InProcessHandle(std::move(backend), std::move(info)));
 }
 

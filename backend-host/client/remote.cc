@@ -26,6 +26,7 @@
 #include "ppy/ir/verifier.h"
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -117,10 +118,8 @@ class RemoteHandle final : public BackendHandle {
     v1::FingerprintRequest req;
     *req.mutable_options() = options_proto_;
     v1::FingerprintResponse resp;
-    auto s = unary("fingerprint", deadlines_.fingerprint, [&](grpc::ClientContext* c) {
-      return stub_->Fingerprint(c, req, &resp);
-    });
-    if (!s.ok()) return s;
+    PPY_RETURN_IF_ERROR(unary("fingerprint", deadlines_.fingerprint,
+                              [&](grpc::ClientContext* c) { return stub_->Fingerprint(c, req, &resp); }));
     return resp.fingerprint();
   }
 
@@ -128,10 +127,8 @@ class RemoteHandle final : public BackendHandle {
     v1::ToolchainStatusRequest req;
     *req.mutable_options() = options_proto_;
     v1::ToolchainStatusResponse resp;
-    auto s = unary("toolchain_status", deadlines_.toolchain, [&](grpc::ClientContext* c) {
-      return stub_->ToolchainStatus(c, req, &resp);
-    });
-    if (!s.ok()) return s;
+    PPY_RETURN_IF_ERROR(unary("toolchain_status", deadlines_.toolchain,
+                              [&](grpc::ClientContext* c) { return stub_->ToolchainStatus(c, req, &resp); }));
     ToolchainStatus t = wire::toolchain_from_proto(resp.toolchain());
     t.detail = internal::from_backend(t.detail);
     return t;
@@ -684,10 +681,10 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
       }
       creds = grpc::SslCredentials(ssl);
     }
-    auto reached = connect_servers(entry, info, o, creds, args, start + deadlines.handshake, deadlines.handshake);
-    if (!reached.ok()) return reached.status();
-    farm = std::move(reached->state);
-    channel = std::move(reached->channel);
+    PPY_ASSIGN_OR_RETURN(Reached reached, connect_servers(entry, info, o, creds, args, start + deadlines.handshake,
+                                                          deadlines.handshake));
+    farm = std::move(reached.state);
+    channel = std::move(reached.channel);
     resp = farm->identity;
   } else {
     ProcessOptions po;

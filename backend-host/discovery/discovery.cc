@@ -9,6 +9,7 @@
 #include <toml++/toml.h>
 
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -102,13 +103,9 @@ absl::StatusOr<Distribution> read_manifest(const fs::path& manifest) {
   Distribution d;
   const toml::table* dist = root["distribution"].as_table();
   if (!dist) return absl::InvalidArgumentError("no [distribution] table");
-  auto name = string_key(*dist, "name", "[distribution]", true);
-  if (!name.ok()) return name.status();
-  auto version = string_key(*dist, "version", "[distribution]", true);
-  if (!version.ok()) return version.status();
-  if (name->empty()) return absl::InvalidArgumentError("[distribution] has an empty name");
-  d.name = *name;
-  d.version = *version;
+  PPY_ASSIGN_OR_RETURN(d.name, string_key(*dist, "name", "[distribution]", true));
+  PPY_ASSIGN_OR_RETURN(d.version, string_key(*dist, "version", "[distribution]", true));
+  if (d.name.empty()) return absl::InvalidArgumentError("[distribution] has an empty name");
 
   const toml::node* bnode = root.get("backends");
   const toml::table* backends = bnode ? bnode->as_table() : nullptr;
@@ -127,13 +124,12 @@ absl::StatusOr<Distribution> read_manifest(const fs::path& manifest) {
       e.distribution = d.name;
       e.version = d.version;
       e.manifest = manifest;
-      auto exe = string_key(*t, "executable", where, false);
-      if (!exe.ok()) return exe.status();
+      PPY_ASSIGN_OR_RETURN(std::string exe, string_key(*t, "executable", where, false));
       auto settings = HostSettings::from_toml(*t);
       if (!settings.ok()) return absl::InvalidArgumentError(str_cat(where, ": ", std::string(settings.status().message())));
-      if (exe->empty() == !settings->endpoints)
+      if (exe.empty() == !settings->endpoints)
         return absl::InvalidArgumentError(str_cat(where, " needs exactly one of 'executable' and 'endpoint' (or 'endpoints')"));
-      e.executable = resolve(base, *exe);
+      e.executable = resolve(base, exe);
       if (settings->endpoints) e.endpoints = *settings->endpoints;
       settings->tls.apply(e.tls, base);
       if (const toml::node* n = t->get("args")) {
@@ -148,7 +144,7 @@ absl::StatusOr<Distribution> read_manifest(const fs::path& manifest) {
         std::optional<std::string> c = n->value<std::string>();
         if (!n->is_string() || (*c != "fd" && *c != "socket"))
           return absl::InvalidArgumentError(str_cat(where, ": 'connection' must be \"fd\" or \"socket\""));
-        if (exe->empty())
+        if (exe.empty())
           return absl::InvalidArgumentError(str_cat(where, ": 'connection' says how a spawned helper is reached; "
                                                            "an endpoint takes none"));
         if (*c == "socket") e.connection = HelperConnection::UnixSocket;

@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::host {
@@ -78,9 +79,7 @@ absl::StatusOr<HostSettings> HostSettings::from_toml(const toml::table& t) {
   if (const toml::node* n = t.get("sandbox")) {
     auto v = n->value<std::string>();
     if (!v) return absl::InvalidArgumentError("'sandbox' must be a string");
-    auto m = parse_sandbox_mode(*v);
-    if (!m.ok()) return m.status();
-    s.sandbox = *m;
+    PPY_ASSIGN_OR_RETURN(s.sandbox, parse_sandbox_mode(*v));
   }
   if (const toml::node* n = t.get("pass-env")) {
     const toml::array* a = n->as_array();
@@ -101,9 +100,7 @@ absl::StatusOr<HostSettings> HostSettings::from_toml(const toml::table& t) {
   for (Key k : {Key{"timeout-ms", &timeout}, Key{"handshake-timeout-ms", &handshake},
                 Key{"memory-mb", &s.memory_mb}, Key{"cpu-seconds", &s.cpu_seconds},
                 Key{"file-size-mb", &s.file_size_mb}}) {
-    auto v = positive(t, k.key);
-    if (!v.ok()) return v.status();
-    *k.out = *v;
+    PPY_ASSIGN_OR_RETURN(*k.out, positive(t, k.key));
   }
   const toml::node* one = t.get("endpoint");
   const toml::node* many = t.get("endpoints");

@@ -9,6 +9,7 @@
 #include "ppy/backend/api_version.h"
 #include "ppy/backends/c_backend.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -127,7 +128,7 @@ class CBackend : public Backend {
             !op.regions().empty())
           status = validation_error({"c", str_cat(n, " in ", f->name()), "", op.loc() ? op.loc() : f->loc()});
       });
-      if (!status.ok()) return status;
+      PPY_RETURN_IF_ERROR(status);
     }
     return absl::OkStatus();
   }
@@ -144,14 +145,12 @@ class CBackend : public Backend {
     o.standalone = context.backend_config.count("--standalone") != 0;
     o.header_only = context.backend_config.count("--header-only") != 0;
     o.unsafe = context.backend_config.count("--unsafe") != 0;
-    auto text = c_source(module, o);
-    if (!text.ok()) return text.status();
+    PPY_ASSIGN_OR_RETURN(std::string text, c_source(module, o));
     if (context.backend_config.count("--format")) {
-      auto formatted = clang_format(*text, context.root, module.name() + format.suffix);
-      if (!formatted.ok()) return formatted.status();
-      return Artifact(std::move(*formatted));
+      PPY_ASSIGN_OR_RETURN(std::string formatted, clang_format(text, context.root, module.name() + format.suffix));
+      return Artifact(std::move(formatted));
     }
-    return Artifact(std::move(*text));
+    return Artifact(std::move(text));
   }
 
   /// The contract's table: a builtin that only emits.

@@ -12,6 +12,7 @@
 #include "ppy/ir/text.h"
 #include "ppy/runtime/runtime_source.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::backends {
@@ -189,9 +190,8 @@ class CWriter {
         continue;
       str_append(protos, signature(*f), ";\n");
       if (f->is_declaration()) continue;
-      auto text = function(*f);
-      if (!text.ok()) return text.status();
-      str_append(body, "\n", *text);
+      PPY_ASSIGN_OR_RETURN(std::string text, function(*f));
+      str_append(body, "\n", text);
     }
     const ir::Function* entry = main_function();
     if (o_.standalone) {
@@ -399,7 +399,7 @@ class CWriter {
     } else {
       gotos(f);
     }
-    if (!status_.ok()) return status_;
+    PPY_RETURN_IF_ERROR(status_);
     return str_cat(signature(f), " {\n", out_, "}\n");
   }
 

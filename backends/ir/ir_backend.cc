@@ -5,6 +5,7 @@
 #include "ppy/backend/api_version.h"
 #include "ppy/ir/linker.h"
 #include "ppy/ir/text.h"
+#include "ppy/util/status_macros.h"
 
 namespace ppy::backends {
 namespace {
@@ -37,9 +38,8 @@ class IRBackend : public Backend {
                                         BackendContext&) const override {
     std::vector<std::unique_ptr<ir::Module>> copies;
     for (const ir::Module* m : modules) copies.push_back(ir::clone(*m));
-    auto linked = ir::link(std::move(copies));
-    if (!linked.ok()) return linked.status();
-    return Artifact(ir::print_module(**linked));
+    PPY_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> linked, ir::link(std::move(copies)));
+    return Artifact(ir::print_module(*linked));
   }
 
   absl::StatusOr<BuildResult> build(ModuleList modules, const std::filesystem::path& output_dir,

@@ -18,6 +18,7 @@
 #include "native.h"
 #include "ppy/runtime/runtime_source.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 #include "validate.h"
 
@@ -106,18 +107,15 @@ class LLVMBackend final : public Backend {
 
   absl::StatusOr<Artifact> emit(const ir::Module& module, const EmitFormat& format,
                                 BackendContext& context) const override {
-    auto machine = target_machine(context);
-    if (!machine.ok()) return machine.status();
+    PPY_ASSIGN_OR_RETURN(auto machine, target_machine(context));
     llvm::LLVMContext llvm_context;
     std::vector<Remark> remarks;
-    auto compiled = compile(module, context, **machine, llvm_context, &remarks);
-    if (!compiled.ok()) return compiled.status();
+    PPY_ASSIGN_OR_RETURN(auto compiled, compile(module, context, *machine, llvm_context, &remarks));
     report(remarks, context);
-    if (format.name == "llvm-ir") return Artifact(print_ir(**compiled));
-    auto code = emit_object(**compiled, **machine, format.name == "asm");
-    if (!code.ok()) return code.status();
-    if (format.name == "asm") return Artifact(std::move(*code));
-    return Artifact(Bytes{std::move(*code)});
+    if (format.name == "llvm-ir") return Artifact(print_ir(*compiled));
+    PPY_ASSIGN_OR_RETURN(auto code, emit_object(*compiled, *machine, format.name == "asm"));
+    if (format.name == "asm") return Artifact(std::move(code));
+    return Artifact(Bytes{std::move(code)});
   }
 
   absl::StatusOr<BuildResult> build(ModuleList modules, const fs::path& out, BackendContext& context) const override;
@@ -144,13 +142,12 @@ class LLVMBackend final : public Backend {
     lo.wrap_integers = has_flag(context, "unsafe");
     lo.triple = machine.getTargetTriple().str();
     lo.data_layout = machine.createDataLayout().getStringRepresentation();
-    auto lowered = lower_module(module, llvm_context, lo);
-    if (!lowered.ok()) return lowered.status();
-    if (auto s = verify(**lowered); !s.ok()) return s;
+    PPY_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> lowered, lower_module(module, llvm_context, lo));
+    PPY_RETURN_IF_ERROR(verify(*lowered));
     if (option("debug-crash") == "codegen")
       llvm::report_fatal_error("debug-crash: an injected crash inside LLVM code generation", true);
     bool want = has_flag(context, "report-opt") || has_flag(context, "report-opt-json");
-    optimize(**lowered, machine, context.opt_level, want ? remarks : nullptr);
+    optimize(*lowered, machine, context.opt_level, want ? remarks : nullptr);
     return lowered;
   }
 
@@ -214,9 +211,8 @@ absl::Status write_archive(const fs::path& path, const std::vector<fs::path>& me
 
 absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::path& out,
                                                BackendContext& context) const {
-  auto machine = target_machine(context);
-  if (!machine.ok()) return machine.status();
-  std::string triple = (*machine)->getTargetTriple().str();
+  PPY_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> machine, target_machine(context));
+  std::string triple = machine->getTargetTriple().str();
   bool cross = llvm::Triple(triple).getArch() != llvm::Triple(host_triple()).getArch();
   std::string name = flag_value(context, "name", modules.empty() ? "program" : modules.front()->name());
   std::string lib = "ppy_" + c_identifier(name);
@@ -247,9 +243,9 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
   std::vector<Remark> remarks;
   for (const ir::Module* m : modules) {
     llvm::LLVMContext llvm_context;
-    auto compiled = compile(*m, context, **machine, llvm_context, &remarks);
+    auto compiled = compile(*m, context, *machine, llvm_context, &remarks);
     if (!compiled.ok()) return cleanup(), compiled.status();
-    auto code = emit_object(**compiled, **machine);
+    auto code = emit_object(**compiled, *machine);
     if (!code.ok()) return cleanup(), code.status();
     fs::path obj = out / "obj" / (m->name() + ".o");
     if (auto s = write(obj, *code); !s.ok()) return cleanup(), s;
@@ -308,7 +304,7 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
              coded_error("E1002",
                          "--standalone builds an executable, and the program has no main() in its entry module",
                          absl::StatusCode::kInvalidArgument);
-    auto entry = entry_object(main->name(), **machine);
+    auto entry = entry_object(main->name(), *machine);
     if (!entry.ok()) return cleanup(), entry.status();
     if (auto s = write(work / "ppy_entry.o", *entry); !s.ok()) return cleanup(), s;
     with_runtime.push_back(work / "ppy_entry.o");
@@ -370,7 +366,7 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
   if (auto s = write(out / (lib + ".h"), header); !s.ok()) return cleanup(), s;
   result.outputs.push_back(lib + ".h");
   if (main) {
-    auto entry = entry_object(main->name(), **machine);
+    auto entry = entry_object(main->name(), *machine);
     if (!entry.ok()) return cleanup(), entry.status();
     if (auto s = write(work / "ppy_entry.o", *entry); !s.ok()) return cleanup(), s;
     with_runtime.push_back(work / "ppy_entry.o");

@@ -14,6 +14,7 @@
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/MDBuilder.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::llvm_backend {
@@ -324,8 +325,7 @@ absl::Status FunctionLowering::run() {
   std::reverse(order.begin(), order.end());
   for (const ir::Block* blk : order) {
     b_.SetInsertPoint(blocks_[blk]);
-    for (auto& op : blk->operations())
-      if (auto s = lower_op(*op); !s.ok()) return s;
+    for (auto& op : blk->operations()) PPY_RETURN_IF_ERROR(lower_op(*op));
   }
   // Blocks no path reaches are not lowered at all.
   for (auto& blk : f_.body().blocks())
@@ -441,7 +441,7 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
   if (n == "core.select") return set(b_.CreateSelect(args[0], args[1], args[2]));
   if (n == "core.cast") return lower_cast(op);
   if (n == "core.br") {
-    if (auto s = branch_to(op.successors().at(0)); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(branch_to(op.successors().at(0)));
     b_.CreateBr(blocks_.at(op.successors()[0].block));
     return absl::OkStatus();
   }
@@ -455,15 +455,15 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
       auto* eb = llvm::BasicBlock::Create(ctx(), "edge", fn_);
       b_.CreateCondBr(args[0], tb, eb);
       b_.SetInsertPoint(tb);
-      if (auto s = branch_to(t); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(branch_to(t));
       b_.CreateBr(blocks_.at(t.block));
       b_.SetInsertPoint(eb);
-      if (auto s = branch_to(e); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(branch_to(e));
       b_.CreateBr(blocks_.at(e.block));
       return absl::OkStatus();
     }
-    if (auto s = branch_to(t, here); !s.ok()) return s;
-    if (auto s = branch_to(e, here); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(branch_to(t, here));
+    PPY_RETURN_IF_ERROR(branch_to(e, here));
     b_.CreateCondBr(args[0], blocks_.at(t.block), blocks_.at(e.block));
     return absl::OkStatus();
   }
@@ -904,12 +904,12 @@ void ModuleLowering::find_recursive() {
 }
 
 absl::StatusOr<std::unique_ptr<llvm::Module>> ModuleLowering::run() {
-  if (auto s = declare_functions(); !s.ok()) return s;
-  if (auto s = lower_globals(); !s.ok()) return s;
+  PPY_RETURN_IF_ERROR(declare_functions());
+  PPY_RETURN_IF_ERROR(lower_globals());
   find_recursive();
   for (auto& f : ir_.functions()) {
     if (f->is_declaration()) continue;
-    if (auto s = FunctionLowering(*this, *f).run(); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(FunctionLowering(*this, *f).run());
     // A function without effects reads and writes no memory: LLVM may hoist,
     // merge or drop its calls. (One counting its depth writes the runtime's.)
     llvm::Function* fn = function(f->name());

@@ -2,6 +2,7 @@
 #include "validate.h"
 
 #include "ppy/backend/backend.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::llvm_backend {
@@ -56,7 +57,7 @@ absl::Status validate_module(const ir::Module& module) {
           return;
         }
     });
-    if (!status.ok()) return status;
+    PPY_RETURN_IF_ERROR(status);
   }
   for (auto& [name, g] : module.globals())
     if (!lowered_type(g.type) || g.type.kind() == ir::TypeKind::Buffer || g.type.kind() == ir::TypeKind::Ptr)

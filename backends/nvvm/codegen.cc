@@ -19,6 +19,7 @@
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "nvvm.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 extern "C" {
@@ -118,7 +119,7 @@ absl::Status prepare(llvm::Module& module, const std::string& arch, int opt_leve
     if (f.isDeclaration() && f.getName().starts_with("__nv_")) calls_libdevice = true;
   if (calls_libdevice) {
     if (!libdevice) return coded_error("E1801", "libdevice is not installed (CUDA's nvvm/libdevice/libdevice.10.bc)");
-    if (auto s = link_libdevice(module, *libdevice); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(link_libdevice(module, *libdevice));
   }
   std::string problems;
   llvm::raw_string_ostream os(problems);

@@ -13,6 +13,7 @@
 #include "llvm/IR/Module.h"
 #include "nvvm.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::nvvm {
@@ -65,8 +66,7 @@ class FunctionLowerer {
     }
     for (const ir::Block* blk : order_) {
       b_.SetInsertPoint(blocks_[blk]);
-      for (const auto& op : blk->operations())
-        if (auto s = lower(*op, blocks_[blk]); !s.ok()) return s;
+      for (const auto& op : blk->operations()) PPY_RETURN_IF_ERROR(lower(*op, blocks_[blk]));
     }
     return absl::OkStatus();
   }
@@ -349,7 +349,7 @@ absl::StatusOr<std::unique_ptr<llvm::Module>> lower_module(const ir::Module& mod
   }
   for (auto& [f, fn] : bodies) {
     FunctionLowerer lowerer(*f, fn, fns);
-    if (auto s = lowerer.run(); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(lowerer.run());
   }
   return out;
 }

@@ -10,6 +10,7 @@
 #include "nvvm.h"
 #include "ppy/backend/api_version.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::backends {
@@ -80,16 +81,14 @@ class NvvmBackend : public Backend {
   absl::StatusOr<Artifact> emit(const ir::Module& module, const EmitFormat& format,
                                 BackendContext& context) const override {
     llvm::LLVMContext llvm_context;
-    auto m = compile(module, llvm_context, context.opt_level);
-    if (!m.ok()) return m.status();
+    PPY_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> m, compile(module, llvm_context, context.opt_level));
     if (format.name == "ptx") {
-      auto ptx = nvvm::emit_ptx(**m, arch_, context.opt_level);
-      if (!ptx.ok()) return ptx.status();
-      return Artifact(*ptx);
+      PPY_ASSIGN_OR_RETURN(std::string ptx, nvvm::emit_ptx(*m, arch_, context.opt_level));
+      return Artifact(std::move(ptx));
     }
     std::string text;
     llvm::raw_string_ostream os(text);
-    (*m)->print(os, nullptr);
+    m->print(os, nullptr);
     return Artifact(text);
   }
 
@@ -100,16 +99,14 @@ class NvvmBackend : public Backend {
     for (const ir::Module* module : modules) {
       if (!has_kernel(*module)) continue;
       llvm::LLVMContext llvm_context;
-      auto m = compile(*module, llvm_context, context.opt_level);
-      if (!m.ok()) return m.status();
-      auto ptx = nvvm::emit_ptx(**m, arch_, context.opt_level);
-      if (!ptx.ok()) return ptx.status();
+      PPY_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> m, compile(*module, llvm_context, context.opt_level));
+      PPY_ASSIGN_OR_RETURN(std::string ptx, nvvm::emit_ptx(*m, arch_, context.opt_level));
       auto ptx_path = output_dir / (module->name() + ".ptx");
-      std::ofstream(ptx_path, std::ios::binary) << *ptx;
+      std::ofstream(ptx_path, std::ios::binary) << ptx;
       result.outputs.push_back(ptx_path.filename());
       if (!t.ptxas) continue;
       auto cubin = output_dir / (module->name() + ".cubin");
-      if (auto s = nvvm::run_ptxas(*t.ptxas, arch_, ptx_path, cubin); !s.ok()) return s;
+      PPY_RETURN_IF_ERROR(nvvm::run_ptxas(*t.ptxas, arch_, ptx_path, cubin));
       result.outputs.push_back(cubin.filename());
     }
     if (!t.ptxas) context.note("nvvm: no ptxas found (CUDA's bin/ptxas or PATH): wrote PTX only, no .cubin");
@@ -119,9 +116,8 @@ class NvvmBackend : public Backend {
  private:
   absl::StatusOr<std::unique_ptr<llvm::Module>> compile(const ir::Module& module, llvm::LLVMContext& c,
                                                         int opt_level) const {
-    auto m = nvvm::lower_module(module, c);
-    if (!m.ok()) return m.status();
-    if (auto s = nvvm::prepare(**m, arch_, opt_level, nvvm::toolchain().libdevice); !s.ok()) return s;
+    PPY_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> m, nvvm::lower_module(module, c));
+    PPY_RETURN_IF_ERROR(nvvm::prepare(*m, arch_, opt_level, nvvm::toolchain().libdevice));
     return m;
   }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ppy/backend/api_version.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -125,29 +126,27 @@ class PythonBackend : public Backend {
             }
         }
       });
-      if (!status.ok()) return status;
+      PPY_RETURN_IF_ERROR(status);
     }
     return absl::OkStatus();
   }
 
   absl::StatusOr<Artifact> emit(const ir::Module& module, const EmitFormat&, BackendContext&) const override {
-    auto text = python_source(module);
-    if (!text.ok()) return text.status();
-    return Artifact(std::move(*text));
+    PPY_ASSIGN_OR_RETURN(std::string text, python_source(module));
+    return Artifact(std::move(text));
   }
 
   absl::StatusOr<BuildResult> build(ModuleList modules, const fs::path& output_dir,
                                     BackendContext&) const override {
     BuildResult result;
     for (const ir::Module* m : modules) {
-      auto text = python_source(*m);
-      if (!text.ok()) return text.status();
+      PPY_ASSIGN_OR_RETURN(std::string text, python_source(*m));
       fs::path rel = python_module_path(m->name(), modules);
       fs::path path = output_dir / rel;
       std::error_code ec;
       fs::create_directories(path.parent_path(), ec);
       std::ofstream out(path, std::ios::binary);
-      out << *text;
+      out << text;
       if (!out.flush())
         return absl::InternalError(str_cat("cannot write ", path.string()));
       result.outputs.push_back(rel);

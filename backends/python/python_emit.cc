@@ -16,6 +16,7 @@
 #include "ppy/backends/source/values.h"
 #include "ppy/ir/text.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::backends {
@@ -307,9 +308,8 @@ class ModuleWriter {
     std::string body;
     for (auto& f : m_.functions()) {
       if (f->is_declaration()) continue;
-      auto text = function(*f);
-      if (!text.ok()) return text.status();
-      str_append(body, "\n\n", *text);
+      PPY_ASSIGN_OR_RETURN(std::string text, function(*f));
+      str_append(body, "\n\n", text);
     }
     std::string out = str_cat("\"\"\"Module ", m_.name(), ", written by ppy's python backend from canonical IR.\"\"\"\n");
     bool any_import = uses_math_ || !imports_.empty();
@@ -413,7 +413,7 @@ class ModuleWriter {
     } else {
       dispatch(f);
     }
-    if (!status_.ok()) return status_;
+    PPY_RETURN_IF_ERROR(status_);
     // A function that assigns module variables declares them global.
     std::set<std::string> assigned;
     ir::walk(f.body(), [&](const ir::Operation& op) {

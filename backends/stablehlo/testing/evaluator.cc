@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::stablehlo::testing {
@@ -95,11 +96,10 @@ class Reader {
         f.param_types.push_back(element_types(p.substr(p.find(':') + 1))[0]);
       }
       ++i_;
-      auto body = region();
-      if (!body.ok()) return body.status();
+      PPY_ASSIGN_OR_RETURN(Region body, region());
       if (at_end() || peek() != "}") return error(i_ + 1, "expected `}` closing the function");
       ++i_;
-      f.body = std::move(*body);
+      f.body = std::move(body);
       out[name] = std::move(f);
     }
     return absl::OkStatus();
@@ -118,9 +118,8 @@ class Reader {
       ++i_;
     }
     while (!at_end() && !peek().starts_with("}")) {
-      auto op = operation();
-      if (!op.ok()) return op.status();
-      r.ops.push_back(std::move(*op));
+      PPY_ASSIGN_OR_RETURN(auto op, operation());
+      r.ops.push_back(std::move(op));
     }
     if (at_end()) return error(i_, "unexpected end of text in a region");
     return r;
@@ -162,9 +161,8 @@ class Reader {
     std::string rest = l.substr(close + 1);
     if (trim(rest) == "({") {  // ops with regions: `}, {` between them, `}) : (...) -> (...)` after
       while (true) {
-        auto r = region();
-        if (!r.ok()) return r.status();
-        op->regions.push_back(std::move(*r));
+        PPY_ASSIGN_OR_RETURN(Region r, region());
+        op->regions.push_back(std::move(r));
         std::string end = peek();
         ++i_;
         if (end == "}, {") continue;
@@ -243,11 +241,10 @@ class Machine {
         size_t k = in[0].i < 0 || static_cast<size_t>(in[0].i) >= n ? n - 1 : static_cast<size_t>(in[0].i);
         out = run(op->regions[k], {}, env, depth);
       } else {
-        auto v = apply(*op, in);
-        if (!v.ok()) return v.status();
-        out = std::vector<Scalar>{*v};
+        PPY_ASSIGN_OR_RETURN(Scalar v, apply(*op, in));
+        out = std::vector<Scalar>{v};
       }
-      if (!out.ok()) return out.status();
+      PPY_RETURN_IF_ERROR(out.status());
       if (out->size() != op->count) return error(op->line, str_cat("gives ", out->size(), " values, not ", op->count));
       if (op->count == 1) env[op->result] = (*out)[0];
       else
@@ -260,13 +257,10 @@ class Machine {
                                            int depth) {
     if (op.regions.size() != 2) return error(op.line, "while has a cond and a body");
     for (long steps = 0; steps < 100000000; ++steps) {
-      auto c = run(op.regions[0], state, env, depth);
-      if (!c.ok()) return c.status();
-      if (c->size() != 1 || (*c)[0].type != "i1") return error(op.line, "the cond must return one i1");
-      if (!(*c)[0].i) return state;
-      auto next = run(op.regions[1], state, env, depth);
-      if (!next.ok()) return next.status();
-      state = std::move(*next);
+      PPY_ASSIGN_OR_RETURN(std::vector<Scalar> c, run(op.regions[0], state, env, depth));
+      if (c.size() != 1 || c[0].type != "i1") return error(op.line, "the cond must return one i1");
+      if (!c[0].i) return state;
+      PPY_ASSIGN_OR_RETURN(state, run(op.regions[1], state, env, depth));
     }
     return error(op.line, "the loop did not end");
   }
@@ -390,7 +384,7 @@ class Machine {
 absl::StatusOr<Program> Program::parse(const std::string& text) {
   Program p;
   Reader reader(text);
-  if (auto s = reader.module(p.functions_); !s.ok()) return s;
+  PPY_RETURN_IF_ERROR(reader.module(p.functions_));
   return p;
 }
 
