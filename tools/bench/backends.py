@@ -4,12 +4,8 @@
     tools/bench/backends.py [--ppy build/bin/ppy] [--repeat 3] [PROGRAM.ppy ...]
 
 For each loop program (default: tools/bench/programs/*.ppy), each figure is the
-best processor time (user + system, of the process and its children) of
---repeat runs, every run a process of its own. Processor time, not wall time:
-on a shared 2-core machine another job's load stretches wall time by whatever
-it takes, and the programs are single-threaded, so processor time is what the
-code costs.
-
+best processor time (tools/bench/proc_time.py says why not wall time) of
+--repeat runs, every run a process of its own:
 
   python3      python3 running the original program;
   pypy3        PyPy running the original program (where installed);
@@ -24,13 +20,14 @@ and python3 / c, llvm / c. Outputs are checked equal to python3's first.
 import argparse
 import glob
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import proc_time  # noqa: E402
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 
@@ -38,10 +35,7 @@ def timed(cmd, cwd, repeat):
     """(best processor seconds, stdout) of `cmd` run `repeat` times, each in its own process."""
     best, out = None, None
     for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        elapsed = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        elapsed, p = proc_time.run(cmd, cwd=cwd)
         if p.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr[-500:]}")
         best = elapsed if best is None else min(best, elapsed)

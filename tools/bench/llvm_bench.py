@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The LLVM road's benchmark (not a test): every figure is measured in a process
-of its own and printed as a ratio.
+"""The LLVM road's benchmark (not a test): every figure is the processor time of a
+process of its own (tools/bench/proc_time.py) and printed as a ratio.
 
     llvm_bench.py --ppy BUILD/bin/ppy [--repeat N]
 
@@ -20,18 +20,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import proc_time  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PROGRAMS = ["int_loop", "float_loop", "list_loop", "calls"]
 
 
 def timed(cmd, cwd=None, env=None):
-    """Seconds one run of `cmd` took (best effort: wall clock), and its stdout."""
-    start = time.perf_counter()
-    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
+    """Processor seconds of one run of `cmd` (tools/bench/proc_time.py), and its stdout."""
+    elapsed, p = proc_time.run(cmd, cwd=cwd, env=env)
     if p.returncode != 0:
         raise SystemExit(f"bench: {' '.join(cmd)} failed ({p.returncode}): {p.stderr[-800:]}")
     return elapsed, p.stdout
