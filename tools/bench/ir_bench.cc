@@ -1,7 +1,7 @@
 // The canonical IR's throughput on one module of 100,000 operations: text parse
 // and print, IR -> protobuf bytes and back, and the verifier. Each reports MB/s
 // (of the text for the text and verify benchmarks, of the protobuf bytes for the
-// proto ones) and ops/s.
+// proto ones and clone) and ops/s.
 //
 // The module is what the frontend writes for plain numeric code: many functions
 // of straight-line integer and float arithmetic with constants, loads and stores,
@@ -165,6 +165,20 @@ void BM_ProtoRead(benchmark::State& state) {
   read_bench(state, [&] { return from_proto_bytes(fx.bytes); }, fx.bytes.size());
 }
 
+/// A deep copy of the module (what an in-process backend call costs instead of a
+/// decode); MB/s counts the module's protobuf size, so it compares with the codec.
+void BM_Clone(benchmark::State& state) {
+  const Fixture& fx = fixture();
+  for (auto _ : state) {
+    std::unique_ptr<Module> m = clone(*fx.module);
+    benchmark::DoNotOptimize(m.get());
+    state.PauseTiming();
+    m.reset();
+    state.ResumeTiming();
+  }
+  report(state, fx.bytes.size());
+}
+
 void BM_Verify(benchmark::State& state) {
   const Fixture& fx = fixture();
   auto diags = verify(*fx.module);
@@ -180,6 +194,7 @@ BENCHMARK(BM_TextParse)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TextPrint)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ProtoWrite)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ProtoRead)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Clone)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Verify)->Unit(benchmark::kMillisecond);
 
 }  // namespace
