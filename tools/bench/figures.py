@@ -34,7 +34,13 @@ def run_each(exe, extra):
         failures.append(exe)
         return {}
     results = {}
-    for name in listed.stdout.split():
+    # The names, one a line, up to the first blank one (host_bench prints its summary after).
+    names = []
+    for line in listed.stdout.splitlines():
+        if not line.strip():
+            break
+        names.append(line.strip())
+    for name in names:
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             filt = "^" + re.sub(r"([.\[\]()*+?^$|\\{}])", r"\\\1", name) + "$"
             p = subprocess.run(
