@@ -14,6 +14,7 @@
 #include "ppy/backends/stablehlo_backend.h"
 #include "ppy/driver/compile.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::driver {
@@ -147,16 +148,15 @@ std::string sandbox_warning(const host::BackendHandle& backend) {
 absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& name, const Project* project,
                                                           const host::HostSettings& command_line) {
   if (auto it = loaded_.find(name); it != loaded_.end()) return it->second.get();
-  auto config = backend_config(project, name);
-  if (!config.ok()) return config.status();
+  PPY_ASSIGN_OR_RETURN(BackendConfig config, backend_config(project, name));
   absl::StatusOr<std::unique_ptr<host::BackendHandle>> handle;
-  std::string hosting = option(config->options, "hosting", "in-process");
+  std::string hosting = option(config.options, "hosting", "in-process");
   auto b = builtins().find(name);
   if (b != builtins().end() && hosting != "in-process" && hosting != "helper")
     return coded_error("E1903", str_cat("[tool.ppy.backends.", name, "] hosting = \"", hosting,
                                         "\": a builtin is hosted \"in-process\" (the default) or as a \"helper\""));
   if (b != builtins().end() && hosting == "in-process") {
-    handle = host::in_process_backend(std::shared_ptr<const Backend>(b->second(config->options)));
+    handle = host::in_process_backend(std::shared_ptr<const Backend>(b->second(config.options)));
   } else if (b != builtins().end()) {
     // The same backend served by its helper executable (or a farm's endpoint),
     // beside the driver as installed: <prefix>/lib/ppy/backends/NAME/ppy-backend-NAME.
@@ -164,41 +164,40 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& nam
     entry.name = name;
     entry.distribution = "ppy (builtin)";
     entry.version = compiler_version();
-    if (config->settings.endpoints) entry.endpoints = *config->settings.endpoints;
-    config->settings.tls.apply(entry.tls, {});
+    if (config.settings.endpoints) entry.endpoints = *config.settings.endpoints;
+    config.settings.tls.apply(entry.tls, {});
     if (entry.endpoints.empty())
       entry.executable = host::running_install_prefix() / "lib" / "ppy" / "backends" / name / ("ppy-backend-" + name);
     entry.manifest = entry.executable.parent_path() / "manifest.toml";
     host::ConnectOptions connect;
-    host::HostSettings settings = config->settings;
+    host::HostSettings settings = config.settings;
     settings.merge_from(command_line);
     connect.settings = settings;
-    connect.options = config->options;
+    connect.options = config.options;
     handle = host::connect_backend(entry, connect);
   } else {
-    auto entry = index_.lookup(name);
-    if (!entry.ok()) return entry.status();
-    if (*entry == nullptr)  // a builtin's name, reserved, and this driver does not link it
+    PPY_ASSIGN_OR_RETURN(const host::BackendEntry* entry, index_.lookup(name));
+    if (entry == nullptr)  // a builtin's name, reserved, and this driver does not link it
       return coded_error("E1903", str_cat("'", name, "' is the name of a builtin backend this ppy is built without "
                                           "(a distribution cannot provide it); the backends are ",
                                           joined(names())));
     host::ConnectOptions connect;
-    host::HostSettings settings = (*entry)->settings;
-    settings.merge_from(config->settings);
-    host::BackendEntry reach = **entry;  // the project's table may point it at a farm
-    if (config->settings.endpoints) {
-      reach.endpoints = *config->settings.endpoints;
+    host::HostSettings settings = entry->settings;
+    settings.merge_from(config.settings);
+    host::BackendEntry reach = *entry;  // the project's table may point it at a farm
+    if (config.settings.endpoints) {
+      reach.endpoints = *config.settings.endpoints;
       reach.executable.clear();
     }
-    config->settings.tls.apply(reach.tls, {});
+    config.settings.tls.apply(reach.tls, {});
     settings.merge_from(command_line);
     connect.settings = settings;
-    connect.options = config->options;
+    connect.options = config.options;
     handle = host::connect_backend(reach, connect);
   }
-  if (!handle.ok()) return handle.status();
-  host::BackendHandle* raw = handle->get();
-  loaded_[name] = std::move(*handle);
+  PPY_ASSIGN_OR_RETURN(std::unique_ptr<host::BackendHandle> loaded, std::move(handle));
+  host::BackendHandle* raw = loaded.get();
+  loaded_[name] = std::move(loaded);
   return raw;
 }
 
@@ -210,14 +209,13 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::format_owner(const std::str
     if (h.ok() && (*h)->info().format(format)) return *h;
   }
   if (const host::BackendEntry* hinted = index_.format_hint(format)) {
-    auto h = load(hinted->name, project, command_line);
-    if (!h.ok()) return h.status();
-    if (!(*h)->info().format(format))
+    PPY_ASSIGN_OR_RETURN(auto h, load(hinted->name, project, command_line));
+    if (!h->info().format(format))
       return coded_error("E1903", str_cat("the format '", format, "' is declared for backend '", hinted->name,
                                           "' by the [backend-formats] hint of ", hinted->origin(),
                                           ", but the backend does not emit it: the manifest's "
                                           "`ppy.backend-formats` hint and the backend disagree"));
-    return *h;
+    return h;
   }
   // Not declared: ask every installed backend (this starts each one).
   std::vector<std::string> owners, formats, unusable;

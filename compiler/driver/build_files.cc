@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::driver {
@@ -26,13 +27,12 @@ absl::StatusOr<BuiltFiles> built_files(host::BackendHandle& backend, const host:
     }
     return out;
   }
-  absl::StatusOr<host::InvocationResult> r = backend.invoke(build);
-  if (!r.ok()) return r.status();
-  out.notes = std::move(r->notes);
-  out.server = std::move(r->server);
-  out.outputs = std::move(r->outputs);
-  out.files.reserve(r->files.size() + 1);
-  for (BuildFile& f : r->files) out.files.push_back({std::move(f.path), std::move(f.data), f.executable});
+  PPY_ASSIGN_OR_RETURN(host::InvocationResult r, backend.invoke(build));
+  out.notes = std::move(r.notes);
+  out.server = std::move(r.server);
+  out.outputs = std::move(r.outputs);
+  out.files.reserve(r.files.size() + 1);
+  for (BuildFile& f : r.files) out.files.push_back({std::move(f.path), std::move(f.data), f.executable});
   std::string listed;
   for (const std::string& o : out.outputs) str_append(listed, o, "\n");
   // Stored with the list of outputs, which then leaves: one copy of the bytes.

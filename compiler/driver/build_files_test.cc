@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "ppy/ir/testing.h"
 #include "ppy/util/file.h"
+#include "ppy/util/status_macros.h"
 
 namespace fs = std::filesystem;
 
@@ -86,7 +87,7 @@ class BuildFilesTest : public ::testing::Test {
     auto built = built_files(*backend_, inv, cache, std::string(64, 'b'));
     if (!built.ok()) return built;
     cache.finish();
-    if (auto s = write_tree_atomically(out, built->files); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(write_tree_atomically(out, built->files));
     return built;
   }
 

@@ -12,6 +12,7 @@
 #include "ppy/pipeline/pipeline.h"
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 #ifndef PPY_VERSION
@@ -80,17 +81,17 @@ std::vector<const ir::Module*> Compilation::module_list() const {
 
 absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::DiagnosticEngine& diags) {
   if (is_ppyir(options.target)) return compile_ppyir(options);
-  auto project = options.project ? absl::StatusOr<Project>(*options.project) : load_project(options.target);
-  if (!project.ok()) return project.status();
+  PPY_ASSIGN_OR_RETURN(Project project,
+                       options.project ? absl::StatusOr<Project>(*options.project) : load_project(options.target));
   Compilation c;
-  c.opt_level = options.opt_level.value_or(project->opt_level.value_or(2));
-  auto modules = frontend::lower_project(*project, diags);
+  c.opt_level = options.opt_level.value_or(project.opt_level.value_or(2));
+  auto modules = frontend::lower_project(project, diags);
   if (diags.has_errors() || modules.empty())
     return absl::InvalidArgumentError(str_cat(diags.error_count(), " error(s)"));
 
-  std::map<std::string, std::string> project_options = {{"entry", project->entry}};
-  for (size_t i = 0; i < project->source_roots.size(); ++i)
-    project_options[str_cat("source-root.", i)] = under_root(project->source_roots[i], project->root);
+  std::map<std::string, std::string> project_options = {{"entry", project.entry}};
+  for (size_t i = 0; i < project.source_roots.size(); ++i)
+    project_options[str_cat("source-root.", i)] = under_root(project.source_roots[i], project.root);
 
   // Each module goes through the shared passes on its own, so they run at once.
   std::vector<absl::Status> results(modules.size());
@@ -102,14 +103,13 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
     if (results[i].ok()) results[i] = pm.run(*modules[i], ir::Stage::AfterIRGeneration, options.last_stage);
     if (options.on_module) options.on_module(modules[i]->name(), modules.size());
   });
-  for (auto& s : results)
-    if (!s.ok()) return s;
+  for (const absl::Status& s : results) PPY_RETURN_IF_ERROR(s);
   c.portable_paths = options.portable_paths;
   if (options.portable_paths)
-    for (auto& m : modules) make_locations_portable(*m, project->root);
+    for (auto& m : modules) make_locations_portable(*m, project.root);
 
   for (auto& m : modules) {
-    const SourceModule* src = project->module(m->name());
+    const SourceModule* src = project.module(m->name());
     ModuleKey key;
     key.source_digest = sha256_hex(src ? src->text : ir::print_module(*m));
     key.compiler_version = compiler_version();
@@ -120,7 +120,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
     c.keys[m->name()] = std::move(key);
   }
   c.modules = std::move(modules);
-  c.project = std::move(*project);
+  c.project = std::move(project);
   return c;
 }
 

@@ -12,6 +12,7 @@
 #include "ppy/host/discovery.h"
 #include "ppy/host/handle.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::driver {
@@ -70,9 +71,8 @@ int conformance(const ConformanceOptions& opts, Streams io) {
   conformance::Connect connect = [&]() -> absl::StatusOr<std::shared_ptr<grpc::Channel>> {
     host::ConnectOptions co;
     co.options = *options;
-    absl::StatusOr<std::unique_ptr<host::BackendHandle>> handle = host::connect_backend(**entry, co);
-    if (!handle.ok()) return handle.status();
-    handles.push_back(std::move(*handle));
+    PPY_ASSIGN_OR_RETURN(std::unique_ptr<host::BackendHandle> handle, host::connect_backend(**entry, co));
+    handles.push_back(std::move(handle));
     return handles.back()->channel();
   };
   conformance::Settings settings;

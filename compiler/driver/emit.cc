@@ -18,6 +18,7 @@
 #include "ppy/driver/commands.h"
 #include "ppy/driver/compile.h"
 #include "ppy/driver/output.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::driver {
@@ -42,10 +43,9 @@ absl::StatusOr<Artifacts> emit_modules(host::BackendHandle& backend, const std::
   });
   Artifacts out;
   for (auto& slot : results) {
-    auto& r = *slot;
-    if (!r.ok()) return r.status();
-    for (auto& n : r->notes) notes.push_back(n);
-    for (auto& a : r->artifacts) out.push_back({a.module, std::move(a.data)});
+    PPY_ASSIGN_OR_RETURN(host::InvocationResult r, std::move(*slot));
+    for (auto& n : r.notes) notes.push_back(n);
+    for (auto& a : r.artifacts) out.push_back({a.module, std::move(a.data)});
   }
   return out;
 }

@@ -8,6 +8,7 @@
 
 #include "ppy/driver/output_tree.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -50,7 +51,7 @@ absl::Status check_placement(const std::vector<std::string>& modules, const std:
                          "; name a folder with -o DIR to get ", files));
   }
   if (output.path && placement(program_scope ? 1 : modules.size(), *output.path, output.folder_target) == Placement::kFolder)
-    if (auto s = check_replaceable(*output.path); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(check_replaceable(*output.path));
   if (binary && !output.path && stdout_is_terminal)
     return coded_error("E1002", "the format is binary and standard output is a terminal; write it with -o FILE");
   return absl::OkStatus();

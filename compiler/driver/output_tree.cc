@@ -15,6 +15,7 @@
 
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -116,7 +117,7 @@ bool holds_exactly(const fs::path& dest, const std::vector<OutputFile>& files, c
 absl::Status swap_into_place(const fs::path& dest, const fs::path& staged, const fs::path& shown,
                              const TreeWriteOptions& o) {
   sync_folder(staged);
-  if (auto s = step(o, "staged"); !s.ok()) return s;
+  PPY_RETURN_IF_ERROR(step(o, "staged"));
   for (int attempt = 0;; ++attempt) {
     if (::rename(staged.c_str(), dest.c_str()) == 0) break;  // nothing there yet
     int err = errno;
@@ -249,29 +250,29 @@ absl::Status replace_tree(const fs::path& shown, const fs::path& staged, const T
 absl::Status write_tree_atomically(const fs::path& shown, const std::vector<OutputFile>& files,
                                    const TreeWriteOptions& o) {
   recover_output(shown);
-  if (auto s = check_replaceable(shown, o.replace_unmarked); !s.ok()) return s;
+  PPY_RETURN_IF_ERROR(check_replaceable(shown, o.replace_unmarked));
   if (holds_exactly(resolved(shown), files, o)) return absl::OkStatus();
-  auto staged = make_staging_folder(shown);
-  if (!staged.ok()) return staged.status();
+  PPY_ASSIGN_OR_RETURN(fs::path staged, make_staging_folder(shown));
   auto fail = [&](absl::Status s) {
     std::error_code ec;
-    fs::remove_all(*staged, ec);
+    fs::remove_all(staged, ec);
     return s;
   };
   std::set<fs::path> dirs;  // made under the staging folder, to fsync
   for (const OutputFile& f : files) {
     if (!safe_relative(f.path)) return fail(write_error(shown / f.path, "the path leaves its folder"));
     if (f.path == kOutputMarker) return fail(write_error(shown / f.path, "the output names ppy's own marker file"));
-    fs::path d = *staged;
+    fs::path d = staged;
     for (const auto& part : fs::path(f.path).parent_path()) {
       d /= part;
       if (dirs.count(d)) continue;
       if (::mkdir(d.c_str(), 0777) != 0)
-        return fail(errno == EEXIST ? write_error(shown / fs::relative(d, *staged), "the output names it as a file and as a folder")
-                                    : errno_error(shown / fs::relative(d, *staged), errno));
+        return fail(errno == EEXIST
+                        ? write_error(shown / fs::relative(d, staged), "the output names it as a file and as a folder")
+                        : errno_error(shown / fs::relative(d, staged), errno));
       dirs.insert(d);
     }
-    if (auto s = write_new_file(*staged / f.path, f.bytes, {.executable = f.executable, .shown = shown / f.path});
+    if (auto s = write_new_file(staged / f.path, f.bytes, {.executable = f.executable, .shown = shown / f.path});
         !s.ok())
       return fail(absl::IsAlreadyExists(s)
                       ? write_error(shown / f.path, "the output names it twice, or as a file and as a folder")
@@ -279,7 +280,7 @@ absl::Status write_tree_atomically(const fs::path& shown, const std::vector<Outp
     if (auto s = step(o, "staged-file"); !s.ok()) return fail(s);
   }
   for (const fs::path& d : dirs) sync_folder(d);
-  return finish_tree(shown, *staged, o);
+  return finish_tree(shown, staged, o);
 }
 
 absl::Status write_file_atomically(const fs::path& shown, std::string_view bytes, bool executable) {

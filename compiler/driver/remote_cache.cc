@@ -2,6 +2,7 @@
 
 #include "ppy/cache/v1/action_result.pb.h"
 #include "ppy/project/project.h"  // sha256_hex
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::driver {
@@ -69,19 +70,17 @@ absl::Status RemoteCache::store(const std::string& key, const std::vector<Artifa
   cache::v1::ActionResult result;
   for (const ArtifactFile& f : files) {
     std::string hash = sha256_hex(f.bytes);
-    auto r = http_->put(str_cat(base_, "/cas/", hash), f.bytes);
-    if (!r.ok()) return r.status();
-    if (r->status < 200 || r->status > 299)
-      return absl::UnavailableError(str_cat("HTTP ", r->status, " for PUT cas/", hash));
+    PPY_ASSIGN_OR_RETURN(auto r, http_->put(str_cat(base_, "/cas/", hash), f.bytes));
+    if (r.status < 200 || r.status > 299)
+      return absl::UnavailableError(str_cat("HTTP ", r.status, " for PUT cas/", hash));
     auto* out = result.add_output_files();
     out->set_path(f.path);
     out->mutable_digest()->set_hash(hash);
     out->mutable_digest()->set_size_bytes(static_cast<int64_t>(f.bytes.size()));
     out->set_is_executable(f.executable);
   }
-  auto r = http_->put(str_cat(base_, "/ac/", key), result.SerializeAsString());
-  if (!r.ok()) return r.status();
-  if (r->status < 200 || r->status > 299) return absl::UnavailableError(str_cat("HTTP ", r->status, " for PUT ac/", key));
+  PPY_ASSIGN_OR_RETURN(auto r, http_->put(str_cat(base_, "/ac/", key), result.SerializeAsString()));
+  if (r.status < 200 || r.status > 299) return absl::UnavailableError(str_cat("HTTP ", r.status, " for PUT ac/", key));
   return absl::OkStatus();
 }
 

@@ -21,6 +21,7 @@
 #include "ppy/ir/linker.h"
 #include "ppy/ir/text.h"
 #include "ppy/project/project.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::driver {
@@ -126,10 +127,9 @@ absl::StatusOr<std::vector<ObjectFile>> native_objects(host::BackendHandle& back
     cache.finish();
     return objects;
   }
-  auto r = backend.invoke(inv);
-  if (!r.ok()) return r.status();
-  for (auto& n : r->notes) notes.push_back(n);
-  for (auto& a : r->artifacts) {
+  PPY_ASSIGN_OR_RETURN(host::InvocationResult r, backend.invoke(inv));
+  for (auto& n : r.notes) notes.push_back(n);
+  for (auto& a : r.artifacts) {
     cache.store(keys[a.module], {{"artifact", a.data}}, backend.info().name);
     objects.push_back({a.module + ".o", std::move(a.data)});
   }

@@ -1,6 +1,7 @@
 #include "ppy/pipeline/pipeline.h"
 
 #include "ppy/pipeline/passes.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::pipeline {
@@ -40,20 +41,20 @@ absl::Status optimize_shared_ir(ir::Module& m, int level) {
   ir::PassManager pm(ctx);
   PipelineOptions options;
   options.opt_level = level;
-  if (absl::Status s = build_shared_pipeline(pm, options); !s.ok()) return s;
+  PPY_RETURN_IF_ERROR(build_shared_pipeline(pm, options));
   return pm.run(m);
 }
 
 absl::Status build_shared_pipeline(ir::PassManager& pm, const PipelineOptions& options) {
   // Shared passes first: within a stage passes run in insertion order, so these
   // lead the stage that follows them in the contract.
-  if (absl::Status s = pm.add(ir::Stage::AfterCanonicalization, create_canonicalize_pass()); !s.ok()) return s;
+  PPY_RETURN_IF_ERROR(pm.add(ir::Stage::AfterCanonicalization, create_canonicalize_pass()));
   for (auto& p : shared_optimization_passes(options.opt_level))
-    if (absl::Status s = pm.add(ir::Stage::AfterOptimization, std::move(p)); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(pm.add(ir::Stage::AfterOptimization, std::move(p)));
   for (Plugin* plugin : options.plugins) {
     PluginPassRegistrar registrar(pm, std::string(plugin->name()));
     plugin->register_passes(registrar);
-    if (!registrar.status().ok()) return registrar.status();
+    PPY_RETURN_IF_ERROR(registrar.status());
   }
   return absl::OkStatus();
 }

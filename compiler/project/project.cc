@@ -15,6 +15,7 @@
 
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy {
@@ -71,9 +72,7 @@ absl::Status collect_modules(const std::string& root_as_given, Project& p) {
     m.path = f;
     if (const SourceModule* other = p.module(m.name))
       return coded_error("E1203", str_cat("module ", m.name, " comes from both ", other->path, " and ", f));
-    auto text = read_text(f);
-    if (!text.ok()) return text.status();
-    m.text = std::move(*text);
+    PPY_ASSIGN_OR_RETURN(m.text, read_text(f));
     p.modules.push_back(std::move(m));
   }
   return absl::OkStatus();
@@ -199,9 +198,7 @@ absl::StatusOr<Project> load_project(const std::string& path) {
     SourceModule m;
     m.name = fp.stem().string();
     m.path = path;
-    auto text = read_text(fp);
-    if (!text.ok()) return text.status();
-    m.text = std::move(*text);
+    PPY_ASSIGN_OR_RETURN(m.text, read_text(fp));
     p.modules.push_back(std::move(m));
     p.entry = p.modules[0].name;
     return p;
@@ -209,12 +206,11 @@ absl::StatusOr<Project> load_project(const std::string& path) {
   p.root = path;
   if (fs::exists(fp / "pyproject.toml", ec)) {
     p.pyproject = join(fp, "pyproject.toml");
-    if (absl::Status s = read_pyproject(p); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(read_pyproject(p));
   } else {
     p.source_roots.push_back(fs::is_directory(fp / "src", ec) ? join(fp, "src") : path);
   }
-  for (const std::string& r : p.source_roots)
-    if (absl::Status s = collect_modules(r, p); !s.ok()) return s;
+  for (const std::string& r : p.source_roots) PPY_RETURN_IF_ERROR(collect_modules(r, p));
   std::sort(p.modules.begin(), p.modules.end(),
             [](const SourceModule& a, const SourceModule& b) { return a.name < b.name; });
   if (p.modules.empty())

@@ -19,6 +19,7 @@
 #include "ppy/host/discovery.h"
 #include "ppy/host/handle.h"
 #include "ppy/util/error.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 #ifdef PPY_HAVE_TOY
 #include "ppy/backends/toy.h"
@@ -81,12 +82,11 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> open_toy(Hosting h, Options optio
   }
   std::vector<fs::path> path{fs::path(PPY_BINARY_DIR) / "backends"};
   ManifestIndex index = ManifestIndex::scan(path);
-  auto entry = index.lookup("toy");
-  if (!entry.ok()) return entry.status();
+  PPY_ASSIGN_OR_RETURN(const BackendEntry* entry, index.lookup("toy"));
   ConnectOptions o;
   o.options = options;
   if (h == Hosting::HelperUnixSocket) o.connection = ProcessOptions::Connection::UnixSocket;
-  return connect_backend(**entry, o);
+  return connect_backend(*entry, o);
 }
 
 TEST(Toy, StrictSandboxServesOverAUnixSocketToo) {

@@ -11,6 +11,7 @@
 #include "ppy/ir/verifier.h"
 #include "ppy/pipeline/passes.h"
 #include "ppy/pipeline/pipeline.h"
+#include "ppy/util/status_macros.h"
 
 namespace ppy {
 namespace {
@@ -83,14 +84,12 @@ absl::StatusOr<std::string> run_case(const Case& c) {
   if (auto v = ir::verify_status(**m); !v.ok())
     return absl::InvalidArgumentError(std::string("input does not verify: ") + std::string(v.message()));
   if (c.opt_level >= 0) {
-    if (auto s = pipeline::optimize_shared_ir(**m, c.opt_level); !s.ok()) return s;
+    PPY_RETURN_IF_ERROR(pipeline::optimize_shared_ir(**m, c.opt_level));
   } else {
     ir::PassContext ctx;
     for (auto& name : c.passes) {
-      auto pass = pipeline::create_pass(name);
-      if (!pass.ok()) return pass.status();
-      auto r = (*pass)->run_on_module(**m, ctx);
-      if (!r.ok()) return r.status();
+      PPY_ASSIGN_OR_RETURN(auto pass, pipeline::create_pass(name));
+      PPY_RETURN_IF_ERROR(pass->run_on_module(**m, ctx).status());
     }
   }
   if (auto v = ir::verify_status(**m); !v.ok())
@@ -98,9 +97,8 @@ absl::StatusOr<std::string> run_case(const Case& c) {
   // The contract: what the shared pipeline hands on, canonicalize leaves alone.
   if (c.opt_level >= 0 || (!c.passes.empty() && c.passes.back() == "canonicalize")) {
     ir::PassContext ctx;
-    auto again = pipeline::create_canonicalize_pass()->run_on_module(**m, ctx);
-    if (!again.ok()) return again.status();
-    if (*again) return absl::InternalError("canonicalize still had something to do after the passes");
+    PPY_ASSIGN_OR_RETURN(bool again, pipeline::create_canonicalize_pass()->run_on_module(**m, ctx));
+    if (again) return absl::InternalError("canonicalize still had something to do after the passes");
   }
   return ir::print_module(**m);
 }
