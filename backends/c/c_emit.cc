@@ -972,10 +972,9 @@ class CWriter {
 
   /// The C variable whose address `v` is (`core.const @g`), or null.
   const std::string* global_of(const ir::Value* v) const {
-    const ir::Operation* d = v->def();
-    const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
-    if (!a || !a->is<ir::SymbolRef>()) return nullptr;
-    auto it = global_names_.find(a->as_symbol().name);
+    const std::string* symbol = source::global_symbol(v);
+    if (!symbol) return nullptr;
+    auto it = global_names_.find(*symbol);
     return it == global_names_.end() ? nullptr : &it->second;
   }
 

@@ -116,6 +116,15 @@ bool needs_check(const ir::Operation& op) {
   return false;
 }
 
+/// The value of an integer constant `v`, if it is one.
+std::optional<int64_t> const_int(const ir::Value* v) {
+  const ir::Operation* d = v->def();
+  if (!d || d->name() != "core.const" || !int_type(v->type())) return std::nullopt;
+  const ir::Attribute* a = d->attr("value");
+  if (a && a->is<int64_t>()) return a->as_int();
+  return std::nullopt;
+}
+
 /// An op whose check is `MIN <= x <= MAX` on the exact (Python) result.
 bool range_checked(const ir::Operation& op) {
   const std::string& n = op.name();
@@ -126,17 +135,11 @@ bool range_checked(const ir::Operation& op) {
 /// that is a constant's: `x + k`, `k + x`, `x - k`. The operand is in `*x`.
 std::optional<__int128> constant_offset(const ir::Operation& op, const ir::Value** x) {
   if (!range_checked(op) || op.name() == "core.mul" || op.name() == "core.neg") return std::nullopt;
-  auto konst = [](const ir::Value* v) -> std::optional<int64_t> {
-    const ir::Operation* d = v->def();
-    const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
-    if (a && a->is<int64_t>()) return a->as_int();
-    return std::nullopt;
-  };
-  if (auto k = konst(op.operand(1))) {
+  if (auto k = const_int(op.operand(1))) {
     *x = op.operand(0);
     return op.name() == "core.add" ? __int128(*k) : -__int128(*k);
   }
-  if (auto k = konst(op.operand(0)); k && op.name() == "core.add") {
+  if (auto k = const_int(op.operand(0)); k && op.name() == "core.add") {
     *x = op.operand(1);
     return *k;
   }
@@ -488,13 +491,6 @@ class ModuleWriter {
     std::map<const ir::Value*, int64_t> upper, lower;
   };
 
-  static std::optional<int64_t> const_int(const ir::Value* v) {
-    const ir::Operation* d = v->def();
-    if (!d || d->name() != "core.const" || !int_type(v->type())) return std::nullopt;
-    const ir::Attribute* a = d->attr("value");
-    if (a && a->is<int64_t>()) return a->as_int();
-    return std::nullopt;
-  }
 
   /// What `c` being `truth` says: `a < b` gives a <= b - 1 and b >= a + 1.
   Bounds implied(const ir::Value* c, bool truth) {
@@ -1143,10 +1139,9 @@ class ModuleWriter {
 
   /// The Python variable whose address `v` is (`core.const @g`), or null.
   const std::string* global_of(const ir::Value* v) const {
-    const ir::Operation* d = v->def();
-    const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
-    if (!a || !a->is<ir::SymbolRef>()) return nullptr;
-    auto it = global_names_.find(a->as_symbol().name);
+    const std::string* symbol = source::global_symbol(v);
+    if (!symbol) return nullptr;
+    auto it = global_names_.find(*symbol);
     return it == global_names_.end() ? nullptr : &it->second;
   }
   std::map<std::string, std::string> imports_;   ///< module -> alias

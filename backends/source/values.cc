@@ -77,6 +77,12 @@ bool is_slot(const ir::Value* v) {
   return d && d->name() == "core.alloca" && !d->attr("count");
 }
 
+const std::string* global_symbol(const ir::Value* v) {
+  const ir::Operation* d = v->def();
+  const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
+  return a && a->is<ir::SymbolRef>() ? &a->as_symbol().name : nullptr;
+}
+
 std::string identifier(std::string_view s) {
   std::string out;
   for (char c : s) {

@@ -107,6 +107,10 @@ class FunctionValues {
   std::vector<const ir::Value*> variables_;
 };
 
+/// The symbol of the global whose address `v` is (`core.const @g : ptr<T>`),
+/// or null: how a source backend finds the variable a load or store names.
+const std::string* global_symbol(const ir::Value* v);
+
 /// `s` as an identifier: [A-Za-z0-9_], not starting with a digit; empty stays empty.
 std::string identifier(std::string_view s);
 
