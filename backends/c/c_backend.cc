@@ -123,9 +123,8 @@ class CBackend : public Backend {
         // Shifts are i64 helpers of the host runtime, not device code.
         bool device_shift = (n == "core.shl" || n == "core.shr") &&
                             (f->attributes().get("gpu.kind") || op.result(0)->type() != ir::Type::i64());
-        if (!known || device_shift || n.starts_with("core.tuple") ||
-            n.starts_with("core.struct") || n == "core.call_intrinsic" || op.num_results() > 1 ||
-            !op.regions().empty())
+        if (!known || device_shift || n.starts_with("core.struct") || n == "core.call_intrinsic" ||
+            op.num_results() > 1 || !op.regions().empty())
           status = validation_error({"c", str_cat(n, " in ", f->name()), "", op.loc() ? op.loc() : f->loc()});
       });
       PPY_RETURN_IF_ERROR(status);

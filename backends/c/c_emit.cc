@@ -221,6 +221,7 @@ class CWriter {
     for (auto& [name, text] : helper_texts())
       if (helpers_.count(name)) str_append(helpers, "\n", text);
     out += helpers;
+    if (!tuple_defs_.empty()) str_append(out, "\n", tuple_defs_);
     if (!globals.empty()) str_append(out, "\n", globals);
     str_append(out, "\n", protos, body);
     if (o_.standalone && entry)
@@ -324,8 +325,28 @@ class CWriter {
       case ir::TypeKind::Bool: return "bool";
       case ir::TypeKind::Buffer: return "ppy_list*";
       case ir::TypeKind::Ptr: return str_cat(t.ptr_const() ? "const " : "", c_type(t.elem()), "*");
+      case ir::TypeKind::Tuple:
+        return tuple_struct(t);
       default: return "void";
     }
+  }
+
+  /// A tuple is a struct of its members `f0, f1, ...`, passed and returned by
+  /// value; each tuple type the module uses is defined once, members first.
+  std::string tuple_struct(ir::Type t) const {
+    std::string name = "ppy_T";
+    for (size_t i = 0; i < t.num_elems(); ++i) {
+      ir::Type e = t.elem(i);
+      str_append(name, "_", e.kind() == ir::TypeKind::Tuple ? tuple_struct(e) : e.str());
+    }
+    name += "_E";
+    if (tuple_defined_.insert(t.str()).second) {
+      std::string fields;
+      for (size_t i = 0; i < t.num_elems(); ++i) str_append(fields, " ", c_type(t.elem(i)), " f", i, ";");
+      str_append(tuple_defs_, "typedef struct", fields.empty() ? " { char none; }" : str_cat(" {", fields, " }"), " ",
+                 name, ";\n");
+    }
+    return name;
   }
 
   std::string signature(const ir::Function& f) {
@@ -403,7 +424,8 @@ class CWriter {
     return str_cat(signature(f), " {\n", out_, "}\n");
   }
 
-  static std::string zero(ir::Type t) {
+  std::string zero(ir::Type t) const {
+    if (t.kind() == ir::TypeKind::Tuple) return o_.dialect == Dialect::C ? "{0}" : "{}";
     if (t.is_float()) return "0.0";
     if (t.is_bool()) return "false";
     if (t.kind() == ir::TypeKind::Buffer || t.is_ptr()) return "0";
@@ -895,6 +917,17 @@ class CWriter {
                       paren(expr(op.operand(2)), kTernary)),
               kTernary};
     if (n == "core.cast") return cast(op);
+    if (n == "core.tuple_make") {
+      std::string a;
+      for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+      if (o_.dialect == Dialect::C) return {str_cat("(", c_type(rt), "){", a, "}"), kPostfix};
+      return {str_cat(c_type(rt), "{", a, "}"), kPostfix};
+    }
+    if (n == "core.tuple_extract") {
+      const ir::Attribute* ix = op.attr("index");
+      return {str_cat(paren(expr(op.operand(0)), kPostfix), ".f", ix && ix->is<int64_t>() ? ix->as_int() : 0),
+              kPostfix};
+    }
     if (n == "core.load") {
       if (source::is_slot(op.operand(0))) return {values_->name(op.operand(0)), kAtom};
       if (const std::string* g = global_of(op.operand(0))) return {*g, kAtom};
@@ -969,6 +1002,8 @@ class CWriter {
   COptions o_;
   std::map<std::string, std::string> fn_names_;
   std::map<std::string, std::string> global_names_;  ///< a global's symbol -> its C variable
+  mutable std::set<std::string> tuple_defined_;      ///< tuple types (IR spelling) with a struct in tuple_defs_
+  mutable std::string tuple_defs_;                   ///< their typedefs, members before the tuples holding them
 
   /// The C variable whose address `v` is (`core.const @g`), or null.
   const std::string* global_of(const ir::Value* v) const {

@@ -147,6 +147,50 @@ TEST(LLVMBackend, GlobalsByAddressAndOptLevelZero) {
   EXPECT_NE(line.find("noinline"), std::string::npos) << line;
 }
 
+// Tuples are LLVM literal structs, passed and returned by value.
+constexpr std::string_view kTuples = R"(ppyir 1
+module @t
+dialect core 1
+
+func @t_pair(%a: i64, %b: f64) -> tuple<i64, tuple<bool, f64>> attrs {ppy.effects = ["pure"], ppy.qualname = "t.pair"} {
+^entry:
+    %yes = core.const true : bool
+    %in = core.tuple_make %yes, %b : tuple<bool, f64>
+    %t = core.tuple_make %a, %in : tuple<i64, tuple<bool, f64>>
+    core.ret %t
+}
+
+func @t_main() -> () attrs {ppy.effects = ["io"], ppy.qualname = "t.main"} {
+^entry:
+    %one = core.const 1 : i64
+    %h = core.const 0.5 : f64
+    %t = core.call %one, %h {callee = @t_pair} : tuple<i64, tuple<bool, f64>>
+    %in = core.tuple_extract %t {index = 1} : tuple<bool, f64>
+    %x = core.tuple_extract %in {index = 1} : f64
+    core.call_extern %x {abi = "c", callee = "ppy_print_f64"}
+    core.ret
+}
+)";
+
+TEST(LLVMBackend, TuplesAreStructsByValue) {
+  auto b = backends::create_llvm_backend({});
+  auto m = parse(kTuples);
+  BackendContext ctx;
+  ctx.opt_level = 0;
+  ASSERT_TRUE(b->validate(*m, ctx).ok());
+  auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
+  ASSERT_TRUE(art.ok()) << art.status();
+  const std::string& text = std::get<std::string>(*art);
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diag;
+  auto parsed = llvm::parseAssemblyString(text, diag, context);
+  ASSERT_TRUE(parsed) << diag.getMessage().str() << "\n" << text;
+  EXPECT_FALSE(llvm::verifyModule(*parsed, &llvm::errs()));
+  EXPECT_NE(text.find("{ i64, { i1, double } } @t_pair(i64"), std::string::npos) << text;
+  EXPECT_NE(text.find("insertvalue"), std::string::npos) << text;
+  EXPECT_NE(text.find("extractvalue"), std::string::npos) << text;
+}
+
 TEST(LLVMBackend, UnsafeWrapsIntegerArithmetic) {
   auto b = backends::create_llvm_backend({});
   auto m = parse(kProgram);

@@ -76,6 +76,15 @@ class ModuleLowering {
       case TypeKind::F64: return llvm::Type::getDoubleTy(ctx_);
       case TypeKind::Ptr:
       case TypeKind::Buffer: return llvm::PointerType::get(ctx_, 0);
+      case TypeKind::Tuple: {  // a literal struct, passed and returned by value
+        std::vector<llvm::Type*> members;
+        for (size_t i = 0; i < t.num_elems(); ++i) {
+          llvm::Type* m = type(t.elem(i));
+          if (!m) return nullptr;
+          members.push_back(m);
+        }
+        return llvm::StructType::get(ctx_, members);
+      }
       default: return nullptr;
     }
   }
@@ -436,6 +445,16 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     }
     llvm::Value* fill = b_.CreateAShr(a, llvm::ConstantInt::get(i64(), 63));
     return set(b_.CreateSelect(in_range, b_.CreateAShr(a, safe), fill));
+  }
+  if (n == "core.tuple_make") {
+    llvm::Value* t = llvm::UndefValue::get(rlt);
+    for (unsigned i = 0; i < args.size(); ++i) t = b_.CreateInsertValue(t, args[i], {i});
+    return set(t);
+  }
+  if (n == "core.tuple_extract") {
+    const ir::Attribute* ix = op.attr("index");
+    if (!ix || !ix->is<int64_t>()) return fail(op, "a tuple_extract without an index");
+    return set(b_.CreateExtractValue(args[0], {static_cast<unsigned>(ix->as_int())}));
   }
   if (n == "core.cmp") return lower_cmp(op);
   if (n == "core.select") return set(b_.CreateSelect(args[0], args[1], args[2]));

@@ -16,6 +16,12 @@ bool lowered_type(ir::Type t) {
     case ir::TypeKind::F64: return true;
     case ir::TypeKind::Ptr:
     case ir::TypeKind::Buffer: return lowered_type(t.elem());
+    case ir::TypeKind::Tuple:
+      for (size_t i = 0; i < t.num_elems(); ++i)
+        if (!lowered_type(t.elem(i)) || t.elem(i).kind() == ir::TypeKind::Buffer ||
+            t.elem(i).kind() == ir::TypeKind::Ptr)
+          return false;
+      return true;
     default: return false;
   }
 }

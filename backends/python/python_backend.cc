@@ -42,6 +42,10 @@ bool known_type(ir::Type t) {
       return t.elem().kind() == ir::TypeKind::I64 || t.elem().kind() == ir::TypeKind::F64;
     case ir::TypeKind::Ptr:
       return t.ptr_space() == "stack" && known_type(t.elem());
+    case ir::TypeKind::Tuple:  // a Python tuple
+      for (size_t i = 0; i < t.num_elems(); ++i)
+        if (!known_type(t.elem(i)) || t.elem(i).kind() == ir::TypeKind::Buffer || t.elem(i).is_ptr()) return false;
+      return true;
     default:
       return false;
   }
@@ -103,11 +107,9 @@ class PythonBackend : public Backend {
           std::string callee = c && c->is<std::string>() ? c->as_string() : "";
           if (!known_extern(callee)) status = refuse(str_cat("the runtime function '", callee, "' in ", f->name()), "", op.loc());
         } else if (((op.name() == "core.shl" || op.name() == "core.shr") && op.result(0)->type() != ir::Type::i64()) ||
-                   op.name() == "core.ptr_offset" ||
-                   op.name() == "core.buffer_data" || op.name() == "core.call_intrinsic" ||
-                   op.name().starts_with("core.tuple") || op.name().starts_with("core.struct") ||
-                   (op.name() == "core.alloca" && op.attr("count")) || !op.regions().empty() ||
-                   op.num_results() > 1) {
+                   op.name() == "core.ptr_offset" || op.name() == "core.buffer_data" ||
+                   op.name() == "core.call_intrinsic" || op.name().starts_with("core.struct") ||
+                   (op.name() == "core.alloca" && op.attr("count")) || !op.regions().empty() || op.num_results() > 1) {
           status = refuse(where, "", op.loc());
         } else if (op.name() == "core.const" && op.num_results() == 1 && global_address(op.result(0), module)) {
           // a module variable's address: read and written as a Python global

@@ -126,6 +126,41 @@ func @m_main() -> () attrs {ppy.qualname = "m.main"} {
   EXPECT_EQ(run_python(*text), "-9223372036854775808\n-3 -1\nexit 1\nOverflowError: integer overflow\n");
 }
 
+TEST(PythonBackend, TuplesArePythonTuples) {
+  auto m = parse(R"(ppyir 1
+module @m
+
+func @m_pair(%a: i64) -> tuple<i64, tuple<f64>> attrs {ppy.qualname = "m.pair"} {
+^entry:
+    %h = core.const 0.5 : f64
+    %one = core.tuple_make %h : tuple<f64>
+    %t = core.tuple_make %a, %one : tuple<i64, tuple<f64>>
+    core.ret %t
+}
+
+func @m_main() -> () attrs {ppy.qualname = "m.main"} {
+^entry:
+    %n = core.const 3 : i64
+    %t = core.call %n {callee = @m_pair} : tuple<i64, tuple<f64>>
+    %a = core.tuple_extract %t {index = 0} : i64
+    %in = core.tuple_extract %t {index = 1} : tuple<f64>
+    %h = core.tuple_extract %in {index = 0} : f64
+    core.call_extern %a {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_space"}
+    core.call_extern %h {abi = "c", callee = "ppy_print_f64"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    core.ret
+}
+)");
+  auto b = create_python_backend({});
+  ASSERT_TRUE(b->validate(*m, BackendContext{}).ok());
+  auto text = python_source(*m);
+  ASSERT_TRUE(text.ok()) << text.status();
+  // A one-element tuple keeps its comma.
+  EXPECT_THAT(*text, HasSubstr("(0.5,)"));
+  EXPECT_EQ(run_python(*text), "3 0.5\nexit 0\n");
+}
+
 TEST(PythonBackend, ACopyIsDroppedOnlyWhereNeitherValueIsStillNeeded) {
   // fib's loop passes (b, a + b) back for (a, b): a + b may take b's
   // variable only if old b is not read after it (it is: the edge passes it to a),

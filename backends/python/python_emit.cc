@@ -1021,6 +1021,15 @@ class ModuleWriter {
                       paren(expr(op.operand(2)), kTernary)),
               kTernary};
     if (n == "core.cast") return cast(op);
+    if (n == "core.tuple_make") {
+      std::string a;
+      for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+      return {str_cat("(", a, op.num_operands() == 1 ? ",)" : ")"), kAtom};
+    }
+    if (n == "core.tuple_extract") {
+      const ir::Attribute* ix = op.attr("index");
+      return {str_cat(paren(expr(op.operand(0)), kAtom), "[", ix && ix->is<int64_t>() ? ix->as_int() : 0, "]"), kAtom};
+    }
     if (n == "core.load") {
       if (const std::string* g = global_of(op.operand(0))) return {*g, kAtom};
       return {values_->name(op.operand(0)), kAtom};

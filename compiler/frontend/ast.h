@@ -15,15 +15,17 @@ struct Pos {
   uint32_t col = 0;
 };
 
-/// Source-level types of the subset.
-enum class Ty : uint8_t {
+/// Source-level types of the subset. Types made of others (tuples, optionals)
+/// are interned from `FirstCompound` up (types.h): equal types are equal values.
+enum class Ty : uint16_t {
   Error, None, Int, Float, Bool, Str,
   ListInt, ListFloat,
   PtrInt, PtrFloat, ConstPtrInt, ConstPtrFloat,
+  FirstCompound = 256,
 };
 
 inline bool is_list(Ty t) { return t == Ty::ListInt || t == Ty::ListFloat; }
-inline bool is_ptr(Ty t) { return t >= Ty::PtrInt; }
+inline bool is_ptr(Ty t) { return t >= Ty::PtrInt && t <= Ty::ConstPtrFloat; }
 inline bool is_numeric(Ty t) { return t == Ty::Int || t == Ty::Float || t == Ty::Bool; }
 inline Ty elem_of(Ty t) {
   return (t == Ty::ListFloat || t == Ty::PtrFloat || t == Ty::ConstPtrFloat) ? Ty::Float : Ty::Int;

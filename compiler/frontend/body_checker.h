@@ -22,6 +22,8 @@ namespace ppy::frontend::checking {
 struct Flow {
   bool reachable = true;
   std::set<std::string> assigned;
+  /// `T | None` locals known not to be None here (narrowed to T).
+  std::set<std::string> not_none;
 };
 
 /// Where control flows meet: what both sides give.
@@ -111,6 +113,26 @@ class BodyChecker {
   Ty builtin(Expr& e, const std::string& n, bool stmt_level);
   Ty math_call(Expr& e, const std::string& n);
   Ty gpu_call(Expr& e, const std::string& n);
+  // --- tuples and optional values (check_tuple.cc) ---
+  Ty tuple_display(Expr& e, Ty expected);
+  /// `t[k]` of a tuple: `k` a constant int in range.
+  Ty tuple_subscript(Expr& e, Ty bt);
+  /// `a, b = v` where `v` is a tuple value.
+  void unpack(Expr& target, Ty vt, const Expr& v);
+  bool comparable(Ty a, Ty b, const std::string& op);
+  Ty compare_compound(Expr& e, const std::vector<Ty>& ts);
+  /// E1034 when `e` may be None where a value is needed; true if it was reported.
+  bool maybe_none(const Expr& e);
+  /// The optional locals a condition proves not None when it is `when_true`.
+  std::set<std::string> facts(const Expr& cond, bool when_true);
+  void narrow(const std::set<std::string>& names);
+  /// A loop's head forgets what its body may reassign.
+  void forget_narrowing(const std::vector<StmtPtr>& body);
+  /// A local's type where it is read: an optional known not None is its value's type.
+  Ty narrowed(const std::string& n, Ty declared);
+  /// Assigning a value (`vt`) narrows an optional local; None or an optional widens it.
+  void after_assign(const std::string& n, Ty declared, Ty vt);
+
   ModuleInfo& m_;
   FuncInfo& f_;
   const ModuleInterfaces& all_;

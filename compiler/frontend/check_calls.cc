@@ -7,6 +7,7 @@
 #include "body_checker.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
+#include "types.h"
 
 namespace ppy::frontend::checking {
 
@@ -168,7 +169,11 @@ Ty BodyChecker::user_call(Expr& e, const Resolved& r) {
   for (size_t i = 0; i < args.size(); ++i) {
     Ty t = value(*args[i], params[i]);
     if (t == Ty::Error || params[i] == Ty::Error) { ok = false; continue; }
-    if (t != params[i]) {
+    if (!assignable(t, params[i])) {
+      if (assignable(optional_inner(t), params[i]) && maybe_none(*args[i])) {
+        ok = false;
+        continue;
+      }
       error(args[i]->pos, "E1030", str_cat("argument '", names[i], "' of ", shown, "() is ", ty_name(params[i]), ", not ", ty_name(t), hint_for(params[i], t)));
       ok = false;
     }
@@ -229,7 +234,9 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     if (!arity(1, 1)) return Ty::Error;
     Ty t = value(*e.kids[1], Ty::Error);
     if (t == Ty::Error) return t;
+    if (is_tuple(t)) return Ty::Int;
     if (!is_list(t)) {
+      if (maybe_none(*e.kids[1])) return Ty::Error;
       error(e.kids[1]->pos, "E1030", str_cat("object of type '", ty_name(t), "' has no len()"));
       return Ty::Error;
     }

@@ -7,6 +7,7 @@
 #include "body_checker.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
+#include "types.h"
 
 namespace ppy::frontend::checking {
 
@@ -30,6 +31,7 @@ void BodyChecker::condition(Expr& e) {
 
 void BodyChecker::index(Expr& e) {
   Ty t = value(e, Ty::Int);
+  if (maybe_none(e)) return;
   if (t != Ty::Error && t != Ty::Int && t != Ty::Bool)
     error(e.pos, "E1030", str_cat("list indices must be int, not ", ty_name(t)));
 }
@@ -40,15 +42,23 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
     case ExprKind::Float: return Ty::Float;
     case ExprKind::Bool: return Ty::Bool;
     case ExprKind::NoneLit:
-      error(e.pos, "E1010", "None is only a return annotation in the ppy subset");
-      return Ty::Error;
+      if (gpu_) {
+        error(e.pos, "E1100", "None is not a value in GPU code");
+        return Ty::Error;
+      }
+      return none_value();
     case ExprKind::Str: return Ty::Str;
     case ExprKind::Name: return name(e);
     case ExprKind::Attribute: return attribute(e);
     case ExprKind::Unary: return unary(e);
     case ExprKind::Binary: return binary(e);
     case ExprKind::BoolOp: {
-      Ty a = value(*e.kids[0], Ty::Error), b = value(*e.kids[1], Ty::Error);
+      Ty a = value(*e.kids[0], Ty::Error);
+      // The right operand runs only when the left is true (`and`) or false (`or`).
+      std::set<std::string> outer = flow_.not_none;
+      narrow(facts(*e.kids[0], e.str == "and"));
+      Ty b = value(*e.kids[1], Ty::Error);
+      flow_.not_none = outer;
       if (a == Ty::Error || b == Ty::Error) return Ty::Error;
       if (a == b && !is_ptr(a) && !is_list(a)) return a;
       error(e.pos, "E1030",
@@ -59,7 +69,13 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
     case ExprKind::Compare: return compare(e);
     case ExprKind::IfExp: {
       condition(*e.kids[0]);
-      Ty a = expr(*e.kids[1], expected, false), b = expr(*e.kids[2], expected, false);
+      std::set<std::string> outer = flow_.not_none;
+      narrow(facts(*e.kids[0], true));
+      Ty a = expr(*e.kids[1], expected, false);
+      flow_.not_none = outer;
+      narrow(facts(*e.kids[0], false));
+      Ty b = expr(*e.kids[2], expected, false);
+      flow_.not_none = outer;
       if (a == Ty::Str && b == Ty::Str) return Ty::Str;  // only print() takes it
       if (a == Ty::Str || b == Ty::Str) {
         error(e.pos, "E1010", "strings are outside the ppy subset, except as print() arguments");
@@ -70,6 +86,12 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
         return Ty::Error;
       }
       if (a == Ty::Error || b == Ty::Error) return Ty::Error;
+      // `x if c else None`: an optional (or what the context expects, when both fit it).
+      if (a != b && expected != Ty::Error && assignable(a, expected) && assignable(b, expected)) return expected;
+      if (a != b && is_none_value(b) && holdable(a)) return optional_of(a);
+      if (a != b && is_none_value(a) && holdable(b)) return optional_of(b);
+      if (a != b && is_optional(a) && assignable(b, a)) return a;
+      if (a != b && is_optional(b) && assignable(a, b)) return b;
       if (a != b) {
         error(e.pos, "E1030", str_cat("the branches of a conditional expression give ", ty_name(a), " and ", ty_name(b), "; they must agree"));
         return Ty::Error;
@@ -79,6 +101,8 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
     case ExprKind::Call: return call(e, stmt_level);
     case ExprKind::Subscript: {
       Ty bt = value(*e.kids[0], Ty::Error);
+      if (is_tuple(bt)) return tuple_subscript(e, bt);
+      if (maybe_none(*e.kids[0])) return Ty::Error;
       if (e.kids[1]->kind == ExprKind::Tuple) {
         error(e.kids[1]->pos, "E1010", "multi-dimensional indexing is outside the ppy subset");
         return Ty::Error;
@@ -123,8 +147,7 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       return et == Ty::Int ? Ty::ListInt : Ty::ListFloat;
     }
     case ExprKind::Tuple:
-      error(e.pos, "E1010", "tuples are outside the ppy subset, except `a, b = x, y`");
-      return Ty::Error;
+      return tuple_display(e, expected);
   }
   return Ty::Error;
 }
@@ -239,7 +262,7 @@ Ty BodyChecker::name(Expr& e) {
       check_after_global(e.str, e.pos, false);
       global_effect(false);
     }
-    return lt->second;
+    return narrowed(e.str, lt->second);
   }
   Resolved r = resolve_path(e.str);
   if (r.ref == Ref::Const) return use_const(e, r);
@@ -290,6 +313,7 @@ Ty BodyChecker::unary(Expr& e) {
     if (is_ptr(t)) error(e.pos, "E1030", "'not' of a native pointer");
     return Ty::Bool;
   }
+  if (maybe_none(*e.kids[0])) return Ty::Error;
   if (!is_numeric(t)) {
     error(e.pos, "E1030", str_cat("bad operand type for unary ", e.str, ": ", ty_name(t)));
     return Ty::Error;
@@ -370,6 +394,7 @@ Ty BodyChecker::binary(Expr& e) {
   }
   Ty a = value(*e.kids[0], Ty::Error), b = value(*e.kids[1], Ty::Error);
   if (a == Ty::Error || b == Ty::Error) return Ty::Error;
+  if (maybe_none(*e.kids[0]) || maybe_none(*e.kids[1])) return Ty::Error;
   if (is_list(a) || is_list(b)) {
     error(e.pos, "E1010", str_cat("'", op, "' on lists is outside the ppy subset (lists have a fixed length)"));
     return Ty::Error;
@@ -378,11 +403,14 @@ Ty BodyChecker::binary(Expr& e) {
 }
 
 Ty BodyChecker::compare(Expr& e) {
-  for (auto& op : e.ops)
-    if (op == "in" || op == "not in" || op == "is" || op == "is not") {
+  bool compound = false;
+  for (auto& op : e.ops) {
+    compound = compound || op == "is" || op == "is not";
+    if (op == "in" || op == "not in") {
       error(e.pos, "E1010", str_cat("the '", op, "' operator is outside the ppy subset"));
       return Ty::Error;
     }
+  }
   bool ok = true;
   std::vector<Ty> ts;
   for (auto& k : e.kids) {
@@ -390,6 +418,8 @@ Ty BodyChecker::compare(Expr& e) {
     if (ts.back() == Ty::Error) ok = false;
   }
   if (!ok) return Ty::Error;
+  for (Ty t : ts) compound = compound || t >= Ty::FirstCompound;
+  if (compound) return compare_compound(e, ts);
   for (size_t i = 0; i + 1 < ts.size(); ++i)
     if (!is_numeric(ts[i]) || !is_numeric(ts[i + 1])) {
       error(e.pos, "E1030", str_cat("cannot compare ", ty_name(ts[i]), " and ", ty_name(ts[i + 1])));

@@ -7,6 +7,7 @@
 #include "body_checker.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
+#include "types.h"
 
 namespace ppy::frontend::checking {
 
@@ -16,6 +17,8 @@ Flow merge(const Flow& a, const Flow& b) {
   Flow r;
   for (auto& n : a.assigned)
     if (b.assigned.count(n)) r.assigned.insert(n);
+  for (auto& n : a.not_none)
+    if (b.not_none.count(n)) r.not_none.insert(n);
   return r;
 }
 
@@ -159,20 +162,18 @@ void BodyChecker::stmt(Stmt& s) {
       return;
     case StmtKind::Assign: {
       Ty vt = Ty::Error;
+      bool elementwise = s.value->kind == ExprKind::Tuple;  // `a, b = x, y`: element by element
       for (auto& t : s.targets)
-        if (t->kind == ExprKind::Tuple && s.value->kind != ExprKind::Tuple) {
-          error(t->pos, "E1010", "unpacking is outside the ppy subset, except `a, b = x, y` of equal lengths");
-          return;
-        }
-      if (s.value->kind == ExprKind::Tuple) {
-        for (auto& t : s.targets)
-          if (t->kind != ExprKind::Tuple || t->kids.size() != s.value->kids.size()) {
-            error(s.value->pos, "E1010", "tuples are outside the ppy subset, except `a, b = x, y` of equal lengths");
-            return;
-          }
+        if (t->kind != ExprKind::Tuple || t->kids.size() != s.value->kids.size()) elementwise = false;
+      if (elementwise) {
         for (auto& k : s.value->kids) value(*k, Ty::Error);
         for (auto& t : s.targets)
-          for (size_t i = 0; i < t->kids.size(); ++i) assign(*t->kids[i], s.value->kids[i]->ty, *s.value->kids[i]);
+          for (size_t i = 0; i < t->kids.size(); ++i) {
+            if (t->kids[i]->kind == ExprKind::Tuple)
+              unpack(*t->kids[i], s.value->kids[i]->ty, *s.value->kids[i]);
+            else
+              assign(*t->kids[i], s.value->kids[i]->ty, *s.value->kids[i]);
+          }
         return;
       }
       Ty hint = Ty::Error;
@@ -181,7 +182,12 @@ void BodyChecker::stmt(Stmt& s) {
         if (it != types_.end()) hint = it->second;
       }
       vt = value(*s.value, hint);
-      for (auto& t : s.targets) assign(*t, vt, *s.value);
+      for (auto& t : s.targets) {
+        if (t->kind == ExprKind::Tuple)
+          unpack(*t, vt, *s.value);
+        else
+          assign(*t, vt, *s.value);
+      }
       return;
     }
     case StmtKind::AnnAssign: {
@@ -216,24 +222,33 @@ void BodyChecker::stmt(Stmt& s) {
     case StmtKind::If: {
       condition(*s.value);
       Flow before = flow_;
+      narrow(facts(*s.value, true));
       block(s.body);
       Flow after_then = flow_;
       flow_ = before;
+      narrow(facts(*s.value, false));
       block(s.orelse);
       flow_ = merge(after_then, flow_);
       return;
     }
     case StmtKind::While: {
+      forget_narrowing(s.body);  // the test runs again after the body
       condition(*s.value);
       bool forever = s.value->kind == ExprKind::Bool && s.value->bval;
       Flow before = flow_;
+      narrow(facts(*s.value, true));
       loops_.push_back({});
       block(s.body);
       std::vector<Flow> breaks = std::move(loops_.back());
       loops_.pop_back();
       Flow out;
       out.reachable = false;
-      if (!forever) out = before;
+      if (!forever) {
+        out = before;
+        flow_ = before;
+        narrow(facts(*s.value, false));
+        out.not_none = flow_.not_none;
+      }
       for (auto& b : breaks) out = merge(out, b);
       flow_ = out;
       return;
@@ -255,14 +270,17 @@ void BodyChecker::stmt(Stmt& s) {
         error(s.pos, "E1001", "'return' outside function");
         return;
       }
-      if (s.value && !(s.value->kind == ExprKind::NoneLit)) {
+      if (s.value && !(s.value->kind == ExprKind::NoneLit && !is_optional(f_.result))) {
         Ty t = value(*s.value, f_.result);
         if (f_.result == Ty::None) {
           error(s.value->pos, "E1050", str_cat("function '", f_.name, "' is declared -> None but returns a value"));
-        } else if (t != Ty::Error && f_.result != Ty::Error && t != f_.result) {
-          error(s.value->pos, "E1030", str_cat("function '", f_.name, "' returns ", ty_name(f_.result), ", not ", ty_name(t), hint_for(f_.result, t)));
+        } else if (t != Ty::Error && f_.result != Ty::Error && !assignable(t, f_.result)) {
+          if (!(assignable(optional_inner(t), f_.result) && maybe_none(*s.value)))
+            error(s.value->pos, "E1030",
+                  str_cat("function '", f_.name, "' returns ", ty_name(f_.result), ", not ", ty_name(t),
+                          hint_for(f_.result, t)));
         }
-      } else if (f_.result != Ty::None && f_.result != Ty::Error) {
+      } else if (f_.result != Ty::None && f_.result != Ty::Error && !is_optional(f_.result)) {
         error(s.pos, "E1050", str_cat("function '", f_.name, "' must return a ", ty_name(f_.result)));
       }
       flow_.reachable = false;
@@ -299,6 +317,10 @@ std::string BodyChecker::hint_for(Ty want, Ty got) {
 
 Ty BodyChecker::annotation(const Expr* a) {
   if (!a) return Ty::Error;
+  if (auto c = compound_annotation(
+          *a, [&](const Expr& x) { return annotation(&x); },
+          [&](Pos p, const char* code, std::string msg) { error(p, code, std::move(msg)); }))
+    return *c;
   if (a->kind == ExprKind::Name) {
     if (a->str == "int") return Ty::Int;
     if (a->str == "float") return Ty::Float;
@@ -309,7 +331,7 @@ Ty BodyChecker::annotation(const Expr* a) {
     if (a->kids[1]->str == "int") return Ty::ListInt;
     if (a->kids[1]->str == "float") return Ty::ListFloat;
   }
-  error(a->pos, "E1031", "a local's type must be int, float, bool, list[int] or list[float]");
+  error(a->pos, "E1031", "a local's type must be int, float, bool, list[int], list[float], a tuple or T | None");
   return Ty::Error;
 }
 
@@ -328,16 +350,24 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
       return;
     }
     if (unknown_.count(t.str)) {
+      if (is_none_value(vt)) {
+        error(v.pos, "E1030",
+              str_cat("'", t.str, "' is first given None: declare what else it may hold, `", t.str,
+                      ": int | None = None`"));
+        return;
+      }
       it->second = vt;
       unknown_.erase(t.str);
       note_local(t.str);
-    } else if (it->second != Ty::Error && it->second != vt) {
-      error(v.pos, "E1030",
-            str_cat("'", t.str, "' holds ", ty_name(it->second), "; it cannot be given a ", ty_name(vt),
-                    hint_for(it->second, vt)));
+    } else if (it->second != Ty::Error && !assignable(vt, it->second)) {
+      if (!(assignable(optional_inner(vt), it->second) && maybe_none(v)))
+        error(v.pos, "E1030",
+              str_cat("'", t.str, "' holds ", ty_name(it->second), "; it cannot be given a ", ty_name(vt),
+                      hint_for(it->second, vt)));
       return;
     }
     t.ty = it->second;
+    after_assign(t.str, it->second, vt);
     flow_.assigned.insert(t.str);
     if (globals_.count(t.str)) {
       check_after_global(t.str, t.pos, true);
@@ -392,6 +422,7 @@ void BodyChecker::aug_assign(Stmt& s) {
   }
   Ty vt = value(*s.value, Ty::Error);
   if (tt == Ty::Error || vt == Ty::Error) return;
+  if (maybe_none(t) || maybe_none(*s.value)) return;
   Ty r = arith(s.op, tt, vt, s.pos);
   if (r == Ty::Error) return;
   if (r != tt) {
@@ -444,6 +475,7 @@ void BodyChecker::for_stmt(Stmt& s) {
     error(t.pos, "E1010", "a for loop's target must be one variable");
     return;
   }
+  forget_narrowing(s.body);
   Flow before = flow_;
   Expr dummy;
   dummy.kind = ExprKind::Int;

@@ -10,14 +10,65 @@
 #include "body_checker.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
+#include "types.h"
 
 namespace ppy::frontend {
 
+namespace {
+
+/// One type at `s[i]` as `ty_name` spells it, compound ones included.
+Ty read_ty(const std::string& s, size_t& i) {
+  Ty t = Ty::Error;
+  if (s.compare(i, 6, "tuple[") == 0) {
+    i += 6;
+    std::vector<Ty> elems;
+    if (s.compare(i, 3, "()]") == 0) {
+      i += 3;
+      t = tuple_of(elems);
+    } else {
+      for (;;) {
+        Ty e = read_ty(s, i);
+        if (e == Ty::Error) return Ty::Error;
+        elems.push_back(e);
+        if (s.compare(i, 2, ", ") == 0) {
+          i += 2;
+          continue;
+        }
+        if (i < s.size() && s[i] == ']') {
+          ++i;
+          break;
+        }
+        return Ty::Error;
+      }
+      t = tuple_of(elems);
+    }
+  } else {
+    size_t end = i;
+    while (end < s.size() && s[end] != ',' && s[end] != ']' && s[end] != ' ') {
+      if (s[end] == '[') end = s.find(']', end);
+      if (end == std::string::npos) return Ty::Error;
+      ++end;
+    }
+    std::string word = s.substr(i, end - i);
+    for (Ty b : {Ty::None, Ty::Int, Ty::Float, Ty::Bool, Ty::ListInt, Ty::ListFloat, Ty::PtrInt, Ty::PtrFloat,
+                 Ty::ConstPtrInt, Ty::ConstPtrFloat})
+      if (word == ty_name(b)) t = b;
+    if (t == Ty::Error) return t;
+    i = end;
+  }
+  if (s.compare(i, 7, " | None") == 0) {
+    i += 7;
+    t = optional_of(t);
+  }
+  return t;
+}
+
+}  // namespace
+
 Ty ty_from_name(const std::string& s) {
-  for (Ty t : {Ty::None, Ty::Int, Ty::Float, Ty::Bool, Ty::ListInt, Ty::ListFloat, Ty::PtrInt,
-               Ty::PtrFloat, Ty::ConstPtrInt, Ty::ConstPtrFloat})
-    if (s == ty_name(t)) return t;
-  return Ty::Error;
+  size_t i = 0;
+  Ty t = read_ty(s, i);
+  return i == s.size() ? t : Ty::Error;
 }
 
 namespace checking {

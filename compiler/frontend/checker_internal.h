@@ -3,6 +3,7 @@
 // check_*.cc): the names of the ppy subset's special modules, and dotted paths.
 // Not an API: nothing outside compiler/frontend includes it.
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,5 +18,10 @@ const std::set<std::string>& special_names();
 bool is_special_module(const std::string& m);
 /// `a.b.c` for a chain of names and attributes, else nullopt.
 std::optional<std::string> dotted(const Expr& e);
+/// A tuple or optional annotation (`tuple[int, float]`, `int | None`): its
+/// type (Error when reported), or nullopt when `a` is neither; `elem` reads
+/// an element's annotation.
+std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(const Expr&)>& elem,
+                                      const std::function<void(Pos, const char*, std::string)>& error);
 
 }  // namespace ppy::frontend::checking

@@ -131,5 +131,66 @@ TEST(Checker, ListsStayInTheirFrame) {
   EXPECT_EQ(check("def fill(xs: list[int]) -> None:\n    xs[0] = 1\n\ndef f() -> int:\n    ys = [0] * 2\n    fill(ys)\n    return ys[0]\n"), "");
 }
 
+TEST(Checker, TuplesAreValues) {
+  EXPECT_EQ(check("def f(a: int, b: int) -> tuple[int, int]:\n    return a // b, a % b\n\n"
+                  "def g() -> int:\n    q, r = f(7, 2)\n    t = f(1, 1)\n    return q + r + t[0] + t[-1]\n"),
+            "");
+  // Nested tuples, displays taking a declared element type, unpacking a nested target.
+  EXPECT_EQ(check("def f() -> tuple[tuple[int, float], bool]:\n    return (1, 2.5), True\n\n"
+                  "def g() -> float:\n    (a, b), c = f()\n    return b\n"),
+            "");
+  EXPECT_THAT(check("def f(t: tuple[int, int]) -> int:\n    return t[2]\n"),
+              HasSubstr("E1030 2:14 tuple index out of range: 2 indexes a tuple[int, int] of 2 elements"));
+  EXPECT_THAT(check("def f(t: tuple[int, int], i: int) -> int:\n    return t[i]\n"),
+              HasSubstr("E1010 2:14 a tuple is indexed by a constant int"));
+  EXPECT_THAT(check("def f(t: tuple[int, int, int]) -> int:\n    a, b = t\n    return a\n"),
+              HasSubstr("E1030 2:12 too many values to unpack (expected 2, got 3)"));
+  EXPECT_THAT(check("def f(t: tuple[int, int]) -> int:\n    a, b, c = t\n    return a\n"),
+              HasSubstr("not enough values to unpack (expected 3, got 2)"));
+  EXPECT_THAT(check("def f() -> tuple[int, float]:\n    return 1, 2\n"),
+              HasSubstr("E1030 2:12 function 'f' returns tuple[int, float], not tuple[int, int]"));
+  EXPECT_THAT(check("def f(t: tuple[int, list[int]]) -> None:\n    pass\n"), HasSubstr("E1031"));
+  EXPECT_THAT(check("def f() -> None:\n    t = ()\n"), HasSubstr("E1010 2:9 the empty tuple"));
+  // Lexicographic order needs elements that order; equality takes any two tuples.
+  EXPECT_EQ(check("def f(a: tuple[int, float], b: tuple[int, int, int]) -> bool:\n    return a < b or a == b\n"), "");
+  EXPECT_THAT(check("def f(a: tuple[int, int], b: int) -> bool:\n    return a < b\n"), HasSubstr("E1030"));
+}
+
+TEST(Checker, OptionalValuesNarrowAfterIsNotNone) {
+  const std::string find =
+      "def find(xs: list[int], v: int) -> int | None:\n    for i in range(len(xs)):\n"
+      "        if xs[i] == v:\n            return i\n    return None\n\n";
+  EXPECT_EQ(check(find + "def f(xs: list[int]) -> int:\n    i = find(xs, 3)\n    if i is not None:\n"
+                         "        return i + 1\n    return 0\n"),
+            "");
+  // After an early return, and on the right of `and`, and in a conditional expression.
+  EXPECT_EQ(check(find + "def f(xs: list[int]) -> int:\n    i = find(xs, 3)\n    if i is None:\n        return -1\n"
+                         "    return i * 2\n"),
+            "");
+  EXPECT_EQ(check(find + "def f(xs: list[int]) -> bool:\n    i = find(xs, 3)\n    return i is not None and i > 2\n"),
+            "");
+  EXPECT_EQ(
+      check(find + "def f(xs: list[int]) -> int:\n    i = find(xs, 3)\n    return i + 1 if i is not None else 0\n"),
+      "");
+  EXPECT_THAT(check(find + "def f(xs: list[int]) -> int:\n    i = find(xs, 3)\n    return i + 1\n"),
+              HasSubstr("E1034 9:12 'i' may be None here (int | None); test `i is not None` first"));
+  // Merging paths: narrowed on one branch only is not narrowed after the if.
+  EXPECT_THAT(check(find + "def f(xs: list[int], c: bool) -> int:\n    i = find(xs, 3)\n    if c:\n"
+                           "        if i is None:\n            return 0\n    return i\n"),
+              HasSubstr("E1034 12:12"));
+  // A loop that may assign None forgets what was known before it.
+  EXPECT_THAT(check("def f(n: int) -> int:\n    x: int | None = 1\n    total = 0\n    for k in range(n):\n"
+                    "        total += x\n        x = None\n    return total\n"),
+              HasSubstr("E1034 5:18"));
+  EXPECT_THAT(check("def f() -> None:\n    x = None\n"), HasSubstr("E1030 2:9 'x' is first given None"));
+  EXPECT_THAT(check("def f(a: int, b: int) -> bool:\n    return a is b\n"), HasSubstr("E1010"));
+  EXPECT_THAT(check("def f(x: int | None) -> bool:\n    return x < 3\n"), HasSubstr("E1034 2:12"));
+  // Values and None pass where an optional is declared; `-> int | None` may return None or fall back to it.
+  EXPECT_EQ(check("def g(x: int | None) -> int | None:\n    if x is None:\n        return None\n    return x\n\n"
+                  "def f() -> None:\n    print(g(3), g(None))\n    y: tuple[int | None, float] = (None, 1.5)\n"
+                  "    print(y, y == (None, 1.5))\n"),
+            "");
+}
+
 }  // namespace
 }  // namespace ppy::frontend

@@ -9,6 +9,7 @@
 #include "checker_internal.h"
 #include "parser.h"
 #include "ppy/util/str_cat.h"
+#include "types.h"
 
 namespace ppy::frontend {
 namespace {
@@ -248,10 +249,13 @@ class Declarer {
 
   Ty annotation_type(const Expr* a, bool allow_none, const std::string& what) {
     if (!a) return Ty::Error;
+    if (auto c = checking::compound_annotation(
+            *a, [&](const Expr& x) { return annotation_type(&x, false, what); },
+            [&](Pos p, const char* code, std::string msg) { error(p, code, std::move(msg)); }))
+      return *c;
     auto bad = [&]() {
       error(a->pos, "E1031",
-            str_cat("the type of ", what,
-                    " must be int, float, bool, list[int], list[float]",
+            str_cat("the type of ", what, " must be int, float, bool, list[int], list[float], a tuple, T | None",
                     allow_none ? " or None" : "", " (or a native pointer in GPU code)"));
       return Ty::Error;
     };
@@ -346,6 +350,8 @@ class Declarer {
           error(p.pos, "E1100", "native pointers are only for @cuda.kernel and @cuda.device functions");
         if (is_list(p.ty) && gpu)
           error(p.pos, "E1100", str_cat("a GPU function cannot take a list ('", p.name, "'); pass a native.ptr"));
+        if (p.ty >= Ty::FirstCompound && gpu)
+          error(p.pos, "E1100", str_cat("a GPU function cannot take ", ty_name(p.ty), " ('", p.name, "')"));
       }
       f.params.push_back(p.ty);
       f.defaults.push_back(default_value(p, def.name, gpu));
@@ -365,6 +371,10 @@ class Declarer {
       }
       if (is_ptr(f.result)) {
         error(def.returns->pos, "E1100", "a function cannot return a native pointer");
+        f.result = Ty::Error;
+      }
+      if (f.result >= Ty::FirstCompound && gpu) {
+        error(def.returns->pos, "E1100", str_cat("a GPU function cannot return ", ty_name(f.result)));
         f.result = Ty::Error;
       }
       if (f.gpu_kind == "kernel" && f.result != Ty::None && f.result != Ty::Error)

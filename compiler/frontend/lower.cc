@@ -6,6 +6,7 @@
 
 #include "ppy/frontend/frontend.h"
 #include "ppy/util/str_cat.h"
+#include "types.h"
 
 namespace ppy::frontend {
 namespace {
@@ -18,6 +19,15 @@ using ir::Type;
 using ir::Value;
 
 Type ir_type(Ty t) {
+  // A tuple is a `tuple<...>` of its elements; `T | None` is `tuple<bool, T>`
+  // (present, value: a zero value when None); None itself is a false bool.
+  if (is_tuple(t)) {
+    std::vector<Type> members;
+    for (Ty e : tuple_elems(t)) members.push_back(ir_type(e));
+    return Type::tuple(members);
+  }
+  if (is_optional(t)) return Type::tuple({Type::i1(), ir_type(optional_inner(t))});
+  if (is_none_value(t)) return Type::i1();
   switch (t) {
     case Ty::Int: return Type::i64();
     case Ty::Float: return Type::f64();
@@ -163,7 +173,9 @@ class FunctionLowerer {
         Value* n = list_len(v, p);
         return cmp("ne", n, const_i64(0, p), p);
       }
-      default: return cmp("ne", v, v, p);
+      default:
+        if (t >= Ty::FirstCompound) return compound_truth(v, t, p);
+        return cmp("ne", v, v, p);
     }
   }
 
@@ -206,6 +218,18 @@ class FunctionLowerer {
   Value* load_local(const std::string& name, Pos p) {
     return emit("core.load", {slots_.at(name)}, {ir_type(slot_ty_.at(name))}, {}, p);
   }
+  /// A local read as type `ty`: an optional the checker narrowed gives its value.
+  Value* load_as(const std::string& name, Ty ty, Pos p) {
+    Value* v = load_local(name, p);
+    Ty declared = slot_ty_.at(name);
+    if (ty != declared && is_optional(declared) && ty == optional_inner(declared)) return extract(v, 1, p);
+    return v;
+  }
+  /// Stores a value of type `vt` into a local, made the local's type first.
+  void store_as(const std::string& name, Value* v, Ty vt, Pos p) {
+    auto it = slot_ty_.find(name);
+    store_local(name, it == slot_ty_.end() ? v : coerce(v, vt, it->second, p), p);
+  }
 
   void stmt(const Stmt& s) {
     switch (s.kind) {
@@ -220,7 +244,10 @@ class FunctionLowerer {
         expr(*s.value);
         return;
       case StmtKind::Assign: {
-        if (s.value->kind == ExprKind::Tuple) {
+        bool elementwise = s.value->kind == ExprKind::Tuple;  // `a, b = x, y`, as the checker saw it
+        for (auto& t : s.targets)
+          if (t->kind != ExprKind::Tuple || t->kids.size() != s.value->kids.size()) elementwise = false;
+        if (elementwise) {
           std::vector<Value*> vals;
           for (auto& k : s.value->kids) vals.push_back(expr(*k));
           for (auto& t : s.targets)
@@ -237,9 +264,9 @@ class FunctionLowerer {
       case StmtKind::AugAssign: {
         const Expr& t = *s.targets[0];
         if (t.kind == ExprKind::Name) {
-          Value* cur = load_local(t.str, t.pos);
+          Value* cur = load_as(t.str, t.ty, t.pos);
           Value* v = expr(*s.value);
-          store_local(t.str, arith(s.op, cur, t.ty, v, s.value->ty, t.ty, s.pos), s.pos);
+          store_as(t.str, arith(s.op, cur, t.ty, v, s.value->ty, t.ty, s.pos), t.ty, s.pos);
         } else {
           Value* buf = expr(*t.kids[0]);
           Value* i = convert(expr(*t.kids[1]), t.kids[1]->ty, Ty::Int, t.pos);
@@ -296,8 +323,10 @@ class FunctionLowerer {
         br(loops_.back().cont, {}, s.pos);
         return;
       case StmtKind::Return:
-        if (s.value && s.value->kind != ExprKind::NoneLit && f_.result != Ty::None) {
-          Value* v = expr(*s.value);
+        if (is_optional(f_.result) && (!s.value || s.value->kind == ExprKind::NoneLit)) {
+          emit("core.ret", {none_of(f_.result, s.pos)}, {}, {}, s.pos);
+        } else if (s.value && s.value->kind != ExprKind::NoneLit && f_.result != Ty::None) {
+          Value* v = coerce(expr(*s.value), s.value->ty, f_.result, s.pos);
           emit("core.ret", {v}, {}, {}, s.pos);
         } else {
           emit("core.ret", {}, {}, {}, s.pos);
@@ -315,7 +344,12 @@ class FunctionLowerer {
 
   void assign(const Expr& t, Value* v, Ty vt) {
     if (t.kind == ExprKind::Name) {
-      store_local(t.str, v, t.pos);
+      store_as(t.str, v, vt, t.pos);
+      return;
+    }
+    if (t.kind == ExprKind::Tuple) {  // unpacking a tuple value
+      std::vector<Ty> elems = tuple_elems(vt);
+      for (size_t i = 0; i < t.kids.size() && i < elems.size(); ++i) assign(*t.kids[i], extract(v, i, t.pos), elems[i]);
       return;
     }
     // A list element.
@@ -395,6 +429,10 @@ class FunctionLowerer {
       case ExprKind::Int: return const_i64(e.ival, p);
       case ExprKind::Float: return const_f64(e.fval, p);
       case ExprKind::Bool: return const_bool(e.bval, p);
+      case ExprKind::NoneLit:
+        return const_bool(false, p);
+      case ExprKind::Tuple:
+        return tuple_display(e);
       case ExprKind::Name:
       case ExprKind::Attribute:
         if (e.ref == Ref::Const) {
@@ -402,7 +440,7 @@ class FunctionLowerer {
           if (e.ty == Ty::Float) return const_f64(e.fval, p);
           return const_bool(e.bval, p);
         }
-        return load_local(e.str, p);
+        return load_as(e.str, e.ty, p);
       case ExprKind::Unary: {
         const Expr& a = *e.kids[0];
         Value* v = expr(a);
@@ -442,16 +480,17 @@ class FunctionLowerer {
         Block* join = new_block("sel.end", n);
         cond_br(c, tb, {}, fb, {}, p);
         cur_ = tb;
-        Value* a = expr(*e.kids[1]);
+        Value* a = coerce(expr(*e.kids[1]), e.kids[1]->ty, e.ty, p);
         br(join, {a}, p);
         cur_ = fb;
-        Value* b = expr(*e.kids[2]);
+        Value* b = coerce(expr(*e.kids[2]), e.kids[2]->ty, e.ty, p);
         br(join, {b}, p);
         cur_ = join;
         return join->add_argument(ir_type(e.ty), "");
       }
       case ExprKind::Call: return call(e);
       case ExprKind::Subscript: {
+        if (e.target == "tuple") return extract(expr(*e.kids[0]), static_cast<size_t>(e.ival), p);
         Value* buf = expr(*e.kids[0]);
         Value* i = convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p);
         Value* idx = list_index(buf, i, p, false);
@@ -517,6 +556,8 @@ class FunctionLowerer {
     static const std::map<std::string, const char*> preds = {{"<", "lt"}, {"<=", "le"}, {">", "gt"},
                                                              {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
     auto one = [&](Value* a, Ty at, Value* b, Ty bt, const std::string& op) {
+      if (at >= Ty::FirstCompound || bt >= Ty::FirstCompound || op == "is" || op == "is not")
+        return compare_compound(a, at, b, bt, op, p);
       Ty common = (at == Ty::Float || bt == Ty::Float) ? Ty::Float : Ty::Int;
       Value* ca = convert(a, at, common, p);
       Value* cb = convert(b, bt, common, p);
@@ -660,6 +701,13 @@ class FunctionLowerer {
     for (auto& [i, v] : placed) args[static_cast<size_t>(i)] = v;
     size_t dot = e.target.rfind('.');
     std::string sym = symbol_name(e.target.substr(0, dot), e.target.substr(dot + 1));
+    // An argument takes its parameter's type (a value or None into an optional).
+    std::vector<Ty> params = kernel_params(e.target.substr(0, dot), e.target.substr(dot + 1));
+    std::vector<Ty> arg_ty(args.size(), Ty::Error);
+    for (size_t i = 1; i < e.kids.size(); ++i) arg_ty[static_cast<size_t>(e.kids[i]->param_index)] = e.kids[i]->ty;
+    for (auto& k : e.keywords) arg_ty[static_cast<size_t>(k.value->param_index)] = k.value->ty;
+    for (size_t i = 0; i < args.size() && i < params.size(); ++i)
+      args[i] = coerce(args[i], arg_ty[i], params[i], e.pos);
     std::vector<Type> res;
     if (e.ty != Ty::None) res.push_back(ir_type(e.ty));
     return emit("core.call", std::move(args), res, {{"callee", SymbolRef{sym}}}, e.pos);
@@ -701,7 +749,11 @@ class FunctionLowerer {
     if (n == "float0") return const_f64(0.0, p);
     if (n == "bool0") return const_bool(false, p);
     const Expr& a = *e.kids[1];
-    if (n == "len") return list_len(expr(a), p);
+    if (n == "len") {
+      Value* v = expr(a);
+      if (is_tuple(a.ty)) return const_i64(static_cast<int64_t>(tuple_elems(a.ty).size()), p);
+      return list_len(v, p);
+    }
     Value* v = expr(a);
     if (n == "int") return a.ty == Ty::Float ? float_to_int(v, p) : convert(v, a.ty, Ty::Int, p);
     if (n == "float") return convert(v, a.ty, Ty::Float, p);
@@ -804,8 +856,185 @@ class FunctionLowerer {
         return;
       }
       default:
+        if (a.ty >= Ty::FirstCompound) print_compound(v, a.ty, p);
         return;
     }
+  }
+
+  // --- tuples and optional values (docs/runtime.md, *Tuples and optional values*) ---
+
+  Value* extract(Value* t, size_t i, Pos p) {
+    return emit("core.tuple_extract", {t}, {t->type().elem(i)}, {{"index", static_cast<int64_t>(i)}}, p);
+  }
+  Value* make_tuple(std::vector<Value*> vals, Ty t, Pos p) {
+    return emit("core.tuple_make", std::move(vals), {ir_type(t)}, {}, p);
+  }
+  /// The zero value of a type: what a None optional holds.
+  Value* zero_of(Ty t, Pos p) {
+    if (t == Ty::Float) return const_f64(0.0, p);
+    if (t == Ty::Bool || is_none_value(t)) return const_bool(false, p);
+    if (is_optional(t)) return none_of(t, p);
+    if (is_tuple(t)) {
+      std::vector<Value*> vals;
+      for (Ty e : tuple_elems(t)) vals.push_back(zero_of(e, p));
+      return make_tuple(std::move(vals), t, p);
+    }
+    return const_i64(0, p);
+  }
+  Value* none_of(Ty opt, Pos p) { return make_tuple({const_bool(false, p), zero_of(optional_inner(opt), p)}, opt, p); }
+
+  /// A value of type `from` as type `to` (the checker proved `assignable`):
+  /// a value or None into an optional, tuples element by element.
+  Value* coerce(Value* v, Ty from, Ty to, Pos p) {
+    if (from == to || from == Ty::Error || to == Ty::Error) return v;
+    if (is_optional(to)) {
+      Ty inner = optional_inner(to);
+      if (is_none_value(from)) return none_of(to, p);
+      if (is_optional(from))
+        return make_tuple({extract(v, 0, p), coerce(extract(v, 1, p), optional_inner(from), inner, p)}, to, p);
+      return make_tuple({const_bool(true, p), coerce(v, from, inner, p)}, to, p);
+    }
+    if (is_tuple(from) && is_tuple(to)) {
+      std::vector<Ty> a = tuple_elems(from), b = tuple_elems(to);
+      std::vector<Value*> vals;
+      for (size_t i = 0; i < a.size() && i < b.size(); ++i) vals.push_back(coerce(extract(v, i, p), a[i], b[i], p));
+      return make_tuple(std::move(vals), to, p);
+    }
+    return v;
+  }
+
+  Value* tuple_display(const Expr& e) {
+    std::vector<Ty> elems = tuple_elems(e.ty);
+    std::vector<Value*> vals;
+    for (size_t i = 0; i < e.kids.size(); ++i) {
+      Value* v = expr(*e.kids[i]);
+      vals.push_back(i < elems.size() ? coerce(v, e.kids[i]->ty, elems[i], e.pos) : v);
+    }
+    return make_tuple(std::move(vals), e.ty, e.pos);
+  }
+
+  /// A tuple is true (it is never empty); an optional when it holds a true value.
+  Value* compound_truth(Value* v, Ty t, Pos p) {
+    if (is_tuple(t)) return const_bool(true, p);
+    if (is_optional(t)) return and_(extract(v, 0, p), truth(extract(v, 1, p), optional_inner(t), p), p);
+    return const_bool(false, p);  // None
+  }
+
+  /// Whether `a == b`, as Python compares tuples (element by element) and
+  /// optionals (None equals only None).
+  Value* equal(Value* a, Ty at, Value* b, Ty bt, Pos p) {
+    if (is_none_value(at) && is_none_value(bt)) return const_bool(true, p);
+    if (is_none_value(at) || is_none_value(bt)) {
+      Value* x = is_none_value(at) ? b : a;
+      Ty xt = is_none_value(at) ? bt : at;
+      if (!is_optional(xt)) return const_bool(false, p);
+      return not_(extract(x, 0, p), p);
+    }
+    if (is_optional(at) && is_optional(bt)) {
+      Value* pa = extract(a, 0, p);
+      Value* pb = extract(b, 0, p);
+      Value* same = equal(extract(a, 1, p), optional_inner(at), extract(b, 1, p), optional_inner(bt), p);
+      return and_(cmp("eq", pa, pb, p), or_(not_(pa, p), same, p), p);
+    }
+    if (is_optional(at) || is_optional(bt)) {
+      Value* x = is_optional(at) ? a : b;
+      Ty xt = is_optional(at) ? at : bt;
+      Value* y = is_optional(at) ? b : a;
+      Ty yt = is_optional(at) ? bt : at;
+      return and_(extract(x, 0, p), equal(extract(x, 1, p), optional_inner(xt), y, yt, p), p);
+    }
+    if (is_tuple(at) && is_tuple(bt)) {
+      std::vector<Ty> x = tuple_elems(at), y = tuple_elems(bt);
+      if (x.size() != y.size()) return const_bool(false, p);
+      Value* r = nullptr;
+      for (size_t i = 0; i < x.size(); ++i) {
+        Value* e = equal(extract(a, i, p), x[i], extract(b, i, p), y[i], p);
+        r = r ? and_(r, e, p) : e;
+      }
+      return r;
+    }
+    return ordered(a, at, b, bt, "eq", p);
+  }
+
+  /// Numbers compared by `pred` (eq, lt, ...), an int and a float as floats.
+  Value* ordered(Value* a, Ty at, Value* b, Ty bt, const char* pred, Pos p) {
+    Ty common = (at == Ty::Float || bt == Ty::Float) ? Ty::Float : Ty::Int;
+    return cmp(pred, convert(a, at, common, p), convert(b, bt, common, p), p);
+  }
+
+  /// `a < b` (and <=, >, >=) of tuples: the first elements that differ decide,
+  /// else the lengths do, as Python compares sequences.
+  Value* lexicographic(Value* a, Ty at, Value* b, Ty bt, const char* pred, Pos p) {
+    std::vector<Ty> x = tuple_elems(at), y = tuple_elems(bt);
+    size_t n = std::min(x.size(), y.size());
+    int64_t la = static_cast<int64_t>(x.size()), lb = static_cast<int64_t>(y.size());
+    std::string pr = pred;
+    bool by_len = pr == "lt" ? la < lb : pr == "le" ? la <= lb : pr == "gt" ? la > lb : la >= lb;
+    Value* r = const_bool(by_len, p);
+    for (size_t k = n; k-- > 0;) {
+      Value* ai = extract(a, k, p);
+      Value* bi = extract(b, k, p);
+      Value* same = equal(ai, x[k], bi, y[k], p);
+      Value* ord = is_tuple(x[k]) ? lexicographic(ai, x[k], bi, y[k], pred, p) : ordered(ai, x[k], bi, y[k], pred, p);
+      r = select(same, r, ord, p);
+    }
+    return r;
+  }
+
+  Value* compare_compound(Value* a, Ty at, Value* b, Ty bt, const std::string& op, Pos p) {
+    if (op == "is" || op == "is not") {
+      Value* none = equal(a, at, b, bt, p);  // one side is None: equality is identity
+      if (!is_optional(at) && !is_optional(bt) && !(is_none_value(at) && is_none_value(bt)))
+        none = const_bool(false, p);
+      return op == "is" ? none : not_(none, p);
+    }
+    if (op == "==") return equal(a, at, b, bt, p);
+    if (op == "!=") return not_(equal(a, at, b, bt, p), p);
+    static const std::map<std::string, const char*> preds = {{"<", "lt"}, {"<=", "le"}, {">", "gt"}, {">=", "ge"}};
+    return lexicographic(a, at, b, bt, preds.at(op), p);
+  }
+
+  /// Prints a tuple as Python does (`(1, 2.5)`, `(1,)`) and an optional as its
+  /// value or `None`.
+  void print_compound(Value* v, Ty t, Pos p) {
+    if (is_none_value(t)) {
+      call_extern("ppy_print_str", {}, p, {{"text", "None"}});
+      return;
+    }
+    if (is_tuple(t)) {
+      std::vector<Ty> elems = tuple_elems(t);
+      call_extern("ppy_print_str", {}, p, {{"text", "("}});
+      for (size_t i = 0; i < elems.size(); ++i) {
+        if (i > 0) call_extern("ppy_print_str", {}, p, {{"text", ", "}});
+        print_typed(extract(v, i, p), elems[i], p);
+      }
+      call_extern("ppy_print_str", {}, p, {{"text", elems.size() == 1 ? ",)" : ")"}});
+      return;
+    }
+    if (is_optional(t)) {
+      int n = ++labels_;
+      Block* some = new_block("opt.some", n);
+      Block* none = new_block("opt.none", n);
+      Block* end = new_block("opt.printed", n);
+      cond_br(extract(v, 0, p), some, {}, none, {}, p);
+      cur_ = some;
+      print_typed(extract(v, 1, p), optional_inner(t), p);
+      br(end, {}, p);
+      cur_ = none;
+      call_extern("ppy_print_str", {}, p, {{"text", "None"}});
+      br(end, {}, p);
+      cur_ = end;
+    }
+  }
+  void print_typed(Value* v, Ty t, Pos p) {
+    if (t == Ty::Int)
+      call_extern("ppy_print_i64", {v}, p);
+    else if (t == Ty::Float)
+      call_extern("ppy_print_f64", {v}, p);
+    else if (t == Ty::Bool)
+      call_extern("ppy_print_bool", {v}, p);
+    else
+      print_compound(v, t, p);
   }
 
   Value* math_call(const Expr& e) {

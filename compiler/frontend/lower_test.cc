@@ -201,7 +201,6 @@ TEST(Lower, ErrorsLeaveNoModule) {
   EXPECT_EQ(l.module, nullptr);
   EXPECT_THAT(l.diags, HasSubstr("m.ppy:2:12: error[E1020]: name 'x' is not defined"));
 }
-
 }  // namespace
 }  // namespace ppy::frontend
 
@@ -238,6 +237,40 @@ TEST(Lower, AGuardCallingMainAloneKeepsMainTheEntry) {
   auto g = lower("def main() -> None:\n    print(1)\n\nif __name__ == \"__main__\":\n    main()\n    main()\n");
   ASSERT_TRUE(g.module) << g.diags;
   EXPECT_THAT(g.text, HasSubstr("func @m___main__() -> ()"));
+}
+
+TEST(Lower, TuplesAreTupleMakeAndTupleExtract) {
+  auto l = lower(
+      "def f(a: int, b: float) -> tuple[int, float]:\n    return a, b\n\n"
+      "def g() -> float:\n    q, r = f(1, 2.5)\n    t = f(2, 0.5)\n    return r + t[-1]\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("func @m_f(%a: i64, %b: f64) -> tuple<i64, f64>"));
+  EXPECT_THAT(l.text, HasSubstr("core.tuple_make %0, %1 : tuple<i64, f64>"));
+  EXPECT_THAT(l.text, HasSubstr("core.tuple_extract %9 {index = 1} : f64"));
+  EXPECT_THAT(l.text, HasSubstr("core.tuple_extract %2 {index = 0} : i64"));
+  EXPECT_THAT(l.text, HasSubstr("core.alloca : ptr<tuple<i64, f64>, stack>"));
+}
+
+TEST(Lower, AnOptionalIsAPresentFlagAndAValue) {
+  auto l = lower(
+      "def f(x: int | None) -> int:\n    if x is None:\n        return 0\n    return x\n\n"
+      "def g() -> int:\n    return f(None) + f(4)\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, HasSubstr("func @m_f(%x: tuple<bool, i64>) -> i64"));
+  // `x is None` reads the flag; the narrowed `x` reads the value.
+  EXPECT_THAT(l.text, HasSubstr("core.tuple_extract %0 {index = 0} : bool"));
+  EXPECT_THAT(l.text, HasSubstr("core.tuple_extract %6 {index = 1} : i64"));
+  // None is (false, 0); a value is (true, value).
+  EXPECT_THAT(l.text, HasSubstr("%1 = core.const false : bool"));
+  EXPECT_THAT(l.text, HasSubstr("%2 = core.const 0 : i64\n    %3 = core.tuple_make %1, %2 : tuple<bool, i64>"));
+  EXPECT_THAT(l.text, HasSubstr("%6 = core.const true : bool"));
+  EXPECT_THAT(l.text, HasSubstr("core.tuple_make %6, %5 : tuple<bool, i64>"));
+  ir::Function* g = l.module->function("m_g");
+  ASSERT_NE(g, nullptr);
+  int makes = 0;
+  for (auto& op : g->body().entry()->operations())
+    if (op->name() == "core.tuple_make") ++makes;
+  EXPECT_EQ(makes, 2);
 }
 
 }  // namespace

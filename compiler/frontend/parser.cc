@@ -2,11 +2,12 @@
 #include "parser.h"
 
 #include <algorithm>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 
 #include "lexer.h"
 #include "ppy/util/str_cat.h"
+#include "types.h"
 
 namespace ppy::frontend {
 
@@ -24,7 +25,10 @@ const char* ty_name(Ty t) {
     case Ty::PtrFloat: return "native.ptr[float]";
     case Ty::ConstPtrInt: return "native.const_ptr[int]";
     case Ty::ConstPtrFloat: return "native.const_ptr[float]";
+    default:
+      break;
   }
+  if (const char* n = compound_name(t)) return n;
   return "?";
 }
 

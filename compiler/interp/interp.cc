@@ -50,19 +50,73 @@ struct InternalError {
 };
 
 enum class Opc : uint8_t {
-  Const, Copy,
-  AddI, SubI, MulI, NegI,      // wrapping
-  AddIC, SubIC, MulIC, NegIC,  // raising OverflowError
-  DivI, ModI,                  // mode = rounding, flag = raises
-  AddF, SubF, MulF, DivF, DivFloorF, DivTruncF, ModFloorF, ModTruncF, NegF,
-  And, Or, Xor, Shl, ShrS, ShrU,
-  CmpS, CmpU, CmpF,            // mode = predicate
+  Const,
+  Copy,
+  AddI,
+  SubI,
+  MulI,
+  NegI,  // wrapping
+  AddIC,
+  SubIC,
+  MulIC,
+  NegIC,  // raising OverflowError
+  DivI,
+  ModI,  // mode = rounding, flag = raises
+  AddF,
+  SubF,
+  MulF,
+  DivF,
+  DivFloorF,
+  DivTruncF,
+  ModFloorF,
+  ModTruncF,
+  NegF,
+  And,
+  Or,
+  Xor,
+  Shl,
+  ShrS,
+  ShrU,
+  CmpS,
+  CmpU,
+  CmpF,  // mode = predicate
   Select,
-  CastIToF, CastUToF, CastFToI, CastIToBool, CastFToBool, CastIToI, CastFToF,
-  Br, CondBr, Ret, Unreachable,
-  Alloca, GlobalAddr, Load, Store, PtrOffset, BufData, BufLen, BufLoad, BufStore,
-  Call, Guard, Math,
-  PrintI64, PrintF64, PrintBool, PrintStr, PrintSpace, PrintNewline, ListNew, PowI64,
+  CastIToF,
+  CastUToF,
+  CastFToI,
+  CastIToBool,
+  CastFToBool,
+  CastIToI,
+  CastFToF,
+  Br,
+  CondBr,
+  Ret,
+  Unreachable,
+  Alloca,
+  GlobalAddr,
+  Load,
+  Store,
+  PtrOffset,
+  BufData,
+  BufLen,
+  BufLoad,
+  BufStore,
+  Gather,
+  CopyN,
+  SelectN,
+  LoadN,
+  StoreN,  // tuples, flattened: imm (or b) slots
+  Call,
+  Guard,
+  Math,
+  PrintI64,
+  PrintF64,
+  PrintBool,
+  PrintStr,
+  PrintSpace,
+  PrintNewline,
+  ListNew,
+  PowI64,
   Unsupported,
 };
 
@@ -114,6 +168,21 @@ struct Code {
 
 int64_t float_bits(double d) { return std::bit_cast<int64_t>(d); }
 
+/// How many registers a value of type `t` takes: a tuple is flattened into
+/// its scalars, one register each, contiguous.
+int32_t width(Type t) {
+  if (t.kind() != TypeKind::Tuple) return 1;
+  int32_t w = 0;
+  for (size_t i = 0; i < t.num_elems(); ++i) w += width(t.elem(i));
+  return w;
+}
+/// The register offset of member `i` in a tuple of type `t`.
+int32_t member_offset(Type t, size_t i) {
+  int32_t w = 0;
+  for (size_t k = 0; k < i && k < t.num_elems(); ++k) w += width(t.elem(k));
+  return w;
+}
+
 /// Compiles one function body into a Code.
 class Compiler {
  public:
@@ -125,10 +194,13 @@ class Compiler {
     Code code;
     code_ = &code;
     code.name = f.name();
-    code.nparams = static_cast<int32_t>(f.params().size());
-    code.nresults = static_cast<int32_t>(f.results().size());
-    for (Type t : f.results())
+    code.nparams = 0;
+    for (auto& p : f.params()) code.nparams += width(p.type);
+    code.nresults = 0;
+    for (Type t : f.results()) {
+      code.nresults += width(t);
       if (t.kind() == TypeKind::Buffer) code.returns_buffer = true;
+    }
     if (f.is_declaration()) {
       code.error = ppy::str_cat("@", f.name(), " is a declaration with no body (is the program linked?)");
       return code;
@@ -137,7 +209,10 @@ class Compiler {
     // block's arguments contiguously, then each op's results contiguously.
     int32_t pc = 0;
     for (auto& b : f.body().blocks()) {
-      for (auto& a : b->arguments()) regs_[a.get()] = code.nregs++;
+      for (auto& a : b->arguments()) {
+        regs_[a.get()] = code.nregs;
+        code.nregs += width(a->type());
+      }
       block_pc_[b.get()] = pc;
       pc += static_cast<int32_t>(b->operations().size());
     }
@@ -147,7 +222,10 @@ class Compiler {
           code.error = ppy::str_cat("@", f.name(), ": ", op->name(), " has regions, which the interpreter does not run");
           return code;
         }
-        for (auto& r : op->results()) regs_[&r] = code.nregs++;
+        for (auto& r : op->results()) {
+          regs_[&r] = code.nregs;
+          code.nregs += width(r.type());
+        }
       }
     for (auto& b : f.body().blocks())
       for (auto& op : b->operations()) {
@@ -168,6 +246,12 @@ class Compiler {
     if (error_.empty()) error_ = "an operand is defined outside the function";
     return 0;
   }
+  /// Appends the registers of `v` (each scalar of a tuple) to Code::srcs.
+  int32_t push_srcs(const ir::Value* v) {
+    int32_t r = reg(v), w = width(v->type());
+    for (int32_t k = 0; k < w; ++k) code_->srcs.push_back(r + k);
+    return w;
+  }
 
   int32_t edge(const ir::Successor& s) {
     Edge e;
@@ -177,18 +261,18 @@ class Compiler {
       return 0;
     }
     e.target = it->second;
-    e.n = static_cast<int32_t>(s.args.size());
+    e.n = 0;
     if (s.args.size() != s.block->num_arguments()) {
       error_ = ppy::str_cat("a branch passes ", s.args.size(), " value(s) to ^", s.block->label(), ", which takes ",
                             s.block->num_arguments());
       return 0;
     }
-    e.dst_base = e.n ? regs_.at(s.block->argument(0)) : 0;
+    e.dst_base = s.args.empty() ? 0 : regs_.at(s.block->argument(0));
     e.src_begin = static_cast<int32_t>(code_->srcs.size());
-    for (ir::Value* v : s.args) {
-      int32_t r = reg(v);
+    for (ir::Value* v : s.args) e.n += push_srcs(v);
+    for (int32_t k = 0; k < e.n; ++k) {
+      int32_t r = code_->srcs[static_cast<size_t>(e.src_begin + k)];
       if (r >= e.dst_base && r < e.dst_base + e.n) e.overlap = true;
-      code_->srcs.push_back(r);
     }
     code_->edges.push_back(e);
     return static_cast<int32_t>(code_->edges.size() - 1);
@@ -298,7 +382,31 @@ class Compiler {
               : (ot.is_int() && !ot.is_signed()) ? Opc::CmpU : Opc::CmpS;
       return in;
     }
-    if (n == "core.select") { in.op = Opc::Select; in.norm = 0; return in; }
+    if (n == "core.select") {
+      in.op = rt.kind() == TypeKind::Tuple ? Opc::SelectN : Opc::Select;
+      in.imm = width(rt);
+      in.norm = 0;
+      return in;
+    }
+    if (n == "core.tuple_make") {
+      in.op = Opc::Gather;
+      in.a = static_cast<int32_t>(code_->srcs.size());
+      in.b = 0;
+      for (ir::Value* v : op.operands()) in.b += push_srcs(v);
+      in.norm = 0;
+      return in;
+    }
+    if (n == "core.tuple_extract") {
+      const ir::Attribute* ix = op.attr("index");
+      if (!ix || !ix->is<int64_t>() || ot.kind() != TypeKind::Tuple || ix->as_int() < 0 ||
+          static_cast<size_t>(ix->as_int()) >= ot.num_elems())
+        return unsupported("core.tuple_extract without an index in range");
+      in.op = Opc::CopyN;
+      in.a += member_offset(ot, static_cast<size_t>(ix->as_int()));
+      in.imm = width(rt);
+      in.norm = 0;
+      return in;
+    }
     if (n == "core.cast") return lower_cast(op, ot, rt, in);
     if (n == "core.br") {
       in.op = Opc::Br;
@@ -313,13 +421,13 @@ class Compiler {
       return in;
     }
     if (n == "core.ret") {
-      if (static_cast<int32_t>(op.num_operands()) != code_->nresults)
-        return unsupported(ppy::str_cat("core.ret returns ", op.num_operands(), " value(s) from a function with ",
-                                        code_->nresults, " result(s)"));
       in.op = Opc::Ret;
       in.a = static_cast<int32_t>(code_->srcs.size());
-      in.b = static_cast<int32_t>(op.num_operands());
-      for (ir::Value* v : op.operands()) code_->srcs.push_back(reg(v));
+      in.b = 0;
+      for (ir::Value* v : op.operands()) in.b += push_srcs(v);
+      if (in.b != code_->nresults)
+        return unsupported(
+            ppy::str_cat("core.ret returns ", op.num_operands(), " value(s) that do not match the results"));
       return in;
     }
     if (n == "core.unreachable") { in.op = Opc::Unreachable; return in; }
@@ -329,11 +437,20 @@ class Compiler {
       if (const ir::Attribute* c = op.attr("count"); c && c->is<int64_t>()) count = c->as_int();
       if (count < 1) count = 1;
       in.imm = code_->nalloca;
-      code_->nalloca += static_cast<int32_t>(count);
+      code_->nalloca += static_cast<int32_t>(count) * (rt.is_ptr() ? width(rt.elem()) : 1);
       return in;
     }
-    if (n == "core.load") { in.op = Opc::Load; in.norm = 0; return in; }
-    if (n == "core.store") { in.op = Opc::Store; return in; }
+    if (n == "core.load") {
+      in.op = rt.kind() == TypeKind::Tuple ? Opc::LoadN : Opc::Load;
+      in.imm = width(rt);
+      in.norm = 0;
+      return in;
+    }
+    if (n == "core.store") {
+      in.op = ot.kind() == TypeKind::Tuple ? Opc::StoreN : Opc::Store;
+      in.imm = width(ot);
+      return in;
+    }
     if (n == "core.ptr_offset") { in.op = Opc::PtrOffset; return in; }
     if (n == "core.buffer_data") { in.op = Opc::BufData; return in; }
     if (n == "core.buffer_len") { in.op = Opc::BufLen; return in; }
@@ -411,15 +528,16 @@ class Compiler {
     if (it == functions_.end())
       return unsupported(ppy::str_cat("a call to @", c->as_symbol().name, ", which the module does not define"));
     const ir::Function& callee = *module_.functions()[static_cast<size_t>(it->second)];
-    if (callee.params().size() != op.num_operands() || callee.results().size() != op.num_results())
+    if (callee.params().size() != op.num_operands() || callee.results().size() != op.num_results() ||
+        (op.num_results() == 1 && callee.results()[0] != op.result(0)->type()))
       return unsupported(ppy::str_cat("a call to @", callee.name(), " with ", op.num_operands(), " argument(s) and ",
                                       op.num_results(), " result(s); it takes ", callee.params().size(),
                                       " and returns ", callee.results().size()));
     CallSite site;
     site.callee = it->second;
     site.args_begin = static_cast<int32_t>(code_->srcs.size());
-    site.nargs = static_cast<int32_t>(op.num_operands());
-    for (ir::Value* v : op.operands()) code_->srcs.push_back(reg(v));
+    site.nargs = 0;
+    for (ir::Value* v : op.operands()) site.nargs += push_srcs(v);
     in.op = Opc::Call;
     in.imm = static_cast<int64_t>(code_->calls.size());
     code_->calls.push_back(site);
@@ -653,6 +771,23 @@ class Machine {
           break;
         case Opc::CmpF: r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), r[in.a].f, r[in.b].f); break;
         case Opc::Select: r[in.dst] = r[in.a].i ? r[in.b] : r[in.c]; break;
+        case Opc::SelectN: {
+          int32_t from = r[in.a].i ? in.b : in.c;
+          if (from != in.dst) std::memmove(r + in.dst, r + from, sizeof(Slot) * static_cast<size_t>(in.imm));
+          break;
+        }
+        case Opc::Gather:
+          for (int32_t k = 0; k < in.b; ++k) r[in.dst + k] = r[code.srcs[static_cast<size_t>(in.a + k)]];
+          break;
+        case Opc::CopyN:
+          std::memmove(r + in.dst, r + in.a, sizeof(Slot) * static_cast<size_t>(in.imm));
+          break;
+        case Opc::LoadN:
+          std::memcpy(r + in.dst, r[in.a].p, sizeof(Slot) * static_cast<size_t>(in.imm));
+          break;
+        case Opc::StoreN:
+          std::memcpy(r[in.b].p, r + in.a, sizeof(Slot) * static_cast<size_t>(in.imm));
+          break;
         case Opc::CastIToF: r[in.dst].f = norm_f(in, static_cast<double>(r[in.a].i)); break;
         case Opc::CastUToF: r[in.dst].f = norm_f(in, static_cast<double>(static_cast<uint64_t>(r[in.a].i))); break;
         case Opc::CastFToF: r[in.dst].f = norm_f(in, r[in.a].f); break;

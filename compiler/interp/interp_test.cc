@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "gtest/gtest.h"
+#include "ppy/ir/text.h"
 #include "ppy/pipeline/builder.h"
 
 namespace ppy::interp {
@@ -62,6 +63,63 @@ struct Program {
     return {code, out.str(), err.str()};
   }
 };
+
+TEST(Interp, TuplesTravelFlattenedThroughCallsBranchesSlotsAndSelects) {
+  // A nested tuple passed to a call, returned, kept in a stack slot, passed to
+  // a block argument and picked by core.select: every scalar arrives.
+  auto m = ir::parse_module(R"(ppyir 1
+module @m
+
+func @m_swap(%t: tuple<i64, tuple<f64, bool>>) -> tuple<tuple<f64, bool>, i64> attrs {ppy.qualname = "m.swap"} {
+^entry:
+    %a = core.tuple_extract %t {index = 0} : i64
+    %b = core.tuple_extract %t {index = 1} : tuple<f64, bool>
+    %r = core.tuple_make %b, %a : tuple<tuple<f64, bool>, i64>
+    core.ret %r
+}
+
+func @m_main() -> () attrs {ppy.qualname = "m.main"} {
+^entry:
+    %slot = core.alloca : ptr<tuple<tuple<f64, bool>, i64>, stack>
+    %x = core.const 2.5 : f64
+    %yes = core.const true : bool
+    %n = core.const 7 : i64
+    %inner = core.tuple_make %x, %yes : tuple<f64, bool>
+    %t = core.tuple_make %n, %inner : tuple<i64, tuple<f64, bool>>
+    %s = core.call %t {callee = @m_swap} : tuple<tuple<f64, bool>, i64>
+    core.store %s, %slot
+    %l = core.load %slot : tuple<tuple<f64, bool>, i64>
+    %eight = core.const 8 : i64
+    core.br ^next(%eight, %l)
+^next(%k: i64, %v: tuple<tuple<f64, bool>, i64>):
+    %no = core.const false : bool
+    %zero = core.const 0.0 : f64
+    %other_inner = core.tuple_make %zero, %no : tuple<f64, bool>
+    %other = core.tuple_make %other_inner, %k : tuple<tuple<f64, bool>, i64>
+    %pick = core.select %yes, %v, %other : tuple<tuple<f64, bool>, i64>
+    %f = core.tuple_extract %pick {index = 0} : tuple<f64, bool>
+    %ff = core.tuple_extract %f {index = 0} : f64
+    %fb = core.tuple_extract %f {index = 1} : bool
+    %i = core.tuple_extract %pick {index = 1} : i64
+    core.call_extern %ff {abi = "c", callee = "ppy_print_f64"}
+    core.call_extern {abi = "c", callee = "ppy_print_space"}
+    core.call_extern %fb {abi = "c", callee = "ppy_print_bool"}
+    core.call_extern {abi = "c", callee = "ppy_print_space"}
+    core.call_extern %i {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    %p2 = core.select %no, %v, %other : tuple<tuple<f64, bool>, i64>
+    %j = core.tuple_extract %p2 {index = 1} : i64
+    core.call_extern %j {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    core.ret
+}
+)");
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::ostringstream out, err;
+  int code = run_main(**m, "m.main", out, err, {}).exit_code;
+  EXPECT_EQ(code, 0) << err.str();
+  EXPECT_EQ(out.str(), "2.5 True 7\n8\n");
+}
 
 TEST(Interp, FloorAndTruncDivisionSigns) {
   Program p;

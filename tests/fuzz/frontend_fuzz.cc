@@ -3,7 +3,7 @@
 // frontend accepts must verify (an accepted program lowered to invalid IR is a
 // frontend bug, so it aborts).
 //
-//   frontend_fuzz tests/programs tests/refused
+//   frontend_fuzz -dict=tests/fuzz/frontend.dict tests/programs tests/refused
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

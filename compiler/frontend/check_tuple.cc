@@ -1,0 +1,292 @@
+// The body checker, tuples and optional values: displays, constant indexing,
+// unpacking, comparisons, `is None`, and the narrowing of `T | None` locals
+// by `is not None` tests (types.h has the types themselves).
+#include <algorithm>
+#include <optional>
+
+#include "body_checker.h"
+#include "checker_internal.h"
+#include "ppy/util/str_cat.h"
+#include "types.h"
+
+namespace ppy::frontend::checking {
+
+std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(const Expr&)>& elem,
+                                      const std::function<void(Pos, const char*, std::string)>& error) {
+  auto held = [&](const Expr& x) {
+    Ty t = elem(x);
+    if (t != Ty::Error && !holdable(t)) {
+      error(x.pos, "E1031",
+            str_cat("tuples and optional values hold int, float, bool, tuples and optionals, not ", ty_name(t)));
+      return Ty::Error;
+    }
+    return t;
+  };
+  // `T | None` and `None | T`.
+  if (a.kind == ExprKind::Binary && a.str == "|") {
+    bool none_right = a.kids[1]->kind == ExprKind::NoneLit, none_left = a.kids[0]->kind == ExprKind::NoneLit;
+    if (none_right == none_left) {
+      error(a.pos, "E1031", "a union type is `T | None` in the ppy subset");
+      return Ty::Error;
+    }
+    Ty t = held(*a.kids[none_right ? 0 : 1]);
+    return t == Ty::Error ? Ty::Error : optional_of(t);
+  }
+  if (a.kind == ExprKind::Subscript && a.kids[0]->kind == ExprKind::Name &&
+      (a.kids[0]->str == "tuple" || a.kids[0]->str == "Tuple")) {
+    const Expr& arg = *a.kids[1];
+    std::vector<const Expr*> parts;
+    if (arg.kind == ExprKind::Tuple)
+      for (auto& k : arg.kids) parts.push_back(k.get());
+    else
+      parts.push_back(&arg);
+    if (parts.empty() || (parts.size() == 2 && parts[1]->kind == ExprKind::Attribute) ||
+        (parts.back()->kind == ExprKind::Name && parts.back()->str == "...")) {
+      error(a.pos, "E1031", "a tuple type names each element's type: tuple[int, float]");
+      return Ty::Error;
+    }
+    std::vector<Ty> elems;
+    bool bad = false;
+    for (const Expr* p : parts) {
+      Ty t = held(*p);
+      bad = bad || t == Ty::Error;
+      elems.push_back(t);
+    }
+    return bad ? Ty::Error : tuple_of(elems);
+  }
+  return std::nullopt;
+}
+
+Ty BodyChecker::tuple_display(Expr& e, Ty expected) {
+  if (gpu_) {
+    error(e.pos, "E1100", "tuples are not available in GPU code");
+    return Ty::Error;
+  }
+  if (e.kids.empty()) {
+    error(e.pos, "E1010", "the empty tuple is outside the ppy subset");
+    return Ty::Error;
+  }
+  std::vector<Ty> want = tuple_elems(expected);
+  if (want.size() != e.kids.size()) want.clear();
+  std::vector<Ty> elems;
+  bool bad = false;
+  for (size_t i = 0; i < e.kids.size(); ++i) {
+    Ty w = want.empty() ? Ty::Error : want[i];
+    Ty t = value(*e.kids[i], w);
+    if (t == Ty::Error) {
+      bad = true;
+      continue;
+    }
+    // An element takes the expected element type when it fits it (None into an optional).
+    if (w != Ty::Error && assignable(t, w)) t = w;
+    if (!holdable(t) && !is_none_value(t)) {  // None stands for itself (it prints and compares)
+      error(e.kids[i]->pos, "E1010",
+            str_cat("tuples hold int, float, bool, tuples and optional values in the ppy subset, not ", ty_name(t)));
+      bad = true;
+      continue;
+    }
+    elems.push_back(t);
+  }
+  return bad ? Ty::Error : tuple_of(elems);
+}
+
+Ty BodyChecker::tuple_subscript(Expr& e, Ty bt) {
+  Expr& ix = *e.kids[1];
+  if (ix.kind == ExprKind::Tuple) {
+    error(ix.pos, "E1010", "multi-dimensional indexing is outside the ppy subset");
+    return Ty::Error;
+  }
+  Ty it = value(ix, Ty::Int);
+  if (it == Ty::Error) return Ty::Error;
+  std::optional<int64_t> k;
+  if (ix.kind == ExprKind::Int)
+    k = ix.ival;
+  else if (ix.kind == ExprKind::Unary && ix.str == "-" && ix.kids[0]->kind == ExprKind::Int)
+    k = -ix.kids[0]->ival;
+  else if ((ix.kind == ExprKind::Name || ix.kind == ExprKind::Attribute) && ix.ref == Ref::Const && it == Ty::Int)
+    k = ix.ival;
+  if (!k) {
+    error(ix.pos, "E1010",
+          str_cat("a tuple is indexed by a constant int in the ppy subset (its elements may differ in type), not ",
+                  it == Ty::Int ? "a computed int" : ty_name(it)));
+    return Ty::Error;
+  }
+  std::vector<Ty> elems = tuple_elems(bt);
+  int64_t n = static_cast<int64_t>(elems.size());
+  int64_t i = *k < 0 ? *k + n : *k;
+  if (i < 0 || i >= n) {
+    error(ix.pos, "E1030",
+          str_cat("tuple index out of range: ", *k, " indexes a ", ty_name(bt), " of ", n, " element",
+                  n == 1 ? "" : "s"));
+    return Ty::Error;
+  }
+  e.target = "tuple";
+  e.ival = i;
+  return elems[static_cast<size_t>(i)];
+}
+
+void BodyChecker::unpack(Expr& t, Ty vt, const Expr& v) {
+  if (vt == Ty::Error) {
+    for (auto& k : t.kids) assign(*k, Ty::Error, v);
+    return;
+  }
+  if (is_optional(vt)) {
+    maybe_none(v);
+    return;
+  }
+  if (is_list(vt)) {
+    error(t.pos, "E1010",
+          "unpacking is outside the ppy subset for a list (its length is known only at run time); index it");
+    return;
+  }
+  if (!is_tuple(vt)) {
+    error(v.pos, "E1030", str_cat("cannot unpack ", ty_name(vt), " into ", t.kids.size(), " names"));
+    return;
+  }
+  std::vector<Ty> elems = tuple_elems(vt);
+  if (elems.size() != t.kids.size()) {
+    error(v.pos, "E1030",
+          elems.size() > t.kids.size()
+              ? str_cat("too many values to unpack (expected ", t.kids.size(), ", got ", elems.size(), ")")
+              : str_cat("not enough values to unpack (expected ", t.kids.size(), ", got ", elems.size(), ")"));
+    return;
+  }
+  for (size_t i = 0; i < elems.size(); ++i) {
+    if (t.kids[i]->kind == ExprKind::Tuple)
+      unpack(*t.kids[i], elems[i], v);
+    else
+      assign(*t.kids[i], elems[i], v);
+  }
+}
+
+bool BodyChecker::maybe_none(const Expr& e) {
+  if (!is_optional(e.ty) && !is_none_value(e.ty)) return false;
+  if (is_none_value(e.ty))
+    error(e.pos, "E1034", "None is used where a value is needed");
+  else
+    error(
+        e.pos, "E1034",
+        str_cat(e.kind == ExprKind::Name ? str_cat("'", e.str, "'") : std::string("this value"), " may be None here (",
+                ty_name(e.ty), "); test `", e.kind == ExprKind::Name ? e.str : std::string("x"),
+                " is not None` first (in an if, or return early when it is None)"));
+  return true;
+}
+
+bool BodyChecker::comparable(Ty a, Ty b, const std::string& op) {
+  bool eq = op == "==" || op == "!=";
+  if (is_numeric(a) && is_numeric(b)) return true;
+  if (is_tuple(a) && is_tuple(b)) {
+    std::vector<Ty> x = tuple_elems(a), y = tuple_elems(b);
+    for (size_t i = 0; i < x.size() && i < y.size(); ++i)
+      if (!comparable(x[i], y[i], op)) return false;
+    return true;
+  }
+  if (!eq) return false;
+  if (is_none_value(a) || is_none_value(b)) return is_optional(a) || is_optional(b) || a == b;
+  if (is_optional(a) || is_optional(b)) {
+    Ty x = is_optional(a) ? optional_inner(a) : a, y = is_optional(b) ? optional_inner(b) : b;
+    return comparable(x, y, op);
+  }
+  return false;
+}
+
+Ty BodyChecker::compare_compound(Expr& e, const std::vector<Ty>& ts) {
+  for (size_t i = 0; i + 1 < ts.size(); ++i) {
+    const std::string& op = e.ops[i];
+    Ty a = ts[i], b = ts[i + 1];
+    if (op == "is" || op == "is not") {
+      if (!is_none_value(a) && !is_none_value(b)) {
+        error(e.pos, "E1010",
+              str_cat("'", op, "' compares with None only in the ppy subset (", ty_name(a), " and ", ty_name(b), ")"));
+        return Ty::Error;
+      }
+      continue;
+    }
+    if (op != "==" && op != "!=" && (is_optional(a) || is_none_value(a) || is_optional(b) || is_none_value(b))) {
+      maybe_none(is_optional(a) || is_none_value(a) ? *e.kids[i] : *e.kids[i + 1]);
+      return Ty::Error;
+    }
+    if (!comparable(a, b, op)) {
+      error(e.pos, "E1030",
+            str_cat(op == "==" || op == "!=" ? "cannot compare " : "'", op == "==" || op == "!=" ? "" : op,
+                    op == "==" || op == "!=" ? "" : "' is not supported between ", ty_name(a), " and ", ty_name(b)));
+      return Ty::Error;
+    }
+  }
+  return Ty::Bool;
+}
+
+// --- narrowing ---
+
+std::set<std::string> BodyChecker::facts(const Expr& c, bool when_true) {
+  std::set<std::string> out;
+  auto optional_local = [&](const Expr& x) {
+    if (x.kind != ExprKind::Name || x.ref != Ref::Local) return false;
+    auto it = types_.find(x.str);
+    return it != types_.end() && is_optional(it->second);
+  };
+  switch (c.kind) {
+    case ExprKind::Compare: {
+      if (c.ops.size() != 1 || (c.ops[0] != "is" && c.ops[0] != "is not" && c.ops[0] != "==" && c.ops[0] != "!="))
+        return out;
+      const Expr* x = c.kids[0].get();
+      const Expr* other = c.kids[1].get();
+      if (x->kind == ExprKind::NoneLit) std::swap(x, other);
+      if (other->kind != ExprKind::NoneLit || !optional_local(*x)) return out;
+      bool positive = c.ops[0] == "is not" || c.ops[0] == "!=";  // true when x is not None
+      if (positive == when_true) out.insert(x->str);
+      return out;
+    }
+    case ExprKind::Unary:
+      if (c.str == "not") return facts(*c.kids[0], !when_true);
+      return out;
+    case ExprKind::BoolOp: {
+      std::set<std::string> a = facts(*c.kids[0], when_true), b = facts(*c.kids[1], when_true);
+      // `a and b` is true when both are; false when either is (or).
+      bool both = (c.str == "and") == when_true;
+      if (both) {
+        a.insert(b.begin(), b.end());
+        return a;
+      }
+      for (auto& n : a)
+        if (b.count(n)) out.insert(n);
+      return out;
+    }
+    case ExprKind::Name:
+      // `if x:` is false for None (and for a false value): true proves it is not None.
+      if (when_true && optional_local(c)) out.insert(c.str);
+      return out;
+    default:
+      return out;
+  }
+}
+
+void BodyChecker::narrow(const std::set<std::string>& names) { flow_.not_none.insert(names.begin(), names.end()); }
+
+void BodyChecker::forget_narrowing(const std::vector<StmtPtr>& body) {
+  std::function<void(const Expr&)> target = [&](const Expr& t) {
+    if (t.kind == ExprKind::Name) flow_.not_none.erase(t.str);
+    for (auto& k : t.kids)
+      if (t.kind == ExprKind::Tuple) target(*k);
+  };
+  for (auto& s : body) {
+    for (auto& t : s->targets) target(*t);
+    forget_narrowing(s->body);
+    forget_narrowing(s->orelse);
+  }
+}
+
+Ty BodyChecker::narrowed(const std::string& n, Ty declared) {
+  if (is_optional(declared) && flow_.not_none.count(n)) return optional_inner(declared);
+  return declared;
+}
+
+void BodyChecker::after_assign(const std::string& n, Ty declared, Ty vt) {
+  if (!is_optional(declared)) return;
+  if (is_optional(vt) || is_none_value(vt) || vt == Ty::Error)
+    flow_.not_none.erase(n);
+  else
+    flow_.not_none.insert(n);
+}
+
+}  // namespace ppy::frontend::checking

@@ -1,0 +1,118 @@
+// Interned compound source types (types.h).
+#include "types.h"
+
+#include <deque>
+#include <map>
+#include <mutex>
+
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend {
+namespace {
+
+enum class Kind { NoneValue, Tuple, Optional };
+
+struct Compound {
+  Kind kind;
+  std::vector<Ty> elems;  ///< tuple elements; an optional's inner type
+  std::string name;
+};
+
+/// The process's compound types: a deque keeps each name's address stable.
+struct Table {
+  std::mutex mu;
+  std::deque<Compound> types;
+  std::map<std::pair<Kind, std::vector<Ty>>, Ty> index;
+
+  Ty intern(Kind k, std::vector<Ty> elems, std::string name) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto key = std::make_pair(k, elems);
+    auto it = index.find(key);
+    if (it != index.end()) return it->second;
+    Compound c{k, std::move(elems), std::move(name)};
+    Ty t = static_cast<Ty>(static_cast<uint16_t>(Ty::FirstCompound) + types.size());
+    types.push_back(std::move(c));
+    index.emplace(std::move(key), t);
+    return t;
+  }
+
+  const Compound* get(Ty t) {
+    if (t < Ty::FirstCompound) return nullptr;
+    std::lock_guard<std::mutex> lock(mu);
+    size_t i = static_cast<uint16_t>(t) - static_cast<uint16_t>(Ty::FirstCompound);
+    return i < types.size() ? &types[i] : nullptr;
+  }
+};
+
+Table& table() {
+  static Table* t = new Table;
+  return *t;
+}
+
+}  // namespace
+
+Ty none_value() { return table().intern(Kind::NoneValue, {}, "None"); }
+
+Ty tuple_of(const std::vector<Ty>& elems) {
+  std::string name = "tuple[";
+  for (size_t i = 0; i < elems.size(); ++i) str_append(name, i ? ", " : "", ty_name(elems[i]));
+  name += elems.empty() ? "()]" : "]";
+  return table().intern(Kind::Tuple, elems, std::move(name));
+}
+
+Ty optional_of(Ty inner) {
+  if (is_optional(inner) || is_none_value(inner) || inner == Ty::Error) return inner;
+  return table().intern(Kind::Optional, {inner}, str_cat(ty_name(inner), " | None"));
+}
+
+bool is_tuple(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Tuple;
+}
+bool is_optional(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Optional;
+}
+bool is_none_value(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::NoneValue;
+}
+std::vector<Ty> tuple_elems(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Tuple ? c->elems : std::vector<Ty>{};
+}
+Ty optional_inner(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Optional ? c->elems[0] : Ty::Error;
+}
+const char* compound_name(Ty t) {
+  const Compound* c = table().get(t);
+  if (!c) return nullptr;
+  return c->name.c_str();
+}
+
+bool assignable(Ty from, Ty to) {
+  if (from == to) return true;
+  if (is_optional(to)) return is_none_value(from) || assignable(from, optional_inner(to));
+  if (is_tuple(from) && is_tuple(to)) {
+    std::vector<Ty> a = tuple_elems(from), b = tuple_elems(to);
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (!assignable(a[i], b[i])) return false;
+    return true;
+  }
+  return false;
+}
+
+bool holdable(Ty t) {
+  if (t == Ty::Int || t == Ty::Float || t == Ty::Bool) return true;
+  if (is_optional(t)) return holdable(optional_inner(t));
+  if (is_tuple(t)) {
+    for (Ty e : tuple_elems(t))
+      if (!holdable(e)) return false;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace ppy::frontend

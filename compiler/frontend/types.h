@@ -1,0 +1,40 @@
+#pragma once
+// Source types made of other types: tuples (`tuple[int, float]`) and optional
+// values (`int | None`), and the type of the value None itself. Each is
+// interned once per process as a `Ty` from `Ty::FirstCompound` up, so types
+// compare with `==` and travel in interfaces by name (`ty_name`, `ty_from_name`).
+
+#include <string>
+#include <vector>
+
+#include "ast.h"
+
+namespace ppy::frontend {
+
+/// The type of the value `None` (a literal, or what a `T | None` may hold).
+Ty none_value();
+/// `tuple[e0, e1, ...]`.
+Ty tuple_of(const std::vector<Ty>& elems);
+/// `inner | None`; an optional of an optional is the optional itself.
+Ty optional_of(Ty inner);
+
+bool is_tuple(Ty t);
+bool is_optional(Ty t);
+bool is_none_value(Ty t);
+/// A tuple's element types (empty for anything else).
+std::vector<Ty> tuple_elems(Ty t);
+/// What an optional holds when it is not None (Error for anything else).
+Ty optional_inner(Ty t);
+/// The name of a compound type as Python spells it; null for a builtin one.
+const char* compound_name(Ty t);
+
+/// Whether a value of type `from` may be stored where `to` is declared: the
+/// same type, a value or None into an optional of it, tuples element by element.
+/// (An int is never a float: Python keeps an int an int.)
+bool assignable(Ty from, Ty to);
+
+/// Whether a tuple or an optional may hold values of type `t`: int, float,
+/// bool, tuples and optionals of those (not lists: a list lives in its frame).
+bool holdable(Ty t);
+
+}  // namespace ppy::frontend
