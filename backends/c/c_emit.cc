@@ -213,6 +213,16 @@ class CWriter {
     if (o_.dialect == Dialect::Cuda) out += "#include <cuda_runtime.h>\n";
     if (o_.dialect == Dialect::Hip) out += "#include <hip/hip_runtime.h>\n";
     if (o_.dialect == Dialect::C) out += "#include <stdbool.h>\n";
+    // Strings (ppy_str.h) only for a unit that uses them: they need Boehm's
+    // collector (`-lgc`, docs/runtime.md).
+    bool strings = false;
+    for (auto& f : m_.functions())
+      ir::walk(f->body(), [&](const ir::Operation& op) {
+        if (op.name() == "core.call_extern" &&
+            (str_attr(op, "callee").starts_with("ppy_str_") || str_attr(op, "callee") == "ppy_print_string"))
+          strings = true;
+      });
+    if (strings) out += "#define PPY_RT_STRINGS 1\n";
     out += "\n/* ---- the ppy native runtime (backends/runtime/ppy_runtime.h) ---- */\n";
     out += std::string(runtime::source());
     if (!out.ends_with("\n")) out += "\n";
@@ -324,7 +334,9 @@ class CWriter {
       case ir::TypeKind::F64: return "double";
       case ir::TypeKind::Bool: return "bool";
       case ir::TypeKind::Buffer: return "ppy_list*";
-      case ir::TypeKind::Ptr: return str_cat(t.ptr_const() ? "const " : "", c_type(t.elem()), "*");
+      case ir::TypeKind::Ptr:
+        if (t.elem().kind() == ir::TypeKind::I8) return "ppy_str*";  // a str handle (docs/runtime.md)
+        return str_cat(t.ptr_const() ? "const " : "", c_type(t.elem()), "*");
       case ir::TypeKind::Tuple:
         return tuple_struct(t);
       default: return "void";
@@ -337,7 +349,10 @@ class CWriter {
     std::string name = "ppy_T";
     for (size_t i = 0; i < t.num_elems(); ++i) {
       ir::Type e = t.elem(i);
-      str_append(name, "_", e.kind() == ir::TypeKind::Tuple ? tuple_struct(e) : e.str());
+      str_append(name, "_",
+                 e.kind() == ir::TypeKind::Tuple                                    ? tuple_struct(e)
+                 : e.kind() == ir::TypeKind::Ptr && e.elem().kind() == ir::TypeKind::I8 ? std::string("str")
+                                                                                     : e.str());
     }
     name += "_E";
     if (tuple_defined_.insert(t.str()).second) {
@@ -953,6 +968,15 @@ class CWriter {
       std::string_view c = str_attr(op, "callee");
       if (c == "ppy_pow_i64") return call("ppy_pow_i64", {op.operand(0), op.operand(1)});
       if (c == "ppy_list_new_i64" || c == "ppy_list_new_f64") return call(c, {op.operand(0)});
+      if (c == "ppy_str_literal") {
+        std::string_view text = str_attr(op, "text");
+        return {str_cat("ppy_str_literal(", c_string(text), ", ", static_cast<int64_t>(text.size()), ")"), kPostfix};
+      }
+      if (c.starts_with("ppy_str_")) {
+        std::string a;
+        for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+        return {str_cat(c, "(", a, ")"), kPostfix};
+      }
       return fail(op, str_cat("the runtime function '", c, "'")), Expr{"0", kAtom};
     }
     if (op.dialect() == "math") {

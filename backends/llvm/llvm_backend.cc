@@ -278,10 +278,23 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
     return result;
   }
 
-  // The runtime, compiled from the header the backend carries.
+  // The runtime, compiled from the header the backend carries; a program
+  // that uses strings gets them, and links Boehm's collector (docs/runtime.md).
+  bool strings = false;
+  for (const ir::Module* m : modules)
+    for (auto& f : m->functions())
+      ir::walk(f->body(), [&](const ir::Operation& op) {
+        if (op.name() != "core.call_extern") return;
+        const ir::Attribute* c = op.attr("callee");
+        if (c && c->is<std::string>() && (c->as_string().starts_with("ppy_str_") || c->as_string() == "ppy_print_string"))
+          strings = true;
+      });
   fs::path rt_c = work / "ppy_runtime.c", rt_o = work / "ppy_runtime.o";
   if (auto s = write(work / "ppy_runtime.h", runtime::source()); !s.ok()) return cleanup(), s;
-  if (auto s = write(rt_c, "#define PPY_RT_API\n#define PPY_RT_DATA\n#include \"ppy_runtime.h\"\n"); !s.ok()) return cleanup(), s;
+  if (auto s = write(rt_c, str_cat("#define PPY_RT_API\n#define PPY_RT_DATA\n", strings ? "#define PPY_RT_STRINGS 1\n" : "",
+                                   "#include \"ppy_runtime.h\"\n"));
+      !s.ok())
+    return cleanup(), s;
   std::string cc = linker->string();
   if (auto r = run_tool({cc, "-std=c11", "-O2", "-fPIC", "-c", rt_c.string(), "-o", rt_o.string()}, work); !r.ok())
     return cleanup(), r.status();
@@ -291,6 +304,7 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
     std::vector<std::string> argv = {cc};
     argv.insert(argv.end(), args.begin(), args.end());
     for (auto& o : with_runtime) argv.push_back(o.string());
+    if (strings) argv.push_back("-lgc");
     argv.insert(argv.end(), {"-lm", "-o", output.string()});
     fs::create_directories(output.parent_path(), ec);
     auto r = run_tool(argv, work);

@@ -749,6 +749,16 @@ absl::Status FunctionLowering::lower_call_extern(const ir::Operation& op) {
     b_.CreateCall(m_.runtime(callee), {m_.string(t), llvm::ConstantInt::get(i64(), t.size())});
     return absl::OkStatus();
   }
+  if (callee == "ppy_str_literal") {  // the text's bytes and length (docs/runtime.md, "Strings")
+    const std::string* text = attr_string(op, "text");
+    std::string t = text ? *text : "";
+    if (op.num_results() != 1) return fail(op, "ppy_str_literal without its result");
+    auto* ptr = llvm::PointerType::get(ctx(), 0);
+    auto* ft = llvm::FunctionType::get(ptr, {ptr, i64()}, false);
+    llvm::FunctionCallee fc = m_.module().getOrInsertFunction(callee, ft);
+    values_[op.result(0)] = b_.CreateCall(fc, {m_.string(t), llvm::ConstantInt::get(i64(), t.size())});
+    return absl::OkStatus();
+  }
   if (callee == "ppy_print_bool") {
     if (args.size() != 1) return fail(op, "ppy_print_bool without its operand");
     b_.CreateCall(m_.runtime(callee), {b_.CreateZExt(args[0], llvm::Type::getInt32Ty(ctx()))});

@@ -15,11 +15,13 @@ bool lowered_type(ir::Type t) {
     case ir::TypeKind::Index:
     case ir::TypeKind::F64: return true;
     case ir::TypeKind::Ptr:
+      if (t.elem().kind() == ir::TypeKind::I8) return true;  // a str handle (docs/runtime.md)
+      [[fallthrough]];
     case ir::TypeKind::Buffer: return lowered_type(t.elem());
     case ir::TypeKind::Tuple:
       for (size_t i = 0; i < t.num_elems(); ++i)
         if (!lowered_type(t.elem(i)) || t.elem(i).kind() == ir::TypeKind::Buffer ||
-            t.elem(i).kind() == ir::TypeKind::Ptr)
+            (t.elem(i).kind() == ir::TypeKind::Ptr && t.elem(i).elem().kind() != ir::TypeKind::I8))
           return false;
       return true;
     default: return false;

@@ -18,7 +18,7 @@ namespace {
 bool known_extern(std::string_view c) {
   return c == "ppy_print_i64" || c == "ppy_print_f64" || c == "ppy_print_bool" || c == "ppy_print_str" ||
          c == "ppy_print_space" || c == "ppy_print_newline" || c == "ppy_list_new_i64" ||
-         c == "ppy_list_new_f64" || c == "ppy_pow_i64";
+         c == "ppy_list_new_f64" || c == "ppy_pow_i64" || c == "ppy_print_string" || c.starts_with("ppy_str_");
 }
 
 /// Types the backend writes as Python values: i64, index, bool, f64, lists of
@@ -41,10 +41,13 @@ bool known_type(ir::Type t) {
     case ir::TypeKind::Buffer:
       return t.elem().kind() == ir::TypeKind::I64 || t.elem().kind() == ir::TypeKind::F64;
     case ir::TypeKind::Ptr:
+      if (t.ptr_space() == "generic" && t.elem().kind() == ir::TypeKind::I8) return true;  // a str (a Python str)
       return t.ptr_space() == "stack" && known_type(t.elem());
     case ir::TypeKind::Tuple:  // a Python tuple
       for (size_t i = 0; i < t.num_elems(); ++i)
-        if (!known_type(t.elem(i)) || t.elem(i).kind() == ir::TypeKind::Buffer || t.elem(i).is_ptr()) return false;
+        if (!known_type(t.elem(i)) || t.elem(i).kind() == ir::TypeKind::Buffer ||
+            (t.elem(i).is_ptr() && t.elem(i).elem().kind() != ir::TypeKind::I8))
+          return false;
       return true;
     default:
       return false;

@@ -161,6 +161,17 @@ const std::map<std::string, std::string>& helper_texts() {
        "def _ppy_wrap(v):\n"
        "    \"\"\"v reduced to a signed 64-bit integer (wrapping arithmetic).\"\"\"\n"
        "    return ((v + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000\n"},
+      {"_ppy_str_cmp",
+       "def _ppy_str_cmp(a, b):\n"
+       "    \"\"\"-1, 0 or 1, as ppy_str_compare (docs/runtime.md).\"\"\"\n"
+       "    return (a > b) - (a < b)\n"},
+      {"_ppy_str_to_i64",
+       "def _ppy_str_to_i64(s):\n"
+       "    \"\"\"int(s) within 64 bits, as ppy defines it.\"\"\"\n"
+       "    v = int(s)\n"
+       "    if not -0x8000000000000000 <= v <= 0x7FFFFFFFFFFFFFFF:\n"
+       "        raise OverflowError(\"integer overflow\")\n"
+       "    return v\n"},
       {"_ppy_pow_i64",
        "def _ppy_pow_i64(base, exp):\n"
        "    \"\"\"int ** int within 64 bits, as ppy defines it.\"\"\"\n"
@@ -805,6 +816,7 @@ class ModuleWriter {
     if (c == "ppy_print_i64" || c == "ppy_print_f64" || c == "ppy_print_bool")
       return PrintItem{PrintItem::Value, expr(op.operand(0)).text};
     if (c == "ppy_print_str") return PrintItem{PrintItem::Text, std::string(str_attr(op, "text"))};
+    if (c == "ppy_print_string") return PrintItem{PrintItem::Value, expr(op.operand(0)).text};
     if (c == "ppy_print_space") return PrintItem{PrintItem::Space, ""};
     if (c == "ppy_print_newline") return PrintItem{PrintItem::Newline, ""};
     return std::nullopt;
@@ -1051,11 +1063,52 @@ class ModuleWriter {
       if (c == "ppy_pow_i64") return helper("_ppy_pow_i64", {op.operand(0), op.operand(1)});
       if (c == "ppy_list_new_i64" || c == "ppy_list_new_f64")
         return {str_cat(c == "ppy_list_new_i64" ? "[0]" : "[0.0]", " * ", paren(expr(op.operand(0)), kMul + 1)), kMul};
+      if (c.starts_with("ppy_str_")) return string_op(op, c);
       return fail(op, str_cat("the runtime function '", c, "'")), Expr{"None", kAtom};
     }
     if (op.dialect() == "math") return math(op);
     fail(op, n);
     return {"None", kAtom};
+  }
+
+  /// A string function of the runtime as Python's own str (docs/runtime.md, "Strings").
+  Expr string_op(const ir::Operation& op, std::string_view c) {
+    auto arg = [&](size_t i, int prec) { return paren(expr(op.operand(i)), prec); };
+    auto method = [&](std::string_view m) {
+      std::string a;
+      for (size_t i = 1; i < op.num_operands(); ++i) str_append(a, a.empty() ? "" : ", ", expr(op.operand(i)).text);
+      return Expr{str_cat(arg(0, kAtom), ".", m, "(", a, ")"), kAtom};
+    };
+    if (c == "ppy_str_literal") return {py_string(str_attr(op, "text")), kAtom};
+    if (c == "ppy_str_concat") return {str_cat(arg(0, kAdd), " + ", arg(1, kAdd + 1)), kAdd};
+    if (c == "ppy_str_repeat") return {str_cat(arg(0, kMul), " * ", arg(1, kMul + 1)), kMul};
+    if (c == "ppy_str_len") return call("len", {op.operand(0)});
+    if (c == "ppy_str_index") return {str_cat(arg(0, kAtom), "[", expr(op.operand(1)).text, "]"), kAtom};
+    if (c == "ppy_str_slice") {
+      const ir::Operation* d = op.operand(4)->def();
+      const ir::Attribute* v = d && d->name() == "core.const" ? d->attr("value") : nullptr;
+      if (!v || !v->is<int64_t>()) return fail(op, "ppy_str_slice with bounds it cannot read"), Expr{"None", kAtom};
+      int64_t omitted = v->as_int();
+      std::string start = omitted & 1 ? "" : expr(op.operand(1)).text;
+      std::string stop = omitted & 2 ? "" : expr(op.operand(2)).text;
+      return {str_cat(arg(0, kAtom), "[", start, ":", stop, ":", expr(op.operand(3)).text, "]"), kAtom};
+    }
+    if (c == "ppy_str_compare") return helper("_ppy_str_cmp", {op.operand(0), op.operand(1)});
+    if (c == "ppy_str_contains") return {str_cat("int(", arg(1, kCmp + 1), " in ", arg(0, kCmp + 1), ")"), kAtom};
+    if (c == "ppy_str_from_i64" || c == "ppy_str_from_f64") return call("str", {op.operand(0)});
+    if (c == "ppy_str_from_bool") return {str_cat("str(bool(", expr(op.operand(0)).text, "))"), kAtom};
+    if (c == "ppy_str_to_i64") return helper("_ppy_str_to_i64", {op.operand(0)});
+    if (c == "ppy_str_to_f64") return call("float", {op.operand(0)});
+    if (c == "ppy_str_repr") return call("repr", {op.operand(0)});
+    if (c == "ppy_str_startswith" || c == "ppy_str_endswith") {
+      Expr m = method(c.substr(8));
+      return {str_cat("int(", m.text, ")"), kAtom};
+    }
+    static const std::set<std::string, std::less<>> kMethods = {"ppy_str_upper", "ppy_str_lower", "ppy_str_strip",
+                                                                "ppy_str_lstrip", "ppy_str_rstrip", "ppy_str_find",
+                                                                "ppy_str_count", "ppy_str_replace"};
+    if (kMethods.count(c)) return method(c.substr(8));
+    return fail(op, str_cat("the runtime function '", c, "'")), Expr{"None", kAtom};
   }
 
   Expr math(const ir::Operation& op) {

@@ -1,5 +1,9 @@
-# cmake -DIN=ppy_runtime.h -DOUT=runtime_source.cc -P embed.cmake: the header's
-# text as a C++ string (hex bytes, so no delimiter can clash with its text).
+# cmake -DIN=ppy_runtime.h [-DIN2=ppy_str.h] -DOUT=runtime_source.cc -P embed.cmake:
+# the headers' text (one after the other) as a C++ string (hex bytes, so no delimiter can clash with its text).
 file(READ ${IN} _hex HEX)
+if(DEFINED IN2)
+  file(READ ${IN2} _hex2 HEX)
+  string(APPEND _hex "0a${_hex2}")
+endif()
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," _bytes "${_hex}")
 file(WRITE ${OUT} "// Generated from ppy_runtime.h by embed.cmake.\n#include \"ppy/runtime/runtime_source.h\"\n\nnamespace ppy::runtime {\nnamespace {\nconstexpr char kText[] = {${_bytes} '\\0'};\n}  // namespace\n\nstd::string_view source() { return {kText, sizeof kText - 1}; }\n\n}  // namespace ppy::runtime\n")

@@ -81,6 +81,11 @@ extern int64_t ppy_rt_depth;
 
 PPY_RT_API void ppy_rt_flush(void);
 PPY_RT_API void ppy_rt_set_output(ppy_rt_write_fn out, ppy_rt_write_fn err, void* ctx);
+/** Called by every raise before anything else when set: an embedder that
+ * runs runtime functions itself (the interpreter) turns it into its own
+ * exception (it must not return). */
+typedef void (*ppy_rt_raise_fn)(const char* name, const char* message);
+PPY_RT_API void ppy_rt_set_raise_hook(ppy_rt_raise_fn hook);
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* message);
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_overflow(void);
 PPY_RT_API int ppy_rt_run(void (*entry)(void));
@@ -136,6 +141,7 @@ static struct {
   const char* error_name; /* the last raise, for ppy_rt_last_error */
   const char* error_message;
   int64_t recursion_limit; /* 0: Python's default, 1000 */
+  ppy_rt_raise_fn raise_hook; /* ppy_rt_set_raise_hook */
   void** lists; /* every live list, oldest first */
   size_t nlists, caplists;
 } ppy_rt_state; /* zero-initialized: recursion_limit 0 means 1000 */
@@ -192,7 +198,10 @@ static void ppy_rt_write_err(const char* s, size_t n) {
 
 /** Ends the program as an uncaught Python exception: stdout flushed, then
  * `<name>: <message>` (just `<name>` for an empty message) on stderr, exit 1. */
+PPY_RT_API void ppy_rt_set_raise_hook(ppy_rt_raise_fn hook) { ppy_rt_state.raise_hook = hook; }
+
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* message) {
+  if (ppy_rt_state.raise_hook) ppy_rt_state.raise_hook(name, message);
   ppy_rt_flush();
   if (!ppy_rt_state.err) fflush(stdout);
   if (!ppy_rt_state.quiet) {

@@ -11,6 +11,7 @@
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 #include "ppy_runtime.h"
+#include "ppy_str.h"
 
 namespace ppy::driver {
 namespace {
@@ -52,6 +53,7 @@ absl::StatusOr<int> run_objects(const std::vector<ObjectFile>& objects, const st
 #define PPY_JIT_SYMBOL(name) \
   runtime[es.intern(#name)] = {llvm::orc::ExecutorAddr::fromPtr(&name), llvm::JITSymbolFlags::Exported};
   PPY_RT_SYMBOLS(PPY_JIT_SYMBOL)
+  PPY_STR_SYMBOLS(PPY_JIT_SYMBOL)
 #undef PPY_JIT_SYMBOL
   if (auto e = lib.define(llvm::orc::absoluteSymbols(std::move(runtime)))) return jit_error(std::move(e));
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(

@@ -35,6 +35,7 @@ const char* ty_name(Ty t);
 enum class ExprKind : uint8_t {
   Int, Float, Bool, NoneLit, Str, Name, Attribute, Unary, Binary, BoolOp, Compare, IfExp,
   Call, Subscript, List, Tuple,
+  Slice,  ///< `a:b:c` in a subscript: kids are the parts present, ival their mask (1, 2, 4)
 };
 
 /// What a name, attribute or call refers to (set by the checker).

@@ -132,6 +132,15 @@ class BodyChecker {
   Ty narrowed(const std::string& n, Ty declared);
   /// Assigning a value (`vt`) narrows an optional local; None or an optional widens it.
   void after_assign(const std::string& n, Ty declared, Ty vt);
+  // --- strings (check_str.cc) ---
+  /// `a op b` where either operand is a str.
+  Ty str_binary(Expr& e, Ty a, Ty b);
+  /// `s[i]` and `s[a:b:c]` of a str `s` (its type already checked).
+  Ty str_subscript(Expr& e);
+  /// `s.method(...)` of a str `s`: the method's result type.
+  Ty str_method(Expr& e, Expr& callee, Ty base);
+  /// `str(x)`.
+  Ty str_call(Expr& e);
 
   ModuleInfo& m_;
   FuncInfo& f_;

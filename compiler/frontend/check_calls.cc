@@ -14,6 +14,16 @@ namespace ppy::frontend::checking {
 Ty BodyChecker::call(Expr& e, bool stmt_level) {
   Expr& callee = *e.kids[0];
   auto path = dotted(callee);
+  // A method of a value: `s.strip()`, `"a".upper()`, `t.lower().strip()`.
+  if (callee.kind == ExprKind::Attribute && (!path || types_.count(path->substr(0, path->find('.'))))) {
+    Ty bt = value(*callee.kids[0], Ty::Error);
+    if (bt == Ty::Str) return str_method(e, callee, bt);
+    if (!path) {
+      for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+      if (bt != Ty::Error) error(callee.pos, "E1010", str_cat("methods of ", ty_name(bt), " are outside the ppy subset"));
+      return Ty::Error;
+    }
+  }
   if (!path) {
     for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
     error(callee.pos, "E1010", "only named functions can be called in the ppy subset");
@@ -22,7 +32,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
   std::string first = path->substr(0, path->find('.'));
   if (types_.count(first)) {
     if (callee.kind == ExprKind::Attribute) {
-      Ty bt = value(*callee.kids[0], Ty::Error);
+      Ty bt = callee.kids[0]->ty;
       if (is_list(bt))
         error(callee.pos, "E1010",
               str_cat("list method '", callee.str, "' is outside the ppy subset (lists have a fixed length; make them with [x] * n)"));
@@ -43,7 +53,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     case Ref::Native: return gpu_call(e, r.name);
     case Ref::Unresolved:
       if (!m_.bindings.count(first) && !m_.func_index.count(first) && !m_.consts.count(first)) {
-        static const std::set<std::string> known = {"str", "input", "open", "sum", "sorted", "list", "dict",
+        static const std::set<std::string> known = {"input", "open", "sum", "sorted", "list", "dict",
                                                     "set", "tuple", "round", "isinstance", "enumerate", "zip",
                                                     "map", "filter", "repr", "type", "divmod", "pow", "any", "all"};
         if (known.count(first)) error(callee.pos, "E1010", str_cat("the builtin '", first, "' is outside the ppy subset"));
@@ -81,6 +91,7 @@ bool BodyChecker::signature(const Resolved& r, std::vector<std::string>& names, 
         c.i = d->i;
         c.f = d->f;
         c.b = d->b;
+        c.s = d->s;
         (*defaults)[i] = c;
       }
   }
@@ -157,8 +168,12 @@ Ty BodyChecker::user_call(Expr& e, const Resolved& r) {
     k.name = names[i];
     k.pos = e.pos;
     k.value = std::make_unique<Expr>();
-    k.value->kind = d.ty == Ty::Float ? ExprKind::Float : d.ty == Ty::Bool ? ExprKind::Bool : ExprKind::Int;
+    k.value->kind = d.ty == Ty::Float  ? ExprKind::Float
+                    : d.ty == Ty::Bool ? ExprKind::Bool
+                    : d.ty == Ty::Str  ? ExprKind::Str
+                                       : ExprKind::Int;
     k.value->pos = e.pos;
+    k.value->str = d.s;
     k.value->ival = d.i;
     k.value->fval = d.f;
     k.value->bval = d.b;
@@ -235,7 +250,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     Ty t = value(*e.kids[1], Ty::Error);
     if (t == Ty::Error) return t;
     if (is_tuple(t)) return Ty::Int;
-    if (!is_list(t)) {
+    if (!is_list(t) && t != Ty::Str) {
       if (maybe_none(*e.kids[1])) return Ty::Error;
       error(e.kids[1]->pos, "E1030", str_cat("object of type '", ty_name(t), "' has no len()"));
       return Ty::Error;
@@ -250,13 +265,14 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     if (!arity(0, 1)) return Ty::Error;
     Ty t = value(*e.kids[1], Ty::Error);
     if (t == Ty::Error) return t;
-    if (n == "bool" ? (!is_numeric(t) && !is_list(t)) : !is_numeric(t)) {
+    if (n == "bool" ? (!is_numeric(t) && !is_list(t) && t != Ty::Str) : (!is_numeric(t) && t != Ty::Str)) {
       error(e.kids[1]->pos, "E1030", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
       return Ty::Error;
     }
-    if (n == "int" && t == Ty::Float) raises();
+    if ((n == "int" && t == Ty::Float) || (n != "bool" && t == Ty::Str)) raises();  // ValueError
     return n == "int" ? Ty::Int : n == "float" ? Ty::Float : Ty::Bool;
   }
+  if (n == "str") return str_call(e);
   if (n == "abs") {
     if (!arity(1, 1)) return Ty::Error;
     Ty t = value(*e.kids[1], Ty::Error);

@@ -17,8 +17,8 @@ Ty BodyChecker::value(Expr& e, Ty expected) {
     error(e.pos, "E1030", "this call returns None; its value cannot be used");
     return e.ty = Ty::Error;
   }
-  if (t == Ty::Str) {
-    error(e.pos, "E1010", "strings are outside the ppy subset, except as print() arguments");
+  if (t == Ty::Str && gpu_) {
+    error(e.pos, "E1100", "strings are not available in GPU code");
     return e.ty = Ty::Error;
   }
   return t;
@@ -76,11 +76,7 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       narrow(facts(*e.kids[0], false));
       Ty b = expr(*e.kids[2], expected, false);
       flow_.not_none = outer;
-      if (a == Ty::Str && b == Ty::Str) return Ty::Str;  // only print() takes it
-      if (a == Ty::Str || b == Ty::Str) {
-        error(e.pos, "E1010", "strings are outside the ppy subset, except as print() arguments");
-        return Ty::Error;
-      }
+      if (a == Ty::Str && b == Ty::Str) return gpu_ ? value(e, Ty::Error) : Ty::Str;
       if (a == Ty::None || b == Ty::None) {
         error(e.pos, "E1030", "a call that returns None cannot be a value");
         return Ty::Error;
@@ -105,6 +101,12 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       if (maybe_none(*e.kids[0])) return Ty::Error;
       if (e.kids[1]->kind == ExprKind::Tuple) {
         error(e.kids[1]->pos, "E1010", "multi-dimensional indexing is outside the ppy subset");
+        return Ty::Error;
+      }
+      if (bt == Ty::Str) return str_subscript(e);
+      if (e.kids[1]->kind == ExprKind::Slice) {
+        if (bt != Ty::Error)
+          error(e.kids[1]->pos, "E1010", str_cat("slicing ", ty_name(bt), " is outside the ppy subset"));
         return Ty::Error;
       }
       index(*e.kids[1]);
@@ -148,6 +150,9 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
     }
     case ExprKind::Tuple:
       return tuple_display(e, expected);
+    case ExprKind::Slice:
+      error(e.pos, "E1010", "a slice outside a subscript");
+      return Ty::Error;
   }
   return Ty::Error;
 }
@@ -174,7 +179,7 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
   auto b = m_.bindings.find(first);
   if (b == m_.bindings.end()) {
     if (rest.empty()) {
-      static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool", "abs", "min", "max"};
+      static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool", "abs", "min", "max", "str"};
       if (builtins.count(first)) {
         r.ref = Ref::Builtin;
         r.name = first;
@@ -229,6 +234,7 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
         r.value.i = c->second.i;
         r.value.f = c->second.f;
         r.value.b = c->second.b;
+        r.value.s = c->second.s;
         return r;
       }
       return r;
@@ -242,6 +248,7 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
 
 Ty BodyChecker::use_const(Expr& e, const Resolved& r) {
   e.ref = Ref::Const;
+  if (r.ty == Ty::Str) e.str = r.value.s;  // the text: a constant's name is not needed past here
   e.ival = r.value.i;
   e.fval = r.value.f;
   e.bval = r.value.b;
@@ -395,6 +402,7 @@ Ty BodyChecker::binary(Expr& e) {
   Ty a = value(*e.kids[0], Ty::Error), b = value(*e.kids[1], Ty::Error);
   if (a == Ty::Error || b == Ty::Error) return Ty::Error;
   if (maybe_none(*e.kids[0]) || maybe_none(*e.kids[1])) return Ty::Error;
+  if (a == Ty::Str || b == Ty::Str) return str_binary(e, a, b);
   if (is_list(a) || is_list(b)) {
     error(e.pos, "E1010", str_cat("'", op, "' on lists is outside the ppy subset (lists have a fixed length)"));
     return Ty::Error;
@@ -404,13 +412,7 @@ Ty BodyChecker::binary(Expr& e) {
 
 Ty BodyChecker::compare(Expr& e) {
   bool compound = false;
-  for (auto& op : e.ops) {
-    compound = compound || op == "is" || op == "is not";
-    if (op == "in" || op == "not in") {
-      error(e.pos, "E1010", str_cat("the '", op, "' operator is outside the ppy subset"));
-      return Ty::Error;
-    }
-  }
+  for (auto& op : e.ops) compound = compound || op == "is" || op == "is not";
   bool ok = true;
   std::vector<Ty> ts;
   for (auto& k : e.kids) {
@@ -418,13 +420,24 @@ Ty BodyChecker::compare(Expr& e) {
     if (ts.back() == Ty::Error) ok = false;
   }
   if (!ok) return Ty::Error;
+  for (size_t i = 0; i + 1 < ts.size(); ++i) {
+    const std::string& op = e.ops[i];
+    if ((op == "in" || op == "not in") && !(ts[i] == Ty::Str && ts[i + 1] == Ty::Str)) {
+      error(e.pos, "E1010",
+            str_cat("'", op, "' of ", ty_name(ts[i]), " and ", ty_name(ts[i + 1]),
+                    " is outside the ppy subset (it tests a substring of a str)"));
+      return Ty::Error;
+    }
+  }
   for (Ty t : ts) compound = compound || t >= Ty::FirstCompound;
   if (compound) return compare_compound(e, ts);
-  for (size_t i = 0; i + 1 < ts.size(); ++i)
+  for (size_t i = 0; i + 1 < ts.size(); ++i) {
+    if (ts[i] == Ty::Str && ts[i + 1] == Ty::Str) continue;  // by code point; `in` is a substring test
     if (!is_numeric(ts[i]) || !is_numeric(ts[i + 1])) {
       error(e.pos, "E1030", str_cat("cannot compare ", ty_name(ts[i]), " and ", ty_name(ts[i + 1])));
       return Ty::Error;
     }
+  }
   return Ty::Bool;
 }
 

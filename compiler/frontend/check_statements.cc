@@ -325,13 +325,14 @@ Ty BodyChecker::annotation(const Expr* a) {
     if (a->str == "int") return Ty::Int;
     if (a->str == "float") return Ty::Float;
     if (a->str == "bool") return Ty::Bool;
+    if (a->str == "str") return Ty::Str;
   }
   if (a->kind == ExprKind::Subscript && a->kids[0]->kind == ExprKind::Name &&
       (a->kids[0]->str == "list" || a->kids[0]->str == "List") && a->kids[1]->kind == ExprKind::Name) {
     if (a->kids[1]->str == "int") return Ty::ListInt;
     if (a->kids[1]->str == "float") return Ty::ListFloat;
   }
-  error(a->pos, "E1031", "a local's type must be int, float, bool, list[int], list[float], a tuple or T | None");
+  error(a->pos, "E1031", "a local's type must be int, float, bool, str, list[int], list[float], a tuple or T | None");
   return Ty::Error;
 }
 
@@ -345,7 +346,7 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
       flow_.assigned.insert(t.str);
       return;
     }
-    if (vt == Ty::None || vt == Ty::Str || (is_ptr(vt) && !gpu_)) {
+    if (vt == Ty::None || (is_ptr(vt) && !gpu_)) {
       error(v.pos, "E1030", str_cat("cannot store ", vt == Ty::None ? "None" : ty_name(vt), " in a variable"));
       return;
     }
@@ -461,11 +462,13 @@ void BodyChecker::for_stmt(Stmt& s) {
     var_ty = Ty::Int;
   } else {
     Ty lt = value(it, Ty::Error);
-    if (lt != Ty::Error && !is_list(lt)) {
-      error(it.pos, "E1010", str_cat("a for loop runs over range(...) or a list, not ", ty_name(lt)));
+    if (lt != Ty::Error && !is_list(lt) && lt != Ty::Str) {
+      error(it.pos, "E1010", str_cat("a for loop runs over range(...), a list or a str, not ", ty_name(lt)));
       lt = Ty::Error;
     }
-    if (lt != Ty::Error) {
+    if (lt == Ty::Str) {
+      var_ty = Ty::Str;
+    } else if (lt != Ty::Error) {
       var_ty = elem_of(lt);
       effect("reads");
     }

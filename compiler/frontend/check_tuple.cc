@@ -175,6 +175,7 @@ bool BodyChecker::maybe_none(const Expr& e) {
 bool BodyChecker::comparable(Ty a, Ty b, const std::string& op) {
   bool eq = op == "==" || op == "!=";
   if (is_numeric(a) && is_numeric(b)) return true;
+  if (a == Ty::Str && b == Ty::Str) return true;
   if (is_tuple(a) && is_tuple(b)) {
     std::vector<Ty> x = tuple_elems(a), y = tuple_elems(b);
     for (size_t i = 0; i < x.size() && i < y.size(); ++i)

@@ -50,7 +50,7 @@ Ty read_ty(const std::string& s, size_t& i) {
       ++end;
     }
     std::string word = s.substr(i, end - i);
-    for (Ty b : {Ty::None, Ty::Int, Ty::Float, Ty::Bool, Ty::ListInt, Ty::ListFloat, Ty::PtrInt, Ty::PtrFloat,
+    for (Ty b : {Ty::None, Ty::Int, Ty::Float, Ty::Bool, Ty::Str, Ty::ListInt, Ty::ListFloat, Ty::PtrInt, Ty::PtrFloat,
                  Ty::ConstPtrInt, Ty::ConstPtrFloat})
       if (word == ty_name(b)) t = b;
     if (t == Ty::Error) return t;
@@ -132,6 +132,7 @@ ModuleInterface interface_of(const ModuleInfo& m) {
     v.i = c.i;
     v.f = c.f;
     v.b = c.b;
+    v.s = c.s;
     out.constants[n] = v;
   }
   out.imports = m.imports;

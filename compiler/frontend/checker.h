@@ -21,6 +21,7 @@ struct ConstInfo {
   int64_t i = 0;
   double f = 0;
   bool b = false;
+  std::string s;  ///< a str constant's text
   Pos pos;
 };
 

@@ -255,7 +255,7 @@ class Declarer {
       return *c;
     auto bad = [&]() {
       error(a->pos, "E1031",
-            str_cat("the type of ", what, " must be int, float, bool, list[int], list[float], a tuple, T | None",
+            str_cat("the type of ", what, " must be int, float, bool, str, list[int], list[float], a tuple, T | None",
                     allow_none ? " or None" : "", " (or a native pointer in GPU code)"));
       return Ty::Error;
     };
@@ -264,6 +264,7 @@ class Declarer {
       if (a->str == "int") return Ty::Int;
       if (a->str == "float") return Ty::Float;
       if (a->str == "bool") return Ty::Bool;
+      if (a->str == "str") return Ty::Str;
       if (a->str == "list") {
         error(a->pos, "E1031", str_cat("the type of ", what, " needs its element type: list[int] or list[float]"));
         return Ty::Error;
@@ -421,6 +422,7 @@ class Declarer {
       case ExprKind::Int: c.ty = Ty::Int; c.i = e.ival; return c;
       case ExprKind::Float: c.ty = Ty::Float; c.f = e.fval; return c;
       case ExprKind::Bool: c.ty = Ty::Bool; c.b = e.bval; return c;
+      case ExprKind::Str: c.ty = Ty::Str; c.s = e.str; return c;
       case ExprKind::Name:
       case ExprKind::Attribute: {
         if (e.kind == ExprKind::Name)
@@ -438,6 +440,7 @@ class Declarer {
       case ExprKind::Unary: {
         auto v = fold(*e.kids[0]);
         if (!v) return v;
+        if (v->ty == Ty::Str) break;
         if (v->ty == Ty::Bool && e.str != "not") {
           v->ty = Ty::Int;
           v->i = v->b;
@@ -457,6 +460,20 @@ class Declarer {
       case ExprKind::Binary: {
         auto a = fold(*e.kids[0]), b = fold(*e.kids[1]);
         if (!a || !b || a->ty == Ty::Bool || b->ty == Ty::Bool) break;
+        if (a->ty == Ty::Str || b->ty == Ty::Str) {
+          if (a->ty == Ty::Str && b->ty == Ty::Str && e.str == "+") {
+            a->s += b->s;
+            return a;
+          }
+          if (e.str != "*" || (a->ty == Ty::Str) == (b->ty == Ty::Str)) break;
+          const ConstInfo& text = a->ty == Ty::Str ? *a : *b;
+          int64_t n = a->ty == Ty::Str ? b->i : a->i;
+          if ((a->ty == Ty::Str ? b->ty : a->ty) != Ty::Int || n > 4096 || n * static_cast<int64_t>(text.s.size()) > 4096) break;
+          ConstInfo r = text;
+          r.s.clear();
+          for (int64_t k = 0; k < n; ++k) r.s += text.s;
+          return r;
+        }
         const std::string& op = e.str;
         if (a->ty == Ty::Int && b->ty == Ty::Int) {
           int64_t r = 0;

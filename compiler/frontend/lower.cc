@@ -18,6 +18,9 @@ using ir::SymbolRef;
 using ir::Type;
 using ir::Value;
 
+/// A str is a handle to the runtime's string (docs/runtime.md, "Strings").
+Type str_type() { return Type::ptr(Type::scalar(ir::TypeKind::I8)); }
+
 Type ir_type(Ty t) {
   // A tuple is a `tuple<...>` of its elements; `T | None` is `tuple<bool, T>`
   // (present, value: a zero value when None); None itself is a false bool.
@@ -38,6 +41,7 @@ Type ir_type(Ty t) {
     case Ty::PtrFloat: return Type::ptr(Type::f64());
     case Ty::ConstPtrInt: return Type::ptr(Type::i64(), "generic", true);
     case Ty::ConstPtrFloat: return Type::ptr(Type::f64(), "generic", true);
+    case Ty::Str: return str_type();
     default: return Type::void_();
   }
 }
@@ -156,6 +160,13 @@ class FunctionLowerer {
     emit("core.call_extern", std::move(args), {}, std::move(extra), p);
   }
   void use_dialect(const char* d) { mod_.dialects()[d] = 1; }
+  /// A runtime function with one result (the string functions of ppy_str.h).
+  Value* rt(const char* callee, std::vector<Value*> args, Type result, Pos p, AttrDict extra = {}) {
+    extra.set("abi", "c");
+    extra.set("callee", callee);
+    return emit("core.call_extern", std::move(args), {result}, std::move(extra), p);
+  }
+  Value* str_literal(const std::string& text, Pos p) { return rt("ppy_str_literal", {}, str_type(), p, {{"text", text}}); }
 
   /// `v` of source type `from` as source type `to` (bool -> int -> float).
   Value* convert(Value* v, Ty from, Ty to, Pos p) {
@@ -173,6 +184,7 @@ class FunctionLowerer {
         Value* n = list_len(v, p);
         return cmp("ne", n, const_i64(0, p), p);
       }
+      case Ty::Str: return cmp("ne", rt("ppy_str_len", {v}, Type::i64(), p), const_i64(0, p), p);
       default:
         if (t >= Ty::FirstCompound) return compound_truth(v, t, p);
         return cmp("ne", v, v, p);
@@ -392,7 +404,7 @@ class FunctionLowerer {
     } else {
       buf = expr(it);
       start = const_i64(0, p);
-      cond_stop = list_len(buf, p);
+      cond_stop = it.ty == Ty::Str ? rt("ppy_str_len", {buf}, Type::i64(), p) : list_len(buf, p);
       step = const_i64(1, p);
     }
     br(head, {start}, p);
@@ -410,7 +422,8 @@ class FunctionLowerer {
     cond_br(c, body, {}, exit, {}, p);
     cur_ = body;
     Value* var = i;
-    if (buf) var = emit("core.buffer_load", {buf, cast(i, Type::index(), p)}, {ir_type(elem_of(it.ty))}, {}, p);
+    if (buf && it.ty == Ty::Str) var = rt("ppy_str_index", {buf, i}, str_type(), p);
+    else if (buf) var = emit("core.buffer_load", {buf, cast(i, Type::index(), p)}, {ir_type(elem_of(it.ty))}, {}, p);
     store_local(t.str, var, t.pos);
     loops_.push_back({latch, exit});
     block(s.body);
@@ -433,9 +446,11 @@ class FunctionLowerer {
         return const_bool(false, p);
       case ExprKind::Tuple:
         return tuple_display(e);
+      case ExprKind::Str: return str_literal(e.str, p);
       case ExprKind::Name:
       case ExprKind::Attribute:
         if (e.ref == Ref::Const) {
+          if (e.ty == Ty::Str) return str_literal(e.str, p);
           if (e.ty == Ty::Int) return const_i64(e.ival, p);
           if (e.ty == Ty::Float) return const_f64(e.fval, p);
           return const_bool(e.bval, p);
@@ -455,6 +470,7 @@ class FunctionLowerer {
         if (e.target == "repeat") return repeat(e);
         Value* a = expr(*e.kids[0]);
         Value* b = expr(*e.kids[1]);
+        if (e.ty == Ty::Str) return str_binary(e, a, b);
         return arith(e.str, a, e.kids[0]->ty, b, e.kids[1]->ty, e.ty, p);
       }
       case ExprKind::BoolOp: {
@@ -490,6 +506,7 @@ class FunctionLowerer {
       }
       case ExprKind::Call: return call(e);
       case ExprKind::Subscript: {
+        if (e.kids[0]->ty == Ty::Str) return str_subscript(e);
         if (e.target == "tuple") return extract(expr(*e.kids[0]), static_cast<size_t>(e.ival), p);
         Value* buf = expr(*e.kids[0]);
         Value* i = convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p);
@@ -558,6 +575,11 @@ class FunctionLowerer {
     auto one = [&](Value* a, Ty at, Value* b, Ty bt, const std::string& op) {
       if (at >= Ty::FirstCompound || bt >= Ty::FirstCompound || op == "is" || op == "is not")
         return compare_compound(a, at, b, bt, op, p);
+      if (at == Ty::Str) {
+        if (op == "in" || op == "not in")
+          return cmp(op == "in" ? "ne" : "eq", rt("ppy_str_contains", {b, a}, Type::i64(), p), const_i64(0, p), p);
+        return cmp(preds.at(op), rt("ppy_str_compare", {a, b}, Type::i64(), p), const_i64(0, p), p);
+      }
       Ty common = (at == Ty::Float || bt == Ty::Float) ? Ty::Float : Ty::Int;
       Value* ca = convert(a, at, common, p);
       Value* cb = convert(b, bt, common, p);
@@ -723,8 +745,11 @@ class FunctionLowerer {
       for (size_t i = 1; i < e.kids.size(); ++i) {
         const Expr& a = *e.kids[i];
         Value* v = nullptr;
-        if (a.ty == Ty::Str && a.kind != ExprKind::Str) v = str_choice(a, choices[i - 1]);
-        else if (a.ty != Ty::Str) v = expr(a);
+        if (a.ty == Ty::Str && literal_choice(a)) {
+          if (a.kind != ExprKind::Str) v = str_choice(a, choices[i - 1]);
+        } else {
+          v = expr(a);
+        }
         vals.emplace_back(v, &a);
       }
       const std::string* sep = nullptr;
@@ -748,13 +773,19 @@ class FunctionLowerer {
     if (n == "int0") return const_i64(0, p);
     if (n == "float0") return const_f64(0.0, p);
     if (n == "bool0") return const_bool(false, p);
+    if (n.starts_with("str.")) return str_method(e);
+    if (n == "str" && e.kids.size() == 1) return str_literal("", p);
     const Expr& a = *e.kids[1];
     if (n == "len") {
       Value* v = expr(a);
       if (is_tuple(a.ty)) return const_i64(static_cast<int64_t>(tuple_elems(a.ty).size()), p);
+      if (a.ty == Ty::Str) return rt("ppy_str_len", {v}, Type::i64(), p);
       return list_len(v, p);
     }
     Value* v = expr(a);
+    if (n == "str") return str_of(v, a.ty, p);
+    if (a.ty == Ty::Str && n == "int") return rt("ppy_str_to_i64", {v}, Type::i64(), p);
+    if (a.ty == Ty::Str && n == "float") return rt("ppy_str_to_f64", {v}, Type::f64(), p);
     if (n == "int") return a.ty == Ty::Float ? float_to_int(v, p) : convert(v, a.ty, Ty::Int, p);
     if (n == "float") return convert(v, a.ty, Ty::Float, p);
     if (n == "bool") return truth(v, a.ty, p);
@@ -776,6 +807,64 @@ class FunctionLowerer {
       return r;
     }
     return const_i64(0, p);
+  }
+
+  // --- strings (docs/runtime.md, "Strings") ---
+  /// Whether `e` is a string literal or a conditional expression choosing
+  /// between such (print() prints the chosen text without making a str).
+  static bool literal_choice(const Expr& e) {
+    if (e.kind == ExprKind::Str) return true;
+    return e.kind == ExprKind::IfExp && literal_choice(*e.kids[1]) && literal_choice(*e.kids[2]);
+  }
+
+  Value* str_binary(const Expr& e, Value* a, Value* b) {
+    Pos p = e.pos;
+    if (e.str == "+") return rt("ppy_str_concat", {a, b}, str_type(), p);
+    // `s * n` or `n * s`
+    bool str_first = e.kids[0]->ty == Ty::Str;
+    Value* s = str_first ? a : b;
+    Value* n = str_first ? convert(b, e.kids[1]->ty, Ty::Int, p) : convert(a, e.kids[0]->ty, Ty::Int, p);
+    return rt("ppy_str_repeat", {s, n}, str_type(), p);
+  }
+
+  Value* str_subscript(const Expr& e) {
+    Pos p = e.pos;
+    Value* s = expr(*e.kids[0]);
+    const Expr& i = *e.kids[1];
+    if (i.kind != ExprKind::Slice) return rt("ppy_str_index", {s, convert(expr(i), i.ty, Ty::Int, p)}, str_type(), p);
+    // The parts present, in order; the absent ones are 0 (start, stop) or 1 (step).
+    Value* parts[3] = {nullptr, nullptr, nullptr};
+    size_t k = 0;
+    for (int bit = 0; bit < 3; ++bit)
+      if (i.ival & (1 << bit)) {
+        const Expr& x = *i.kids[k++];
+        parts[bit] = convert(expr(x), x.ty, Ty::Int, p);
+      }
+    for (int bit = 0; bit < 3; ++bit)
+      if (!parts[bit]) parts[bit] = const_i64(bit == 2 ? 1 : 0, p);
+    int64_t omitted = ((i.ival & 1) ? 0 : 1) | ((i.ival & 2) ? 0 : 2);
+    return rt("ppy_str_slice", {s, parts[0], parts[1], parts[2], const_i64(omitted, p)}, str_type(), p);
+  }
+
+  Value* str_method(const Expr& e) {
+    Pos p = e.pos;
+    const std::string m = e.target.substr(4);
+    std::vector<Value*> args{expr(*e.kids[0]->kids[0])};
+    for (size_t k = 1; k < e.kids.size(); ++k) args.push_back(expr(*e.kids[k]));
+    std::string callee = "ppy_str_" + m;
+    if (e.ty == Ty::Bool) return cmp("ne", rt(callee.c_str(), args, Type::i64(), p), const_i64(0, p), p);
+    return rt(callee.c_str(), args, e.ty == Ty::Int ? Type::i64() : str_type(), p);
+  }
+
+  /// `str(v)` of a value of source type `t`.
+  Value* str_of(Value* v, Ty t, Pos p) {
+    switch (t) {
+      case Ty::Str: return v;
+      case Ty::Int: return rt("ppy_str_from_i64", {v}, str_type(), p);
+      case Ty::Float: return rt("ppy_str_from_f64", {v}, str_type(), p);
+      case Ty::Bool: return rt("ppy_str_from_bool", {cast(v, Type::i64(), p)}, str_type(), p);
+      default: return str_literal("", p);
+    }
   }
 
   /// A conditional expression of string literals as the index of its text.
@@ -823,7 +912,10 @@ class FunctionLowerer {
 
   void print_value(Value* v, const Expr& a, Pos p) {
     switch (a.ty) {
-      case Ty::Str: call_extern("ppy_print_str", {}, p, {{"text", a.str}}); return;
+      case Ty::Str:
+        if (a.kind == ExprKind::Str) call_extern("ppy_print_str", {}, p, {{"text", a.str}});
+        else call_extern("ppy_print_string", {v}, p);
+        return;
       case Ty::Int: call_extern("ppy_print_i64", {v}, p); return;
       case Ty::Float: call_extern("ppy_print_f64", {v}, p); return;
       case Ty::Bool: call_extern("ppy_print_bool", {v}, p); return;
@@ -872,6 +964,7 @@ class FunctionLowerer {
   /// The zero value of a type: what a None optional holds.
   Value* zero_of(Ty t, Pos p) {
     if (t == Ty::Float) return const_f64(0.0, p);
+    if (t == Ty::Str) return str_literal("", p);
     if (t == Ty::Bool || is_none_value(t)) return const_bool(false, p);
     if (is_optional(t)) return none_of(t, p);
     if (is_tuple(t)) {
@@ -958,6 +1051,7 @@ class FunctionLowerer {
 
   /// Numbers compared by `pred` (eq, lt, ...), an int and a float as floats.
   Value* ordered(Value* a, Ty at, Value* b, Ty bt, const char* pred, Pos p) {
+    if (at == Ty::Str) return cmp(pred, rt("ppy_str_compare", {a, b}, Type::i64(), p), const_i64(0, p), p);
     Ty common = (at == Ty::Float || bt == Ty::Float) ? Ty::Float : Ty::Int;
     return cmp(pred, convert(a, at, common, p), convert(b, bt, common, p), p);
   }
@@ -996,7 +1090,7 @@ class FunctionLowerer {
 
   /// Prints a tuple as Python does (`(1, 2.5)`, `(1,)`) and an optional as its
   /// value or `None`.
-  void print_compound(Value* v, Ty t, Pos p) {
+  void print_compound(Value* v, Ty t, Pos p, bool repr = false) {
     if (is_none_value(t)) {
       call_extern("ppy_print_str", {}, p, {{"text", "None"}});
       return;
@@ -1006,7 +1100,7 @@ class FunctionLowerer {
       call_extern("ppy_print_str", {}, p, {{"text", "("}});
       for (size_t i = 0; i < elems.size(); ++i) {
         if (i > 0) call_extern("ppy_print_str", {}, p, {{"text", ", "}});
-        print_typed(extract(v, i, p), elems[i], p);
+        print_typed(extract(v, i, p), elems[i], p, true);
       }
       call_extern("ppy_print_str", {}, p, {{"text", elems.size() == 1 ? ",)" : ")"}});
       return;
@@ -1018,7 +1112,7 @@ class FunctionLowerer {
       Block* end = new_block("opt.printed", n);
       cond_br(extract(v, 0, p), some, {}, none, {}, p);
       cur_ = some;
-      print_typed(extract(v, 1, p), optional_inner(t), p);
+      print_typed(extract(v, 1, p), optional_inner(t), p, repr);
       br(end, {}, p);
       cur_ = none;
       call_extern("ppy_print_str", {}, p, {{"text", "None"}});
@@ -1026,7 +1120,12 @@ class FunctionLowerer {
       cur_ = end;
     }
   }
-  void print_typed(Value* v, Ty t, Pos p) {
+  /// `repr`: inside a tuple, where Python prints a str as its repr (`('a', 1)`).
+  void print_typed(Value* v, Ty t, Pos p, bool repr = false) {
+    if (t == Ty::Str) {
+      call_extern("ppy_print_string", {repr ? rt("ppy_str_repr", {v}, str_type(), p) : v}, p);
+      return;
+    }
     if (t == Ty::Int)
       call_extern("ppy_print_i64", {v}, p);
     else if (t == Ty::Float)
@@ -1034,7 +1133,7 @@ class FunctionLowerer {
     else if (t == Ty::Bool)
       call_extern("ppy_print_bool", {v}, p);
     else
-      print_compound(v, t, p);
+      print_compound(v, t, p, repr);
   }
 
   Value* math_call(const Expr& e) {
@@ -1192,6 +1291,7 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
   auto mod = std::make_unique<ir::Module>(m.name);
   for (const std::string& name : m.const_order) {
     const ConstInfo& c = m.consts.at(name);
+    if (c.ty == Ty::Str) continue;  // inlined at every use (a literal); no global
     ir::Global g;
     g.name = symbol_name(m.name, name);
     g.type = ir_type(c.ty);

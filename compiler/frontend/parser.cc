@@ -463,6 +463,26 @@ class Parser {
     e->pos = p;
     return e;
   }
+  /// `start:stop:step` inside `[...]`, at the first `:` (`start` parsed, or
+  /// null): a Slice whose kids are the parts present, `ival` their mask (1
+  /// start, 2 stop, 4 step).
+  ExprPtr slice(ExprPtr start, Pos p) {
+    auto n = node(ExprKind::Slice, p);
+    if (start) {
+      n->ival |= 1;
+      n->kids.push_back(std::move(start));
+    }
+    expect_op(":");
+    if (!at_op(":") && !at_op("]")) {
+      n->ival |= 2;
+      n->kids.push_back(expr());
+    }
+    if (accept_op(":") && !at_op("]")) {
+      n->ival |= 4;
+      n->kids.push_back(expr());
+    }
+    return finish(std::move(n));
+  }
   ExprPtr finish(ExprPtr e) {
     int d = 0;
     for (auto& k : e->kids) d = std::max(d, k->depth);
@@ -670,9 +690,8 @@ class Parser {
         take();
         auto n = node(ExprKind::Subscript, e->pos);
         n->kids.push_back(std::move(e));
-        if (at_op(":")) unsupported(cur().pos, "slicing");
-        ExprPtr idx = expr();
-        if (at_op(":")) unsupported(cur().pos, "slicing");
+        ExprPtr idx = at_op(":") ? slice(nullptr, cur().pos) : expr();
+        if (at_op(":")) idx = slice(std::move(idx), idx->pos);
         if (at_op(",")) {
           auto t = node(ExprKind::Tuple, idx->pos);
           t->kids.push_back(std::move(idx));

@@ -12,9 +12,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include <gc/gc_allocator.h>
+
 #include "ppy/ir/text.h"
 #include "ppy/pipeline/semantics.h"
 #include "ppy/util/str_cat.h"
+#include "ppy_runtime.h"
+#include "ppy_str.h"
 
 namespace ppy::interp {
 namespace {
@@ -33,9 +37,14 @@ union Slot {
   Buffer* buf;
 };
 
+/// Slots the collector scans: strings live on the runtime's collected heap
+/// (docs/runtime.md), so every place that may hold a handle (registers, stack
+/// slots, globals, lists) is memory the collector sees as roots.
+using Slots = std::vector<Slot, traceable_allocator<Slot>>;
+
 /// A list: elements are Slots, whatever the element type.
 struct Buffer {
-  std::vector<Slot> data;
+  Slots data;
 };
 
 /// A Python exception on its way to the top: ends the program with status 1.
@@ -117,6 +126,8 @@ enum class Opc : uint8_t {
   PrintNewline,
   ListNew,
   PowI64,
+  PrintString,
+  Extern,  // a string value; a runtime function of ppy_str.h (Code::externs)
   Unsupported,
 };
 
@@ -142,6 +153,18 @@ struct Edge {
 
 struct Code;
 
+/// The shapes of the string functions the interpreter calls in the runtime
+/// (p: a string handle, i: i64, f: f64; result first).
+enum class Sig : uint8_t { P_Text, P_P, P_PP, P_PPP, P_PI, P_PIIII, P_I, P_F, I_P, I_PP, F_P };
+
+/// A call of a runtime function: its shape, its address, its operands in Code::srcs.
+struct ExternCall {
+  Sig sig;
+  void* fn;
+  int32_t args_begin = 0;
+  int32_t text = -1;  ///< P_Text: the literal's index in Code::strings
+};
+
 struct CallSite {
   int32_t callee = -1;  ///< function index in the module
   const Code* code = nullptr;
@@ -156,6 +179,7 @@ struct Code {
   std::vector<Edge> edges;
   std::vector<int32_t> srcs;
   std::vector<CallSite> calls;
+  std::vector<ExternCall> externs;
   std::vector<std::pair<std::string, std::string>> guards;  ///< (exception, message)
   std::vector<std::string> strings;  ///< print texts, unsupported reasons
   int32_t nregs = 0;
@@ -556,6 +580,11 @@ class Compiler {
         {"ppy_list_new_i64", Opc::ListNew},   {"ppy_list_new_f64", Opc::ListNew},
         {"ppy_pow_i64", Opc::PowI64},
     };
+    if (callee == "ppy_print_string") {
+      in.op = Opc::PrintString;
+      return in;
+    }
+    if (callee.starts_with("ppy_str_")) return lower_string(op, callee, in);
     auto it = kRuntime.find(callee);
     if (it == kRuntime.end()) return unsupported(ppy::str_cat("unknown runtime function '", callee, "'"));
     in.op = it->second;
@@ -565,6 +594,42 @@ class Compiler {
       in.imm = static_cast<int64_t>(code_->strings.size());
       code_->strings.push_back(t && t->is<std::string>() ? t->as_string() : "");
     }
+    return in;
+  }
+
+  /// A string function of the runtime (ppy_str.h), called as it is.
+  Inst lower_string(const ir::Operation& op, const std::string& callee, Inst& in) {
+#define PPY_STR_FN(name, sig) {#name, {Sig::sig, reinterpret_cast<void*>(&name)}},
+    static const std::unordered_map<std::string, std::pair<Sig, void*>> kStrings = {
+        PPY_STR_FN(ppy_str_literal, P_Text) PPY_STR_FN(ppy_str_concat, P_PP) PPY_STR_FN(ppy_str_repeat, P_PI)
+        PPY_STR_FN(ppy_str_len, I_P) PPY_STR_FN(ppy_str_index, P_PI) PPY_STR_FN(ppy_str_slice, P_PIIII)
+        PPY_STR_FN(ppy_str_compare, I_PP) PPY_STR_FN(ppy_str_contains, I_PP) PPY_STR_FN(ppy_str_from_i64, P_I)
+        PPY_STR_FN(ppy_str_from_f64, P_F) PPY_STR_FN(ppy_str_from_bool, P_I) PPY_STR_FN(ppy_str_to_i64, I_P)
+        PPY_STR_FN(ppy_str_to_f64, F_P) PPY_STR_FN(ppy_str_upper, P_P) PPY_STR_FN(ppy_str_lower, P_P)
+        PPY_STR_FN(ppy_str_strip, P_P) PPY_STR_FN(ppy_str_lstrip, P_P) PPY_STR_FN(ppy_str_rstrip, P_P)
+        PPY_STR_FN(ppy_str_startswith, I_PP) PPY_STR_FN(ppy_str_endswith, I_PP) PPY_STR_FN(ppy_str_find, I_PP)
+        PPY_STR_FN(ppy_str_count, I_PP) PPY_STR_FN(ppy_str_replace, P_PPP) PPY_STR_FN(ppy_str_repr, P_P)
+    };
+#undef PPY_STR_FN
+    static const std::unordered_map<Sig, size_t> kArity = {
+        {Sig::P_Text, 0}, {Sig::P_P, 1}, {Sig::P_PP, 2}, {Sig::P_PPP, 3}, {Sig::P_PI, 2}, {Sig::P_PIIII, 5},
+        {Sig::P_I, 1},    {Sig::P_F, 1}, {Sig::I_P, 1},  {Sig::I_PP, 2},  {Sig::F_P, 1},
+    };
+    auto it = kStrings.find(callee);
+    if (it == kStrings.end()) return unsupported(ppy::str_cat("unknown runtime function '", callee, "'"));
+    if (op.num_operands() != kArity.at(it->second.first) || op.num_results() != 1)
+      return unsupported(ppy::str_cat(callee, " with ", op.num_operands(), " operand(s)"));
+    ExternCall call{it->second.first, it->second.second, static_cast<int32_t>(code_->srcs.size())};
+    for (ir::Value* v : op.operands()) code_->srcs.push_back(reg(v));
+    if (call.sig == Sig::P_Text) {
+      const ir::Attribute* t = op.attr("text");
+      call.text = static_cast<int32_t>(code_->strings.size());
+      code_->strings.push_back(t && t->is<std::string>() ? t->as_string() : "");
+    }
+    in.op = Opc::Extern;
+    in.norm = 0;
+    in.imm = static_cast<int64_t>(code_->externs.size());
+    code_->externs.push_back(call);
     return in;
   }
 
@@ -627,7 +692,7 @@ class Machine {
     const Code& code = codes_[entry];
     if (!code.error.empty()) throw InternalError{code.error};
     if (code.nparams != 0) throw InternalError{ppy::str_cat("the entry @", code.name, " takes parameters")};
-    std::vector<Slot> results(static_cast<size_t>(code.nresults) + 1);
+    Slots results(static_cast<size_t>(code.nresults) + 1);
     depth_ = 1;
     exec(code, frame(1, code), results.data());
     flush();
@@ -641,7 +706,7 @@ class Machine {
 
  private:
   Slot* frame(int depth, const Code& code) {
-    std::vector<Slot>& f = frames_[static_cast<size_t>(depth)];
+    Slots& f = frames_[static_cast<size_t>(depth)];
     size_t need = static_cast<size_t>(code.nregs + code.nalloca);
     if (f.size() < need) f.resize(need);
     if (code.nalloca) std::fill(f.begin() + code.nregs, f.begin() + need, Slot{0});
@@ -668,7 +733,7 @@ class Machine {
       return;
     }
     Slot tmp[16];
-    std::vector<Slot> big;
+    Slots big;
     Slot* t = tmp;
     if (e.n > 16) {
       big.resize(static_cast<size_t>(e.n));
@@ -873,6 +938,12 @@ class Machine {
         case Opc::PrintStr: print(code.strings[static_cast<size_t>(in.imm)]); break;
         case Opc::PrintSpace: print(" "); break;
         case Opc::PrintNewline: print("\n"); break;
+        case Opc::PrintString: {
+          const ppy_str* str = static_cast<const ppy_str*>(static_cast<void*>(r[in.a].p));
+          print(std::string_view(PPY_STR_BYTES(str), static_cast<size_t>(str->len)));
+          break;
+        }
+        case Opc::Extern: extern_call(code, code.externs[static_cast<size_t>(in.imm)], r, r[in.dst]); break;
         case Opc::ListNew: {
           int64_t n = r[in.a].i;
           if (n < 0) n = 0;
@@ -899,12 +970,41 @@ class Machine {
     }
   }
 
+  /// A runtime string function; its raises come back as PyError (the hook).
+  static void extern_call(const Code& code, const ExternCall& x, Slot* r, Slot& out) {
+    auto arg = [&](int k) -> Slot& { return r[code.srcs[static_cast<size_t>(x.args_begin + k)]]; };
+    auto p = [&](int k) { return static_cast<const ppy_str*>(static_cast<void*>(arg(k).p)); };
+    auto ret = [&](ppy_str* s) { out.p = static_cast<Slot*>(static_cast<void*>(s)); };
+    switch (x.sig) {
+      case Sig::P_Text: {
+        const std::string& t = code.strings[static_cast<size_t>(x.text)];
+        ret(ppy_str_literal(t.data(), static_cast<int64_t>(t.size())));
+        break;
+      }
+      case Sig::P_P: ret(reinterpret_cast<ppy_str* (*)(const ppy_str*)>(x.fn)(p(0))); break;
+      case Sig::P_PP: ret(reinterpret_cast<ppy_str* (*)(const ppy_str*, const ppy_str*)>(x.fn)(p(0), p(1))); break;
+      case Sig::P_PPP:
+        ret(reinterpret_cast<ppy_str* (*)(const ppy_str*, const ppy_str*, const ppy_str*)>(x.fn)(p(0), p(1), p(2)));
+        break;
+      case Sig::P_PI: ret(reinterpret_cast<ppy_str* (*)(const ppy_str*, int64_t)>(x.fn)(p(0), arg(1).i)); break;
+      case Sig::P_PIIII:
+        ret(reinterpret_cast<ppy_str* (*)(const ppy_str*, int64_t, int64_t, int64_t, int64_t)>(x.fn)(
+            p(0), arg(1).i, arg(2).i, arg(3).i, arg(4).i));
+        break;
+      case Sig::P_I: ret(reinterpret_cast<ppy_str* (*)(int64_t)>(x.fn)(arg(0).i)); break;
+      case Sig::P_F: ret(reinterpret_cast<ppy_str* (*)(double)>(x.fn)(arg(0).f)); break;
+      case Sig::I_P: out.i = reinterpret_cast<int64_t (*)(const ppy_str*)>(x.fn)(p(0)); break;
+      case Sig::I_PP: out.i = reinterpret_cast<int64_t (*)(const ppy_str*, const ppy_str*)>(x.fn)(p(0), p(1)); break;
+      case Sig::F_P: out.f = reinterpret_cast<double (*)(const ppy_str*)>(x.fn)(p(0)); break;
+    }
+  }
+
   const ir::Module& m_;
   std::ostream& out_;
   RunOptions opts_;
   std::vector<Code> codes_;
-  std::vector<Slot> globals_;  ///< the module's globals (sized once: their addresses stay)
-  std::vector<std::vector<Slot>> frames_;
+  Slots globals_;  ///< the module's globals (sized once: their addresses stay)
+  std::vector<Slots> frames_;
   std::vector<std::unique_ptr<Buffer>> buffers_;
   std::string buf_;
   int depth_ = 0;
@@ -944,6 +1044,14 @@ RunResult run_main(const ir::Module& linked, std::string_view entry, std::ostrea
   }
   RunOptions opts = options;
   if (opts.recursion_limit < 1) opts.recursion_limit = 1;
+  ppy_rt_gc_init();
+  // The runtime's string functions raise through the hook, as this machine does.
+  ppy_rt_set_raise_hook(+[](const char* name, const char* message) {
+    throw PyError{name, message ? message : ""};
+  });
+  struct Unhook {
+    ~Unhook() { ppy_rt_set_raise_hook(nullptr); }
+  } unhook;
   Machine machine(linked, out, opts);
   try {
     machine.run(index);

@@ -6,7 +6,7 @@
 
 For each level and language: `ppy emit c PROGRAM -O N --standalone` (a project is
 linked first: `ppy emit linked-ir` to one .ppyir, then `ppy emit c` of that), then
-`cc -std=c11 -Wall -Werror -O1 prog.c -lm` (`c++ -std=c++17`), then the program.
+`cc -std=c11 -Wall -Werror -O1 prog.c -lgc -lm` (`c++ -std=c++17`), then the program.
 Stdout and the exit status must equal python3's on the original program, and
 when python3 raised, the last line of stderr must equal `<name>.error`. Exit 0
 when all agree, 1 with a report, 77 (skipped) for a module that is not a program.
@@ -78,7 +78,7 @@ def main():
                     problems.append(f"{label}: ppy emit failed ({got[0]}): {got[2].strip()[-1500:]}")
                     continue
                 exe = os.path.join(tmp, f"prog{level}_{lang}")
-                got = differential.run([cc, *std, "-Wall", "-Werror", "-O1", out, "-o", exe, "-lm"], tmp, args.timeout)
+                got = differential.run([cc, *std, "-Wall", "-Werror", "-O1", out, "-o", exe, "-lgc", "-lm"], tmp, args.timeout)
                 if got[0] != 0:
                     problems.append(f"{label}: {os.path.basename(cc)} refused the output:\n{got[2][-3000:]}")
                     continue

@@ -27,6 +27,7 @@ struct ConstantValue {
   int64_t i = 0;
   double f = 0;
   bool b = false;
+  std::string s;  ///< a str constant's text
 };
 
 /// Source-level type names as written in annotations: "int", "float", "bool",

@@ -1,0 +1,510 @@
+/* ppy_str.h: strings of the native runtime (docs/runtime.md, "Strings").
+ *
+ * It follows ppy_runtime.h (the same conventions: PPY_RT_API, declarations
+ * only under PPY_RT_DECLARATIONS_ONLY) and is embedded after it, so the C
+ * backend pastes both and the LLVM road compiles both. Everything here is
+ * compiled only with PPY_RT_STRINGS defined: a program that uses no string
+ * needs neither this code nor the collector.
+ *
+ * Memory: a string lives on the heap of Boehm's conservative collector
+ * (libgc, `-lgc`): GC_MALLOC_ATOMIC, never freed by hand. Compiled code keeps
+ * handles in registers, stack slots and lists, all of which the collector
+ * scans, so a string lives exactly as long as something can reach it.
+ *
+ * A string is a handle (`ptr<i8>` on the IR): a header (its length in bytes and
+ * in code points) followed by its UTF-8 bytes and a NUL. Lengths, indices and
+ * slices count code points, as Python's do; an ASCII string (as many code
+ * points as bytes) indexes in one step.
+ */
+#if defined(PPY_RT_STRINGS) && !defined(PPY_STR_H)
+#define PPY_STR_H
+
+#ifndef PPY_RT_DECLARATIONS_ONLY
+#include <gc.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A string's header; PPY_STR_BYTES(s) are its bytes (NUL-terminated). */
+typedef struct ppy_str {
+  int64_t len; /* bytes */
+  int64_t ncp; /* code points */
+} ppy_str;
+
+#define PPY_STR_BYTES(s) ((char*)(s) + sizeof(ppy_str))
+
+PPY_RT_API void ppy_rt_gc_init(void);
+PPY_RT_API ppy_str* ppy_str_literal(const char* bytes, int64_t n);
+PPY_RT_API void ppy_print_string(const ppy_str* s);
+PPY_RT_API ppy_str* ppy_str_concat(const ppy_str* a, const ppy_str* b);
+PPY_RT_API ppy_str* ppy_str_repeat(const ppy_str* s, int64_t n);
+PPY_RT_API int64_t ppy_str_len(const ppy_str* s);
+PPY_RT_API ppy_str* ppy_str_index(const ppy_str* s, int64_t i);
+PPY_RT_API ppy_str* ppy_str_slice(const ppy_str* s, int64_t start, int64_t stop, int64_t step, int64_t omitted);
+PPY_RT_API int64_t ppy_str_compare(const ppy_str* a, const ppy_str* b);
+PPY_RT_API int64_t ppy_str_contains(const ppy_str* hay, const ppy_str* needle);
+PPY_RT_API ppy_str* ppy_str_from_i64(int64_t v);
+PPY_RT_API ppy_str* ppy_str_from_f64(double v);
+PPY_RT_API ppy_str* ppy_str_from_bool(int64_t v);
+PPY_RT_API int64_t ppy_str_to_i64(const ppy_str* s);
+PPY_RT_API double ppy_str_to_f64(const ppy_str* s);
+PPY_RT_API ppy_str* ppy_str_upper(const ppy_str* s);
+PPY_RT_API ppy_str* ppy_str_lower(const ppy_str* s);
+PPY_RT_API ppy_str* ppy_str_strip(const ppy_str* s);
+PPY_RT_API ppy_str* ppy_str_lstrip(const ppy_str* s);
+PPY_RT_API ppy_str* ppy_str_rstrip(const ppy_str* s);
+PPY_RT_API int64_t ppy_str_startswith(const ppy_str* s, const ppy_str* prefix);
+PPY_RT_API int64_t ppy_str_endswith(const ppy_str* s, const ppy_str* suffix);
+PPY_RT_API int64_t ppy_str_find(const ppy_str* s, const ppy_str* sub);
+PPY_RT_API int64_t ppy_str_count(const ppy_str* s, const ppy_str* sub);
+PPY_RT_API ppy_str* ppy_str_replace(const ppy_str* s, const ppy_str* old, const ppy_str* with);
+PPY_RT_API ppy_str* ppy_str_repr(const ppy_str* s);
+
+/** The string functions compiled code may call, for a JIT's symbol table. */
+#define PPY_STR_SYMBOLS(X)                                                                              \
+  X(ppy_str_literal) X(ppy_print_string) X(ppy_str_concat) X(ppy_str_repeat) X(ppy_str_len)            \
+  X(ppy_str_index) X(ppy_str_slice) X(ppy_str_compare) X(ppy_str_contains) X(ppy_str_from_i64)         \
+  X(ppy_str_from_f64) X(ppy_str_from_bool) X(ppy_str_to_i64) X(ppy_str_to_f64) X(ppy_str_upper)        \
+  X(ppy_str_lower) X(ppy_str_strip) X(ppy_str_lstrip) X(ppy_str_rstrip) X(ppy_str_startswith)          \
+  X(ppy_str_endswith) X(ppy_str_find) X(ppy_str_count) X(ppy_str_replace) X(ppy_str_repr)
+
+#ifndef PPY_RT_DECLARATIONS_ONLY
+
+static int ppy_rt_gc_ready;
+
+/** Starts the collector once (from the program's first thread). */
+PPY_RT_API void ppy_rt_gc_init(void) {
+  if (ppy_rt_gc_ready) return;
+  GC_INIT();
+  ppy_rt_gc_ready = 1;
+}
+
+/** A string of `n` bytes (filled by the caller) and `ncp` code points. */
+static ppy_str* ppy_str_alloc(int64_t n, int64_t ncp) {
+  if (PPY_RT_UNLIKELY(!ppy_rt_gc_ready)) ppy_rt_gc_init();
+  if (n < 0 || n > ((int64_t)1 << 40)) ppy_rt_raise("MemoryError", "");
+  ppy_str* s = (ppy_str*)GC_MALLOC_ATOMIC(sizeof(ppy_str) + (size_t)n + 1);
+  if (!s) ppy_rt_raise("MemoryError", "");
+  s->len = n;
+  s->ncp = ncp;
+  PPY_STR_BYTES(s)[n] = '\0';
+  return s;
+}
+
+static int64_t ppy_utf8_count(const char* b, int64_t n) {
+  int64_t c = 0;
+  for (int64_t i = 0; i < n; ++i) c += ((unsigned char)b[i] & 0xC0) != 0x80;
+  return c;
+}
+
+static ppy_str* ppy_str_make(const char* b, int64_t n) {
+  ppy_str* s = ppy_str_alloc(n, ppy_utf8_count(b, n));
+  if (n) memcpy(PPY_STR_BYTES(s), b, (size_t)n);
+  return s;
+}
+
+/** The byte offset of code point `i` (0 <= i <= ncp). */
+static int64_t ppy_str_offset(const ppy_str* s, int64_t i) {
+  if (s->ncp == s->len) return i;
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t at = 0;
+  for (int64_t k = 0; k < i; ++k) {
+    ++at;
+    while (at < s->len && (b[at] & 0xC0) == 0x80) ++at;
+  }
+  return at;
+}
+
+/** The code point index of byte offset `at` (the start of a code point). */
+static int64_t ppy_str_cp_at(const ppy_str* s, int64_t at) {
+  return s->ncp == s->len ? at : ppy_utf8_count(PPY_STR_BYTES(s), at);
+}
+
+PPY_RT_API ppy_str* ppy_str_literal(const char* bytes, int64_t n) { return ppy_str_make(bytes, n); }
+
+PPY_RT_API void ppy_print_string(const ppy_str* s) { ppy_rt_write(PPY_STR_BYTES(s), (size_t)s->len); }
+
+PPY_RT_API ppy_str* ppy_str_concat(const ppy_str* a, const ppy_str* b) {
+  ppy_str* s = ppy_str_alloc(a->len + b->len, a->ncp + b->ncp);
+  memcpy(PPY_STR_BYTES(s), PPY_STR_BYTES(a), (size_t)a->len);
+  memcpy(PPY_STR_BYTES(s) + a->len, PPY_STR_BYTES(b), (size_t)b->len);
+  return s;
+}
+
+/** `s * n`: empty for n <= 0; MemoryError when the result cannot be held. */
+PPY_RT_API ppy_str* ppy_str_repeat(const ppy_str* s, int64_t n) {
+  if (n <= 0 || s->len == 0) return ppy_str_alloc(0, 0);
+  int64_t total;
+  if (__builtin_mul_overflow(s->len, n, &total)) ppy_rt_raise("MemoryError", "");
+  ppy_str* r = ppy_str_alloc(total, s->ncp * n);
+  for (int64_t k = 0; k < n; ++k) memcpy(PPY_STR_BYTES(r) + k * s->len, PPY_STR_BYTES(s), (size_t)s->len);
+  return r;
+}
+
+PPY_RT_API int64_t ppy_str_len(const ppy_str* s) { return s->ncp; }
+
+/** `s[i]`: negative counts from the end; IndexError outside. */
+PPY_RT_API ppy_str* ppy_str_index(const ppy_str* s, int64_t i) {
+  if (i < 0) i += s->ncp;
+  if (PPY_RT_UNLIKELY(i < 0 || i >= s->ncp)) ppy_rt_raise("IndexError", "string index out of range");
+  int64_t at = ppy_str_offset(s, i), end = at + 1;
+  while (end < s->len && ((unsigned char)PPY_STR_BYTES(s)[end] & 0xC0) == 0x80) ++end;
+  ppy_str* r = ppy_str_alloc(end - at, 1);
+  memcpy(PPY_STR_BYTES(r), PPY_STR_BYTES(s) + at, (size_t)(end - at));
+  return r;
+}
+
+/** Python's slice bounds (PySlice_AdjustIndices) over `len` items. */
+static int64_t ppy_slice_bound(int64_t v, int64_t len, int64_t step) {
+  if (v < 0) {
+    v += len;
+    if (v < 0) v = step < 0 ? -1 : 0;
+  } else if (v >= len) {
+    v = step < 0 ? len - 1 : len;
+  }
+  return v;
+}
+
+/** `s[start:stop:step]`; bit 0 of `omitted`: no start, bit 1: no stop.
+ * ValueError for a zero step. */
+PPY_RT_API ppy_str* ppy_str_slice(const ppy_str* s, int64_t start, int64_t stop, int64_t step, int64_t omitted) {
+  if (step == 0) ppy_rt_raise("ValueError", "slice step cannot be zero");
+  int64_t n = s->ncp;
+  start = (omitted & 1) ? (step < 0 ? n - 1 : 0) : ppy_slice_bound(start, n, step);
+  stop = (omitted & 2) ? (step < 0 ? -1 : n) : ppy_slice_bound(stop, n, step);
+  int64_t count = 0;
+  if (step < 0) {
+    if (stop < start) count = (start - stop - 1) / (-step) + 1;
+  } else if (start < stop) {
+    count = (stop - start - 1) / step + 1;
+  }
+  if (count <= 0) return ppy_str_alloc(0, 0);
+  if (step == 1) {
+    int64_t a = ppy_str_offset(s, start), b = ppy_str_offset(s, start + count);
+    ppy_str* r = ppy_str_alloc(b - a, count);
+    memcpy(PPY_STR_BYTES(r), PPY_STR_BYTES(s) + a, (size_t)(b - a));
+    return r;
+  }
+  /* Any step: the offsets of every code point first (one pass), then the picks. */
+  int64_t* offs = (int64_t*)malloc((size_t)(n + 1) * sizeof(int64_t));
+  if (!offs) ppy_rt_raise("MemoryError", "");
+  for (int64_t k = 0, at = 0; k <= n; ++k) {
+    offs[k] = at;
+    if (k < n) {
+      ++at;
+      while (at < s->len && ((unsigned char)PPY_STR_BYTES(s)[at] & 0xC0) == 0x80) ++at;
+    }
+  }
+  int64_t bytes = 0;
+  for (int64_t k = 0, i = start; k < count; ++k, i += step) bytes += offs[i + 1] - offs[i];
+  ppy_str* r = ppy_str_alloc(bytes, count);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t k = 0, i = start; k < count; ++k, i += step) {
+    memcpy(o, PPY_STR_BYTES(s) + offs[i], (size_t)(offs[i + 1] - offs[i]));
+    o += offs[i + 1] - offs[i];
+  }
+  free(offs);
+  return r;
+}
+
+/** -1, 0 or 1: UTF-8's byte order is Python's code point order. */
+PPY_RT_API int64_t ppy_str_compare(const ppy_str* a, const ppy_str* b) {
+  int64_t n = a->len < b->len ? a->len : b->len;
+  int c = n ? memcmp(PPY_STR_BYTES(a), PPY_STR_BYTES(b), (size_t)n) : 0;
+  if (c != 0) return c < 0 ? -1 : 1;
+  return a->len < b->len ? -1 : a->len > b->len ? 1 : 0;
+}
+
+/** The byte offset of the first `sub` in `s` from byte `from`, or -1. */
+static int64_t ppy_str_search(const ppy_str* s, const ppy_str* sub, int64_t from) {
+  const char* h = PPY_STR_BYTES(s);
+  const char* n = PPY_STR_BYTES(sub);
+  if (sub->len == 0) return from <= s->len ? from : -1;
+  for (int64_t i = from; i + sub->len <= s->len; ++i) {
+    const char* c = (const char*)memchr(h + i, n[0], (size_t)(s->len - sub->len - i + 1));
+    if (!c) return -1;
+    i = c - h;
+    if (memcmp(c, n, (size_t)sub->len) == 0) return i;
+  }
+  return -1;
+}
+
+PPY_RT_API int64_t ppy_str_contains(const ppy_str* hay, const ppy_str* needle) {
+  return ppy_str_search(hay, needle, 0) >= 0;
+}
+
+PPY_RT_API ppy_str* ppy_str_from_i64(int64_t v) {
+  char buf[24];
+  int n = snprintf(buf, sizeof buf, "%lld", (long long)v);
+  return ppy_str_make(buf, n);
+}
+
+/** Python's str() of a float (its repr). */
+PPY_RT_API ppy_str* ppy_str_from_f64(double v) {
+  char buf[40];
+  int n = ppy_format_f64(v, buf);
+  return ppy_str_make(buf, n);
+}
+
+PPY_RT_API ppy_str* ppy_str_from_bool(int64_t v) { return v ? ppy_str_make("True", 4) : ppy_str_make("False", 5); }
+
+/** Python's repr of a string (for error messages): quotes, escapes. */
+static const char* ppy_str_repr_text(const ppy_str* s) {
+  const char* b = PPY_STR_BYTES(s);
+  int has_single = memchr(b, '\'', (size_t)s->len) != NULL, has_double = memchr(b, '"', (size_t)s->len) != NULL;
+  char q = has_single && !has_double ? '"' : '\'';
+  char* out = (char*)GC_MALLOC_ATOMIC((size_t)s->len * 4 + 3);
+  if (!out) ppy_rt_raise("MemoryError", "");
+  char* o = out;
+  *o++ = q;
+  for (int64_t i = 0; i < s->len; ++i) {
+    unsigned char c = (unsigned char)b[i];
+    if (c == '\\' || c == (unsigned char)q) {
+      *o++ = '\\';
+      *o++ = (char)c;
+    } else if (c == '\n') {
+      *o++ = '\\';
+      *o++ = 'n';
+    } else if (c == '\t') {
+      *o++ = '\\';
+      *o++ = 't';
+    } else if (c == '\r') {
+      *o++ = '\\';
+      *o++ = 'r';
+    } else if (c < 0x20 || c == 0x7f) {
+      o += sprintf(o, "\\x%02x", c);
+    } else {
+      *o++ = (char)c;
+    }
+  }
+  *o++ = q;
+  *o = '\0';
+  return out;
+}
+
+static int ppy_is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
+
+static PPY_RT_NORETURN void ppy_str_value_error(const char* what, const ppy_str* s) {
+  const char* r = ppy_str_repr_text(s);
+  size_t n = strlen(what) + strlen(r) + 1;
+  char* msg = (char*)GC_MALLOC_ATOMIC(n);
+  if (!msg) ppy_rt_raise("MemoryError", "");
+  snprintf(msg, n, "%s%s", what, r);
+  ppy_rt_raise("ValueError", msg);
+}
+
+/** `int(s)`: Python's grammar for base 10 (whitespace around, a sign, digits
+ * with single underscores between them); ValueError otherwise; OverflowError
+ * past i64 (a documented deviation: Python's int grows). */
+PPY_RT_API int64_t ppy_str_to_i64(const ppy_str* s) {
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t i = 0, n = s->len;
+  while (i < n && ppy_is_space(b[i])) ++i;
+  while (n > i && ppy_is_space(b[n - 1])) --n;
+  int neg = 0;
+  if (i < n && (b[i] == '+' || b[i] == '-')) neg = b[i++] == '-';
+  if (i >= n || !(b[i] >= '0' && b[i] <= '9')) ppy_str_value_error("invalid literal for int() with base 10: ", s);
+  uint64_t v = 0;
+  int over = 0;
+  for (; i < n; ++i) {
+    if (b[i] == '_') {
+      if (i + 1 >= n || !(b[i + 1] >= '0' && b[i + 1] <= '9'))
+        ppy_str_value_error("invalid literal for int() with base 10: ", s);
+      continue;
+    }
+    if (!(b[i] >= '0' && b[i] <= '9')) ppy_str_value_error("invalid literal for int() with base 10: ", s);
+    if (v > (UINT64_MAX - 9) / 10) over = 1;
+    v = v * 10 + (uint64_t)(b[i] - '0');
+  }
+  if (over || v > (uint64_t)INT64_MAX + (uint64_t)neg) ppy_rt_overflow();
+  return neg ? (int64_t)(0 - v) : (int64_t)v;
+}
+
+/** `float(s)`: Python's grammar (whitespace, a sign, digits with underscores
+ * between them, a point, an exponent, `inf`, `infinity`, `nan` in any case);
+ * ValueError otherwise. */
+PPY_RT_API double ppy_str_to_f64(const ppy_str* s) {
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t i = 0, n = s->len;
+  while (i < n && ppy_is_space(b[i])) ++i;
+  while (n > i && ppy_is_space(b[n - 1])) --n;
+  char* clean = (char*)GC_MALLOC_ATOMIC((size_t)(n - i) + 2);
+  if (!clean) ppy_rt_raise("MemoryError", "");
+  char* o = clean;
+  int64_t k = i;
+  if (k < n && (b[k] == '+' || b[k] == '-')) *o++ = (char)b[k++];
+  /* inf / infinity / nan */
+  int64_t rest = n - k;
+  const char* words[] = {"inf", "infinity", "nan"};
+  for (int w = 0; w < 3; ++w) {
+    int64_t wl = (int64_t)strlen(words[w]);
+    if (rest != wl) continue;
+    int same = 1;
+    for (int64_t c = 0; c < wl; ++c)
+      if ((b[k + c] | 0x20) != (unsigned char)words[w][c]) same = 0;
+    if (same) {
+      double v = w == 2 ? NAN : INFINITY;
+      return clean[0] == '-' ? -v : v;
+    }
+  }
+  int digits = 0, prev_digit = 0;
+  int64_t start = k;
+  /* mantissa: digits [ . digits ] */
+  for (; k < n; ++k) {
+    unsigned char c = b[k];
+    if (c >= '0' && c <= '9') {
+      *o++ = (char)c;
+      digits = 1;
+      prev_digit = 1;
+    } else if (c == '_' && prev_digit && k + 1 < n && b[k + 1] >= '0' && b[k + 1] <= '9') {
+      prev_digit = 0;
+    } else {
+      break;
+    }
+  }
+  if (k < n && b[k] == '.') {
+    *o++ = '.';
+    ++k;
+    prev_digit = 0;
+    for (; k < n; ++k) {
+      unsigned char c = b[k];
+      if (c >= '0' && c <= '9') {
+        *o++ = (char)c;
+        digits = 1;
+        prev_digit = 1;
+      } else if (c == '_' && prev_digit && k + 1 < n && b[k + 1] >= '0' && b[k + 1] <= '9') {
+        prev_digit = 0;
+      } else {
+        break;
+      }
+    }
+  }
+  (void)start;
+  if (!digits) ppy_str_value_error("could not convert string to float: ", s);
+  if (k < n && (b[k] == 'e' || b[k] == 'E')) {
+    *o++ = 'e';
+    ++k;
+    if (k < n && (b[k] == '+' || b[k] == '-')) *o++ = (char)b[k++];
+    int exp_digits = 0;
+    prev_digit = 0;
+    for (; k < n; ++k) {
+      unsigned char c = b[k];
+      if (c >= '0' && c <= '9') {
+        *o++ = (char)c;
+        exp_digits = 1;
+        prev_digit = 1;
+      } else if (c == '_' && prev_digit && k + 1 < n && b[k + 1] >= '0' && b[k + 1] <= '9') {
+        prev_digit = 0;
+      } else {
+        break;
+      }
+    }
+    if (!exp_digits) ppy_str_value_error("could not convert string to float: ", s);
+  }
+  if (k != n) ppy_str_value_error("could not convert string to float: ", s);
+  *o = '\0';
+  return strtod(clean, NULL);
+}
+
+/** ASCII letters changed; anything else kept (a documented deviation). */
+static ppy_str* ppy_str_case(const ppy_str* s, int upper) {
+  ppy_str* r = ppy_str_alloc(s->len, s->ncp);
+  const char* b = PPY_STR_BYTES(s);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t i = 0; i < s->len; ++i) {
+    char c = b[i];
+    if (upper && c >= 'a' && c <= 'z') c = (char)(c - 32);
+    if (!upper && c >= 'A' && c <= 'Z') c = (char)(c + 32);
+    o[i] = c;
+  }
+  return r;
+}
+
+PPY_RT_API ppy_str* ppy_str_upper(const ppy_str* s) { return ppy_str_case(s, 1); }
+PPY_RT_API ppy_str* ppy_str_lower(const ppy_str* s) { return ppy_str_case(s, 0); }
+
+static ppy_str* ppy_str_strip_sides(const ppy_str* s, int left, int right) {
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t i = 0, n = s->len;
+  if (left)
+    while (i < n && ppy_is_space(b[i])) ++i;
+  if (right)
+    while (n > i && ppy_is_space(b[n - 1])) --n;
+  return ppy_str_make((const char*)b + i, n - i);
+}
+
+PPY_RT_API ppy_str* ppy_str_strip(const ppy_str* s) { return ppy_str_strip_sides(s, 1, 1); }
+PPY_RT_API ppy_str* ppy_str_lstrip(const ppy_str* s) { return ppy_str_strip_sides(s, 1, 0); }
+PPY_RT_API ppy_str* ppy_str_rstrip(const ppy_str* s) { return ppy_str_strip_sides(s, 0, 1); }
+
+PPY_RT_API int64_t ppy_str_startswith(const ppy_str* s, const ppy_str* prefix) {
+  return prefix->len <= s->len && memcmp(PPY_STR_BYTES(s), PPY_STR_BYTES(prefix), (size_t)prefix->len) == 0;
+}
+
+PPY_RT_API int64_t ppy_str_endswith(const ppy_str* s, const ppy_str* suffix) {
+  return suffix->len <= s->len &&
+         memcmp(PPY_STR_BYTES(s) + s->len - suffix->len, PPY_STR_BYTES(suffix), (size_t)suffix->len) == 0;
+}
+
+/** The code point index of the first `sub`, or -1. */
+PPY_RT_API int64_t ppy_str_find(const ppy_str* s, const ppy_str* sub) {
+  int64_t at = ppy_str_search(s, sub, 0);
+  return at < 0 ? -1 : ppy_str_cp_at(s, at);
+}
+
+/** Non-overlapping occurrences; an empty `sub` is found len(s) + 1 times. */
+PPY_RT_API int64_t ppy_str_count(const ppy_str* s, const ppy_str* sub) {
+  if (sub->len == 0) return s->ncp + 1;
+  int64_t c = 0;
+  for (int64_t at = ppy_str_search(s, sub, 0); at >= 0; at = ppy_str_search(s, sub, at + sub->len)) ++c;
+  return c;
+}
+
+/** Every `old` replaced by `with`; an empty `old` puts `with` around every code point. */
+PPY_RT_API ppy_str* ppy_str_replace(const ppy_str* s, const ppy_str* old, const ppy_str* with) {
+  int64_t hits = ppy_str_count(s, old);
+  if (hits == 0) return ppy_str_make(PPY_STR_BYTES(s), s->len);
+  int64_t len = s->len + hits * (with->len - old->len);
+  ppy_str* r = ppy_str_alloc(len, s->ncp + hits * (with->ncp - old->ncp));
+  char* o = PPY_STR_BYTES(r);
+  const char* b = PPY_STR_BYTES(s);
+  if (old->len == 0) {
+    for (int64_t i = 0; i <= s->len;) {
+      memcpy(o, PPY_STR_BYTES(with), (size_t)with->len);
+      o += with->len;
+      if (i == s->len) break;
+      int64_t e = i + 1;
+      while (e < s->len && ((unsigned char)b[e] & 0xC0) == 0x80) ++e;
+      memcpy(o, b + i, (size_t)(e - i));
+      o += e - i;
+      i = e;
+    }
+    return r;
+  }
+  int64_t from = 0;
+  for (int64_t at = ppy_str_search(s, old, 0); at >= 0; at = ppy_str_search(s, old, from)) {
+    memcpy(o, b + from, (size_t)(at - from));
+    o += at - from;
+    memcpy(o, PPY_STR_BYTES(with), (size_t)with->len);
+    o += with->len;
+    from = at + old->len;
+  }
+  memcpy(o, b + from, (size_t)(s->len - from));
+  return r;
+}
+
+/** Python's repr of a string: quoted, with escapes (printing a tuple's str). */
+PPY_RT_API ppy_str* ppy_str_repr(const ppy_str* s) {
+  const char* r = ppy_str_repr_text(s);
+  return ppy_str_make(r, (int64_t)strlen(r));
+}
+
+#endif /* PPY_RT_DECLARATIONS_ONLY */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PPY_RT_STRINGS && !PPY_STR_H */
