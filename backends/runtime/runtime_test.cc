@@ -198,7 +198,10 @@ TEST(Runtime, TheEmbeddedTextIsTheHeader) {
   std::string_view text = ppy::runtime::source();
   EXPECT_NE(text.find("#ifndef PPY_RUNTIME_H"), std::string_view::npos);
   EXPECT_NE(text.find("ppy_format_f64"), std::string_view::npos);
-  EXPECT_TRUE(text.ends_with("#endif /* PPY_RUNTIME_H */\n"));
+  EXPECT_NE(text.find("#endif /* PPY_RUNTIME_H */\n"), std::string_view::npos);
+  // ppy_str.h follows it: the strings, compiled only under PPY_RT_STRINGS.
+  EXPECT_NE(text.find("ppy_str_concat"), std::string_view::npos);
+  EXPECT_TRUE(text.ends_with("#endif /* PPY_RT_STRINGS && !PPY_STR_H */\n"));
 }
 
 }  // namespace

@@ -424,6 +424,16 @@ void BodyChecker::aug_assign(Stmt& s) {
   Ty vt = value(*s.value, Ty::Error);
   if (tt == Ty::Error || vt == Ty::Error) return;
   if (maybe_none(t) || maybe_none(*s.value)) return;
+  if (tt == Ty::Str || vt == Ty::Str) {  // `s += t`, `s *= n`
+    Expr op;
+    op.kind = ExprKind::Binary;
+    op.pos = s.pos;
+    op.str = s.op;
+    Ty r = str_binary(op, tt, vt);
+    if (r != Ty::Error && r != tt)
+      error(s.pos, "E1030", str_cat("'", s.op, "=' would turn a ", ty_name(tt), " into ", ty_name(r), "; a variable keeps one type"));
+    return;
+  }
   Ty r = arith(s.op, tt, vt, s.pos);
   if (r == Ty::Error) return;
   if (r != tt) {

@@ -278,6 +278,12 @@ class FunctionLowerer {
         if (t.kind == ExprKind::Name) {
           Value* cur = load_as(t.str, t.ty, t.pos);
           Value* v = expr(*s.value);
+          if (t.ty == Ty::Str) {
+            Value* r = s.op == "+" ? rt("ppy_str_concat", {cur, v}, str_type(), s.pos)
+                                   : rt("ppy_str_repeat", {cur, convert(v, s.value->ty, Ty::Int, s.pos)}, str_type(), s.pos);
+            store_as(t.str, r, t.ty, s.pos);
+            return;
+          }
           store_as(t.str, arith(s.op, cur, t.ty, v, s.value->ty, t.ty, s.pos), t.ty, s.pos);
         } else {
           Value* buf = expr(*t.kids[0]);

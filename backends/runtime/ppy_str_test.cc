@@ -1,0 +1,117 @@
+// The string runtime (ppy_str.h) as compiled code calls it: Python's answers
+// for slicing, conversion and the methods, Python's exceptions through the
+// raise hook, and memory that the collector keeps bounded.
+#include <gc.h>
+
+#include <cmath>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "ppy_runtime.h"
+#include "ppy_str.h"
+
+namespace {
+
+struct Raised {
+  std::string name, message;
+};
+
+/// Raises come back as exceptions, as in the interpreter.
+class Str : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ppy_rt_gc_init();
+    ppy_rt_set_raise_hook(+[](const char* n, const char* m) { throw Raised{n, m ? m : ""}; });
+  }
+  void TearDown() override { ppy_rt_set_raise_hook(nullptr); }
+};
+
+ppy_str* S(const std::string& s) { return ppy_str_literal(s.data(), static_cast<int64_t>(s.size())); }
+std::string T(const ppy_str* s) { return std::string(PPY_STR_BYTES(s), static_cast<size_t>(s->len)); }
+
+template <typename F>
+Raised raised(F f) {
+  try {
+    f();
+  } catch (const Raised& r) {
+    return r;
+  }
+  return {"(nothing)", ""};
+}
+
+TEST_F(Str, LengthsAndIndicesCountCodePoints) {
+  ppy_str* s = S("h\xc3\xa9llo");  // héllo
+  EXPECT_EQ(ppy_str_len(s), 5);
+  EXPECT_EQ(T(ppy_str_index(s, 1)), "\xc3\xa9");
+  EXPECT_EQ(T(ppy_str_index(s, -1)), "o");
+  Raised r = raised([&] { ppy_str_index(s, 5); });
+  EXPECT_EQ(r.name, "IndexError");
+  EXPECT_EQ(r.message, "string index out of range");
+}
+
+TEST_F(Str, SlicesAsPython) {
+  ppy_str* s = S("abcdef");
+  EXPECT_EQ(T(ppy_str_slice(s, 1, 4, 1, 0)), "bcd");
+  EXPECT_EQ(T(ppy_str_slice(s, 0, 0, -1, 3)), "fedcba");
+  EXPECT_EQ(T(ppy_str_slice(s, -2, 0, 1, 2)), "ef");
+  EXPECT_EQ(T(ppy_str_slice(s, 0, 100, 2, 0)), "ace");
+  EXPECT_EQ(T(ppy_str_slice(s, 4, 1, -2, 0)), "ec");
+  EXPECT_EQ(T(ppy_str_slice(s, 5, 2, 1, 0)), "");
+  EXPECT_EQ(T(ppy_str_slice(S("\xc3\xa9xy\xc3\xa9"), 0, 0, -1, 3)), "\xc3\xa9yx\xc3\xa9");
+  EXPECT_EQ(raised([&] { ppy_str_slice(s, 0, 0, 0, 3); }).message, "slice step cannot be zero");
+}
+
+TEST_F(Str, ConversionsWithPythonsMessages) {
+  EXPECT_EQ(ppy_str_to_i64(S(" -1_000 ")), -1000);
+  EXPECT_EQ(ppy_str_to_i64(S("9223372036854775807")), INT64_MAX);
+  EXPECT_EQ(ppy_str_to_i64(S("-9223372036854775808")), INT64_MIN);
+  EXPECT_EQ(raised([&] { ppy_str_to_i64(S("9223372036854775808")); }).name, "OverflowError");
+  Raised r = raised([&] { ppy_str_to_i64(S("1_")); });
+  EXPECT_EQ(r.name, "ValueError");
+  EXPECT_EQ(r.message, "invalid literal for int() with base 10: '1_'");
+  EXPECT_EQ(raised([&] { ppy_str_to_i64(S("it's")); }).message,
+            "invalid literal for int() with base 10: \"it's\"");
+  EXPECT_EQ(ppy_str_to_f64(S("1_0.5e1")), 105.0);
+  EXPECT_EQ(ppy_str_to_f64(S(" .5 ")), 0.5);
+  EXPECT_TRUE(std::isinf(ppy_str_to_f64(S("-Infinity"))));
+  EXPECT_TRUE(std::isnan(ppy_str_to_f64(S("nan"))));
+  EXPECT_EQ(raised([&] { ppy_str_to_f64(S("1e")); }).message, "could not convert string to float: '1e'");
+  EXPECT_EQ(T(ppy_str_from_f64(0.1 + 0.2)), "0.30000000000000004");
+  EXPECT_EQ(T(ppy_str_from_i64(INT64_MIN)), "-9223372036854775808");
+  EXPECT_EQ(T(ppy_str_from_bool(1)), "True");
+}
+
+TEST_F(Str, ComparisonIsCodePointOrder) {
+  EXPECT_LT(ppy_str_compare(S("ab"), S("abc")), 0);
+  EXPECT_GT(ppy_str_compare(S("\xc3\xa9"), S("z")), 0);  // é (U+E9) after z
+  EXPECT_EQ(ppy_str_compare(S(""), S("")), 0);
+  EXPECT_TRUE(ppy_str_contains(S("banana"), S("nan")));
+  EXPECT_TRUE(ppy_str_contains(S("banana"), S("")));
+  EXPECT_FALSE(ppy_str_contains(S("ban"), S("banana")));
+}
+
+TEST_F(Str, Methods) {
+  EXPECT_EQ(ppy_str_find(S("h\xc3\xa9llo"), S("l")), 2);
+  EXPECT_EQ(ppy_str_count(S("aaaa"), S("aa")), 2);
+  EXPECT_EQ(ppy_str_count(S("ab"), S("")), 3);
+  EXPECT_EQ(T(ppy_str_replace(S("ab"), S(""), S("-"))), "-a-b-");
+  EXPECT_EQ(T(ppy_str_replace(S("a.b.c"), S("."), S("::"))), "a::b::c");
+  EXPECT_EQ(T(ppy_str_strip(S(" \t x y \n"))), "x y");
+  EXPECT_EQ(T(ppy_str_upper(S("abC1"))), "ABC1");
+  EXPECT_EQ(T(ppy_str_repeat(S("ab"), 3)), "ababab");
+  EXPECT_EQ(T(ppy_str_repeat(S("ab"), -1)), "");
+}
+
+TEST_F(Str, TheCollectorKeepsALongLoopInBoundedMemory) {
+  // 2 GiB allocated in all, never more than a few strings reachable at once.
+  ppy_str* unit = ppy_str_repeat(S("x"), 1000);
+  ppy_str* keep = S("");
+  for (int i = 0; i < 2000; ++i) {
+    ppy_str* s = ppy_str_repeat(unit, 1000 + i % 7);
+    if (i % 100 == 0) keep = ppy_str_concat(keep, ppy_str_index(s, 0));
+  }
+  EXPECT_EQ(ppy_str_len(keep), 20);
+  EXPECT_LT(GC_get_heap_size(), size_t{256} << 20);
+}
+
+}  // namespace
