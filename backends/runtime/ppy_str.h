@@ -19,6 +19,10 @@
 #if defined(PPY_RT_STRINGS) && !defined(PPY_STR_H)
 #define PPY_STR_H
 
+#ifndef PPY_RUNTIME_H /* pasted after it, it is already there */
+#include "ppy_runtime.h"
+#endif
+
 #ifndef PPY_RT_DECLARATIONS_ONLY
 #include <gc.h>
 #endif
@@ -63,12 +67,14 @@ PPY_RT_API ppy_str* ppy_str_replace(const ppy_str* s, const ppy_str* old, const 
 PPY_RT_API ppy_str* ppy_str_repr(const ppy_str* s);
 
 /** The string functions compiled code may call, for a JIT's symbol table. */
+/* clang-format off */
 #define PPY_STR_SYMBOLS(X)                                                                              \
   X(ppy_str_literal) X(ppy_print_string) X(ppy_str_concat) X(ppy_str_repeat) X(ppy_str_len)            \
   X(ppy_str_index) X(ppy_str_slice) X(ppy_str_compare) X(ppy_str_contains) X(ppy_str_from_i64)         \
   X(ppy_str_from_f64) X(ppy_str_from_bool) X(ppy_str_to_i64) X(ppy_str_to_f64) X(ppy_str_upper)        \
   X(ppy_str_lower) X(ppy_str_strip) X(ppy_str_lstrip) X(ppy_str_rstrip) X(ppy_str_startswith)          \
   X(ppy_str_endswith) X(ppy_str_find) X(ppy_str_count) X(ppy_str_replace) X(ppy_str_repr)
+/* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
 

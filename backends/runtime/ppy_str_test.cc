@@ -1,6 +1,8 @@
 // The string runtime (ppy_str.h) as compiled code calls it: Python's answers
 // for slicing, conversion and the methods, Python's exceptions through the
 // raise hook, and memory that the collector keeps bounded.
+#include "ppy_str.h"
+
 #include <gc.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 
 #include "gtest/gtest.h"
 #include "ppy_runtime.h"
-#include "ppy_str.h"
 
 namespace {
 
@@ -69,8 +70,7 @@ TEST_F(Str, ConversionsWithPythonsMessages) {
   Raised r = raised([&] { ppy_str_to_i64(S("1_")); });
   EXPECT_EQ(r.name, "ValueError");
   EXPECT_EQ(r.message, "invalid literal for int() with base 10: '1_'");
-  EXPECT_EQ(raised([&] { ppy_str_to_i64(S("it's")); }).message,
-            "invalid literal for int() with base 10: \"it's\"");
+  EXPECT_EQ(raised([&] { ppy_str_to_i64(S("it's")); }).message, "invalid literal for int() with base 10: \"it's\"");
   EXPECT_EQ(ppy_str_to_f64(S("1_0.5e1")), 105.0);
   EXPECT_EQ(ppy_str_to_f64(S(" .5 ")), 0.5);
   EXPECT_TRUE(std::isinf(ppy_str_to_f64(S("-Infinity"))));

@@ -13,7 +13,8 @@ namespace ppy::frontend::checking {
 Ty BodyChecker::str_binary(Expr& e, Ty a, Ty b) {
   const std::string& op = e.str;
   if (op == "+" && a == Ty::Str && b == Ty::Str) return Ty::Str;
-  if (op == "*" && ((a == Ty::Str && (b == Ty::Int || b == Ty::Bool)) || (b == Ty::Str && (a == Ty::Int || a == Ty::Bool)))) {
+  if (op == "*" &&
+      ((a == Ty::Str && (b == Ty::Int || b == Ty::Bool)) || (b == Ty::Str && (a == Ty::Int || a == Ty::Bool)))) {
     raises();  // MemoryError for a result that cannot be held
     return Ty::Str;
   }
@@ -54,10 +55,9 @@ Ty BodyChecker::str_subscript(Expr& e) {
 Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
   // name -> (arguments, all str; result)
   static const std::map<std::string, std::pair<size_t, Ty>> kMethods = {
-      {"upper", {0, Ty::Str}},      {"lower", {0, Ty::Str}},    {"strip", {0, Ty::Str}},
-      {"lstrip", {0, Ty::Str}},     {"rstrip", {0, Ty::Str}},   {"startswith", {1, Ty::Bool}},
-      {"endswith", {1, Ty::Bool}},  {"find", {1, Ty::Int}},     {"count", {1, Ty::Int}},
-      {"replace", {2, Ty::Str}},
+      {"upper", {0, Ty::Str}},  {"lower", {0, Ty::Str}},       {"strip", {0, Ty::Str}},     {"lstrip", {0, Ty::Str}},
+      {"rstrip", {0, Ty::Str}}, {"startswith", {1, Ty::Bool}}, {"endswith", {1, Ty::Bool}}, {"find", {1, Ty::Int}},
+      {"count", {1, Ty::Int}},  {"replace", {2, Ty::Str}},
   };
   (void)base;
   const std::string& name = callee.str;
