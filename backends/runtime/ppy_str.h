@@ -65,6 +65,9 @@ PPY_RT_API int64_t ppy_str_find(const ppy_str* s, const ppy_str* sub);
 PPY_RT_API int64_t ppy_str_count(const ppy_str* s, const ppy_str* sub);
 PPY_RT_API ppy_str* ppy_str_replace(const ppy_str* s, const ppy_str* old, const ppy_str* with);
 PPY_RT_API ppy_str* ppy_str_repr(const ppy_str* s);
+PPY_RT_API ppy_str* ppy_str_format_i64(int64_t v, const ppy_str* spec);
+PPY_RT_API ppy_str* ppy_str_format_f64(double v, const ppy_str* spec);
+PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec);
 
 /** The string functions compiled code may call, for a JIT's symbol table. */
 /* clang-format off */
@@ -73,7 +76,8 @@ PPY_RT_API ppy_str* ppy_str_repr(const ppy_str* s);
   X(ppy_str_index) X(ppy_str_slice) X(ppy_str_compare) X(ppy_str_contains) X(ppy_str_from_i64)         \
   X(ppy_str_from_f64) X(ppy_str_from_bool) X(ppy_str_to_i64) X(ppy_str_to_f64) X(ppy_str_upper)        \
   X(ppy_str_lower) X(ppy_str_strip) X(ppy_str_lstrip) X(ppy_str_rstrip) X(ppy_str_startswith)          \
-  X(ppy_str_endswith) X(ppy_str_find) X(ppy_str_count) X(ppy_str_replace) X(ppy_str_repr)
+  X(ppy_str_endswith) X(ppy_str_find) X(ppy_str_count) X(ppy_str_replace) X(ppy_str_repr)         \
+  X(ppy_str_format_i64) X(ppy_str_format_f64) X(ppy_str_format_str)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -505,6 +509,209 @@ PPY_RT_API ppy_str* ppy_str_replace(const ppy_str* s, const ppy_str* old, const 
 PPY_RT_API ppy_str* ppy_str_repr(const ppy_str* s) {
   const char* r = ppy_str_repr_text(s);
   return ppy_str_make(r, (int64_t)strlen(r));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Format specs (f-string fields): [[fill]align][sign][#][0][width][,|_][.precision][type] */
+
+typedef struct ppy_spec {
+  char fill[5]; /* one UTF-8 code point */
+  int fill_len;
+  char align; /* '<', '>', '^', '=', or 0 (the type's default) */
+  char sign;  /* '+', '-', ' ' */
+  int alt, zero;
+  int64_t width, precision; /* -1: none */
+  char grouping;            /* ',', '_' or 0 */
+  char type;                /* 0 for none */
+} ppy_spec;
+
+/** Reads a spec the frontend has checked (docs/runtime.md, "Strings"). */
+static ppy_spec ppy_spec_parse(const ppy_str* s) {
+  ppy_spec sp;
+  memset(&sp, 0, sizeof sp);
+  sp.fill[0] = ' ';
+  sp.fill_len = 1;
+  sp.sign = '-';
+  sp.width = sp.precision = -1;
+  const char* b = PPY_STR_BYTES(s);
+  int64_t n = s->len, i = 0;
+  /* fill and align: a code point followed by an align character, or an align character */
+  if (n > 0) {
+    int64_t cl = 1;
+    while (cl < n && ((unsigned char)b[cl] & 0xC0) == 0x80) ++cl;
+    if (cl < n && (b[cl] == '<' || b[cl] == '>' || b[cl] == '^' || b[cl] == '=') && cl <= 4) {
+      memcpy(sp.fill, b, (size_t)cl);
+      sp.fill_len = (int)cl;
+      sp.align = b[cl];
+      i = cl + 1;
+    } else if (b[0] == '<' || b[0] == '>' || b[0] == '^' || b[0] == '=') {
+      sp.align = b[0];
+      i = 1;
+    }
+  }
+  if (i < n && (b[i] == '+' || b[i] == '-' || b[i] == ' ')) sp.sign = b[i++];
+  if (i < n && b[i] == '#') {
+    sp.alt = 1;
+    ++i;
+  }
+  if (i < n && b[i] == '0') {
+    sp.zero = 1;
+    ++i;
+  }
+  if (i < n && b[i] >= '0' && b[i] <= '9') {
+    sp.width = 0;
+    while (i < n && b[i] >= '0' && b[i] <= '9') sp.width = sp.width * 10 + (b[i++] - '0');
+  }
+  if (i < n && (b[i] == ',' || b[i] == '_')) sp.grouping = b[i++];
+  if (i < n && b[i] == '.') {
+    ++i;
+    sp.precision = 0;
+    while (i < n && b[i] >= '0' && b[i] <= '9') sp.precision = sp.precision * 10 + (b[i++] - '0');
+  }
+  if (i < n) sp.type = b[i];
+  if (sp.zero && !sp.align) {
+    sp.fill[0] = '0';
+    sp.fill_len = 1;
+    sp.align = '=';
+  }
+  return sp;
+}
+
+/** `digits` (ASCII) with a separator every `every` digits from the right. */
+static int64_t ppy_group(const char* digits, int64_t nd, char sep, int every, char* out) {
+  int64_t o = 0;
+  for (int64_t k = 0; k < nd; ++k) {
+    if (sep && k > 0 && (nd - k) % every == 0) out[o++] = sep;
+    out[o++] = digits[k];
+  }
+  return o;
+}
+
+/** Pads `sign`+`body` (ASCII, `ncp` code points in body) to the spec's width. */
+static ppy_str* ppy_pad(const ppy_spec* sp, const char* sign, const char* body, int64_t nbody, int64_t ncp,
+                        char default_align) {
+  int64_t ns = (int64_t)strlen(sign);
+  int64_t total = ns + ncp;
+  int64_t pad = sp->width > total ? sp->width - total : 0;
+  char align = sp->align ? sp->align : default_align;
+  int64_t left = 0, right = 0, mid = 0;
+  if (align == '<')
+    right = pad;
+  else if (align == '>')
+    left = pad;
+  else if (align == '^') {
+    left = pad / 2;
+    right = pad - left;
+  } else
+    mid = pad; /* '=': after the sign */
+  int64_t fl = sp->fill_len;
+  ppy_str* r = ppy_str_alloc(ns + nbody + pad * fl, total + pad);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t k = 0; k < left; ++k, o += fl) memcpy(o, sp->fill, (size_t)fl);
+  memcpy(o, sign, (size_t)ns);
+  o += ns;
+  for (int64_t k = 0; k < mid; ++k, o += fl) memcpy(o, sp->fill, (size_t)fl);
+  memcpy(o, body, (size_t)nbody);
+  o += nbody;
+  for (int64_t k = 0; k < right; ++k, o += fl) memcpy(o, sp->fill, (size_t)fl);
+  return r;
+}
+
+/** `format(v, spec)` of an int: types d (or none), b, o, x, X. */
+PPY_RT_API ppy_str* ppy_str_format_i64(int64_t v, const ppy_str* spec) {
+  ppy_spec sp = ppy_spec_parse(spec);
+  if (sp.type == 'e' || sp.type == 'E' || sp.type == 'f' || sp.type == 'F' || sp.type == 'g' || sp.type == 'G' ||
+      sp.type == '%')
+    return ppy_str_format_f64((double)v, spec);
+  uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  int base = sp.type == 'b' ? 2 : sp.type == 'o' ? 8 : (sp.type == 'x' || sp.type == 'X') ? 16 : 10;
+  const char* dig = sp.type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+  char digits[72];
+  int nd = 0;
+  do {
+    digits[nd++] = dig[mag % (uint64_t)base];
+    mag /= (uint64_t)base;
+  } while (mag);
+  for (int k = 0; k < nd / 2; ++k) {
+    char t = digits[k];
+    digits[k] = digits[nd - 1 - k];
+    digits[nd - 1 - k] = t;
+  }
+  char body[160];
+  int64_t nb = ppy_group(digits, nd, sp.grouping, base == 10 ? 3 : 4, body);
+  char sign[8] = "";
+  int ns = 0;
+  if (v < 0)
+    sign[ns++] = '-';
+  else if (sp.sign == '+')
+    sign[ns++] = '+';
+  else if (sp.sign == ' ')
+    sign[ns++] = ' ';
+  if (sp.alt && base != 10) {
+    sign[ns++] = '0';
+    sign[ns++] = sp.type == 'b' ? 'b' : sp.type == 'o' ? 'o' : sp.type;
+  }
+  sign[ns] = '\0';
+  return ppy_pad(&sp, sign, body, nb, nb, '>');
+}
+
+/** `format(v, spec)` of a float: types f, F, e, E, g, G, %, or none (repr;
+ * with a precision, `g` that keeps a point). */
+PPY_RT_API ppy_str* ppy_str_format_f64(double v, const ppy_str* spec) {
+  ppy_spec sp = ppy_spec_parse(spec);
+  int neg = signbit(v) && !isnan(v);
+  double a = fabs(v);
+  char t = sp.type;
+  int64_t prec = sp.precision;
+  int pct = t == '%';
+  if (pct) {
+    a *= 100;
+    t = 'f';
+  }
+  int none = t == 0;
+  char* num;
+  if (none && prec < 0) {
+    num = (char*)GC_MALLOC_ATOMIC(48);
+    if (!num) ppy_rt_raise("MemoryError", "");
+    ppy_format_f64(a, num);
+  } else {
+    if (none) t = 'g';
+    if (prec < 0) prec = 6;
+    if (prec > 1000) ppy_rt_raise("ValueError", "precision too big");
+    char fmt[24];
+    snprintf(fmt, sizeof fmt, "%%%s.%d%c", sp.alt ? "#" : "", (int)prec, t);
+    int len = snprintf(NULL, 0, fmt, a);
+    num = (char*)GC_MALLOC_ATOMIC((size_t)len + 4);
+    if (!num) ppy_rt_raise("MemoryError", "");
+    snprintf(num, (size_t)len + 1, fmt, a);
+    if (none && isfinite(a) && !strpbrk(num, ".e")) strcat(num, ".0");
+  }
+  if (pct) strcat(num, "%");
+  int64_t nn = (int64_t)strlen(num), ni = 0;
+  while (ni < nn && num[ni] >= '0' && num[ni] <= '9') ++ni;
+  char* body = (char*)GC_MALLOC_ATOMIC((size_t)(nn + ni / 3 + 2));
+  if (!body) ppy_rt_raise("MemoryError", "");
+  int64_t nb = ppy_group(num, ni, sp.grouping, 3, body);
+  memcpy(body + nb, num + ni, (size_t)(nn - ni));
+  nb += nn - ni;
+  char sign[2] = {0, 0};
+  if (neg)
+    sign[0] = '-';
+  else if (sp.sign == '+' || sp.sign == ' ')
+    sign[0] = sp.sign;
+  return ppy_pad(&sp, sign, body, nb, nb, '>');
+}
+
+/** `format(s, spec)` of a string: fill, alignment (left by default), width,
+ * a precision that truncates. */
+PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec) {
+  ppy_spec sp = ppy_spec_parse(spec);
+  int64_t ncp = s->ncp, nbytes = s->len;
+  if (sp.precision >= 0 && sp.precision < ncp) {
+    nbytes = ppy_str_offset(s, sp.precision);
+    ncp = sp.precision;
+  }
+  return ppy_pad(&sp, "", PPY_STR_BYTES(s), nbytes, ncp, '<');
 }
 
 #endif /* PPY_RT_DECLARATIONS_ONLY */

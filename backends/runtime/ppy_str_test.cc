@@ -102,6 +102,28 @@ TEST_F(Str, Methods) {
   EXPECT_EQ(T(ppy_str_repeat(S("ab"), -1)), "");
 }
 
+TEST_F(Str, FormatSpecsAsPython) {
+  EXPECT_EQ(T(ppy_str_format_i64(42, S("05d"))), "00042");
+  EXPECT_EQ(T(ppy_str_format_i64(-42, S("05"))), "-0042");
+  EXPECT_EQ(T(ppy_str_format_i64(255, S("#010x"))), "0x000000ff");
+  EXPECT_EQ(T(ppy_str_format_i64(1234567, S(","))), "1,234,567");
+  EXPECT_EQ(T(ppy_str_format_i64(0xFFFFFFFF, S("_x"))), "ffff_ffff");
+  EXPECT_EQ(T(ppy_str_format_i64(INT64_MIN, S("b"))).size(), 65u);
+  EXPECT_EQ(T(ppy_str_format_i64(7, S("*^5"))), "**7**");
+  EXPECT_EQ(T(ppy_str_format_i64(3, S(".1f"))), "3.0");
+  EXPECT_EQ(T(ppy_str_format_f64(3.14159, S("10.4f"))), "    3.1416");
+  EXPECT_EQ(T(ppy_str_format_f64(1234567.891, S(",.2f"))), "1,234,567.89");
+  EXPECT_EQ(T(ppy_str_format_f64(0.25, S(".1%"))), "25.0%");
+  EXPECT_EQ(T(ppy_str_format_f64(1.0, S(".3"))), "1.0");
+  EXPECT_EQ(T(ppy_str_format_f64(1e20, S(".3"))), "1e+20");
+  EXPECT_EQ(T(ppy_str_format_f64(-0.0, S("f"))), "-0.000000");
+  EXPECT_EQ(T(ppy_str_format_f64(2.5, S("+e"))), "+2.500000e+00");
+  EXPECT_EQ(T(ppy_str_format_f64(0.1 + 0.2, S(""))), "0.30000000000000004");
+  EXPECT_EQ(T(ppy_str_format_str(S("h\xc3\xa9llo"), S("\xc3\xa9^9"))), "\xc3\xa9\xc3\xa9h\xc3\xa9llo\xc3\xa9\xc3\xa9");
+  EXPECT_EQ(T(ppy_str_format_str(S("abc"), S(">6.2"))), "    ab");
+  EXPECT_EQ(T(ppy_str_repr(S("it's\n"))), "\"it's\\n\"");
+}
+
 TEST_F(Str, TheCollectorKeepsALongLoopInBoundedMemory) {
   // 2 GiB allocated in all, never more than a few strings reachable at once.
   ppy_str* unit = ppy_str_repeat(S("x"), 1000);

@@ -36,6 +36,8 @@ enum class ExprKind : uint8_t {
   Int, Float, Bool, NoneLit, Str, Name, Attribute, Unary, Binary, BoolOp, Compare, IfExp,
   Call, Subscript, List, Tuple,
   Slice,  ///< `a:b:c` in a subscript: kids are the parts present, ival their mask (1, 2, 4)
+  FString,  ///< f"...": kids are its parts in order, Str literals and FFields
+  FField,   ///< `{x!r:spec}` of an f-string: kids[0] the value, str the spec, ival the conversion ('r', 's', 0)
 };
 
 /// What a name, attribute or call refers to (set by the checker).

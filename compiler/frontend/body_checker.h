@@ -141,6 +141,8 @@ class BodyChecker {
   Ty str_method(Expr& e, Expr& callee, Ty base);
   /// `str(x)`.
   Ty str_call(Expr& e);
+  /// An f-string: its fields' values and format specs.
+  Ty fstring(Expr& e);
 
   ModuleInfo& m_;
   FuncInfo& f_;

@@ -15,7 +15,9 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
   Expr& callee = *e.kids[0];
   auto path = dotted(callee);
   // A method of a value: `s.strip()`, `"a".upper()`, `t.lower().strip()`.
-  if (callee.kind == ExprKind::Attribute && (!path || types_.count(path->substr(0, path->find('.'))))) {
+  if (callee.kind == ExprKind::Attribute &&
+      (!path || types_.count(path->substr(0, path->find('.'))) ||
+       (callee.kids[0]->kind == ExprKind::Name && m_.consts.count(callee.kids[0]->str)))) {
     Ty bt = value(*callee.kids[0], Ty::Error);
     if (bt == Ty::Str) return str_method(e, callee, bt);
     if (!path) {

@@ -153,6 +153,8 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
     case ExprKind::Slice:
       error(e.pos, "E1010", "a slice outside a subscript");
       return Ty::Error;
+    case ExprKind::FString: return fstring(e);
+    case ExprKind::FField: return Ty::Error;  // only inside an FString
   }
   return Ty::Error;
 }

@@ -1,5 +1,6 @@
 // The body checker, strings: operators, subscripts, methods and str() of the
 // `str` type (docs/language.md, "Strings").
+#include <cctype>
 #include <map>
 #include <string>
 #include <vector>
@@ -112,6 +113,123 @@ Ty BodyChecker::str_call(Expr& e) {
     return Ty::Error;
   }
   return Ty::Str;
+}
+
+/// Whether `spec` (an f-string field's format spec) is one Python takes for a
+/// value of type `t` and the runtime formats; else the reason and its code.
+static bool check_spec(const std::string& spec, Ty t, std::string& why, const char*& code) {
+  code = "E1030";
+  size_t i = 0, n = spec.size();
+  char align = 0, sign = 0, grouping = 0, type = 0;
+  bool alt = false, zero = false, precision = false;
+  auto is_align = [](char c) { return c == '<' || c == '>' || c == '^' || c == '='; };
+  if (n > 0) {
+    size_t cl = 1;
+    while (cl < n && (static_cast<unsigned char>(spec[cl]) & 0xC0) == 0x80) ++cl;
+    if (cl < n && is_align(spec[cl])) {
+      align = spec[cl];
+      i = cl + 1;
+    } else if (is_align(spec[0])) {
+      align = spec[0];
+      i = 1;
+    }
+  }
+  if (i < n && (spec[i] == '+' || spec[i] == '-' || spec[i] == ' ')) sign = spec[i++];
+  if (i < n && spec[i] == 'z') {
+    code = "E1010";
+    why = "the 'z' option of a format spec is outside the ppy subset";
+    return false;
+  }
+  if (i < n && spec[i] == '#') alt = true, ++i;
+  if (i < n && spec[i] == '0') zero = true, ++i;
+  while (i < n && std::isdigit(static_cast<unsigned char>(spec[i]))) ++i;
+  if (i < n && (spec[i] == ',' || spec[i] == '_')) grouping = spec[i++];
+  if (i < n && spec[i] == '.') {
+    ++i;
+    size_t d = i;
+    while (i < n && std::isdigit(static_cast<unsigned char>(spec[i]))) ++i;
+    if (i == d) {
+      why = "Format specifier missing precision";
+      return false;
+    }
+    precision = true;
+  }
+  if (i < n) type = spec[i++];
+  if (i < n) {
+    why = "Invalid format specifier";
+    return false;
+  }
+  if (type == 'n' || type == 'c') {
+    code = "E1010";
+    why = str_cat("the format type '", std::string(1, type), "' is outside the ppy subset");
+    return false;
+  }
+  std::string_view float_types = "eEfFgG%";
+  if (t == Ty::Str) {
+    if (type && type != 's') {
+      why = str_cat("Unknown format code '", std::string(1, type), "' for object of type 'str'");
+      return false;
+    }
+    if (sign) why = "Sign not allowed in string format specifier";
+    else if (alt) why = "Alternate form (#) not allowed in string format specifier";
+    else if (align == '=') why = "'=' alignment not allowed in string format specifier";
+    else if (grouping) why = str_cat("Cannot specify '", std::string(1, grouping), "' with 's'.");
+    else if (zero) {
+      code = "E1010";
+      why = "a '0' flag in a str's format spec is outside the ppy subset";
+    }
+    return why.empty();
+  }
+  if (t == Ty::Float) {
+    if (type && float_types.find(type) == std::string_view::npos) {
+      why = str_cat("Unknown format code '", std::string(1, type), "' for object of type 'float'");
+      return false;
+    }
+    return true;
+  }
+  // int (and bool with a spec: Python formats it as an int)
+  std::string_view int_types = "dbxXo";
+  if (type && int_types.find(type) == std::string_view::npos && float_types.find(type) == std::string_view::npos) {
+    why = str_cat("Unknown format code '", std::string(1, type), "' for object of type 'int'");
+    return false;
+  }
+  bool int_type = !type || int_types.find(type) != std::string_view::npos;
+  if (int_type && precision) {
+    why = "Precision not allowed in integer format specifier";
+    return false;
+  }
+  if (grouping == ',' && type && std::string_view("bxXo").find(type) != std::string_view::npos) {
+    why = str_cat("Cannot specify ',' with '", std::string(1, type), "'.");
+    return false;
+  }
+  return true;
+}
+
+Ty BodyChecker::fstring(Expr& e) {
+  bool ok = true;
+  for (auto& part : e.kids) {
+    if (part->kind != ExprKind::FField) continue;
+    Expr& x = *part->kids[0];
+    Ty t = value(x, Ty::Error);
+    if (t == Ty::Error) {
+      ok = false;
+      continue;
+    }
+    if (!is_numeric(t) && t != Ty::Str) {
+      error(x.pos, "E1010", str_cat("an f-string field of ", ty_name(t), " is outside the ppy subset"));
+      ok = false;
+      continue;
+    }
+    part->ty = t;
+    std::string why;
+    const char* code = "E1030";
+    Ty shown = part->ival == 'r' && t == Ty::Str ? Ty::Str : t;
+    if (!part->str.empty() && !check_spec(part->str, shown == Ty::Bool ? Ty::Int : shown, why, code)) {
+      error(part->pos, code, str_cat("format spec '", part->str, "': ", why));
+      ok = false;
+    }
+  }
+  return ok ? Ty::Str : Ty::Error;
 }
 
 }  // namespace ppy::frontend::checking

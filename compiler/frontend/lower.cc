@@ -453,6 +453,7 @@ class FunctionLowerer {
       case ExprKind::Tuple:
         return tuple_display(e);
       case ExprKind::Str: return str_literal(e.str, p);
+      case ExprKind::FString: return fstring(e);
       case ExprKind::Name:
       case ExprKind::Attribute:
         if (e.ref == Ref::Const) {
@@ -860,6 +861,33 @@ class FunctionLowerer {
     std::string callee = "ppy_str_" + m;
     if (e.ty == Ty::Bool) return cmp("ne", rt(callee.c_str(), args, Type::i64(), p), const_i64(0, p), p);
     return rt(callee.c_str(), args, e.ty == Ty::Int ? Type::i64() : str_type(), p);
+  }
+
+  /// An f-string: its parts made into strings and concatenated in order.
+  Value* fstring(const Expr& e) {
+    Pos p = e.pos;
+    Value* acc = nullptr;
+    for (auto& part : e.kids) {
+      Value* v;
+      if (part->kind == ExprKind::Str) {
+        v = str_literal(part->str, p);
+      } else {
+        const Expr& x = *part->kids[0];
+        v = expr(x);
+        Ty t = x.ty;
+        if (part->ival == 'r' && t == Ty::Str) v = rt("ppy_str_repr", {v}, str_type(), p);
+        if (part->str.empty()) {
+          v = str_of(v, t, p);
+        } else {
+          Value* spec = str_literal(part->str, p);
+          if (t == Ty::Str) v = rt("ppy_str_format_str", {v, spec}, str_type(), p);
+          else if (t == Ty::Float) v = rt("ppy_str_format_f64", {v, spec}, str_type(), p);
+          else v = rt("ppy_str_format_i64", {cast(v, Type::i64(), p), spec}, str_type(), p);
+        }
+      }
+      acc = acc ? rt("ppy_str_concat", {acc, v}, str_type(), p) : v;
+    }
+    return acc ? acc : str_literal("", p);
   }
 
   /// `str(v)` of a value of source type `t`.

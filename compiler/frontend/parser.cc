@@ -463,6 +463,118 @@ class Parser {
     e->pos = p;
     return e;
   }
+  /// Moves the positions of a field's expression (parsed from the f-string's
+  /// text alone) to where the text sits in the file.
+  static void shift(Expr& e, Pos where) {
+    if (e.pos.line == 1) e.pos.col += where.col - 1;
+    e.pos.line += where.line - 1;
+    for (auto& k : e.kids) shift(*k, where);
+    for (auto& k : e.keywords) shift(*k.value, where);
+  }
+
+  /// The parts of an f-string's decoded text: literal text (`{{` and `}}`
+  /// undoubled) and fields `{expr[!conv][:spec]}` (an FField: kids[0] the
+  /// expression, `str` the spec, `ival` the conversion letter or 0).
+  void fstring_parts(const std::string& text, Pos where, std::vector<ExprPtr>& parts, std::string& lit) {
+    auto flush = [&]() {
+      if (lit.empty()) return;
+      auto n = node(ExprKind::Str, where);
+      n->str = std::move(lit);
+      lit.clear();
+      parts.push_back(std::move(n));
+    };
+    size_t i = 0;
+    while (i < text.size()) {
+      char c = text[i];
+      if (c == '}') {
+        if (i + 1 < text.size() && text[i + 1] == '}') {
+          lit += '}';
+          i += 2;
+          continue;
+        }
+        fail(where, "f-string: single '}' is not allowed");
+      }
+      if (c != '{') {
+        lit += c;
+        ++i;
+        continue;
+      }
+      if (i + 1 < text.size() && text[i + 1] == '{') {
+        lit += '{';
+        i += 2;
+        continue;
+      }
+      // A field: its expression ends at a top-level '!', ':' or '}'.
+      size_t start = ++i;
+      int depth = 0;
+      char quote = 0;
+      size_t expr_end = std::string::npos, conv_at = std::string::npos, spec_at = std::string::npos;
+      for (; i < text.size(); ++i) {
+        char d = text[i];
+        if (quote) {
+          if (d == quote) quote = 0;
+          continue;
+        }
+        if (spec_at != std::string::npos) {
+          if (d == '{') fail(where, "a nested field in an f-string's format spec is outside the ppy subset", "E1010");
+          if (d == '}') break;
+          continue;
+        }
+        if (d == '\'' || d == '"') quote = d;
+        else if (d == '(' || d == '[' || d == '{') ++depth;
+        else if ((d == ')' || d == ']' || d == '}') && depth > 0) --depth;
+        else if (depth == 0 && d == '}') break;
+        else if (depth == 0 && d == '!' && i + 1 < text.size() && text[i + 1] != '=' && conv_at == std::string::npos) {
+          expr_end = i;
+          conv_at = i + 1;
+        } else if (depth == 0 && d == ':') {
+          if (expr_end == std::string::npos) expr_end = i;
+          spec_at = i + 1;
+        }
+      }
+      if (i >= text.size()) fail(where, "f-string: expecting '}'");
+      if (expr_end == std::string::npos) expr_end = i;
+      std::string source = text.substr(start, expr_end - start);
+      size_t last = source.find_last_not_of(" \t");
+      if (last != std::string::npos && source[last] == '=' &&
+          (last == 0 || std::string("=!<>").find(source[last - 1]) == std::string::npos))
+        fail(where, "a self-documenting f-string field (`{x=}`) is outside the ppy subset", "E1010");
+      auto field = node(ExprKind::FField, where);
+      if (conv_at != std::string::npos) {
+        size_t conv_end = spec_at != std::string::npos ? spec_at - 1 : i;
+        std::string conv = text.substr(conv_at, conv_end - conv_at);
+        if (conv != "r" && conv != "s")
+          fail(where, str_cat("the f-string conversion '!", conv, "' is outside the ppy subset (it takes !r and !s)"),
+               "E1010");
+        field->ival = conv[0];
+      }
+      if (spec_at != std::string::npos) field->str = text.substr(spec_at, i - spec_at);
+      ++i;  // the '}'
+      Parser sub(lex(source, file_, diags_), file_, diags_);
+      ExprPtr e = sub.lone_expression(where);
+      Pos fp = where;
+      fp.col += static_cast<uint32_t>(start) + 2;  // past `f"` (a longer prefix or quote shifts it)
+      shift(*e, fp);
+      field->pos = e->pos;
+      flush();
+      field->kids.push_back(std::move(e));
+      parts.push_back(finish(std::move(field)));
+    }
+  }
+
+ public:
+  /// The one expression of an f-string field's text (nothing else).
+  ExprPtr lone_expression(Pos where) {
+    while (at(Tok::Newline)) take();
+    if (at(Tok::End)) fail(where, "f-string: empty expression not allowed");
+    ExprPtr e = expr();
+    while (at(Tok::Newline)) take();
+    if (!at(Tok::End)) fail(where, "f-string: invalid expression in a field");
+    return e;
+  }
+
+ private:
+
   /// `start:stop:step` inside `[...]`, at the first `:` (`start` parsed, or
   /// null): a Slice whose kids are the parts present, `ival` their mask (1
   /// start, 2 stop, 4 step).
@@ -734,14 +846,31 @@ class Parser {
       }
       case Tok::String: {
         std::string s;
+        std::vector<ExprPtr> parts;
+        bool fstring = false;
         while (at(Tok::String)) {
-          if (cur().prefix == 'f') unsupported(cur().pos, "an f-string");
           if (cur().prefix == 'b') unsupported(cur().pos, "a bytes literal");
-          s += take().text;
+          if (cur().prefix == 'f') {
+            fstring = true;
+            Token f = take();
+            fstring_parts(f.text, f.pos, parts, s);
+          } else {
+            s += take().text;
+          }
         }
-        auto n = node(ExprKind::Str, t.pos);
-        n->str = std::move(s);
-        return n;
+        if (!fstring) {
+          auto n = node(ExprKind::Str, t.pos);
+          n->str = std::move(s);
+          return n;
+        }
+        if (!s.empty()) {
+          auto lit = node(ExprKind::Str, t.pos);
+          lit->str = std::move(s);
+          parts.push_back(std::move(lit));
+        }
+        auto n = node(ExprKind::FString, t.pos);
+        n->kids = std::move(parts);
+        return finish(std::move(n));
       }
       case Tok::Name: {
         if (t.text == "True" || t.text == "False") {

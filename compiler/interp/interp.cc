@@ -155,7 +155,7 @@ struct Code;
 
 /// The shapes of the string functions the interpreter calls in the runtime
 /// (p: a string handle, i: i64, f: f64; result first).
-enum class Sig : uint8_t { P_Text, P_P, P_PP, P_PPP, P_PI, P_PIIII, P_I, P_F, I_P, I_PP, F_P };
+enum class Sig : uint8_t { P_Text, P_P, P_PP, P_PPP, P_PI, P_PIIII, P_I, P_F, I_P, I_PP, F_P, P_IP, P_FP };
 
 /// A call of a runtime function: its shape, its address, its operands in Code::srcs.
 struct ExternCall {
@@ -609,11 +609,12 @@ class Compiler {
         PPY_STR_FN(ppy_str_strip, P_P) PPY_STR_FN(ppy_str_lstrip, P_P) PPY_STR_FN(ppy_str_rstrip, P_P)
         PPY_STR_FN(ppy_str_startswith, I_PP) PPY_STR_FN(ppy_str_endswith, I_PP) PPY_STR_FN(ppy_str_find, I_PP)
         PPY_STR_FN(ppy_str_count, I_PP) PPY_STR_FN(ppy_str_replace, P_PPP) PPY_STR_FN(ppy_str_repr, P_P)
+        PPY_STR_FN(ppy_str_format_i64, P_IP) PPY_STR_FN(ppy_str_format_f64, P_FP) PPY_STR_FN(ppy_str_format_str, P_PP)
     };
 #undef PPY_STR_FN
     static const std::unordered_map<Sig, size_t> kArity = {
         {Sig::P_Text, 0}, {Sig::P_P, 1}, {Sig::P_PP, 2}, {Sig::P_PPP, 3}, {Sig::P_PI, 2}, {Sig::P_PIIII, 5},
-        {Sig::P_I, 1},    {Sig::P_F, 1}, {Sig::I_P, 1},  {Sig::I_PP, 2},  {Sig::F_P, 1},
+        {Sig::P_I, 1},    {Sig::P_F, 1}, {Sig::I_P, 1},  {Sig::I_PP, 2},  {Sig::F_P, 1}, {Sig::P_IP, 2}, {Sig::P_FP, 2},
     };
     auto it = kStrings.find(callee);
     if (it == kStrings.end()) return unsupported(ppy::str_cat("unknown runtime function '", callee, "'"));
@@ -996,6 +997,8 @@ class Machine {
       case Sig::I_P: out.i = reinterpret_cast<int64_t (*)(const ppy_str*)>(x.fn)(p(0)); break;
       case Sig::I_PP: out.i = reinterpret_cast<int64_t (*)(const ppy_str*, const ppy_str*)>(x.fn)(p(0), p(1)); break;
       case Sig::F_P: out.f = reinterpret_cast<double (*)(const ppy_str*)>(x.fn)(p(0)); break;
+      case Sig::P_IP: ret(reinterpret_cast<ppy_str* (*)(int64_t, const ppy_str*)>(x.fn)(arg(0).i, p(1))); break;
+      case Sig::P_FP: ret(reinterpret_cast<ppy_str* (*)(double, const ppy_str*)>(x.fn)(arg(0).f, p(1))); break;
     }
   }
 
