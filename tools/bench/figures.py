@@ -67,7 +67,7 @@ def run_each(exe, extra):
         line = f"  {name:56} {b['real_time']:12.3f} {b['time_unit']}"
         if "bytes_per_second" in b:
             line += f"  {b['bytes_per_second'] / 1e6:9.1f} MB/s"
-        for k in ("ratio", "median_ms", "p95_ms", "decode_ms", "clone_ms", "helper_ms", "inproc_ms"):
+        for k in ("ratio", "median_ms", "p95_ms", "decode_ms", "clone_ms", "helper_ms", "inproc_ms", "allocs/op", "bytes/op"):
             if k in b:
                 line += f"  {k}={b[k]:.3f}"
         print(line, flush=True)
