@@ -36,46 +36,46 @@ namespace {
 std::atomic<uint64_t> g_allocs{0};
 std::atomic<int64_t> g_live_bytes{0};
 
-void *counted(void *p) {
+void* counted(void* p) {
   if (!p) throw std::bad_alloc();
   g_allocs.fetch_add(1, std::memory_order_relaxed);
   g_live_bytes.fetch_add(static_cast<int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
   return p;
 }
-void uncounted(void *p) {
+void uncounted(void* p) {
   if (!p) return;
   g_live_bytes.fetch_sub(static_cast<int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
   std::free(p);
 }
-void *aligned(size_t n, std::align_val_t a) {
+void* aligned(size_t n, std::align_val_t a) {
   size_t al = static_cast<size_t>(a);
   return std::aligned_alloc(al, (n + al - 1) / al * al);
 }
 
 }  // namespace
 
-void *operator new(size_t n) { return counted(std::malloc(n ? n : 1)); }
-void *operator new[](size_t n) { return counted(std::malloc(n ? n : 1)); }
-void *operator new(size_t n, const std::nothrow_t &) noexcept {
-  void *p = std::malloc(n ? n : 1);
+void* operator new(size_t n) { return counted(std::malloc(n ? n : 1)); }
+void* operator new[](size_t n) { return counted(std::malloc(n ? n : 1)); }
+void* operator new(size_t n, const std::nothrow_t&) noexcept {
+  void* p = std::malloc(n ? n : 1);
   return p ? counted(p) : nullptr;
 }
-void *operator new[](size_t n, const std::nothrow_t &) noexcept {
-  void *p = std::malloc(n ? n : 1);
+void* operator new[](size_t n, const std::nothrow_t&) noexcept {
+  void* p = std::malloc(n ? n : 1);
   return p ? counted(p) : nullptr;
 }
-void *operator new(size_t n, std::align_val_t a) { return counted(aligned(n, a)); }
-void *operator new[](size_t n, std::align_val_t a) { return counted(aligned(n, a)); }
-void operator delete(void *p) noexcept { uncounted(p); }
-void operator delete[](void *p) noexcept { uncounted(p); }
-void operator delete(void *p, size_t) noexcept { uncounted(p); }
-void operator delete[](void *p, size_t) noexcept { uncounted(p); }
-void operator delete(void *p, const std::nothrow_t &) noexcept { uncounted(p); }
-void operator delete[](void *p, const std::nothrow_t &) noexcept { uncounted(p); }
-void operator delete(void *p, std::align_val_t) noexcept { uncounted(p); }
-void operator delete[](void *p, std::align_val_t) noexcept { uncounted(p); }
-void operator delete(void *p, size_t, std::align_val_t) noexcept { uncounted(p); }
-void operator delete[](void *p, size_t, std::align_val_t) noexcept { uncounted(p); }
+void* operator new(size_t n, std::align_val_t a) { return counted(aligned(n, a)); }
+void* operator new[](size_t n, std::align_val_t a) { return counted(aligned(n, a)); }
+void operator delete(void* p) noexcept { uncounted(p); }
+void operator delete[](void* p) noexcept { uncounted(p); }
+void operator delete(void* p, size_t) noexcept { uncounted(p); }
+void operator delete[](void* p, size_t) noexcept { uncounted(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete(void* p, std::align_val_t) noexcept { uncounted(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { uncounted(p); }
+void operator delete(void* p, size_t, std::align_val_t) noexcept { uncounted(p); }
+void operator delete[](void* p, size_t, std::align_val_t) noexcept { uncounted(p); }
 
 namespace ppy::ir {
 namespace {
@@ -83,67 +83,69 @@ namespace {
 constexpr int kTargetOps = 100000;
 
 struct Builder {
-  Block *b;
+  Block* b;
   Location loc;
-  size_t *ops;
+  size_t* ops;
 
-  Value *op(std::string_view name, std::vector<Value *> operands, std::vector<Type> results, AttrDict attrs = {},
-            std::string hint = "") {
+  /// Takes its lists as views, as Operation::create does: the allocations
+  /// counted are the IR's, not this helper's.
+  Value* op(std::string_view name, absl::Span<Value* const> operands, absl::Span<const Type> results,
+            AttrDict attrs = {}, std::string_view hint = "") {
     ++loc.line;
     ++*ops;
-    Operation *o = b->append(Operation::create(name, std::move(operands), results, std::move(attrs), loc));
+    Operation* o = b->append(Operation::create(name, operands, results, std::move(attrs), loc));
     if (o->num_results() == 0) return nullptr;
-    o->result()->set_hint(std::move(hint));
+    o->result()->set_hint(hint);
     return o->result();
   }
 };
 
 /// One function: about 50 ops in four blocks.
-void add_function(Module &m, int k, size_t &ops) {
+void add_function(Module& m, int k, size_t& ops) {
   Type i64 = Type::i64(), f64 = Type::f64(), p64 = Type::ptr(i64);
   std::vector<Param> params{{i64, {}, "a"}, {i64, {}, "b"}, {p64, {}, "p"}};
   auto f = std::make_unique<Function>("f" + std::to_string(k), std::move(params), std::vector<Type>{i64});
   uint32_t line = static_cast<uint32_t>(k) * 64 + 1;
   f->set_loc(Location("bench/numeric.ppy", line, 1));
-  Block *entry = f->create_entry_block("entry");
-  Block *then = f->body().add_block("then");
-  Block *other = f->body().add_block("else");
-  Block *join = f->body().add_block("join");
+  Block* entry = f->create_entry_block("entry");
+  Block* then = f->body().add_block("then");
+  Block* other = f->body().add_block("else");
+  Block* join = f->body().add_block("join");
   Value *a = entry->argument(0), *b = entry->argument(1), *p = entry->argument(2);
 
   Builder e{entry, Location("bench/numeric.ppy", line, 5), &ops};
-  Value *acc = e.op("core.const", {}, {i64}, {{"value", k}}, "acc");
-  Value *facc = e.op("core.const", {}, {f64}, {{"value", 0.5}}, "total");
+  Value* acc = e.op("core.const", {}, {i64}, {{"value", k}}, "acc");
+  Value* facc = e.op("core.const", {}, {f64}, {{"value", 0.5}}, "total");
   for (int r = 0; r < 5; ++r) {
-    Value *c = e.op("core.const", {}, {i64}, {{"value", r + 1}});
-    Value *x = e.op("core.add", {a, c}, {i64}, {{"overflow", "wrap"}}, "x");
-    Value *l = e.op("core.load", {p}, {i64});
-    Value *y = e.op("core.mul", {x, l}, {i64}, {{"overflow", "checked"}});
+    Value* c = e.op("core.const", {}, {i64}, {{"value", r + 1}});
+    Value* x = e.op("core.add", {a, c}, {i64}, {{"overflow", "wrap"}}, "x");
+    Value* l = e.op("core.load", {p}, {i64});
+    Value* y = e.op("core.mul", {x, l}, {i64}, {{"overflow", "checked"}});
     acc = e.op("core.sub", {acc, y}, {i64}, {{"overflow", "python"}}, "acc");
     e.op("core.store", {acc, p}, {});
-    Value *fx = e.op("core.cast", {acc}, {f64});
+    Value* fx = e.op("core.cast", {acc}, {f64});
     facc = e.op("core.add", {facc, fx}, {f64}, {}, "total");
   }
-  Value *fi = e.op("core.cast", {facc}, {i64});
+  Value* fi = e.op("core.cast", {facc}, {i64});
   acc = e.op("core.add", {acc, fi}, {i64}, {{"overflow", "wrap"}}, "acc");
-  Value *cond = e.op("core.cmp", {acc, b}, {Type::i1()}, {{"predicate", "lt"}});
+  Value* cond = e.op("core.cmp", {acc, b}, {Type::i1()}, {{"predicate", "lt"}});
   e.op("core.cond_br", {cond}, {});
   entry->operations().back()->successors() = {{then, {acc}}, {other, {a}}};
 
-  Value *t = then->add_argument(i64, "t");
+  Value* t = then->add_argument(i64, "t");
   Builder tb{then, Location("bench/numeric.ppy", line + 40, 9), &ops};
   std::string callee = "f" + std::to_string(k > 0 ? k - 1 : 0);
-  Value *r = tb.op("core.call", {t, b, p}, {i64}, {{"callee", SymbolRef{callee}}}, "r");
+  Value* r = tb.op("core.call", {t, b, p}, {i64}, {{"callee", SymbolRef{callee}}}, "r");
   tb.op("core.br", {}, {});
   then->operations().back()->successors() = {{join, {r}}};
 
-  Value *ev = other->add_argument(i64, "e");
+  Value* ev = other->add_argument(i64, "e");
   Builder ob{other, Location("bench/numeric.ppy", line + 50, 9), &ops};
-  Value *n = ob.op("core.neg", {ev}, {i64}, {{"overflow", "wrap"}});
+  Value* n = ob.op("core.neg", {ev}, {i64}, {{"overflow", "wrap"}});
   ob.op("core.br", {}, {});
   other->operations().back()->successors() = {{join, {n}}};
 
-  Value *j = join->add_argument(i64, "j");
+  Value* j = join->add_argument(i64, "j");
   Builder jb{join, Location("bench/numeric.ppy", line + 60, 5), &ops};
   jb.op("core.ret", {j}, {});
   m.add_function(std::move(f));
@@ -156,9 +158,9 @@ struct Fixture {
   std::string bytes;
 };
 
-const Fixture &fixture() {
-  static Fixture *fx = [] {
-    auto *fx = new Fixture;
+const Fixture& fixture() {
+  static Fixture* fx = [] {
+    auto* fx = new Fixture;
     fx->module = std::make_unique<Module>("bench");
     for (int k = 0; fx->ops < kTargetOps; ++k) add_function(*fx->module, k, fx->ops);
     fx->text = print_module(*fx->module);
@@ -173,8 +175,8 @@ const Fixture &fixture() {
   return *fx;
 }
 
-void report(benchmark::State &state, size_t bytes) {
-  const Fixture &fx = fixture();
+void report(benchmark::State& state, size_t bytes) {
+  const Fixture& fx = fixture();
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
   state.counters["ops/s"] =
       benchmark::Counter(static_cast<double>(fx.ops), benchmark::Counter::kIsIterationInvariantRate);
@@ -187,7 +189,7 @@ struct AllocCount {
   uint64_t allocs_at_start = g_allocs.load();
   int64_t first_bytes = -1;
 
-  void report(benchmark::State &state) const {
+  void report(benchmark::State& state) const {
     double ops = static_cast<double>(fixture().ops) * static_cast<double>(state.iterations());
     state.counters["allocs/op"] = static_cast<double>(g_allocs.load() - allocs_at_start) / ops;
     if (first_bytes >= 0)
@@ -198,9 +200,13 @@ struct AllocCount {
 /// Makes a module each iteration with `make` (a StatusOr or a unique_ptr);
 /// freeing it is not timed (it costs the same whichever way the module came).
 template <class Make>
-void make_bench(benchmark::State &state, Make &&make, size_t bytes) {
+void make_bench(benchmark::State& state, Make&& make, size_t bytes) {
   fixture();
   AllocCount count;
+  // The first module this process makes, whichever run of the benchmark it
+  // is in: later ones may reuse memory an earlier one gave back.
+  static int64_t first_bytes = -1;
+  count.first_bytes = first_bytes;
   for (auto _ : state) {
     int64_t live = g_live_bytes.load();
     auto m = make();
@@ -212,7 +218,7 @@ void make_bench(benchmark::State &state, Make &&make, size_t bytes) {
     }
     benchmark::DoNotOptimize(&*m);
     state.PauseTiming();
-    if (count.first_bytes < 0) count.first_bytes = g_live_bytes.load() - live;
+    if (first_bytes < 0) count.first_bytes = first_bytes = g_live_bytes.load() - live;
     if constexpr (std::is_same_v<decltype(m), std::unique_ptr<Module>>)
       m.reset();
     else
@@ -225,14 +231,14 @@ void make_bench(benchmark::State &state, Make &&make, size_t bytes) {
   report(state, bytes);
 }
 
-void BM_TextParse(benchmark::State &state) {
-  const Fixture &fx = fixture();
+void BM_TextParse(benchmark::State& state) {
+  const Fixture& fx = fixture();
   make_bench(
       state, [&] { return parse_module(fx.text); }, fx.text.size());
 }
 
-void BM_TextPrint(benchmark::State &state) {
-  const Fixture &fx = fixture();
+void BM_TextPrint(benchmark::State& state) {
+  const Fixture& fx = fixture();
   for (auto _ : state) {
     std::string text = print_module(*fx.module);
     benchmark::DoNotOptimize(text.data());
@@ -240,8 +246,8 @@ void BM_TextPrint(benchmark::State &state) {
   report(state, fx.text.size());
 }
 
-void BM_ProtoWrite(benchmark::State &state) {
-  const Fixture &fx = fixture();
+void BM_ProtoWrite(benchmark::State& state) {
+  const Fixture& fx = fixture();
   AllocCount count;
   for (auto _ : state) {
     std::string bytes = to_proto_bytes(*fx.module);
@@ -251,16 +257,16 @@ void BM_ProtoWrite(benchmark::State &state) {
   report(state, fx.bytes.size());
 }
 
-void BM_ProtoRead(benchmark::State &state) {
-  const Fixture &fx = fixture();
+void BM_ProtoRead(benchmark::State& state) {
+  const Fixture& fx = fixture();
   make_bench(
       state, [&] { return from_proto_bytes(fx.bytes); }, fx.bytes.size());
 }
 
 /// Builds the module through the API a frontend uses (Operation::create,
 /// append, set_hint); MB/s counts its protobuf size, as clone does.
-void BM_Build(benchmark::State &state) {
-  const Fixture &fx = fixture();
+void BM_Build(benchmark::State& state) {
+  const Fixture& fx = fixture();
   make_bench(
       state,
       [] {
@@ -275,14 +281,14 @@ void BM_Build(benchmark::State &state) {
 /// A deep copy of the module (what an in-process backend call costs instead of
 /// a decode); MB/s counts the module's protobuf size, so it compares with the
 /// codec.
-void BM_Clone(benchmark::State &state) {
-  const Fixture &fx = fixture();
+void BM_Clone(benchmark::State& state) {
+  const Fixture& fx = fixture();
   make_bench(
       state, [&] { return clone(*fx.module); }, fx.bytes.size());
 }
 
-void BM_Verify(benchmark::State &state) {
-  const Fixture &fx = fixture();
+void BM_Verify(benchmark::State& state) {
+  const Fixture& fx = fixture();
   auto diags = verify(*fx.module);
   if (!diags.empty()) {
     state.SkipWithError(("the bench module does not verify: " + diags.front().str()).c_str());

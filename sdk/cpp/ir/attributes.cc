@@ -19,7 +19,8 @@ AttrDict::AttrDict(std::initializer_list<Entry> entries) {
   for (auto& e : entries) set(e.first, e.second);
 }
 
-static auto lower(const std::vector<AttrDict::Entry>& v, std::string_view key) {
+template <class V>
+static auto lower(const V& v, std::string_view key) {
   return std::lower_bound(v.begin(), v.end(), key,
                           [](const AttrDict::Entry& e, std::string_view k) { return e.first < k; });
 }

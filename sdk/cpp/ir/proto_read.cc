@@ -566,6 +566,9 @@ class Reader {
     std::vector<Type> results(ids_.size());
     for (size_t i = 0; i < ids_.size(); ++i) PPY_RETURN_IF_ERROR(type(ids_[i], results[i]));
     auto fn = std::make_unique<Function>(std::string(function_), std::move(params), std::move(results));
+    // Every function of the module shares one arena, which each keeps alive.
+    if (!arena_) arena_ = std::make_shared<Arena>();
+    fn->set_arena(arena_);
     Visibility vis = Visibility::Public;
     PPY_RETURN_IF_ERROR(visibility(f[2].value, vis));
     fn->set_visibility(vis);
@@ -625,9 +628,9 @@ class Reader {
     for (size_t i = 0; i < n; ++i) {
       Type t;
       PPY_RETURN_IF_ERROR(type(ids_[i], t));
-      std::string_view hint;
-      if (!hints_.empty()) PPY_RETURN_IF_ERROR(str(hints_[i], hint));
-      values_.push_back(b.add_argument(t, std::string(hint)));
+      const std::string* hint = nullptr;
+      if (!hints_.empty() && hints_[i]) PPY_RETURN_IF_ERROR(interned(hints_[i], hint));
+      values_.push_back(b.add_interned_argument(t, hint));
     }
     b.operations().reserve(f[4].count);
     return wire::each(bytes, 4, [&](std::string_view op) { return operation(op, b, depth, level + 1); });
@@ -651,27 +654,29 @@ class Reader {
       return fail(ppy::str_cat(name, " has ", nres, " result(s) but ", hints_.size(), " hint(s)"));
     result_types_.resize(nres);
     for (size_t i = 0; i < nres; ++i) PPY_RETURN_IF_ERROR(type(ids_[i], result_types_[i]));
-    AttrDict attributes;
-    if (f[6].count) PPY_RETURN_IF_ERROR(attrs(bytes, 6, attributes, 0, level + 1));
-    std::optional<Location> l;
-    if (f[8].count) PPY_RETURN_IF_ERROR(loc(f[8].bytes, l, level + 1));
-
     size_t nops = operand_ids_.size();
-    std::vector<Value*> operands(nops);
+    operands_.resize(nops);
     bool forward = false;
-    for (size_t i = 0; i < nops; ++i) forward |= !(operands[i] = value(operand_ids_[i]));
+    for (size_t i = 0; i < nops; ++i) forward |= !(operands_[i] = value(operand_ids_[i]));
 
-    Operation* op =
-        b.append(Operation::create(interned_name, std::move(operands), result_types_, std::move(attributes), l));
+    // The op goes into its block first and is filled in place: its attribute
+    // dict and location are never moved.
+    Operation* op = b.append(Operation::create(arena_.get(), interned_name, operands_, result_types_));
+    if (f[6].count) PPY_RETURN_IF_ERROR(attrs(bytes, 6, op->attributes(), 0, level + 1));
+    if (f[8].count) {
+      std::optional<Location> l;
+      PPY_RETURN_IF_ERROR(loc(f[8].bytes, l, level + 1));
+      op->set_loc(l);
+    }
     if (forward)
       for (size_t i = 0; i < nops; ++i)
         if (!op->operands()[i]) fixups_.emplace_back(&op->operands()[i], operand_ids_[i]);
     for (size_t i = 0; i < nres; ++i) {
       Value* v = op->result(i);
-      if (!hints_.empty()) {
-        std::string_view hint;
-        PPY_RETURN_IF_ERROR(str(hints_[i], hint));
-        if (!hint.empty()) v->set_hint(std::string(hint));
+      if (!hints_.empty() && hints_[i]) {
+        const std::string* hint;
+        PPY_RETURN_IF_ERROR(interned(hints_[i], hint));
+        v->set_interned_hint(hint);
       }
       values_.push_back(v);
     }
@@ -729,6 +734,8 @@ class Reader {
   std::vector<int> type_nesting_;    // `ptr<i64>` is 2 deep
   std::vector<Type> result_types_;   // scratch, as are the id lists
   std::vector<uint32_t> ids_, hints_, operand_ids_;
+  std::vector<Value*> operands_;  // scratch
+  std::shared_ptr<Arena> arena_;  // the module's ops, made with its first function
   std::vector<Value*> values_;  // by id, current function
   std::vector<std::pair<Value**, uint32_t>> fixups_;
 };

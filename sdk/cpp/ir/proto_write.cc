@@ -562,7 +562,7 @@ class Encoder {
     size_t po = w.begin(4);  // Block.ops
     w.uint(1, interned(&op.name()));
     packed(w, 2, op.operands().begin(), op.operands().end(), [&](const Value* v) { return id(v); });
-    auto& results = op.results();
+    auto results = op.results();
     for (const Value& v : results) define(&v);
     packed(w, 3, results.begin(), results.end(), [&](const Value& v) { return type(v.type()); });
     bool hints = false;

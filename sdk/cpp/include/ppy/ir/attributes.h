@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "ppy/ir/types.h"
 
 namespace ppy::ir {
@@ -65,7 +66,8 @@ class Attribute {
 };
 
 /// A dictionary kept sorted by key: printing is deterministic and lookups are
-/// binary searches over a few entries.
+/// binary searches over a few entries. One entry (most ops have at most one)
+/// is held inline.
 class AttrDict {
  public:
   using Entry = std::pair<std::string, Attribute>;
@@ -86,7 +88,7 @@ class AttrDict {
   bool operator==(const AttrDict&) const = default;
 
  private:
-  std::vector<Entry> entries_;
+  absl::InlinedVector<Entry, 1> entries_;
 };
 
 inline Attribute::Attribute(AttrDict d) : v_(std::make_shared<const AttrDict>(std::move(d))) {}

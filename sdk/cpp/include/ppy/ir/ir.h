@@ -7,15 +7,25 @@
 /// is reference-counted. An Operation's results are fixed when it is created, so
 /// pointers to them never move. There are no use-lists: passes that need uses
 /// count them (see `replace_all_uses`).
+///
+/// Memory (issue 20): an Operation is one allocation, its results after it and
+/// up to three operands and one attribute inline; value hints are interned. Ops
+/// a reader or `clone` makes live in their module's Arena (ppy/ir/arena.h),
+/// which each Function made there keeps alive; an op made by `create` without
+/// one is allocated alone. Either way `std::unique_ptr<Operation>` owns it.
 
 #include <cstdint>
 #include <map>
+#include <new>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
+#include "ppy/ir/arena.h"
 #include "ppy/ir/attributes.h"
 #include "ppy/ir/types.h"
 
@@ -44,15 +54,21 @@ struct Location {
 /// An SSA value: an operation result or a block argument.
 class Value {
  public:
-  Value(Type type, std::string hint) : type_(type), hint_(std::move(hint)) {}
+  Value(Type type, std::string_view hint) : type_(type), hint_(hint.empty() ? nullptr : intern(hint)) {}
+  /// `hint` is `intern`'s (or null: none).
+  Value(Type type, const std::string* hint) : type_(type), hint_(hint && !hint->empty() ? hint : nullptr) {}
   Value(const Value&) = delete;
   Value(Value&&) = default;
 
   Type type() const { return type_; }
   void set_type(Type t) { type_ = t; }
   /// The name the value would like to print as (`%hint`); may be empty.
-  const std::string& hint() const { return hint_; }
-  void set_hint(std::string h) { hint_ = std::move(h); }
+  const std::string& hint() const { return hint_ ? *hint_ : empty_hint(); }
+  void set_hint(std::string_view h) { hint_ = h.empty() ? nullptr : intern(h); }
+  /// As set_hint, with a string `intern` returned (null: none).
+  void set_interned_hint(const std::string* h) { hint_ = h && !h->empty() ? h : nullptr; }
+  /// The interned hint, or null: readers and writers key on it.
+  const std::string* interned_hint() const { return hint_; }
   /// The defining operation, or null for a block argument.
   Operation* def() const { return def_; }
   /// The block of a block argument, or null for a result.
@@ -63,8 +79,9 @@ class Value {
  private:
   friend class Operation;
   friend class Block;
+  static const std::string& empty_hint();
   Type type_;
-  std::string hint_;
+  const std::string* hint_;  ///< interned, or null
   Operation* def_ = nullptr;
   Block* arg_owner_ = nullptr;
   uint32_t index_ = 0;
@@ -76,34 +93,43 @@ struct Successor {
   std::vector<Value*> args;
 };
 
+/// An op's operands: three inline, more on the heap.
+using OperandList = absl::InlinedVector<Value*, 3>;
+
 /// One operation `dialect.name`. The name is interned: compare pointers or views.
 class Operation {
  public:
   /// Creates a detached operation; `result_types` fixes its results for good.
-  static std::unique_ptr<Operation> create(std::string_view name, std::vector<Value*> operands,
-                                           const std::vector<Type>& result_types,
-                                           AttrDict attributes = {},
+  static std::unique_ptr<Operation> create(std::string_view name, absl::Span<Value* const> operands,
+                                           absl::Span<const Type> result_types, AttrDict attributes = {},
                                            std::optional<Location> loc = std::nullopt);
   /// As above, with a name `intern` returned: readers that intern each name
   /// once skip the look-up per op.
-  static std::unique_ptr<Operation> create(const std::string* interned_name, std::vector<Value*> operands,
-                                           const std::vector<Type>& result_types, AttrDict attributes = {},
+  static std::unique_ptr<Operation> create(const std::string* interned_name, absl::Span<Value* const> operands,
+                                           absl::Span<const Type> result_types, AttrDict attributes = {},
                                            std::optional<Location> loc = std::nullopt);
+  /// As above, placed in `arena` (null: alone on the heap). The op must be
+  /// appended to a block of a function that keeps `arena` alive (see
+  /// Function::arena); Block::insert keeps a foreign arena alive for it.
+  static std::unique_ptr<Operation> create(Arena* arena, const std::string* interned_name,
+                                           absl::Span<Value* const> operands, absl::Span<const Type> result_types,
+                                           AttrDict attributes = {}, std::optional<Location> loc = std::nullopt);
 
   const std::string& name() const { return *name_; }
   std::string_view dialect() const;  ///< the part before the first '.'
   void set_name(std::string_view n) { name_ = intern(n); }
 
-  std::vector<Value*>& operands() { return operands_; }
-  const std::vector<Value*>& operands() const { return operands_; }
+  OperandList& operands() { return operands_; }
+  const OperandList& operands() const { return operands_; }
   Value* operand(size_t i) const { return operands_.at(i); }
   size_t num_operands() const { return operands_.size(); }
 
-  size_t num_results() const { return results_.size(); }
-  Value* result(size_t i = 0) { return &results_.at(i); }
-  const Value* result(size_t i = 0) const { return &results_.at(i); }
-  std::vector<Value>& results() { return results_; }
-  const std::vector<Value>& results() const { return results_; }
+  size_t num_results() const { return num_results_; }
+  Value* result(size_t i = 0) { return &results().at(i); }
+  const Value* result(size_t i = 0) const { return &results().at(i); }
+  /// Fixed at creation: a view of the results stored after the op.
+  absl::Span<Value> results() { return {reinterpret_cast<Value*>(this + 1), num_results_}; }
+  absl::Span<const Value> results() const { return {reinterpret_cast<const Value*>(this + 1), num_results_}; }
 
   std::vector<Successor>& successors() { return successors_; }
   const std::vector<Successor>& successors() const { return successors_; }
@@ -123,21 +149,29 @@ class Operation {
   Block* parent() const { return parent_; }
   /// The function the op is nested in, or null while detached.
   Function* parent_function() const;
+  /// The arena the op lives in, or null when it was allocated alone.
+  Arena* arena() const { return arena_; }
 
   ~Operation();
+  /// Destroys the op and frees it unless its arena owns the memory.
+  void operator delete(Operation* op, std::destroying_delete_t);
 
  private:
   friend class Block;
-  Operation() = default;
+  Operation(const std::string* name, Arena* arena, uint32_t num_results)
+      : name_(name), arena_(arena), num_results_(num_results) {}
   const std::string* name_ = nullptr;
-  std::vector<Value*> operands_;
-  std::vector<Value> results_;
+  Block* parent_ = nullptr;
+  Arena* arena_ = nullptr;
+  uint32_t num_results_ = 0;
+  OperandList operands_;
   std::vector<Successor> successors_;
   AttrDict attributes_;
   std::vector<std::unique_ptr<Region>> regions_;
   std::optional<Location> loc_;
-  Block* parent_ = nullptr;
+  // The results follow: num_results_ Values.
 };
+static_assert(alignof(Operation) >= alignof(Value));
 
 class Block {
  public:
@@ -147,7 +181,9 @@ class Block {
   const std::string& label() const { return label_; }
   void set_label(std::string l) { label_ = std::move(l); }
 
-  Value* add_argument(Type type, std::string hint = "");
+  Value* add_argument(Type type, std::string_view hint = "");
+  /// As above, with a hint `intern` returned (or null).
+  Value* add_interned_argument(Type type, const std::string* hint);
   size_t num_arguments() const { return args_.size(); }
   Value* argument(size_t i) const { return args_.at(i).get(); }
   const std::vector<std::unique_ptr<Value>>& arguments() const { return args_; }
@@ -237,7 +273,18 @@ class Function {
   /// Adds the entry block with one argument per parameter and returns it.
   Block* create_entry_block(std::string label = "entry");
 
+  /// The arena ops of this function were made in by a reader or clone (null:
+  /// none), kept alive as long as the function.
+  Arena* arena() const { return arena_.get(); }
+  void set_arena(std::shared_ptr<Arena> a) { arena_ = std::move(a); }
+  /// Keeps `a` alive as long as the function: an op made in another module's
+  /// arena was moved into it.
+  void keep_alive(std::shared_ptr<Arena> a);
+
  private:
+  // Declared first, destroyed last: the body's ops may live in them.
+  std::shared_ptr<Arena> arena_;
+  std::vector<std::shared_ptr<Arena>> more_arenas_;
   std::string name_;
   Visibility visibility_ = Visibility::Public;
   std::vector<Param> params_;
