@@ -383,6 +383,94 @@ TEST(Clone, TheCopyIsIndependentOfTheOriginal) {
   EXPECT_EQ(c->globals().size(), 1u);
 }
 
+// ---- Arenas (issue 20) --------------------------------------------------------------
+
+TEST(Arena, AlignsAndServesRequestsOfEverySize) {
+  Arena a;
+  EXPECT_EQ(a.bytes_reserved(), 0u);
+  char* first = static_cast<char*>(a.allocate(3, 1));
+  void* aligned = a.allocate(8, 16);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % 16, 0u);
+  EXPECT_GT(static_cast<char*>(aligned), first);
+  // Bigger than a chunk: served alone, and written end to end.
+  size_t big = size_t{1} << 20;
+  char* p = static_cast<char*>(a.allocate(big, 8));
+  std::fill(p, p + big, 'x');
+  EXPECT_GE(a.bytes_reserved(), big);
+  // Many small ones spill into further chunks, none overlapping.
+  std::vector<uint64_t*> cells;
+  for (int i = 0; i < 100000; ++i) {
+    cells.push_back(static_cast<uint64_t*>(a.allocate(sizeof(uint64_t), alignof(uint64_t))));
+    *cells.back() = static_cast<uint64_t>(i);
+  }
+  for (int i = 0; i < 100000; ++i) ASSERT_EQ(*cells[i], static_cast<uint64_t>(i));
+}
+
+TEST(Clone, PlacesTheCopysOpsInOneArenaEveryFunctionKeeps) {
+  Module m;
+  auto* f =
+      m.add_function(std::make_unique<Function>("f", std::vector<Param>{{i64(), {}, "x"}}, std::vector<Type>{i64()}));
+  Block* b = f->create_entry_block();
+  Value* v = b->append(make("core.add", {b->argument(0), b->argument(0)}, {i64()}, {{"overflow", "wrap"}}))->result();
+  v->set_hint("sum");
+  b->append(make("core.ret", {v}));
+  m.add_function(std::make_unique<Function>("g", std::vector<Param>{}, std::vector<Type>{}))
+      ->create_entry_block()
+      ->append(make("core.ret"));
+  EXPECT_EQ(b->operations()[0]->arena(), nullptr);  // made by create alone
+
+  auto copy = clone(m);
+  Function* cf = copy->function("f");
+  Function* cg = copy->function("g");
+  ASSERT_NE(cf->arena(), nullptr);
+  EXPECT_EQ(cf->arena(), cg->arena());
+  for (auto& op : cf->body().entry()->operations()) EXPECT_EQ(op->arena(), cf->arena());
+  EXPECT_EQ(cf->body().entry()->operations()[0]->result()->hint(), "sum");
+  EXPECT_EQ(&cf->body().entry()->operations()[0]->result()->hint(), &v->hint());  // interned, shared
+}
+
+TEST(Clone, AFunctionMovedOutOfTheCopyOutlivesIt) {
+  auto original = std::make_unique<Module>();
+  auto* f = original->add_function(
+      std::make_unique<Function>("f", std::vector<Param>{{i64(), {}, "x"}}, std::vector<Type>{i64()}));
+  Block* b = f->create_entry_block();
+  Value* v = b->append(make("core.add", {b->argument(0), b->argument(0)}, {i64()}, {{"overflow", "wrap"}}))->result();
+  b->append(make("core.ret", {v}));
+  std::string text = print_module(*original);
+
+  auto copy = clone(*original);
+  Module other;
+  other.add_function(std::move(copy->functions()[0]));  // as the linker moves functions
+  copy->functions().clear();
+  copy.reset();
+  // The function's ops still read as they were: its arena lives with it.
+  other.set_name(original->name());
+  EXPECT_EQ(print_module(other), text);
+  EXPECT_TRUE(verify(other).empty());
+}
+
+TEST(Clone, AnOpMovedIntoAnotherModulesFunctionKeepsItsArenaAlive) {
+  auto original = std::make_unique<Module>();
+  auto* f = original->add_function(
+      std::make_unique<Function>("f", std::vector<Param>{{i64(), {}, "x"}}, std::vector<Type>{i64()}));
+  Block* b = f->create_entry_block();
+  b->append(make("core.const", {}, {i64()}, {{"value", 7}}));
+  b->append(make("core.ret", {b->argument(0)}));
+  auto copy = clone(*original);
+  Arena* arena = copy->function("f")->arena();
+
+  Module other;
+  auto* g = other.add_function(std::make_unique<Function>("g", std::vector<Param>{}, std::vector<Type>{i64()}));
+  Block* gb = g->create_entry_block();
+  Operation* moved = gb->append(copy->function("f")->body().entry()->remove(0));
+  EXPECT_EQ(moved->arena(), arena);
+  gb->append(make("core.ret", {moved->result()}));
+  copy.reset();  // the arena's last owner is now g
+  EXPECT_EQ(moved->attr("value")->as_int(), 7);
+  EXPECT_EQ(moved->result()->def(), moved);
+  EXPECT_TRUE(verify(other).empty());
+}
+
 TEST(Clone, EveryCorpusModulePrintsAndVerifiesAsItsOriginal) {
   namespace fs = std::filesystem;
   int files = 0;
