@@ -84,33 +84,47 @@ class StringIds {
   uint32_t get_or_put(std::string_view s, uint32_t next) {
     if (size_ * 2 + 2 > slots_.size()) grow();
     size_t mask = slots_.size() - 1;
-    for (size_t i = hash(s) & mask;; i = (i + 1) & mask) {
-      if (slots_[i].id == kNone) {
-        slots_[i] = {s, next};
+    Words k = words(s);
+    for (size_t i = hash(s, k) & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.id == kNone) {
+        slot = {s, k, next};
         ++size_;
         return next;
       }
-      if (slots_[i].key == s) return slots_[i].id;
+      // Keys of up to 16 bytes are equal when their words and sizes are.
+      if (slot.key.size() == s.size() && slot.words.a == k.a && slot.words.b == k.b &&
+          (s.size() <= 16 || slot.key == s))
+        return slot.id;
     }
   }
 
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
+  /// The first 16 bytes of a key, zero-padded.
+  struct Words {
+    uint64_t a, b;
+  };
   struct Slot {
     std::string_view key;
+    Words words;
     uint32_t id;
   };
-  static constexpr Slot kEmpty{{}, kNone};
-  /// Keys are mostly short (`overflow`, `wrap`, `x`): hash their bytes inline.
+  static constexpr Slot kEmpty{{}, {0, 0}, kNone};
+  static Words words(std::string_view s) {
+    Words w{0, 0};
+    size_t n = std::min<size_t>(s.size(), 16);
+    std::memcpy(&w.a, s.data(), std::min<size_t>(n, 8));
+    if (n > 8) std::memcpy(&w.b, s.data() + 8, n - 8);
+    return w;
+  }
+  /// Keys are mostly short (`overflow`, `wrap`, `x`): hash their words.
   /// Long ones (weights, tables) go to absl's hash, three times faster over
   /// megabytes than std::hash. It must be given an absl::string_view: Debian's
   /// absl has its own, and hashes a std::string_view with std::hash.
-  static size_t hash(std::string_view s) {
+  static size_t hash(std::string_view s, Words w) {
     if (s.size() > 16) return absl::Hash<absl::string_view>()(absl::string_view(s.data(), s.size()));
-    uint64_t a = 0, b = 0;
-    std::memcpy(&a, s.data(), std::min<size_t>(s.size(), 8));
-    if (s.size() > 8) std::memcpy(&b, s.data() + 8, s.size() - 8);
-    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ s.size();
+    uint64_t h = (w.a * 0x9E3779B97F4A7C15ull) ^ (w.b * 0xC2B2AE3D27D4EB4Full) ^ s.size();
     return static_cast<size_t>(h ^ (h >> 29));
   }
   void grow() {
@@ -550,8 +564,10 @@ class Encoder {
       for (auto& a : args) define(a.get());
       packed(w, 2, args.begin(), args.end(), [&](const std::unique_ptr<Value>& a) { return type(a->type()); });
       bool hints = false;
-      for (auto& a : args) hints |= !a->hint().empty();
-      if (hints) packed(w, 3, args.begin(), args.end(), [&](const std::unique_ptr<Value>& a) { return str(a->hint()); });
+      for (auto& a : args) hints |= a->interned_hint() != nullptr;
+      if (hints)
+        packed(w, 3, args.begin(), args.end(),
+               [&](const std::unique_ptr<Value>& a) { return interned(a->interned_hint()); });
       for (auto& op : b->operations()) operation(*op);
       w.end(pb);
     }
@@ -566,8 +582,8 @@ class Encoder {
     for (const Value& v : results) define(&v);
     packed(w, 3, results.begin(), results.end(), [&](const Value& v) { return type(v.type()); });
     bool hints = false;
-    for (const Value& v : results) hints |= !v.hint().empty();
-    if (hints) packed(w, 4, results.begin(), results.end(), [&](const Value& v) { return str(v.hint()); });
+    for (const Value& v : results) hints |= v.interned_hint() != nullptr;
+    if (hints) packed(w, 4, results.begin(), results.end(), [&](const Value& v) { return interned(v.interned_hint()); });
     for (const Successor& s : op.successors()) {
       size_t ps = w.begin(5);
       int64_t bi = values_.get(s.block);
