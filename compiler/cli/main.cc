@@ -3,6 +3,7 @@
 
 #include "CLI/CLI.hpp"
 #include "ppy/driver/commands.h"
+#include "ppy/driver/llvm_roads.h"
 
 namespace {
 
@@ -22,6 +23,7 @@ void add_host_flags(CLI::App* cmd, ppy::driver::HostFlags& host) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ppy::driver::remember_command_line(argc, argv);  // for handing a command to ppy-llvm
   ppy::driver::prepare_driver_process();
   CLI::App app{"ppy: a compiler for a typed subset of Python, with out-of-process backends"};
   app.require_subcommand(1);

@@ -8,11 +8,10 @@
 
 #include "ppy/backends/c_backend.h"
 #include "ppy/backends/ir_backend.h"
-#include "ppy/backends/llvm_backend.h"
-#include "ppy/backends/nvvm_backend.h"
 #include "ppy/backends/python_backend.h"
 #include "ppy/backends/stablehlo_backend.h"
 #include "ppy/driver/compile.h"
+#include "ppy/driver/llvm_roads.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
@@ -20,17 +19,28 @@
 namespace ppy::driver {
 namespace {
 
-/// The builtins this driver links: name -> factory. Each name is one of the
+/// The builtins this driver carries: name -> factory, null for those of the
+/// LLVM roads when this driver does not link them (ppy/driver/llvm_roads.h: a
+/// command that needs one is handed to `ppy-llvm`). Each name is one of the
 /// contract's (host::kBuiltinBackends, the one list; a test holds them to it).
 const std::map<std::string, BackendFactory>& builtins() {
-  static const auto* b = new std::map<std::string, BackendFactory>{
-      {"c", backends::create_c_backend},
-      {"ir", backends::create_ir_backend},
-      {"llvm", backends::create_llvm_backend},
-      {"nvvm", backends::create_nvvm_backend},
-      {"python", backends::create_python_backend},
-      {"stablehlo", backends::create_stablehlo_backend}};
+  static const auto* b = [] {
+    auto* m = new std::map<std::string, BackendFactory>{{"c", backends::create_c_backend},
+                                                         {"ir", backends::create_ir_backend},
+                                                         {"python", backends::create_python_backend},
+                                                         {"stablehlo", backends::create_stablehlo_backend}};
+    for (const std::string& name : llvm_road_builtins()) (*m)[name] = nullptr;
+    if (const LlvmRoads* roads = llvm_roads())
+      for (auto& [name, factory] : roads->builtins) (*m)[name] = factory;
+    return m;
+  }();
   return *b;
+}
+
+/// Whether `name` is a builtin of the LLVM roads and this driver lacks them.
+bool elsewhere(const std::string& name) {
+  auto b = builtins().find(name);
+  return b != builtins().end() && !b->second;
 }
 
 ConfigValue from_toml(const toml::node& n) {
@@ -156,6 +166,7 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::load(const std::string& nam
     return coded_error("E1903", str_cat("[tool.ppy.backends.", name, "] hosting = \"", hosting,
                                         "\": a builtin is hosted \"in-process\" (the default) or as a \"helper\""));
   if (b != builtins().end() && hosting == "in-process") {
+    if (elsewhere(name)) PPY_RETURN_IF_ERROR(need_llvm_roads());  // returns only when it cannot hand over
     handle = host::in_process_backend(std::shared_ptr<const Backend>(b->second(config.options)));
   } else if (b != builtins().end()) {
     // The same backend served by its helper executable (or a farm's endpoint),
@@ -205,6 +216,12 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::format_owner(const std::str
                                                                   const Project* project,
                                                                   const host::HostSettings& command_line) {
   for (auto& [name, _] : builtins()) {
+    if (elsewhere(name)) {
+      // Theirs, by the list every driver knows, is asked of them in `ppy-llvm`.
+      auto& theirs = llvm_road_formats();
+      if (std::find(theirs.begin(), theirs.end(), format) != theirs.end()) PPY_RETURN_IF_ERROR(need_llvm_roads());
+      continue;
+    }
     auto h = load(name, project, command_line);
     if (h.ok() && (*h)->info().format(format)) return *h;
   }
@@ -221,6 +238,11 @@ absl::StatusOr<host::BackendHandle*> BackendCatalog::format_owner(const std::str
   std::vector<std::string> owners, formats, unusable;
   host::BackendHandle* owner = nullptr;
   for (auto& name : names()) {
+    if (elsewhere(name)) {  // not this format's owner (see above): their formats by the list
+      if (name == llvm_road_builtins().front())
+        formats.insert(formats.end(), llvm_road_formats().begin(), llvm_road_formats().end());
+      continue;
+    }
     if (is_builtin(name)) {
       if (auto h = load(name, project, command_line); h.ok())
         for (auto& f : (*h)->info().formats) formats.push_back(f.name);

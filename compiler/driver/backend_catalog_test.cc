@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ppy/driver/llvm_roads.h"
 #include "ppy/util/error.h"
 
 namespace ppy::driver {
@@ -129,6 +130,31 @@ TEST(BackendCatalog, AManifestTakingABuiltinsNameIsReportedAndNeverStarted) {
 TEST(BackendCatalog, LinkedBuiltinsAreAmongTheContractsNames) {
   for (const std::string& name : linked_builtins()) EXPECT_TRUE(host::is_builtin_backend_name(name)) << name;
   EXPECT_FALSE(linked_builtins().empty());
+}
+
+}  // namespace
+}  // namespace ppy::driver
+
+namespace ppy::driver {
+namespace {
+
+// The plain `ppy` knows the LLVM roads' builtins and formats by these lists
+// alone; this binary links the roads (whole), so the lists can be checked.
+TEST(LlvmRoads, TheListsEveryDriverKnowsAreTheRoadsOwn) {
+  const LlvmRoads* roads = llvm_roads();
+  ASSERT_NE(roads, nullptr) << "ppy_driver_test links ppy_driver_llvm whole";
+  std::vector<std::string> names, formats;
+  for (auto& [name, factory] : roads->builtins) {
+    names.push_back(name);
+    for (const EmitFormat& f : factory({})->emit_formats()) formats.push_back(f.name);
+  }
+  std::sort(formats.begin(), formats.end());
+  EXPECT_EQ(names, llvm_road_builtins());
+  EXPECT_EQ(formats, llvm_road_formats());
+  EXPECT_TRUE(roads->run_objects);
+  // And the catalog lists them as builtins with the rest.
+  BackendCatalog catalog{host::ManifestIndex::from_manifests({})};
+  for (const std::string& name : llvm_road_builtins()) EXPECT_TRUE(catalog.is_builtin(name)) << name;
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "ppy/driver/cache_key.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/SHA256.h"
+#include <openssl/evp.h>
 
 namespace ppy::driver {
 namespace {
@@ -17,9 +16,16 @@ class KeyWriter {
     field(label, std::to_string(m.size()));
     for (auto& [k, v] : m) field(k, v);
   }
+  KeyWriter() { EVP_DigestInit_ex(hash_, EVP_sha256(), nullptr); }
+  ~KeyWriter() { EVP_MD_CTX_free(hash_); }
+  KeyWriter(const KeyWriter&) = delete;
+  KeyWriter& operator=(const KeyWriter&) = delete;
+
   std::string hex() {
-    auto digest = hash_.final();
-    return llvm::toHex(digest, /*LowerCase=*/true);
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    EVP_DigestFinal_ex(hash_, digest, &n);
+    return hex_lower(std::string_view(reinterpret_cast<const char*>(digest), n));
   }
 
  private:
@@ -27,10 +33,10 @@ class KeyWriter {
     uint64_t n = s.size();
     uint8_t len[8];
     for (int i = 0; i < 8; ++i) len[i] = static_cast<uint8_t>(n >> (8 * i));
-    hash_.update(llvm::ArrayRef<uint8_t>(len, 8));
-    hash_.update(llvm::StringRef(s.data(), s.size()));
+    EVP_DigestUpdate(hash_, len, 8);
+    EVP_DigestUpdate(hash_, s.data(), s.size());
   }
-  llvm::SHA256 hash_;
+  EVP_MD_CTX* hash_ = EVP_MD_CTX_new();  // SHA-256 by OpenSSL: the driver links no LLVM
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "diagnostics.h"
 #include "ppy/backend/api_version.h"
 #include "ppy/driver/backend_catalog.h"
+#include "ppy/driver/llvm_roads.h"
 #include "ppy/driver/commands.h"
 #include "ppy/driver/compile.h"
 #include "ppy/host/sandbox.h"
@@ -28,6 +29,9 @@ std::string format_names(const std::vector<EmitFormat>& formats) {
 }  // namespace
 
 int doctor(Streams io) {
+  // It asks every builtin, the LLVM roads' too: all of it in `ppy-llvm` (when
+  // that cannot be run, those builtins are listed unusable, saying why).
+  (void)need_llvm_roads();
   auto search = host::backend_search_path(host::process_env(), host::running_install_prefix());
   std::string path;
   for (auto& p : search) str_append(path, path.empty() ? "" : ":", p.string());

@@ -26,6 +26,7 @@ absl::StatusOr<std::vector<ObjectFile>> native_objects(host::BackendHandle& back
                                                        const BackendContext& ctx, const std::string& target,
                                                        std::vector<std::string>& notes);
 
+/// (Linked into `ppy-llvm` only, and reached through llvm_roads().)
 /// Loads `objects`, runs `entry` (a `void()` symbol) with the program's output
 /// on `out` and a raise's `<Name>: <message>` on `err`, and answers its exit
 /// status (0, or 1 when it raised). An error when the objects do not link.

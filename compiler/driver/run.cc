@@ -13,6 +13,7 @@
 #include "jit.h"
 #include "ppy/driver/build_cache.h"
 #include "ppy/driver/backend_catalog.h"
+#include "ppy/driver/llvm_roads.h"
 #include "ppy/driver/backend_context.h"
 #include "ppy/driver/commands.h"
 #include "ppy/driver/compile.h"
@@ -145,6 +146,8 @@ int run(const RunOptions& opts, Streams io) {
                                                      "interpreter (--interp); build with `ppy build --backend ",
                                                      *opts.backend, "`")));
   if (opts.interp) return run_interpreted(opts, io);
+  // The JIT is the LLVM roads': in `ppy-llvm` (this returns only there, or when it cannot hand over).
+  if (auto s = need_llvm_roads(); !s.ok()) return fail(io.err, s);
   auto project = opts.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
                                                  : load_project(opts.target);
   const Project* p = project.ok() ? &*project : nullptr;
@@ -175,7 +178,7 @@ int run(const RunOptions& opts, Streams io) {
   auto objects = native_objects(**backend, *c, ctx, opts.target, notes);
   if (!objects.ok()) return fail(io.err, objects.status());
   for (auto& n : notes) io.err << "note: " << n << "\n";
-  auto status = run_objects(*objects, entry->name(), io.out, io.err);
+  auto status = llvm_roads()->run_objects(*objects, entry->name(), io.out, io.err);
   if (!status.ok()) return fail(io.err, status.status());
   return *status;
 }

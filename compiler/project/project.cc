@@ -10,8 +10,7 @@
 
 #include <toml++/toml.h>
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/SHA256.h"
+#include <openssl/evp.h>
 
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
@@ -226,9 +225,22 @@ absl::StatusOr<Project> load_project(const std::string& path) {
 }
 
 std::string sha256_hex(const std::string& data) {
-  auto digest = llvm::SHA256::hash(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(data.data()), data.size()));
-  return llvm::toHex(digest, /*LowerCase=*/true);
+  // OpenSSL's (the gRPC stack already carries it), not LLVM's: the driver links no LLVM.
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_Digest(data.data(), data.size(), digest, &n, EVP_sha256(), nullptr);
+  return hex_lower(std::string_view(reinterpret_cast<const char*>(digest), n));
+}
+
+std::string hex_lower(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(bytes.size() * 2, '0');
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    auto b = static_cast<unsigned char>(bytes[i]);
+    out[2 * i] = kDigits[b >> 4];
+    out[2 * i + 1] = kDigits[b & 15];
+  }
+  return out;
 }
 
 std::optional<uint64_t> parse_byte_size(std::string_view text) {

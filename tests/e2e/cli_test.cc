@@ -128,5 +128,42 @@ TEST_F(E2E, LlvmOnlyOptionsAreRefused) {
   EXPECT_EQ(ok.status, 0) << ok;
 }
 
+// The plain `ppy` links no LLVM: a command that needs it (ppy run's JIT, the
+// llvm backend) is handed to `ppy-llvm` beside it; alone, that is E1903 naming
+// what is missing, and a road without LLVM still runs.
+TEST_F(E2E, WithoutPpyLlvmBesideItPlainPpyRunsWhatNeedsNoLlvm) {
+  fs::path alone = fs::path(PPY_BINARY_DIR) / ("ppy-alone-" + std::to_string(getpid()));
+  fs::create_directories(alone);
+  std::error_code ec;
+  fs::create_hard_link(kPpy, alone / "ppy", ec);  // /proc/self/exe is where it finds ppy-llvm
+  if (ec) fs::copy_file(kPpy, alone / "ppy", ec);
+  ASSERT_FALSE(ec) << ec.message();
+  std::string one = fixture("one.ppy");
+  auto alone_ppy = [&](std::vector<std::string> args) {
+    std::string cmd = (alone / "ppy").string();
+    for (auto& a : args) cmd += " '" + a + "'";
+    cmd += " > " + path("alone.out").string() + " 2> " + path("alone.err").string();
+    int rc = std::system(cmd.c_str());
+    return std::pair{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, read_file(path("alone.err"))};
+  };
+  auto [run_status, run_err] = alone_ppy({"run", one});
+  auto [emit_status, emit_err] = alone_ppy({"emit", "llvm-ir", one});
+  auto [toy_status, toy_err] = alone_ppy({"emit", "ir", one});
+  std::string toy_out = read_file(path("alone.out"));
+  fs::remove_all(alone, ec);
+  EXPECT_EQ(run_status, 2) << run_err;
+  EXPECT_THAT(run_err, AllOf(HasSubstr("error[E1903]"), HasSubstr("ppy-llvm"), HasSubstr("does not link")));
+  EXPECT_EQ(emit_status, 2) << emit_err;
+  EXPECT_THAT(emit_err, HasSubstr("ppy-llvm"));
+  EXPECT_EQ(toy_status, 0) << toy_err;
+  EXPECT_THAT(toy_out, StartsWith("ppyir 1"));
+  // Beside it, the same commands run.
+  Result ran = ppy({"run", one});
+  EXPECT_EQ(ran.status, 0) << ran;
+  Result emitted = ppy({"emit", "llvm-ir", one});
+  EXPECT_EQ(emitted.status, 0) << emitted;
+  EXPECT_THAT(emitted.out, HasSubstr("ModuleID"));
+}
+
 }  // namespace
 }  // namespace ppy::e2e

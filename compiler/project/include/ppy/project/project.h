@@ -79,4 +79,7 @@ std::optional<uint64_t> parse_byte_size(std::string_view text);
 /// Lowercase hex SHA-256 of `data`.
 std::string sha256_hex(const std::string& data);
 
+/// `bytes` as lowercase hex, two digits a byte.
+std::string hex_lower(std::string_view bytes);
+
 }  // namespace ppy

@@ -1,5 +1,6 @@
-// ORC LLJIT over the LLVM backend's objects.
-#include "jit.h"
+// ORC LLJIT over the LLVM backend's objects, and the roads the LLVM-linked
+// driver installs (ppy/driver/llvm_roads.h).
+#include "../jit.h"
 
 #include <mutex>
 
@@ -8,6 +9,9 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include "ppy/backends/llvm_backend.h"
+#include "ppy/backends/nvvm_backend.h"
+#include "ppy/driver/llvm_roads.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 #include "ppy_runtime.h"
@@ -73,5 +77,19 @@ absl::StatusOr<int> run_objects(const std::vector<ObjectFile>& objects, const st
   out.flush();
   return status;
 }
+
+namespace {
+
+/// Installs the roads when this library is linked in (whole: nothing else
+/// refers to it), before main.
+const bool kInstalled = [] {
+  LlvmRoads roads;
+  roads.builtins = {{"llvm", backends::create_llvm_backend}, {"nvvm", backends::create_nvvm_backend}};
+  roads.run_objects = run_objects;
+  install_llvm_roads(std::move(roads));
+  return true;
+}();
+
+}  // namespace
 
 }  // namespace ppy::driver
