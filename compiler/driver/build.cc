@@ -94,15 +94,16 @@ int build(const BuildOptions& opts, Streams io) {
   // -o is checked before anything starts; the default folder (in the
   // project's cache) is known, and checked, once the project is compiled.
   Opened opened;
-  if (int failed = open_command({.target = opts.target,
-                                 .opt_level = opts.opt_level,
-                                 .jobs = opts.jobs,
-                                 .host = opts.host,
-                                 .output = opts.output,
-                                 .replace_output = true,
-                                 .backend = opts.backend},
-                                io, &report, opened))
-    return failed;
+  // Keys before IR: a build whose artifact is cached compiles nothing.
+  const OpeningRequest request{.target = opts.target,
+                               .opt_level = opts.opt_level,
+                               .jobs = opts.jobs,
+                               .host = opts.host,
+                               .output = opts.output,
+                               .replace_output = true,
+                               .backend = opts.backend,
+                               .keys_first = true};
+  if (int failed = open_command(request, io, &report, opened)) return failed;
   host::BackendHandle* backend = opened.backend;
   const host::BackendInfo& info = backend->info();
   const Compilation* c = &opened.compilation;
@@ -124,6 +125,7 @@ int build(const BuildOptions& opts, Streams io) {
     ctx.backend_config["flags"] = ConfigValue(std::move(table));
   }
   if (flags.count("warm")) {
+    if (int failed = compile_opened(request, io, &report, opened)) return failed;
     // What `ppy run` would build on first use: its objects, into the cache.
     std::vector<std::string> warm_notes;
     auto objects = native_objects(*backend, *c, ctx, opts.target, warm_notes);
@@ -141,18 +143,28 @@ int build(const BuildOptions& opts, Streams io) {
     if (auto s = check_output_location(out.string()); !s.ok()) return fail(io.err, s);
   recover_output(out);  // what killed builds into this -o left behind
 
-  BuildSummary summary{c->modules.size(), 0, 0, 0, info.name, info.origin, 0};
+  const size_t modules = c->keys.size();  // compiled or remembered (the keys memo), one key each
+  BuildSummary summary{modules, 0, 0, 0, info.name, info.origin, 0};
   host::Invocation inv;
   inv.action = host::Invocation::Action::Build;
   inv.context = &ctx;
   inv.modules = c->module_list();
-  auto built = built_files(*backend, inv, cache, key);
+  int compile_failed = 0;  // reported by compile_opened
+  auto compile_if_remembered = [&](host::Invocation& prepared) -> absl::Status {
+    if (opened.compiled) return absl::OkStatus();
+    if ((compile_failed = compile_opened(request, io, &report, opened)))
+      return absl::CancelledError("the compile failed (reported)");
+    prepared.modules = c->module_list();
+    return absl::OkStatus();
+  };
+  auto built = built_files(*backend, inv, cache, key, compile_if_remembered);
+  if (compile_failed) return compile_failed;
   if (!built.ok()) return fail(io.err, built.status());
   switch (built->source) {
-    case CacheSource::kLocal: summary.local = c->modules.size(); break;
-    case CacheSource::kRemote: summary.remote = c->modules.size(); break;
+    case CacheSource::kLocal: summary.local = modules; break;
+    case CacheSource::kRemote: summary.remote = modules; break;
     case CacheSource::kBuilt:
-      summary.built = c->modules.size();
+      summary.built = modules;
       summary.server = built->server;
       summary.retries = retries_in(built->notes);
       break;

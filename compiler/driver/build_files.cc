@@ -13,7 +13,8 @@ constexpr const char* kOutputsFile = ".ppy-outputs";  // BuildResult.outputs, on
 }  // namespace
 
 absl::StatusOr<BuiltFiles> built_files(host::BackendHandle& backend, const host::Invocation& build, BuildCache& cache,
-                                       const std::string& key) {
+                                       const std::string& key,
+                                       const std::function<absl::Status(host::Invocation&)>& prepare) {
   const std::string& name = backend.info().name;
   BuiltFiles out;
   if (auto hit = cache.lookup(key, name, &out.source)) {
@@ -27,7 +28,12 @@ absl::StatusOr<BuiltFiles> built_files(host::BackendHandle& backend, const host:
     }
     return out;
   }
-  PPY_ASSIGN_OR_RETURN(host::InvocationResult r, backend.invoke(build));
+  host::Invocation prepared;
+  if (prepare) {
+    prepared = build;
+    PPY_RETURN_IF_ERROR(prepare(prepared));
+  }
+  PPY_ASSIGN_OR_RETURN(host::InvocationResult r, backend.invoke(prepare ? prepared : build));
   out.notes = std::move(r.notes);
   out.server = std::move(r.server);
   out.outputs = std::move(r.outputs);

@@ -73,6 +73,13 @@ std::string compiler_fingerprint() {
   return str_cat("ppy ", PPY_VERSION, "; ppyir ", ir::kIRSchemaVersion);
 }
 
+std::map<std::string, std::string> project_key_options(const Project& project) {
+  std::map<std::string, std::string> options = {{"entry", project.entry}};
+  for (size_t i = 0; i < project.source_roots.size(); ++i)
+    options[str_cat("source-root.", i)] = under_root(project.source_roots[i], project.root);
+  return options;
+}
+
 std::vector<const ir::Module*> Compilation::module_list() const {
   std::vector<const ir::Module*> out;
   for (auto& m : modules) out.push_back(m.get());
@@ -89,9 +96,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
   if (diags.has_errors() || modules.empty())
     return absl::InvalidArgumentError(str_cat(diags.error_count(), " error(s)"));
 
-  std::map<std::string, std::string> project_options = {{"entry", project.entry}};
-  for (size_t i = 0; i < project.source_roots.size(); ++i)
-    project_options[str_cat("source-root.", i)] = under_root(project.source_roots[i], project.root);
+  std::map<std::string, std::string> project_options = project_key_options(project);
 
   // Each module goes through the shared passes on its own, so they run at once.
   std::vector<absl::Status> results(modules.size());

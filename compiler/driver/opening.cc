@@ -1,11 +1,42 @@
 #include "opening.h"
 
+#include <filesystem>
+
 #include "diagnostics.h"
 #include "ppy/driver/backend_context.h"
+#include "ppy/driver/keys_memo.h"
 #include "ppy/driver/output.h"
 #include "ppy/driver/output_tree.h"
+#include "ppy/util/str_cat.h"
 
 namespace ppy::driver {
+namespace {
+
+/// The backend's context for what `out` compiled (or remembered).
+int make_opened_context(const OpeningRequest& r, Streams io, Opened& out) {
+  const Compilation& compiled = out.compilation;
+  auto config = backend_config(compiled.project ? &*compiled.project : nullptr, out.backend->info().name);
+  if (!config.ok()) return fail(io.err, config.status());
+  out.context = make_context(compiled, out.backend->info(), *config, r.target);
+  return 0;
+}
+
+/// Compiles the target into `out.compilation`.
+int compile_into(const OpeningRequest& r, Streams io, BuildReport* progress, const Project* p, Opened& out) {
+  frontend::DiagnosticEngine diags;
+  CompileOptions copts{r.target, r.opt_level, ir::Stage::BeforeBackend, r.jobs, p};
+  copts.portable_paths = true;  // its artifacts are cached: the same in every checkout
+  if (progress) copts.on_module = [progress](const std::string& m, size_t total) { progress->module_done(m, total); };
+  auto c = compile(copts, diags);
+  if (progress) progress->clear();
+  if (!c.ok()) return report_failure(io.err, c.status(), diags);
+  out.compilation = std::move(*c);
+  out.compiled = true;
+  if (!out.keys_memo.empty()) write_keys_memo(out.keys_memo, out.compilation);
+  return 0;
+}
+
+}  // namespace
 
 int open_command(const OpeningRequest& r, Streams io, BuildReport* progress, Opened& out) {
   auto command_line = command_line_settings(r.host);
@@ -34,18 +65,32 @@ int open_command(const OpeningRequest& r, Streams io, BuildReport* progress, Ope
   out.format = r.format.empty() ? nullptr : info.format(r.format);
   if (auto s = host::require_toolchain(info, out.format); !s.ok()) return fail(io.err, s);
 
-  frontend::DiagnosticEngine diags;
-  CompileOptions copts{r.target, r.opt_level, ir::Stage::BeforeBackend, r.jobs, p};
-  copts.portable_paths = true;  // its artifacts are cached: the same in every checkout
-  if (progress) copts.on_module = [progress](const std::string& m, size_t total) { progress->module_done(m, total); };
-  auto c = compile(copts, diags);
-  if (progress) progress->clear();
-  if (!c.ok()) return report_failure(io.err, c.status(), diags);
-  out.compilation = std::move(*c);
-  const Compilation& compiled = out.compilation;
-  auto config = backend_config(compiled.project ? &*compiled.project : nullptr, info.name);
+  if (r.keys_first && p) {
+    int opt_level = r.opt_level.value_or(p->opt_level.value_or(2));
+    out.keys_memo = keys_memo_path((std::filesystem::path(p->root) / ".ppy-cache").string(), *p, opt_level, true);
+    if (auto keys = read_keys_memo(out.keys_memo, *p, opt_level)) {
+      out.compilation.opt_level = opt_level;
+      out.compilation.keys = std::move(*keys);
+      out.compilation.project = *p;
+      out.compilation.portable_paths = true;
+      out.compiled = false;
+      return make_opened_context(r, io, out);
+    }
+  }
+  if (int failed = compile_into(r, io, progress, p, out)) return failed;
+  return make_opened_context(r, io, out);
+}
+
+int compile_opened(const OpeningRequest& r, Streams io, BuildReport* progress, Opened& out) {
+  if (out.compiled) return 0;
+  std::map<std::string, std::string> remembered = out.context.identity;
+  std::optional<Project> project = out.compilation.project;
+  if (int failed = compile_into(r, io, progress, project ? &*project : nullptr, out)) return failed;
+  auto config = backend_config(project ? &*project : nullptr, out.backend->info().name);
   if (!config.ok()) return fail(io.err, config.status());
-  out.context = make_context(compiled, info, *config, r.target);
+  if (make_context(out.compilation, out.backend->info(), *config, r.target).identity != remembered)
+    return fail(io.err, absl::InternalError(str_cat("the keys remembered in ", out.keys_memo,
+                                                    " are not the compiled modules' (remove it and rebuild)")));
   return 0;
 }
 

@@ -23,6 +23,11 @@ struct OpeningRequest {
   bool replace_output = false;        ///< -o is a folder the command replaces (build): checked so too
   std::string backend;                ///< the backend by name (build), or
   std::string format;                 ///< the backend that owns this format (emit)
+  /// Keys before IR (build): when the project's keys memo holds this
+  /// project's keys (ppy/driver/keys_memo.h), the opening makes the context
+  /// from them and compiles nothing; compile_opened() compiles when the
+  /// artifact turns out not to be cached.
+  bool keys_first = false;
 };
 
 /// What an opened command holds: its backend, started (owned by `catalog`),
@@ -33,6 +38,9 @@ struct Opened {
   const EmitFormat* format = nullptr;  ///< emit's format (in the backend's info); null for build
   Compilation compilation;
   BackendContext context;
+  /// False when the compilation holds the memo's keys and no modules yet.
+  bool compiled = true;
+  std::string keys_memo;  ///< where the keys are remembered (keys_first), or empty
 };
 
 /// Opens `ppy emit` and `ppy build` alike, in one place so that the two roads
@@ -43,5 +51,10 @@ struct Opened {
 /// warning goes to `io.err`. Answers 0 with `out` filled, or the exit status
 /// once the failure is reported on `io.err`.
 int open_command(const OpeningRequest& request, Streams io, BuildReport* progress, Opened& out);
+
+/// Compiles what an opening with keys only (`!out.compiled`) left for later:
+/// the modules, whose keys must be the memo's (an Internal error if not, and
+/// then nothing is built). Answers as open_command does.
+int compile_opened(const OpeningRequest& request, Streams io, BuildReport* progress, Opened& out);
 
 }  // namespace ppy::driver

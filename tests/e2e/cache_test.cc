@@ -123,6 +123,34 @@ TEST_F(Cache, HitDoesNotCallTheBackend) {
   EXPECT_EQ(grep(read_file(path("calls.txt")), "build").size(), 1u);
 }
 
+// A rebuild with unchanged sources takes its keys from the keys memo and
+// compiles nothing; when the artifact is gone it compiles then, and builds
+// what the first build built, under the same identities.
+TEST_F(Cache, ARememberedKeyWhoseArtifactIsGoneCompilesAndBuildsAgain) {
+  std::string proj = multi(counting_table());
+  Build first = build(proj);
+  ASSERT_EQ(first.result.status, 0) << first.result;
+  EXPECT_EQ(first.calls, 1);
+  fs::path cache = fs::path(proj) / ".ppy-cache";
+  ASSERT_TRUE(fs::is_directory(cache / "keys")) << "the build remembered no keys";
+  EXPECT_FALSE(fs::is_empty(cache / "keys"));
+  fs::remove_all(cache / "artifacts");
+  Build again = build(proj);
+  ASSERT_EQ(again.result.status, 0) << again.result;
+  EXPECT_EQ(again.calls, 1) << again.result;
+  EXPECT_EQ(again.ids, first.ids);
+  EXPECT_EQ(again.files, first.files);
+  Build hit = build(proj);
+  ASSERT_EQ(hit.result.status, 0) << hit.result;
+  EXPECT_EQ(hit.calls, 0) << hit.result;
+  EXPECT_EQ(hit.files, first.files);
+  // A source error is found when the memo cannot answer: nothing is remembered for it.
+  write_file((fs::path(proj) / "src/app/util.ppy").string(), "def broken(:\n");
+  Build bad = build(proj);
+  EXPECT_EQ(bad.result.status, 1) << bad.result;
+  EXPECT_EQ(bad.calls, 0);
+}
+
 TEST_F(Cache, EmitHitDoesNotCallTheBackendAndMissesOnlyWhatChanged) {
   std::string proj = multi(counting_table());
   Result first = ppy({"emit", "dummy", proj, "-o", p("e1") + "/"});

@@ -5,6 +5,7 @@
 /// same memory (write_tree_atomically). Nothing is staged for the backend,
 /// read back or written twice; a cache hit reads the entry once.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,11 @@ struct BuiltFiles {
 /// The files stored under `key` in `cache`, or, on a miss, those `backend`
 /// builds for `build` (a Build invocation), stored under `key` on the way.
 /// A backend's failure is its status; a cache that cannot be written only
-/// costs time.
-[[nodiscard]] absl::StatusOr<BuiltFiles> built_files(host::BackendHandle& backend, const host::Invocation& build,
-                                                     BuildCache& cache, const std::string& key);
+/// costs time. `prepare`, when given, is called on a miss before the backend
+/// is: what the build needs only then (the modules, when the key came from
+/// the keys memo) is made there, into the invocation; its failure is the answer.
+[[nodiscard]] absl::StatusOr<BuiltFiles> built_files(
+    host::BackendHandle& backend, const host::Invocation& build, BuildCache& cache, const std::string& key,
+    const std::function<absl::Status(host::Invocation&)>& prepare = nullptr);
 
 }  // namespace ppy::driver

@@ -24,6 +24,9 @@ namespace ppy::driver {
 std::string compiler_version();
 std::string compiler_fingerprint();
 
+/// The project's options in every module key (its entry, its source roots).
+std::map<std::string, std::string> project_key_options(const Project& project);
+
 struct CompileOptions {
   std::string target;
   /// -O N; when absent, the project's `opt-level`, else 2.
