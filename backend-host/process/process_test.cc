@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "ppy/host/sandbox.h"
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
 
@@ -810,6 +811,42 @@ TEST_F(DriverDeathTest, SigkilledDriverTakesItsHelperAlong) {
   EXPECT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGKILL);  // PR_SET_PDEATHSIG
   fs::remove_all(run);                   // nobody was left to remove it: a SIGKILL cannot be handled
+}
+
+// The sandbox probes' answers are kept between runs (each driver forked three
+// or four times to find them), keyed on what can change them: a later process
+// reads the kept answer, and one kept under another key is not used.
+TEST(SandboxProbes, AreKeptBetweenRunsUnderTheirKey) {
+  fs::path cache = fs::temp_directory_path() / ("ppy-probes-" + std::to_string(getpid()));
+  fs::remove_all(cache);
+  auto in_child = [&] {  // a fresh process's answers, as bits
+    pid_t pid = fork();
+    if (pid == 0) {
+      setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+      const SandboxSupport& s = sandbox_support();
+      _exit((s.net_namespace ? 1 : 0) | (s.pid_namespace ? 2 : 0) | (s.seccomp ? 4 : 0));
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  };
+  const int probed = in_child();
+  std::vector<fs::path> kept;
+  for (auto& e : fs::directory_iterator(cache / "ppy")) kept.push_back(e.path());
+  ASSERT_EQ(kept.size(), 1u);
+  std::string text = read_file(kept[0]).value();
+  ASSERT_GT(text.size(), 6u);
+  EXPECT_THAT(text, HasSubstr("/proc/sys/kernel/osrelease="));
+  // Answers flipped in the file are believed: the later process did not probe.
+  std::string flipped = text;
+  for (size_t at : {text.size() - 6, text.size() - 4, text.size() - 2})
+    flipped[at] = flipped[at] == '1' ? '0' : '1';
+  ASSERT_TRUE(write_file_atomic(kept[0], flipped).ok());
+  EXPECT_EQ(in_child(), 7 - probed);
+  // Under another key (another kernel, sysctl, namespace...), they are not.
+  ASSERT_TRUE(write_file_atomic(kept[0], "another key\n" + flipped.substr(flipped.size() - 6)).ok());
+  EXPECT_EQ(in_child(), probed);
+  fs::remove_all(cache);
 }
 
 }  // namespace

@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <iterator>
 #include <mutex>
 
 #include "ppy/host/env.h"
@@ -210,20 +212,101 @@ void child_say(const char* what) noexcept {
   (void)r;
 }
 
+/// The first line of `path`, or "-" when it cannot be read (absent sysctls included).
+std::string first_line(const char* path) {
+  std::ifstream in(path);
+  std::string line;
+  return in && std::getline(in, line) ? line : std::string("-");
+}
+
+/// Everything that can change what the namespace and seccomp probes find: the
+/// kernel and this boot of it, the sysctls that gate (unprivileged) user, net
+/// and PID namespaces, this process's ids, capabilities, no_new_privs and
+/// seccomp state, and the namespaces it runs in (another container, another
+/// key).
+std::string probe_key() {
+  std::string key = "ppy-sandbox-probes 1\n";
+  for (const char* f : {"/proc/sys/kernel/osrelease", "/proc/sys/kernel/version", "/proc/sys/kernel/random/boot_id",
+                        "/proc/sys/kernel/unprivileged_userns_clone", "/proc/sys/user/max_user_namespaces",
+                        "/proc/sys/user/max_net_namespaces", "/proc/sys/user/max_pid_namespaces",
+                        "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+                        "/proc/sys/kernel/seccomp/actions_avail"})
+    str_append(key, f, "=", first_line(f), "\n");
+  str_append(key, "ids=", geteuid(), ",", getegid(), "\n");
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("CapEff:") || line.starts_with("NoNewPrivs:") || line.starts_with("Seccomp:"))
+      str_append(key, line, "\n");
+  for (const char* ns : {"/proc/self/ns/user", "/proc/self/ns/pid", "/proc/self/ns/net", "/proc/self/ns/mnt"}) {
+    struct stat st;
+    if (stat(ns, &st) == 0) str_append(key, ns, "=", st.st_dev, ":", st.st_ino, "\n");
+  }
+  return key;
+}
+
+/// Where the probes' answers are kept: a file per key (FNV-1a of it) under
+/// the user's cache folder, holding the key itself so that only an exact match
+/// answers. Empty when there is no such folder.
+fs::path probe_file(const std::string& key) {
+  auto base = process_env()("XDG_CACHE_HOME");
+  fs::path dir;
+  if (base && !base->empty()) {
+    dir = fs::path(*base) / "ppy";
+  } else if (auto home = process_env()("HOME"); home && !home->empty()) {
+    dir = fs::path(*home) / ".cache" / "ppy";
+  } else {
+    return {};
+  }
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : key) h = (h ^ c) * 1099511628211ull;
+  return dir / str_cat("sandbox-probes-", h);
+}
+
 }  // namespace
 
 bool landlock_available() { return landlock_abi_now() > 0; }
 
 const SandboxSupport& sandbox_support() {
+  // Probing forks the driver three or four times: a third of a no-op build's
+  // kernel time, for answers that change only with what probe_key() covers.
+  // So they are kept between runs, keyed on all of it.
   static SandboxSupport support = [] {
     SandboxSupport s;
-    s.landlock_abi = landlock_abi_now();
+    s.landlock_abi = landlock_abi_now();  // a system call: asked each time
+    const std::string key = probe_key();
+    const fs::path file = probe_file(key);
+    if (!file.empty()) {
+      std::ifstream in(file, std::ios::binary);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (text.size() == key.size() + 6 && text.starts_with(key) && text.ends_with("\n")) {
+        std::string_view a = std::string_view(text).substr(key.size(), 5);  // "N N N"
+        if (a[1] == ' ' && a[3] == ' ' && (a[0] | 1) == '1' && (a[2] | 1) == '1' && (a[4] | 1) == '1') {
+          s.net_namespace = a[0] == '1';
+          s.pid_namespace = a[2] == '1';
+          s.seccomp = a[4] == '1';
+          return s;
+        }
+      }
+    }
     s.net_namespace = can_unshare(CLONE_NEWNET);
     s.pid_namespace = can_unshare(CLONE_NEWPID);
     pid_t pid = fork();
     if (pid == 0) _exit(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && install_seccomp_net() ? 0 : 1);
     int status = 0;
     s.seccomp = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!file.empty()) {
+      // Written whole under a temporary name, then renamed: a reader sees all or nothing.
+      std::error_code ec;
+      fs::create_directories(file.parent_path(), ec);
+      fs::path tmp = file;
+      tmp += str_cat(".", getpid(), ".tmp");
+      {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << key << (s.net_namespace ? '1' : '0') << ' ' << (s.pid_namespace ? '1' : '0') << ' '
+            << (s.seccomp ? '1' : '0') << '\n';
+      }
+      if (ec || ::rename(tmp.c_str(), file.c_str()) != 0) fs::remove(tmp, ec);
+    }
     return s;
   }();
   return support;

@@ -100,11 +100,12 @@ bool holds_exactly(const fs::path& dest, const std::vector<OutputFile>& files, c
   }
   std::error_code ec;
   size_t found = 0;
+  const fs::path base = dest.has_filename() ? dest : dest.parent_path();  // `out/` lists as `out/x`
   for (auto it = fs::recursive_directory_iterator(dest, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     fs::file_status st = it->symlink_status(ec);
     if (fs::is_directory(st)) continue;
-    std::string rel = fs::relative(it->path(), dest, ec).string();
+    std::string rel = it->path().lexically_relative(base).string();  // no symlink resolution per file
     if (rel == kOutputMarker) continue;
     if (!fs::is_regular_file(st) || !want.count(rel)) return false;
     ++found;
