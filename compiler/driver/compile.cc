@@ -92,38 +92,43 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
                        options.project ? absl::StatusOr<Project>(*options.project) : load_project(options.target));
   Compilation c;
   c.opt_level = options.opt_level.value_or(project.opt_level.value_or(2));
-  auto modules = frontend::lower_project(project, diags);
-  if (diags.has_errors() || modules.empty())
-    return absl::InvalidArgumentError(str_cat(diags.error_count(), " error(s)"));
-
-  std::map<std::string, std::string> project_options = project_key_options(project);
-
-  // Each module goes through the shared passes on its own, so they run at once.
-  std::vector<absl::Status> results(modules.size());
-  parallel_for(modules.size(), effective_jobs(options.jobs), [&](size_t i) {
+  // Each module is lowered and goes through the shared passes on its own, on
+  // one of -j threads, so modules overlap from lowering on (the checks before
+  // are the one part in order).
+  // The locations made portable and the module's key too: nothing after the
+  // threads is per module.
+  const int jobs = effective_jobs(options.jobs);
+  const std::map<std::string, std::string> project_options = project_key_options(project);
+  std::vector<absl::Status> results(project.modules.size());
+  std::vector<ModuleKey> keys(project.modules.size());
+  auto passes = [&](size_t i, ir::Module& m) {
     ir::PassManager pm(ir::PassContext{&ir::DialectRegistry::builtin(), c.opt_level});
     pipeline::PipelineOptions popts;
     popts.opt_level = c.opt_level;
     results[i] = pipeline::build_shared_pipeline(pm, popts);
-    if (results[i].ok()) results[i] = pm.run(*modules[i], ir::Stage::AfterIRGeneration, options.last_stage);
-    if (options.on_module) options.on_module(modules[i]->name(), modules.size());
-  });
+    if (results[i].ok()) results[i] = pm.run(m, ir::Stage::AfterIRGeneration, options.last_stage);
+    if (results[i].ok()) {
+      if (options.portable_paths) make_locations_portable(m, project.root);
+      const SourceModule* src = project.module(m.name());
+      ModuleKey& key = keys[i];
+      key.source_digest = sha256_hex(src ? src->text : ir::print_module(m));
+      key.compiler_version = compiler_version();
+      key.compiler_fingerprint = compiler_fingerprint();
+      key.dependency_abi = dependency_abi(m);
+      key.opt_level = c.opt_level;
+      key.project_options = project_options;
+    }
+    if (options.on_module) options.on_module(m.name(), results.size());
+  };
+  auto modules = frontend::lower_project(
+      project, diags, [jobs](size_t n, const std::function<void(size_t)>& fn) { parallel_for(n, jobs, fn); },
+      passes);
+  if (diags.has_errors() || modules.empty())
+    return absl::InvalidArgumentError(str_cat(diags.error_count(), " error(s)"));
   for (const absl::Status& s : results) PPY_RETURN_IF_ERROR(s);
-  c.portable_paths = options.portable_paths;
-  if (options.portable_paths)
-    for (auto& m : modules) make_locations_portable(*m, project.root);
 
-  for (auto& m : modules) {
-    const SourceModule* src = project.module(m->name());
-    ModuleKey key;
-    key.source_digest = sha256_hex(src ? src->text : ir::print_module(*m));
-    key.compiler_version = compiler_version();
-    key.compiler_fingerprint = compiler_fingerprint();
-    key.dependency_abi = dependency_abi(*m);
-    key.opt_level = c.opt_level;
-    key.project_options = project_options;
-    c.keys[m->name()] = std::move(key);
-  }
+  c.portable_paths = options.portable_paths;
+  for (size_t i = 0; i < modules.size(); ++i) c.keys[modules[i]->name()] = std::move(keys[i]);
   c.modules = std::move(modules);
   c.project = std::move(project);
   return c;

@@ -9,7 +9,7 @@ namespace ppy::driver {
 void prepare_driver_process() {
   // Ctrl-C, SIGTERM or an exit ends every helper this driver started.
   host::install_signal_cleanup();
-  keep_freed_memory();
+  keep_freed_memory(Heaps::kPerThread);  // its -j threads allocate at once
 }
 
 }  // namespace ppy::driver

@@ -87,6 +87,17 @@ bool check_project(const Project& project, DiagnosticEngine& diags) {
 }
 
 std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, DiagnosticEngine& diags) {
+  return lower_project(
+      project, diags,
+      [](size_t n, const std::function<void(size_t)>& fn) {
+        for (size_t i = 0; i < n; ++i) fn(i);
+      },
+      nullptr);
+}
+
+std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, DiagnosticEngine& diags,
+                                                       const ForEach& each,
+                                                       const std::function<void(size_t, ir::Module&)>& then) {
   size_t before = diags.error_count();
   ModuleInterfaces all;
   auto mods = check_all(project, diags, all);
@@ -94,7 +105,12 @@ std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, D
   if (diags.error_count() != before) return out;
   settle_effects(mods, all, diags);
   if (diags.error_count() != before) return out;
-  for (auto& m : mods) out.push_back(lower_to_ir(*m, all));
+  // Each module's IR from its own checked AST and every interface: nothing shared is written.
+  out.resize(mods.size());
+  each(mods.size(), [&](size_t i) {
+    out[i] = lower_to_ir(*mods[i], all);
+    if (then) then(i, *out[i]);
+  });
   return out;
 }
 

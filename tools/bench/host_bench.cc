@@ -483,7 +483,7 @@ BENCHMARK(BM_Host_EmitRatio)->Arg(1'000'000)->Iterations(3)->Unit(benchmark::kMi
 }  // namespace
 
 int main(int argc, char** argv) {
-  ppy::keep_freed_memory();  // as the driver does
+  ppy::keep_freed_memory(ppy::Heaps::kPerThread);  // as the driver does
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

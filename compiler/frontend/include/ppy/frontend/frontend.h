@@ -9,6 +9,7 @@
 /// interfaces; a call into another module becomes an `extern func` declaration
 /// marked `ppy.external`, which the linker joins.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -79,6 +80,18 @@ LowerResult lower_module(const SourceModule& src, const ModuleInterfaces& others
 /// first, then each module's check, effects propagated across modules, then IR
 /// generation. Returns an empty vector when any module had an error.
 std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, DiagnosticEngine& diags);
+
+/// Calls `fn(i)` for every i in [0, n), in any order and on any threads.
+using ForEach = std::function<void(size_t n, const std::function<void(size_t)>& fn)>;
+
+/// lower_project with IR generation spread by `each` (the modules are checked
+/// first, one after another, since each needs its imports' interfaces), and
+/// `then(i, module)` called on the thread that lowered module i as soon as it
+/// has: the driver's shared passes, so that they overlap other modules'
+/// lowering rather than wait for all of it. Module i is the project's i-th.
+std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, DiagnosticEngine& diags,
+                                                       const ForEach& each,
+                                                       const std::function<void(size_t, ir::Module&)>& then);
 
 /// Parses and checks without generating IR (`ppy check`); true when clean.
 bool check_project(const Project& project, DiagnosticEngine& diags);
