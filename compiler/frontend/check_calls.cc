@@ -57,7 +57,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
       if (!m_.bindings.count(first) && !m_.func_index.count(first) && !m_.consts.count(first)) {
         static const std::set<std::string> known = {"input", "open", "sum", "sorted", "list", "dict",
                                                     "set", "tuple", "round", "isinstance", "enumerate", "zip",
-                                                    "map", "filter", "repr", "type", "divmod", "pow", "any", "all"};
+                                                    "map", "filter", "type", "divmod", "pow", "any", "all"};
         if (known.count(first)) error(callee.pos, "E1010", str_cat("the builtin '", first, "' is outside the ppy subset"));
         else error(callee.pos, "E1020", str_cat("name '", first, "' is not defined"));
       } else {
@@ -274,7 +274,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     if ((n == "int" && t == Ty::Float) || (n != "bool" && t == Ty::Str)) raises();  // ValueError
     return n == "int" ? Ty::Int : n == "float" ? Ty::Float : Ty::Bool;
   }
-  if (n == "str") return str_call(e);
+  if (n == "str" || n == "repr") return str_call(e);
   if (n == "abs") {
     if (!arity(1, 1)) return Ty::Error;
     Ty t = value(*e.kids[1], Ty::Error);
@@ -295,7 +295,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     for (size_t i = 1; i < e.kids.size(); ++i) {
       Ty t = value(*e.kids[i], Ty::Error);
       if (t == Ty::Error) return t;
-      if (t != Ty::Int && t != Ty::Float) {
+      if (t != Ty::Int && t != Ty::Float && t != Ty::Str) {
         error(e.kids[i]->pos, "E1030", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
         return Ty::Error;
       }

@@ -101,6 +101,11 @@ Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
 
 Ty BodyChecker::str_call(Expr& e) {
   size_t nargs = e.kids.size() - 1;
+  const std::string& n = e.target;  // str or repr
+  if (n == "repr" && (nargs != 1 || !e.keywords.empty())) {
+    error(e.pos, "E1032", str_cat("repr() takes exactly one argument (", nargs, " given)"));
+    return Ty::Error;
+  }
   if (!e.keywords.empty() || nargs > 1) {
     error(e.pos, "E1032", str_cat("str() takes at most 1 argument (", nargs, " given)"));
     return Ty::Error;
@@ -109,7 +114,7 @@ Ty BodyChecker::str_call(Expr& e) {
   Ty t = value(*e.kids[1], Ty::Error);
   if (t == Ty::Error) return t;
   if (!is_numeric(t) && t != Ty::Str) {
-    error(e.kids[1]->pos, "E1010", str_cat("str() of ", ty_name(t), " is outside the ppy subset"));
+    error(e.kids[1]->pos, "E1010", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
     return Ty::Error;
   }
   return Ty::Str;

@@ -791,6 +791,7 @@ class FunctionLowerer {
     }
     Value* v = expr(a);
     if (n == "str") return str_of(v, a.ty, p);
+    if (n == "repr") return a.ty == Ty::Str ? rt("ppy_str_repr", {v}, str_type(), p) : str_of(v, a.ty, p);
     if (a.ty == Ty::Str && n == "int") return rt("ppy_str_to_i64", {v}, Type::i64(), p);
     if (a.ty == Ty::Str && n == "float") return rt("ppy_str_to_f64", {v}, Type::f64(), p);
     if (n == "int") return a.ty == Ty::Float ? float_to_int(v, p) : convert(v, a.ty, Ty::Int, p);
@@ -809,7 +810,10 @@ class FunctionLowerer {
       Value* r = v;
       for (size_t i = 2; i < e.kids.size(); ++i) {
         Value* b = expr(*e.kids[i]);
-        r = select(cmp(n == "min" ? "lt" : "gt", b, r, p), b, r, p);
+        const char* pred = n == "min" ? "lt" : "gt";
+        Value* better = a.ty == Ty::Str ? cmp(pred, rt("ppy_str_compare", {b, r}, Type::i64(), p), const_i64(0, p), p)
+                                        : cmp(pred, b, r, p);
+        r = select(better, b, r, p);
       }
       return r;
     }

@@ -273,5 +273,23 @@ TEST(Lower, AnOptionalIsAPresentFlagAndAValue) {
   EXPECT_EQ(makes, 2);
 }
 
+TEST(Lower, StringsAreHandlesAndRuntimeCalls) {
+  auto l = lower(
+      "GREETING = \"hi\"\n\ndef f(s: str, n: int) -> str:\n    t = s[1:n] + GREETING * 2\n"
+      "    if \"x\" in t and t < s:\n        return f\"{n:>4}{t!r}\"\n    return t.upper()\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  ir::Function* f = l.module->function("m_f");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->params()[0].type.str(), "ptr<i8>");
+  EXPECT_EQ(f->results()[0].str(), "ptr<i8>");
+  EXPECT_THAT(l.text, Not(HasSubstr("@m_GREETING")));  // a str constant is inlined, no global
+  EXPECT_THAT(l.text, HasSubstr("core.call_extern {abi = \"c\", callee = \"ppy_str_literal\", text = \"hi\"} : ptr<i8>"));
+  for (const char* fn : {"ppy_str_slice", "ppy_str_repeat", "ppy_str_concat", "ppy_str_contains", "ppy_str_compare",
+                         "ppy_str_format_i64", "ppy_str_repr", "ppy_str_upper"})
+    EXPECT_THAT(l.text, HasSubstr(std::string("callee = \"") + fn + "\"")) << fn;
+  // A slice without a step passes 1, and says which bounds were left out (none here).
+  EXPECT_THAT(l.text, HasSubstr("core.const 0 : i64"));
+}
+
 }  // namespace
 }  // namespace ppy::frontend
