@@ -1100,6 +1100,8 @@ class ModuleWriter {
     if (c == "ppy_str_to_i64") return helper("_ppy_str_to_i64", {op.operand(0)});
     if (c == "ppy_str_to_f64") return call("float", {op.operand(0)});
     if (c == "ppy_str_repr") return call("repr", {op.operand(0)});
+    if (c == "ppy_str_ord") return call("ord", {op.operand(0)});
+    if (c == "ppy_str_chr") return call("chr", {op.operand(0)});
     if (c.starts_with("ppy_str_format_")) return call("format", {op.operand(0), op.operand(1)});
     if (c == "ppy_str_startswith" || c == "ppy_str_endswith") {
       Expr m = method(c.substr(8));

@@ -68,6 +68,8 @@ PPY_RT_API ppy_str* ppy_str_repr(const ppy_str* s);
 PPY_RT_API ppy_str* ppy_str_format_i64(int64_t v, const ppy_str* spec);
 PPY_RT_API ppy_str* ppy_str_format_f64(double v, const ppy_str* spec);
 PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec);
+PPY_RT_API int64_t ppy_str_ord(const ppy_str* s);
+PPY_RT_API ppy_str* ppy_str_chr(int64_t cp);
 
 /** The string functions compiled code may call, for a JIT's symbol table. */
 /* clang-format off */
@@ -77,7 +79,7 @@ PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec);
   X(ppy_str_from_f64) X(ppy_str_from_bool) X(ppy_str_to_i64) X(ppy_str_to_f64) X(ppy_str_upper)        \
   X(ppy_str_lower) X(ppy_str_strip) X(ppy_str_lstrip) X(ppy_str_rstrip) X(ppy_str_startswith)          \
   X(ppy_str_endswith) X(ppy_str_find) X(ppy_str_count) X(ppy_str_replace) X(ppy_str_repr)         \
-  X(ppy_str_format_i64) X(ppy_str_format_f64) X(ppy_str_format_str)
+  X(ppy_str_format_i64) X(ppy_str_format_f64) X(ppy_str_format_str) X(ppy_str_ord) X(ppy_str_chr)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -712,6 +714,55 @@ PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec) {
     ncp = sp.precision;
   }
   return ppy_pad(&sp, "", PPY_STR_BYTES(s), nbytes, ncp, '<');
+}
+
+/** `ord(s)`: the code point of a one-character string; TypeError otherwise. */
+PPY_RT_API int64_t ppy_str_ord(const ppy_str* s) {
+  if (s->ncp != 1) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "ord() expected a character, but string of length %lld found", (long long)s->ncp);
+    char* kept = (char*)GC_MALLOC_ATOMIC(strlen(msg) + 1);
+    if (!kept) ppy_rt_raise("MemoryError", "");
+    strcpy(kept, msg);
+    ppy_rt_raise("TypeError", kept);
+  }
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  if (b[0] < 0x80) return b[0];
+  int extra = b[0] >= 0xF0 ? 3 : b[0] >= 0xE0 ? 2 : 1;
+  int64_t cp = b[0] & (0x3F >> extra);
+  for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (b[k] & 0x3F);
+  return cp;
+}
+
+/** `chr(i)`: ValueError outside 0..0x10FFFF, and for a surrogate (a documented
+ * deviation: Python makes a string it cannot print). */
+PPY_RT_API ppy_str* ppy_str_chr(int64_t cp) {
+  if (cp < 0 || cp > 0x10FFFF) ppy_rt_raise("ValueError", "chr() arg not in range(0x110000)");
+  if (cp >= 0xD800 && cp <= 0xDFFF) ppy_rt_raise("ValueError", "chr() of a surrogate is outside the ppy subset");
+  char b[4];
+  int n;
+  if (cp < 0x80) {
+    b[0] = (char)cp;
+    n = 1;
+  } else if (cp < 0x800) {
+    b[0] = (char)(0xC0 | (cp >> 6));
+    b[1] = (char)(0x80 | (cp & 0x3F));
+    n = 2;
+  } else if (cp < 0x10000) {
+    b[0] = (char)(0xE0 | (cp >> 12));
+    b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    b[2] = (char)(0x80 | (cp & 0x3F));
+    n = 3;
+  } else {
+    b[0] = (char)(0xF0 | (cp >> 18));
+    b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    b[3] = (char)(0x80 | (cp & 0x3F));
+    n = 4;
+  }
+  ppy_str* r = ppy_str_alloc(n, 1);
+  memcpy(PPY_STR_BYTES(r), b, (size_t)n);
+  return r;
 }
 
 #endif /* PPY_RT_DECLARATIONS_ONLY */

@@ -124,6 +124,12 @@ TEST_F(Str, FormatSpecsAsPython) {
   EXPECT_EQ(T(ppy_str_repr(S("it's\n"))), "\"it's\\n\"");
 }
 
+TEST_F(Str, OrdAndChrRoundTripEveryWidth) {
+  for (int64_t cp : {0x41, 0xE9, 0x20AC, 0x1F600, 0x10FFFF}) EXPECT_EQ(ppy_str_ord(ppy_str_chr(cp)), cp) << cp;
+  EXPECT_EQ(raised([&] { ppy_str_ord(S("ab")); }).message, "ord() expected a character, but string of length 2 found");
+  EXPECT_EQ(raised([&] { ppy_str_chr(0x110000); }).name, "ValueError");
+}
+
 TEST_F(Str, TheCollectorKeepsALongLoopInBoundedMemory) {
   // 2 GiB allocated in all, never more than a few strings reachable at once.
   ppy_str* unit = ppy_str_repeat(S("x"), 1000);

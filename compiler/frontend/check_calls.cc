@@ -275,6 +275,18 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     return n == "int" ? Ty::Int : n == "float" ? Ty::Float : Ty::Bool;
   }
   if (n == "str" || n == "repr") return str_call(e);
+  if (n == "ord" || n == "chr") {  // a one-character str and its code point
+    if (!arity(1, 1)) return Ty::Error;
+    Ty want = n == "ord" ? Ty::Str : Ty::Int;
+    Ty t = value(*e.kids[1], want);
+    if (t == Ty::Error) return t;
+    if (t != want && !(n == "chr" && t == Ty::Bool)) {
+      error(e.kids[1]->pos, "E1030", str_cat(n, "() takes ", ty_name(want), ", not ", ty_name(t)));
+      return Ty::Error;
+    }
+    raises();  // TypeError / ValueError
+    return n == "ord" ? Ty::Int : Ty::Str;
+  }
   if (n == "abs") {
     if (!arity(1, 1)) return Ty::Error;
     Ty t = value(*e.kids[1], Ty::Error);

@@ -181,7 +181,7 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
   auto b = m_.bindings.find(first);
   if (b == m_.bindings.end()) {
     if (rest.empty()) {
-      static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool", "abs", "min", "max", "str", "repr"};
+      static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool", "abs", "min", "max", "str", "repr", "ord", "chr"};
       if (builtins.count(first)) {
         r.ref = Ref::Builtin;
         r.name = first;

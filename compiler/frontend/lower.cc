@@ -791,6 +791,8 @@ class FunctionLowerer {
     }
     Value* v = expr(a);
     if (n == "str") return str_of(v, a.ty, p);
+    if (n == "ord") return rt("ppy_str_ord", {v}, Type::i64(), p);
+    if (n == "chr") return rt("ppy_str_chr", {convert(v, a.ty, Ty::Int, p)}, str_type(), p);
     if (n == "repr") return a.ty == Ty::Str ? rt("ppy_str_repr", {v}, str_type(), p) : str_of(v, a.ty, p);
     if (a.ty == Ty::Str && n == "int") return rt("ppy_str_to_i64", {v}, Type::i64(), p);
     if (a.ty == Ty::Str && n == "float") return rt("ppy_str_to_f64", {v}, Type::f64(), p);

@@ -610,6 +610,7 @@ class Compiler {
         PPY_STR_FN(ppy_str_startswith, I_PP) PPY_STR_FN(ppy_str_endswith, I_PP) PPY_STR_FN(ppy_str_find, I_PP)
         PPY_STR_FN(ppy_str_count, I_PP) PPY_STR_FN(ppy_str_replace, P_PPP) PPY_STR_FN(ppy_str_repr, P_P)
         PPY_STR_FN(ppy_str_format_i64, P_IP) PPY_STR_FN(ppy_str_format_f64, P_FP) PPY_STR_FN(ppy_str_format_str, P_PP)
+        PPY_STR_FN(ppy_str_ord, I_P) PPY_STR_FN(ppy_str_chr, P_I)
     };
 #undef PPY_STR_FN
     static const std::unordered_map<Sig, size_t> kArity = {
