@@ -89,7 +89,7 @@ bool BodyChecker::signature(const Resolved& r, std::vector<std::string>& names, 
     for (size_t i = 0; i < s.param_defaults.size() && i < names.size(); ++i)
       if (const auto& d = s.param_defaults[i]) {
         ConstInfo c;
-        c.ty = ty_from_name(d->type);
+        c.ty = d->type == "None" ? none_value() : ty_from_name(d->type);
         c.i = d->i;
         c.f = d->f;
         c.b = d->b;
@@ -170,10 +170,11 @@ Ty BodyChecker::user_call(Expr& e, const Resolved& r) {
     k.name = names[i];
     k.pos = e.pos;
     k.value = std::make_unique<Expr>();
-    k.value->kind = d.ty == Ty::Float  ? ExprKind::Float
-                    : d.ty == Ty::Bool ? ExprKind::Bool
-                    : d.ty == Ty::Str  ? ExprKind::Str
-                                       : ExprKind::Int;
+    k.value->kind = d.ty == Ty::Float     ? ExprKind::Float
+                    : d.ty == Ty::Bool    ? ExprKind::Bool
+                    : d.ty == Ty::Str     ? ExprKind::Str
+                    : is_none_value(d.ty) ? ExprKind::NoneLit
+                                          : ExprKind::Int;
     k.value->pos = e.pos;
     k.value->str = d.s;
     k.value->ival = d.i;

@@ -295,6 +295,7 @@ void BodyChecker::stmt(Stmt& s) {
       if (s.annotation && s.annotation->kind != ExprKind::Str)
         error(s.annotation->pos, "E1010", "an assert message must be a string literal");
       raises();
+      narrow(facts(*s.value, true));  // past the assert, its condition holds
       return;
     case StmtKind::Def:
       error(s.pos, "E1010", f_.module_code ? "a function defined inside a module-level block is outside the ppy subset"

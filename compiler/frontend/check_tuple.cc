@@ -32,8 +32,17 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
     Ty t = held(*a.kids[none_right ? 0 : 1]);
     return t == Ty::Error ? Ty::Error : optional_of(t);
   }
-  if (a.kind == ExprKind::Subscript && a.kids[0]->kind == ExprKind::Name &&
-      (a.kids[0]->str == "tuple" || a.kids[0]->str == "Tuple")) {
+  std::optional<std::string> base = a.kind == ExprKind::Subscript ? dotted(*a.kids[0]) : std::nullopt;
+  // `Optional[T]` (from typing): `T | None`.
+  if (base && (*base == "Optional" || *base == "typing.Optional")) {
+    if (a.kids[1]->kind == ExprKind::Tuple) {
+      error(a.pos, "E1031", "Optional takes one type: Optional[int]");
+      return Ty::Error;
+    }
+    Ty t = held(*a.kids[1]);
+    return t == Ty::Error ? Ty::Error : optional_of(t);
+  }
+  if (base && (*base == "tuple" || *base == "Tuple" || *base == "typing.Tuple")) {
     const Expr& arg = *a.kids[1];
     std::vector<const Expr*> parts;
     if (arg.kind == ExprKind::Tuple)

@@ -81,11 +81,12 @@ const std::set<std::string>& special_names() {
       "ppy.cuda.device", "ppy.cuda.thread_id", "ppy.cuda.block_id", "ppy.cuda.block_dim",
       "ppy.cuda.grid_dim", "ppy.cuda.global_id", "ppy.cuda.syncthreads", "ppy.cuda.launch",
       "ppy.native.ptr", "ppy.native.const_ptr", "ppy.native.offset", "ppy.native.load",
-      "ppy.native.store", "ppy.xla", "ppy.xla.jit", "ppy.pure", "ppy.opt"};
+      "ppy.native.store", "ppy.xla", "ppy.xla.jit", "ppy.pure", "ppy.opt",
+      "typing", "typing.Optional", "typing.Tuple", "typing.List"};
   return s;
 }
 bool is_special_module(const std::string& m) { return m == "math" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" ||
-                                                  m == "ppy.xla"; }
+                                                  m == "ppy.xla" || m == "typing"; }
 
 std::optional<std::string> dotted(const Expr& e) {
   if (e.kind == ExprKind::Name) return e.str;

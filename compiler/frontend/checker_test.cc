@@ -192,5 +192,20 @@ TEST(Checker, OptionalValuesNarrowAfterIsNotNone) {
             "");
 }
 
+TEST(Checker, OptionalParametersTakeNoneDefaultsAndTypingSpellings) {
+  EXPECT_EQ(check("def f(x: int, lo: int | None = None, hi: int | None = 3) -> int:\n"
+                  "    if lo is not None and x < lo:\n        return lo\n    return x\n\n"
+                  "def g() -> int:\n    return f(1) + f(1, 2) + f(1, hi=None)\n"),
+            "");
+  EXPECT_THAT(check("def f(x: int = None) -> int:\n    return x\n"), HasSubstr("E1010 1:16"));
+  EXPECT_EQ(
+      check(
+          "from typing import Optional, Tuple\n\n"
+          "def f(x: Optional[int]) -> Tuple[int, Optional[float]]:\n    return (0, None) if x is None else (x, 1.5)\n"),
+      "");
+  EXPECT_THAT(check("from typing import Optional\n\ndef f(x: Optional[int, float]) -> None:\n    pass\n"),
+              HasSubstr("E1031 3:10 Optional takes one type"));
+}
+
 }  // namespace
 }  // namespace ppy::frontend

@@ -394,16 +394,22 @@ class Declarer {
       error(e.pos, "E1100", str_cat("GPU function '", fname, "' cannot have default parameter values"));
       return std::nullopt;
     }
+    if (e.kind == ExprKind::NoneLit && is_optional(p.ty)) {  // `x: int | None = None`
+      ConstInfo none;
+      none.ty = none_value();
+      none.pos = e.pos;
+      return none;
+    }
     auto v = fold(e);
     if (!v) {
       error(e.pos, "E1010",
             str_cat("the default of parameter '", p.name,
                     "' must be a constant int, float or bool expression (literals, operators and earlier module "
-                    "constants)"));
+                    "constants), or None for an optional parameter"));
       return std::nullopt;
     }
     if (v->ty == Ty::Error || p.ty == Ty::Error) return std::nullopt;
-    if (v->ty != p.ty) {
+    if (!assignable(v->ty, p.ty)) {
       error(e.pos, "E1030",
             str_cat("the default of parameter '", p.name, "' is ", ty_name(v->ty), ", not ", ty_name(p.ty),
                     p.ty == Ty::Float && v->ty != Ty::Float

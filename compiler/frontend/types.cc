@@ -105,7 +105,7 @@ bool assignable(Ty from, Ty to) {
 }
 
 bool holdable(Ty t) {
-  if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
+  if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || is_none_value(t)) return true;
   if (is_optional(t)) return holdable(optional_inner(t));
   if (is_tuple(t)) {
     for (Ty e : tuple_elems(t))

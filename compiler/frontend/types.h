@@ -34,7 +34,7 @@ const char* compound_name(Ty t);
 bool assignable(Ty from, Ty to);
 
 /// Whether a tuple or an optional may hold values of type `t`: int, float,
-/// bool, tuples and optionals of those (not lists: a list lives in its frame).
+/// bool, None, tuples and optionals of those (not lists: a list lives in its frame).
 bool holdable(Ty t);
 
 }  // namespace ppy::frontend
