@@ -22,7 +22,7 @@ AttrDict::AttrDict(std::initializer_list<Entry> entries) {
 template <class V>
 static auto lower(const V& v, std::string_view key) {
   return std::lower_bound(v.begin(), v.end(), key,
-                          [](const AttrDict::Entry& e, std::string_view k) { return e.first < k; });
+                          [](const AttrDict::Entry& e, std::string_view k) { return e.first.compare(k) < 0; });
 }
 
 const Attribute* AttrDict::get(std::string_view key) const {
