@@ -111,6 +111,12 @@ class CBackend : public Backend {
     return {true, cc.empty() ? "writes C; no cc on PATH to build it" : "cc at " + cc};
   }
 
+  /// A try body's call: its status comes back as a second result (docs/runtime.md, "Exceptions").
+  static bool capture(const ir::Operation& op) {
+    const ir::Attribute* cs = op.attr("capture_status");
+    return op.name() == "core.call" && cs && cs->is<bool>() && cs->as_bool();
+  }
+
   absl::Status validate(const ir::Module& module, const BackendContext&) const override {
     for (auto& f : module.functions()) {
       absl::Status status;
@@ -124,7 +130,7 @@ class CBackend : public Backend {
         bool device_shift = (n == "core.shl" || n == "core.shr") &&
                             (f->attributes().get("gpu.kind") || op.result(0)->type() != ir::Type::i64());
         if (!known || device_shift || n.starts_with("core.struct") || n == "core.call_intrinsic" ||
-            op.num_results() > 1 || !op.regions().empty())
+            (op.num_results() > 1 && !capture(op)) || !op.regions().empty())
           status = validation_error({"c", str_cat(n, " in ", f->name()), "", op.loc() ? op.loc() : f->loc()});
       });
       PPY_RETURN_IF_ERROR(status);

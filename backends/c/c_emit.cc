@@ -219,7 +219,8 @@ class CWriter {
     for (auto& f : m_.functions())
       ir::walk(f->body(), [&](const ir::Operation& op) {
         if (op.name() == "core.call_extern" &&
-            (str_attr(op, "callee").starts_with("ppy_str_") || str_attr(op, "callee") == "ppy_print_string"))
+            (str_attr(op, "callee").starts_with("ppy_str_") || str_attr(op, "callee").starts_with("ppy_exc_") ||
+             str_attr(op, "callee") == "ppy_print_string"))
           strings = true;
       });
     if (strings) out += "#define PPY_RT_STRINGS 1\n";
@@ -233,7 +234,7 @@ class CWriter {
     out += helpers;
     if (!tuple_defs_.empty()) str_append(out, "\n", tuple_defs_);
     if (!globals.empty()) str_append(out, "\n", globals);
-    str_append(out, "\n", protos, body);
+    str_append(out, "\n", protos, thunks_, body);
     if (o_.standalone && entry)
       str_append(out, "\nint main(void) { return ppy_rt_run(", fn_names_.at(entry->name()), "); }\n");
     if (o_.header_only) str_append(out, "\n#endif /* ", guard, " */\n");
@@ -415,11 +416,17 @@ class CWriter {
     ir::walk(f.body(), [&](const ir::Operation& op) {
       if (op.name() == "core.call_extern" && str_attr(op, "callee").starts_with("ppy_list_new")) lists_ = true;
     });
+    // An outlined try body's lists belong to the frame of the function it came from.
+    if (const ir::Attribute* s = f.attributes().get("ppy.synthesized"); s && s->is<bool>() && s->as_bool())
+      lists_ = false;
     // Slots nobody loads are not declared (a variable only written is a
     // warning); their stores keep only what has effects.
     read_slots_.clear();
     ir::walk(f.body(), [&](const ir::Operation& op) {
       if (op.name() == "core.load" && source::is_slot(op.operand(0))) read_slots_.insert(op.operand(0));
+      if (op.name() == "core.call")  // a slot handed to a try body (its address)
+        for (const ir::Value* v : op.operands())
+          if (source::is_slot(v)) read_slots_.insert(v);
     });
     // Declarations: every variable the body assigns, zero-initialized.
     for (const ir::Value* v : values.variables()) {
@@ -696,6 +703,10 @@ class CWriter {
       line(str_cat(c, "(", args, ");"));
       return;
     }
+    if (n == "core.call") {
+      const ir::Attribute* cs = op.attr("capture_status");
+      if (cs && cs->is<bool>() && cs->as_bool()) return capture(op);
+    }
     if (n == "gpu.launch") return launch(op);
     if (n == "gpu.barrier") {
       line("__syncthreads();");
@@ -711,6 +722,42 @@ class CWriter {
       return;
     }
     line(str_cat(values_->name(op.result(0)), " = ", op_expr(op).text, ";"));
+  }
+
+  /// `core.call {capture_status = true}` (a try body, docs/runtime.md
+  /// "Exceptions"): the arguments in a frame, a thunk of the callee run by the
+  /// runtime's ppy_rt_try, which answers the status; a slot goes by its address.
+  void capture(const ir::Operation& op) {
+    const ir::Attribute* c = op.attr("callee");
+    std::string callee = c && c->is<ir::SymbolRef>() ? c->as_symbol().name : "";
+    const ir::Function* g = m_.function(callee);
+    if (!g || !fn_names_.count(callee) || g->results().size() + 1 != op.num_results())
+      return fail(op, str_cat("a capture_status call of @", callee));
+    std::string fname = fn_names_.at(callee);
+    std::string frame = fname + "_frame", thunk = fname + "_thunk";
+    if (thunked_.insert(callee).second) {
+      std::string fields, args;
+      for (size_t i = 0; i < g->params().size(); ++i) {
+        str_append(fields, " ", c_type(g->params()[i].type), " a", i, ";");
+        str_append(args, i ? ", " : "", "f->a", i);
+      }
+      bool result = !g->results().empty();
+      if (result) str_append(fields, " ", c_type(g->results()[0]), " r;");
+      str_append(thunks_, "typedef struct {", fields.empty() ? " char none;" : fields, " } ", frame, ";\n",
+                 "static void ", thunk, "(void* p) {\n  ", frame, "* f = (", frame, "*)p;\n  ", result ? "f->r = " : "",
+                 fname, "(", args, ");\n}\n");
+    }
+    std::string init;
+    for (const ir::Value* v : op.operands())
+      str_append(init, init.empty() ? "" : ", ", source::is_slot(v) ? str_cat("&", values_->name(v)) : expr(v).text);
+    line("{");
+    ++indent_;
+    line(str_cat(frame, " f = {", init.empty() ? "0" : init, "};"));
+    const ir::Value* status = op.result(op.num_results() - 1);
+    line(str_cat(values_->uses(status) ? values_->name(status) + " = " : "(void)", "ppy_rt_try(", thunk, ", &f);"));
+    if (op.num_results() == 2 && values_->uses(op.result(0))) line(str_cat(values_->name(op.result(0)), " = f.r;"));
+    --indent_;
+    line("}");
   }
 
   /// `gpu.launch`: lists go to device memory and back around the kernel.
@@ -972,7 +1019,7 @@ class CWriter {
         std::string_view text = str_attr(op, "text");
         return {str_cat("ppy_str_literal(", c_string(text), ", ", static_cast<int64_t>(text.size()), ")"), kPostfix};
       }
-      if (c.starts_with("ppy_str_")) {
+      if (c.starts_with("ppy_str_") || c.starts_with("ppy_exc_")) {
         std::string a;
         for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
         return {str_cat(c, "(", a, ")"), kPostfix};
@@ -1028,6 +1075,8 @@ class CWriter {
   std::map<std::string, std::string> global_names_;  ///< a global's symbol -> its C variable
   mutable std::set<std::string> tuple_defined_;      ///< tuple types (IR spelling) with a struct in tuple_defs_
   mutable std::string tuple_defs_;                   ///< their typedefs, members before the tuples holding them
+  std::set<std::string> thunked_;                    ///< callees of capture_status calls with a thunk in thunks_
+  std::string thunks_;                               ///< their frames and thunks, after the prototypes
 
   /// The C variable whose address `v` is (`core.const @g`), or null.
   const std::string* global_of(const ir::Value* v) const {

@@ -286,7 +286,9 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
       ir::walk(f->body(), [&](const ir::Operation& op) {
         if (op.name() != "core.call_extern") return;
         const ir::Attribute* c = op.attr("callee");
-        if (c && c->is<std::string>() && (c->as_string().starts_with("ppy_str_") || c->as_string() == "ppy_print_string"))
+        if (c && c->is<std::string>() &&
+            (c->as_string().starts_with("ppy_str_") || c->as_string().starts_with("ppy_exc_") ||
+             c->as_string() == "ppy_print_string"))
           strings = true;
       });
   fs::path rt_c = work / "ppy_runtime.c", rt_o = work / "ppy_runtime.o";

@@ -237,6 +237,8 @@ class FunctionLowering {
   absl::Status lower_cast(const ir::Operation& op);
   absl::Status lower_cmp(const ir::Operation& op);
   absl::Status lower_call_extern(const ir::Operation& op);
+  /// `core.call {capture_status = true}`: the call made through ppy_rt_try and a thunk.
+  absl::Status lower_capture(const ir::Operation& op, llvm::Function* target, const std::vector<llvm::Value*>& args);
   absl::Status lower_math(const ir::Operation& op);
   absl::Status branch_to(const ir::Successor& s, llvm::BasicBlock* from_override = nullptr);
   void leave();
@@ -286,6 +288,9 @@ absl::Status FunctionLowering::run() {
                                                       c->as_string().starts_with("ppy_list_new_"))
         makes_lists = true;
   });
+  // An outlined try body's lists belong to the frame of the function it came from.
+  const ir::Attribute* synth = f_.attributes().get("ppy.synthesized");
+  if (synth && synth->is<bool>() && synth->as_bool()) makes_lists = false;
   if (makes_lists) list_mark_ = b_.CreateCall(m_.runtime("ppy_list_mark"), {}, "list.mark");
   counts_depth_ = m_.recursive(f_.name());
   if (counts_depth_) {
@@ -385,7 +390,9 @@ llvm::Value* FunctionLowering::element_address(const ir::Operation& op, llvm::Va
 absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
   const std::string& n = op.name();
   if (!op.regions().empty()) return fail(op, "an op with regions");
-  if (op.num_results() > 1) return fail(op, "an op with several results");
+  const ir::Attribute* capture = op.attr("capture_status");
+  if (op.num_results() > 1 && !(op.name() == "core.call" && capture && capture->is<bool>() && capture->as_bool()))
+    return fail(op, "an op with several results");
   std::vector<llvm::Value*> args;
   for (const ir::Value* v : op.operands()) {
     llvm::Value* lv = value(v);
@@ -549,6 +556,8 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     if (!m_.has_function(callee)) return fail(op, str_cat("a call to @", callee, ", which the module does not declare"));
     llvm::Function* target = m_.function(callee);
     if (target->arg_size() != args.size()) return fail(op, str_cat("a call to @", callee, " with the wrong arity"));
+    if (const ir::Attribute* cs = op.attr("capture_status"); cs && cs->is<bool>() && cs->as_bool())
+      return lower_capture(op, target, args);
     llvm::CallInst* call = b_.CreateCall(target, args);
     call->setAttributes(target->getAttributes());  // zeroext bools on both sides
     return set(call);
@@ -733,6 +742,53 @@ absl::Status FunctionLowering::lower_cmp(const ir::Operation& op) {
   else
     r = b_.CreateICmp(it->second[0], a, b);
   values_[op.result(0)] = r;
+  return absl::OkStatus();
+}
+
+// The arguments go into a frame (an alloca in the prologue), a thunk of the
+// callee reads them, calls it and stores its results there, and the runtime's
+// ppy_rt_try runs the thunk under its trap: status 0, or 1 when it raised
+// (docs/runtime.md, "Exceptions"). No setjmp in generated code.
+absl::Status FunctionLowering::lower_capture(const ir::Operation& op, llvm::Function* target,
+                                             const std::vector<llvm::Value*>& args) {
+  auto* ptr = llvm::PointerType::get(ctx(), 0);
+  std::vector<llvm::Type*> fields;
+  for (auto* a : args) fields.push_back(a->getType());
+  llvm::Type* rt = target->getReturnType();
+  bool has_result = !rt->isVoidTy();
+  if (has_result) fields.push_back(rt);
+  auto* frame_t = llvm::StructType::get(ctx(), fields);
+  std::string thunk_name = str_cat(target->getName().str(), ".try_thunk");
+  llvm::Function* thunk = m_.module().getFunction(thunk_name);
+  if (!thunk) {
+    thunk = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx()), {ptr}, false),
+                                   llvm::GlobalValue::InternalLinkage, thunk_name, m_.module());
+    thunk->addFnAttr(llvm::Attribute::NoUnwind);
+    llvm::IRBuilder<> tb(llvm::BasicBlock::Create(ctx(), "entry", thunk));
+    std::vector<llvm::Value*> in;
+    for (size_t i = 0; i < args.size(); ++i)
+      in.push_back(tb.CreateLoad(fields[i], tb.CreateStructGEP(frame_t, thunk->getArg(0), static_cast<unsigned>(i))));
+    llvm::CallInst* c = tb.CreateCall(target, in);
+    c->setAttributes(target->getAttributes());
+    if (has_result)
+      tb.CreateStore(c, tb.CreateStructGEP(frame_t, thunk->getArg(0), static_cast<unsigned>(args.size())));
+    tb.CreateRetVoid();
+  }
+  llvm::IRBuilder<> pb(prologue_->getTerminator());
+  llvm::Value* frame = pb.CreateAlloca(frame_t, nullptr, "try.frame");
+  for (size_t i = 0; i < args.size(); ++i)
+    b_.CreateStore(args[i], b_.CreateStructGEP(frame_t, frame, static_cast<unsigned>(i)));
+  llvm::FunctionCallee run =
+      m_.module().getOrInsertFunction("ppy_rt_try", llvm::FunctionType::get(i64(), {ptr, ptr}, false));
+  llvm::Value* status = b_.CreateCall(run, {thunk, frame}, "status");
+  size_t n = op.num_results();
+  if (n == 0) return fail(op, "a capture_status call without its status");
+  if (has_result) {
+    llvm::Value* r = b_.CreateLoad(rt, b_.CreateStructGEP(frame_t, frame, static_cast<unsigned>(args.size())));
+    if (n != 2) return fail(op, "a capture_status call of a function with several results");
+    values_[op.result(0)] = r;
+  }
+  values_[op.result(n - 1)] = status;
   return absl::OkStatus();
 }
 

@@ -17,8 +17,9 @@ namespace {
 /// The runtime functions the python backend writes out; any other is refused.
 bool known_extern(std::string_view c) {
   return c == "ppy_print_i64" || c == "ppy_print_f64" || c == "ppy_print_bool" || c == "ppy_print_str" ||
-         c == "ppy_print_space" || c == "ppy_print_newline" || c == "ppy_list_new_i64" ||
-         c == "ppy_list_new_f64" || c == "ppy_pow_i64" || c == "ppy_print_string" || c.starts_with("ppy_str_");
+         c == "ppy_print_space" || c == "ppy_print_newline" || c == "ppy_list_new_i64" || c == "ppy_list_new_f64" ||
+         c == "ppy_pow_i64" || c == "ppy_print_string" || c.starts_with("ppy_str_") || c == "ppy_exc_raise" ||
+         c == "ppy_exc_name" || c == "ppy_exc_message" || c == "ppy_exc_matches";
 }
 
 /// Types the backend writes as Python values: i64, index, bool, f64, lists of
@@ -101,6 +102,12 @@ class PythonBackend : public Backend {
       ir::walk(f->body(), [&](const ir::Operation& op) {
         if (!status.ok()) return;
         std::string where = str_cat(op.name(), " in ", f->name());
+        const ir::Attribute* cs = op.attr("capture_status");
+        bool capture = op.name() == "core.call" && cs && cs->is<bool>() && cs->as_bool() && op.num_results() == 2;
+        // A stack slot a try body was handed (its parameter): a one-element list.
+        auto slot_param = [&](const ir::Value* v) {
+          return v->arg_owner() == f->body().entry() && v->type().is_ptr() && v->type().ptr_space() == "stack";
+        };
         if (op.dialect() == "gpu") {
           status = refuse(where, "device code, which python3 cannot run", op.loc());
         } else if (op.dialect() != "core" && op.dialect() != "math") {
@@ -112,17 +119,17 @@ class PythonBackend : public Backend {
         } else if (((op.name() == "core.shl" || op.name() == "core.shr") && op.result(0)->type() != ir::Type::i64()) ||
                    op.name() == "core.ptr_offset" || op.name() == "core.buffer_data" ||
                    op.name() == "core.call_intrinsic" || op.name().starts_with("core.struct") ||
-                   (op.name() == "core.alloca" && op.attr("count")) || !op.regions().empty() || op.num_results() > 1) {
+                   (op.name() == "core.alloca" && op.attr("count")) || !op.regions().empty() ||
+                   (op.num_results() > 1 && !capture)) {
           status = refuse(where, "", op.loc());
         } else if (op.name() == "core.const" && op.num_results() == 1 && global_address(op.result(0), module)) {
           // a module variable's address: read and written as a Python global
         } else if ((op.name() == "core.load" || op.name() == "core.store") &&
                    !(op.operand(op.name() == "core.load" ? 0 : 1)->def() &&
                      op.operand(op.name() == "core.load" ? 0 : 1)->def()->name() == "core.alloca") &&
+                   !slot_param(op.operand(op.name() == "core.load" ? 0 : 1)) &&
                    !global_address(op.operand(op.name() == "core.load" ? 0 : 1), module)) {
           status = refuse(str_cat(op.name(), " through a pointer in ", f->name()), "", op.loc());
-        } else if (const ir::Attribute* cs = op.attr("capture_status"); cs && cs->is<bool>() && cs->as_bool()) {
-          status = refuse(str_cat(where, " with capture_status"), "", op.loc());
         } else {
           for (auto& r : op.results())
             if (!known_type(r.type())) {

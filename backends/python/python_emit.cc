@@ -157,6 +157,23 @@ std::string hex_literal(__int128 v) {
 /// Helpers a module defines when it uses them.
 const std::map<std::string, std::string>& helper_texts() {
   static const auto* h = new std::map<std::string, std::string>{
+      {"_ppy_exc",
+       "_ppy_caught = [None]  # the exception the innermost try body raised\n"
+       "\n"
+       "\n"
+       "def _ppy_exc(name, msg):\n"
+       "    \"\"\"The builtin exception `name` with message `msg` (a KeyError's message is its key's repr).\"\"\"\n"
+       "    import builtins\n"
+       "    cls = getattr(builtins, name)\n"
+       "    if name == \"KeyError\" and msg:\n"
+       "        import ast\n"
+       "        return cls(ast.literal_eval(msg))\n"
+       "    return cls(msg) if msg else cls()\n"
+       "\n"
+       "\n"
+       "def _ppy_exc_matches(name, cls):\n"
+       "    import builtins\n"
+       "    return issubclass(getattr(builtins, name), getattr(builtins, cls))\n"},
       {"_ppy_wrap",
        "def _ppy_wrap(v):\n"
        "    \"\"\"v reduced to a signed 64-bit integer (wrapping arithmetic).\"\"\"\n"
@@ -422,6 +439,22 @@ class ModuleWriter {
       str_append(params, params.empty() ? "" : ", ", values.name(a.get()));
     out_.clear();
     indent_ = 1;
+    // Stack slots handed to a try body (docs/runtime.md, "Exceptions") are
+    // one-element lists here and there, so what it assigns is seen after it.
+    cells_.clear();
+    ir::walk(f.body(), [&](const ir::Operation& op) {
+      if (op.name() == "core.call")
+        for (const ir::Value* v : op.operands())
+          if (source::is_slot(v)) cells_.insert(v);
+    });
+    for (auto& a : f.body().entry()->arguments())
+      if (a->type().is_ptr() && a->type().ptr_space() == "stack") cells_.insert(a.get());
+    for (const ir::Value* c : cells_) {
+      if (!source::is_slot(c)) continue;
+      bool param = false;
+      for (auto& a : f.body().entry()->arguments()) param = param || values.name(a.get()) == values.name(c);
+      line(str_cat(values.name(c), " = [", param ? values.name(c) : "None", "]"));
+    }
     if (auto s = source::structure(f)) {
       seq(*s, /*top=*/true);
     } else {
@@ -876,15 +909,19 @@ class ModuleWriter {
         line(str_cat(*g, " = ", expr(op.operand(0)).text));
         return;
       }
-      if (!source::is_slot(slot)) return fail(op, "a store through a pointer");
+      if (!source::is_slot(slot) && !cells_.count(slot)) return fail(op, "a store through a pointer");
       const ir::Value* v = op.operand(0);
       if (!values_->inlined(v) && values_->name(v) == values_->name(slot)) return;
-      line(str_cat(values_->name(slot), " = ", expr(v).text));
+      line(str_cat(values_->name(slot), cells_.count(slot) ? "[0]" : "", " = ", expr(v).text));
       return;
     }
     if (n == "core.buffer_store") {
       line(str_cat(paren(expr(op.operand(1)), kAtom), "[", expr(op.operand(2)).text, "] = ", expr(op.operand(0)).text));
       return;
+    }
+    if (n == "core.call") {
+      const ir::Attribute* cs = op.attr("capture_status");
+      if (cs && cs->is<bool>() && cs->as_bool()) return capture(op);
     }
     if (n == "core.guard") {
       auto [exc, msg] = guard_exception(op);
@@ -1044,6 +1081,7 @@ class ModuleWriter {
     }
     if (n == "core.load") {
       if (const std::string* g = global_of(op.operand(0))) return {*g, kAtom};
+      if (cells_.count(op.operand(0))) return {values_->name(op.operand(0)) + "[0]", kAtom};
       return {values_->name(op.operand(0)), kAtom};
     }
     if (n == "core.buffer_load")
@@ -1064,11 +1102,46 @@ class ModuleWriter {
       if (c == "ppy_list_new_i64" || c == "ppy_list_new_f64")
         return {str_cat(c == "ppy_list_new_i64" ? "[0]" : "[0.0]", " * ", paren(expr(op.operand(0)), kMul + 1)), kMul};
       if (c.starts_with("ppy_str_")) return string_op(op, c);
+      if (c.starts_with("ppy_exc_")) return exc_op(op, c);
       return fail(op, str_cat("the runtime function '", c, "'")), Expr{"None", kAtom};
     }
     if (op.dialect() == "math") return math(op);
     fail(op, n);
     return {"None", kAtom};
+  }
+
+  /// `core.call {capture_status = true}` (a try body): a real try statement;
+  /// the status is 1 when it raised, and the exception is kept for ppy_exc_*.
+  void capture(const ir::Operation& op) {
+    const ir::Attribute* c = op.attr("callee");
+    std::string name = c && c->is<ir::SymbolRef>() ? c->as_symbol().name : "";
+    auto it = fn_names_.find(name);
+    if (it == fn_names_.end() || op.num_results() != 2) return fail(op, str_cat("a capture_status call of @", name));
+    helpers_.insert("_ppy_exc");
+    std::string a;
+    for (const ir::Value* v : op.operands())
+      str_append(a, a.empty() ? "" : ", ", cells_.count(v) ? values_->name(v) : expr(v).text);
+    auto target = [&](const ir::Value* r) { return values_->uses(r) ? values_->name(r) : std::string("_"); };
+    line("try:");
+    ++indent_;
+    line(str_cat(target(op.result(0)), " = ", it->second, "(", a, ")"));
+    line(str_cat(target(op.result(1)), " = 0"));
+    --indent_;
+    line("except Exception as _ppy_e:");
+    ++indent_;
+    line("_ppy_caught[0] = _ppy_e");
+    line(str_cat(target(op.result(1)), " = 1"));
+    --indent_;
+  }
+
+  /// The runtime's exception functions as Python's own (docs/runtime.md, "Exceptions").
+  Expr exc_op(const ir::Operation& op, std::string_view c) {
+    helpers_.insert("_ppy_exc");
+    if (c == "ppy_exc_name") return {"type(_ppy_caught[0]).__name__", kAtom};
+    if (c == "ppy_exc_message") return {"str(_ppy_caught[0])", kAtom};
+    if (c == "ppy_exc_matches")
+      return {str_cat("_ppy_exc_matches(", expr(op.operand(0)).text, ", ", expr(op.operand(1)).text, ")"), kAtom};
+    return {str_cat("raise _ppy_exc(", expr(op.operand(0)).text, ", ", expr(op.operand(1)).text, ")"), kAtom};
   }
 
   /// A string function of the runtime as Python's own str (docs/runtime.md, "Strings").
@@ -1211,6 +1284,7 @@ class ModuleWriter {
   }
   std::map<std::string, std::string> imports_;   ///< module -> alias
   std::set<std::string> helpers_;
+  std::set<const ir::Value*> cells_;  ///< slots (and slot parameters) held in one-element lists
   bool uses_math_ = false;
   const ir::Function* fn_ = nullptr;
   const FunctionValues* values_ = nullptr;

@@ -90,6 +90,7 @@ PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* messa
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_overflow(void);
 PPY_RT_API int ppy_rt_run(void (*entry)(void));
 PPY_RT_API int ppy_rt_call(void (*fn)(void* arg), void* arg);
+PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg);
 PPY_RT_API void ppy_rt_last_error(const char** name, const char** message);
 PPY_RT_API void ppy_rt_set_recursion_limit(int64_t limit);
 PPY_RT_API void ppy_rt_enter(void);
@@ -116,7 +117,7 @@ PPY_RT_API int64_t ppy_float_to_i64(double v);
 
 /** Every function compiled code may call, for a JIT's symbol table: X(name). */
 #define PPY_RT_SYMBOLS(X)                                                                    \
-  X(ppy_rt_flush) X(ppy_rt_raise) X(ppy_rt_overflow) X(ppy_rt_run) X(ppy_rt_call) X(ppy_rt_enter)          \
+  X(ppy_rt_flush) X(ppy_rt_raise) X(ppy_rt_overflow) X(ppy_rt_run) X(ppy_rt_call) X(ppy_rt_try) X(ppy_rt_enter) \
   X(ppy_rt_leave) X(ppy_print_i64) X(ppy_print_f64) X(ppy_print_bool) X(ppy_print_str)     \
   X(ppy_print_space) X(ppy_print_newline) X(ppy_list_new_i64) X(ppy_list_new_f64)          \
   X(ppy_list_mark) X(ppy_list_release) X(ppy_list_len) X(ppy_list_check) X(ppy_pow_i64)     \
@@ -263,6 +264,29 @@ PPY_RT_API int ppy_rt_call(void (*fn)(void* arg), void* arg) {
   ppy_rt_depth = depth;
   ppy_list_release(mark);
   ppy_rt_flush();
+  return status;
+}
+
+/** A `core.call {capture_status = true}` (a try body, docs/runtime.md
+ * "Exceptions"): runs `fn(arg)` and answers 0, or 1 when it raised, with
+ * nothing printed (ppy_rt_last_error says what). The setjmp is here, in the
+ * runtime: compiled code sees an ordinary call that returns. Unlike
+ * ppy_rt_call, the lists made meanwhile stay (the caller's frame owns them). */
+PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg) {
+  jmp_buf trap;
+  jmp_buf* saved = ppy_rt_state.trap;
+  int64_t depth = ppy_rt_depth;
+  int quiet = ppy_rt_state.quiet;
+  volatile int64_t status = 0;
+  ppy_rt_state.trap = &trap;
+  ppy_rt_state.quiet = 1;
+  if (setjmp(trap) == 0)
+    fn(arg);
+  else
+    status = 1;
+  ppy_rt_state.trap = saved;
+  ppy_rt_state.quiet = quiet;
+  ppy_rt_depth = depth;
   return status;
 }
 

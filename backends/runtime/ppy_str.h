@@ -70,6 +70,11 @@ PPY_RT_API ppy_str* ppy_str_format_f64(double v, const ppy_str* spec);
 PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec);
 PPY_RT_API int64_t ppy_str_ord(const ppy_str* s);
 PPY_RT_API ppy_str* ppy_str_chr(int64_t cp);
+PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise(const ppy_str* name, const ppy_str* message);
+PPY_RT_API ppy_str* ppy_exc_name(void);
+PPY_RT_API ppy_str* ppy_exc_message(void);
+PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* cls);
+PPY_RT_API void ppy_exc_set(const char* name, const char* message);
 
 /** The string functions compiled code may call, for a JIT's symbol table. */
 /* clang-format off */
@@ -79,7 +84,8 @@ PPY_RT_API ppy_str* ppy_str_chr(int64_t cp);
   X(ppy_str_from_f64) X(ppy_str_from_bool) X(ppy_str_to_i64) X(ppy_str_to_f64) X(ppy_str_upper)        \
   X(ppy_str_lower) X(ppy_str_strip) X(ppy_str_lstrip) X(ppy_str_rstrip) X(ppy_str_startswith)          \
   X(ppy_str_endswith) X(ppy_str_find) X(ppy_str_count) X(ppy_str_replace) X(ppy_str_repr)         \
-  X(ppy_str_format_i64) X(ppy_str_format_f64) X(ppy_str_format_str) X(ppy_str_ord) X(ppy_str_chr)
+  X(ppy_str_format_i64) X(ppy_str_format_f64) X(ppy_str_format_str) X(ppy_str_ord) X(ppy_str_chr)        \
+  X(ppy_exc_raise) X(ppy_exc_name) X(ppy_exc_message) X(ppy_exc_matches) X(ppy_exc_set)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -763,6 +769,58 @@ PPY_RT_API ppy_str* ppy_str_chr(int64_t cp) {
   ppy_str* r = ppy_str_alloc(n, 1);
   memcpy(PPY_STR_BYTES(r), b, (size_t)n);
   return r;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Exceptions (docs/runtime.md, "Exceptions")                                */
+
+/** `raise NAME(message)`: as a guard raises (ends the program, or returns
+ * to the innermost ppy_rt_try). The strings stay reachable from the runtime's
+ * state, which the collector scans. */
+PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise(const ppy_str* name, const ppy_str* message) {
+  ppy_rt_raise(PPY_STR_BYTES(name), PPY_STR_BYTES(message));
+}
+
+static ppy_str* ppy_str_of_c(const char* s) { return ppy_str_literal(s ? s : "", s ? (int64_t)strlen(s) : 0); }
+
+/** The class name of the exception the innermost ppy_rt_try caught. */
+PPY_RT_API ppy_str* ppy_exc_name(void) { return ppy_str_of_c(ppy_rt_state.error_name); }
+/** Its message (`str(e)`). */
+PPY_RT_API ppy_str* ppy_exc_message(void) { return ppy_str_of_c(ppy_rt_state.error_message); }
+
+/** Records a caught exception for an embedder that catches raises itself (the
+ * interpreter): ppy_exc_name and ppy_exc_message answer it next. */
+PPY_RT_API void ppy_exc_set(const char* name, const char* message) {
+  ppy_str* n = ppy_str_of_c(name);
+  ppy_str* m = ppy_str_of_c(message);
+  ppy_rt_state.error_name = PPY_STR_BYTES(n);
+  ppy_rt_state.error_message = PPY_STR_BYTES(m);
+}
+
+/** Whether an exception of class `name` is caught by `except cls`: the
+ * builtin classes' bases, as Python has them. */
+PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* cls) {
+  static const char* const kBases[][2] = {
+      {"ZeroDivisionError", "ArithmeticError"},
+      {"OverflowError", "ArithmeticError"},
+      {"FloatingPointError", "ArithmeticError"},
+      {"IndexError", "LookupError"},
+      {"KeyError", "LookupError"},
+      {"RecursionError", "RuntimeError"},
+      {"NotImplementedError", "RuntimeError"},
+      {"UnicodeError", "ValueError"},
+  };
+  const char* c = PPY_STR_BYTES(cls);
+  if (strcmp(c, "BaseException") == 0) return 1;
+  const char* n = PPY_STR_BYTES(name);
+  while (n) {
+    if (strcmp(n, c) == 0) return 1;
+    const char* base = strcmp(n, "Exception") == 0 ? NULL : "Exception";
+    for (size_t i = 0; i < sizeof kBases / sizeof kBases[0]; ++i)
+      if (strcmp(n, kBases[i][0]) == 0) base = kBases[i][1];
+    n = base;
+  }
+  return 0;
 }
 
 #endif /* PPY_RT_DECLARATIONS_ONLY */

@@ -130,6 +130,41 @@ TEST_F(Str, OrdAndChrRoundTripEveryWidth) {
   EXPECT_EQ(raised([&] { ppy_str_chr(0x110000); }).name, "ValueError");
 }
 
+TEST_F(Str, ExceptionsMatchThroughTheBuiltinHierarchy) {
+  EXPECT_TRUE(ppy_exc_matches(S("ZeroDivisionError"), S("ArithmeticError")));
+  EXPECT_TRUE(ppy_exc_matches(S("KeyError"), S("LookupError")));
+  EXPECT_TRUE(ppy_exc_matches(S("IndexError"), S("Exception")));
+  EXPECT_TRUE(ppy_exc_matches(S("RecursionError"), S("RuntimeError")));
+  EXPECT_TRUE(ppy_exc_matches(S("ValueError"), S("BaseException")));
+  EXPECT_TRUE(ppy_exc_matches(S("ValueError"), S("ValueError")));
+  EXPECT_FALSE(ppy_exc_matches(S("ValueError"), S("ArithmeticError")));
+  EXPECT_FALSE(ppy_exc_matches(S("IndexError"), S("KeyError")));
+  EXPECT_FALSE(ppy_exc_matches(S("Exception"), S("ValueError")));
+  Raised r = raised([] { ppy_exc_raise(S("KeyError"), S("'k'")); });
+  EXPECT_EQ(r.name, "KeyError");
+  EXPECT_EQ(r.message, "'k'");
+}
+
+TEST_F(Str, ATryReturnsTheStatusAndKeepsWhatWasRaised) {
+  ppy_rt_set_raise_hook(nullptr);  // a raise jumps to ppy_rt_try's trap, as in native code
+  static int reached;
+  reached = 0;
+  auto body = +[](void* arg) {
+    *static_cast<int*>(arg) += 1;
+    ppy_exc_raise(S("ValueError"), S("bad input"));
+  };
+  EXPECT_EQ(ppy_rt_try(body, &reached), 1);
+  EXPECT_EQ(reached, 1);
+  EXPECT_EQ(T(ppy_exc_name()), "ValueError");
+  EXPECT_EQ(T(ppy_exc_message()), "bad input");
+  auto fine = +[](void* arg) { *static_cast<int*>(arg) += 10; };
+  EXPECT_EQ(ppy_rt_try(fine, &reached), 0);
+  EXPECT_EQ(reached, 11);
+  ppy_exc_set("IndexError", "list index out of range");
+  EXPECT_EQ(T(ppy_exc_name()), "IndexError");
+  EXPECT_EQ(T(ppy_exc_message()), "list index out of range");
+}
+
 TEST_F(Str, TheCollectorKeepsALongLoopInBoundedMemory) {
   // 2 GiB allocated in all, never more than a few strings reachable at once.
   ppy_str* unit = ppy_str_repeat(S("x"), 1000);

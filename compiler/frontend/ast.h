@@ -21,6 +21,7 @@ enum class Ty : uint16_t {
   Error, None, Int, Float, Bool, Str,
   ListInt, ListFloat,
   PtrInt, PtrFloat, ConstPtrInt, ConstPtrFloat,
+  Exc,  ///< the exception an `except ... as e` clause names (its message, on the IR)
   FirstCompound = 256,
 };
 
@@ -77,6 +78,8 @@ enum class StmtKind : uint8_t {
   Expr, Assign, AugAssign, AnnAssign, If, While, For, Break, Continue, Return, Pass, Def,
   Import, ImportFrom, Assert,
   Global,  ///< `global a, b`: names in `names`
+  Raise,   ///< `raise X`, `raise X(msg)` (value), bare `raise` (no value)
+  Try,     ///< body, handlers, orelse (`else`), finalbody (`finally`)
 };
 
 struct Stmt;
@@ -108,6 +111,15 @@ struct FuncDef {
   bool incomplete = false;
 };
 
+/// `except A as e:`, `except (A, B):`, bare `except:` (no classes).
+struct Handler {
+  Pos pos;
+  std::vector<std::string> classes;  ///< builtin exception names; empty catches everything
+  std::string name;                  ///< `as name`, or empty
+  Pos name_pos;
+  std::vector<std::unique_ptr<Stmt>> body;
+};
+
 struct Stmt {
   StmtKind kind;
   Pos pos;
@@ -119,8 +131,20 @@ struct Stmt {
   std::unique_ptr<FuncDef> def;
   std::string module;  ///< ImportFrom module
   std::vector<ImportName> names;
+  std::vector<Handler> handlers;   ///< Try: its except clauses in order
+  std::vector<StmtPtr> finalbody;  ///< Try: its finally clause
   bool dead = false;  ///< set by the checker: unreachable, not lowered
 };
+
+/// Calls `fn` on every statement list nested in `s`: a block's body and
+/// `else`, a try's handlers and `finally` (walkers use it to miss none).
+template <class F>
+void for_each_suite(const Stmt& s, F&& fn) {
+  fn(s.body);
+  fn(s.orelse);
+  for (auto& h : s.handlers) fn(h.body);
+  fn(s.finalbody);
+}
 
 struct ModuleAst {
   std::vector<StmtPtr> body;

@@ -67,6 +67,9 @@ class BodyChecker {
   void assign(Expr& t, Ty vt, const Expr& v);
   void aug_assign(Stmt& s);
   void for_stmt(Stmt& s);
+  /// `raise` (docs/language.md, "Exceptions").
+  void raise_stmt(Stmt& s);
+  void try_stmt(Stmt& s);
 
   // --- expressions ---
   /// An expression whose value is used (not None, not a bare string).
@@ -153,6 +156,8 @@ class BodyChecker {
   std::set<std::string> unknown_;
   std::vector<std::string> order_;
   Flow flow_;
+  int tries_ = 0;                      ///< try bodies around the statement being checked
+  std::vector<std::string> handlers_;  ///< the locals of the except clauses around it, innermost last
   std::vector<std::vector<Flow>> loops_;
   uint32_t line_ = 0;  ///< the statement being checked (module code calls only what is defined above it)
   Pos cur_pos_;        ///< the expression (or statement) being checked: where an effect happens

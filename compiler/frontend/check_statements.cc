@@ -65,8 +65,12 @@ void BodyChecker::collect_target(const Expr& t) {
 void BodyChecker::collect_locals(const std::vector<StmtPtr>& body) {
   for (auto& s : body) {
     for (auto& t : s->targets) collect_target(*t);
-    collect_locals(s->body);
-    collect_locals(s->orelse);
+    for (auto& h : s->handlers)
+      if (!h.name.empty() && !types_.count(h.name)) {
+        types_[h.name] = Ty::Error;
+        unknown_.insert(h.name);
+      }
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { collect_locals(b); });
   }
 }
 
@@ -91,8 +95,7 @@ void BodyChecker::declare_globals(const std::vector<StmtPtr>& body) {
         }
         use_module_var(n.name, n.pos);
       }
-    declare_globals(s->body);
-    declare_globals(s->orelse);
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { declare_globals(b); });
   }
 }
 
@@ -297,6 +300,12 @@ void BodyChecker::stmt(Stmt& s) {
       raises();
       narrow(facts(*s.value, true));  // past the assert, its condition holds
       return;
+    case StmtKind::Raise:
+      raise_stmt(s);
+      return;
+    case StmtKind::Try:
+      try_stmt(s);
+      return;
     case StmtKind::Def:
       error(s.pos, "E1010", f_.module_code ? "a function defined inside a module-level block is outside the ppy subset"
                                            : "a nested function is outside the ppy subset");
@@ -308,6 +317,130 @@ void BodyChecker::stmt(Stmt& s) {
                                              "module level");
       return;
   }
+}
+
+static bool is_builtin_exception(const std::string& n) {
+  static const std::set<std::string> kNames = {
+      "BaseException",       "Exception",      "ArithmeticError",   "LookupError",   "ValueError",     "TypeError",
+      "IndexError",          "KeyError",       "ZeroDivisionError", "OverflowError", "AssertionError", "RuntimeError",
+      "NotImplementedError", "RecursionError", "MemoryError",
+  };
+  return kNames.count(n) > 0;
+}
+
+void BodyChecker::raise_stmt(Stmt& s) {
+  if (gpu_) {
+    error(s.pos, "E1100", "raise is not available in GPU code");
+    return;
+  }
+  raises();
+  flow_.reachable = false;
+  if (!s.value) {
+    if (handlers_.empty()) error(s.pos, "E1010", "a bare 'raise' outside an except clause is outside the ppy subset");
+    return;
+  }
+  Expr& v = *s.value;
+  Expr* cls = v.kind == ExprKind::Call ? v.kids[0].get() : &v;
+  if (cls->kind == ExprKind::Name && types_.count(cls->str) && v.kind == ExprKind::Name) {
+    // `raise e`: the exception an enclosing handler names, raised again.
+    Pos outer = cur_pos_;
+    flow_.reachable = true;
+    Ty t = value(v, Ty::Error);
+    flow_.reachable = false;
+    cur_pos_ = outer;
+    if (t != Ty::Exc && t != Ty::Error)
+      error(v.pos, "E1030", str_cat("exceptions must derive from BaseException, not ", ty_name(t)));
+    return;
+  }
+  if (cls->kind != ExprKind::Name || types_.count(cls->str) || !is_builtin_exception(cls->str)) {
+    error(
+        cls->pos, "E1010",
+        cls->kind == ExprKind::Name
+            ? str_cat(
+                  "raising '", cls->str,
+                  "' is outside the ppy subset (builtin exceptions only: user-defined exception classes need classes)")
+            : std::string("raising anything but a builtin exception is outside the ppy subset"));
+    return;
+  }
+  cls->ref = Ref::Builtin;
+  cls->target = cls->str;
+  if (v.kind != ExprKind::Call) return;
+  if (!v.keywords.empty() || v.kids.size() > 2) {
+    error(v.pos, "E1010", str_cat(cls->str, "() with more than one argument is outside the ppy subset"));
+    return;
+  }
+  if (v.kids.size() == 2) {
+    flow_.reachable = true;
+    Ty t = value(*v.kids[1], Ty::Error);
+    flow_.reachable = false;
+    if (t != Ty::Error && t != Ty::Str && t != Ty::Int && t != Ty::Float && t != Ty::Bool)
+      error(v.kids[1]->pos, "E1010",
+            str_cat("an exception message of type ", ty_name(t), " is outside the ppy subset"));
+  }
+}
+
+void BodyChecker::try_stmt(Stmt& s) {
+  if (gpu_) {
+    error(s.pos, "E1100", "try is not available in GPU code");
+    return;
+  }
+  // A return inside the outlined body leaves its value in a hidden local.
+  if (f_.result != Ty::None && f_.result != Ty::Error && !types_.count(".ret")) {
+    types_[".ret"] = f_.result;
+    note_local(".ret");
+  }
+  Flow start = flow_;
+  ++tries_;
+  block(s.body);
+  --tries_;
+  block(s.orelse);
+  Flow out = flow_;
+  for (auto& h : s.handlers) {
+    flow_ = start;
+    flow_.reachable = true;
+    forget_narrowing(s.body);
+    for (auto& c : h.classes)
+      if (!is_builtin_exception(c))
+        error(
+            h.pos, "E1010",
+            str_cat(
+                "catching '", c,
+                "' is outside the ppy subset (builtin exceptions only: user-defined exception classes need classes)"));
+    // Every handler keeps the exception it caught in a local: its `as` name,
+    // or a hidden one, which a bare `raise` reads.
+    std::string local = h.name.empty() ? str_cat(".exc", h.pos.line, "_", h.pos.col) : h.name;
+    Ty& have = types_[local];
+    if (have != Ty::Error && have != Ty::Exc) {
+      error(h.name_pos, "E1030", str_cat("'", local, "' holds ", ty_name(have), "; it cannot name an exception"));
+    } else {
+      have = Ty::Exc;
+      unknown_.erase(local);
+      note_local(local);
+    }
+    flow_.assigned.insert(local);
+    handlers_.push_back(local);
+    block(h.body);
+    handlers_.pop_back();
+    // Python deletes the name at the end of the clause.
+    if (!h.name.empty()) flow_.assigned.erase(h.name);
+    out = merge(out, flow_);
+  }
+  if (!s.finalbody.empty()) {
+    flow_ = start;
+    flow_.reachable = true;
+    forget_narrowing(s.body);
+    for (auto& h : s.handlers) forget_narrowing(h.body);
+    forget_narrowing(s.orelse);
+    bool was = out.reachable;
+    block(s.finalbody);
+    if (!flow_.reachable || !was) {
+      flow_.reachable = flow_.reachable && was;
+    } else {
+      for (auto& n : out.assigned) flow_.assigned.insert(n);
+    }
+    return;
+  }
+  flow_ = out;
 }
 
 std::string BodyChecker::hint_for(Ty want, Ty got) {

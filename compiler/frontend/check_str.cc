@@ -113,6 +113,7 @@ Ty BodyChecker::str_call(Expr& e) {
   if (nargs == 0) return Ty::Str;
   Ty t = value(*e.kids[1], Ty::Error);
   if (t == Ty::Error) return t;
+  if (t == Ty::Exc && n == "str") return Ty::Str;  // the exception's message
   if (!is_numeric(t) && t != Ty::Str) {
     error(e.kids[1]->pos, "E1010", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
     return Ty::Error;
@@ -218,6 +219,10 @@ Ty BodyChecker::fstring(Expr& e) {
     Ty t = value(x, Ty::Error);
     if (t == Ty::Error) {
       ok = false;
+      continue;
+    }
+    if (t == Ty::Exc && part->str.empty() && part->ival != 'r') {  // `{e}`: str(e)
+      part->ty = t;
       continue;
     }
     if (!is_numeric(t) && t != Ty::Str) {

@@ -281,8 +281,7 @@ void BodyChecker::forget_narrowing(const std::vector<StmtPtr>& body) {
   };
   for (auto& s : body) {
     for (auto& t : s->targets) target(*t);
-    forget_narrowing(s->body);
-    forget_narrowing(s->orelse);
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { forget_narrowing(b); });
   }
 }
 

@@ -119,8 +119,7 @@ class Declarer {
     for (auto& s : body) {
       if (s->kind == StmtKind::Global)
         for (auto& n : s->names) global_names_.insert(n.name);
-      collect_global_names(s->body);
-      collect_global_names(s->orelse);
+      for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { collect_global_names(b); });
     }
   }
 
@@ -142,8 +141,11 @@ class Declarer {
     if (s.kind == StmtKind::Def || s.kind == StmtKind::Import || s.kind == StmtKind::ImportFrom) return;
     if (s.kind == StmtKind::If && is_main_guard(s) && !m_.is_entry) return;
     for (auto& t : s.targets) count_target(*t, bound);
-    for (auto& b : s.body) count_bindings(*b, bound);
-    for (auto& b : s.orelse) count_bindings(*b, bound);
+    for (auto& h : s.handlers)
+      if (!h.name.empty()) ++bound[h.name];
+    for_each_suite(s, [&](const std::vector<StmtPtr>& body) {
+      for (auto& b : body) count_bindings(*b, bound);
+    });
   }
 
   /// `NAME = <constant>` binding NAME once: a constant, folded and inlined (a

@@ -42,6 +42,8 @@ Type ir_type(Ty t) {
     case Ty::ConstPtrInt: return Type::ptr(Type::i64(), "generic", true);
     case Ty::ConstPtrFloat: return Type::ptr(Type::f64(), "generic", true);
     case Ty::Str: return str_type();
+    case Ty::Exc:
+      return Type::tuple({str_type(), str_type()});  // (class name, message)
     default: return Type::void_();
   }
 }
@@ -81,8 +83,9 @@ class FunctionLowerer {
         continue;
       }
       slots_[name] = emit("core.alloca", {}, {Type::ptr(ir_type(ty), "stack")}, {}, p);
-      slots_[name]->set_hint(name + "_slot");
+      slots_[name]->set_hint((name[0] == '.' ? name.substr(1) : name) + "_slot");
       slot_ty_[name] = ty;
+      stack_slots_.push_back(name);
     }
     for (auto& [name, ty] : f_.globals)
       if (ty != Ty::Error) global_slot(name, ty, p);
@@ -335,19 +338,30 @@ class FunctionLowerer {
         for_stmt(s);
         return;
       case StmtKind::Break:
-        br(loops_.back().brk, {}, s.pos);
+        jump(kBreak, s.pos);
         return;
       case StmtKind::Continue:
-        br(loops_.back().cont, {}, s.pos);
+        jump(kContinue, s.pos);
         return;
       case StmtKind::Return:
         if (is_optional(f_.result) && (!s.value || s.value->kind == ExprKind::NoneLit)) {
-          emit("core.ret", {none_of(f_.result, s.pos)}, {}, {}, s.pos);
+          ret(none_of(f_.result, s.pos), s.pos);
         } else if (s.value && s.value->kind != ExprKind::NoneLit && f_.result != Ty::None) {
           Value* v = coerce(expr(*s.value), s.value->ty, f_.result, s.pos);
-          emit("core.ret", {v}, {}, {}, s.pos);
+          ret(v, s.pos);
         } else {
-          emit("core.ret", {}, {}, {}, s.pos);
+          ret(nullptr, s.pos);
+        }
+        return;
+      case StmtKind::Raise:
+        raise_stmt(s);
+        return;
+      case StmtKind::Try:
+        if (s.finalbody.empty()) {
+          try_except(s);
+        } else {
+          Region r = outline([&] { try_except(s); }, s.pos);
+          finally(s, r);
         }
         return;
       case StmtKind::Assert: {
@@ -358,6 +372,225 @@ class FunctionLowerer {
         return;
       }
     }
+  }
+
+  // --- exceptions (docs/runtime.md, "Exceptions") ---
+
+  /// How an outlined region ended when it did not raise: its i64 result.
+  enum Outcome : int64_t { kFell = 0, kReturn = 1, kBreak = 2, kContinue = 3 };
+  /// A region of statements lowered as a function of its own (a try body),
+  /// called with capture_status so that a raise inside it comes back as a status.
+  struct Region {
+    Value* outcome;
+    Value* status;
+    bool ends[4] = {true, false, false, false};  ///< the outcomes it can give
+  };
+  struct Outlined {
+    bool ends[4] = {true, false, false, false};
+  };
+
+  /// `return v` (null: no value): a plain return, or inside an outlined region
+  /// the value stored in the function's `.ret` slot and the outcome kReturn.
+  void ret(Value* v, Pos p) {
+    if (outlined_.empty()) {
+      emit("core.ret", v ? std::vector<Value*>{v} : std::vector<Value*>{}, {}, {}, p);
+      return;
+    }
+    if (v) store_local(".ret", v, p);
+    outlined_.back().ends[kReturn] = true;
+    emit("core.ret", {const_i64(kReturn, p)}, {}, {}, p);
+  }
+  /// `break` / `continue`: a branch, or the outcome when the loop is outside the region.
+  void jump(Outcome o, Pos p) {
+    if (loops_.empty() && !outlined_.empty()) {
+      outlined_.back().ends[o] = true;
+      emit("core.ret", {const_i64(o, p)}, {}, {}, p);
+      return;
+    }
+    br(o == kBreak ? loops_.back().brk : loops_.back().cont, {}, p);
+  }
+
+  /// Lowers `body` as a private function `@<this>__try<n>` that takes every
+  /// stack slot of this function (so what it assigns is seen here, also after
+  /// it raised) and returns its Outcome; the call captures the status.
+  template <class F>
+  Region outline(F&& body, Pos p) {
+    int n = ++labels_;
+    std::vector<ir::Param> params;
+    std::vector<Value*> args;
+    for (auto& name : stack_slots_) {
+      params.push_back({slots_.at(name)->type(), {}, name[0] == '.' ? name.substr(1) : name});
+      args.push_back(slots_.at(name));
+    }
+    auto fn = std::make_unique<ir::Function>(str_cat(fn_->name(), "__try", n), std::move(params),
+                                             std::vector<Type>{Type::i64()});
+    fn->set_loc(ir::Location(m_.path, p.line, p.col));
+    fn->set_visibility(ir::Visibility::Private);
+    const ir::Attribute* q = fn_->attributes().get("ppy.qualname");
+    fn->attributes().set("ppy.qualname", str_cat(q && q->is<std::string>() ? q->as_string() : fn_->name(), ".try", n));
+    // It reads and writes the slots it is given, whatever the body does.
+    std::set<std::string> fx = f_.effects;
+    fx.insert("reads");
+    fx.insert("writes");
+    fn->attributes().set("ppy.effects", effects_attr(fx));
+    fn->attributes().set("ppy.synthesized", true);
+    ir::Function* inner = mod_.add_function(std::move(fn));
+    // Lower the body there, with this function's slots as its parameters.
+    ir::Function* saved_fn = fn_;
+    Block* saved_cur = cur_;
+    auto saved_slots = slots_;
+    auto saved_loops = std::move(loops_);
+    loops_.clear();
+    fn_ = inner;
+    cur_ = inner->create_entry_block("entry");
+    for (size_t i = 0; i < stack_slots_.size(); ++i) {
+      cur_->argument(i)->set_hint(str_cat(inner->params()[i].name, "_slot"));
+      slots_[stack_slots_[i]] = cur_->argument(i);
+    }
+    for (auto& [name, ty] : slot_ty_)
+      if (std::find(stack_slots_.begin(), stack_slots_.end(), name) == stack_slots_.end()) global_slot(name, ty, p);
+    outlined_.push_back({});
+    body();
+    if (!terminated()) emit("core.ret", {const_i64(kFell, p)}, {}, {}, p);
+    Region r;
+    for (int k = 0; k < 4; ++k) r.ends[k] = outlined_.back().ends[k];
+    outlined_.pop_back();
+    fn_ = saved_fn;
+    cur_ = saved_cur;
+    slots_ = std::move(saved_slots);
+    loops_ = std::move(saved_loops);
+    ir::Operation* call = emit_op("core.call", std::move(args), {Type::i64(), Type::i64()},
+                                  {{"callee", SymbolRef{inner->name()}}, {"capture_status", true}}, p);
+    r.outcome = call->result(0);
+    r.outcome->set_hint(str_cat("try", n, "_outcome"));
+    r.status = call->result(1);
+    r.status->set_hint(str_cat("try", n, "_status"));
+    return r;
+  }
+
+  /// After a region that did not raise: where its return, break or continue
+  /// goes on from here; falls through to the code after it otherwise.
+  void finish(const Region& r, Pos p) {
+    for (Outcome o : {kReturn, kBreak, kContinue}) {
+      if (!r.ends[o]) continue;
+      int n = ++labels_;
+      Block* go = new_block("try.leave", n);
+      Block* stay = new_block("try.next", n);
+      cond_br(cmp("eq", r.outcome, const_i64(o, p), p), go, {}, stay, {}, p);
+      cur_ = go;
+      if (o != kReturn) {
+        jump(o, p);
+      } else if (!outlined_.empty()) {
+        ret(nullptr, p);  // the value is in `.ret` already
+      } else {
+        ret(f_.result == Ty::None ? nullptr : load_local(".ret", p), p);
+      }
+      cur_ = stay;
+    }
+  }
+
+  /// The exception the runtime holds (the last raise caught): (name, message).
+  Value* caught(Pos p) {
+    Value* name = rt("ppy_exc_name", {}, str_type(), p);
+    Value* msg = rt("ppy_exc_message", {}, str_type(), p);
+    return emit("core.tuple_make", {name, msg}, {ir_type(Ty::Exc)}, {}, p);
+  }
+  void raise_exc(Value* exc, Pos p) {
+    call_extern("ppy_exc_raise", {extract(exc, 0, p), extract(exc, 1, p)}, p);
+    emit("core.unreachable", {}, {}, {}, p);
+  }
+
+  void raise_stmt(const Stmt& s) {
+    Pos p = s.pos;
+    if (!s.value) {  // the exception of the innermost handler, again
+      raise_exc(load_local(handlers_.back(), p), p);
+      return;
+    }
+    const Expr& v = *s.value;
+    if (v.kind == ExprKind::Name && v.ref == Ref::Local) {
+      raise_exc(load_local(v.str, p), p);
+      return;
+    }
+    const Expr& cls = v.kind == ExprKind::Call ? *v.kids[0] : v;
+    Value* msg;
+    if (v.kind == ExprKind::Call && v.kids.size() == 2) {
+      const Expr& a = *v.kids[1];
+      msg = str_of(expr(a), a.ty, p);
+      // str() of a KeyError is the repr of its key, as Python has it.
+      if (cls.str == "KeyError" && a.ty == Ty::Str) msg = rt("ppy_str_repr", {msg}, str_type(), p);
+    } else {
+      msg = str_literal("", p);
+    }
+    call_extern("ppy_exc_raise", {str_literal(cls.str, p), msg}, p);
+    emit("core.unreachable", {}, {}, {}, p);
+  }
+
+  /// try / except / else (no finally) where the code is: the body outlined,
+  /// the handlers tried in order on its status, else after a body that fell through.
+  void try_except(const Stmt& s) {
+    Pos p = s.pos;
+    Region r = outline([&] { block(s.body); }, p);
+    int n = ++labels_;
+    Block* raised = new_block("try.except", n);
+    Block* ok = new_block("try.ok", n);
+    Block* end = new_block("try.end", n);
+    cond_br(cmp("ne", r.status, const_i64(0, p), p), raised, {}, ok, {}, p);
+    cur_ = ok;
+    finish(r, p);
+    block(s.orelse);
+    if (!terminated()) br(end, {}, p);
+    cur_ = raised;
+    Value* exc = caught(p);
+    Value* name = extract(exc, 0, p);
+    bool caught_all = false;
+    for (const Handler& h : s.handlers) {
+      Block* body = new_block("except.body");
+      Block* next = nullptr;
+      Value* hit = nullptr;
+      for (const std::string& c : h.classes) {
+        Value* m = rt("ppy_exc_matches", {name, str_literal(c, h.pos)}, Type::i64(), h.pos);
+        Value* b = cmp("ne", m, const_i64(0, h.pos), h.pos);
+        hit = hit ? or_(hit, b, h.pos) : b;
+      }
+      if (hit) {
+        next = new_block("except.next");
+        cond_br(hit, body, {}, next, {}, h.pos);
+      } else {
+        br(body, {}, h.pos);
+      }
+      cur_ = body;
+      std::string local = h.name.empty() ? str_cat(".exc", h.pos.line, "_", h.pos.col) : h.name;
+      store_local(local, exc, h.pos);
+      handlers_.push_back(local);
+      block(h.body);
+      handlers_.pop_back();
+      if (!terminated()) br(end, {}, h.pos);
+      if (!next) {  // a bare except takes everything; later clauses are unreachable
+        caught_all = true;
+        break;
+      }
+      cur_ = next;
+    }
+    if (!caught_all) raise_exc(exc, p);  // no handler matched: on up
+    cur_ = end;
+  }
+
+  /// finally: lowered twice, as CPython does, once where the region raised
+  /// (then the exception goes on up, unless finally returns or jumps) and once
+  /// where it did not (then the region's return, break or continue goes on).
+  void finally(const Stmt& s, const Region& r) {
+    Pos p = s.pos;
+    int n = ++labels_;
+    Block* raised = new_block("finally.raised", n);
+    Block* ok = new_block("finally.ok", n);
+    cond_br(cmp("ne", r.status, const_i64(0, p), p), raised, {}, ok, {}, p);
+    cur_ = raised;
+    Value* exc = caught(p);
+    block(s.finalbody);
+    if (!terminated()) raise_exc(exc, p);
+    cur_ = ok;
+    block(s.finalbody);
+    if (!terminated()) finish(r, p);
   }
 
   void assign(const Expr& t, Value* v, Ty vt) {
@@ -903,6 +1136,8 @@ class FunctionLowerer {
       case Ty::Int: return rt("ppy_str_from_i64", {v}, str_type(), p);
       case Ty::Float: return rt("ppy_str_from_f64", {v}, str_type(), p);
       case Ty::Bool: return rt("ppy_str_from_bool", {cast(v, Type::i64(), p)}, str_type(), p);
+      case Ty::Exc:
+        return extract(v, 1, p);
       default: return str_literal("", p);
     }
   }
@@ -959,6 +1194,9 @@ class FunctionLowerer {
       case Ty::Int: call_extern("ppy_print_i64", {v}, p); return;
       case Ty::Float: call_extern("ppy_print_f64", {v}, p); return;
       case Ty::Bool: call_extern("ppy_print_bool", {v}, p); return;
+      case Ty::Exc:
+        call_extern("ppy_print_string", {extract(v, 1, p)}, p);
+        return;
       case Ty::ListInt:
       case Ty::ListFloat: {
         call_extern("ppy_print_str", {}, p, {{"text", "["}});
@@ -1301,6 +1539,9 @@ class FunctionLowerer {
   std::map<std::string, Ty> slot_ty_;
   std::vector<Loop> loops_;
   int labels_ = 0;
+  std::vector<std::string> stack_slots_;  ///< the locals with a core.alloca, in order
+  std::vector<Outlined> outlined_;        ///< regions being lowered as functions of their own
+  std::vector<std::string> handlers_;     ///< the except clauses' locals around the code, innermost last
 };
 
 std::vector<Ty> FunctionLowerer::kernel_params(const std::string& mod, const std::string& name) {

@@ -291,5 +291,31 @@ TEST(Lower, StringsAreHandlesAndRuntimeCalls) {
   EXPECT_THAT(l.text, HasSubstr("core.const 0 : i64"));
 }
 
+TEST(Lower, ATryBodyIsOutlinedAndCalledCapturingItsStatus) {
+  auto l = lower(
+      "def f(xs: list[int], i: int) -> int:\n    n = 0\n    try:\n        n = xs[i]\n        return n\n"
+      "    except IndexError as e:\n        print(e)\n    finally:\n        n += 1\n    return n\n\n"
+      "def g() -> None:\n    raise ValueError('bad')\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  // The whole try (finally around it) and its body: private functions of the slots.
+  ir::Function* outer = l.module->function("m_f__try1");
+  ASSERT_NE(outer, nullptr) << l.text;
+  EXPECT_EQ(outer->visibility(), ir::Visibility::Private);
+  EXPECT_TRUE(outer->attributes().get("ppy.synthesized")->as_bool());
+  EXPECT_EQ(outer->attributes().get("ppy.qualname")->as_string(), "m.f.try1");
+  EXPECT_THAT(l.text, HasSubstr("func @m_f__try1__try2("));
+  EXPECT_THAT(l.text, HasSubstr("{callee = @m_f__try1, capture_status = true} : i64, i64"));
+  EXPECT_THAT(l.text, HasSubstr("{callee = @m_f__try1__try2, capture_status = true} : i64, i64"));
+  EXPECT_THAT(l.text, HasSubstr("ptr<i64, stack>"));
+  EXPECT_THAT(l.text, HasSubstr("callee = \"ppy_exc_matches\""));
+  EXPECT_THAT(l.text, HasSubstr("callee = \"ppy_exc_name\""));
+  EXPECT_THAT(l.text, HasSubstr("tuple<ptr<i8>, ptr<i8>>"));
+  // The guard inside the body stays a guard: the status carries what it raised.
+  EXPECT_THAT(l.text, HasSubstr("{kind = \"bounds\", message = \"list index out of range\"}"));
+  EXPECT_THAT(l.text, HasSubstr("callee = \"ppy_exc_raise\""));
+  // A function without try is as before: no capture, no outlined body.
+  EXPECT_EQ(l.module->function("m_g__try1"), nullptr);
+}
+
 }  // namespace
 }  // namespace ppy::frontend

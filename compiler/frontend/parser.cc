@@ -25,6 +25,8 @@ const char* ty_name(Ty t) {
     case Ty::PtrFloat: return "native.ptr[float]";
     case Ty::ConstPtrInt: return "native.const_ptr[int]";
     case Ty::ConstPtrFloat: return "native.const_ptr[float]";
+    case Ty::Exc:
+      return "exception";
     default:
       break;
   }
@@ -178,13 +180,7 @@ class Parser {
       if (t.text == "for") return out.push_back(for_stmt());
       if (t.text == "def") return out.push_back(def_stmt({}));
       if (t.text == "class") unsupported(t.pos, "a class");
-      if (t.text == "try") {
-        // One error for the whole statement: its clauses are skipped with it.
-        error(t.pos, "try/except is outside the ppy subset", "E1010");
-        recover();
-        while (at_kw("except") || at_kw("else") || at_kw("finally")) recover();
-        return;
-      }
+      if (t.text == "try") return out.push_back(try_stmt());
       if (t.text == "with") unsupported(t.pos, "a with statement");
       if (t.text == "async") unsupported(t.pos, "async code");
       if (t.text == "match" && starts_match_stmt()) unsupported(t.pos, "a match statement");
@@ -270,7 +266,12 @@ class Parser {
       }
       if (t.text == "nonlocal") unsupported(t.pos, "a 'nonlocal' statement");
       if (t.text == "del") unsupported(t.pos, "a 'del' statement");
-      if (t.text == "raise") unsupported(t.pos, "raising exceptions");
+      if (t.text == "raise") {
+        auto s = make(StmtKind::Raise, take().pos);
+        if (!at(Tok::Newline) && !at_op(";") && !at(Tok::End)) s->value = expr();
+        if (at_kw("from")) unsupported(cur().pos, "'raise ... from'");
+        return s;
+      }
       if (t.text == "yield") unsupported(t.pos, "a generator ('yield')");
       if (is_keyword(t.text) && t.text != "not" && t.text != "lambda" && t.text != "None" &&
           t.text != "True" && t.text != "False" && t.text != "await")
@@ -387,6 +388,46 @@ class Parser {
     } else if (at_kw("else")) {
       take();
       s->orelse = suite();
+    }
+    return s;
+  }
+
+  /// `try:` with `except` clauses, `else` and `finally` (docs/language.md, "Exceptions").
+  StmtPtr try_stmt() {
+    auto s = make(StmtKind::Try, take().pos);
+    s->body = suite();
+    while (at_kw("except")) {
+      Handler h;
+      h.pos = take().pos;
+      if (at_op("*")) unsupported(cur().pos, "'except*'");
+      if (!at_op(":")) {
+        ExprPtr cls = expr();
+        std::vector<const Expr*> names;
+        if (cls->kind == ExprKind::Tuple)
+          for (auto& k : cls->kids) names.push_back(k.get());
+        else
+          names.push_back(cls.get());
+        for (const Expr* n : names) {
+          if (n->kind != ExprKind::Name) unsupported(n->pos, "an except clause naming anything but exception classes");
+          h.classes.push_back(n->str);
+        }
+        if (accept_kw("as")) {
+          h.name_pos = cur().pos;
+          h.name = expect_name();
+        }
+      }
+      h.body = suite();
+      s->handlers.push_back(std::move(h));
+    }
+    if (!s->handlers.empty() && at_kw("else")) {
+      take();
+      s->orelse = suite();
+    }
+    if (at_kw("finally")) {
+      take();
+      s->finalbody = suite();
+    } else if (s->handlers.empty()) {
+      fail(cur().pos, str_cat("expected 'except' or 'finally' block, found ", describe(cur())));
     }
     return s;
   }

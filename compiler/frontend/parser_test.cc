@@ -136,10 +136,10 @@ TEST(Parser, ConstructsOutsideTheSubsetAreNamed) {
       {"def f(n: int) -> None:\n    if (m := n) > 1:\n        pass\n", "an assignment expression (':=')", 2, 11},
       {"def f() -> None:\n    g = lambda x: x\n", "a lambda", 2, 9},
       {"def f(n: int) -> None:\n    match n:\n        case 1:\n            pass\n", "a match statement", 2, 5},
-      {"def f() -> None:\n    try:\n        pass\n    except ValueError:\n        pass\n", "try/except", 2, 5},
+      {"def f() -> None:\n    try:\n        pass\n    except* ValueError:\n        pass\n", "'except*'", 4, 11},
       {"class C:\n    pass\n", "a class", 1, 1},
       {"def f() -> None:\n    nonlocal x\n", "a 'nonlocal' statement", 2, 5},
-      {"def f() -> None:\n    raise ValueError('x')\n", "raising exceptions", 2, 5},
+      {"def f() -> None:\n    raise ValueError('x') from None\n", "'raise ... from'", 2, 27},
       {"def f(xs: list[int]) -> None:\n    del xs\n", "a 'del' statement", 2, 5},
       {"async def f() -> None:\n    await g()\n", "async code", 1, 1},
   };

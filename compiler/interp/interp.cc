@@ -155,7 +155,7 @@ struct Code;
 
 /// The shapes of the string functions the interpreter calls in the runtime
 /// (p: a string handle, i: i64, f: f64; result first).
-enum class Sig : uint8_t { P_Text, P_P, P_PP, P_PPP, P_PI, P_PIIII, P_I, P_F, I_P, I_PP, F_P, P_IP, P_FP };
+enum class Sig : uint8_t { P_Text, P_P, P_PP, P_PPP, P_PI, P_PIIII, P_I, P_F, I_P, I_PP, F_P, P_IP, P_FP, P_V, V_PP };
 
 /// A call of a runtime function: its shape, its address, its operands in Code::srcs.
 struct ExternCall {
@@ -170,6 +170,7 @@ struct CallSite {
   const Code* code = nullptr;
   int32_t args_begin = 0;
   int32_t nargs = 0;
+  bool capture = false;  ///< capture_status: a raise inside gives status 1 (a trailing result)
 };
 
 /// A function compiled to registers.
@@ -546,19 +547,20 @@ class Compiler {
   Inst lower_call(const ir::Operation& op, Inst& in) {
     const ir::Attribute* c = op.attr("callee");
     if (!c || !c->is<ir::SymbolRef>()) return unsupported("core.call without a @callee");
-    if (const ir::Attribute* cs = op.attr("capture_status"); cs && cs->is<bool>() && cs->as_bool())
-      return unsupported("core.call with capture_status");
+    const ir::Attribute* cs = op.attr("capture_status");
+    bool capture = cs && cs->is<bool>() && cs->as_bool();
     auto it = functions_.find(c->as_symbol().name);
     if (it == functions_.end())
       return unsupported(ppy::str_cat("a call to @", c->as_symbol().name, ", which the module does not define"));
     const ir::Function& callee = *module_.functions()[static_cast<size_t>(it->second)];
-    if (callee.params().size() != op.num_operands() || callee.results().size() != op.num_results() ||
+    if (callee.params().size() != op.num_operands() || callee.results().size() + capture != op.num_results() ||
         (op.num_results() == 1 && callee.results()[0] != op.result(0)->type()))
       return unsupported(ppy::str_cat("a call to @", callee.name(), " with ", op.num_operands(), " argument(s) and ",
                                       op.num_results(), " result(s); it takes ", callee.params().size(),
                                       " and returns ", callee.results().size()));
     CallSite site;
     site.callee = it->second;
+    site.capture = capture;
     site.args_begin = static_cast<int32_t>(code_->srcs.size());
     site.nargs = 0;
     for (ir::Value* v : op.operands()) site.nargs += push_srcs(v);
@@ -584,7 +586,7 @@ class Compiler {
       in.op = Opc::PrintString;
       return in;
     }
-    if (callee.starts_with("ppy_str_")) return lower_string(op, callee, in);
+    if (callee.starts_with("ppy_str_") || callee.starts_with("ppy_exc_")) return lower_string(op, callee, in);
     auto it = kRuntime.find(callee);
     if (it == kRuntime.end()) return unsupported(ppy::str_cat("unknown runtime function '", callee, "'"));
     in.op = it->second;
@@ -610,16 +612,18 @@ class Compiler {
         PPY_STR_FN(ppy_str_startswith, I_PP) PPY_STR_FN(ppy_str_endswith, I_PP) PPY_STR_FN(ppy_str_find, I_PP)
         PPY_STR_FN(ppy_str_count, I_PP) PPY_STR_FN(ppy_str_replace, P_PPP) PPY_STR_FN(ppy_str_repr, P_P)
         PPY_STR_FN(ppy_str_format_i64, P_IP) PPY_STR_FN(ppy_str_format_f64, P_FP) PPY_STR_FN(ppy_str_format_str, P_PP)
-        PPY_STR_FN(ppy_str_ord, I_P) PPY_STR_FN(ppy_str_chr, P_I)
+        PPY_STR_FN(ppy_str_ord, I_P) PPY_STR_FN(ppy_str_chr, P_I) PPY_STR_FN(ppy_exc_name, P_V)
+        PPY_STR_FN(ppy_exc_message, P_V) PPY_STR_FN(ppy_exc_matches, I_PP) PPY_STR_FN(ppy_exc_raise, V_PP)
     };
 #undef PPY_STR_FN
     static const std::unordered_map<Sig, size_t> kArity = {
         {Sig::P_Text, 0}, {Sig::P_P, 1}, {Sig::P_PP, 2}, {Sig::P_PPP, 3}, {Sig::P_PI, 2}, {Sig::P_PIIII, 5},
         {Sig::P_I, 1},    {Sig::P_F, 1}, {Sig::I_P, 1},  {Sig::I_PP, 2},  {Sig::F_P, 1}, {Sig::P_IP, 2}, {Sig::P_FP, 2},
+        {Sig::P_V, 0},    {Sig::V_PP, 2},
     };
     auto it = kStrings.find(callee);
     if (it == kStrings.end()) return unsupported(ppy::str_cat("unknown runtime function '", callee, "'"));
-    if (op.num_operands() != kArity.at(it->second.first) || op.num_results() != 1)
+    if (op.num_operands() != kArity.at(it->second.first) || op.num_results() != (it->second.first == Sig::V_PP ? 0u : 1u))
       return unsupported(ppy::str_cat(callee, " with ", op.num_operands(), " operand(s)"));
     ExternCall call{it->second.first, it->second.second, static_cast<int32_t>(code_->srcs.size())};
     for (ir::Value* v : op.operands()) code_->srcs.push_back(reg(v));
@@ -630,6 +634,7 @@ class Compiler {
     }
     in.op = Opc::Extern;
     in.norm = 0;
+    if (in.dst < 0) in.dst = 0;  // no result: nothing is written
     in.imm = static_cast<int64_t>(code_->externs.size());
     code_->externs.push_back(call);
     return in;
@@ -721,6 +726,20 @@ class Machine {
     if (depth_ >= opts_.recursion_limit) raise("RecursionError", "maximum recursion depth exceeded");
     Slot* f = frame(depth_ + 1, callee);
     for (int32_t k = 0; k < site.nargs; ++k) f[k] = r[caller.srcs[site.args_begin + k]];
+    if (site.capture) {  // a try body: its lists stay, the caller's frame owns them
+      int saved = depth_;
+      try {
+        ++depth_;
+        exec(callee, f, out);
+        --depth_;
+        out[callee.nresults].i = 0;
+      } catch (const PyError& e) {
+        depth_ = saved;
+        ppy_exc_set(e.name.c_str(), e.message.c_str());
+        out[callee.nresults].i = 1;
+      }
+      return;
+    }
     size_t mark = buffers_.size();
     ++depth_;
     exec(callee, f, out);
@@ -998,6 +1017,8 @@ class Machine {
       case Sig::I_P: out.i = reinterpret_cast<int64_t (*)(const ppy_str*)>(x.fn)(p(0)); break;
       case Sig::I_PP: out.i = reinterpret_cast<int64_t (*)(const ppy_str*, const ppy_str*)>(x.fn)(p(0), p(1)); break;
       case Sig::F_P: out.f = reinterpret_cast<double (*)(const ppy_str*)>(x.fn)(p(0)); break;
+      case Sig::P_V: ret(reinterpret_cast<ppy_str* (*)()>(x.fn)()); break;
+      case Sig::V_PP: reinterpret_cast<void (*)(const ppy_str*, const ppy_str*)>(x.fn)(p(0), p(1)); break;
       case Sig::P_IP: ret(reinterpret_cast<ppy_str* (*)(int64_t, const ppy_str*)>(x.fn)(arg(0).i, p(1))); break;
       case Sig::P_FP: ret(reinterpret_cast<ppy_str* (*)(double, const ppy_str*)>(x.fn)(arg(0).f, p(1))); break;
     }
