@@ -215,14 +215,19 @@ class CWriter {
     if (o_.dialect == Dialect::C) out += "#include <stdbool.h>\n";
     // Strings (ppy_str.h) only for a unit that uses them: they need Boehm's
     // collector (`-lgc`, docs/runtime.md).
+    // Lists live on the collector too: a unit that makes, takes or returns one gets it.
     bool strings = false;
-    for (auto& f : m_.functions())
+    for (auto& f : m_.functions()) {
+      for (auto& p : f->params()) strings = strings || p.type.kind() == ir::TypeKind::Buffer;
+      for (auto& t : f->results()) strings = strings || t.kind() == ir::TypeKind::Buffer;
       ir::walk(f->body(), [&](const ir::Operation& op) {
         if (op.name() == "core.call_extern" &&
             (str_attr(op, "callee").starts_with("ppy_str_") || str_attr(op, "callee").starts_with("ppy_exc_") ||
+             str_attr(op, "callee").starts_with("ppy_list_") ||
              str_attr(op, "callee") == "ppy_print_string"))
           strings = true;
       });
+    }
     if (strings) out += "#define PPY_RT_STRINGS 1\n";
     out += "\n/* ---- the ppy native runtime (backends/runtime/ppy_runtime.h) ---- */\n";
     out += std::string(runtime::source());
@@ -412,13 +417,6 @@ class CWriter {
     values_ = &values;
     out_.clear();
     indent_ = 1;
-    lists_ = false;
-    ir::walk(f.body(), [&](const ir::Operation& op) {
-      if (op.name() == "core.call_extern" && str_attr(op, "callee").starts_with("ppy_list_new")) lists_ = true;
-    });
-    // An outlined try body's lists belong to the frame of the function it came from.
-    if (const ir::Attribute* s = f.attributes().get("ppy.synthesized"); s && s->is<bool>() && s->as_bool())
-      lists_ = false;
     // Slots nobody loads are not declared (a variable only written is a
     // warning); their stores keep only what has effects.
     read_slots_.clear();
@@ -435,7 +433,6 @@ class CWriter {
       if (slot ? !read_slots_.count(v) : values.uses(v) == 0) continue;
       line(str_cat(c_type(t), " ", values.name(v), " = ", zero(t), ";"));
     }
-    if (lists_) line("int64_t lists_mark = ppy_list_mark();");
     if (recursive_.count(&f)) line("ppy_rt_enter();");
     if (auto s = source::structure(f)) {
       seq(*s, true);
@@ -504,7 +501,7 @@ class CWriter {
       line(gpu_ ? "return;" : "ppy_rt_raise(\"SystemError\", \"reached core.unreachable\");");
       return;
     }
-    bool cleanup = lists_ || recursive_.count(fn_);
+    bool cleanup = recursive_.count(fn_) != 0;
     std::string value = t.num_operands() ? expr(t.operand(0)).text : "";
     bool braces = cleanup && !value.empty();
     if (braces) {
@@ -514,7 +511,6 @@ class CWriter {
       line(str_cat(c_type(t.operand(0)->type()), " result = ", value, ";"));
       value = "result";
     }
-    if (lists_) line("ppy_list_release(lists_mark);");
     if (recursive_.count(fn_)) line("ppy_rt_leave();");
     if (!value.empty()) line(str_cat("return ", value, ";"));
     else if (!last) line("return;");
@@ -818,9 +814,13 @@ class CWriter {
     return op_expr(*v->def());
   }
 
+  /// A list's element: an 8-byte slot (ppy_runtime.h), a bool held as int64_t.
   std::string element(const ir::Value* list, const ir::Value* index) {
-    bool f = list->type().elem().is_float();
-    return str_cat(f ? "PPY_LIST_F64(" : "PPY_LIST_I64(", expr(list).text, ")[", expr(index).text, "]");
+    ir::Type elem = list->type().elem();
+    if (elem.is_float()) return str_cat("PPY_LIST_F64(", expr(list).text, ")[", expr(index).text, "]");
+    if (elem.kind() == ir::TypeKind::I64 || elem.kind() == ir::TypeKind::Bool)
+      return str_cat("PPY_LIST_I64(", expr(list).text, ")[", expr(index).text, "]");
+    return str_cat("((", c_type(elem), "*)", paren(expr(list), kPostfix), "->data)[", expr(index).text, "]");
   }
 
   Expr negate(const ir::Value* v) {
@@ -1014,7 +1014,14 @@ class CWriter {
     if (n == "core.call_extern") {
       std::string_view c = str_attr(op, "callee");
       if (c == "ppy_pow_i64") return call("ppy_pow_i64", {op.operand(0), op.operand(1)});
-      if (c == "ppy_list_new_i64" || c == "ppy_list_new_f64") return call(c, {op.operand(0)});
+      if (c.starts_with("ppy_list_")) {
+        std::string a;
+        for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+        if (c == "ppy_list_pop_ptr" ||
+            c == "ppy_list_min_ptr")  // void* as the element's own type (C++ does not convert it)
+          return {str_cat("(", c_type(op.result(0)->type()), ")", c, "(", a, ")"), kUnary};
+        return {str_cat(c, "(", a, ")"), kPostfix};
+      }
       if (c == "ppy_str_literal") {
         std::string_view text = str_attr(op, "text");
         return {str_cat("ppy_str_literal(", c_string(text), ", ", static_cast<int64_t>(text.size()), ")"), kPostfix};
@@ -1103,7 +1110,6 @@ class CWriter {
   const ir::Function* fn_ = nullptr;
   const FunctionValues* values_ = nullptr;
   bool gpu_ = false;
-  bool lists_ = false;
   std::string out_;
   int indent_ = 0;
   absl::Status status_;

@@ -280,17 +280,25 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
 
   // The runtime, compiled from the header the backend carries; a program
   // that uses strings gets them, and links Boehm's collector (docs/runtime.md).
+  // Lists live on the collector too: a unit that makes, takes or returns one
+  // gets the same runtime.
   bool strings = false;
   for (const ir::Module* m : modules)
-    for (auto& f : m->functions())
+    for (auto& f : m->functions()) {
+      for (const ir::Type& t : f->results())
+        if (t.kind() == ir::TypeKind::Buffer) strings = true;
+      for (const ir::Param& p : f->params())
+        if (p.type.kind() == ir::TypeKind::Buffer) strings = true;
       ir::walk(f->body(), [&](const ir::Operation& op) {
         if (op.name() != "core.call_extern") return;
         const ir::Attribute* c = op.attr("callee");
         if (c && c->is<std::string>() &&
             (c->as_string().starts_with("ppy_str_") || c->as_string().starts_with("ppy_exc_") ||
+             c->as_string().starts_with("ppy_list_") ||
              c->as_string() == "ppy_print_string"))
           strings = true;
       });
+    }
   fs::path rt_c = work / "ppy_runtime.c", rt_o = work / "ppy_runtime.o";
   if (auto s = write(work / "ppy_runtime.h", runtime::source()); !s.ok()) return cleanup(), s;
   if (auto s = write(rt_c, str_cat("#define PPY_RT_API\n#define PPY_RT_DATA\n", strings ? "#define PPY_RT_STRINGS 1\n" : "",

@@ -66,6 +66,20 @@ class ModuleLowering {
   llvm::Module& module() { return *module_; }
   const LowerOptions& options() const { return options_; }
 
+  /// The access tag of a list's header fields (`element` false) or of its
+  /// elements: two types under one root, which never alias each other.
+  llvm::MDNode* list_tbaa(bool element) {
+    if (!tbaa_header_) {
+      llvm::MDBuilder md(ctx_);
+      llvm::MDNode* root = md.createTBAARoot("ppy lists");
+      llvm::MDNode* header = md.createTBAAScalarTypeNode("ppy list header", root);
+      llvm::MDNode* elems = md.createTBAAScalarTypeNode("ppy list element", root);
+      tbaa_header_ = md.createTBAAStructTagNode(header, header, 0);
+      tbaa_element_ = md.createTBAAStructTagNode(elems, elems, 0);
+    }
+    return element ? tbaa_element_ : tbaa_header_;
+  }
+
   /// The LLVM type of a value of IR type `t`, or null for one this backend
   /// does not take.
   llvm::Type* type(ir::Type t) {
@@ -170,6 +184,8 @@ class ModuleLowering {
   std::unique_ptr<llvm::Module> module_;
   std::unordered_map<std::string, llvm::Function*> functions_;
   std::unordered_map<std::string, llvm::Constant*> strings_;
+  llvm::MDNode* tbaa_header_ = nullptr;
+  llvm::MDNode* tbaa_element_ = nullptr;
   std::set<std::string> recursive_;
 };
 
@@ -244,6 +260,31 @@ class FunctionLowering {
   void leave();
   llvm::Value* element_address(const ir::Operation& op, llvm::Value* buf, llvm::Value* index, ir::Type elem,
                                bool store);
+  /// The type of a list's element slot: a bool is held as an i64.
+  llvm::Type* list_slot(ir::Type elem) {
+    return elem.kind() == ir::TypeKind::Bool ? static_cast<llvm::Type*>(i64()) : m_.type(elem);
+  }
+  /// A list's elements: the pointer in its header, after the length and capacity.
+  llvm::Value* list_data(llvm::Value* buf) {
+    llvm::Value* field = b_.CreateConstInBoundsGEP1_64(llvm::Type::getInt8Ty(ctx()), buf, 16);
+    return list_header(b_.CreateLoad(llvm::PointerType::get(ctx(), 0), field, "data"));
+  }
+  /// Type-based alias tags: a list header's fields and its elements are never
+  /// the same memory (docs/runtime.md, "Lists"), so a loop that stores
+  /// elements keeps the length and the element pointer in registers.
+  template <typename I>
+  I* list_header(I* access) {
+    return tag(access, m_.list_tbaa(false));
+  }
+  template <typename I>
+  I* list_element(I* access) {
+    return tag(access, m_.list_tbaa(true));
+  }
+  template <typename I>
+  I* tag(I* access, llvm::MDNode* node) {
+    if (auto* inst = llvm::dyn_cast<llvm::Instruction>(access)) inst->setMetadata(llvm::LLVMContext::MD_tbaa, node);
+    return access;
+  }
 
   ModuleLowering& m_;
   const ir::Function& f_;
@@ -254,7 +295,6 @@ class FunctionLowering {
   std::unordered_map<const ir::Block*, llvm::BasicBlock*> blocks_;
   std::unordered_map<const ir::Block*, std::vector<llvm::PHINode*>> phis_;
   std::unordered_map<std::string, llvm::BasicBlock*> raise_blocks_;
-  llvm::Value* list_mark_ = nullptr;
   bool counts_depth_ = false;
   llvm::Value* depth_ = nullptr;                ///< ppy_rt_depth on entry
   llvm::BasicBlock* prologue_end_ = nullptr;    ///< where the prologue enters the body
@@ -281,17 +321,6 @@ absl::Status FunctionLowering::run() {
     }
   }
   b_.SetInsertPoint(prologue_);
-  bool makes_lists = false;
-  ir::walk(f_.body(), [&](const ir::Operation& op) {
-    if (op.name() == "core.call_extern")
-      if (const ir::Attribute* c = op.attr("callee"); c && c->is<std::string>() &&
-                                                      c->as_string().starts_with("ppy_list_new_"))
-        makes_lists = true;
-  });
-  // An outlined try body's lists belong to the frame of the function it came from.
-  const ir::Attribute* synth = f_.attributes().get("ppy.synthesized");
-  if (synth && synth->is<bool>() && synth->as_bool()) makes_lists = false;
-  if (makes_lists) list_mark_ = b_.CreateCall(m_.runtime("ppy_list_mark"), {}, "list.mark");
   counts_depth_ = m_.recursive(f_.name());
   if (counts_depth_) {
     // ppy_rt_depth + 1, raising RecursionError past Python's limit; every
@@ -354,7 +383,6 @@ absl::Status FunctionLowering::run() {
 }
 
 void FunctionLowering::leave() {
-  if (list_mark_) b_.CreateCall(m_.runtime("ppy_list_release"), {list_mark_});
   if (depth_) b_.CreateStore(depth_, m_.depth());
 }
 
@@ -380,11 +408,10 @@ llvm::Value* FunctionLowering::element_address(const ir::Operation& op, llvm::Va
                                                ir::Type elem, bool store) {
   // The bounds check stays in every mode: an index the frontend has already
   // guarded folds away against its guard.
-  llvm::Value* len = b_.CreateLoad(i64(), buf, "len");
+  llvm::Value* len = list_header(b_.CreateLoad(i64(), buf, "len"));
   require(b_.CreateICmpULT(index, len), "IndexError",
           store ? "list assignment index out of range" : "list index out of range");
-  llvm::Value* data = b_.CreateConstInBoundsGEP1_64(llvm::Type::getInt8Ty(ctx()), buf, 16, "data");
-  return b_.CreateInBoundsGEP(m_.type(elem), data, index);
+  return b_.CreateInBoundsGEP(list_slot(elem), list_data(buf), index);
 }
 
 absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
@@ -532,16 +559,21 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     if (!elem) return fail(op, "an offset over elements this backend does not take");
     return set(b_.CreateGEP(elem, args[0], args[1]));
   }
-  if (n == "core.buffer_data")
-    return set(b_.CreateConstInBoundsGEP1_64(llvm::Type::getInt8Ty(ctx()), args[0], 16));
-  if (n == "core.buffer_len") return set(b_.CreateLoad(i64(), args[0], "len"));
+  if (n == "core.buffer_data") return set(list_data(args[0]));
+  if (n == "core.buffer_len") return set(list_header(b_.CreateLoad(i64(), args[0], "len")));
+  // A list's elements are 8-byte slots (ppy_runtime.h): a bool is an i64 0 or 1.
   if (n == "core.buffer_load") {
     ir::Type elem = op.operand(0)->type().elem();
-    return set(b_.CreateLoad(rlt, element_address(op, args[0], args[1], elem, false)));
+    llvm::Value* at = element_address(op, args[0], args[1], elem, false);
+    llvm::Value* v = list_element(b_.CreateLoad(list_slot(elem), at));
+    if (elem.kind() == ir::TypeKind::Bool) v = b_.CreateICmpNE(v, llvm::ConstantInt::get(i64(), 0));
+    return set(v);
   }
   if (n == "core.buffer_store") {
     ir::Type elem = op.operand(1)->type().elem();
-    b_.CreateStore(args[0], element_address(op, args[1], args[2], elem, true));
+    llvm::Value* v = args[0];
+    if (elem.kind() == ir::TypeKind::Bool) v = b_.CreateZExt(v, i64());
+    list_element(b_.CreateStore(v, element_address(op, args[1], args[2], elem, true)));
     return absl::OkStatus();
   }
   if (n == "core.guard") {

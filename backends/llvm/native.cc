@@ -151,14 +151,14 @@ std::string c_header(const std::string& name, const std::vector<ExportedFunction
                             ", written by ppy's LLVM backend. */\n#ifndef ", guard, "\n#define ", guard,
                             "\n\n#include <stdbool.h>\n#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   out +=
-      "/* A list: its length, then its elements (8 bytes each) from offset 16. A\n"
-      " * program's lists are made by the runtime and live until released. */\n"
+      "/* A list: a handle to its length, capacity and elements (8 bytes each),\n"
+      " * made by the runtime on Boehm's collector (link -lgc). */\n"
       "typedef struct ppy_list ppy_list;\n"
       "ppy_list* ppy_list_new_i64(int64_t n);\n"
       "ppy_list* ppy_list_new_f64(int64_t n);\n"
       "int64_t ppy_list_len(const ppy_list* l);\n"
-      "#define PPY_LIST_I64(l) ((int64_t*)((char*)(l) + 16))\n"
-      "#define PPY_LIST_F64(l) ((double*)((char*)(l) + 16))\n"
+      "#define PPY_LIST_I64(l) (*(int64_t**)((char*)(l) + 16))\n"
+      "#define PPY_LIST_F64(l) (*(double**)((char*)(l) + 16))\n"
       "/* Output is buffered; this writes it out (it also happens at exit). */\n"
       "void ppy_rt_flush(void);\n\n";
   for (auto& f : exports) {

@@ -45,7 +45,7 @@ absl::Status validate_module(const ir::Module& module) {
     if (f->results().size() > 1)
       return refuse(str_cat("@", f->name(), ", which returns several values"), "multiple results", f->loc());
     for (ir::Type t : f->results())
-      if (!lowered_type(t) || t.kind() == ir::TypeKind::Buffer)
+      if (!lowered_type(t))  // a list is a handle on the collector (docs/runtime.md, "Lists")
         return refuse(str_cat("a result of type ", t.str(), " in @", f->name()), "that type", f->loc());
     absl::Status status;
     ir::walk(f->body(), [&](const ir::Operation& op) {

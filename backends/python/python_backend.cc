@@ -19,7 +19,12 @@ bool known_extern(std::string_view c) {
   return c == "ppy_print_i64" || c == "ppy_print_f64" || c == "ppy_print_bool" || c == "ppy_print_str" ||
          c == "ppy_print_space" || c == "ppy_print_newline" || c == "ppy_list_new_i64" || c == "ppy_list_new_f64" ||
          c == "ppy_pow_i64" || c == "ppy_print_string" || c.starts_with("ppy_str_") || c == "ppy_exc_raise" ||
-         c == "ppy_exc_name" || c == "ppy_exc_message" || c == "ppy_exc_matches";
+         c == "ppy_exc_name" || c == "ppy_exc_message" || c == "ppy_exc_matches" ||
+         c == "ppy_list_new_ptr" ||
+         c.starts_with("ppy_list_append_") || c.starts_with("ppy_list_pop_") || c == "ppy_list_repr" ||
+         c == "ppy_list_eq" || c.starts_with("ppy_list_insert_") || c == "ppy_list_extend" || c == "ppy_list_slice" ||
+         c == "ppy_list_concat" || c.starts_with("ppy_list_contains_") || c == "ppy_list_sorted" ||
+         c.starts_with("ppy_list_sum_") || c.starts_with("ppy_list_min_");
 }
 
 /// Types the backend writes as Python values: i64, index, bool, f64, lists of
@@ -39,8 +44,12 @@ bool known_type(ir::Type t) {
   switch (t.kind()) {
     case ir::TypeKind::I64: case ir::TypeKind::Index: case ir::TypeKind::Bool: case ir::TypeKind::F64:
       return true;
-    case ir::TypeKind::Buffer:
-      return t.elem().kind() == ir::TypeKind::I64 || t.elem().kind() == ir::TypeKind::F64;
+    case ir::TypeKind::Buffer:  // a Python list of Python values (a str, a list)
+      return t.elem().kind() == ir::TypeKind::I64 || t.elem().kind() == ir::TypeKind::F64 ||
+             t.elem().kind() == ir::TypeKind::Bool ||
+             (t.elem().kind() == ir::TypeKind::Ptr && t.elem().ptr_space() == "generic" &&
+              t.elem().elem().kind() == ir::TypeKind::I8) ||
+             (t.elem().kind() == ir::TypeKind::Buffer && known_type(t.elem()));
     case ir::TypeKind::Ptr:
       if (t.ptr_space() == "generic" && t.elem().kind() == ir::TypeKind::I8) return true;  // a str (a Python str)
       return t.ptr_space() == "stack" && known_type(t.elem());

@@ -178,6 +178,24 @@ const std::map<std::string, std::string>& helper_texts() {
        "def _ppy_wrap(v):\n"
        "    \"\"\"v reduced to a signed 64-bit integer (wrapping arithmetic).\"\"\"\n"
        "    return ((v + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000\n"},
+      {"_ppy_list_repr",
+       "def _ppy_list_repr(l, d):\n"
+       "    \"\"\"repr(l), its elements as the descriptor d says (docs/runtime.md): a bool may be held as 0 or "
+       "1.\"\"\"\n"
+       "    if d[0] == 'b':\n"
+       "        return '[' + ', '.join('True' if x else 'False' for x in l) + ']'\n"
+       "    if d[0] == '[':\n"
+       "        return '[' + ', '.join(_ppy_list_repr(x, d[1:]) for x in l) + ']'\n"
+       "    return repr(l)\n"},
+      {"_ppy_sum_i64",
+       "def _ppy_sum_i64(l):\n"
+       "    \"\"\"sum(l) of ints, OverflowError past 64 bits as ppy's ints.\"\"\"\n"
+       "    s = 0\n"
+       "    for x in l:\n"
+       "        s += x\n"
+       "        if not -0x8000000000000000 <= s <= 0x7FFFFFFFFFFFFFFF:\n"
+       "            raise OverflowError('integer overflow')\n"
+       "    return s\n"},
       {"_ppy_str_cmp",
        "def _ppy_str_cmp(a, b):\n"
        "    \"\"\"-1, 0 or 1, as ppy_str_compare (docs/runtime.md).\"\"\"\n"
@@ -1101,8 +1119,38 @@ class ModuleWriter {
       if (c == "ppy_pow_i64") return helper("_ppy_pow_i64", {op.operand(0), op.operand(1)});
       if (c == "ppy_list_new_i64" || c == "ppy_list_new_f64")
         return {str_cat(c == "ppy_list_new_i64" ? "[0]" : "[0.0]", " * ", paren(expr(op.operand(0)), kMul + 1)), kMul};
+      if (c == "ppy_str_join")
+        return {str_cat(paren(expr(op.operand(0)), kAtom), ".join(", expr(op.operand(1)).text, ")"), kAtom};
+      if (c == "ppy_str_split" || c == "ppy_str_split_ws")
+        return {str_cat(paren(expr(op.operand(0)), kAtom), ".split(",
+                        c == "ppy_str_split" ? expr(op.operand(1)).text : "", ")"),
+                kAtom};
       if (c.starts_with("ppy_str_")) return string_op(op, c);
       if (c.starts_with("ppy_exc_")) return exc_op(op, c);
+      // Lists are Python lists (docs/runtime.md, "Lists").
+      if (c == "ppy_list_new_ptr") return {str_cat("[None] * ", paren(expr(op.operand(0)), kMul + 1)), kMul};
+      if (c.starts_with("ppy_list_append_"))
+        return {str_cat(paren(expr(op.operand(0)), kAtom), ".append(", expr(op.operand(1)).text, ")"), kAtom};
+      if (c.starts_with("ppy_list_pop_")) return {str_cat(paren(expr(op.operand(0)), kAtom), ".pop()"), kAtom};
+      if (c == "ppy_list_repr") return helper("_ppy_list_repr", {op.operand(0), op.operand(1)});
+      auto arg = [&](size_t i, int prec) { return paren(expr(op.operand(i)), prec); };
+      if (c.starts_with("ppy_list_insert_"))
+        return {str_cat(arg(0, kAtom), ".insert(", expr(op.operand(1)).text, ", ", expr(op.operand(2)).text, ")"),
+                kAtom};
+      if (c == "ppy_list_extend") return {str_cat(arg(0, kAtom), ".extend(", expr(op.operand(1)).text, ")"), kAtom};
+      if (c == "ppy_list_slice") return string_op(op, "ppy_str_slice");  // the same subscript
+      if (c == "ppy_list_concat") return {str_cat(arg(0, kAdd), " + ", arg(1, kAdd + 1)), kAdd};
+      if (c.starts_with("ppy_list_contains_"))
+        return {str_cat("int(", arg(1, kCmp + 1), " in ", arg(0, kCmp + 1), ")"), kAtom};
+      if (c == "ppy_list_sorted") return call("sorted", {op.operand(0)});
+      if (c == "ppy_list_sum_i64") return helper("_ppy_sum_i64", {op.operand(0)});
+      if (c == "ppy_list_sum_f64") return {str_cat("sum(", expr(op.operand(0)).text, ", 0.0)"), kAtom};
+      if (c.starts_with("ppy_list_min_"))
+        return {str_cat("(max if ", arg(1, kCmp), " else min)(", expr(op.operand(0)).text, ")"), kAtom};
+      if (c == "ppy_list_eq")
+        return {
+            str_cat("int(", paren(expr(op.operand(0)), kCmp + 1), " == ", paren(expr(op.operand(1)), kCmp + 1), ")"),
+            kAtom};
       return fail(op, str_cat("the runtime function '", c, "'")), Expr{"None", kAtom};
     }
     if (op.dialect() == "math") return math(op);

@@ -8,8 +8,7 @@
  * What it gives, byte for byte as the reference interpreter does:
  *   - print of i64, f64 (Python's repr of a float), bool and string literals,
  *     buffered, flushed at exit and before any error;
- *   - lists: a header (length) followed by the elements, zero-filled, released
- *     when the frame that made them returns (ppy_list_mark / ppy_list_release);
+ *   - the list header (its functions are ppy_str.h's: lists live on the collector);
  *   - ppy_pow_i64, Python's floor division and modulo of ints and floats;
  *   - raising: `<Name>: <message>` on stderr after stdout is flushed, then exit
  *     status 1 (or a jump back to ppy_rt_run when a program runs in-process).
@@ -61,16 +60,19 @@ extern "C" {
 /** Where output goes: `write(ctx, bytes, n)`; NULL writes to stdout/stderr. */
 typedef void (*ppy_rt_write_fn)(void* ctx, const char* bytes, size_t n);
 
-/** A list: its length, then the elements (8 bytes each, i64 or f64) from
- * PPY_LIST_DATA_OFFSET bytes after the header's start. */
+/** A list (a `buffer<T>` on the IR): a handle to its length, capacity and
+ * elements, 8 bytes each (i64, f64, a bool as i64 0 or 1, a pointer: a str or
+ * a list). The handle never moves; the elements move when the list grows.
+ * Lists live on the collector (ppy_str.h, docs/runtime.md "Lists"). */
 typedef struct ppy_list {
   int64_t len;
-  int64_t reserved;
+  int64_t cap;
+  void* data;
+  int64_t scanned; /* 1: the elements are handles the collector must see */
 } ppy_list;
 
-#define PPY_LIST_DATA_OFFSET 16
-#define PPY_LIST_I64(l) ((int64_t*)((char*)(l) + PPY_LIST_DATA_OFFSET))
-#define PPY_LIST_F64(l) ((double*)((char*)(l) + PPY_LIST_DATA_OFFSET))
+#define PPY_LIST_I64(l) ((int64_t*)(l)->data)
+#define PPY_LIST_F64(l) ((double*)(l)->data)
 
 /** Calls of recursive functions under way: compiled code counts it inline at
  * each entry and restores it at each return; past the limit (1000, Python's)
@@ -102,10 +104,6 @@ PPY_RT_API void ppy_print_bool(int32_t v);
 PPY_RT_API void ppy_print_str(const char* s, int64_t n);
 PPY_RT_API void ppy_print_space(void);
 PPY_RT_API void ppy_print_newline(void);
-PPY_RT_API ppy_list* ppy_list_new_i64(int64_t n);
-PPY_RT_API ppy_list* ppy_list_new_f64(int64_t n);
-PPY_RT_API int64_t ppy_list_mark(void);
-PPY_RT_API void ppy_list_release(int64_t mark);
 PPY_RT_API int64_t ppy_list_len(const ppy_list* l);
 PPY_RT_API void ppy_list_check(const ppy_list* l, int64_t i, int32_t store);
 PPY_RT_API int64_t ppy_pow_i64(int64_t base, int64_t exp);
@@ -116,12 +114,12 @@ PPY_RT_API double ppy_float_floordiv(double a, double b);
 PPY_RT_API int64_t ppy_float_to_i64(double v);
 
 /** Every function compiled code may call, for a JIT's symbol table: X(name). */
-#define PPY_RT_SYMBOLS(X)                                                                    \
-  X(ppy_rt_flush) X(ppy_rt_raise) X(ppy_rt_overflow) X(ppy_rt_run) X(ppy_rt_call) X(ppy_rt_try) X(ppy_rt_enter) \
-  X(ppy_rt_leave) X(ppy_print_i64) X(ppy_print_f64) X(ppy_print_bool) X(ppy_print_str)     \
-  X(ppy_print_space) X(ppy_print_newline) X(ppy_list_new_i64) X(ppy_list_new_f64)          \
-  X(ppy_list_mark) X(ppy_list_release) X(ppy_list_len) X(ppy_list_check) X(ppy_pow_i64)     \
-  X(ppy_int_floordiv) X(ppy_int_floormod) X(ppy_float_floormod) X(ppy_float_floordiv)      \
+#define PPY_RT_SYMBOLS(X)                                                                            \
+  X(ppy_rt_flush) X(ppy_rt_raise) X(ppy_rt_overflow) X(ppy_rt_run) X(ppy_rt_call) X(ppy_rt_try)     \
+  X(ppy_rt_enter)                                                                                  \
+  X(ppy_rt_leave) X(ppy_print_i64) X(ppy_print_f64) X(ppy_print_bool) X(ppy_print_str)             \
+  X(ppy_print_space) X(ppy_print_newline) X(ppy_list_len) X(ppy_list_check) X(ppy_pow_i64)         \
+  X(ppy_int_floordiv) X(ppy_int_floormod) X(ppy_float_floormod) X(ppy_float_floordiv)              \
   X(ppy_float_to_i64) X(ppy_rt_depth)
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -143,8 +141,6 @@ static struct {
   const char* error_message;
   int64_t recursion_limit; /* 0: Python's default, 1000 */
   ppy_rt_raise_fn raise_hook; /* ppy_rt_set_raise_hook */
-  void** lists; /* every live list, oldest first */
-  size_t nlists, caplists;
 } ppy_rt_state; /* zero-initialized: recursion_limit 0 means 1000 */
 
 PPY_RT_API void ppy_rt_flush(void) {
@@ -235,7 +231,6 @@ PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
     status = 1;
   ppy_rt_state.trap = saved;
   ppy_rt_depth = 0;
-  ppy_list_release(0);
   ppy_rt_flush();
   return status;
 }
@@ -245,11 +240,10 @@ PPY_RT_API void ppy_rt_set_recursion_limit(int64_t limit) { ppy_rt_state.recursi
 
 /** Calls `fn(arg)` from foreign code (a C program, a Python extension):
  * answers 0, or 1 when it raised (ppy_rt_last_error says what, and nothing is
- * printed: the caller reports it); lists it made are freed, output flushed. */
+ * printed: the caller reports it); output flushed. */
 PPY_RT_API int ppy_rt_call(void (*fn)(void* arg), void* arg) {
   jmp_buf trap;
   jmp_buf* saved = ppy_rt_state.trap;
-  int64_t mark = ppy_list_mark();
   int64_t depth = ppy_rt_depth;
   int quiet = ppy_rt_state.quiet;
   volatile int status = 0;
@@ -262,7 +256,6 @@ PPY_RT_API int ppy_rt_call(void (*fn)(void* arg), void* arg) {
   ppy_rt_state.trap = saved;
   ppy_rt_state.quiet = quiet;
   ppy_rt_depth = depth;
-  ppy_list_release(mark);
   ppy_rt_flush();
   return status;
 }
@@ -427,35 +420,6 @@ PPY_RT_API void ppy_print_newline(void) { ppy_rt_write("\n", 1); }
 
 /* ------------------------------------------------------------------------ */
 /* Lists                                                                     */
-
-/** A zero-filled list of `n` elements (n < 0 counts as 0); MemoryError past
- * 2^31 elements, as the interpreter. */
-PPY_RT_API ppy_list* ppy_list_new_i64(int64_t n) {
-  if (n < 0) n = 0;
-  if (n > ((int64_t)1 << 31)) ppy_rt_raise("MemoryError", "");
-  ppy_list* l = (ppy_list*)calloc(1, PPY_LIST_DATA_OFFSET + (size_t)n * 8);
-  if (!l) ppy_rt_raise("MemoryError", "");
-  l->len = n;
-  if (ppy_rt_state.nlists == ppy_rt_state.caplists) {
-    size_t cap = ppy_rt_state.caplists ? ppy_rt_state.caplists * 2 : 64;
-    void** grown = (void**)realloc(ppy_rt_state.lists, cap * sizeof(void*));
-    if (!grown) ppy_rt_raise("MemoryError", "");
-    ppy_rt_state.lists = grown;
-    ppy_rt_state.caplists = cap;
-  }
-  ppy_rt_state.lists[ppy_rt_state.nlists++] = l;
-  return l;
-}
-
-PPY_RT_API ppy_list* ppy_list_new_f64(int64_t n) { return ppy_list_new_i64(n); }
-
-/** How many lists live now: a frame that makes lists takes a mark on entry
- * and releases to it when it returns (a list never outlives its frame). */
-PPY_RT_API int64_t ppy_list_mark(void) { return (int64_t)ppy_rt_state.nlists; }
-
-PPY_RT_API void ppy_list_release(int64_t mark) {
-  while ((int64_t)ppy_rt_state.nlists > mark) free(ppy_rt_state.lists[--ppy_rt_state.nlists]);
-}
 
 PPY_RT_API int64_t ppy_list_len(const ppy_list* l) { return l->len; }
 

@@ -75,6 +75,35 @@ PPY_RT_API ppy_str* ppy_exc_name(void);
 PPY_RT_API ppy_str* ppy_exc_message(void);
 PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* cls);
 PPY_RT_API void ppy_exc_set(const char* name, const char* message);
+PPY_RT_API ppy_list* ppy_list_new_i64(int64_t n);
+PPY_RT_API ppy_list* ppy_list_new_f64(int64_t n);
+PPY_RT_API ppy_list* ppy_list_new_ptr(int64_t n);
+PPY_RT_API void ppy_list_append_i64(ppy_list* l, int64_t v);
+PPY_RT_API void ppy_list_append_f64(ppy_list* l, double v);
+PPY_RT_API void ppy_list_append_ptr(ppy_list* l, void* v);
+PPY_RT_API int64_t ppy_list_pop_i64(ppy_list* l);
+PPY_RT_API double ppy_list_pop_f64(ppy_list* l);
+PPY_RT_API void* ppy_list_pop_ptr(ppy_list* l);
+PPY_RT_API ppy_str* ppy_list_repr(const ppy_list* l, const ppy_str* desc);
+PPY_RT_API int64_t ppy_list_eq(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
+PPY_RT_API void ppy_list_insert_i64(ppy_list* l, int64_t i, int64_t v);
+PPY_RT_API void ppy_list_insert_f64(ppy_list* l, int64_t i, double v);
+PPY_RT_API void ppy_list_insert_ptr(ppy_list* l, int64_t i, void* v);
+PPY_RT_API void ppy_list_extend(ppy_list* l, const ppy_list* other);
+PPY_RT_API ppy_list* ppy_list_slice(const ppy_list* l, int64_t start, int64_t stop, int64_t step, int64_t omitted);
+PPY_RT_API ppy_list* ppy_list_concat(const ppy_list* a, const ppy_list* b);
+PPY_RT_API int64_t ppy_list_contains_i64(const ppy_list* l, int64_t v);
+PPY_RT_API int64_t ppy_list_contains_f64(const ppy_list* l, double v);
+PPY_RT_API int64_t ppy_list_contains_ptr(const ppy_list* l, const void* v, const ppy_str* desc);
+PPY_RT_API ppy_list* ppy_list_sorted(const ppy_list* l, const ppy_str* desc);
+PPY_RT_API int64_t ppy_list_sum_i64(const ppy_list* l);
+PPY_RT_API double ppy_list_sum_f64(const ppy_list* l);
+PPY_RT_API int64_t ppy_list_min_i64(const ppy_list* l, int64_t max);
+PPY_RT_API double ppy_list_min_f64(const ppy_list* l, int64_t max);
+PPY_RT_API void* ppy_list_min_ptr(const ppy_list* l, int64_t max);
+PPY_RT_API ppy_str* ppy_str_join(const ppy_str* sep, const ppy_list* parts);
+PPY_RT_API ppy_list* ppy_str_split(const ppy_str* s, const ppy_str* sep);
+PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s);
 
 /** The string functions compiled code may call, for a JIT's symbol table. */
 /* clang-format off */
@@ -85,7 +114,13 @@ PPY_RT_API void ppy_exc_set(const char* name, const char* message);
   X(ppy_str_lower) X(ppy_str_strip) X(ppy_str_lstrip) X(ppy_str_rstrip) X(ppy_str_startswith)          \
   X(ppy_str_endswith) X(ppy_str_find) X(ppy_str_count) X(ppy_str_replace) X(ppy_str_repr)         \
   X(ppy_str_format_i64) X(ppy_str_format_f64) X(ppy_str_format_str) X(ppy_str_ord) X(ppy_str_chr)        \
-  X(ppy_exc_raise) X(ppy_exc_name) X(ppy_exc_message) X(ppy_exc_matches) X(ppy_exc_set)
+  X(ppy_exc_raise) X(ppy_exc_name) X(ppy_exc_message) X(ppy_exc_matches) X(ppy_exc_set)                   \
+  X(ppy_list_new_i64) X(ppy_list_new_f64) X(ppy_list_new_ptr) X(ppy_list_append_i64) X(ppy_list_append_f64)   \
+  X(ppy_list_append_ptr) X(ppy_list_pop_i64) X(ppy_list_pop_f64) X(ppy_list_pop_ptr) X(ppy_list_repr)         \
+  X(ppy_list_eq) X(ppy_list_insert_i64) X(ppy_list_insert_f64) X(ppy_list_insert_ptr) X(ppy_list_extend)      \
+  X(ppy_list_slice) X(ppy_list_concat) X(ppy_list_contains_i64) X(ppy_list_contains_f64)                      \
+  X(ppy_list_contains_ptr) X(ppy_list_sorted) X(ppy_list_sum_i64) X(ppy_list_sum_f64) X(ppy_list_min_i64)     \
+  X(ppy_list_min_f64) X(ppy_list_min_ptr) X(ppy_str_join) X(ppy_str_split) X(ppy_str_split_ws)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -821,6 +856,355 @@ PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* cls) {
     n = base;
   }
   return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lists on the collector (docs/runtime.md, "Lists")                         */
+
+/** Elements past this count raise MemoryError, as the interpreter. */
+#define PPY_LIST_MAX ((int64_t)1 << 31)
+
+/** A list of `n` zero elements (n < 0 counts as 0). `scanned`: its elements
+ * may be handles (str, list), so the collector scans them; numbers are atomic. */
+static ppy_list* ppy_list_make(int64_t n, int scanned) {
+  if (PPY_RT_UNLIKELY(!ppy_rt_gc_ready)) ppy_rt_gc_init();
+  if (n < 0) n = 0;
+  if (n > PPY_LIST_MAX) ppy_rt_raise("MemoryError", "");
+  ppy_list* l = (ppy_list*)GC_MALLOC(sizeof(ppy_list));
+  if (!l) ppy_rt_raise("MemoryError", "");
+  int64_t cap = n < 4 ? 4 : n;
+  size_t bytes = (size_t)cap * 8;
+  l->data = scanned ? GC_MALLOC(bytes) : GC_MALLOC_ATOMIC(bytes);
+  if (!l->data) ppy_rt_raise("MemoryError", "");
+  if (!scanned) memset(l->data, 0, bytes);
+  l->len = n;
+  l->cap = cap;
+  l->scanned = scanned;
+  return l;
+}
+
+PPY_RT_API ppy_list* ppy_list_new_i64(int64_t n) { return ppy_list_make(n, 0); }
+PPY_RT_API ppy_list* ppy_list_new_f64(int64_t n) { return ppy_list_make(n, 0); }
+PPY_RT_API ppy_list* ppy_list_new_ptr(int64_t n) { return ppy_list_make(n, 1); }
+
+/** Room for one more element: the elements double when full (the collector's
+ * GC_REALLOC keeps an atomic block atomic). Answers the new element's slot. */
+static void* ppy_list_push(ppy_list* l) {
+  if (l->len == l->cap) {
+    if (l->len >= PPY_LIST_MAX) ppy_rt_raise("MemoryError", "");
+    int64_t cap = l->cap * 2;
+    void* grown = GC_REALLOC(l->data, (size_t)cap * 8);
+    if (!grown) ppy_rt_raise("MemoryError", "");
+    l->data = grown;
+    l->cap = cap;
+  }
+  return (char*)l->data + 8 * l->len++;
+}
+
+PPY_RT_API void ppy_list_append_i64(ppy_list* l, int64_t v) { *(int64_t*)ppy_list_push(l) = v; }
+PPY_RT_API void ppy_list_append_f64(ppy_list* l, double v) { *(double*)ppy_list_push(l) = v; }
+PPY_RT_API void ppy_list_append_ptr(ppy_list* l, void* v) { *(void**)ppy_list_push(l) = v; }
+
+/** The last element's slot, taken off: IndexError on an empty list. */
+static void* ppy_list_take(ppy_list* l) {
+  if (PPY_RT_UNLIKELY(l->len == 0)) ppy_rt_raise("IndexError", "pop from empty list");
+  return (char*)l->data + 8 * --l->len;
+}
+
+PPY_RT_API int64_t ppy_list_pop_i64(ppy_list* l) { return *(int64_t*)ppy_list_take(l); }
+PPY_RT_API double ppy_list_pop_f64(ppy_list* l) { return *(double*)ppy_list_take(l); }
+PPY_RT_API void* ppy_list_pop_ptr(ppy_list* l) {
+  void** slot = (void**)ppy_list_take(l);
+  void* v = *slot;
+  *slot = NULL; /* the collector no longer sees it through the list */
+  return v;
+}
+
+/* A list's element type travels as a descriptor string: `i` int, `f` float,
+ * `b` bool, `s` str, `[` followed by the descriptor of a list's elements. */
+
+/** Appends Python's repr of element `v` (descriptor `d`) to the growing text. */
+typedef struct ppy_text {
+  char* b;
+  size_t n, cap;
+} ppy_text;
+
+static void ppy_text_add(ppy_text* t, const char* s, size_t n) {
+  if (t->n + n > t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    while (cap < t->n + n) cap *= 2;
+    char* grown = (char*)GC_REALLOC(t->b, cap);
+    if (!grown) ppy_rt_raise("MemoryError", "");
+    t->b = grown;
+    t->cap = cap;
+  }
+  memcpy(t->b + t->n, s, n);
+  t->n += n;
+}
+
+static void ppy_list_repr_into(ppy_text* t, const ppy_list* l, const char* d) {
+  ppy_text_add(t, "[", 1);
+  for (int64_t k = 0; k < l->len; ++k) {
+    if (k) ppy_text_add(t, ", ", 2);
+    char buf[40];
+    int64_t slot = ((const int64_t*)l->data)[k];
+    switch (d[0]) {
+      case 'i':
+        ppy_text_add(t, buf, (size_t)snprintf(buf, sizeof buf, "%lld", (long long)slot));
+        break;
+      case 'f':
+        ppy_text_add(t, buf, (size_t)ppy_format_f64(((const double*)l->data)[k], buf));
+        break;
+      case 'b':
+        if (slot)
+          ppy_text_add(t, "True", 4);
+        else
+          ppy_text_add(t, "False", 5);
+        break;
+      case 's': {
+        const ppy_str* r = ppy_str_repr(((const ppy_str* const*)l->data)[k]);
+        ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
+        break;
+      }
+      default:
+        ppy_list_repr_into(t, ((const ppy_list* const*)l->data)[k], d + 1);
+        break;
+    }
+  }
+  ppy_text_add(t, "]", 1);
+}
+
+/** Python's repr of a list whose elements `desc` describes (above). */
+PPY_RT_API ppy_str* ppy_list_repr(const ppy_list* l, const ppy_str* desc) {
+  ppy_text t = {NULL, 0, 0};
+  ppy_list_repr_into(&t, l, PPY_STR_BYTES(desc));
+  return ppy_str_make(t.b, (int64_t)t.n);
+}
+
+static int ppy_list_eq_at(const ppy_list* a, const ppy_list* b, const char* d) {
+  if (a == b) return 1;
+  if (a->len != b->len) return 0;
+  for (int64_t k = 0; k < a->len; ++k) {
+    switch (d[0]) {
+      case 'f':
+        if (!(((const double*)a->data)[k] == ((const double*)b->data)[k])) return 0;
+        break;
+      case 's':
+        if (ppy_str_compare(((const ppy_str* const*)a->data)[k], ((const ppy_str* const*)b->data)[k]) != 0) return 0;
+        break;
+      case '[':
+        if (!ppy_list_eq_at(((const ppy_list* const*)a->data)[k], ((const ppy_list* const*)b->data)[k], d + 1))
+          return 0;
+        break;
+      default:
+        if (((const int64_t*)a->data)[k] != ((const int64_t*)b->data)[k]) return 0;
+    }
+  }
+  return 1;
+}
+
+/** `a == b` of two lists whose elements `desc` describes: 1 or 0. */
+PPY_RT_API int64_t ppy_list_eq(const ppy_list* a, const ppy_list* b, const ppy_str* desc) {
+  return ppy_list_eq_at(a, b, PPY_STR_BYTES(desc));
+}
+
+/** Opens a gap of one slot at `i` (Python's insert: negative counts from the
+ * end, then clamped to the list) and answers it. */
+static void* ppy_list_gap(ppy_list* l, int64_t i) {
+  int64_t n = l->len;
+  if (i < 0) i += n;
+  if (i < 0) i = 0;
+  if (i > n) i = n;
+  ppy_list_push(l);
+  char* d = (char*)l->data;
+  memmove(d + 8 * (i + 1), d + 8 * i, (size_t)(n - i) * 8);
+  return d + 8 * i;
+}
+
+PPY_RT_API void ppy_list_insert_i64(ppy_list* l, int64_t i, int64_t v) { *(int64_t*)ppy_list_gap(l, i) = v; }
+PPY_RT_API void ppy_list_insert_f64(ppy_list* l, int64_t i, double v) { *(double*)ppy_list_gap(l, i) = v; }
+PPY_RT_API void ppy_list_insert_ptr(ppy_list* l, int64_t i, void* v) { *(void**)ppy_list_gap(l, i) = v; }
+
+/** `l.extend(other)` (`l += other`): `other` may be `l` itself. */
+PPY_RT_API void ppy_list_extend(ppy_list* l, const ppy_list* other) {
+  int64_t n = other->len;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t v = ((const int64_t*)other->data)[k];
+    *(int64_t*)ppy_list_push(l) = v;
+  }
+}
+
+/** `l[start:stop:step]` with Python's bounds (bit 0 of `omitted`: no start,
+ * bit 1: no stop); ValueError for a zero step. A new list of the same kind. */
+PPY_RT_API ppy_list* ppy_list_slice(const ppy_list* l, int64_t start, int64_t stop, int64_t step, int64_t omitted) {
+  if (step == 0) ppy_rt_raise("ValueError", "slice step cannot be zero");
+  int64_t n = l->len;
+  int64_t lo, hi;
+  if (step > 0) {
+    lo = (omitted & 1) ? 0 : start < 0 ? (start + n < 0 ? 0 : start + n) : (start > n ? n : start);
+    hi = (omitted & 2) ? n : stop < 0 ? (stop + n < 0 ? 0 : stop + n) : (stop > n ? n : stop);
+  } else {
+    lo = (omitted & 1) ? n - 1 : start < 0 ? (start + n < -1 ? -1 : start + n) : (start > n - 1 ? n - 1 : start);
+    hi = (omitted & 2) ? -1 : stop < 0 ? (stop + n < -1 ? -1 : stop + n) : (stop > n - 1 ? n - 1 : stop);
+  }
+  int64_t count = 0;
+  if (step > 0 && lo < hi) count = (hi - lo + step - 1) / step;
+  if (step < 0 && lo > hi) count = (lo - hi + (-step) - 1) / (-step);
+  ppy_list* r = ppy_list_make(count, (int)l->scanned);
+  for (int64_t k = 0; k < count; ++k) ((int64_t*)r->data)[k] = ((const int64_t*)l->data)[lo + k * step];
+  return r;
+}
+
+/** `a + b`: a new list. */
+PPY_RT_API ppy_list* ppy_list_concat(const ppy_list* a, const ppy_list* b) {
+  ppy_list* r = ppy_list_make(a->len + b->len, (int)(a->scanned | b->scanned));
+  if (a->len) memcpy(r->data, a->data, (size_t)a->len * 8);
+  if (b->len) memcpy((char*)r->data + 8 * a->len, b->data, (size_t)b->len * 8);
+  return r;
+}
+
+PPY_RT_API int64_t ppy_list_contains_i64(const ppy_list* l, int64_t v) {
+  for (int64_t k = 0; k < l->len; ++k)
+    if (((const int64_t*)l->data)[k] == v) return 1;
+  return 0;
+}
+
+PPY_RT_API int64_t ppy_list_contains_f64(const ppy_list* l, double v) {
+  for (int64_t k = 0; k < l->len; ++k)
+    if (((const double*)l->data)[k] == v) return 1;
+  return 0;
+}
+
+/** `v in l` for a list of handles: a str or a list (`desc` describes `l`'s elements). */
+PPY_RT_API int64_t ppy_list_contains_ptr(const ppy_list* l, const void* v, const ppy_str* desc) {
+  const char* d = PPY_STR_BYTES(desc);
+  for (int64_t k = 0; k < l->len; ++k) {
+    const void* x = ((const void* const*)l->data)[k];
+    if (d[0] == 's' ? ppy_str_compare((const ppy_str*)x, (const ppy_str*)v) == 0
+                    : ppy_list_eq_at((const ppy_list*)x, (const ppy_list*)v, d + 1))
+      return 1;
+  }
+  return 0;
+}
+
+/** Python's `a < b` of two elements whose descriptor is `d` (numbers, bools, strs). */
+static int ppy_slot_less(int64_t a, int64_t b, const char* d) {
+  if (d[0] == 'f') {
+    double x, y;
+    memcpy(&x, &a, 8);
+    memcpy(&y, &b, 8);
+    return x < y;
+  }
+  if (d[0] == 's') return ppy_str_compare((const ppy_str*)(intptr_t)a, (const ppy_str*)(intptr_t)b) < 0;
+  return a < b;
+}
+
+/** `sorted(l)`: a new list, stable (a merge sort, as Python's sort is stable). */
+PPY_RT_API ppy_list* ppy_list_sorted(const ppy_list* l, const ppy_str* desc) {
+  const char* d = PPY_STR_BYTES(desc);
+  int64_t n = l->len;
+  ppy_list* r = ppy_list_make(n, (int)l->scanned);
+  int64_t* a = (int64_t*)r->data;
+  if (n) memcpy(a, l->data, (size_t)n * 8);
+  int64_t* tmp =
+      (int64_t*)(l->scanned ? GC_MALLOC((size_t)(n ? n : 1) * 8) : GC_MALLOC_ATOMIC((size_t)(n ? n : 1) * 8));
+  if (!tmp) ppy_rt_raise("MemoryError", "");
+  for (int64_t width = 1; width < n; width *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+      int64_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) tmp[k++] = ppy_slot_less(a[j], a[i], d) ? a[j++] : a[i++];
+      while (i < mid) tmp[k++] = a[i++];
+      while (j < hi) tmp[k++] = a[j++];
+    }
+    memcpy(a, tmp, (size_t)n * 8);
+  }
+  return r;
+}
+
+/** `sum(l)` of ints: OverflowError past 64 bits, as ppy's ints. */
+PPY_RT_API int64_t ppy_list_sum_i64(const ppy_list* l) {
+  int64_t s = 0;
+  for (int64_t k = 0; k < l->len; ++k)
+    if (__builtin_add_overflow(s, ((const int64_t*)l->data)[k], &s)) ppy_rt_overflow();
+  return s;
+}
+
+/** `sum(l)` of floats: left to right, as Python 3.11 adds them. */
+PPY_RT_API double ppy_list_sum_f64(const ppy_list* l) {
+  double s = 0.0;
+  for (int64_t k = 0; k < l->len; ++k) s += ((const double*)l->data)[k];
+  return s;
+}
+
+/** `min(l)` (`max` non-zero: `max(l)`): the first element no later one beats,
+ * as Python keeps it; ValueError for an empty list. */
+static int64_t ppy_list_pick(const ppy_list* l, int64_t max, const char* d) {
+  if (l->len == 0)
+    ppy_rt_raise("ValueError", max ? "max() arg is an empty sequence" : "min() arg is an empty sequence");
+  const int64_t* a = (const int64_t*)l->data;
+  int64_t best = a[0];
+  for (int64_t k = 1; k < l->len; ++k)
+    if (max ? ppy_slot_less(best, a[k], d) : ppy_slot_less(a[k], best, d)) best = a[k];
+  return best;
+}
+
+PPY_RT_API int64_t ppy_list_min_i64(const ppy_list* l, int64_t max) { return ppy_list_pick(l, max, "i"); }
+PPY_RT_API double ppy_list_min_f64(const ppy_list* l, int64_t max) {
+  int64_t bits = ppy_list_pick(l, max, "f");
+  double v;
+  memcpy(&v, &bits, 8);
+  return v;
+}
+PPY_RT_API void* ppy_list_min_ptr(const ppy_list* l, int64_t max) {
+  return (void*)(intptr_t)ppy_list_pick(l, max, "s");
+}
+
+/** `sep.join(parts)`. */
+PPY_RT_API ppy_str* ppy_str_join(const ppy_str* sep, const ppy_list* parts) {
+  ppy_text t = {NULL, 0, 0};
+  for (int64_t k = 0; k < parts->len; ++k) {
+    const ppy_str* p = ((const ppy_str* const*)parts->data)[k];
+    if (k && sep->len) ppy_text_add(&t, PPY_STR_BYTES(sep), (size_t)sep->len);
+    if (p->len) ppy_text_add(&t, PPY_STR_BYTES(p), (size_t)p->len);
+  }
+  return ppy_str_make(t.b ? t.b : "", (int64_t)t.n);
+}
+
+/** `s.split(sep)`: ValueError for an empty separator. */
+PPY_RT_API ppy_list* ppy_str_split(const ppy_str* s, const ppy_str* sep) {
+  if (sep->len == 0) ppy_rt_raise("ValueError", "empty separator");
+  ppy_list* r = ppy_list_make(0, 1);
+  const char* b = PPY_STR_BYTES(s);
+  const char* e = b + s->len;
+  const char* from = b;
+  for (const char* at = b; at + sep->len <= e;) {
+    if (memcmp(at, PPY_STR_BYTES(sep), (size_t)sep->len) == 0) {
+      ppy_list_append_ptr(r, ppy_str_make(from, at - from));
+      at += sep->len;
+      from = at;
+    } else {
+      ++at;
+    }
+  }
+  ppy_list_append_ptr(r, ppy_str_make(from, e - from));
+  return r;
+}
+
+/** `s.split()`: runs of ASCII whitespace separate; none at the ends. */
+PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
+  ppy_list* r = ppy_list_make(0, 1);
+  const char* b = PPY_STR_BYTES(s);
+  int64_t n = s->len, i = 0;
+  for (;;) {
+    while (i < n && (b[i] == ' ' || (b[i] >= '\t' && b[i] <= '\r') || (b[i] >= 0x1c && b[i] <= 0x1f))) ++i;
+    if (i >= n) break;
+    int64_t j = i;
+    while (j < n && !(b[j] == ' ' || (b[j] >= '\t' && b[j] <= '\r') || (b[j] >= 0x1c && b[j] <= 0x1f))) ++j;
+    ppy_list_append_ptr(r, ppy_str_make(b + i, j - i));
+    i = j;
+  }
+  return r;
 }
 
 #endif /* PPY_RT_DECLARATIONS_ONLY */

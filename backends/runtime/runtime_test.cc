@@ -11,6 +11,7 @@
 #include "ppy/ir/text.h"
 #include "ppy/runtime/runtime_source.h"
 #include "ppy_runtime.h"
+#include "ppy_str.h"
 
 namespace {
 
@@ -115,7 +116,6 @@ TEST(Runtime, ARaiseFlushesStdoutThenNamesTheExceptionAndEndsWithStatusOne) {
   EXPECT_EQ(ppy_rt_run(raises_after_printing), 1);
   EXPECT_EQ(c.out, "7\n");
   EXPECT_EQ(c.err, "ZeroDivisionError: integer division or modulo by zero\n");
-  EXPECT_EQ(ppy_list_mark(), 0) << "the lists of a program that raised are freed";
 }
 
 void memory_error() { ppy_list_new_f64((int64_t{1} << 31) + 1); }
@@ -157,16 +157,44 @@ TEST(Runtime, EachErrorHasPythonsWords) {
   ppy_rt_set_recursion_limit(1000);
 }
 
-TEST(Runtime, ListsAreZeroFilledAndReleasedToAMark) {
-  int64_t mark = ppy_list_mark();
+TEST(Runtime, ListsAreZeroFilledGrowAndPopWithPythonsWords) {
   ppy_list* a = ppy_list_new_i64(4);
   ppy_list* b = ppy_list_new_f64(-3);
   EXPECT_EQ(ppy_list_len(a), 4);
   EXPECT_EQ(ppy_list_len(b), 0);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(PPY_LIST_I64(a)[i], 0);
-  EXPECT_EQ(ppy_list_mark(), mark + 2);
-  ppy_list_release(mark);
-  EXPECT_EQ(ppy_list_mark(), mark);
+  for (int i = 0; i < 1000; ++i) ppy_list_append_i64(a, i);
+  EXPECT_EQ(ppy_list_len(a), 1004);
+  EXPECT_EQ(PPY_LIST_I64(a)[1003], 999);
+  EXPECT_EQ(ppy_list_pop_i64(a), 999);
+  EXPECT_EQ(ppy_list_len(a), 1003);
+  ppy_list_append_f64(b, 2.5);
+  ppy_list_append_f64(b, -0.0);
+  EXPECT_EQ(std::string(PPY_STR_BYTES(ppy_list_repr(b, ppy_str_literal("f", 1)))), "[2.5, -0.0]");
+  ppy_list* nested = ppy_list_new_ptr(0);
+  ppy_list* inner = ppy_list_new_ptr(0);
+  ppy_list_append_ptr(inner, ppy_str_literal("it's", 4));
+  ppy_list_append_ptr(nested, inner);
+  ppy_list_append_ptr(nested, ppy_list_new_ptr(0));
+  EXPECT_EQ(std::string(PPY_STR_BYTES(ppy_list_repr(nested, ppy_str_literal("[s", 2)))), "[[\"it's\"], []]");
+  ppy_list* same = ppy_list_new_ptr(0);
+  ppy_list_append_ptr(same, inner);
+  ppy_list_append_ptr(same, ppy_list_new_ptr(0));
+  EXPECT_EQ(ppy_list_eq(nested, same, ppy_str_literal("[s", 2)), 1);
+  ppy_list_append_ptr(inner, ppy_str_literal("x", 1));
+  EXPECT_EQ(ppy_list_eq(nested, nested, ppy_str_literal("[s", 2)), 1);
+  ppy_list* other = ppy_list_new_ptr(0);
+  ppy_list_append_ptr(other, ppy_list_new_ptr(0));
+  ppy_list_append_ptr(other, ppy_list_new_ptr(0));
+  EXPECT_EQ(ppy_list_eq(nested, other, ppy_str_literal("[s", 2)), 0);
+}
+
+void pop_empty() { ppy_list_pop_ptr(ppy_list_new_ptr(0)); }
+
+TEST(Runtime, PopOfAnEmptyListRaisesIndexError) {
+  Captured c;
+  EXPECT_EQ(ppy_rt_run(pop_empty), 1);
+  EXPECT_EQ(c.err, "IndexError: pop from empty list\n");
 }
 
 TEST(Runtime, IntegerArithmeticAsPython) {

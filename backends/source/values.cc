@@ -20,6 +20,8 @@ Effects effects_of(const ir::Operation& op, const ir::Module* module) {
   Effects e;
   if (n == "core.load") {
     e.reads = true;
+  } else if (n == "core.buffer_len" || n == "core.buffer_data") {
+    e.reads = true;  // a list grows (docs/runtime.md, "Lists")
   } else if (n == "core.buffer_load") {
     e.reads = e.raises = true;
   } else if (n == "core.store") {

@@ -25,10 +25,13 @@ enum class Ty : uint16_t {
   FirstCompound = 256,
 };
 
-inline bool is_list(Ty t) { return t == Ty::ListInt || t == Ty::ListFloat; }
+/// Any `list[T]` (types.h interns those other than list[int] and list[float]).
+bool is_list(Ty t);
+Ty list_elem(Ty t);
 inline bool is_ptr(Ty t) { return t >= Ty::PtrInt && t <= Ty::ConstPtrFloat; }
 inline bool is_numeric(Ty t) { return t == Ty::Int || t == Ty::Float || t == Ty::Bool; }
 inline Ty elem_of(Ty t) {
+  if (t >= Ty::FirstCompound) return list_elem(t);
   return (t == Ty::ListFloat || t == Ty::PtrFloat || t == Ty::ConstPtrFloat) ? Ty::Float : Ty::Int;
 }
 const char* ty_name(Ty t);
@@ -39,6 +42,8 @@ enum class ExprKind : uint8_t {
   Slice,  ///< `a:b:c` in a subscript: kids are the parts present, ival their mask (1, 2, 4)
   FString,  ///< f"...": kids are its parts in order, Str literals and FFields
   FField,   ///< `{x!r:spec}` of an f-string: kids[0] the value, str the spec, ival the conversion ('r', 's', 0)
+  /// `[elt for x in it if cond]`: kids are elt, it and (ival 1) cond; ops the target's names
+  ListComp,
 };
 
 /// What a name, attribute or call refers to (set by the checker).

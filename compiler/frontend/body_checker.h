@@ -147,6 +147,27 @@ class BodyChecker {
   /// An f-string: its fields' values and format specs.
   Ty fstring(Expr& e);
 
+  // --- lists (check_list.cc) ---
+  /// `xs.method(...)` of a list `xs`: the method's result type (None for append).
+  Ty list_method(Expr& e, Expr& callee, Ty base);
+  /// `a == b` / `a != b` where either operand is a list.
+  Ty compare_lists(Expr& e, const std::vector<Ty>& ts);
+  /// `for i, x in enumerate(xs[, start])` and `for a, b in zip(xs, ys)` over lists and strs.
+  void for_pairs(Stmt& s);
+  /// What a for loop's variable takes from `it`: range(...), a list or a str (Error when refused).
+  Ty iter_type(Expr& it);
+  /// `[elt for x in it if cond]`: the list type; `x` becomes a local of its own (e.target).
+  Ty list_comp(Expr& e, Ty expected);
+  int comps_ = 0;  ///< comprehensions so far: each names its variable apart
+  /// `x in xs` / `x not in xs` of a list `xs`.
+  Ty list_contains(Expr& e, const std::vector<Ty>& ts);
+  /// `xs[a:b:c]` of a list (its type already checked).
+  Ty list_slice(Expr& e, Ty base);
+  /// `sorted(xs)`, `sum(xs)`, `min(xs)`, `max(xs)` of a list.
+  Ty list_builtin(Expr& e, const std::string& n);
+  /// `sep.join(xs)` and `s.split([sep])`: the str methods that take or make a list[str].
+  Ty str_list_method(Expr& e, Expr& callee);
+
   ModuleInfo& m_;
   FuncInfo& f_;
   const ModuleInterfaces& all_;

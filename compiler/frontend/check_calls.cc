@@ -20,6 +20,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
        (callee.kids[0]->kind == ExprKind::Name && m_.consts.count(callee.kids[0]->str)))) {
     Ty bt = value(*callee.kids[0], Ty::Error);
     if (bt == Ty::Str) return str_method(e, callee, bt);
+    if (is_list(bt)) return list_method(e, callee, bt);
     if (!path) {
       for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
       if (bt != Ty::Error) error(callee.pos, "E1010", str_cat("methods of ", ty_name(bt), " are outside the ppy subset"));
@@ -55,9 +56,9 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     case Ref::Native: return gpu_call(e, r.name);
     case Ref::Unresolved:
       if (!m_.bindings.count(first) && !m_.func_index.count(first) && !m_.consts.count(first)) {
-        static const std::set<std::string> known = {"input", "open", "sum", "sorted", "list", "dict",
-                                                    "set", "tuple", "round", "isinstance", "enumerate", "zip",
-                                                    "map", "filter", "type", "divmod", "pow", "any", "all"};
+        static const std::set<std::string> known = {"input", "open",       "list",      "dict", "set", "tuple",
+                                                    "round", "isinstance", "enumerate", "zip",  "map", "filter",
+                                                    "type",  "divmod",     "pow",       "any",  "all"};
         if (known.count(first)) error(callee.pos, "E1010", str_cat("the builtin '", first, "' is outside the ppy subset"));
         else error(callee.pos, "E1020", str_cat("name '", first, "' is not defined"));
       } else {
@@ -299,6 +300,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     if (t != Ty::Float) raises();
     return t == Ty::Float ? Ty::Float : Ty::Int;
   }
+  if (n == "sorted" || n == "sum" || ((n == "min" || n == "max") && nargs == 1)) return list_builtin(e, n);
   if (n == "min" || n == "max") {
     if (nargs < 2) {
       error(e.pos, "E1032", str_cat(n, "() takes two or more numbers in the ppy subset (", nargs, " given)"));

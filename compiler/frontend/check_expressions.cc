@@ -104,6 +104,7 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
         return Ty::Error;
       }
       if (bt == Ty::Str) return str_subscript(e);
+      if (e.kids[1]->kind == ExprKind::Slice && is_list(bt)) return list_slice(e, bt);
       if (e.kids[1]->kind == ExprKind::Slice) {
         if (bt != Ty::Error)
           error(e.kids[1]->pos, "E1010", str_cat("slicing ", ty_name(bt), " is outside the ppy subset"));
@@ -129,25 +130,31 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
         error(e.pos, "E1030", "the element type of an empty list is unknown; annotate it: `xs: list[int] = []`");
         return Ty::Error;
       }
+      Ty want = is_list(expected) ? list_elem(expected) : Ty::Error;
       Ty et = Ty::Error;
       bool bad = false;
       for (auto& k : e.kids) {
-        Ty t = value(*k, Ty::Error);
+        Ty t = value(*k, et != Ty::Error ? et : want);
         if (t == Ty::Error) { bad = true; continue; }
-        if (t != Ty::Int && t != Ty::Float) {
-          error(k->pos, "E1030", str_cat("lists hold int or float, not ", ty_name(t)));
+        if (!list_holdable(t)) {
+          error(k->pos, "E1030", str_cat("lists hold int, float, bool, str and lists of those, not ", ty_name(t)));
           bad = true;
           continue;
         }
         if (et == Ty::Error) et = t;
         else if (et != t) {
-          error(k->pos, "E1030", "a list mixes int and float elements; write every element as a float (1.0)");
+          error(k->pos, "E1030",
+                (et == Ty::Int && t == Ty::Float) || (et == Ty::Float && t == Ty::Int)
+                    ? std::string("a list mixes int and float elements; write every element as a float (1.0)")
+                    : str_cat("a list mixes ", ty_name(et), " and ", ty_name(t), " elements"));
           bad = true;
         }
       }
       if (bad) return Ty::Error;
-      return et == Ty::Int ? Ty::ListInt : Ty::ListFloat;
+      return list_of(et);
     }
+    case ExprKind::ListComp:
+      return list_comp(e, expected);
     case ExprKind::Tuple:
       return tuple_display(e, expected);
     case ExprKind::Slice:
@@ -181,7 +188,8 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
   auto b = m_.bindings.find(first);
   if (b == m_.bindings.end()) {
     if (rest.empty()) {
-      static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool", "abs", "min", "max", "str", "repr", "ord", "chr"};
+      static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool",   "abs", "min",
+                                                     "max",   "str", "repr",  "ord", "chr",   "sorted", "sum"};
       if (builtins.count(first)) {
         r.ref = Ref::Builtin;
         r.name = first;
@@ -405,8 +413,12 @@ Ty BodyChecker::binary(Expr& e) {
   if (a == Ty::Error || b == Ty::Error) return Ty::Error;
   if (maybe_none(*e.kids[0]) || maybe_none(*e.kids[1])) return Ty::Error;
   if (a == Ty::Str || b == Ty::Str) return str_binary(e, a, b);
+  if (op == "+" && is_list(a) && a == b) {
+    e.target = "list.concat";
+    return a;
+  }
   if (is_list(a) || is_list(b)) {
-    error(e.pos, "E1010", str_cat("'", op, "' on lists is outside the ppy subset (lists have a fixed length)"));
+    error(e.pos, "E1010", str_cat("'", op, "' on lists is outside the ppy subset"));
     return Ty::Error;
   }
   return arith(op, a, b, e.pos);
@@ -416,14 +428,22 @@ Ty BodyChecker::compare(Expr& e) {
   bool compound = false;
   for (auto& op : e.ops) compound = compound || op == "is" || op == "is not";
   bool ok = true;
-  std::vector<Ty> ts;
-  for (auto& k : e.kids) {
-    ts.push_back(value(*k, Ty::Error));
-    if (ts.back() == Ty::Error) ok = false;
+  // An empty list display takes the type of the operand it is compared with (`xs == []`).
+  auto empty_list = [](const Expr& k) { return k.kind == ExprKind::List && k.kids.empty(); };
+  std::vector<Ty> ts(e.kids.size(), Ty::Error);
+  for (size_t i = 0; i < e.kids.size(); ++i)
+    if (!empty_list(*e.kids[i])) ts[i] = value(*e.kids[i], Ty::Error);
+  for (size_t i = 0; i < e.kids.size(); ++i) {
+    if (!empty_list(*e.kids[i])) continue;
+    Ty want = i + 1 < ts.size() && is_list(ts[i + 1]) ? ts[i + 1] : i > 0 ? ts[i - 1] : Ty::Error;
+    ts[i] = value(*e.kids[i], want);
   }
+  for (Ty t : ts)
+    if (t == Ty::Error) ok = false;
   if (!ok) return Ty::Error;
   for (size_t i = 0; i + 1 < ts.size(); ++i) {
     const std::string& op = e.ops[i];
+    if ((op == "in" || op == "not in") && is_list(ts[i + 1]) && ts.size() == 2) return list_contains(e, ts);
     if ((op == "in" || op == "not in") && !(ts[i] == Ty::Str && ts[i + 1] == Ty::Str)) {
       error(e.pos, "E1010",
             str_cat("'", op, "' of ", ty_name(ts[i]), " and ", ty_name(ts[i + 1]),
@@ -431,6 +451,8 @@ Ty BodyChecker::compare(Expr& e) {
       return Ty::Error;
     }
   }
+  for (Ty t : ts)
+    if (is_list(t) && !compound) return compare_lists(e, ts);
   for (Ty t : ts) compound = compound || t >= Ty::FirstCompound;
   if (compound) return compare_compound(e, ts);
   for (size_t i = 0; i + 1 < ts.size(); ++i) {

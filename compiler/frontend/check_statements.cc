@@ -461,12 +461,7 @@ Ty BodyChecker::annotation(const Expr* a) {
     if (a->str == "bool") return Ty::Bool;
     if (a->str == "str") return Ty::Str;
   }
-  if (a->kind == ExprKind::Subscript && a->kids[0]->kind == ExprKind::Name &&
-      (a->kids[0]->str == "list" || a->kids[0]->str == "List") && a->kids[1]->kind == ExprKind::Name) {
-    if (a->kids[1]->str == "int") return Ty::ListInt;
-    if (a->kids[1]->str == "float") return Ty::ListFloat;
-  }
-  error(a->pos, "E1031", "a local's type must be int, float, bool, str, list[int], list[float], a tuple or T | None");
+  error(a->pos, "E1031", "a local's type must be int, float, bool, str, list[T], a tuple or T | None");
   return Ty::Error;
 }
 
@@ -558,6 +553,16 @@ void BodyChecker::aug_assign(Stmt& s) {
   Ty vt = value(*s.value, Ty::Error);
   if (tt == Ty::Error || vt == Ty::Error) return;
   if (maybe_none(t) || maybe_none(*s.value)) return;
+  if (is_list(tt) || is_list(vt)) {  // `xs += ys` extends xs in place, as Python's list does
+    if (s.op != "+" || tt != vt) {
+      error(s.pos, "E1010",
+            str_cat("'", s.op, "=' of ", ty_name(tt), " and ", ty_name(vt), " is outside the ppy subset"));
+      return;
+    }
+    effect("writes");
+    raises();
+    return;
+  }
   if (tt == Ty::Str || vt == Ty::Str) {  // `s += t`, `s *= n`
     Expr op;
     op.kind = ExprKind::Binary;
@@ -580,6 +585,31 @@ void BodyChecker::aug_assign(Stmt& s) {
 void BodyChecker::for_stmt(Stmt& s) {
   Expr& t = *s.targets[0];
   Expr& it = *s.value;
+  if (it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name &&
+      (it.kids[0]->str == "enumerate" || it.kids[0]->str == "zip") && !types_.count(it.kids[0]->str) &&
+      !m_.func_index.count(it.kids[0]->str) && !m_.bindings.count(it.kids[0]->str))
+    return for_pairs(s);
+  Ty var_ty = iter_type(it);
+  if (t.kind != ExprKind::Name) {
+    error(t.pos, "E1010", "a for loop's target must be one variable");
+    return;
+  }
+  forget_narrowing(s.body);
+  Flow before = flow_;
+  Expr dummy;
+  dummy.kind = ExprKind::Int;
+  dummy.pos = t.pos;
+  assign(t, var_ty, dummy);
+  loops_.push_back({});
+  block(s.body);
+  std::vector<Flow> breaks = std::move(loops_.back());
+  loops_.pop_back();
+  Flow out = before;
+  for (auto& b : breaks) out = merge(out, b);
+  flow_ = out;
+}
+
+Ty BodyChecker::iter_type(Expr& it) {
   Ty var_ty = Ty::Error;
   bool is_range = it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name && it.kids[0]->str == "range" &&
                   !types_.count("range") && !m_.func_index.count("range");
@@ -616,25 +646,8 @@ void BodyChecker::for_stmt(Stmt& s) {
       var_ty = elem_of(lt);
       effect("reads");
     }
-    it.ref = Ref::Unresolved;
   }
-  if (t.kind != ExprKind::Name) {
-    error(t.pos, "E1010", "a for loop's target must be one variable");
-    return;
-  }
-  forget_narrowing(s.body);
-  Flow before = flow_;
-  Expr dummy;
-  dummy.kind = ExprKind::Int;
-  dummy.pos = t.pos;
-  assign(t, var_ty, dummy);
-  loops_.push_back({});
-  block(s.body);
-  std::vector<Flow> breaks = std::move(loops_.back());
-  loops_.pop_back();
-  Flow out = before;
-  for (auto& b : breaks) out = merge(out, b);
-  flow_ = out;
+  return var_ty;
 }
 
 }  // namespace ppy::frontend::checking

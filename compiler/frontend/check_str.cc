@@ -62,6 +62,7 @@ Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
   };
   (void)base;
   const std::string& name = callee.str;
+  if (name == "join" || name == "split") return str_list_method(e, callee);
   auto it = kMethods.find(name);
   if (it == kMethods.end()) {
     for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
@@ -114,7 +115,7 @@ Ty BodyChecker::str_call(Expr& e) {
   Ty t = value(*e.kids[1], Ty::Error);
   if (t == Ty::Error) return t;
   if (t == Ty::Exc && n == "str") return Ty::Str;  // the exception's message
-  if (!is_numeric(t) && t != Ty::Str) {
+  if (!is_numeric(t) && t != Ty::Str && !is_list(t)) {
     error(e.kids[1]->pos, "E1010", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
     return Ty::Error;
   }

@@ -42,6 +42,20 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
     Ty t = held(*a.kids[1]);
     return t == Ty::Error ? Ty::Error : optional_of(t);
   }
+  // `list[T]` (and typing's `List[T]`): T an int, float, bool, str or a list of those.
+  if (base && (*base == "list" || *base == "List" || *base == "typing.List")) {
+    if (a.kids[1]->kind == ExprKind::Tuple) {
+      error(a.pos, "E1031", "list takes one type: list[int]");
+      return Ty::Error;
+    }
+    Ty t = elem(*a.kids[1]);
+    if (t == Ty::Error) return Ty::Error;
+    if (!list_holdable(t)) {
+      error(a.kids[1]->pos, "E1031", str_cat("lists hold int, float, bool, str and lists of those, not ", ty_name(t)));
+      return Ty::Error;
+    }
+    return list_of(t);
+  }
   if (base && (*base == "tuple" || *base == "Tuple" || *base == "typing.Tuple")) {
     const Expr& arg = *a.kids[1];
     std::vector<const Expr*> parts;

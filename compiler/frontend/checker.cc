@@ -19,7 +19,13 @@ namespace {
 /// One type at `s[i]` as `ty_name` spells it, compound ones included.
 Ty read_ty(const std::string& s, size_t& i) {
   Ty t = Ty::Error;
-  if (s.compare(i, 6, "tuple[") == 0) {
+  if (s.compare(i, 5, "list[") == 0 && s.compare(i, 9, "list[int]") != 0 && s.compare(i, 11, "list[float]") != 0) {
+    i += 5;
+    Ty e = read_ty(s, i);
+    if (e == Ty::Error || i >= s.size() || s[i] != ']') return Ty::Error;
+    ++i;
+    t = list_of(e);
+  } else if (s.compare(i, 6, "tuple[") == 0) {
     i += 6;
     std::vector<Ty> elems;
     if (s.compare(i, 3, "()]") == 0) {

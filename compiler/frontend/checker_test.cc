@@ -125,9 +125,14 @@ TEST(Checker, EffectsPropagateAcrossTheProject) {
   EXPECT_EQ(effects(mods[1]->function("b_g")), std::vector<std::string>{"io"});
 }
 
-TEST(Checker, ListsStayInTheirFrame) {
-  EXPECT_THAT(check("def f() -> list[float]:\n    return [1.0]\n"), HasSubstr("E1040"));
-  EXPECT_THAT(check("XS = [0] * 3\n"), HasSubstr("E1040"));
+TEST(Checker, ListsAreHeapValuesOfAnyElementType) {
+  EXPECT_EQ(check("def f() -> list[float]:\n    return [1.0]\n"), "");
+  EXPECT_EQ(check("def f(n: int) -> list[list[str]]:\n    xs: list[list[str]] = []\n    xs.append([\"a\"])\n"
+                  "    return xs\n"),
+            "");
+  EXPECT_THAT(check("def f() -> None:\n    xs = [1, \"a\"]\n"), HasSubstr("E1030"));
+  EXPECT_THAT(check("def f() -> None:\n    xs: list[int] = []\n    xs.append(1.5)\n"), HasSubstr("E1030"));
+  EXPECT_THAT(check("XS = [0] * 3\n"), HasSubstr("E1010"));
   EXPECT_EQ(check("def fill(xs: list[int]) -> None:\n    xs[0] = 1\n\ndef f() -> int:\n    ys = [0] * 2\n    fill(ys)\n    return ys[0]\n"), "");
 }
 

@@ -257,7 +257,7 @@ class Declarer {
       return *c;
     auto bad = [&]() {
       error(a->pos, "E1031",
-            str_cat("the type of ", what, " must be int, float, bool, str, list[int], list[float], a tuple, T | None",
+            str_cat("the type of ", what, " must be int, float, bool, str, list[T], a tuple, T | None",
                     allow_none ? " or None" : "", " (or a native pointer in GPU code)"));
       return Ty::Error;
     };
@@ -268,7 +268,7 @@ class Declarer {
       if (a->str == "bool") return Ty::Bool;
       if (a->str == "str") return Ty::Str;
       if (a->str == "list") {
-        error(a->pos, "E1031", str_cat("the type of ", what, " needs its element type: list[int] or list[float]"));
+        error(a->pos, "E1031", str_cat("the type of ", what, " needs its element type: list[int], list[str], ..."));
         return Ty::Error;
       }
       return bad();
@@ -278,12 +278,6 @@ class Declarer {
       const Expr& arg = *a->kids[1];
       bool is_int = arg.kind == ExprKind::Name && arg.str == "int";
       bool is_float = arg.kind == ExprKind::Name && arg.str == "float";
-      if (base && (*base == "list" || *base == "List")) {
-        if (is_int) return Ty::ListInt;
-        if (is_float) return Ty::ListFloat;
-        error(a->pos, "E1031", str_cat("the type of ", what, ": lists hold int or float only"));
-        return Ty::Error;
-      }
       if (base) {
         std::string path = resolve_special(*base);
         if (path == "ppy.native.ptr" && (is_int || is_float)) return is_int ? Ty::PtrInt : Ty::PtrFloat;
@@ -365,11 +359,8 @@ class Declarer {
       f.result = Ty::Error;
     } else {
       f.result = annotation_type(def.returns.get(), true, str_cat("the result of '", def.name, "'"));
-      if (is_list(f.result)) {
-        error(def.returns->pos, "E1040",
-              str_cat("function '", def.name,
-                      "' cannot return a list: a list lives in the frame that makes it and would outlive it; "
-                      "take the list as a parameter and fill it instead"));
+      if (is_list(f.result) && gpu) {
+        error(def.returns->pos, "E1100", "a GPU function cannot return a list");
         f.result = Ty::Error;
       }
       if (is_ptr(f.result)) {
@@ -547,9 +538,10 @@ class Declarer {
     }
     if (s.value->kind == ExprKind::List || (s.value->kind == ExprKind::Binary && s.value->str == "*" &&
                                             (s.value->kids[0]->kind == ExprKind::List || s.value->kids[1]->kind == ExprKind::List))) {
-      error(s.value->pos, "E1040",
+      error(s.value->pos, "E1010",
             str_cat("module-level list '", name,
-                    "' would outlive every function's frame; lists live in the function that makes them"));
+                    "' is outside the ppy subset (a module's constants are int, float, bool or str); "
+                    "make the list in a function and pass it"));
       return;
     }
     if (defined(name)) {

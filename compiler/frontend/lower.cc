@@ -31,6 +31,7 @@ Type ir_type(Ty t) {
   }
   if (is_optional(t)) return Type::tuple({Type::i1(), ir_type(optional_inner(t))});
   if (is_none_value(t)) return Type::i1();
+  if (is_list(t)) return Type::buffer(ir_type(list_elem(t)));
   switch (t) {
     case Ty::Int: return Type::i64();
     case Ty::Float: return Type::f64();
@@ -178,6 +179,7 @@ class FunctionLowerer {
   }
 
   Value* truth(Value* v, Ty t, Pos p) {
+    if (is_list(t)) return cmp("ne", list_len(v, p), const_i64(0, p), p);
     switch (t) {
       case Ty::Bool: return v;
       case Ty::Int: return cmp("ne", v, const_i64(0, p), p);
@@ -278,6 +280,11 @@ class FunctionLowerer {
         return;
       case StmtKind::AugAssign: {
         const Expr& t = *s.targets[0];
+        if (is_list(t.ty)) {  // `xs += ys`: the list itself grows (Python's list.__iadd__)
+          Value* cur = expr(t);
+          call_extern("ppy_list_extend", {cur, expr(*s.value)}, s.pos);
+          return;
+        }
         if (t.kind == ExprKind::Name) {
           Value* cur = load_as(t.str, t.ty, t.pos);
           Value* v = expr(*s.value);
@@ -611,10 +618,60 @@ class FunctionLowerer {
     (void)vt;
   }
 
-  void for_stmt(const Stmt& s) {
+  /// `for i, x in enumerate(xs[, start])` / `for a, b in zip(xs, ys)`: a counted
+  /// loop whose lengths are read at every step (docs/runtime.md, "Lists").
+  void for_pairs(const Stmt& s) {
     const Expr& t = *s.targets[0];
     const Expr& it = *s.value;
     Pos p = s.pos;
+    bool zip = it.target == "zip";
+    std::vector<std::pair<Value*, Ty>> seqs;
+    for (size_t k = 1; k < (zip ? 3u : 2u); ++k) seqs.emplace_back(expr(*it.kids[k]), it.kids[k]->ty);
+    Value* start = !zip && it.kids.size() == 3 ? convert(expr(*it.kids[2]), it.kids[2]->ty, Ty::Int, p) : nullptr;
+    int n = ++labels_;
+    Block* head = new_block("for.head", n);
+    Block* body = new_block("for.body", n);
+    Block* latch = new_block("for.latch", n);
+    Block* exit = new_block("for.end", n);
+    br(head, {const_i64(0, p)}, p);
+    cur_ = head;
+    Value* i = head->add_argument(Type::i64(), "i");
+    Value* c = nullptr;
+    for (auto& [v, ty] : seqs) {
+      Value* len = ty == Ty::Str ? rt("ppy_str_len", {v}, Type::i64(), p) : list_len(v, p);
+      Value* lt = cmp("lt", i, len, p);
+      c = c ? and_(c, lt, p) : lt;
+    }
+    cond_br(c, body, {}, exit, {}, p);
+    cur_ = body;
+    auto elem = [&](const std::pair<Value*, Ty>& sq) {
+      if (sq.second == Ty::Str) return rt("ppy_str_index", {sq.first, i}, str_type(), p);
+      return emit("core.buffer_load", {sq.first, cast(i, Type::index(), p)}, {ir_type(list_elem(sq.second))}, {}, p);
+    };
+    Value* a = zip ? elem(seqs[0]) : start ? iadd(i, start, p) : i;
+    Value* b = zip ? elem(seqs[1]) : elem(seqs[0]);
+    store_local(t.kids[0]->str, a, t.pos);
+    store_local(t.kids[1]->str, b, t.pos);
+    loops_.push_back({latch, exit});
+    block(s.body);
+    loops_.pop_back();
+    if (!terminated()) br(latch, {}, p);
+    cur_ = latch;
+    br(head, {iadd(i, const_i64(1, p), p, "proven")}, p);
+    cur_ = exit;
+  }
+
+  void for_stmt(const Stmt& s) {
+    const Expr& t = *s.targets[0];
+    const Expr& it = *s.value;
+    if (it.target == "enumerate" || it.target == "zip") return for_pairs(s);
+    for_loop(t.str, t.pos, it, s.pos, [&] { block(s.body); });
+  }
+
+  /// A loop over `range(...)`, a list or a str, the variable `var` taking each
+  /// value before `body` lowers its statements (a for statement's, a comprehension's).
+  template <typename Body>
+  void for_loop(const std::string& var_name, Pos var_pos, const Expr& it, Pos p, Body body_fn) {
     int n = ++labels_;
     Block* head = new_block("for.head", n);
     Block* body = new_block("for.body", n);
@@ -643,12 +700,15 @@ class FunctionLowerer {
     } else {
       buf = expr(it);
       start = const_i64(0, p);
-      cond_stop = it.ty == Ty::Str ? rt("ppy_str_len", {buf}, Type::i64(), p) : list_len(buf, p);
+      cond_stop = it.ty == Ty::Str ? rt("ppy_str_len", {buf}, Type::i64(), p) : nullptr;  // a list's: at each step
       step = const_i64(1, p);
     }
     br(head, {start}, p);
     cur_ = head;
     Value* i = head->add_argument(Type::i64(), "i");
+    // A list's length is read at every step, as Python's iterator does: the
+    // body may append to the list or pop from it.
+    if (buf && it.ty != Ty::Str) cond_stop = list_len(buf, p);
     Value* c;
     if (step_sign > 0) c = cmp("lt", i, cond_stop, p);
     else if (step_sign < 0) c = cmp("gt", i, cond_stop, p);
@@ -663,9 +723,9 @@ class FunctionLowerer {
     Value* var = i;
     if (buf && it.ty == Ty::Str) var = rt("ppy_str_index", {buf, i}, str_type(), p);
     else if (buf) var = emit("core.buffer_load", {buf, cast(i, Type::index(), p)}, {ir_type(elem_of(it.ty))}, {}, p);
-    store_local(t.str, var, t.pos);
+    store_local(var_name, var, var_pos);
     loops_.push_back({latch, exit});
-    block(s.body);
+    body_fn();
     loops_.pop_back();
     if (!terminated()) br(latch, {}, p);
     cur_ = latch;
@@ -708,6 +768,8 @@ class FunctionLowerer {
       }
       case ExprKind::Binary: {
         if (e.target == "repeat") return repeat(e);
+        if (e.target == "list.concat")
+          return rt("ppy_list_concat", {expr(*e.kids[0]), expr(*e.kids[1])}, ir_type(e.ty), p);
         Value* a = expr(*e.kids[0]);
         Value* b = expr(*e.kids[1]);
         if (e.ty == Ty::Str) return str_binary(e, a, b);
@@ -748,11 +810,14 @@ class FunctionLowerer {
       case ExprKind::Subscript: {
         if (e.kids[0]->ty == Ty::Str) return str_subscript(e);
         if (e.target == "tuple") return extract(expr(*e.kids[0]), static_cast<size_t>(e.ival), p);
+        if (e.kids[1]->kind == ExprKind::Slice) return slice_of(e, expr(*e.kids[0]), "ppy_list_slice", ir_type(e.ty));
         Value* buf = expr(*e.kids[0]);
         Value* i = convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p);
         Value* idx = list_index(buf, i, p, false);
         return emit("core.buffer_load", {buf, idx}, {ir_type(e.ty)}, {}, p);
       }
+      case ExprKind::ListComp:
+        return list_comp(e);
       case ExprKind::List: {
         std::vector<Value*> vals;
         for (auto& k : e.kids) vals.push_back(expr(*k));
@@ -767,9 +832,97 @@ class FunctionLowerer {
   }
 
   Value* new_list(Ty t, Value* n, Pos p) {
-    Value* buf = emit("core.call_extern", {n}, {ir_type(t)},
-                      {{"abi", "c"}, {"callee", t == Ty::ListInt ? "ppy_list_new_i64" : "ppy_list_new_f64"}}, p);
-    return buf;
+    std::string callee = str_cat("ppy_list_new_", list_suffix(list_elem(t)));
+    return emit("core.call_extern", {n}, {ir_type(t)}, {{"abi", "c"}, {"callee", callee}}, p);
+  }
+
+  /// How the runtime moves an element of type `t` (docs/runtime.md, "Lists"):
+  /// i64 (an int, or a bool as 0 or 1), f64, or ptr (a str or a list handle).
+  static const char* list_suffix(Ty t) {
+    if (t == Ty::Int || t == Ty::Bool) return "i64";
+    if (t == Ty::Float) return "f64";
+    return "ptr";
+  }
+
+  /// A list's element type as the runtime's repr and == read it: `i`, `f`,
+  /// `b`, `s`, `[` and the elements' descriptor.
+  static std::string list_desc(Ty t) {
+    Ty e = list_elem(t);
+    if (e == Ty::Int) return "i";
+    if (e == Ty::Float) return "f";
+    if (e == Ty::Bool) return "b";
+    if (e == Ty::Str) return "s";
+    return "[" + list_desc(e);
+  }
+
+  /// `[elt for x in it if cond]`: a new list appended to in a loop (docs/language.md, "Lists").
+  Value* list_comp(const Expr& e) {
+    Pos p = e.pos;
+    Value* out = new_list(e.ty, const_index(0, p), p);
+    Ty elem = list_elem(e.ty);
+    std::string append = str_cat("ppy_list_append_", list_suffix(elem));
+    for_loop(e.target, p, *e.kids[1], p, [&] {
+      Block* skip = nullptr;
+      if (e.ival) {
+        int n = ++labels_;
+        Block* take = new_block("comp.take", n);
+        skip = new_block("comp.skip", n);
+        cond_br(truth(expr(*e.kids[2]), e.kids[2]->ty, p), take, {}, skip, {}, p);
+        cur_ = take;
+      }
+      Value* v = expr(*e.kids[0]);
+      if (elem == Ty::Bool) v = cast(v, Type::i64(), p);
+      call_extern(append.c_str(), {out, v}, p);
+      if (skip) {
+        br(skip, {}, p);
+        cur_ = skip;
+      }
+    });
+    return out;
+  }
+
+  /// `sum(xs)`, `sorted(xs)`, `min(xs)`, `max(xs)` of a list.
+  Value* list_builtin(const Expr& e) {
+    Pos p = e.pos;
+    const Expr& a = *e.kids[1];
+    Value* l = expr(a);
+    Ty elem = list_elem(a.ty);
+    std::string sfx = list_suffix(elem);
+    if (e.target == "list.sorted") return rt("ppy_list_sorted", {l, str_literal(list_desc(a.ty), p)}, ir_type(e.ty), p);
+    if (e.target == "list.sum") return rt(str_cat("ppy_list_sum_", sfx).c_str(), {l}, ir_type(elem), p);
+    Value* max = const_i64(e.target == "list.max" ? 1 : 0, p);
+    return rt(str_cat("ppy_list_min_", sfx).c_str(), {l, max}, ir_type(elem), p);
+  }
+
+  /// `xs.append(v)` and `xs.pop()`.
+  Value* list_method(const Expr& e) {
+    Pos p = e.pos;
+    const Expr& base = *e.kids[0]->kids[0];
+    Value* l = expr(base);
+    Ty elem = list_elem(base.ty);
+    std::string sfx = list_suffix(elem);
+    if (e.target == "list.append") {
+      Value* v = expr(*e.kids[1]);
+      if (elem == Ty::Bool) v = cast(v, Type::i64(), p);
+      call_extern(str_cat("ppy_list_append_", sfx).c_str(), {l, v}, p);
+      return nullptr;
+    }
+    if (e.target == "list.insert") {
+      Value* i = convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p);
+      Value* v = expr(*e.kids[2]);
+      if (elem == Ty::Bool) v = cast(v, Type::i64(), p);
+      call_extern(str_cat("ppy_list_insert_", sfx).c_str(), {l, i, v}, p);
+      return nullptr;
+    }
+    if (e.target == "list.extend") {
+      call_extern("ppy_list_extend", {l, expr(*e.kids[1])}, p);
+      return nullptr;
+    }
+    // list.pop
+    Type slot = sfx == "i64" ? Type::i64() : sfx == "f64" ? Type::f64() : ir_type(elem);
+    Value* v = rt(str_cat("ppy_list_pop_", sfx).c_str(), {l}, slot, p);
+    if (elem == Ty::Bool) v = cmp("ne", v, const_i64(0, p), p);
+    return v;
   }
 
   Value* repeat(const Expr& e) {
@@ -813,6 +966,21 @@ class FunctionLowerer {
     static const std::map<std::string, const char*> preds = {{"<", "lt"}, {"<=", "le"}, {">", "gt"},
                                                              {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
     auto one = [&](Value* a, Ty at, Value* b, Ty bt, const std::string& op) {
+      if (is_list(bt) && (op == "in" || op == "not in")) {
+        Ty elem = list_elem(bt);
+        std::string sfx = list_suffix(elem);
+        Value* found;
+        if (sfx == "ptr")
+          found = rt("ppy_list_contains_ptr", {b, a, str_literal(list_desc(bt), p)}, Type::i64(), p);
+        else
+          found = rt(str_cat("ppy_list_contains_", sfx).c_str(), {b, elem == Ty::Bool ? cast(a, Type::i64(), p) : a},
+                     Type::i64(), p);
+        return cmp(op == "in" ? "ne" : "eq", found, const_i64(0, p), p);
+      }
+      if (is_list(at)) {
+        Value* eq = rt("ppy_list_eq", {a, b, str_literal(list_desc(at), p)}, Type::i64(), p);
+        return cmp(op == "==" ? "ne" : "eq", eq, const_i64(0, p), p);
+      }
       if (at >= Ty::FirstCompound || bt >= Ty::FirstCompound || op == "is" || op == "is not")
         return compare_compound(a, at, b, bt, op, p);
       if (at == Ty::Str) {
@@ -1013,7 +1181,15 @@ class FunctionLowerer {
     if (n == "int0") return const_i64(0, p);
     if (n == "float0") return const_f64(0.0, p);
     if (n == "bool0") return const_bool(false, p);
+    if (n == "str.join") return rt("ppy_str_join", {expr(*e.kids[0]->kids[0]), expr(*e.kids[1])}, str_type(), p);
+    if (n == "str.split") {
+      Value* s = expr(*e.kids[0]->kids[0]);
+      if (e.kids.size() == 1) return rt("ppy_str_split_ws", {s}, ir_type(e.ty), p);
+      return rt("ppy_str_split", {s, expr(*e.kids[1])}, ir_type(e.ty), p);
+    }
     if (n.starts_with("str.")) return str_method(e);
+    if (n == "list.sum" || n == "list.sorted" || n == "list.min" || n == "list.max") return list_builtin(e);
+    if (n.starts_with("list.")) return list_method(e);
     if (n == "str" && e.kids.size() == 1) return str_literal("", p);
     const Expr& a = *e.kids[1];
     if (n == "len") {
@@ -1078,6 +1254,13 @@ class FunctionLowerer {
     Value* s = expr(*e.kids[0]);
     const Expr& i = *e.kids[1];
     if (i.kind != ExprKind::Slice) return rt("ppy_str_index", {s, convert(expr(i), i.ty, Ty::Int, p)}, str_type(), p);
+    return slice_of(e, s, "ppy_str_slice", str_type());
+  }
+
+  /// `x[a:b:c]` of a str or a list `s`: the runtime's slice (docs/runtime.md).
+  Value* slice_of(const Expr& e, Value* s, const char* callee, Type result) {
+    Pos p = e.pos;
+    const Expr& i = *e.kids[1];
     // The parts present, in order; the absent ones are 0 (start, stop) or 1 (step).
     Value* parts[3] = {nullptr, nullptr, nullptr};
     size_t k = 0;
@@ -1089,7 +1272,7 @@ class FunctionLowerer {
     for (int bit = 0; bit < 3; ++bit)
       if (!parts[bit]) parts[bit] = const_i64(bit == 2 ? 1 : 0, p);
     int64_t omitted = ((i.ival & 1) ? 0 : 1) | ((i.ival & 2) ? 0 : 2);
-    return rt("ppy_str_slice", {s, parts[0], parts[1], parts[2], const_i64(omitted, p)}, str_type(), p);
+    return rt(callee, {s, parts[0], parts[1], parts[2], const_i64(omitted, p)}, result, p);
   }
 
   Value* str_method(const Expr& e) {
@@ -1138,7 +1321,9 @@ class FunctionLowerer {
       case Ty::Bool: return rt("ppy_str_from_bool", {cast(v, Type::i64(), p)}, str_type(), p);
       case Ty::Exc:
         return extract(v, 1, p);
-      default: return str_literal("", p);
+      default:
+        if (is_list(t)) return rt("ppy_list_repr", {v, str_literal(list_desc(t), p)}, str_type(), p);
+        return str_literal("", p);
     }
   }
 
@@ -1226,6 +1411,11 @@ class FunctionLowerer {
         return;
       }
       default:
+        if (is_list(a.ty)) {
+          call_extern("ppy_print_string", {rt("ppy_list_repr", {v, str_literal(list_desc(a.ty), p)}, str_type(), p)},
+                      p);
+          return;
+        }
         if (a.ty >= Ty::FirstCompound) print_compound(v, a.ty, p);
         return;
     }

@@ -658,6 +658,29 @@ class Parser {
     return finish(std::move(t));
   }
 
+  /// The rest of `[elt for x in it if cond]` after `elt`: one `for` (one name, or
+  /// names separated by commas) and at most one `if`.
+  ExprPtr comprehension(ExprPtr elt, Pos p) {
+    take();  // for
+    auto c = node(ExprKind::ListComp, p);
+    if (at_op("(")) unsupported(cur().pos, "a parenthesized comprehension target");
+    c->ops.push_back(expect_name());
+    while (accept_op(",")) c->ops.push_back(expect_name());
+    if (!accept_kw("in")) fail(cur().pos, str_cat("expected 'in' in a comprehension, found ", describe(cur())));
+    ExprPtr it = or_test();
+    c->kids.push_back(std::move(elt));
+    c->kids.push_back(std::move(it));
+    if (accept_kw("if")) {
+      c->kids.push_back(or_test());
+      c->ival = 1;
+    }
+    if (at_kw("if")) unsupported(cur().pos, "a comprehension with two 'if' clauses");
+    if (at_kw("for")) unsupported(cur().pos, "a comprehension with two 'for' clauses");
+    if (at_kw("async")) unsupported(cur().pos, "an async comprehension");
+    expect_op("]");
+    return finish(std::move(c));
+  }
+
   ExprPtr named_expr() {
     ExprPtr e = expr();
     if (at_op(":=")) unsupported(cur().pos, "an assignment expression (':=')");
@@ -957,6 +980,7 @@ class Parser {
           while (!at_op("]")) {
             if (at_op("*")) unsupported(cur().pos, "'*' unpacking in a list");
             n->kids.push_back(named_expr());
+            if (at_kw("for") && n->kids.size() == 1) return comprehension(std::move(n->kids[0]), t.pos);
             if (at_kw("for")) unsupported(cur().pos, "a list comprehension");
             if (!accept_op(",")) break;
           }

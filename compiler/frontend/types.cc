@@ -10,7 +10,7 @@
 namespace ppy::frontend {
 namespace {
 
-enum class Kind { NoneValue, Tuple, Optional };
+enum class Kind { NoneValue, Tuple, Optional, List };
 
 struct Compound {
   Kind kind;
@@ -58,6 +58,30 @@ Ty tuple_of(const std::vector<Ty>& elems) {
   for (size_t i = 0; i < elems.size(); ++i) str_append(name, i ? ", " : "", ty_name(elems[i]));
   name += elems.empty() ? "()]" : "]";
   return table().intern(Kind::Tuple, elems, std::move(name));
+}
+
+Ty list_of(Ty elem) {
+  if (elem == Ty::Int) return Ty::ListInt;
+  if (elem == Ty::Float) return Ty::ListFloat;
+  if (elem == Ty::Error) return Ty::Error;
+  return table().intern(Kind::List, {elem}, str_cat("list[", ty_name(elem), "]"));
+}
+
+bool is_list(Ty t) {
+  if (t == Ty::ListInt || t == Ty::ListFloat) return true;
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::List;
+}
+
+Ty list_elem(Ty t) {
+  if (t == Ty::ListInt) return Ty::Int;
+  if (t == Ty::ListFloat) return Ty::Float;
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::List ? c->elems[0] : Ty::Error;
+}
+
+bool list_holdable(Ty t) {
+  return t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || (is_list(t) && list_holdable(list_elem(t)));
 }
 
 Ty optional_of(Ty inner) {

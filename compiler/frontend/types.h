@@ -15,6 +15,12 @@ namespace ppy::frontend {
 Ty none_value();
 /// `tuple[e0, e1, ...]`.
 Ty tuple_of(const std::vector<Ty>& elems);
+/// `list[elem]` (Ty::ListInt and Ty::ListFloat for int and float).
+Ty list_of(Ty elem);
+/// A list's element type (Error for anything else).
+Ty list_elem(Ty t);
+/// Whether a list may hold values of type `t`: int, float, bool, str and lists of those.
+bool list_holdable(Ty t);
 /// `inner | None`; an optional of an optional is the optional itself.
 Ty optional_of(Ty inner);
 

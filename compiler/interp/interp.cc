@@ -27,7 +27,9 @@ using ir::Type;
 using ir::TypeKind;
 namespace sem = ppy::pipeline::sem;
 
-struct Buffer;
+/// A list is the runtime's own (ppy_runtime.h): a handle to its length,
+/// capacity and elements, one Slot each, on the collector.
+using Buffer = ppy_list;
 
 /// One value: every scalar, pointer and buffer reference fits in 8 bytes.
 union Slot {
@@ -42,10 +44,8 @@ union Slot {
 /// slots, globals, lists) is memory the collector sees as roots.
 using Slots = std::vector<Slot, traceable_allocator<Slot>>;
 
-/// A list: elements are Slots, whatever the element type.
-struct Buffer {
-  Slots data;
-};
+/// A list's elements: Slots, whatever the element type (a bool is 0 or 1).
+inline Slot* elems(Buffer* b) { return static_cast<Slot*>(b->data); }
 
 /// A Python exception on its way to the top: ends the program with status 1.
 struct PyError {
@@ -155,7 +155,15 @@ struct Code;
 
 /// The shapes of the string functions the interpreter calls in the runtime
 /// (p: a string handle, i: i64, f: f64; result first).
-enum class Sig : uint8_t { P_Text, P_P, P_PP, P_PPP, P_PI, P_PIIII, P_I, P_F, I_P, I_PP, F_P, P_IP, P_FP, P_V, V_PP };
+/// The C signatures of runtime functions: result, then operands (P a str, L a
+/// list, I an i64, F an f64, V no result).
+// clang-format off
+enum class Sig : uint8_t {
+  P_Text, P_P, P_PP, P_PPP, P_PI, P_PIIII, P_I, P_F, I_P, I_PP, F_P, P_IP, P_FP, P_V, V_PP,
+  V_LI, V_LF, V_LP, I_L, F_L, P_L, P_LP, I_LLP,
+  V_LII, V_LIF, V_LIP, V_LL, L_LIIII, L_LL, I_LI, I_LF, I_LPP, L_LP, F_LI, P_LI, P_PL, L_PP, L_P,
+};
+// clang-format on
 
 /// A call of a runtime function: its shape, its address, its operands in Code::srcs.
 struct ExternCall {
@@ -187,7 +195,6 @@ struct Code {
   int32_t nalloca = 0;
   int32_t nresults = 0;
   int32_t nparams = 0;
-  bool returns_buffer = false;
   std::string error;  ///< set when the function could not be compiled
 };
 
@@ -224,7 +231,6 @@ class Compiler {
     code.nresults = 0;
     for (Type t : f.results()) {
       code.nresults += width(t);
-      if (t.kind() == TypeKind::Buffer) code.returns_buffer = true;
     }
     if (f.is_declaration()) {
       code.error = ppy::str_cat("@", f.name(), " is a declaration with no body (is the program linked?)");
@@ -580,17 +586,20 @@ class Compiler {
         {"ppy_print_bool", Opc::PrintBool},   {"ppy_print_str", Opc::PrintStr},
         {"ppy_print_space", Opc::PrintSpace}, {"ppy_print_newline", Opc::PrintNewline},
         {"ppy_list_new_i64", Opc::ListNew},   {"ppy_list_new_f64", Opc::ListNew},
-        {"ppy_pow_i64", Opc::PowI64},
+        {"ppy_list_new_ptr", Opc::ListNew},   {"ppy_pow_i64", Opc::PowI64},
     };
     if (callee == "ppy_print_string") {
       in.op = Opc::PrintString;
       return in;
     }
-    if (callee.starts_with("ppy_str_") || callee.starts_with("ppy_exc_")) return lower_string(op, callee, in);
+    if (callee.starts_with("ppy_str_") || callee.starts_with("ppy_exc_") ||
+        (callee.starts_with("ppy_list_") && !callee.starts_with("ppy_list_new_")))
+      return lower_string(op, callee, in);
     auto it = kRuntime.find(callee);
     if (it == kRuntime.end()) return unsupported(ppy::str_cat("unknown runtime function '", callee, "'"));
     in.op = it->second;
     in.norm = 0;
+    if (in.op == Opc::ListNew) in.imm = callee == "ppy_list_new_ptr";  // handles: the collector scans them
     if (in.op == Opc::PrintStr) {
       const ir::Attribute* t = op.attr("text");
       in.imm = static_cast<int64_t>(code_->strings.size());
@@ -602,6 +611,7 @@ class Compiler {
   /// A string function of the runtime (ppy_str.h), called as it is.
   Inst lower_string(const ir::Operation& op, const std::string& callee, Inst& in) {
 #define PPY_STR_FN(name, sig) {#name, {Sig::sig, reinterpret_cast<void*>(&name)}},
+    // clang-format off
     static const std::unordered_map<std::string, std::pair<Sig, void*>> kStrings = {
         PPY_STR_FN(ppy_str_literal, P_Text) PPY_STR_FN(ppy_str_concat, P_PP) PPY_STR_FN(ppy_str_repeat, P_PI)
         PPY_STR_FN(ppy_str_len, I_P) PPY_STR_FN(ppy_str_index, P_PI) PPY_STR_FN(ppy_str_slice, P_PIIII)
@@ -614,16 +624,34 @@ class Compiler {
         PPY_STR_FN(ppy_str_format_i64, P_IP) PPY_STR_FN(ppy_str_format_f64, P_FP) PPY_STR_FN(ppy_str_format_str, P_PP)
         PPY_STR_FN(ppy_str_ord, I_P) PPY_STR_FN(ppy_str_chr, P_I) PPY_STR_FN(ppy_exc_name, P_V)
         PPY_STR_FN(ppy_exc_message, P_V) PPY_STR_FN(ppy_exc_matches, I_PP) PPY_STR_FN(ppy_exc_raise, V_PP)
+        PPY_STR_FN(ppy_list_append_i64, V_LI) PPY_STR_FN(ppy_list_append_f64, V_LF)
+        PPY_STR_FN(ppy_list_append_ptr, V_LP) PPY_STR_FN(ppy_list_pop_i64, I_L) PPY_STR_FN(ppy_list_pop_f64, F_L)
+        PPY_STR_FN(ppy_list_pop_ptr, P_L) PPY_STR_FN(ppy_list_repr, P_LP) PPY_STR_FN(ppy_list_eq, I_LLP)
+        PPY_STR_FN(ppy_list_insert_i64, V_LII) PPY_STR_FN(ppy_list_insert_f64, V_LIF)
+        PPY_STR_FN(ppy_list_insert_ptr, V_LIP) PPY_STR_FN(ppy_list_extend, V_LL) PPY_STR_FN(ppy_list_slice, L_LIIII)
+        PPY_STR_FN(ppy_list_concat, L_LL) PPY_STR_FN(ppy_list_contains_i64, I_LI)
+        PPY_STR_FN(ppy_list_contains_f64, I_LF) PPY_STR_FN(ppy_list_contains_ptr, I_LPP)
+        PPY_STR_FN(ppy_list_sorted, L_LP) PPY_STR_FN(ppy_list_sum_i64, I_L) PPY_STR_FN(ppy_list_sum_f64, F_L)
+        PPY_STR_FN(ppy_list_min_i64, I_LI) PPY_STR_FN(ppy_list_min_f64, F_LI) PPY_STR_FN(ppy_list_min_ptr, P_LI)
+        PPY_STR_FN(ppy_str_join, P_PL) PPY_STR_FN(ppy_str_split, L_PP) PPY_STR_FN(ppy_str_split_ws, L_P)
     };
 #undef PPY_STR_FN
     static const std::unordered_map<Sig, size_t> kArity = {
-        {Sig::P_Text, 0}, {Sig::P_P, 1}, {Sig::P_PP, 2}, {Sig::P_PPP, 3}, {Sig::P_PI, 2}, {Sig::P_PIIII, 5},
-        {Sig::P_I, 1},    {Sig::P_F, 1}, {Sig::I_P, 1},  {Sig::I_PP, 2},  {Sig::F_P, 1}, {Sig::P_IP, 2}, {Sig::P_FP, 2},
+        {Sig::P_Text, 0}, {Sig::P_P, 1},   {Sig::P_PP, 2},   {Sig::P_PPP, 3},  {Sig::P_PI, 2},    {Sig::P_PIIII, 5},
+        {Sig::P_I, 1},    {Sig::P_F, 1},   {Sig::I_P, 1},    {Sig::I_PP, 2},   {Sig::F_P, 1},     {Sig::P_IP, 2},
+        {Sig::P_FP, 2},   {Sig::V_LI, 2},  {Sig::V_LF, 2},   {Sig::V_LP, 2},   {Sig::I_L, 1},     {Sig::F_L, 1},
+        {Sig::P_L, 1},    {Sig::P_LP, 2},  {Sig::I_LLP, 3},  {Sig::V_LII, 3},  {Sig::V_LIF, 3},   {Sig::V_LIP, 3},
+        {Sig::V_LL, 2},   {Sig::L_LIIII, 5}, {Sig::L_LL, 2}, {Sig::I_LI, 2},   {Sig::I_LF, 2},    {Sig::I_LPP, 3},
+        {Sig::L_LP, 2},   {Sig::F_LI, 2},  {Sig::P_LI, 2},   {Sig::P_PL, 2},   {Sig::L_PP, 2},    {Sig::L_P, 1},
         {Sig::P_V, 0},    {Sig::V_PP, 2},
     };
+    // clang-format on
     auto it = kStrings.find(callee);
     if (it == kStrings.end()) return unsupported(ppy::str_cat("unknown runtime function '", callee, "'"));
-    if (op.num_operands() != kArity.at(it->second.first) || op.num_results() != (it->second.first == Sig::V_PP ? 0u : 1u))
+    Sig sg = it->second.first;
+    bool void_fn = sg == Sig::V_LI || sg == Sig::V_LF || sg == Sig::V_LP || sg == Sig::V_LII || sg == Sig::V_LIF ||
+                   sg == Sig::V_LIP || sg == Sig::V_LL || sg == Sig::V_PP;
+    if (op.num_operands() != kArity.at(it->second.first) || op.num_results() != (void_fn ? 0u : 1u))
       return unsupported(ppy::str_cat(callee, " with ", op.num_operands(), " operand(s)"));
     ExternCall call{it->second.first, it->second.second, static_cast<int32_t>(code_->srcs.size())};
     for (ir::Value* v : op.operands()) code_->srcs.push_back(reg(v));
@@ -726,7 +754,7 @@ class Machine {
     if (depth_ >= opts_.recursion_limit) raise("RecursionError", "maximum recursion depth exceeded");
     Slot* f = frame(depth_ + 1, callee);
     for (int32_t k = 0; k < site.nargs; ++k) f[k] = r[caller.srcs[site.args_begin + k]];
-    if (site.capture) {  // a try body: its lists stay, the caller's frame owns them
+    if (site.capture) {  // a try body: a raise inside it comes back as a status
       int saved = depth_;
       try {
         ++depth_;
@@ -740,11 +768,9 @@ class Machine {
       }
       return;
     }
-    size_t mark = buffers_.size();
     ++depth_;
     exec(callee, f, out);
     --depth_;
-    if (!callee.returns_buffer) buffers_.resize(mark);
   }
 
   static void take(const Code& code, const Edge& e, Slot* r) {
@@ -921,20 +947,24 @@ class Machine {
         case Opc::Load: r[in.dst] = *r[in.a].p; break;
         case Opc::Store: *r[in.b].p = r[in.a]; break;
         case Opc::PtrOffset: r[in.dst].p = r[in.a].p + r[in.b].i; break;
-        case Opc::BufData: r[in.dst].p = r[in.a].buf->data.data(); break;
-        case Opc::BufLen: r[in.dst].i = static_cast<int64_t>(r[in.a].buf->data.size()); break;
+        case Opc::BufData:
+          r[in.dst].p = elems(r[in.a].buf);
+          break;
+        case Opc::BufLen:
+          r[in.dst].i = r[in.a].buf->len;
+          break;
         case Opc::BufLoad: {
           Buffer* b = r[in.a].buf;
           uint64_t i = static_cast<uint64_t>(r[in.b].i);
-          if (i >= b->data.size()) raise("IndexError", "list index out of range");
-          r[in.dst] = b->data[i];
+          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list index out of range");
+          r[in.dst] = elems(b)[i];
           break;
         }
         case Opc::BufStore: {
           Buffer* b = r[in.b].buf;
           uint64_t i = static_cast<uint64_t>(r[in.c].i);
-          if (i >= b->data.size()) raise("IndexError", "list assignment index out of range");
-          b->data[i] = r[in.a];
+          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list assignment index out of range");
+          elems(b)[i] = r[in.a];
           break;
         }
         case Opc::Call: call(code.calls[static_cast<size_t>(in.imm)], code, r, r + in.dst); break;
@@ -965,16 +995,9 @@ class Machine {
           break;
         }
         case Opc::Extern: extern_call(code, code.externs[static_cast<size_t>(in.imm)], r, r[in.dst]); break;
-        case Opc::ListNew: {
-          int64_t n = r[in.a].i;
-          if (n < 0) n = 0;
-          if (n > (int64_t{1} << 31)) raise("MemoryError", "");
-          auto b = std::make_unique<Buffer>();
-          b->data.assign(static_cast<size_t>(n), Slot{0});
-          r[in.dst].buf = b.get();
-          buffers_.push_back(std::move(b));
+        case Opc::ListNew:
+          r[in.dst].buf = in.imm ? ppy_list_new_ptr(r[in.a].i) : ppy_list_new_i64(r[in.a].i);
           break;
-        }
         case Opc::PowI64: {
           int64_t v = 0;
           switch (sem::pow_i64(r[in.a].i, r[in.b].i, v)) {
@@ -1021,6 +1044,78 @@ class Machine {
       case Sig::V_PP: reinterpret_cast<void (*)(const ppy_str*, const ppy_str*)>(x.fn)(p(0), p(1)); break;
       case Sig::P_IP: ret(reinterpret_cast<ppy_str* (*)(int64_t, const ppy_str*)>(x.fn)(arg(0).i, p(1))); break;
       case Sig::P_FP: ret(reinterpret_cast<ppy_str* (*)(double, const ppy_str*)>(x.fn)(arg(0).f, p(1))); break;
+      case Sig::V_LI:
+        reinterpret_cast<void (*)(ppy_list*, int64_t)>(x.fn)(arg(0).buf, arg(1).i);
+        break;
+      case Sig::V_LF:
+        reinterpret_cast<void (*)(ppy_list*, double)>(x.fn)(arg(0).buf, arg(1).f);
+        break;
+      case Sig::V_LP:
+        reinterpret_cast<void (*)(ppy_list*, void*)>(x.fn)(arg(0).buf, arg(1).p);
+        break;
+      case Sig::I_L:
+        out.i = reinterpret_cast<int64_t (*)(ppy_list*)>(x.fn)(arg(0).buf);
+        break;
+      case Sig::F_L:
+        out.f = reinterpret_cast<double (*)(ppy_list*)>(x.fn)(arg(0).buf);
+        break;
+      case Sig::P_L:
+        out.p = static_cast<Slot*>(reinterpret_cast<void* (*)(ppy_list*)>(x.fn)(arg(0).buf));
+        break;
+      case Sig::P_LP:
+        ret(reinterpret_cast<ppy_str* (*)(const ppy_list*, const ppy_str*)>(x.fn)(arg(0).buf, p(1)));
+        break;
+      case Sig::I_LLP:
+        out.i = reinterpret_cast<int64_t (*)(const ppy_list*, const ppy_list*, const ppy_str*)>(x.fn)(arg(0).buf,
+                                                                                                      arg(1).buf, p(2));
+        break;
+      case Sig::V_LII:
+        reinterpret_cast<void (*)(ppy_list*, int64_t, int64_t)>(x.fn)(arg(0).buf, arg(1).i, arg(2).i);
+        break;
+      case Sig::V_LIF:
+        reinterpret_cast<void (*)(ppy_list*, int64_t, double)>(x.fn)(arg(0).buf, arg(1).i, arg(2).f);
+        break;
+      case Sig::V_LIP:
+        reinterpret_cast<void (*)(ppy_list*, int64_t, void*)>(x.fn)(arg(0).buf, arg(1).i, arg(2).p);
+        break;
+      case Sig::V_LL:
+        reinterpret_cast<void (*)(ppy_list*, const ppy_list*)>(x.fn)(arg(0).buf, arg(1).buf);
+        break;
+      case Sig::L_LIIII:
+        out.buf = reinterpret_cast<ppy_list* (*)(const ppy_list*, int64_t, int64_t, int64_t, int64_t)>(x.fn)(
+            arg(0).buf, arg(1).i, arg(2).i, arg(3).i, arg(4).i);
+        break;
+      case Sig::L_LL:
+        out.buf = reinterpret_cast<ppy_list* (*)(const ppy_list*, const ppy_list*)>(x.fn)(arg(0).buf, arg(1).buf);
+        break;
+      case Sig::I_LI:
+        out.i = reinterpret_cast<int64_t (*)(const ppy_list*, int64_t)>(x.fn)(arg(0).buf, arg(1).i);
+        break;
+      case Sig::I_LF:
+        out.i = reinterpret_cast<int64_t (*)(const ppy_list*, double)>(x.fn)(arg(0).buf, arg(1).f);
+        break;
+      case Sig::I_LPP:
+        out.i = reinterpret_cast<int64_t (*)(const ppy_list*, const void*, const ppy_str*)>(x.fn)(arg(0).buf, arg(1).p,
+                                                                                                  p(2));
+        break;
+      case Sig::L_LP:
+        out.buf = reinterpret_cast<ppy_list* (*)(const ppy_list*, const ppy_str*)>(x.fn)(arg(0).buf, p(1));
+        break;
+      case Sig::F_LI:
+        out.f = reinterpret_cast<double (*)(const ppy_list*, int64_t)>(x.fn)(arg(0).buf, arg(1).i);
+        break;
+      case Sig::P_LI:
+        out.p = static_cast<Slot*>(reinterpret_cast<void* (*)(const ppy_list*, int64_t)>(x.fn)(arg(0).buf, arg(1).i));
+        break;
+      case Sig::P_PL:
+        ret(reinterpret_cast<ppy_str* (*)(const ppy_str*, const ppy_list*)>(x.fn)(p(0), arg(1).buf));
+        break;
+      case Sig::L_PP:
+        out.buf = reinterpret_cast<ppy_list* (*)(const ppy_str*, const ppy_str*)>(x.fn)(p(0), p(1));
+        break;
+      case Sig::L_P:
+        out.buf = reinterpret_cast<ppy_list* (*)(const ppy_str*)>(x.fn)(p(0));
+        break;
     }
   }
 
@@ -1030,7 +1125,6 @@ class Machine {
   std::vector<Code> codes_;
   Slots globals_;  ///< the module's globals (sized once: their addresses stay)
   std::vector<Slots> frames_;
-  std::vector<std::unique_ptr<Buffer>> buffers_;
   std::string buf_;
   int depth_ = 0;
 };

@@ -209,7 +209,8 @@ TEST_F(SourceBackends, CStandaloneBuildsWithCcAndPrintsWhatPython3Prints) {
 TEST_F(SourceBackends, CRaisesWithPythonsMessageAndStatus) {
   fs::path prog = write("oops.ppy", kRaises);
   ASSERT_EQ(ppy({"emit", "cpp", prog.string(), "--standalone", "-o", p("oops.cpp").string()}).status, 0);
-  Result cxx = sh({"c++", "-std=c++17", "-Wall", "-Werror", "oops.cpp", "-o", "oops"});
+  // A list lives on the collector (docs/runtime.md, "Lists"): link it.
+  Result cxx = sh({"c++", "-std=c++17", "-Wall", "-Werror", "oops.cpp", "-o", "oops", "-lgc"});
   ASSERT_EQ(cxx.status, 0) << cxx;
   Result run = sh({p("oops").string()});
   EXPECT_EQ(run.status, 1);
@@ -269,7 +270,7 @@ TEST_F(SourceBackends, UnsafeWrapsButKeepsTheGuards) {
   fs::path prog = write("wrap.ppy", "def main() -> None:\n    x = 9223372036854775807\n    print(x + 1)\n"
                                      "    xs = [1]\n    print(xs[3])\n\n\nif __name__ == \"__main__\":\n    main()\n");
   ASSERT_EQ(ppy({"emit", "c", prog.string(), "--standalone", "--unsafe", "-O0", "-o", p("wrap.c").string()}).status, 0);
-  ASSERT_EQ(sh({"cc", "-std=c11", "-Wall", "-Werror", "wrap.c", "-o", "wrap", "-lm"}).status, 0);
+  ASSERT_EQ(sh({"cc", "-std=c11", "-Wall", "-Werror", "wrap.c", "-o", "wrap", "-lgc", "-lm"}).status, 0);
   Result run = sh({p("wrap").string()});
   EXPECT_EQ(run.out, "-9223372036854775808\n");
   EXPECT_EQ(run.err, "IndexError: list index out of range\n");

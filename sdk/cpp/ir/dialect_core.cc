@@ -452,8 +452,10 @@ Dialect core_dialect() {
   ops.push_back(op("load", 1, 1));
   ops.push_back(op("store", 2, 0));
   ops.push_back(pure("ptr_offset", 2, 1));
-  ops.push_back(pure("buffer_data", 1, 1));
-  ops.push_back(pure("buffer_len", 1, 1));
+  // A buffer's length and elements are read from memory: a list grows and
+  // moves its elements (docs/runtime.md, "Lists"), so neither is pure.
+  ops.push_back(op("buffer_data", 1, 1));
+  ops.push_back(op("buffer_len", 1, 1));
   ops.push_back(op("buffer_load", 2, 1));
   ops.push_back(op("buffer_store", 3, 0));
   ops.push_back(pure("tuple_make", std::nullopt, 1));

@@ -1,5 +1,6 @@
 /* Module binary_search, written by ppy's c backend from canonical IR. */
 #include <stdbool.h>
+#define PPY_RT_STRINGS 1
 
 /* (the ppy native runtime) */
 
@@ -19,16 +20,16 @@ int64_t binary_search_search(ppy_list* xs, int64_t target);
 void binary_search_main(void);
 
 int64_t binary_search_search(ppy_list* xs, int64_t target) {
-  int64_t t = 0;
   int64_t lo = 0;
   int64_t hi = 0;
+  int64_t t = 0;
   int64_t t_2 = 0;
-  int64_t t_3 = 0;
-  bool t_4 = false;
+  bool t_3 = false;
+  int64_t t_4 = 0;
   int64_t t_5 = 0;
-  t = ppy_list_len(xs);
+  int64_t t_6 = 0;
   lo = 0;
-  hi = ppy_c_sub(t, 1);
+  hi = ppy_c_sub(ppy_list_len(xs), 1);
   goto block1;
 block1:;
   if (lo <= hi) {
@@ -39,41 +40,41 @@ block1:;
 block2:;
   return -1;
 block3:;
-  t_2 = ppy_int_floordiv(ppy_c_add(lo, hi), 2);
-  t_3 = t_2 < 0 ? t_2 + t : t_2;
-  t_4 = (t_3 >= 0) && (t_3 < t);
-  if (!t_4) ppy_rt_raise("IndexError", "list index out of range");
-  t_5 = t_3;
-  if (PPY_LIST_I64(xs)[t_5] == target) {
+  t = ppy_int_floordiv(ppy_c_add(lo, hi), 2);
+  t_2 = ppy_list_len(xs);
+  t_3 = t < 0;
+  t_4 = t_3 ? t + t_2 : t;
+  if (!((t_4 >= 0) && (t_4 < t_2))) ppy_rt_raise("IndexError", "list index out of range");
+  if (PPY_LIST_I64(xs)[t_4] == target) {
     goto block7;
   } else {
     goto block4;
   }
 block4:;
-  if (!t_4) ppy_rt_raise("IndexError", "list index out of range");
-  if (PPY_LIST_I64(xs)[t_5] < target) {
+  t_5 = ppy_list_len(xs);
+  t_6 = t_3 ? t + t_5 : t;
+  if (!((t_6 >= 0) && (t_6 < t_5))) ppy_rt_raise("IndexError", "list index out of range");
+  if (PPY_LIST_I64(xs)[t_6] < target) {
     goto block6;
   } else {
     goto block5;
   }
 block5:;
-  hi = t_2 - 1;
+  hi = t - 1;
   goto block1;
 block6:;
-  lo = t_2 + 1;
+  lo = t + 1;
   goto block1;
 block7:;
-  return t_2;
+  return t;
 }
 
 void binary_search_main(void) {
   ppy_list* t = 0;
   ppy_list* t_2 = 0;
-  int64_t t_3 = 0;
   int64_t i = 0;
+  int64_t t_3 = 0;
   int64_t t_4 = 0;
-  int64_t t_5 = 0;
-  int64_t lists_mark = ppy_list_mark();
   t = ppy_list_new_i64(7);
   PPY_LIST_I64(t)[0] = 1;
   PPY_LIST_I64(t)[1] = 3;
@@ -89,16 +90,14 @@ void binary_search_main(void) {
   PPY_LIST_I64(t_2)[3] = 4;
   PPY_LIST_I64(t_2)[4] = 0;
   PPY_LIST_I64(t_2)[5] = 14;
-  t_3 = ppy_list_len(t_2);
   i = 0;
-  while (i < t_3) {
-    t_4 = PPY_LIST_I64(t_2)[i];
-    t_5 = binary_search_search(t, t_4);
-    ppy_print_i64(t_4);
+  while (i < ppy_list_len(t_2)) {
+    t_3 = PPY_LIST_I64(t_2)[i];
+    t_4 = binary_search_search(t, t_3);
+    ppy_print_i64(t_3);
     ppy_print_space();
-    ppy_print_i64(t_5);
+    ppy_print_i64(t_4);
     ppy_print_newline();
     i = i + 1;
   }
-  ppy_list_release(lists_mark);
 }

@@ -8,31 +8,39 @@ def sort(xs):
         t_2 = t - 1 - i
         i_2, swapped = 0, False
         for i_2 in range(i_2, t_2):
-            t_3 = i_2 + t if i_2 < 0 else i_2
-            t_4 = t_3 >= 0 and t_3 < t
-            if not t_4:
+            t_3 = len(xs)
+            t_4 = i_2 < 0
+            t_5 = i_2 + t_3 if t_4 else i_2
+            if not (t_5 >= 0 and t_5 < t_3):
                 raise IndexError("list index out of range")
-            t_5 = t_3
             t_6 = xs[t_5]
-            i_2 = i_2 + 1
-            t_7 = i_2 + t if i_2 < 0 else i_2
-            t_8 = t_7 >= 0 and t_7 < t
-            if not t_8:
+            t_7 = i_2 + 1
+            t_8 = len(xs)
+            t_9 = t_7 < 0
+            t_10 = t_7 + t_8 if t_9 else t_7
+            if not (t_10 >= 0 and t_10 < t_8):
                 raise IndexError("list index out of range")
-            t_9 = t_7
-            if t_6 > xs[t_9]:
-                if not t_8:
+            if t_6 > xs[t_10]:
+                t_11 = len(xs)
+                t_12 = t_7 + t_11 if t_9 else t_7
+                if not (t_12 >= 0 and t_12 < t_11):
                     raise IndexError("list index out of range")
-                t_10 = xs[t_9]
-                if not t_4:
+                t_13 = xs[t_12]
+                t_14 = len(xs)
+                t_15 = i_2 + t_14 if t_4 else i_2
+                if not (t_15 >= 0 and t_15 < t_14):
                     raise IndexError("list index out of range")
-                t_11 = xs[t_5]
-                if not t_4:
+                t_16 = xs[t_15]
+                t_17 = len(xs)
+                t_18 = i_2 + t_17 if t_4 else i_2
+                if not (t_18 >= 0 and t_18 < t_17):
                     raise IndexError("list assignment index out of range")
-                xs[t_5] = t_10
-                if not t_8:
+                xs[t_18] = t_13
+                t_19 = len(xs)
+                t_20 = t_7 + t_19 if t_9 else t_7
+                if not (t_20 >= 0 and t_20 < t_19):
                     raise IndexError("list assignment index out of range")
-                xs[t_9] = t_11
+                xs[t_20] = t_16
                 swapped = True
         if not swapped:
             break

@@ -1,0 +1,360 @@
+// The body checker, lists: methods and comparisons of `list[T]` (docs/language.md, "Lists").
+#include <algorithm>
+#include <string>
+
+#include "body_checker.h"
+#include "checker_internal.h"
+#include "ppy/util/str_cat.h"
+#include "types.h"
+
+namespace ppy::frontend::checking {
+
+Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
+  const std::string& name = callee.str;
+  size_t nargs = e.kids.size() - 1;
+  Ty elem = list_elem(base);
+  auto args_error = [&](size_t want) {
+    for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+    error(e.pos, "E1032",
+          str_cat("list.", name, "() takes ", want == 0 ? "no arguments" : "exactly one argument", " (", nargs,
+                  " given)"));
+    return Ty::Error;
+  };
+  if (!e.keywords.empty()) {
+    error(e.keywords[0].pos, "E1032", str_cat("list.", name, "() takes no keyword arguments"));
+    return Ty::Error;
+  }
+  if (name == "append") {
+    if (nargs != 1) return args_error(1);
+    Ty t = value(*e.kids[1], elem);
+    if (t == Ty::Error) return Ty::Error;
+    if (maybe_none(*e.kids[1])) return Ty::Error;
+    if (t != elem) {
+      error(e.kids[1]->pos, "E1030", str_cat("cannot append ", ty_name(t), " to a ", ty_name(base)));
+      return Ty::Error;
+    }
+    effect("writes");
+    raises();  // MemoryError past the largest list
+    e.ref = Ref::Builtin;
+    e.target = "list.append";
+    return Ty::None;
+  }
+  if (name == "pop") {
+    if (nargs != 0) {
+      if (nargs == 1) {
+        value(*e.kids[1], Ty::Error);
+        error(e.kids[1]->pos, "E1010", "list.pop() with an index is outside the ppy subset (it takes none)");
+        return Ty::Error;
+      }
+      return args_error(0);
+    }
+    effect("writes");
+    raises();  // IndexError: pop from empty list
+    e.ref = Ref::Builtin;
+    e.target = "list.pop";
+    return elem;
+  }
+  if (name == "insert") {
+    if (nargs != 2) {
+      for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+      error(e.pos, "E1032", str_cat("list.insert() takes exactly 2 arguments (", nargs, " given)"));
+      return Ty::Error;
+    }
+    Ty it = value(*e.kids[1], Ty::Int);
+    Ty t = value(*e.kids[2], elem);
+    if (it == Ty::Error || t == Ty::Error) return Ty::Error;
+    if (maybe_none(*e.kids[1]) || maybe_none(*e.kids[2])) return Ty::Error;
+    if (it != Ty::Int && it != Ty::Bool) {
+      error(e.kids[1]->pos, "E1030", str_cat("list.insert() takes an int index, not ", ty_name(it)));
+      return Ty::Error;
+    }
+    if (t != elem) {
+      error(e.kids[2]->pos, "E1030", str_cat("cannot insert ", ty_name(t), " into a ", ty_name(base)));
+      return Ty::Error;
+    }
+    effect("writes");
+    raises();  // MemoryError past the largest list
+    e.ref = Ref::Builtin;
+    e.target = "list.insert";
+    return Ty::None;
+  }
+  if (name == "extend") {
+    if (nargs != 1) return args_error(1);
+    Ty t = value(*e.kids[1], base);
+    if (t == Ty::Error) return Ty::Error;
+    if (t != base) {
+      error(e.kids[1]->pos, "E1030",
+            str_cat("a ", ty_name(base), " can only be extended by a ", ty_name(base), " in the ppy subset, not ",
+                    ty_name(t)));
+      return Ty::Error;
+    }
+    effect("reads");
+    effect("writes");
+    raises();
+    e.ref = Ref::Builtin;
+    e.target = "list.extend";
+    return Ty::None;
+  }
+  for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+  error(callee.pos, "E1010", str_cat("list method '", name, "' is outside the ppy subset"));
+  return Ty::Error;
+}
+
+void BodyChecker::for_pairs(Stmt& s) {
+  Expr& t = *s.targets[0];
+  Expr& it = *s.value;
+  const std::string fn = it.kids[0]->str;
+  it.ref = Ref::Builtin;
+  it.target = fn;
+  size_t n = it.kids.size() - 1;
+  Ty types[2] = {Ty::Error, Ty::Error};
+  bool ok = true;
+  // A list or a str: the type of its elements.
+  auto seq = [&](Expr& x) {
+    Ty st = value(x, Ty::Error);
+    if (st == Ty::Error) {
+      ok = false;
+      return st;
+    }
+    if (!is_list(st) && st != Ty::Str) {
+      error(x.pos, "E1010",
+            str_cat(fn, "() of ", ty_name(st), " is outside the ppy subset (it takes a list or a str)"));
+      ok = false;
+      return Ty::Error;
+    }
+    effect("reads");
+    return st == Ty::Str ? Ty::Str : list_elem(st);
+  };
+  if (!it.keywords.empty()) {
+    error(it.keywords[0].pos, "E1010", str_cat(fn, "() with keywords is outside the ppy subset"));
+    ok = false;
+  } else if (fn == "enumerate") {
+    if (n < 1 || n > 2) {
+      error(it.pos, "E1032", str_cat("enumerate() takes 1 or 2 arguments (", n, " given)"));
+      ok = false;
+    } else {
+      types[0] = Ty::Int;
+      types[1] = seq(*it.kids[1]);
+      if (n == 2) {
+        Ty st = value(*it.kids[2], Ty::Int);
+        if (st != Ty::Error && st != Ty::Int && st != Ty::Bool) {
+          error(it.kids[2]->pos, "E1030", str_cat("enumerate() takes an int start, not ", ty_name(st)));
+          ok = false;
+        }
+      }
+      raises();  // the count's increment is checked
+    }
+  } else if (n != 2) {
+    for (size_t k = 1; k < it.kids.size(); ++k) value(*it.kids[k], Ty::Error);
+    error(it.pos, "E1010", str_cat("zip() of ", n, " sequences is outside the ppy subset (it takes two)"));
+    ok = false;
+  } else {
+    types[0] = seq(*it.kids[1]);
+    types[1] = seq(*it.kids[2]);
+  }
+  if (t.kind != ExprKind::Tuple || t.kids.size() != 2 || t.kids[0]->kind != ExprKind::Name ||
+      t.kids[1]->kind != ExprKind::Name) {
+    error(t.pos, "E1010", str_cat("a for loop over ", fn, "() unpacks two variables: `for a, b in ", fn, "(...)`"));
+    return;
+  }
+  if (!ok) return;
+  forget_narrowing(s.body);
+  Flow before = flow_;
+  Expr dummy;
+  dummy.kind = ExprKind::Int;
+  dummy.pos = t.pos;
+  assign(*t.kids[0], types[0], dummy);
+  assign(*t.kids[1], types[1], dummy);
+  loops_.push_back({});
+  block(s.body);
+  std::vector<Flow> breaks = std::move(loops_.back());
+  loops_.pop_back();
+  Flow out = before;
+  for (auto& b : breaks) out = merge(out, b);
+  flow_ = out;
+}
+
+/// Every read of `from` in `e` reads `to` instead (a comprehension's variable is
+/// its own); a nested comprehension binding `from` again keeps it in its element
+/// and condition (its iterable is evaluated outside).
+static void rename(Expr& e, const std::string& from, const std::string& to) {
+  if (e.kind == ExprKind::Name && e.str == from) {
+    e.str = to;
+    return;
+  }
+  if (e.kind == ExprKind::ListComp && std::find(e.ops.begin(), e.ops.end(), from) != e.ops.end()) {
+    rename(*e.kids[1], from, to);
+    return;
+  }
+  for (auto& k : e.kids) rename(*k, from, to);
+  for (auto& k : e.keywords) rename(*k.value, from, to);
+}
+
+Ty BodyChecker::list_comp(Expr& e, Ty expected) {
+  if (gpu_) {
+    error(e.pos, "E1100", "lists are not available in GPU code");
+    return Ty::Error;
+  }
+  if (e.ops.size() != 1) {
+    error(e.pos, "E1010", "a comprehension over several names is outside the ppy subset (it takes one: `for x in xs`)");
+    return Ty::Error;
+  }
+  Ty var_ty = iter_type(*e.kids[1]);
+  if (var_ty == Ty::Error) return Ty::Error;
+  // Checked once more (a conditional expression's branch): the same local again.
+  std::string u = e.target.empty() ? str_cat("_c", ++comps_, "_", e.ops[0]) : e.target;
+  e.target = u;
+  rename(*e.kids[0], e.ops[0], u);
+  if (e.ival) rename(*e.kids[2], e.ops[0], u);
+  types_[u] = var_ty;
+  note_local(u);
+  flow_.assigned.insert(u);
+  if (e.ival) condition(*e.kids[2]);
+  Ty want = is_list(expected) ? list_elem(expected) : Ty::Error;
+  Ty t = value(*e.kids[0], want);
+  if (t == Ty::Error) return t;
+  if (maybe_none(*e.kids[0])) return Ty::Error;
+  if (!list_holdable(t)) {
+    error(e.kids[0]->pos, "E1030", str_cat("lists hold int, float, bool, str and lists of those, not ", ty_name(t)));
+    return Ty::Error;
+  }
+  return list_of(t);
+}
+
+Ty BodyChecker::list_contains(Expr& e, const std::vector<Ty>& ts) {
+  Ty elem = list_elem(ts[1]);
+  if (maybe_none(*e.kids[0])) return Ty::Error;
+  if (ts[0] != elem) {
+    error(e.pos, "E1030",
+          str_cat("'", e.ops[0], "' of ", ty_name(ts[0]), " and ", ty_name(ts[1]),
+                  ": the subset needs a value of the list's element type"));
+    return Ty::Error;
+  }
+  effect("reads");
+  return Ty::Bool;
+}
+
+Ty BodyChecker::list_slice(Expr& e, Ty base) {
+  Expr& i = *e.kids[1];
+  bool ok = true;
+  for (auto& k : i.kids) {
+    Ty t = value(*k, Ty::Int);
+    if (t != Ty::Error && t != Ty::Int && t != Ty::Bool) {
+      error(k->pos, "E1030", str_cat("slice indices must be integers, not ", ty_name(t)));
+      ok = false;
+    }
+    if (t == Ty::Error) ok = false;
+  }
+  i.ty = Ty::Int;
+  effect("reads");
+  raises();  // a zero step's ValueError
+  return ok ? base : Ty::Error;
+}
+
+Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
+  size_t nargs = e.kids.size() - 1;
+  if (nargs != 1 || !e.keywords.empty()) {
+    for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+    error(e.pos, "E1010",
+          str_cat(n, "() with ", nargs, " arguments", e.keywords.empty() ? "" : " or keywords",
+                  " is outside the ppy subset (it takes one list)"));
+    return Ty::Error;
+  }
+  Ty t = value(*e.kids[1], Ty::Error);
+  if (t == Ty::Error) return t;
+  if (!is_list(t)) {
+    if (maybe_none(*e.kids[1])) return Ty::Error;
+    error(e.kids[1]->pos, "E1030", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset (it takes a list)"));
+    return Ty::Error;
+  }
+  Ty elem = list_elem(t);
+  effect("reads");
+  if (n == "sum") {
+    if (elem != Ty::Int && elem != Ty::Float) {
+      error(e.kids[1]->pos, "E1030",
+            str_cat("sum() of ", ty_name(t), " is outside the ppy subset (it adds ints or floats)"));
+      return Ty::Error;
+    }
+    if (elem == Ty::Int) raises();  // OverflowError
+    e.target = "list.sum";
+    return elem;
+  }
+  if (elem != Ty::Int && elem != Ty::Float && elem != Ty::Str && (n != "sorted" || elem != Ty::Bool)) {
+    error(e.kids[1]->pos, "E1030",
+          str_cat(n, "() of ", ty_name(t), " is outside the ppy subset (it orders ints, floats or strs)"));
+    return Ty::Error;
+  }
+  if (n == "sorted") {
+    e.target = "list.sorted";
+    return t;
+  }
+  raises();  // ValueError for an empty list
+  e.target = n == "min" ? "list.min" : "list.max";
+  return elem;
+}
+
+Ty BodyChecker::str_list_method(Expr& e, Expr& callee) {
+  const std::string& name = callee.str;
+  size_t nargs = e.kids.size() - 1;
+  if (!e.keywords.empty()) {
+    error(e.keywords[0].pos, "E1032", str_cat("str.", name, "() takes no keyword arguments"));
+    return Ty::Error;
+  }
+  Ty strs = list_of(Ty::Str);
+  if (name == "join") {
+    if (nargs != 1) {
+      for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+      error(e.pos, "E1032", str_cat("str.join() takes exactly one argument (", nargs, " given)"));
+      return Ty::Error;
+    }
+    Ty t = value(*e.kids[1], strs);
+    if (t == Ty::Error) return t;
+    if (t != strs) {
+      error(e.kids[1]->pos, "E1030", str_cat("str.join() takes a list[str] in the ppy subset, not ", ty_name(t)));
+      return Ty::Error;
+    }
+    effect("reads");
+    e.ref = Ref::Builtin;
+    e.target = "str.join";
+    return Ty::Str;
+  }
+  // split
+  if (nargs > 1) {
+    for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+    error(e.pos, "E1010", "str.split() with maxsplit is outside the ppy subset");
+    return Ty::Error;
+  }
+  if (nargs == 1) {
+    Ty t = value(*e.kids[1], Ty::Str);
+    if (t == Ty::Error) return t;
+    if (t != Ty::Str) {
+      error(e.kids[1]->pos, "E1030", str_cat("str.split() takes a str separator, not ", ty_name(t)));
+      return Ty::Error;
+    }
+    raises();  // ValueError: empty separator
+  }
+  e.ref = Ref::Builtin;
+  e.target = "str.split";
+  return strs;
+}
+
+Ty BodyChecker::compare_lists(Expr& e, const std::vector<Ty>& ts) {
+  if (ts.size() != 2) {
+    error(e.pos, "E1010", "a chain of comparisons of lists is outside the ppy subset; compare two at a time");
+    return Ty::Error;
+  }
+  const std::string& op = e.ops[0];
+  if (op != "==" && op != "!=") {
+    error(e.pos, "E1010",
+          str_cat("'", op, "' of ", ty_name(ts[0]), " and ", ty_name(ts[1]), " is outside the ppy subset"));
+    return Ty::Error;
+  }
+  if (ts[0] != ts[1]) {
+    error(e.pos, "E1030", str_cat("cannot compare ", ty_name(ts[0]), " and ", ty_name(ts[1])));
+    return Ty::Error;
+  }
+  effect("reads");
+  return Ty::Bool;
+}
+
+}  // namespace ppy::frontend::checking
