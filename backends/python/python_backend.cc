@@ -24,7 +24,9 @@ bool known_extern(std::string_view c) {
          c.starts_with("ppy_list_append_") || c.starts_with("ppy_list_pop_") || c == "ppy_list_repr" ||
          c == "ppy_list_eq" || c.starts_with("ppy_list_insert_") || c == "ppy_list_extend" || c == "ppy_list_slice" ||
          c == "ppy_list_concat" || c.starts_with("ppy_list_contains_") || c == "ppy_list_sorted" ||
-         c.starts_with("ppy_list_sum_") || c.starts_with("ppy_list_min_");
+         c.starts_with("ppy_list_sum_") || c.starts_with("ppy_list_min_") || c == "ppy_list_sort" ||
+         c == "ppy_list_reverse" || c == "ppy_list_clear" || c.starts_with("ppy_list_index_") ||
+         c.starts_with("ppy_list_count_") || c.starts_with("ppy_list_remove_");
 }
 
 /// Types the backend writes as Python values: i64, index, bool, f64, lists of

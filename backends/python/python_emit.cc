@@ -1131,7 +1131,15 @@ class ModuleWriter {
       if (c == "ppy_list_new_ptr") return {str_cat("[None] * ", paren(expr(op.operand(0)), kMul + 1)), kMul};
       if (c.starts_with("ppy_list_append_"))
         return {str_cat(paren(expr(op.operand(0)), kAtom), ".append(", expr(op.operand(1)).text, ")"), kAtom};
+      if (c.starts_with("ppy_list_pop_at_"))
+        return {str_cat(paren(expr(op.operand(0)), kAtom), ".pop(", expr(op.operand(1)).text, ")"), kAtom};
       if (c.starts_with("ppy_list_pop_")) return {str_cat(paren(expr(op.operand(0)), kAtom), ".pop()"), kAtom};
+      if (c == "ppy_list_sort" || c == "ppy_list_reverse" || c == "ppy_list_clear")
+        return {str_cat(paren(expr(op.operand(0)), kAtom), ".", c.substr(9), "()"), kAtom};
+      if (c.starts_with("ppy_list_index_") || c.starts_with("ppy_list_count_") || c.starts_with("ppy_list_remove_")) {
+        std::string_view m = c.substr(9, c.find('_', 9) - 9);
+        return {str_cat(paren(expr(op.operand(0)), kAtom), ".", m, "(", expr(op.operand(1)).text, ")"), kAtom};
+      }
       if (c == "ppy_list_repr") return helper("_ppy_list_repr", {op.operand(0), op.operand(1)});
       auto arg = [&](size_t i, int prec) { return paren(expr(op.operand(i)), prec); };
       if (c.starts_with("ppy_list_insert_"))

@@ -104,6 +104,21 @@ PPY_RT_API void* ppy_list_min_ptr(const ppy_list* l, int64_t max);
 PPY_RT_API ppy_str* ppy_str_join(const ppy_str* sep, const ppy_list* parts);
 PPY_RT_API ppy_list* ppy_str_split(const ppy_str* s, const ppy_str* sep);
 PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s);
+PPY_RT_API void ppy_list_sort(ppy_list* l, const ppy_str* desc);
+PPY_RT_API void ppy_list_reverse(ppy_list* l);
+PPY_RT_API void ppy_list_clear(ppy_list* l);
+PPY_RT_API int64_t ppy_list_index_i64(const ppy_list* l, int64_t v, const ppy_str* desc);
+PPY_RT_API int64_t ppy_list_index_f64(const ppy_list* l, double v, const ppy_str* desc);
+PPY_RT_API int64_t ppy_list_index_ptr(const ppy_list* l, const void* v, const ppy_str* desc);
+PPY_RT_API int64_t ppy_list_count_i64(const ppy_list* l, int64_t v);
+PPY_RT_API int64_t ppy_list_count_f64(const ppy_list* l, double v);
+PPY_RT_API int64_t ppy_list_count_ptr(const ppy_list* l, const void* v, const ppy_str* desc);
+PPY_RT_API void ppy_list_remove_i64(ppy_list* l, int64_t v, const ppy_str* desc);
+PPY_RT_API void ppy_list_remove_f64(ppy_list* l, double v, const ppy_str* desc);
+PPY_RT_API void ppy_list_remove_ptr(ppy_list* l, const void* v, const ppy_str* desc);
+PPY_RT_API int64_t ppy_list_pop_at_i64(ppy_list* l, int64_t i);
+PPY_RT_API double ppy_list_pop_at_f64(ppy_list* l, int64_t i);
+PPY_RT_API void* ppy_list_pop_at_ptr(ppy_list* l, int64_t i);
 
 /** The string functions compiled code may call, for a JIT's symbol table. */
 /* clang-format off */
@@ -120,7 +135,10 @@ PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s);
   X(ppy_list_eq) X(ppy_list_insert_i64) X(ppy_list_insert_f64) X(ppy_list_insert_ptr) X(ppy_list_extend)      \
   X(ppy_list_slice) X(ppy_list_concat) X(ppy_list_contains_i64) X(ppy_list_contains_f64)                      \
   X(ppy_list_contains_ptr) X(ppy_list_sorted) X(ppy_list_sum_i64) X(ppy_list_sum_f64) X(ppy_list_min_i64)     \
-  X(ppy_list_min_f64) X(ppy_list_min_ptr) X(ppy_str_join) X(ppy_str_split) X(ppy_str_split_ws)
+  X(ppy_list_min_f64) X(ppy_list_min_ptr) X(ppy_str_join) X(ppy_str_split) X(ppy_str_split_ws)            \
+  X(ppy_list_sort) X(ppy_list_reverse) X(ppy_list_clear) X(ppy_list_index_i64) X(ppy_list_index_f64)          \
+  X(ppy_list_index_ptr) X(ppy_list_count_i64) X(ppy_list_count_f64) X(ppy_list_count_ptr) X(ppy_list_remove_i64) \
+  X(ppy_list_remove_f64) X(ppy_list_remove_ptr) X(ppy_list_pop_at_i64) X(ppy_list_pop_at_f64) X(ppy_list_pop_at_ptr)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -1206,6 +1224,135 @@ PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
   }
   return r;
 }
+
+/** `l.sort()`: in place, stable (`desc`: ints, floats, bools or strs). */
+PPY_RT_API void ppy_list_sort(ppy_list* l, const ppy_str* desc) {
+  ppy_list* r = ppy_list_sorted(l, desc);
+  if (l->len) memcpy(l->data, r->data, (size_t)l->len * 8);
+}
+
+PPY_RT_API void ppy_list_reverse(ppy_list* l) {
+  int64_t* a = (int64_t*)l->data;
+  for (int64_t i = 0, j = l->len - 1; i < j; ++i, --j) {
+    int64_t t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
+}
+
+PPY_RT_API void ppy_list_clear(ppy_list* l) {
+  if (l->scanned && l->len) memset(l->data, 0, (size_t)l->len * 8); /* nothing kept alive */
+  l->len = 0;
+}
+
+/** Whether slot `k` of `l` equals `v` (its bits; a str or a list by value). */
+static int ppy_slot_eq(const ppy_list* l, int64_t k, int64_t v, const char* d) {
+  int64_t x = ((const int64_t*)l->data)[k];
+  if (d[0] == 'f') {
+    double a, b;
+    memcpy(&a, &x, 8);
+    memcpy(&b, &v, 8);
+    return a == b;
+  }
+  if (d[0] == 's') return ppy_str_compare((const ppy_str*)(intptr_t)x, (const ppy_str*)(intptr_t)v) == 0;
+  if (d[0] == '[') return ppy_list_eq_at((const ppy_list*)(intptr_t)x, (const ppy_list*)(intptr_t)v, d + 1);
+  return x == v;
+}
+
+/** The first index of `v`, or -1. */
+static int64_t ppy_list_find(const ppy_list* l, int64_t v, const char* d) {
+  for (int64_t k = 0; k < l->len; ++k)
+    if (ppy_slot_eq(l, k, v, d)) return k;
+  return -1;
+}
+
+static int64_t ppy_bits_f64(double v) {
+  int64_t b;
+  memcpy(&b, &v, 8);
+  return b;
+}
+
+/** `l.index(v)`: ValueError `<repr of v> is not in list`. */
+static int64_t ppy_list_index_at(const ppy_list* l, int64_t v, const char* d) {
+  int64_t k = ppy_list_find(l, v, d);
+  if (k >= 0) return k;
+  ppy_text t = {NULL, 0, 0};
+  ppy_list one = {1, 1, &v, 0};
+  ppy_list_repr_into(&t, &one, d); /* "[v]" */
+  ppy_text w = {NULL, 0, 0};
+  ppy_text_add(&w, t.b + 1, t.n - 2);
+  ppy_text_add(&w, " is not in list", 16); /* and the NUL */
+  ppy_rt_raise("ValueError", w.b);
+  return -1;
+}
+
+PPY_RT_API int64_t ppy_list_index_i64(const ppy_list* l, int64_t v, const ppy_str* desc) {
+  return ppy_list_index_at(l, v, PPY_STR_BYTES(desc));
+}
+PPY_RT_API int64_t ppy_list_index_f64(const ppy_list* l, double v, const ppy_str* desc) {
+  return ppy_list_index_at(l, ppy_bits_f64(v), PPY_STR_BYTES(desc));
+}
+PPY_RT_API int64_t ppy_list_index_ptr(const ppy_list* l, const void* v, const ppy_str* desc) {
+  return ppy_list_index_at(l, (int64_t)(intptr_t)v, PPY_STR_BYTES(desc));
+}
+
+PPY_RT_API int64_t ppy_list_count_i64(const ppy_list* l, int64_t v) {
+  int64_t c = 0;
+  for (int64_t k = 0; k < l->len; ++k) c += ((const int64_t*)l->data)[k] == v;
+  return c;
+}
+PPY_RT_API int64_t ppy_list_count_f64(const ppy_list* l, double v) {
+  int64_t c = 0;
+  for (int64_t k = 0; k < l->len; ++k) c += ((const double*)l->data)[k] == v;
+  return c;
+}
+PPY_RT_API int64_t ppy_list_count_ptr(const ppy_list* l, const void* v, const ppy_str* desc) {
+  int64_t c = 0;
+  for (int64_t k = 0; k < l->len; ++k) c += ppy_slot_eq(l, k, (int64_t)(intptr_t)v, PPY_STR_BYTES(desc));
+  return c;
+}
+
+/** Takes slot `k` out, the later ones moving down; answers its bits. */
+static int64_t ppy_list_cut(ppy_list* l, int64_t k) {
+  int64_t* a = (int64_t*)l->data;
+  int64_t v = a[k];
+  memmove(a + k, a + k + 1, (size_t)(l->len - k - 1) * 8);
+  a[--l->len] = 0;
+  return v;
+}
+
+static void ppy_list_remove_at(ppy_list* l, int64_t v, const char* d) {
+  int64_t k = ppy_list_find(l, v, d);
+  if (k < 0) ppy_rt_raise("ValueError", "list.remove(x): x not in list");
+  ppy_list_cut(l, k);
+}
+
+PPY_RT_API void ppy_list_remove_i64(ppy_list* l, int64_t v, const ppy_str* desc) {
+  ppy_list_remove_at(l, v, PPY_STR_BYTES(desc));
+}
+PPY_RT_API void ppy_list_remove_f64(ppy_list* l, double v, const ppy_str* desc) {
+  ppy_list_remove_at(l, ppy_bits_f64(v), PPY_STR_BYTES(desc));
+}
+PPY_RT_API void ppy_list_remove_ptr(ppy_list* l, const void* v, const ppy_str* desc) {
+  ppy_list_remove_at(l, (int64_t)(intptr_t)v, PPY_STR_BYTES(desc));
+}
+
+/** `l.pop(i)`: negative from the end; IndexError as Python words it. */
+static int64_t ppy_list_pop_index(ppy_list* l, int64_t i) {
+  if (l->len == 0) ppy_rt_raise("IndexError", "pop from empty list");
+  if (i < 0) i += l->len;
+  if (i < 0 || i >= l->len) ppy_rt_raise("IndexError", "pop index out of range");
+  return ppy_list_cut(l, i);
+}
+
+PPY_RT_API int64_t ppy_list_pop_at_i64(ppy_list* l, int64_t i) { return ppy_list_pop_index(l, i); }
+PPY_RT_API double ppy_list_pop_at_f64(ppy_list* l, int64_t i) {
+  int64_t b = ppy_list_pop_index(l, i);
+  double v;
+  memcpy(&v, &b, 8);
+  return v;
+}
+PPY_RT_API void* ppy_list_pop_at_ptr(ppy_list* l, int64_t i) { return (void*)(intptr_t)ppy_list_pop_index(l, i); }
 
 #endif /* PPY_RT_DECLARATIONS_ONLY */
 

@@ -21,7 +21,7 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
     return Ty::Error;
   };
   if (!e.keywords.empty()) {
-    error(e.keywords[0].pos, "E1032", str_cat("list.", name, "() takes no keyword arguments"));
+    error(e.keywords[0].pos, "E1010", str_cat("list.", name, "() with keywords is outside the ppy subset"));
     return Ty::Error;
   }
   if (name == "append") {
@@ -40,19 +40,51 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
     return Ty::None;
   }
   if (name == "pop") {
-    if (nargs != 0) {
-      if (nargs == 1) {
-        value(*e.kids[1], Ty::Error);
-        error(e.kids[1]->pos, "E1010", "list.pop() with an index is outside the ppy subset (it takes none)");
+    if (nargs > 1) {
+      for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+      error(e.pos, "E1032", str_cat("pop expected at most 1 argument, got ", nargs));
+      return Ty::Error;
+    }
+    if (nargs == 1) {
+      Ty it = value(*e.kids[1], Ty::Int);
+      if (it == Ty::Error || maybe_none(*e.kids[1])) return Ty::Error;
+      if (it != Ty::Int && it != Ty::Bool) {
+        error(e.kids[1]->pos, "E1030", str_cat("list.pop() takes an int index, not ", ty_name(it)));
         return Ty::Error;
       }
-      return args_error(0);
     }
     effect("writes");
-    raises();  // IndexError: pop from empty list
+    raises();  // IndexError: pop from empty list, pop index out of range
     e.ref = Ref::Builtin;
     e.target = "list.pop";
     return elem;
+  }
+  // sort, reverse, clear, copy: no arguments.
+  if (name == "sort" || name == "reverse" || name == "clear" || name == "copy") {
+    if (nargs != 0) return args_error(0);
+    if (name == "sort" && elem != Ty::Int && elem != Ty::Float && elem != Ty::Bool && elem != Ty::Str) {
+      error(callee.pos, "E1010", str_cat("sort() of ", ty_name(base), " is outside the ppy subset (it orders ints, floats, bools or strs)"));
+      return Ty::Error;
+    }
+    effect(name == "copy" ? "reads" : "writes");
+    e.ref = Ref::Builtin;
+    e.target = "list." + name;
+    return name == "copy" ? base : Ty::None;
+  }
+  // index, count, remove: one value of the element type.
+  if (name == "index" || name == "count" || name == "remove") {
+    if (nargs != 1) return args_error(1);
+    Ty t = value(*e.kids[1], elem);
+    if (t == Ty::Error || maybe_none(*e.kids[1])) return Ty::Error;
+    if (t != elem) {
+      error(e.kids[1]->pos, "E1030", str_cat("list.", name, "() of a ", ty_name(base), " takes ", ty_name(elem), ", not ", ty_name(t)));
+      return Ty::Error;
+    }
+    effect(name == "remove" ? "writes" : "reads");
+    if (name != "count") raises();  // ValueError
+    e.ref = Ref::Builtin;
+    e.target = "list." + name;
+    return name == "remove" ? Ty::None : Ty::Int;
   }
   if (name == "insert") {
     if (nargs != 2) {

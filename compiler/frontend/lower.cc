@@ -918,9 +918,35 @@ class FunctionLowerer {
       call_extern("ppy_list_extend", {l, expr(*e.kids[1])}, p);
       return nullptr;
     }
-    // list.pop
+    if (e.target == "list.copy")
+      return rt("ppy_list_slice", {l, const_i64(0, p), const_i64(0, p), const_i64(1, p), const_i64(3, p)},
+                ir_type(base.ty), p);
+    if (e.target == "list.sort") {
+      call_extern("ppy_list_sort", {l, str_literal(list_desc(base.ty), p)}, p);
+      return nullptr;
+    }
+    if (e.target == "list.reverse" || e.target == "list.clear") {
+      call_extern(e.target == "list.reverse" ? "ppy_list_reverse" : "ppy_list_clear", {l}, p);
+      return nullptr;
+    }
+    if (e.target == "list.index" || e.target == "list.count" || e.target == "list.remove") {
+      Value* v = expr(*e.kids[1]);
+      if (elem == Ty::Bool) v = cast(v, Type::i64(), p);
+      std::vector<Value*> args{l, v};
+      if (e.target != "list.count" || sfx == "ptr") args.push_back(str_literal(list_desc(base.ty), p));
+      std::string fn = str_cat("ppy_list_", e.target.substr(5), "_", sfx);
+      if (e.target == "list.remove") {
+        call_extern(fn.c_str(), args, p);
+        return nullptr;
+      }
+      return rt(fn.c_str(), args, Type::i64(), p);
+    }
+    // list.pop, list.pop(i)
     Type slot = sfx == "i64" ? Type::i64() : sfx == "f64" ? Type::f64() : ir_type(elem);
-    Value* v = rt(str_cat("ppy_list_pop_", sfx).c_str(), {l}, slot, p);
+    Value* v = e.kids.size() == 2
+                   ? rt(str_cat("ppy_list_pop_at_", sfx).c_str(), {l, convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p)},
+                        slot, p)
+                   : rt(str_cat("ppy_list_pop_", sfx).c_str(), {l}, slot, p);
     if (elem == Ty::Bool) v = cmp("ne", v, const_i64(0, p), p);
     return v;
   }

@@ -162,6 +162,7 @@ enum class Sig : uint8_t {
   P_Text, P_P, P_PP, P_PPP, P_PI, P_PIIII, P_I, P_F, I_P, I_PP, F_P, P_IP, P_FP, P_V, V_PP,
   V_LI, V_LF, V_LP, I_L, F_L, P_L, P_LP, I_LLP,
   V_LII, V_LIF, V_LIP, V_LL, L_LIIII, L_LL, I_LI, I_LF, I_LPP, L_LP, F_LI, P_LI, P_PL, L_PP, L_P,
+  V_L, I_LIP, I_LFP, V_LFP, V_LPP,
 };
 // clang-format on
 
@@ -634,6 +635,13 @@ class Compiler {
         PPY_STR_FN(ppy_list_sorted, L_LP) PPY_STR_FN(ppy_list_sum_i64, I_L) PPY_STR_FN(ppy_list_sum_f64, F_L)
         PPY_STR_FN(ppy_list_min_i64, I_LI) PPY_STR_FN(ppy_list_min_f64, F_LI) PPY_STR_FN(ppy_list_min_ptr, P_LI)
         PPY_STR_FN(ppy_str_join, P_PL) PPY_STR_FN(ppy_str_split, L_PP) PPY_STR_FN(ppy_str_split_ws, L_P)
+        PPY_STR_FN(ppy_list_sort, V_LP) PPY_STR_FN(ppy_list_reverse, V_L) PPY_STR_FN(ppy_list_clear, V_L)
+        PPY_STR_FN(ppy_list_index_i64, I_LIP) PPY_STR_FN(ppy_list_index_f64, I_LFP)
+        PPY_STR_FN(ppy_list_index_ptr, I_LPP) PPY_STR_FN(ppy_list_count_i64, I_LI)
+        PPY_STR_FN(ppy_list_count_f64, I_LF) PPY_STR_FN(ppy_list_count_ptr, I_LPP)
+        PPY_STR_FN(ppy_list_remove_i64, V_LIP) PPY_STR_FN(ppy_list_remove_f64, V_LFP)
+        PPY_STR_FN(ppy_list_remove_ptr, V_LPP) PPY_STR_FN(ppy_list_pop_at_i64, I_LI)
+        PPY_STR_FN(ppy_list_pop_at_f64, F_LI) PPY_STR_FN(ppy_list_pop_at_ptr, P_LI)
     };
 #undef PPY_STR_FN
     static const std::unordered_map<Sig, size_t> kArity = {
@@ -643,14 +651,16 @@ class Compiler {
         {Sig::P_L, 1},    {Sig::P_LP, 2},  {Sig::I_LLP, 3},  {Sig::V_LII, 3},  {Sig::V_LIF, 3},   {Sig::V_LIP, 3},
         {Sig::V_LL, 2},   {Sig::L_LIIII, 5}, {Sig::L_LL, 2}, {Sig::I_LI, 2},   {Sig::I_LF, 2},    {Sig::I_LPP, 3},
         {Sig::L_LP, 2},   {Sig::F_LI, 2},  {Sig::P_LI, 2},   {Sig::P_PL, 2},   {Sig::L_PP, 2},    {Sig::L_P, 1},
-        {Sig::P_V, 0},    {Sig::V_PP, 2},
+        {Sig::P_V, 0},    {Sig::V_PP, 2},  {Sig::V_L, 1},    {Sig::I_LIP, 3},  {Sig::I_LFP, 3},   {Sig::V_LFP, 3},
+        {Sig::V_LPP, 3},
     };
     // clang-format on
     auto it = kStrings.find(callee);
     if (it == kStrings.end()) return unsupported(ppy::str_cat("unknown runtime function '", callee, "'"));
     Sig sg = it->second.first;
     bool void_fn = sg == Sig::V_LI || sg == Sig::V_LF || sg == Sig::V_LP || sg == Sig::V_LII || sg == Sig::V_LIF ||
-                   sg == Sig::V_LIP || sg == Sig::V_LL || sg == Sig::V_PP;
+                   sg == Sig::V_LIP || sg == Sig::V_LL || sg == Sig::V_PP || sg == Sig::V_L || sg == Sig::V_LFP ||
+                   sg == Sig::V_LPP;
     if (op.num_operands() != kArity.at(it->second.first) || op.num_results() != (void_fn ? 0u : 1u))
       return unsupported(ppy::str_cat(callee, " with ", op.num_operands(), " operand(s)"));
     ExternCall call{it->second.first, it->second.second, static_cast<int32_t>(code_->srcs.size())};
@@ -1112,6 +1122,19 @@ class Machine {
         break;
       case Sig::L_PP:
         out.buf = reinterpret_cast<ppy_list* (*)(const ppy_str*, const ppy_str*)>(x.fn)(p(0), p(1));
+        break;
+      case Sig::V_L: reinterpret_cast<void (*)(ppy_list*)>(x.fn)(arg(0).buf); break;
+      case Sig::I_LIP:
+        out.i = reinterpret_cast<int64_t (*)(const ppy_list*, int64_t, const ppy_str*)>(x.fn)(arg(0).buf, arg(1).i, p(2));
+        break;
+      case Sig::I_LFP:
+        out.i = reinterpret_cast<int64_t (*)(const ppy_list*, double, const ppy_str*)>(x.fn)(arg(0).buf, arg(1).f, p(2));
+        break;
+      case Sig::V_LFP:
+        reinterpret_cast<void (*)(ppy_list*, double, const ppy_str*)>(x.fn)(arg(0).buf, arg(1).f, p(2));
+        break;
+      case Sig::V_LPP:
+        reinterpret_cast<void (*)(ppy_list*, const void*, const ppy_str*)>(x.fn)(arg(0).buf, arg(1).p, p(2));
         break;
       case Sig::L_P:
         out.buf = reinterpret_cast<ppy_list* (*)(const ppy_str*)>(x.fn)(p(0));
