@@ -371,7 +371,7 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
     if (auto s = write_archive(out / "lib" / ("lib" + lib + ".a"), with_runtime); !s.ok()) return cleanup(), s;
     if (auto s = link({"-shared"}, out / "lib" / ("lib" + lib + ".so")); !s.ok()) return cleanup(), s;
     if (auto s = write(out / "include" / (lib + ".h"), header); !s.ok()) return cleanup(), s;
-    if (auto s = write(out / "lib" / "pkgconfig" / (lib + ".pc"), pkg_config(name, "0.1.0")); !s.ok())
+    if (auto s = write(out / "lib" / "pkgconfig" / (lib + ".pc"), pkg_config(name, "0.1.0", strings)); !s.ok())
       return cleanup(), s;
     fs::remove_all(out / "obj", ec);
     for (std::string f : {"lib/lib" + lib + ".a", "lib/lib" + lib + ".so", "include/" + lib + ".h",

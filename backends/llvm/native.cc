@@ -172,11 +172,11 @@ std::string c_header(const std::string& name, const std::vector<ExportedFunction
   return out;
 }
 
-std::string pkg_config(const std::string& name, const std::string& version) {
+std::string pkg_config(const std::string& name, const std::string& version, bool collector) {
   std::string lib = "ppy_" + c_identifier(name);
   return str_cat("prefix=${pcfiledir}/../..\nlibdir=${prefix}/lib\nincludedir=${prefix}/include\n\nName: ", lib,
                  "\nDescription: ", name, " compiled by ppy's LLVM backend\nVersion: ", version,
-                 "\nCflags: -I${includedir}\nLibs: ${libdir}/lib", lib, ".a -lm\n");
+                 "\nCflags: -I${includedir}\nLibs: ${libdir}/lib", lib, ".a", collector ? " -lgc" : "", " -lm\n");
 }
 
 std::string python_extension_source(const std::string& name, const std::vector<ExportedFunction>& exports) {

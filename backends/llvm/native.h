@@ -45,8 +45,9 @@ std::vector<ExportedFunction> exported_functions(std::span<const ir::Module* con
 std::string c_header(const std::string& name, const std::vector<ExportedFunction>& exports);
 
 /// `ppy_<name>.pc` for a library installed as `<prefix>/{lib,include}`,
-/// relocatable (the prefix is found from the file's own folder).
-std::string pkg_config(const std::string& name, const std::string& version);
+/// relocatable (the prefix is found from the file's own folder); `collector`:
+/// the library uses strings or lists, which live on Boehm's collector (-lgc).
+std::string pkg_config(const std::string& name, const std::string& version, bool collector = false);
 
 /// The C of a CPython extension module `name` wrapping `exports` (scalar
 /// parameters only: the caller refuses others).

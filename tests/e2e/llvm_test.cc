@@ -178,6 +178,22 @@ TEST_F(LLVMRoad, LibraryLinksIntoACProgramThroughPkgConfig) {
   EXPECT_EQ(c.out, "144 2.50\n");
 }
 
+// A list lives on the collector: the library's pkg-config file names -lgc, and
+// a C program makes the list with the runtime's function from the header.
+TEST_F(LLVMRoad, LibraryTakingAListLinksThroughPkgConfig) {
+  write_file(path("mylib.ppy"), "from ppy import export\n\n\n@export\ndef total(xs: list[int]) -> int:\n"
+                                "    s = 0\n    for x in xs:\n        s += x\n    return s\n");
+  Result b = ppy("build mylib.ppy --library -o lib");
+  ASSERT_EQ(b.status, 0) << b;
+  write_file(path("main.c"),
+             "#include <stdio.h>\n#include \"ppy_mylib.h\"\n"
+             "int main(void) { ppy_list* l = ppy_list_new_i64(4); for (int i = 0; i < 4; ++i) PPY_LIST_I64(l)[i] = i * 10;"
+             " printf(\"%lld\\n\", (long long)mylib_total(l)); return 0; }\n");
+  Result c = sh("cc main.c $(PKG_CONFIG_PATH=lib/lib/pkgconfig pkg-config --cflags --libs ppy_mylib) -o main && ./main");
+  EXPECT_EQ(c.status, 0) << c;
+  EXPECT_EQ(c.out, "60\n");
+}
+
 TEST_F(LLVMRoad, PythonExtensionIsImportedByPython3) {
   std::string prog = program("export_decorator");
   Result b = ppy("build " + quote(prog) + " --python-extension -o ext");
