@@ -102,8 +102,29 @@ Value* Block::add_argument(Type type, std::string_view hint) {
   return add_interned_argument(type, hint.empty() ? nullptr : intern(hint));
 }
 
+void Value::operator delete(Value* v, std::destroying_delete_t) {
+  bool in_arena = v->in_arena_;
+  v->~Value();
+  if (!in_arena) ::operator delete(static_cast<void*>(v));
+}
+
+Block::~Block() = default;
+
+void Block::operator delete(Block* b, std::destroying_delete_t) {
+  Arena* arena = b->arena_;
+  b->~Block();
+  if (!arena) ::operator delete(static_cast<void*>(b));
+}
+
 Value* Block::add_interned_argument(Type type, const std::string* hint) {
-  auto& v = args_.emplace_back(std::make_unique<Value>(type, hint));
+  std::unique_ptr<Value> made;
+  if (arena_) {
+    made.reset(new (arena_->allocate(sizeof(Value), alignof(Value))) Value(type, hint));
+    made->in_arena_ = true;
+  } else {
+    made = std::make_unique<Value>(type, hint);
+  }
+  auto& v = args_.emplace_back(std::move(made));
   v->arg_owner_ = this;
   v->index_ = static_cast<uint32_t>(args_.size() - 1);
   return v.get();
@@ -133,8 +154,17 @@ std::unique_ptr<Operation> Block::remove(size_t pos) {
   return op;
 }
 
-Block* Region::add_block(std::string label) {
-  auto& b = blocks_.emplace_back(std::make_unique<Block>(std::move(label)));
+Block* Region::add_block(std::string label) { return add_block(nullptr, std::move(label)); }
+
+Block* Region::add_block(Arena* arena, std::string label) {
+  std::unique_ptr<Block> made;
+  if (arena) {
+    made.reset(new (arena->allocate(sizeof(Block), alignof(Block))) Block(std::move(label)));
+    made->arena_ = arena;
+  } else {
+    made = std::make_unique<Block>(std::move(label));
+  }
+  auto& b = blocks_.emplace_back(std::move(made));
   b->parent_ = this;
   return b.get();
 }
@@ -209,8 +239,9 @@ class Cloner {
   void region(const Region& src, Region& dst) {
     dst.blocks().reserve(src.blocks().size());
     for (auto& b : src.blocks()) {
-      Block* nb = dst.add_block(b->label());
+      Block* nb = dst.add_block(arena_, b->label());
       blocks_[b.get()] = nb;
+      nb->reserve_arguments(b->num_arguments());
       for (auto& a : b->arguments()) values_[a.get()] = nb->add_interned_argument(a->type(), a->interned_hint());
       nb->operations().reserve(b->operations().size());
     }

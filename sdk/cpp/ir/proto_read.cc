@@ -428,15 +428,15 @@ class Reader {
       PPY_RETURN_IF_ERROR(fields(f[7].bytes, kListFields, items, level + 1));
       AttrArray arr;
       arr.reserve(items[1].count);
-      PPY_RETURN_IF_ERROR(wire::each(
-          f[7].bytes, 1, [&](std::string_view e) { return attr(e, arr.emplace_back(), depth + 1, level + 2); }));
+      PPY_RETURN_IF_ERROR(
+          wire::each(items[1], [&](std::string_view e) { return attr(e, arr.emplace_back(), depth + 1, level + 2); }));
       out = Attribute(std::move(arr));
     } else if (f[8].count) {
       if (depth >= kMaxAttrDepth) return fail("an attribute is nested too deeply");
       std::array<wire::Slot, 2> entries;
       PPY_RETURN_IF_ERROR(fields(f[8].bytes, kListFields, entries, level + 1));
       AttrDict d;
-      PPY_RETURN_IF_ERROR(attrs(f[8].bytes, 1, d, depth + 1, level + 2));
+      PPY_RETURN_IF_ERROR(attrs(entries[1], d, depth + 1, level + 2));
       out = Attribute(std::move(d));
     } else {
       return fail("an attribute has no value");
@@ -444,9 +444,9 @@ class Reader {
     return absl::OkStatus();
   }
 
-  /// The NamedAttributes in field `field` of the message `msg`, each at `level`.
-  absl::Status attrs(std::string_view msg, uint32_t field, AttrDict& out, int depth, int level) {
-    return wire::each(msg, field, [&](std::string_view na) { return named_attr(na, out, depth, level); });
+  /// The NamedAttributes of a repeated field `scan` found, each at `level`.
+  absl::Status attrs(const wire::Slot& field, AttrDict& out, int depth, int level) {
+    return wire::each(field, [&](std::string_view na) { return named_attr(na, out, depth, level); });
   }
   absl::Status named_attr(std::string_view bytes, AttrDict& out, int depth, int level) {
     std::array<wire::Slot, 3> f;
@@ -561,7 +561,7 @@ class Reader {
     } leave{in_function_};
     std::vector<Param> params;
     params.reserve(f[3].count);
-    PPY_RETURN_IF_ERROR(wire::each(bytes, 3, [&](std::string_view p) { return param(p, params.emplace_back()); }));
+    PPY_RETURN_IF_ERROR(wire::each(f[3], [&](std::string_view p) { return param(p, params.emplace_back()); }));
     if (!wire::unpack(f[4].bytes, ids_)) return not_canonical();
     std::vector<Type> results(ids_.size());
     for (size_t i = 0; i < ids_.size(); ++i) PPY_RETURN_IF_ERROR(type(ids_[i], results[i]));
@@ -572,7 +572,7 @@ class Reader {
     Visibility vis = Visibility::Public;
     PPY_RETURN_IF_ERROR(visibility(f[2].value, vis));
     fn->set_visibility(vis);
-    PPY_RETURN_IF_ERROR(attrs(bytes, 5, fn->attributes(), 0, 2));
+    PPY_RETURN_IF_ERROR(attrs(f[5], fn->attributes(), 0, 2));
     if (f[6].count) {
       std::optional<Location> l;
       PPY_RETURN_IF_ERROR(loc(f[6].bytes, l, 2));
@@ -593,7 +593,7 @@ class Reader {
     std::array<wire::Slot, 4> f;
     PPY_RETURN_IF_ERROR(fields(bytes, kParamFields, f, 2));
     PPY_RETURN_IF_ERROR(type(u32(f[1]), out.type));
-    PPY_RETURN_IF_ERROR(attrs(bytes, 2, out.attrs, 0, 3));
+    PPY_RETURN_IF_ERROR(attrs(f[2], out.attrs, 0, 3));
     std::string_view name;
     PPY_RETURN_IF_ERROR(str(u32(f[3]), name));
     out.name = std::string(name);
@@ -604,27 +604,27 @@ class Reader {
     if (depth > kMaxRegionDepth) return fail("regions are nested too deeply");
     std::array<wire::Slot, 2> f;
     PPY_RETURN_IF_ERROR(fields(bytes, kListFields, f, level));
+    // Every block is made first, a successor may name a later one; each
+    // takes its label when it is read.
     r.blocks().reserve(f[1].count);
-    auto label = [&](std::string_view block) {
-      std::array<wire::Slot, 5> b;
-      PPY_RETURN_IF_ERROR(fields(block, kBlockFields, b, level + 1));
-      std::string_view label;
-      PPY_RETURN_IF_ERROR(str(u32(b[1]), label));
-      r.add_block(std::string(label));
-      return absl::OkStatus();
-    };
-    PPY_RETURN_IF_ERROR(wire::each(bytes, 1, label));
+    for (uint32_t i = 0; i < f[1].count; ++i) r.add_block(arena_.get(), std::string());
     size_t bi = 0;
-    return wire::each(bytes, 1, [&](std::string_view b) { return block(b, *r.blocks()[bi++], depth, level + 1); });
+    return wire::each(f[1], [&](std::string_view b) { return block(b, *r.blocks()[bi++], depth, level + 1); });
   }
 
   absl::Status block(std::string_view bytes, Block& b, int depth, int level) {
     std::array<wire::Slot, 5> f;
     PPY_RETURN_IF_ERROR(fields(bytes, kBlockFields, f, level));
+    if (f[1].value) {
+      std::string_view label;
+      PPY_RETURN_IF_ERROR(str(u32(f[1]), label));
+      b.set_label(std::string(label));
+    }
     if (!wire::unpack(f[2].bytes, ids_) || !wire::unpack(f[3].bytes, hints_)) return not_canonical();
     size_t n = ids_.size();
     if (!hints_.empty() && hints_.size() != n)
       return fail(ppy::str_cat("block ^", b.label(), " has ", n, " argument(s) but ", hints_.size(), " hint(s)"));
+    b.reserve_arguments(n);
     for (size_t i = 0; i < n; ++i) {
       Type t;
       PPY_RETURN_IF_ERROR(type(ids_[i], t));
@@ -633,7 +633,7 @@ class Reader {
       values_.push_back(b.add_interned_argument(t, hint));
     }
     b.operations().reserve(f[4].count);
-    return wire::each(bytes, 4, [&](std::string_view op) { return operation(op, b, depth, level + 1); });
+    return wire::each(f[4], [&](std::string_view op) { return operation(op, b, depth, level + 1); });
   }
 
   /// `id` as a value, or null with a fix-up recorded by the caller.
@@ -662,7 +662,7 @@ class Reader {
     // The op goes into its block first and is filled in place: its attribute
     // dict and location are never moved.
     Operation* op = b.append(Operation::create(arena_.get(), interned_name, operands_, result_types_));
-    if (f[6].count) PPY_RETURN_IF_ERROR(attrs(bytes, 6, op->attributes(), 0, level + 1));
+    if (f[6].count) PPY_RETURN_IF_ERROR(attrs(f[6], op->attributes(), 0, level + 1));
     if (f[8].count) {
       std::optional<Location> l;
       PPY_RETURN_IF_ERROR(loc(f[8].bytes, l, level + 1));
@@ -699,10 +699,10 @@ class Reader {
           if (!(s.args[k] = value(ids_[k]))) fixups_.emplace_back(&s.args[k], ids_[k]);
         return absl::OkStatus();
       };
-      PPY_RETURN_IF_ERROR(wire::each(bytes, 5, successor));
+      PPY_RETURN_IF_ERROR(wire::each(f[5], successor));
     }
-    return wire::each(bytes, 7,
-                      [&](std::string_view r) { return region(r, op->add_region(), depth + 1, level + 1); });
+    if (!f[7].count) return absl::OkStatus();
+    return wire::each(f[7], [&](std::string_view r) { return region(r, op->add_region(), depth + 1, level + 1); });
   }
 
   // -- the wire

@@ -34,8 +34,10 @@ enum class Kind : uint8_t {
 /// One field as `scan` found it.
 struct Slot {
   uint64_t value = 0;      ///< Varint, Fixed64 (its bits)
-  std::string_view bytes;  ///< String, Message, Packed: the payload
-  uint32_t count = 0;      ///< how many times it appeared
+  /// String, Message, Packed: the payload. Repeated: every occurrence, tags
+  /// included, for `each` (canonical bytes keep them together).
+  std::string_view bytes;
+  uint32_t count = 0;  ///< how many times it appeared
 };
 
 /// A varint of at most `max` bytes starting at `p`, as protobuf reads one.
@@ -53,26 +55,32 @@ inline bool varint(const char*& p, const char* end, uint64_t& v, int max = 10) {
   return false;
 }
 
-/// Reads the fields of one message into `slots`, indexed by field number.
-/// False when the bytes are not canonical for `kinds`: malformed, a field
-/// `kinds` does not name or in another wire form, a singular field twice, or,
-/// with `oneof`, more than one field in all.
+/// Reads the fields of one message into `slots`, indexed by field number, in
+/// one walk. False when the bytes are not canonical for `kinds`: malformed, a
+/// field `kinds` does not name or in another wire form, fields out of number
+/// order (protobuf writes them in order), a singular field twice, a repeated
+/// one in two runs, or, with `oneof`, more than one field in all.
 template <size_t N>
 bool scan(std::string_view bytes, const std::array<Kind, N>& kinds, std::array<Slot, N>& slots, bool oneof = false) {
   const char* p = bytes.data();
   const char* const end = p + bytes.size();
+  uint32_t last = 0;  // field numbers start at 1
   uint32_t seen = 0;
   while (p < end) {
+    const char* at = p;
     // Every field of ir.proto is numbered below 16: its tag is one byte.
     uint8_t tag = static_cast<uint8_t>(*p++);
     uint32_t field = tag >> 3;
-    if (tag >= 0x80 || field >= N) return false;
+    if (tag >= 0x80 || field >= N || field < last) [[unlikely]]
+      return false;
     Kind k = kinds[field];
     Slot& s = slots[field];
-    int wire_type = tag & 7;
-    if (k == Kind::None || (s.count && k != Kind::Repeated)) return false;
+    if (k == Kind::None || (field == last && k != Kind::Repeated)) [[unlikely]]
+      return false;
+    last = field;
     ++s.count;
     ++seen;
+    int wire_type = tag & 7;
     if (wire_type == 0 && k == Kind::Varint) {
       if (!varint(p, end, s.value)) return false;
     } else if (wire_type == 1 && k == Kind::Fixed64) {
@@ -81,8 +89,12 @@ bool scan(std::string_view bytes, const std::array<Kind, N>& kinds, std::array<S
       p += 8;
     } else if (wire_type == 2 && k != Kind::Varint && k != Kind::Fixed64) {
       uint64_t n;
-      if (!varint(p, end, n, 5) || n > static_cast<uint64_t>(end - p)) return false;
-      s.bytes = std::string_view(p, static_cast<size_t>(n));
+      if (!varint(p, end, n, 5) || n > static_cast<uint64_t>(end - p)) [[unlikely]]
+        return false;
+      if (k == Kind::Repeated)
+        s.bytes = std::string_view(s.count == 1 ? at : s.bytes.data(), static_cast<size_t>(p + n - (s.count == 1 ? at : s.bytes.data())));
+      else
+        s.bytes = std::string_view(p, static_cast<size_t>(n));
       p += n;
     } else {
       return false;
@@ -91,29 +103,29 @@ bool scan(std::string_view bytes, const std::array<Kind, N>& kinds, std::array<S
   return !oneof || seen <= 1;
 }
 
-/// Calls `fn(payload)` for each `field` of a message `scan` accepted, in
-/// order, until one fails; returns that failure, or ok.
+/// Calls `fn(payload)` for each occurrence of a Repeated field `scan` found
+/// (`s.bytes`), in order, until one fails; returns that failure, or ok.
 template <class Fn>
-absl::Status each(std::string_view bytes, uint32_t field, Fn&& fn) {
-  const char* p = bytes.data();
-  const char* const end = p + bytes.size();
+absl::Status each(const Slot& s, Fn&& fn) {
+  const char* p = s.bytes.data();
+  const char* const end = p + s.bytes.size();
   while (p < end) {
-    uint8_t tag = static_cast<uint8_t>(*p++);
-    uint64_t v;
-    switch (tag & 7) {
-      case 0: varint(p, end, v); break;
-      case 1: p += 8; break;
-      default: {
-        varint(p, end, v, 5);
-        std::string_view payload(p, static_cast<size_t>(v));
-        p += v;
-        if ((tag >> 3) == field) {
-          PPY_RETURN_IF_ERROR(fn(payload));
-        }
-      }
-    }
+    ++p;  // the tag: one byte, the same each time
+    uint64_t n;
+    varint(p, end, n, 5);
+    std::string_view payload(p, static_cast<size_t>(n));
+    p += n;
+    PPY_RETURN_IF_ERROR(fn(payload));
   }
   return absl::OkStatus();
+}
+
+/// How many values a packed run holds, if it is well formed: its bytes
+/// without the continuation bit.
+inline size_t packed_count(std::string_view run) {
+  size_t n = 0;
+  for (char c : run) n += static_cast<uint8_t>(c) < 0x80;
+  return n;
 }
 
 /// The values of a packed run of uint32, each kept to its low 32 bits as
@@ -123,6 +135,10 @@ inline bool unpack(std::string_view run, std::vector<uint32_t>& out) {
   const char* p = run.data();
   const char* const end = p + run.size();
   while (p < end) {
+    if (static_cast<uint8_t>(*p) < 0x80) [[likely]] {
+      out.push_back(static_cast<uint8_t>(*p++));
+      continue;
+    }
     uint64_t v;
     if (!varint(p, end, v)) return false;
     out.push_back(static_cast<uint32_t>(v));

@@ -76,6 +76,10 @@ class Value {
   /// Position among the defining op's results or the block's arguments.
   uint32_t index() const { return index_; }
 
+  /// Frees the value unless an arena owns its memory (a block argument a
+  /// reader or clone made).
+  void operator delete(Value* v, std::destroying_delete_t);
+
  private:
   friend class Operation;
   friend class Block;
@@ -85,6 +89,7 @@ class Value {
   Operation* def_ = nullptr;
   Block* arg_owner_ = nullptr;
   uint32_t index_ = 0;
+  bool in_arena_ = false;
 };
 
 /// A branch target and the values passed to its block arguments.
@@ -177,6 +182,9 @@ class Block {
  public:
   explicit Block(std::string label = "") : label_(std::move(label)) {}
   Block(const Block&) = delete;
+  ~Block();
+  /// Destroys the block and frees it unless its arena owns the memory.
+  void operator delete(Block* b, std::destroying_delete_t);
 
   const std::string& label() const { return label_; }
   void set_label(std::string l) { label_ = std::move(l); }
@@ -185,6 +193,8 @@ class Block {
   /// As above, with a hint `intern` returned (or null).
   Value* add_interned_argument(Type type, const std::string* hint);
   size_t num_arguments() const { return args_.size(); }
+  /// Makes room for `n` arguments in all (a reader knows how many come).
+  void reserve_arguments(size_t n) { args_.reserve(n); }
   Value* argument(size_t i) const { return args_.at(i).get(); }
   const std::vector<std::unique_ptr<Value>>& arguments() const { return args_; }
   /// Removes argument i; the caller has already rewritten its uses.
@@ -202,10 +212,14 @@ class Block {
   std::unique_ptr<Operation> remove(size_t pos);
 
   Region* parent() const { return parent_; }
+  /// The arena the block and its arguments live in (Region::add_block with
+  /// one), or null.
+  Arena* arena() const { return arena_; }
 
  private:
   friend class Region;
   std::string label_;
+  Arena* arena_ = nullptr;
   std::vector<std::unique_ptr<Value>> args_;
   std::vector<std::unique_ptr<Operation>> ops_;
   Region* parent_ = nullptr;
@@ -221,6 +235,9 @@ class Region {
   bool empty() const { return blocks_.empty(); }
   Block* entry() const { return blocks_.empty() ? nullptr : blocks_.front().get(); }
   Block* add_block(std::string label = "");
+  /// As above, the block and the arguments it is given placed in `arena`,
+  /// which the function the region is in must keep alive (Function::arena).
+  Block* add_block(Arena* arena, std::string label);
   std::unique_ptr<Block> remove_block(size_t pos);
 
   /// The op owning this region, or null for a function body.
