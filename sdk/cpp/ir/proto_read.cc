@@ -71,11 +71,7 @@ constexpr std::array<Kind, 4> kParamFields = {Kind::None, Kind::Varint, Kind::Re
 /// Region.blocks, AttributeArray.values, AttributeDict.entries: one repeated message.
 constexpr std::array<Kind, 2> kListFields = {Kind::None, Kind::Repeated};
 constexpr std::array<Kind, 5> kBlockFields = {Kind::None, Kind::Varint, Kind::Packed, Kind::Packed, Kind::Repeated};
-constexpr std::array<Kind, 9> kOperationFields = {Kind::None,     Kind::Varint,   Kind::Packed,
-                                                  Kind::Packed,   Kind::Packed,   Kind::Repeated,
-                                                  Kind::Repeated, Kind::Repeated, Kind::Message};
 constexpr std::array<Kind, 3> kSuccessorFields = {Kind::None, Kind::Varint, Kind::Packed};
-constexpr std::array<Kind, 4> kLocationFields = {Kind::None, Kind::Varint, Kind::Varint, Kind::Varint};
 constexpr std::array<Kind, 3> kNamedAttributeFields = {Kind::None, Kind::Varint, Kind::Message};
 /// One of: bool, sint64, double, text, symbol, type, array, dict.
 constexpr std::array<Kind, 9> kAttributeFields = {Kind::None,   Kind::Varint,  Kind::Varint,
@@ -156,6 +152,13 @@ Cut top_field(std::string_view bytes, uint64_t& tag, size_t& size, std::string_v
 struct ModuleParts {
   std::string rest;
   std::vector<std::string_view> functions, strings;
+
+  /// Empties the lists, keeping their room.
+  void clear() {
+    rest.clear();
+    functions.clear();
+    strings.clear();
+  }
 
   /// Files one whole field; false for a string that is not UTF-8, which
   /// protobuf refuses on parsing.
@@ -425,7 +428,7 @@ class Reader {
     } else if (f[7].count) {
       if (depth >= kMaxAttrDepth) return fail("an attribute is nested too deeply");
       std::array<wire::Slot, 2> items;
-      PPY_RETURN_IF_ERROR(fields(f[7].bytes, kListFields, items, level + 1));
+      PPY_RETURN_IF_ERROR(fields(f[7].bytes(), kListFields, items, level + 1));
       AttrArray arr;
       arr.reserve(items[1].count);
       PPY_RETURN_IF_ERROR(
@@ -434,7 +437,7 @@ class Reader {
     } else if (f[8].count) {
       if (depth >= kMaxAttrDepth) return fail("an attribute is nested too deeply");
       std::array<wire::Slot, 2> entries;
-      PPY_RETURN_IF_ERROR(fields(f[8].bytes, kListFields, entries, level + 1));
+      PPY_RETURN_IF_ERROR(fields(f[8].bytes(), kListFields, entries, level + 1));
       AttrDict d;
       PPY_RETURN_IF_ERROR(attrs(entries[1], d, depth + 1, level + 2));
       out = Attribute(std::move(d));
@@ -455,7 +458,7 @@ class Reader {
     PPY_RETURN_IF_ERROR(str(u32(f[1]), key));
     if (!f[2].count) return fail(ppy::str_cat("attribute '", key, "' has no value"));
     Attribute v;
-    PPY_RETURN_IF_ERROR(attr(f[2].bytes, v, depth, level + 1));
+    PPY_RETURN_IF_ERROR(attr(f[2].bytes(), v, depth, level + 1));
     size_t before = out.size();
     out.set(key, std::move(v));
     if (out.size() == before) return fail(ppy::str_cat("attribute '", key, "' appears twice"));
@@ -463,12 +466,13 @@ class Reader {
   }
 
   absl::Status loc(std::string_view bytes, std::optional<Location>& out, int level) {
-    std::array<wire::Slot, 4> f;
-    PPY_RETURN_IF_ERROR(fields(bytes, kLocationFields, f, level));
+    std::array<uint64_t, 4> f;
+    if (level > kMaxMessageDepth || !wire::varints(bytes, f)) [[unlikely]]
+      return not_canonical();
     Location l;
-    PPY_RETURN_IF_ERROR(interned(u32(f[1]), l.file));
-    l.line = u32(f[2]);
-    l.col = u32(f[3]);
+    PPY_RETURN_IF_ERROR(interned(static_cast<uint32_t>(f[1]), l.file));
+    l.line = static_cast<uint32_t>(f[2]);
+    l.col = static_cast<uint32_t>(f[3]);
     out = l;
     return absl::OkStatus();
   }
@@ -549,11 +553,11 @@ class Reader {
     std::array<wire::Slot, 8> f;
     PPY_RETURN_IF_ERROR(fields(bytes, kFunctionFields, f, 1));
     // protobuf checks a `string` field's UTF-8 on parsing.
-    if (!google::protobuf::internal::IsStructurallyValidUTF8(f[1].bytes.data(), static_cast<int>(f[1].bytes.size())))
+    if (!google::protobuf::internal::IsStructurallyValidUTF8(f[1].bytes().data(), static_cast<int>(f[1].bytes().size())))
       return not_canonical();
     // Messages name the function while it is read, and only then: its bytes
     // may be gone after.
-    function_ = f[1].bytes;
+    function_ = f[1].bytes();
     in_function_ = true;
     struct Leave {
       bool& in;
@@ -562,7 +566,7 @@ class Reader {
     std::vector<Param> params;
     params.reserve(f[3].count);
     PPY_RETURN_IF_ERROR(wire::each(f[3], [&](std::string_view p) { return param(p, params.emplace_back()); }));
-    if (!wire::unpack(f[4].bytes, ids_)) return not_canonical();
+    if (!wire::unpack(f[4].bytes(), ids_)) return not_canonical();
     std::vector<Type> results(ids_.size());
     for (size_t i = 0; i < ids_.size(); ++i) PPY_RETURN_IF_ERROR(type(ids_[i], results[i]));
     auto fn = std::make_unique<Function>(std::string(function_), std::move(params), std::move(results));
@@ -575,12 +579,12 @@ class Reader {
     PPY_RETURN_IF_ERROR(attrs(f[5], fn->attributes(), 0, 2));
     if (f[6].count) {
       std::optional<Location> l;
-      PPY_RETURN_IF_ERROR(loc(f[6].bytes, l, 2));
+      PPY_RETURN_IF_ERROR(loc(f[6].bytes(), l, 2));
       fn->set_loc(l);
     }
     values_.clear();
     fixups_.clear();
-    PPY_RETURN_IF_ERROR(region(f[7].bytes, fn->body(), 0, 2));
+    PPY_RETURN_IF_ERROR(region(f[7].bytes(), fn->body(), 0, 2));
     for (auto [slot, id] : fixups_) {
       if (id >= values_.size())
         return fail(ppy::str_cat("value id ", id, " is not defined (the function has ", values_.size(), " values)"));
@@ -620,7 +624,7 @@ class Reader {
       PPY_RETURN_IF_ERROR(str(u32(f[1]), label));
       b.set_label(std::string(label));
     }
-    if (!wire::unpack(f[2].bytes, ids_) || !wire::unpack(f[3].bytes, hints_)) return not_canonical();
+    if (!wire::unpack(f[2].bytes(), ids_) || !wire::unpack(f[3].bytes(), hints_)) return not_canonical();
     size_t n = ids_.size();
     if (!hints_.empty() && hints_.size() != n)
       return fail(ppy::str_cat("block ^", b.label(), " has ", n, " argument(s) but ", hints_.size(), " hint(s)"));
@@ -640,14 +644,15 @@ class Reader {
   Value* value(uint32_t id) const { return id < values_.size() ? values_[id] : nullptr; }
 
   absl::Status operation(std::string_view bytes, Block& b, int depth, int level) {
-    std::array<wire::Slot, 9> f;
-    PPY_RETURN_IF_ERROR(fields(bytes, kOperationFields, f, level));
+    wire::OpFields f;
+    if (level > kMaxMessageDepth || !wire::scan_op(bytes, f)) [[unlikely]]
+      return not_canonical();
     const std::string* interned_name = nullptr;
-    PPY_RETURN_IF_ERROR(interned(u32(f[1]), interned_name));
+    PPY_RETURN_IF_ERROR(interned(static_cast<uint32_t>(f.name), interned_name));
     std::string_view name = *interned_name;
     if (name.empty()) return fail(ppy::str_cat("block ^", b.label(), ": an operation has no name"));
-    if (!wire::unpack(f[2].bytes, operand_ids_) || !wire::unpack(f[3].bytes, ids_) ||
-        !wire::unpack(f[4].bytes, hints_))
+    if (!wire::unpack(f.operands, operand_ids_) || !wire::unpack(f.result_types, ids_) ||
+        !wire::unpack(f.result_hints, hints_))
       return not_canonical();
     size_t nres = ids_.size();
     if (!hints_.empty() && hints_.size() != nres)
@@ -662,10 +667,10 @@ class Reader {
     // The op goes into its block first and is filled in place: its attribute
     // dict and location are never moved.
     Operation* op = b.append(Operation::create(arena_.get(), interned_name, operands_, result_types_));
-    if (f[6].count) PPY_RETURN_IF_ERROR(attrs(f[6], op->attributes(), 0, level + 1));
-    if (f[8].count) {
+    if (f.attrs.count) PPY_RETURN_IF_ERROR(attrs(f.attrs, op->attributes(), 0, level + 1));
+    if (f.has_loc) {
       std::optional<Location> l;
-      PPY_RETURN_IF_ERROR(loc(f[8].bytes, l, level + 1));
+      PPY_RETURN_IF_ERROR(loc(f.loc, l, level + 1));
       op->set_loc(l);
     }
     if (forward)
@@ -681,9 +686,9 @@ class Reader {
       values_.push_back(v);
     }
 
-    if (f[5].count) {
+    if (f.successors.count) {
       Region& r = *b.parent();
-      op->successors().reserve(f[5].count);
+      op->successors().reserve(f.successors.count);
       auto successor = [&](std::string_view bytes) {
         std::array<wire::Slot, 3> ps;
         PPY_RETURN_IF_ERROR(fields(bytes, kSuccessorFields, ps, level + 1));
@@ -691,7 +696,7 @@ class Reader {
         if (target >= r.blocks().size())
           return fail(ppy::str_cat(name, " branches to block ", target, " of a region of ", r.blocks().size(),
                                    " block(s)"));
-        if (!wire::unpack(ps[2].bytes, ids_)) return not_canonical();
+        if (!wire::unpack(ps[2].bytes(), ids_)) return not_canonical();
         Successor& s = op->successors().emplace_back();
         s.block = r.blocks()[target].get();
         s.args.resize(ids_.size());
@@ -699,10 +704,10 @@ class Reader {
           if (!(s.args[k] = value(ids_[k]))) fixups_.emplace_back(&s.args[k], ids_[k]);
         return absl::OkStatus();
       };
-      PPY_RETURN_IF_ERROR(wire::each(f[5], successor));
+      PPY_RETURN_IF_ERROR(wire::each(f.successors, successor));
     }
-    if (!f[7].count) return absl::OkStatus();
-    return wire::each(f[7], [&](std::string_view r) { return region(r, op->add_region(), depth + 1, level + 1); });
+    if (!f.regions.count) return absl::OkStatus();
+    return wire::each(f.regions, [&](std::string_view r) { return region(r, op->add_region(), depth + 1, level + 1); });
   }
 
   // -- the wire
@@ -770,8 +775,18 @@ absl::Status too_large(uint64_t size) {
 absl::StatusOr<std::unique_ptr<Module>> from_proto_bytes(std::string_view bytes, const DialectRegistry& reg) {
   if (bytes.size() > static_cast<size_t>(INT_MAX)) return too_large(bytes.size());
   // The functions, nearly all of the bytes, are read one by one; the rest
-  // (tables, globals, attributes) is small and parsed whole.
-  ModuleParts parts;
+  // (tables, globals, attributes) is small and parsed whole. The lists of
+  // views are the thread's, kept between modules: growing them anew each
+  // time cost more than a tenth of a read (malloc consolidating the heap the
+  // last module freed).
+  thread_local ModuleParts parts;
+  parts.clear();
+  struct Trim {  // a module's globals (weights) may be large: their room is not kept
+    std::string& rest;
+    ~Trim() {
+      if (rest.capacity() > (size_t{1} << 20)) std::string().swap(rest);
+    }
+  } trim{parts.rest};
   pb::Module head;
   if (!split_module(bytes, parts) || !parse_deep(parts.rest, head, kMaxMessageDepth))
     return absl::InvalidArgumentError(kNotAModule);

@@ -31,13 +31,16 @@ enum class Kind : uint8_t {
   Repeated,  ///< a repeated message: any number of times
 };
 
-/// One field as `scan` found it.
+/// One field as `scan` found it. Left uninitialised until `scan` fills it:
+/// clearing a message's slots up front cost more than reading the message.
 struct Slot {
-  uint64_t value = 0;      ///< Varint, Fixed64 (its bits)
+  uint64_t value;  ///< Varint, Fixed64 (its bits); 0 when absent
   /// String, Message, Packed: the payload. Repeated: every occurrence, tags
-  /// included, for `each` (canonical bytes keep them together).
-  std::string_view bytes;
-  uint32_t count = 0;  ///< how many times it appeared
+  /// included, for `each` (canonical bytes keep them together). Empty when absent.
+  const char* data;
+  uint32_t size;
+  uint32_t count;  ///< how many times it appeared
+  std::string_view bytes() const { return {data, size}; }
 };
 
 /// A varint of at most `max` bytes starting at `p`, as protobuf reads one.
@@ -66,6 +69,7 @@ bool scan(std::string_view bytes, const std::array<Kind, N>& kinds, std::array<S
   const char* const end = p + bytes.size();
   uint32_t last = 0;  // field numbers start at 1
   uint32_t seen = 0;
+  for (Slot& s : slots) s.count = 0;
   while (p < end) {
     const char* at = p;
     // Every field of ir.proto is numbered below 16: its tag is one byte.
@@ -78,6 +82,7 @@ bool scan(std::string_view bytes, const std::array<Kind, N>& kinds, std::array<S
     if (k == Kind::None || (field == last && k != Kind::Repeated)) [[unlikely]]
       return false;
     last = field;
+    if (!s.count) s.value = 0, s.data = nullptr, s.size = 0;
     ++s.count;
     ++seen;
     int wire_type = tag & 7;
@@ -91,15 +96,20 @@ bool scan(std::string_view bytes, const std::array<Kind, N>& kinds, std::array<S
       uint64_t n;
       if (!varint(p, end, n, 5) || n > static_cast<uint64_t>(end - p)) [[unlikely]]
         return false;
-      if (k == Kind::Repeated)
-        s.bytes = std::string_view(s.count == 1 ? at : s.bytes.data(), static_cast<size_t>(p + n - (s.count == 1 ? at : s.bytes.data())));
-      else
-        s.bytes = std::string_view(p, static_cast<size_t>(n));
+      if (k != Kind::Repeated) {
+        s.data = p;
+      } else if (s.count == 1) {
+        s.data = at;
+      }
       p += n;
+      s.size = static_cast<uint32_t>(k != Kind::Repeated ? n : static_cast<size_t>(p - s.data));
+
     } else {
       return false;
     }
   }
+  for (Slot& s : slots)
+    if (!s.count) s.value = 0, s.data = nullptr, s.size = 0;
   return !oneof || seen <= 1;
 }
 
@@ -107,8 +117,8 @@ bool scan(std::string_view bytes, const std::array<Kind, N>& kinds, std::array<S
 /// (`s.bytes`), in order, until one fails; returns that failure, or ok.
 template <class Fn>
 absl::Status each(const Slot& s, Fn&& fn) {
-  const char* p = s.bytes.data();
-  const char* const end = p + s.bytes.size();
+  const char* p = s.data;
+  const char* const end = p + s.size;
   while (p < end) {
     ++p;  // the tag: one byte, the same each time
     uint64_t n;
@@ -118,6 +128,74 @@ absl::Status each(const Slot& s, Fn&& fn) {
     PPY_RETURN_IF_ERROR(fn(payload));
   }
   return absl::OkStatus();
+}
+
+/// Reads a message whose fields are all singular varints numbered 1 to N-1
+/// (Location) into `out`, 0 for those absent. False when it is not canonical.
+template <size_t N>
+bool varints(std::string_view bytes, std::array<uint64_t, N>& out) {
+  out.fill(0);
+  const char* p = bytes.data();
+  const char* const end = p + bytes.size();
+  uint32_t last = 0;
+  while (p < end) {
+    uint8_t tag = static_cast<uint8_t>(*p++);
+    uint32_t field = tag >> 3;
+    if ((tag & 7) != 0 || field <= last || field >= N || !varint(p, end, out[field])) [[unlikely]]
+      return false;
+    last = field;
+  }
+  return true;
+}
+
+/// The fields of an Operation (ir.proto), read in one walk.
+struct OpFields {
+  uint64_t name = 0;
+  std::string_view operands, result_types, result_hints, loc;
+  Slot successors{}, attrs{}, regions{};
+  bool has_loc = false;
+};
+
+/// Reads an Operation's fields; false when they are not canonical (see `scan`).
+inline bool scan_op(std::string_view bytes, OpFields& f) {
+  const char* p = bytes.data();
+  const char* const end = p + bytes.size();
+  uint32_t last = 0;
+  while (p < end) {
+    const char* at = p;
+    uint8_t tag = static_cast<uint8_t>(*p++);
+    uint32_t field = tag >> 3;
+    if (field < last || (field == last && (field < 5 || field > 7))) [[unlikely]]
+      return false;
+    last = field;
+    if (tag == (1 << 3)) {
+      if (!varint(p, end, f.name)) return false;
+      continue;
+    }
+    uint64_t n;
+    if ((tag & 7) != 2 || field < 2 || field > 8 || !varint(p, end, n, 5) || n > static_cast<uint64_t>(end - p))
+        [[unlikely]]
+      return false;
+    std::string_view payload(p, static_cast<size_t>(n));
+    p += n;
+    auto add = [&](Slot& s) {
+      if (!s.count++) s.data = at;
+      s.size = static_cast<uint32_t>(p - s.data);
+    };
+    switch (field) {
+      case 2: f.operands = payload; break;
+      case 3: f.result_types = payload; break;
+      case 4: f.result_hints = payload; break;
+      case 5: add(f.successors); break;
+      case 6: add(f.attrs); break;
+      case 7: add(f.regions); break;
+      default:
+        f.loc = payload;
+        f.has_loc = true;
+        break;
+    }
+  }
+  return true;
 }
 
 /// How many values a packed run holds, if it is well formed: its bytes
