@@ -39,6 +39,17 @@ void AttrDict::set(std::string_view key, Attribute value) {
   entries_.insert(entries_.begin() + (it - entries_.begin()), Entry(std::string(key), std::move(value)));
 }
 
+bool AttrDict::insert(std::string_view key, Attribute value) {
+  if (entries_.empty() || entries_.back().first.compare(key) < 0) {
+    entries_.emplace_back(std::piecewise_construct, std::forward_as_tuple(key), std::forward_as_tuple(std::move(value)));
+    return true;
+  }
+  auto it = lower(entries_, key);
+  if (it != entries_.end() && it->first == key) return false;
+  entries_.insert(entries_.begin() + (it - entries_.begin()), Entry(std::string(key), std::move(value)));
+  return true;
+}
+
 std::optional<Attribute> AttrDict::take(std::string_view key) {
   auto it = lower(entries_, key);
   if (it == entries_.end() || it->first != key) return std::nullopt;

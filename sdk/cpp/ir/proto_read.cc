@@ -72,7 +72,6 @@ constexpr std::array<Kind, 4> kParamFields = {Kind::None, Kind::Varint, Kind::Re
 constexpr std::array<Kind, 2> kListFields = {Kind::None, Kind::Repeated};
 constexpr std::array<Kind, 5> kBlockFields = {Kind::None, Kind::Varint, Kind::Packed, Kind::Packed, Kind::Repeated};
 constexpr std::array<Kind, 3> kSuccessorFields = {Kind::None, Kind::Varint, Kind::Packed};
-constexpr std::array<Kind, 3> kNamedAttributeFields = {Kind::None, Kind::Varint, Kind::Message};
 /// One of: bool, sint64, double, text, symbol, type, array, dict.
 constexpr std::array<Kind, 9> kAttributeFields = {Kind::None,   Kind::Varint,  Kind::Varint,
                                                   Kind::Fixed64, Kind::Varint, Kind::Varint,
@@ -406,25 +405,50 @@ class Reader {
 
   // -- attributes
 
+  /// An attribute held in one varint field: bool (1), int (2), text (4),
+  /// symbol (5) or type (6).
+  absl::Status varint_attr(uint32_t field, uint64_t v, Attribute& out) {
+    switch (field) {
+      case 1: out = Attribute(v != 0); break;
+      case 2: out = Attribute(static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1))); break;  // zigzag
+      case 4:
+      case 5: {
+        std::string_view s;
+        PPY_RETURN_IF_ERROR(str(static_cast<uint32_t>(v), s));
+        out = field == 4 ? Attribute(s) : Attribute(SymbolRef{std::string(s)});
+        break;
+      }
+      default: {
+        Type t;
+        PPY_RETURN_IF_ERROR(type(static_cast<uint32_t>(v), t));
+        out = Attribute(t);
+      }
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status attr(std::string_view bytes, Attribute& out, int depth, int level) {
+    // Most values are one varint field (a flag, a number, a string's index):
+    // read without the slots.
+    if (!bytes.empty() && level <= kMaxMessageDepth) {
+      uint8_t tag = static_cast<uint8_t>(bytes[0]);
+      uint32_t field = tag >> 3;
+      if ((tag & 7) == 0 && field >= 1 && field <= 6 && field != 3) {
+        const char* p = bytes.data() + 1;
+        const char* const end = bytes.data() + bytes.size();
+        uint64_t v;
+        if (wire::varint(p, end, v) && p == end) return varint_attr(field, v, out);
+      }
+    }
     std::array<wire::Slot, 9> f;
     PPY_RETURN_IF_ERROR(fields(bytes, kAttributeFields, f, level, true));
-    if (f[1].count) {
-      out = Attribute(f[1].value != 0);
-    } else if (f[2].count) {
-      out = Attribute(static_cast<int64_t>((f[2].value >> 1) ^ (~(f[2].value & 1) + 1)));  // zigzag
+    if (f[1].count || f[2].count || f[4].count || f[5].count || f[6].count) {
+      uint32_t field = f[1].count ? 1 : f[2].count ? 2 : f[4].count ? 4 : f[5].count ? 5 : 6;
+      return varint_attr(field, f[field].value, out);
     } else if (f[3].count) {
       double d;
       std::memcpy(&d, &f[3].value, sizeof d);
       out = Attribute(d);
-    } else if (f[4].count || f[5].count) {
-      std::string_view s;
-      PPY_RETURN_IF_ERROR(str(u32(f[4].count ? f[4] : f[5]), s));
-      out = f[4].count ? Attribute(s) : Attribute(SymbolRef{std::string(s)});
-    } else if (f[6].count) {
-      Type t;
-      PPY_RETURN_IF_ERROR(type(u32(f[6]), t));
-      out = Attribute(t);
     } else if (f[7].count) {
       if (depth >= kMaxAttrDepth) return fail("an attribute is nested too deeply");
       std::array<wire::Slot, 2> items;
@@ -452,20 +476,40 @@ class Reader {
     return wire::each(field, [&](std::string_view na) { return named_attr(na, out, depth, level); });
   }
   absl::Status named_attr(std::string_view bytes, AttrDict& out, int depth, int level) {
-    std::array<wire::Slot, 3> f;
-    PPY_RETURN_IF_ERROR(fields(bytes, kNamedAttributeFields, f, level));
+    // NamedAttribute: key (1, a varint), value (2, a message), in that order.
+    uint64_t key_index = 0;
+    std::string_view value;
+    bool has_value = false;
+    const char* p = bytes.data();
+    const char* const end = p + bytes.size();
+    if (level > kMaxMessageDepth) return not_canonical();
+    uint32_t last = 0;
+    while (p < end) {
+      uint8_t tag = static_cast<uint8_t>(*p++);
+      uint64_t n;
+      if (tag == (1 << 3) && last < 1) {
+        if (!wire::varint(p, end, key_index)) return not_canonical();
+        last = 1;
+      } else if (tag == (2 << 3 | 2) && last < 2) {
+        if (!wire::varint(p, end, n, 5) || n > static_cast<uint64_t>(end - p)) return not_canonical();
+        value = std::string_view(p, static_cast<size_t>(n));
+        p += n;
+        has_value = true;
+        last = 2;
+      } else {
+        return not_canonical();
+      }
+    }
     std::string_view key;
-    PPY_RETURN_IF_ERROR(str(u32(f[1]), key));
-    if (!f[2].count) return fail(ppy::str_cat("attribute '", key, "' has no value"));
+    PPY_RETURN_IF_ERROR(str(static_cast<uint32_t>(key_index), key));
+    if (!has_value) return fail(ppy::str_cat("attribute '", key, "' has no value"));
     Attribute v;
-    PPY_RETURN_IF_ERROR(attr(f[2].bytes(), v, depth, level + 1));
-    size_t before = out.size();
-    out.set(key, std::move(v));
-    if (out.size() == before) return fail(ppy::str_cat("attribute '", key, "' appears twice"));
+    PPY_RETURN_IF_ERROR(attr(value, v, depth, level + 1));
+    if (!out.insert(key, std::move(v))) return fail(ppy::str_cat("attribute '", key, "' appears twice"));
     return absl::OkStatus();
   }
 
-  absl::Status loc(std::string_view bytes, std::optional<Location>& out, int level) {
+  absl::Status loc(std::string_view bytes, Location& out, int level) {
     std::array<uint64_t, 4> f;
     if (level > kMaxMessageDepth || !wire::varints(bytes, f)) [[unlikely]]
       return not_canonical();
@@ -473,7 +517,7 @@ class Reader {
     PPY_RETURN_IF_ERROR(interned(static_cast<uint32_t>(f[1]), l.file));
     l.line = static_cast<uint32_t>(f[2]);
     l.col = static_cast<uint32_t>(f[3]);
-    out = l;
+    out = l;  // a Location, not an optional: GCC cleared that with `rep stos`
     return absl::OkStatus();
   }
 
@@ -578,7 +622,7 @@ class Reader {
     fn->set_visibility(vis);
     PPY_RETURN_IF_ERROR(attrs(f[5], fn->attributes(), 0, 2));
     if (f[6].count) {
-      std::optional<Location> l;
+      Location l;
       PPY_RETURN_IF_ERROR(loc(f[6].bytes(), l, 2));
       fn->set_loc(l);
     }
@@ -669,7 +713,7 @@ class Reader {
     Operation* op = b.append(Operation::create(arena_.get(), interned_name, operands_, result_types_));
     if (f.attrs.count) PPY_RETURN_IF_ERROR(attrs(f.attrs, op->attributes(), 0, level + 1));
     if (f.has_loc) {
-      std::optional<Location> l;
+      Location l;
       PPY_RETURN_IF_ERROR(loc(f.loc, l, level + 1));
       op->set_loc(l);
     }

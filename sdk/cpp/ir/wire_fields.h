@@ -148,16 +148,22 @@ bool varints(std::string_view bytes, std::array<uint64_t, N>& out) {
   return true;
 }
 
-/// The fields of an Operation (ir.proto), read in one walk.
+/// The fields of an Operation (ir.proto), read in one walk. Filled by
+/// `scan_op` alone: zeroing it as a whole made GCC clear it with `rep stos`,
+/// which cost more than the walk.
 struct OpFields {
-  uint64_t name = 0;
+  uint64_t name;
   std::string_view operands, result_types, result_hints, loc;
-  Slot successors{}, attrs{}, regions{};
-  bool has_loc = false;
+  Slot successors, attrs, regions;
+  bool has_loc;
 };
 
 /// Reads an Operation's fields; false when they are not canonical (see `scan`).
 inline bool scan_op(std::string_view bytes, OpFields& f) {
+  f.name = 0;
+  f.operands = f.result_types = f.result_hints = f.loc = std::string_view();
+  for (Slot* s : {&f.successors, &f.attrs, &f.regions}) s->count = s->size = 0;
+  f.has_loc = false;
   const char* p = bytes.data();
   const char* const end = p + bytes.size();
   uint32_t last = 0;

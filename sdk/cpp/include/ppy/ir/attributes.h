@@ -79,6 +79,9 @@ class AttrDict {
   bool has(std::string_view key) const { return get(key) != nullptr; }
   /// Inserts or replaces.
   void set(std::string_view key, Attribute value);
+  /// Inserts unless the key is there (false then, the dict unchanged). A key
+  /// after the last, as readers give them, is appended without a search.
+  bool insert(std::string_view key, Attribute value);
   /// Removes and returns the value, if present.
   std::optional<Attribute> take(std::string_view key);
   bool empty() const { return entries_.empty(); }
