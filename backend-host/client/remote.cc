@@ -80,11 +80,70 @@ std::string peer_address(std::string peer) {
   return peer;
 }
 
+/// The driver's side of a spawned helper's step file (wire::kStepFileName):
+/// which slot each call in flight has, and the step its session stored there.
+/// Read with pread, never mapped: a helper that shrank the file would make a
+/// mapping's read a SIGBUS in the driver.
+class StepFile {
+ public:
+  /// Makes the file, of its full size, in the helper's scratch folder; null
+  /// when it cannot (the helper is then asked for Steps as before).
+  static std::unique_ptr<StepFile> make(const fs::path& scratch) {
+    int fd = ::open((scratch / wire::kStepFileName).c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) return nullptr;
+    if (::ftruncate(fd, wire::kStepSlots * sizeof(uint64_t)) != 0) {
+      ::close(fd);
+      return nullptr;
+    }
+    return std::unique_ptr<StepFile>(new StepFile(fd));
+  }
+  ~StepFile() { ::close(fd_); }
+
+  /// A call's place in the file: slot 1..kStepSlots (0: none free) and its token.
+  struct Slot {
+    uint32_t slot = 0;
+    uint64_t token = 0;
+  };
+  /// The next free slot after the last one given (a slot is reused as late as
+  /// can be: a session the driver gave up on may still store into it).
+  Slot acquire() {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (uint32_t i = 0; i < wire::kStepSlots; ++i) {
+      uint32_t at = (next_ + i) % wire::kStepSlots;
+      if (busy_[at]) continue;
+      busy_[at] = true;
+      next_ = at + 1;
+      return {at + 1, ++token_};
+    }
+    return {};
+  }
+  void release(const Slot& s) {
+    if (s.slot == 0) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    busy_[s.slot - 1] = false;
+  }
+  /// The step the call's session last stored, or empty (none yet, or not its token).
+  std::string_view step(const Slot& s) const {
+    uint64_t word = 0;
+    if (s.slot == 0 || ::pread(fd_, &word, sizeof word, (s.slot - 1) * sizeof word) != sizeof word) return {};
+    std::optional<SessionStep> step = wire::step_of_word(word, s.token);
+    return step ? step_name(*step) : std::string_view();
+  }
+
+ private:
+  explicit StepFile(int fd) : fd_(fd), busy_(wire::kStepSlots, false) {}
+  int fd_;
+  std::mutex mu_;
+  std::vector<bool> busy_;  ///< guarded by mu_, as the next two
+  uint32_t next_ = 0;
+  uint64_t token_ = 0;
+};
+
 class RemoteHandle final : public BackendHandle {
  public:
   RemoteHandle(BackendInfo info, std::unique_ptr<BackendProcess> process, std::unique_ptr<internal::ExitWatch> watch,
                std::shared_ptr<grpc::Channel> channel, Deadlines deadlines, Options options, bool await_steps,
-               std::optional<FarmState> farm = std::nullopt)
+               std::unique_ptr<StepFile> step_file, std::optional<FarmState> farm = std::nullopt)
       : info_(std::move(info)),
         process_(std::move(process)),
         watch_(std::move(watch)),
@@ -93,6 +152,7 @@ class RemoteHandle final : public BackendHandle {
         deadlines_(deadlines),
         options_(std::move(options)),
         await_steps_(await_steps),
+        step_file_(std::move(step_file)),
         farm_(std::move(farm)) {
     wire::to_proto(options_, options_proto_);
   }
@@ -240,6 +300,11 @@ class RemoteHandle final : public BackendHandle {
   /// Not asked of a remote server: a round trip per step over a network, for
   /// a failure its own status already explains.
   bool await_steps_;
+  /// A helper whose handshake said records_steps stores each step in this
+  /// file before beginning it: no Step travels, and a crash still names its
+  /// step (a store to the shared file outlives the process). Preferred to
+  /// await_steps, which cost two messages and a round trip per step.
+  std::unique_ptr<StepFile> step_file_;
   std::mutex mu_;
   std::vector<grpc::ClientContext*> in_flight_;  // guarded by mu_, as are the next two
   bool cancelled_ = false;
@@ -320,8 +385,20 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
   // the helper; what is checked here is what it answers.
   v1::InvokeHeader header;
   wire::to_proto(static_cast<const SessionRequest&>(r), header);
-  header.set_report_steps(true);
-  header.set_await_steps(await_steps_);
+  struct HeldSlot {  // the call's slot in the step file, for as long as it runs
+    StepFile* file;
+    StepFile::Slot slot;
+    ~HeldSlot() {
+      if (file) file->release(slot);
+    }
+  } held{step_file_.get(), step_file_ ? step_file_->acquire() : StepFile::Slot{}};
+  if (held.slot.slot) {
+    header.set_step_slot(held.slot.slot);
+    header.set_step_token(held.slot.token);
+  } else {
+    header.set_report_steps(true);
+    header.set_await_steps(await_steps_);
+  }
   *header.mutable_options() = options_proto_;
   BackendContext ctx = r.context ? *r.context : BackendContext{};
   if (ctx.backend_config.empty()) ctx.backend_config = options_;
@@ -332,6 +409,8 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
   track(&cctx);
   absl::StatusOr<InvokeResult> got = ppy::invoke(*stub_, cctx, std::move(header), r.modules);
   untrack(&cctx);
+  // The step its session last began, as it recorded it (records_steps).
+  const std::string_view recorded = held.slot.slot ? held.file->step(held.slot) : std::string_view();
   Attempt out{absl::UnknownError("")};
   out.loss.peer = peer_address(cctx.peer());
   if (!got.ok()) {
@@ -339,6 +418,7 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
     // The step it died in: the one this driver let begin (await_steps), else
     // the last it was told of; none told, the call itself.
     if (f && !f->step.empty()) call = f->step;
+    if (!recorded.empty()) call = recorded;
     if (f && f->kind == InvokeFailure::Kind::Transport) {
       // A server lost mid-call, or full: an Invoke is a pure function of what
       // it carries, so another server may take it whole.
@@ -362,6 +442,7 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
       return out;
     }
   if (!got->step.empty()) call = got->step;
+  if (!recorded.empty()) call = recorded;
   if (got->error) {
     out.result = internal::from_session(info_, call, internal::from_backend(wire::status_of(*got->error)));
     return out;
@@ -660,6 +741,7 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<BackendProcess> process;
   std::unique_ptr<internal::ExitWatch> watch;
+  std::unique_ptr<StepFile> step_file;
   std::optional<FarmState> farm;
   v1::HandshakeResponse resp;
   bool wait_for_ready = false;
@@ -704,6 +786,7 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
                                           error_text(p.status())));
     process = std::move(*p);
     watch = std::make_unique<internal::ExitWatch>(process->exit_fd());
+    step_file = StepFile::make(process->scratch_dir());  // before the handshake, where the helper looks for it
     if (connection == ProcessOptions::Connection::SocketPair) {
       int fd = process->take_fd();
       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -749,9 +832,10 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
     return c;
   }
   const bool await_steps = process != nullptr && resp.awaits_steps();
+  if (!resp.records_steps()) step_file.reset();  // an older helper, or one that could not map it
   return std::unique_ptr<BackendHandle>(new RemoteHandle(std::move(info), std::move(process), std::move(watch),
                                                          std::move(channel), deadlines, o.options, await_steps,
-                                                         std::move(farm)));
+                                                         std::move(step_file), std::move(farm)));
 }
 
 }  // namespace ppy::host

@@ -493,6 +493,23 @@ TEST_F(HostileTest, ACrashNamesTheStepItHappenedInNotTheAction) {
   EXPECT_THAT(error_text(s), Not(HasSubstr("failed during emit")));
 }
 
+TEST_F(HostileTest, AHelperOnTheSdkRecordsItsStepsInTheStepFile) {
+  // No Step travels: the step a session is in is a word the driver reads in
+  // the helper's scratch folder, written before the step began.
+  auto h = connect_backend(hostile({}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  const fs::path file = (*h)->process()->scratch_dir() / ".ppy-steps";
+  ASSERT_TRUE(fs::exists(file));
+  auto m = small_module("m");
+  ASSERT_TRUE((*h)->invoke(emit_of("hostile", {m.get()})).ok());
+  std::ifstream in(file, std::ios::binary);
+  uint64_t word = 0;
+  bool emit = false;
+  while (in.read(reinterpret_cast<char*>(&word), sizeof word))
+    emit = emit || (word != 0 && (word & 0xff) == 3);  // 3: emit
+  EXPECT_TRUE(emit);
+}
+
 TEST_F(HostileTest, ExitDuringACallIsE1905WithTheStatus) {
   auto h = connect_backend(hostile({"--exit-at", "emit"}));
   ASSERT_TRUE(h.ok()) << h.status();

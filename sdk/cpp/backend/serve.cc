@@ -22,6 +22,7 @@
 #include "grpc/grpc.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_posix.h"
+#include "ppy/backend/wire.h"
 #include "ppy/util/memory.h"
 #include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
@@ -305,6 +306,8 @@ int serve(int argc, char** argv, BackendFactory factory) {
                         : spawned             ? std::filesystem::current_path()
                                               : std::filesystem::path();
   options.allow_shutdown = spawned;
+  // The driver that spawned it made the step file in its working directory (the scratch folder).
+  if (spawned) options.step_file = std::filesystem::current_path() / wire::kStepFileName;
   options.on_shutdown = [&stop] { stop.request("asked to shut down"); };
   if (!spawned) {
     options.max_calls = args.max_calls;

@@ -1,8 +1,11 @@
 #include "ppy/backend/service.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -180,10 +183,20 @@ namespace {
 /// does is decided here.
 class StreamSink final : public SessionSink {
  public:
-  StreamSink(grpc::ServerContext* ctx, Stream* stream, const v1::InvokeHeader& header)
-      : ctx_(ctx), stream_(stream), report_steps_(header.report_steps()), await_steps_(header.await_steps()) {}
+  StreamSink(grpc::ServerContext* ctx, Stream* stream, const v1::InvokeHeader& header, uint64_t* step_words)
+      : ctx_(ctx), stream_(stream), report_steps_(header.report_steps()), await_steps_(header.await_steps()) {
+    const uint64_t token = header.step_token();
+    if (step_words && header.step_slot() >= 1 && header.step_slot() <= wire::kStepSlots && token != 0 &&
+        token < (uint64_t{1} << 56)) {
+      step_word_ = step_words + (header.step_slot() - 1);
+      step_token_ = token;
+    }
+  }
 
   void step(SessionStep step) override {
+    // Stored before the step begins: whatever ends this process after, the
+    // driver reads the step in the shared file.
+    if (step_word_) std::atomic_ref<uint64_t>(*step_word_).store(wire::step_word(step_token_, step), std::memory_order_release);
     if (!report_steps_) return;
     v1::InvokeResponse r;
     r.mutable_step()->set_name(std::string(step_name(step)));
@@ -278,6 +291,8 @@ class StreamSink final : public SessionSink {
   Stream* stream_;
   bool report_steps_;
   bool await_steps_;  ///< read a StepSeen after each Step (the driver asked)
+  uint64_t* step_word_ = nullptr;  ///< this session's word in the step file (step_slot), if any
+  uint64_t step_token_ = 0;
   std::mutex write_mu_;
   uint64_t bytes_in_ = 0;   ///< read on the session's thread only
   uint64_t bytes_out_ = 0;  ///< guarded by write_mu_
@@ -333,10 +348,10 @@ grpc::Status to_grpc(const absl::Status& s) {
 /// call with its status.
 grpc::Status serve_session(const Backend& backend, const v1::InvokeHeader& header, grpc::ServerContext* ctx,
                            Stream* stream, const std::filesystem::path& scratch, ModuleReaper& reaper,
-                           CallRecord& record) {
+                           CallRecord& record, uint64_t* step_words) {
   if (header.action() == v1::InvokeHeader::ACTION_UNSPECIFIED)
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the header names no action");
-  StreamSink sink(ctx, stream, header);
+  StreamSink sink(ctx, stream, header, step_words);
   struct Count {  // however the session ends
     StreamSink& sink;
     CallRecord& record;
@@ -382,7 +397,29 @@ BackendService::BackendService(BackendFactory factory, ServiceOptions options)
   if (options_.scratch_dir.empty()) options_.scratch_dir = std::filesystem::temp_directory_path();
 }
 
-BackendService::~BackendService() = default;
+BackendService::~BackendService() {
+  if (uint64_t* words = steps_.load()) ::munmap(words, wire::kStepSlots * sizeof(uint64_t));
+}
+
+uint64_t* BackendService::step_words() {
+  if (uint64_t* words = steps_.load(std::memory_order_acquire)) return words;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (steps_tried_ || options_.step_file.empty()) return steps_.load();
+  steps_tried_ = true;
+  // The driver made it, of its size, before the handshake; anything else
+  // (absent, a link, short) and the driver is sent Steps as before.
+  int fd = ::open(options_.step_file.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return nullptr;
+  struct stat st;
+  const size_t size = wire::kStepSlots * sizeof(uint64_t);
+  void* p = MAP_FAILED;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) >= size)
+    p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (p == MAP_FAILED) return nullptr;
+  steps_.store(static_cast<uint64_t*>(p), std::memory_order_release);
+  return static_cast<uint64_t*>(p);
+}
 
 absl::StatusOr<std::shared_ptr<const Backend>> BackendService::instance(const Options& options) {
   const std::string key = wire::options_key(options);
@@ -434,6 +471,7 @@ grpc::Status BackendService::Handshake(grpc::ServerContext* ctx, const v1::Hands
   absl::StatusOr<std::shared_ptr<const Backend>> b = instance(wire::options_from_proto(req->options()));
   if (!b.ok()) return log.done(to_grpc(b.status()));
   describe_backend(**b, *resp, true);
+  resp->set_records_steps(step_words() != nullptr);
   log.record().bytes_out = resp->ByteSizeLong();
   return log.done(grpc::Status::OK);
 }
@@ -498,7 +536,8 @@ grpc::Status BackendService::Invoke(grpc::ServerContext* ctx, Stream* stream) {
       describe_backend(**b, identity, false);
       ctx->AddInitialMetadata(kIdentityMetadata, identity.SerializeAsString());
     }
-    return log.done(serve_session(**b, header, ctx, stream, options_.scratch_dir, *reaper_, log.record()));
+    return log.done(serve_session(**b, header, ctx, stream, options_.scratch_dir, *reaper_, log.record(),
+                                   header.step_slot() ? step_words() : nullptr));
   } catch (const std::exception& e) {
     return log.done(grpc::Status(grpc::StatusCode::INTERNAL, str_cat("the backend threw: ", e.what())));
   }

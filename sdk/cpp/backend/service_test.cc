@@ -3,8 +3,11 @@
 #include "ppy/ir/testing.h"
 #include "ppy/backend/service.h"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -325,6 +328,54 @@ TEST_F(ServiceTest, AnAwaitedStepBeginsOnlyOnceTheDriverHasSeenIt) {
   EXPECT_EQ(r->step, "emit");
   ASSERT_EQ(r->artifacts.size(), 1u);
   EXPECT_EQ(r->artifacts[0].data, "a () O3 rngd: f*");
+}
+
+// A spawned helper records its sessions' steps in the step file the driver
+// made (records_steps): each in the slot its header names, under its token,
+// and no Step travels. Without the file, the handshake offers nothing.
+TEST(StepFile, ASessionStoresItsStepInItsSlotAndSendsNoStep) {
+  const std::filesystem::path file =
+      std::filesystem::path(::testing::TempDir()) / str_cat("ppy-steps-", ::getpid());
+  std::ofstream(file) << std::string(wire::kStepSlots * sizeof(uint64_t), '\0');
+  auto handshake = [](InProcessBackend& host) {
+    grpc::ClientContext ctx;
+    v1::HandshakeResponse resp;
+    EXPECT_TRUE(v1::Backend::NewStub(host.channel)->Handshake(&ctx, v1::HandshakeRequest(), &resp).ok());
+    return resp.records_steps();
+  };
+  ServiceOptions without;
+  without.step_file = file.string() + ".absent";
+  auto plain = serve_in_process([](const Options& o) { return std::make_unique<Echo>(o); }, without);
+  EXPECT_FALSE(handshake(*plain));
+
+  ServiceOptions with;
+  with.step_file = file;
+  auto host = serve_in_process([](const Options& o) { return std::make_unique<Echo>(o); }, with);
+  ASSERT_TRUE(handshake(*host));
+  v1::InvokeHeader h;
+  h.set_action(v1::InvokeHeader::EMIT);
+  h.set_format("text");
+  h.set_validate(true);
+  h.set_step_slot(3);
+  h.set_step_token(77);
+  auto m = module_named("a");
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  auto stub = v1::Backend::NewStub(host->channel);
+  std::vector<const ir::Module*> ptrs = {m.get()};
+  absl::StatusOr<InvokeResult> r = invoke(*stub, ctx, h, ptrs);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->finished);
+  EXPECT_EQ(r->step, "");  // no Step was sent
+  std::ifstream in(file, std::ios::binary);
+  std::vector<uint64_t> words(wire::kStepSlots);
+  in.read(reinterpret_cast<char*>(words.data()), static_cast<std::streamsize>(words.size() * sizeof(uint64_t)));
+  EXPECT_EQ(wire::step_of_word(words[2], 77), SessionStep::Emit);
+  EXPECT_EQ(wire::step_of_word(words[2], 78), std::nullopt);  // another call's token reads nothing
+  for (size_t i = 0; i < words.size(); ++i)
+    if (i != 2) EXPECT_EQ(words[i], 0u) << "slot " << i + 1;
+  host.reset();
+  std::filesystem::remove(file);
 }
 
 TEST_F(ServiceTest, EmitProgramAnswersOneBinaryArtifact) {

@@ -146,6 +146,33 @@ Options options_from_proto(const v1::ConfigTable& table) {
   return out;
 }
 
+uint64_t step_code(SessionStep step) {
+  switch (step) {
+    case SessionStep::Passes: return 1;
+    case SessionStep::Validate: return 2;
+    case SessionStep::Emit: return 3;
+    case SessionStep::EmitProgram: return 4;
+    case SessionStep::Build: return 5;
+  }
+  return 0;
+}
+
+std::optional<SessionStep> step_of_code(uint64_t code) {
+  switch (code) {
+    case 1: return SessionStep::Passes;
+    case 2: return SessionStep::Validate;
+    case 3: return SessionStep::Emit;
+    case 4: return SessionStep::EmitProgram;
+    case 5: return SessionStep::Build;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<SessionStep> step_of_word(uint64_t word, uint64_t token) {
+  if (token == 0 || word >> 8 != token) return std::nullopt;
+  return step_of_code(word & 0xff);
+}
+
 std::string options_key(const Options& options) {
   std::string out;
   append_key(out, ConfigValue(options));

@@ -73,6 +73,11 @@ struct ServiceOptions {
   /// balancer or a proxy; a spawned helper's one driver checked it at the
   /// handshake, and its calls are kept short.
   bool send_identity = false;
+  /// A spawned helper's step file (wire::kStepFileName in the scratch folder the
+  /// driver gave it), mapped at the first handshake when the driver made it: its
+  /// sessions then store each step there before beginning it (records_steps), and
+  /// the driver reads the step a crashed session was in with no message sent.
+  std::filesystem::path step_file;
 };
 
 /// The synchronous gRPC service. Calls are independent: each names the options
@@ -116,6 +121,12 @@ class BackendService final : public ppy::backend::v1::Backend::Service {
   std::atomic<int> invokes_{0};  ///< Invoke sessions running, for max_calls
   std::atomic<bool> draining_{false};
   std::unique_ptr<ModuleReaper> reaper_;  // frees what sessions leave, off their path
+  /// The step file's words (options_.step_file), once mapped; null when there
+  /// is none. Set once under mu_, then only read.
+  std::atomic<uint64_t*> steps_{nullptr};
+  bool steps_tried_ = false;  ///< guarded by mu_
+  /// Maps the step file on the first call (later ones find it mapped or absent).
+  uint64_t* step_words();
 };
 
 }  // namespace ppy

@@ -4,6 +4,7 @@
 /// driver's client (backend-host), so both ends read the wire the same way.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -74,6 +75,19 @@ class ModuleAssembler {
   ModuleBytes buf_;
   std::optional<ir::ModuleReader> reader_;
 };
+
+/// The step file (InvokeHeader.step_slot): a spawned helper's record of the
+/// step each session is in, in its scratch folder, which the driver reads
+/// after a call instead of being sent Steps. One 64-bit word a slot.
+inline constexpr char kStepFileName[] = ".ppy-steps";
+inline constexpr uint32_t kStepSlots = 512;
+/// A step's code in its word (1..5, the protocol's; 0 is no step), and back.
+uint64_t step_code(SessionStep step);
+std::optional<SessionStep> step_of_code(uint64_t code);
+/// The word a session stores for `step`, and the step a word read back says
+/// for `token` (none when another call's token or no known code is there).
+inline uint64_t step_word(uint64_t token, SessionStep step) { return token << 8 | step_code(step); }
+std::optional<SessionStep> step_of_word(uint64_t word, uint64_t token);
 
 void to_proto(const Options& options, v1::ConfigTable& out);
 Options options_from_proto(const v1::ConfigTable& table);
