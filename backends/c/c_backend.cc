@@ -8,6 +8,7 @@
 
 #include "ppy/backend/api_version.h"
 #include "ppy/backends/c_backend.h"
+#include "ppy/runtime/runtime_source.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
@@ -90,7 +91,8 @@ class CBackend : public Backend {
 
   std::string_view name() const override { return "c"; }
   std::optional<int> api_version() const override { return kBackendApiVersion; }
-  std::string fingerprint() const override { return "c:2"; }  // 2: device float ops round as written
+  // 2: device float ops round as written; the runtime it pastes is part of every file it writes.
+  std::string fingerprint() const override { return str_cat("c:2; runtime ", runtime::digest()); }
 
   std::vector<EmitFormat> emit_formats() const override {
     auto f = [](const char* name, const char* suffix, const char* what) {

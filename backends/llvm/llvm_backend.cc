@@ -80,7 +80,10 @@ class LLVMBackend final : public Backend {
 
   std::string_view name() const override { return "llvm"; }
   std::optional<int> api_version() const override { return 1; }
-  std::string fingerprint() const override { return str_cat(kVersion, "; LLVM ", LLVM_VERSION_STRING); }
+  // The runtime's digest: the objects call it, so one made against another runtime must not be reused.
+  std::string fingerprint() const override {
+    return str_cat(kVersion, "; LLVM ", LLVM_VERSION_STRING, "; runtime ", runtime::digest());
+  }
 
   std::vector<EmitFormat> emit_formats() const override {
     return {

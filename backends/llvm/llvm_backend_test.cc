@@ -1,6 +1,7 @@
 // The llvm backend through its Backend interface: formats, fingerprint,
 // validation of device code, and what it emits (verified by LLVM itself).
 #include "ppy/backends/llvm_backend.h"
+#include "ppy/runtime/runtime_source.h"
 
 #include "gtest/gtest.h"
 #include "llvm/AsmParser/Parser.h"
@@ -59,6 +60,8 @@ TEST(LLVMBackend, NamesItsFormatsAndTheLLVMItLinks) {
   EXPECT_EQ(b->name(), "llvm");
   EXPECT_EQ(b->api_version(), 1);
   EXPECT_NE(b->fingerprint().find(LLVM_VERSION_STRING), std::string::npos);
+  // Its objects call the runtime: another runtime is another key.
+  EXPECT_NE(b->fingerprint().find(ppy::runtime::digest()), std::string::npos);
   const EmitFormat& ir = format(*b, "llvm-ir");
   EXPECT_EQ(ir.suffix, ".ll");
   EXPECT_FALSE(ir.binary);

@@ -232,4 +232,10 @@ TEST(Runtime, TheEmbeddedTextIsTheHeader) {
   EXPECT_TRUE(text.ends_with("#endif /* PPY_RT_STRINGS && !PPY_STR_H */\n"));
 }
 
+TEST(Runtime, TheDigestIsSixteenHexDigitsOfTheText) {
+  std::string_view d = ppy::runtime::digest();
+  ASSERT_EQ(d.size(), 16u);
+  EXPECT_EQ(d.find_first_not_of("0123456789abcdef"), std::string_view::npos);
+}
+
 }  // namespace

@@ -305,7 +305,7 @@ TEST_F(SourceBackends, CudaOfTheGpuExampleCompilesWithNvcc) {
 TEST_F(SourceBackends, DoctorListsC) {
   Result r = ppy({"doctor"});
   EXPECT_THAT(r.out, HasSubstr("  c          available"));
-  EXPECT_THAT(r.out, HasSubstr("emits c, cpp, header, cuda, hip; fingerprint c:2"));
+  EXPECT_THAT(r.out, HasSubstr("emits c, cpp, header, cuda, hip; fingerprint c:2; runtime "));
 }
 
 }  // namespace

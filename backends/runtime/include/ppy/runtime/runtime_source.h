@@ -9,4 +9,9 @@ namespace ppy::runtime {
 /// The whole of ppy_runtime.h.
 std::string_view source();
 
+/// 16 hex digits of a SHA-256 over source(). An artifact that calls the
+/// runtime depends on this text, so backends that link or paste it put the
+/// digest in their fingerprint: a changed runtime is a different cache key.
+std::string_view digest();
+
 }  // namespace ppy::runtime
