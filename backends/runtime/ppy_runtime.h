@@ -238,33 +238,10 @@ PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
 /** RecursionError past `limit` nested calls of recursive functions. */
 PPY_RT_API void ppy_rt_set_recursion_limit(int64_t limit) { ppy_rt_state.recursion_limit = limit; }
 
-/** Calls `fn(arg)` from foreign code (a C program, a Python extension):
- * answers 0, or 1 when it raised (ppy_rt_last_error says what, and nothing is
- * printed: the caller reports it); output flushed. */
-PPY_RT_API int ppy_rt_call(void (*fn)(void* arg), void* arg) {
-  jmp_buf trap;
-  jmp_buf* saved = ppy_rt_state.trap;
-  int64_t depth = ppy_rt_depth;
-  int quiet = ppy_rt_state.quiet;
-  volatile int status = 0;
-  ppy_rt_state.trap = &trap;
-  ppy_rt_state.quiet = 1;
-  if (setjmp(trap) == 0)
-    fn(arg);
-  else
-    status = 1;
-  ppy_rt_state.trap = saved;
-  ppy_rt_state.quiet = quiet;
-  ppy_rt_depth = depth;
-  ppy_rt_flush();
-  return status;
-}
-
 /** A `core.call {capture_status = true}` (a try body, docs/runtime.md
  * "Exceptions"): runs `fn(arg)` and answers 0, or 1 when it raised, with
  * nothing printed (ppy_rt_last_error says what). The setjmp is here, in the
- * runtime: compiled code sees an ordinary call that returns. Unlike
- * ppy_rt_call, the lists made meanwhile stay (the caller's frame owns them). */
+ * runtime: compiled code sees an ordinary call that returns. */
 PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg) {
   jmp_buf trap;
   jmp_buf* saved = ppy_rt_state.trap;
@@ -280,6 +257,15 @@ PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg) {
   ppy_rt_state.trap = saved;
   ppy_rt_state.quiet = quiet;
   ppy_rt_depth = depth;
+  return status;
+}
+
+/** Calls `fn(arg)` from foreign code (a C program, a Python extension):
+ * answers 0, or 1 when it raised (ppy_rt_last_error says what, and nothing is
+ * printed: the caller reports it); output flushed. */
+PPY_RT_API int ppy_rt_call(void (*fn)(void* arg), void* arg) {
+  int status = (int)ppy_rt_try(fn, arg);
+  ppy_rt_flush();
   return status;
 }
 

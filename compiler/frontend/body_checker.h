@@ -161,6 +161,8 @@ class BodyChecker {
   int comps_ = 0;  ///< comprehensions so far: each names its variable apart
   /// `x in xs` / `x not in xs` of a list `xs`.
   Ty list_contains(Expr& e, const std::vector<Ty>& ts);
+  /// A slice's bounds and step, of str or list: each an int (or bool), else E1030. False when one is not.
+  bool slice_indices(Expr& slice);
   /// `xs[a:b:c]` of a list (its type already checked).
   Ty list_slice(Expr& e, Ty base);
   /// `sorted(xs)`, `sum(xs)`, `min(xs)`, `max(xs)` of a list.

@@ -267,17 +267,7 @@ Ty BodyChecker::list_contains(Expr& e, const std::vector<Ty>& ts) {
 }
 
 Ty BodyChecker::list_slice(Expr& e, Ty base) {
-  Expr& i = *e.kids[1];
-  bool ok = true;
-  for (auto& k : i.kids) {
-    Ty t = value(*k, Ty::Int);
-    if (t != Ty::Error && t != Ty::Int && t != Ty::Bool) {
-      error(k->pos, "E1030", str_cat("slice indices must be integers, not ", ty_name(t)));
-      ok = false;
-    }
-    if (t == Ty::Error) ok = false;
-  }
-  i.ty = Ty::Int;
+  bool ok = slice_indices(*e.kids[1]);
   effect("reads");
   raises();  // a zero step's ValueError
   return ok ? base : Ty::Error;

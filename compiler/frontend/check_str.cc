@@ -29,6 +29,20 @@ Ty BodyChecker::str_binary(Expr& e, Ty a, Ty b) {
   return Ty::Error;
 }
 
+bool BodyChecker::slice_indices(Expr& slice) {
+  bool ok = true;
+  for (auto& k : slice.kids) {
+    Ty t = value(*k, Ty::Int);
+    if (t != Ty::Error && t != Ty::Int && t != Ty::Bool) {
+      error(k->pos, "E1030", str_cat("slice indices must be integers, not ", ty_name(t)));
+      ok = false;
+    }
+    if (t == Ty::Error) ok = false;
+  }
+  slice.ty = Ty::Int;
+  return ok;
+}
+
 Ty BodyChecker::str_subscript(Expr& e) {
   Expr& i = *e.kids[1];
   raises();  // IndexError, or a zero step's ValueError
@@ -40,17 +54,7 @@ Ty BodyChecker::str_subscript(Expr& e) {
     }
     return Ty::Str;
   }
-  bool ok = true;
-  for (auto& k : i.kids) {
-    Ty t = value(*k, Ty::Int);
-    if (t != Ty::Error && t != Ty::Int && t != Ty::Bool) {
-      error(k->pos, "E1030", str_cat("slice indices must be integers, not ", ty_name(t)));
-      ok = false;
-    }
-    if (t == Ty::Error) ok = false;
-  }
-  i.ty = Ty::Int;
-  return ok ? Ty::Str : Ty::Error;
+  return slice_indices(i) ? Ty::Str : Ty::Error;
 }
 
 Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
