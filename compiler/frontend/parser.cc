@@ -867,7 +867,10 @@ class Parser {
         auto n = node(ExprKind::Subscript, e->pos);
         n->kids.push_back(std::move(e));
         ExprPtr idx = at_op(":") ? slice(nullptr, cur().pos) : expr();
-        if (at_op(":")) idx = slice(std::move(idx), idx->pos);
+        if (at_op(":")) {
+          auto pos = idx->pos;  // read before the move: argument order is unspecified
+          idx = slice(std::move(idx), pos);
+        }
         if (at_op(",")) {
           auto t = node(ExprKind::Tuple, idx->pos);
           t->kids.push_back(std::move(idx));
