@@ -67,6 +67,8 @@ class BodyChecker {
   void assign(Expr& t, Ty vt, const Expr& v);
   void aug_assign(Stmt& s);
   void for_stmt(Stmt& s);
+  /// A for loop's body: after it, what flowed in (`before`, the loop may run zero times) merged with each break.
+  void loop_body(std::vector<StmtPtr>& body, const Flow& before);
   /// `raise` (docs/language.md, "Exceptions").
   void raise_stmt(Stmt& s);
   void try_stmt(Stmt& s);

@@ -197,13 +197,7 @@ void BodyChecker::for_pairs(Stmt& s) {
   dummy.pos = t.pos;
   assign(*t.kids[0], types[0], dummy);
   assign(*t.kids[1], types[1], dummy);
-  loops_.push_back({});
-  block(s.body);
-  std::vector<Flow> breaks = std::move(loops_.back());
-  loops_.pop_back();
-  Flow out = before;
-  for (auto& b : breaks) out = merge(out, b);
-  flow_ = out;
+  loop_body(s.body, before);
 }
 
 /// Every read of `from` in `e` reads `to` instead (a comprehension's variable is

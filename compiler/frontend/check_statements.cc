@@ -600,8 +600,12 @@ void BodyChecker::for_stmt(Stmt& s) {
   dummy.kind = ExprKind::Int;
   dummy.pos = t.pos;
   assign(t, var_ty, dummy);
+  loop_body(s.body, before);
+}
+
+void BodyChecker::loop_body(std::vector<StmtPtr>& body, const Flow& before) {
   loops_.push_back({});
-  block(s.body);
+  block(body);
   std::vector<Flow> breaks = std::move(loops_.back());
   loops_.pop_back();
   Flow out = before;
