@@ -3,6 +3,7 @@
 // native runtime's text is pasted at the top of every unit, so `cc unit.c -lm`
 // needs nothing else.
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -226,6 +227,10 @@ class CWriter {
              str_attr(op, "callee").starts_with("ppy_list_") ||
              str_attr(op, "callee") == "ppy_print_string"))
           strings = true;
+        // A tuple in a list is boxed by ppy_list_box (docs/runtime.md, "Lists").
+        if ((op.name() == "core.buffer_load" || op.name() == "core.buffer_store") &&
+            op.operand(op.name() == "core.buffer_load" ? 0 : 1)->type().elem().kind() == ir::TypeKind::Tuple)
+          strings = true;
       });
     }
     if (strings) out += "#define PPY_RT_STRINGS 1\n";
@@ -355,10 +360,7 @@ class CWriter {
     std::string name = "ppy_T";
     for (size_t i = 0; i < t.num_elems(); ++i) {
       ir::Type e = t.elem(i);
-      str_append(name, "_",
-                 e.kind() == ir::TypeKind::Tuple                                    ? tuple_struct(e)
-                 : e.kind() == ir::TypeKind::Ptr && e.elem().kind() == ir::TypeKind::I8 ? std::string("str")
-                                                                                     : e.str());
+      str_append(name, "_", type_tag(e));
     }
     name += "_E";
     if (tuple_defined_.insert(t.str()).second) {
@@ -367,6 +369,50 @@ class CWriter {
       str_append(tuple_defs_, "typedef struct", fields.empty() ? " { char none; }" : str_cat(" {", fields, " }"), " ",
                  name, ";\n");
     }
+    return name;
+  }
+
+  /// A member type in a tuple struct's name: a C identifier.
+  std::string type_tag(ir::Type e) const {
+    if (e.kind() == ir::TypeKind::Tuple) return tuple_struct(e);
+    if (e.kind() == ir::TypeKind::Ptr && e.elem().kind() == ir::TypeKind::I8) return "str";
+    if (e.kind() == ir::TypeKind::Buffer) return str_cat("L", type_tag(e.elem()));
+    return e.str();
+  }
+
+  /// ppy_box_T / ppy_unbox_T: a tuple in a list is a box of its leaves, one
+  /// 8-byte slot each, nested tuples flattened, a bool as 0 or 1 (docs/runtime.md, "Lists").
+  std::string boxed(ir::Type t) const {
+    std::string name = tuple_struct(t);
+    if (!tuple_boxed_.insert(name).second) return name;
+    std::string put, get;
+    int64_t k = 0;
+    std::function<void(ir::Type, const std::string&)> leaves = [&](ir::Type m, const std::string& path) {
+      if (m.kind() == ir::TypeKind::Tuple) {
+        for (size_t i = 0; i < m.num_elems(); ++i) leaves(m.elem(i), str_cat(path, ".f", i));
+        return;
+      }
+      std::string slot = str_cat("b[", k++, "]");
+      if (m.is_float()) {
+        str_append(put, "  memcpy(&", slot, ", &", path, ", 8);\n");
+        str_append(get, "  memcpy(&", path, ", &", slot, ", 8);\n");
+      } else if (m.kind() == ir::TypeKind::Bool) {
+        str_append(put, "  ", slot, " = ", path, ";\n");
+        str_append(get, "  ", path, " = ", slot, " != 0;\n");
+      } else if (m.kind() == ir::TypeKind::I64 || m.kind() == ir::TypeKind::Index) {
+        str_append(put, "  ", slot, " = ", path, ";\n");
+        str_append(get, "  ", path, " = ", slot, ";\n");
+      } else {
+        str_append(put, "  ", slot, " = (int64_t)(intptr_t)", path, ";\n");
+        str_append(get, "  ", path, " = (", c_type(m), ")(intptr_t)", slot, ";\n");
+      }
+    };
+    leaves(t, "v");
+    str_append(tuple_defs_, "static inline void* ppy_box_", name, "(", name,
+               " v) {\n  int64_t* b = (int64_t*)ppy_list_box(", k, ");\n", put, "  return b;\n}\n");
+    str_append(tuple_defs_, "static inline ", name, " ppy_unbox_", name,
+               "(const void* p) {\n  const int64_t* b = (const int64_t*)p;\n  ", name, " v;\n", get,
+               "  return v;\n}\n");
     return name;
   }
 
@@ -678,6 +724,12 @@ class CWriter {
       return;
     }
     if (n == "core.buffer_store") {
+      ir::Type elem = op.operand(1)->type().elem();
+      if (elem.kind() == ir::TypeKind::Tuple) {  // a new box (docs/runtime.md, "Lists")
+        line(str_cat("((void**)", paren(expr(op.operand(1)), kPostfix), "->data)[", expr(op.operand(2)).text,
+                     "] = ppy_box_", boxed(elem), "(", expr(op.operand(0)).text, ");"));
+        return;
+      }
       line(str_cat(element(op.operand(1), op.operand(2)), " = ", expr(op.operand(0)).text, ";"));
       return;
     }
@@ -820,6 +872,9 @@ class CWriter {
     if (elem.is_float()) return str_cat("PPY_LIST_F64(", expr(list).text, ")[", expr(index).text, "]");
     if (elem.kind() == ir::TypeKind::I64 || elem.kind() == ir::TypeKind::Bool)
       return str_cat("PPY_LIST_I64(", expr(list).text, ")[", expr(index).text, "]");
+    if (elem.kind() == ir::TypeKind::Tuple)  // its box, unpacked (docs/runtime.md, "Lists")
+      return str_cat("ppy_unbox_", boxed(elem), "(((void**)", paren(expr(list), kPostfix), "->data)[", expr(index).text,
+                     "])");
     return str_cat("((", c_type(elem), "*)", paren(expr(list), kPostfix), "->data)[", expr(index).text, "]");
   }
 
@@ -996,7 +1051,11 @@ class CWriter {
       return {str_cat("*", paren(expr(op.operand(0)), kUnary)), kUnary};
     }
     if (n == "core.ptr_offset") return binary(op, "+", kAdd);
-    if (n == "core.buffer_load") return {element(op.operand(0), op.operand(1)), kPostfix};
+    if (n == "core.buffer_load") {
+      if (op.operand(0)->type().elem().kind() == ir::TypeKind::Bool)  // a bool's slot holds 0 or 1
+        return {str_cat("(", element(op.operand(0), op.operand(1)), " != 0)"), kAtom};
+      return {element(op.operand(0), op.operand(1)), kPostfix};
+    }
     if (n == "core.buffer_len") return call("ppy_list_len", {op.operand(0)});
     if (n == "core.buffer_data") {
       bool f = op.operand(0)->type().elem().is_float();
@@ -1081,6 +1140,7 @@ class CWriter {
   std::map<std::string, std::string> fn_names_;
   std::map<std::string, std::string> global_names_;  ///< a global's symbol -> its C variable
   mutable std::set<std::string> tuple_defined_;      ///< tuple types (IR spelling) with a struct in tuple_defs_
+  mutable std::set<std::string> tuple_boxed_;        ///< tuple structs with ppy_box_T / ppy_unbox_T
   mutable std::string tuple_defs_;                   ///< their typedefs, members before the tuples holding them
   std::set<std::string> thunked_;                    ///< callees of capture_status calls with a thunk in thunks_
   std::string thunks_;                               ///< their frames and thunks, after the prototypes

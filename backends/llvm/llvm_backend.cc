@@ -293,6 +293,10 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
       for (const ir::Param& p : f->params())
         if (p.type.kind() == ir::TypeKind::Buffer) strings = true;
       ir::walk(f->body(), [&](const ir::Operation& op) {
+        // A tuple in a list is boxed by ppy_list_box (docs/runtime.md, "Lists").
+        if ((op.name() == "core.buffer_load" || op.name() == "core.buffer_store") &&
+            op.operand(op.name() == "core.buffer_load" ? 0 : 1)->type().elem().kind() == ir::TypeKind::Tuple)
+          strings = true;
         if (op.name() != "core.call_extern") return;
         const ir::Attribute* c = op.attr("callee");
         if (c && c->is<std::string>() &&

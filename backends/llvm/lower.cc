@@ -262,7 +262,49 @@ class FunctionLowering {
                                bool store);
   /// The type of a list's element slot: a bool is held as an i64.
   llvm::Type* list_slot(ir::Type elem) {
+    if (elem.kind() == ir::TypeKind::Tuple) return llvm::PointerType::get(ctx(), 0);  // its box
     return elem.kind() == ir::TypeKind::Bool ? static_cast<llvm::Type*>(i64()) : m_.type(elem);
+  }
+  /// A tuple in a list is a box of its leaves, one 8-byte slot each, nested
+  /// tuples flattened, a bool as 0 or 1 (docs/runtime.md, "Lists").
+  static int64_t leaves(ir::Type t) {
+    if (t.kind() != ir::TypeKind::Tuple) return 1;
+    int64_t n = 0;
+    for (size_t i = 0; i < t.num_elems(); ++i) n += leaves(t.elem(i));
+    return n;
+  }
+  llvm::Value* box(llvm::Value* v, ir::Type t) {
+    auto* ptr = llvm::PointerType::get(ctx(), 0);
+    llvm::FunctionCallee fc =
+        m_.module().getOrInsertFunction("ppy_list_box", llvm::FunctionType::get(ptr, {i64()}, false));
+    llvm::Value* b = b_.CreateCall(fc, {llvm::ConstantInt::get(i64(), leaves(t))});
+    int64_t k = 0;
+    std::function<void(llvm::Value*, ir::Type)> put = [&](llvm::Value* x, ir::Type m) {
+      if (m.kind() == ir::TypeKind::Tuple) {
+        for (size_t i = 0; i < m.num_elems(); ++i) put(b_.CreateExtractValue(x, {static_cast<unsigned>(i)}), m.elem(i));
+        return;
+      }
+      if (m.kind() == ir::TypeKind::Bool) x = b_.CreateZExt(x, i64());
+      b_.CreateStore(x, b_.CreateConstInBoundsGEP1_64(i64(), b, static_cast<uint64_t>(k++)));
+    };
+    put(v, t);
+    return b;
+  }
+  llvm::Value* unbox(llvm::Value* b, ir::Type t) {
+    int64_t k = 0;
+    std::function<llvm::Value*(ir::Type)> get = [&](ir::Type m) -> llvm::Value* {
+      if (m.kind() == ir::TypeKind::Tuple) {
+        llvm::Value* agg = llvm::UndefValue::get(m_.type(m));
+        for (size_t i = 0; i < m.num_elems(); ++i)
+          agg = b_.CreateInsertValue(agg, get(m.elem(i)), {static_cast<unsigned>(i)});
+        return agg;
+      }
+      llvm::Value* at = b_.CreateConstInBoundsGEP1_64(i64(), b, static_cast<uint64_t>(k++));
+      if (m.kind() == ir::TypeKind::Bool)
+        return b_.CreateICmpNE(b_.CreateLoad(i64(), at), llvm::ConstantInt::get(i64(), 0));
+      return b_.CreateLoad(m_.type(m), at);
+    };
+    return get(t);
   }
   /// A list's elements: the pointer in its header, after the length and capacity.
   llvm::Value* list_data(llvm::Value* buf) {
@@ -567,13 +609,16 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     llvm::Value* at = element_address(op, args[0], args[1], elem, false);
     llvm::Value* v = list_element(b_.CreateLoad(list_slot(elem), at));
     if (elem.kind() == ir::TypeKind::Bool) v = b_.CreateICmpNE(v, llvm::ConstantInt::get(i64(), 0));
+    if (elem.kind() == ir::TypeKind::Tuple) v = unbox(v, elem);
     return set(v);
   }
   if (n == "core.buffer_store") {
     ir::Type elem = op.operand(1)->type().elem();
     llvm::Value* v = args[0];
     if (elem.kind() == ir::TypeKind::Bool) v = b_.CreateZExt(v, i64());
-    list_element(b_.CreateStore(v, element_address(op, args[1], args[2], elem, true)));
+    llvm::Value* at = element_address(op, args[1], args[2], elem, true);  // checked before the box is made
+    if (elem.kind() == ir::TypeKind::Tuple) v = box(v, elem);
+    list_element(b_.CreateStore(v, at));
     return absl::OkStatus();
   }
   if (n == "core.guard") {

@@ -20,7 +20,7 @@ bool lowered_type(ir::Type t) {
     case ir::TypeKind::Buffer: return lowered_type(t.elem());
     case ir::TypeKind::Tuple:
       for (size_t i = 0; i < t.num_elems(); ++i)
-        if (!lowered_type(t.elem(i)) || t.elem(i).kind() == ir::TypeKind::Buffer ||
+        if (!lowered_type(t.elem(i)) ||
             (t.elem(i).kind() == ir::TypeKind::Ptr && t.elem(i).elem().kind() != ir::TypeKind::I8))
           return false;
       return true;

@@ -19,14 +19,14 @@ bool known_extern(std::string_view c) {
   return c == "ppy_print_i64" || c == "ppy_print_f64" || c == "ppy_print_bool" || c == "ppy_print_str" ||
          c == "ppy_print_space" || c == "ppy_print_newline" || c == "ppy_list_new_i64" || c == "ppy_list_new_f64" ||
          c == "ppy_pow_i64" || c == "ppy_print_string" || c.starts_with("ppy_str_") || c == "ppy_exc_raise" ||
-         c == "ppy_exc_name" || c == "ppy_exc_message" || c == "ppy_exc_matches" ||
-         c == "ppy_list_new_ptr" ||
+         c == "ppy_exc_name" || c == "ppy_exc_message" || c == "ppy_exc_matches" || c == "ppy_list_new_ptr" ||
          c.starts_with("ppy_list_append_") || c.starts_with("ppy_list_pop_") || c == "ppy_list_repr" ||
          c == "ppy_list_eq" || c.starts_with("ppy_list_insert_") || c == "ppy_list_extend" || c == "ppy_list_slice" ||
          c == "ppy_list_concat" || c.starts_with("ppy_list_contains_") || c == "ppy_list_sorted" ||
          c.starts_with("ppy_list_sum_") || c.starts_with("ppy_list_min_") || c == "ppy_list_sort" ||
          c == "ppy_list_reverse" || c == "ppy_list_clear" || c.starts_with("ppy_list_index_") ||
-         c.starts_with("ppy_list_count_") || c.starts_with("ppy_list_remove_");
+         c.starts_with("ppy_list_count_") || c.starts_with("ppy_list_remove_") || c == "ppy_list_lt" ||
+         c == "ppy_list_le" || c == "ppy_list_gt" || c == "ppy_list_ge";
 }
 
 /// Types the backend writes as Python values: i64, index, bool, f64, lists of
@@ -51,15 +51,14 @@ bool known_type(ir::Type t) {
              t.elem().kind() == ir::TypeKind::Bool ||
              (t.elem().kind() == ir::TypeKind::Ptr && t.elem().ptr_space() == "generic" &&
               t.elem().elem().kind() == ir::TypeKind::I8) ||
-             (t.elem().kind() == ir::TypeKind::Buffer && known_type(t.elem()));
+             ((t.elem().kind() == ir::TypeKind::Buffer || t.elem().kind() == ir::TypeKind::Tuple) &&
+              known_type(t.elem()));
     case ir::TypeKind::Ptr:
       if (t.ptr_space() == "generic" && t.elem().kind() == ir::TypeKind::I8) return true;  // a str (a Python str)
       return t.ptr_space() == "stack" && known_type(t.elem());
     case ir::TypeKind::Tuple:  // a Python tuple
       for (size_t i = 0; i < t.num_elems(); ++i)
-        if (!known_type(t.elem(i)) || t.elem(i).kind() == ir::TypeKind::Buffer ||
-            (t.elem(i).is_ptr() && t.elem(i).elem().kind() != ir::TypeKind::I8))
-          return false;
+        if (!known_type(t.elem(i)) || (t.elem(i).is_ptr() && t.elem(i).elem().kind() != ir::TypeKind::I8)) return false;
       return true;
     default:
       return false;

@@ -181,12 +181,37 @@ const std::map<std::string, std::string>& helper_texts() {
       {"_ppy_list_repr",
        "def _ppy_list_repr(l, d):\n"
        "    \"\"\"repr(l), its elements as the descriptor d says (docs/runtime.md): a bool may be held as 0 or "
-       "1.\"\"\"\n"
-       "    if d[0] == 'b':\n"
-       "        return '[' + ', '.join('True' if x else 'False' for x in l) + ']'\n"
-       "    if d[0] == '[':\n"
-       "        return '[' + ', '.join(_ppy_list_repr(x, d[1:]) for x in l) + ']'\n"
-       "    return repr(l)\n"},
+       "1, an optional is (present, value).\"\"\"\n"
+       "    return '[' + ', '.join(_ppy_repr_of(x, d) for x in l) + ']'\n"
+       "\n"
+       "\n"
+       "def _ppy_repr_of(x, d):\n"
+       "    c = d[0]\n"
+       "    if c == 'b':\n"
+       "        return 'True' if x else 'False'\n"
+       "    if c == '[':\n"
+       "        return _ppy_list_repr(x, d[1:])\n"
+       "    if c == '?':\n"
+       "        return _ppy_repr_of(x[1], d[1:]) if x[0] else 'None'\n"
+       "    if c == '(':\n"
+       "        parts, i = [], 1\n"
+       "        for v in x:\n"
+       "            e = _ppy_desc_end(d, i)\n"
+       "            parts.append(_ppy_repr_of(v, d[i:e]))\n"
+       "            i = e\n"
+       "        return '(' + ', '.join(parts) + (',)' if len(parts) == 1 else ')')\n"
+       "    return repr(x)\n"
+       "\n"
+       "\n"
+       "def _ppy_desc_end(d, i):\n"
+       "    \"\"\"Where the descriptor at d[i] ends.\"\"\"\n"
+       "    if d[i] in '[?':\n"
+       "        return _ppy_desc_end(d, i + 1)\n"
+       "    if d[i] == '(':\n"
+       "        i += 1\n"
+       "        while d[i] != ')':\n"
+       "            i = _ppy_desc_end(d, i)\n"
+       "    return i + 1\n"},
       {"_ppy_sum_i64",
        "def _ppy_sum_i64(l):\n"
        "    \"\"\"sum(l) of ints, OverflowError past 64 bits as ppy's ints.\"\"\"\n"
@@ -1152,9 +1177,22 @@ class ModuleWriter {
         return {str_cat("int(", arg(1, kCmp + 1), " in ", arg(0, kCmp + 1), ")"), kAtom};
       if (c == "ppy_list_sorted") return call("sorted", {op.operand(0)});
       if (c == "ppy_list_sum_i64") return helper("_ppy_sum_i64", {op.operand(0)});
+      if (c == "ppy_list_sum_from_i64") {
+        helpers_.insert("_ppy_sum_i64");
+        return {str_cat("_ppy_sum_i64([", expr(op.operand(1)).text, "] + ", paren(expr(op.operand(0)), kAdd + 1), ")"),
+                kAtom};
+      }
+      if (c == "ppy_list_sum_from_f64")
+        return {str_cat("sum(", expr(op.operand(0)).text, ", ", expr(op.operand(1)).text, ")"), kAtom};
       if (c == "ppy_list_sum_f64") return {str_cat("sum(", expr(op.operand(0)).text, ", 0.0)"), kAtom};
       if (c.starts_with("ppy_list_min_"))
         return {str_cat("(max if ", arg(1, kCmp), " else min)(", expr(op.operand(0)).text, ")"), kAtom};
+      if (c == "ppy_list_lt" || c == "ppy_list_le" || c == "ppy_list_gt" || c == "ppy_list_ge") {
+        std::string_view sym = c == "ppy_list_lt" ? "<" : c == "ppy_list_le" ? "<=" : c == "ppy_list_gt" ? ">" : ">=";
+        return {str_cat("int(", paren(expr(op.operand(0)), kCmp + 1), " ", sym, " ",
+                        paren(expr(op.operand(1)), kCmp + 1), ")"),
+                kAtom};
+      }
       if (c == "ppy_list_eq")
         return {
             str_cat("int(", paren(expr(op.operand(0)), kCmp + 1), " == ", paren(expr(op.operand(1)), kCmp + 1), ")"),

@@ -119,6 +119,13 @@ PPY_RT_API void ppy_list_remove_ptr(ppy_list* l, const void* v, const ppy_str* d
 PPY_RT_API int64_t ppy_list_pop_at_i64(ppy_list* l, int64_t i);
 PPY_RT_API double ppy_list_pop_at_f64(ppy_list* l, int64_t i);
 PPY_RT_API void* ppy_list_pop_at_ptr(ppy_list* l, int64_t i);
+PPY_RT_API void* ppy_list_box(int64_t n);
+PPY_RT_API int64_t ppy_list_sum_from_i64(const ppy_list* l, int64_t start);
+PPY_RT_API double ppy_list_sum_from_f64(const ppy_list* l, double start);
+PPY_RT_API int64_t ppy_list_lt(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
+PPY_RT_API int64_t ppy_list_le(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
+PPY_RT_API int64_t ppy_list_gt(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
+PPY_RT_API int64_t ppy_list_ge(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
 
 /** The string functions compiled code may call, for a JIT's symbol table. */
 /* clang-format off */
@@ -138,7 +145,9 @@ PPY_RT_API void* ppy_list_pop_at_ptr(ppy_list* l, int64_t i);
   X(ppy_list_min_f64) X(ppy_list_min_ptr) X(ppy_str_join) X(ppy_str_split) X(ppy_str_split_ws)            \
   X(ppy_list_sort) X(ppy_list_reverse) X(ppy_list_clear) X(ppy_list_index_i64) X(ppy_list_index_f64)          \
   X(ppy_list_index_ptr) X(ppy_list_count_i64) X(ppy_list_count_f64) X(ppy_list_count_ptr) X(ppy_list_remove_i64) \
-  X(ppy_list_remove_f64) X(ppy_list_remove_ptr) X(ppy_list_pop_at_i64) X(ppy_list_pop_at_f64) X(ppy_list_pop_at_ptr)
+  X(ppy_list_remove_f64) X(ppy_list_remove_ptr) X(ppy_list_pop_at_i64) X(ppy_list_pop_at_f64) X(ppy_list_pop_at_ptr) \
+  X(ppy_list_box) X(ppy_list_lt) X(ppy_list_le) X(ppy_list_gt) X(ppy_list_ge) X(ppy_list_sum_from_i64)        \
+  X(ppy_list_sum_from_f64)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -960,34 +969,92 @@ static void ppy_text_add(ppy_text* t, const char* s, size_t n) {
   t->n += n;
 }
 
+/* A tuple or an optional in a list is a box (ppy_list_box): its leaves (the
+ * scalars, strs and lists it holds, nested tuples flattened, an optional as
+ * its present flag then its value) in 8-byte slots, a bool as 0 or 1. The
+ * descriptor of a tuple is `(` its elements' `)`, of an optional `?` and its
+ * value's. A box is never changed once made: a tuple is immutable. */
+
+/** The descriptor after the one at `d`. */
+static const char* ppy_desc_next(const char* d) {
+  if (d[0] == '[' || d[0] == '?') return ppy_desc_next(d + 1);
+  if (d[0] != '(') return d + 1;
+  for (++d; *d && *d != ')'; d = ppy_desc_next(d)) {
+  }
+  return *d ? d + 1 : d;
+}
+
+/** How many leaves a value of descriptor `d` takes in a box. */
+static int64_t ppy_desc_width(const char* d) {
+  if (d[0] == '?') return 1 + ppy_desc_width(d + 1);
+  if (d[0] != '(') return 1;
+  int64_t w = 0;
+  for (++d; *d && *d != ')'; d = ppy_desc_next(d)) w += ppy_desc_width(d);
+  return w;
+}
+
+/** A list slot's value as its leaves: a tuple's or an optional's are in its box. */
+static const int64_t* ppy_slot_val(const int64_t* slot, const char* d) {
+  return (d[0] == '(' || d[0] == '?') ? (const int64_t*)(intptr_t)*slot : slot;
+}
+
+static void ppy_list_repr_into(ppy_text* t, const ppy_list* l, const char* d);
+
+/** Appends Python's repr of the value whose leaves are at `v`. */
+static void ppy_val_repr(ppy_text* t, const int64_t* v, const char* d) {
+  char buf[40];
+  switch (d[0]) {
+    case 'i':
+      ppy_text_add(t, buf, (size_t)snprintf(buf, sizeof buf, "%lld", (long long)v[0]));
+      break;
+    case 'f': {
+      double x;
+      memcpy(&x, v, 8);
+      ppy_text_add(t, buf, (size_t)ppy_format_f64(x, buf));
+      break;
+    }
+    case 'b':
+      if (v[0])
+        ppy_text_add(t, "True", 4);
+      else
+        ppy_text_add(t, "False", 5);
+      break;
+    case 's': {
+      const ppy_str* r = ppy_str_repr((const ppy_str*)(intptr_t)v[0]);
+      ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
+      break;
+    }
+    case '?':
+      if (v[0])
+        ppy_val_repr(t, v + 1, d + 1);
+      else
+        ppy_text_add(t, "None", 4);
+      break;
+    case '(': {
+      ppy_text_add(t, "(", 1);
+      int n = 0;
+      for (const char* e = d + 1; *e && *e != ')'; e = ppy_desc_next(e), ++n) {
+        if (n) ppy_text_add(t, ", ", 2);
+        ppy_val_repr(t, v, e);
+        v += ppy_desc_width(e);
+      }
+      if (n == 1)
+        ppy_text_add(t, ",)", 2);
+      else
+        ppy_text_add(t, ")", 1);
+      break;
+    }
+    default:
+      ppy_list_repr_into(t, (const ppy_list*)(intptr_t)v[0], d + 1);
+      break;
+  }
+}
+
 static void ppy_list_repr_into(ppy_text* t, const ppy_list* l, const char* d) {
   ppy_text_add(t, "[", 1);
   for (int64_t k = 0; k < l->len; ++k) {
     if (k) ppy_text_add(t, ", ", 2);
-    char buf[40];
-    int64_t slot = ((const int64_t*)l->data)[k];
-    switch (d[0]) {
-      case 'i':
-        ppy_text_add(t, buf, (size_t)snprintf(buf, sizeof buf, "%lld", (long long)slot));
-        break;
-      case 'f':
-        ppy_text_add(t, buf, (size_t)ppy_format_f64(((const double*)l->data)[k], buf));
-        break;
-      case 'b':
-        if (slot)
-          ppy_text_add(t, "True", 4);
-        else
-          ppy_text_add(t, "False", 5);
-        break;
-      case 's': {
-        const ppy_str* r = ppy_str_repr(((const ppy_str* const*)l->data)[k]);
-        ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
-        break;
-      }
-      default:
-        ppy_list_repr_into(t, ((const ppy_list* const*)l->data)[k], d + 1);
-        break;
-    }
+    ppy_val_repr(t, ppy_slot_val((const int64_t*)l->data + k, d), d);
   }
   ppy_text_add(t, "]", 1);
 }
@@ -999,26 +1066,107 @@ PPY_RT_API ppy_str* ppy_list_repr(const ppy_list* l, const ppy_str* desc) {
   return ppy_str_make(t.b, (int64_t)t.n);
 }
 
+static int ppy_list_eq_at(const ppy_list* a, const ppy_list* b, const char* d);
+
+/** Python's `a == b` of two values whose leaves are at `a` and `b`. */
+static int ppy_val_eq(const int64_t* a, const int64_t* b, const char* d) {
+  switch (d[0]) {
+    case 'f': {
+      double x, y;
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+      return x == y;
+    }
+    case 's':
+      return ppy_str_compare((const ppy_str*)(intptr_t)a[0], (const ppy_str*)(intptr_t)b[0]) == 0;
+    case '[':
+      return ppy_list_eq_at((const ppy_list*)(intptr_t)a[0], (const ppy_list*)(intptr_t)b[0], d + 1);
+    case '?':
+      if (!a[0] || !b[0]) return !a[0] == !b[0];
+      return ppy_val_eq(a + 1, b + 1, d + 1);
+    case '(':
+      for (const char* e = d + 1; *e && *e != ')'; e = ppy_desc_next(e)) {
+        if (!ppy_val_eq(a, b, e)) return 0;
+        a += ppy_desc_width(e);
+        b += ppy_desc_width(e);
+      }
+      return 1;
+    default:
+      return a[0] == b[0];
+  }
+}
+
 static int ppy_list_eq_at(const ppy_list* a, const ppy_list* b, const char* d) {
   if (a == b) return 1;
   if (a->len != b->len) return 0;
-  for (int64_t k = 0; k < a->len; ++k) {
-    switch (d[0]) {
-      case 'f':
-        if (!(((const double*)a->data)[k] == ((const double*)b->data)[k])) return 0;
-        break;
-      case 's':
-        if (ppy_str_compare(((const ppy_str* const*)a->data)[k], ((const ppy_str* const*)b->data)[k]) != 0) return 0;
-        break;
-      case '[':
-        if (!ppy_list_eq_at(((const ppy_list* const*)a->data)[k], ((const ppy_list* const*)b->data)[k], d + 1))
-          return 0;
-        break;
-      default:
-        if (((const int64_t*)a->data)[k] != ((const int64_t*)b->data)[k]) return 0;
-    }
-  }
+  for (int64_t k = 0; k < a->len; ++k)
+    if (!ppy_val_eq(ppy_slot_val((const int64_t*)a->data + k, d), ppy_slot_val((const int64_t*)b->data + k, d), d))
+      return 0;
   return 1;
+}
+
+/* Ordering comparisons as Python makes them: `op` 0 `<`, 1 `<=`, 2 `>`, 3 `>=`.
+ * Two sequences (lists, tuples) compare at their first elements that are not
+ * equal, else by their lengths. */
+static int ppy_sign_op(int c, int op) { return op == 0 ? c < 0 : op == 1 ? c <= 0 : op == 2 ? c > 0 : c >= 0; }
+
+static int ppy_list_order_at(const ppy_list* a, const ppy_list* b, const char* d, int op);
+
+static int ppy_val_order(const int64_t* a, const int64_t* b, const char* d, int op) {
+  switch (d[0]) {
+    case 'f': {
+      double x, y;
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+      return op == 0 ? x < y : op == 1 ? x <= y : op == 2 ? x > y : x >= y;
+    }
+    case 's': {
+      int64_t c = ppy_str_compare((const ppy_str*)(intptr_t)a[0], (const ppy_str*)(intptr_t)b[0]);
+      return ppy_sign_op(c < 0 ? -1 : c > 0, op);
+    }
+    case '[':
+      return ppy_list_order_at((const ppy_list*)(intptr_t)a[0], (const ppy_list*)(intptr_t)b[0], d + 1, op);
+    case '(':
+      for (const char* e = d + 1; *e && *e != ')'; e = ppy_desc_next(e)) {
+        if (!ppy_val_eq(a, b, e)) return ppy_val_order(a, b, e, op);
+        a += ppy_desc_width(e);
+        b += ppy_desc_width(e);
+      }
+      return ppy_sign_op(0, op);
+    default:
+      return ppy_sign_op(a[0] < b[0] ? -1 : a[0] > b[0], op);
+  }
+}
+
+static int ppy_list_order_at(const ppy_list* a, const ppy_list* b, const char* d, int op) {
+  int64_t n = a->len < b->len ? a->len : b->len;
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t* x = ppy_slot_val((const int64_t*)a->data + k, d);
+    const int64_t* y = ppy_slot_val((const int64_t*)b->data + k, d);
+    if (!ppy_val_eq(x, y, d)) return ppy_val_order(x, y, d, op);
+  }
+  return ppy_sign_op(a->len < b->len ? -1 : a->len > b->len, op);
+}
+
+PPY_RT_API int64_t ppy_list_lt(const ppy_list* a, const ppy_list* b, const ppy_str* desc) {
+  return ppy_list_order_at(a, b, PPY_STR_BYTES(desc), 0);
+}
+PPY_RT_API int64_t ppy_list_le(const ppy_list* a, const ppy_list* b, const ppy_str* desc) {
+  return ppy_list_order_at(a, b, PPY_STR_BYTES(desc), 1);
+}
+PPY_RT_API int64_t ppy_list_gt(const ppy_list* a, const ppy_list* b, const ppy_str* desc) {
+  return ppy_list_order_at(a, b, PPY_STR_BYTES(desc), 2);
+}
+PPY_RT_API int64_t ppy_list_ge(const ppy_list* a, const ppy_list* b, const ppy_str* desc) {
+  return ppy_list_order_at(a, b, PPY_STR_BYTES(desc), 3);
+}
+
+/** A box of `n` leaves for a tuple or an optional in a list (above). */
+PPY_RT_API void* ppy_list_box(int64_t n) {
+  if (PPY_RT_UNLIKELY(!ppy_rt_gc_ready)) ppy_rt_gc_init();
+  void* b = GC_MALLOC((size_t)(n > 0 ? n : 1) * 8);
+  if (!b) ppy_rt_raise("MemoryError", "");
+  return b;
 }
 
 /** `a == b` of two lists whose elements `desc` describes: 1 or 0. */
@@ -1096,25 +1244,16 @@ PPY_RT_API int64_t ppy_list_contains_f64(const ppy_list* l, double v) {
 /** `v in l` for a list of handles: a str or a list (`desc` describes `l`'s elements). */
 PPY_RT_API int64_t ppy_list_contains_ptr(const ppy_list* l, const void* v, const ppy_str* desc) {
   const char* d = PPY_STR_BYTES(desc);
-  for (int64_t k = 0; k < l->len; ++k) {
-    const void* x = ((const void* const*)l->data)[k];
-    if (d[0] == 's' ? ppy_str_compare((const ppy_str*)x, (const ppy_str*)v) == 0
-                    : ppy_list_eq_at((const ppy_list*)x, (const ppy_list*)v, d + 1))
-      return 1;
-  }
+  int64_t bits = (int64_t)(intptr_t)v;
+  const int64_t* y = ppy_slot_val(&bits, d);
+  for (int64_t k = 0; k < l->len; ++k)
+    if (ppy_val_eq(ppy_slot_val((const int64_t*)l->data + k, d), y, d)) return 1;
   return 0;
 }
 
-/** Python's `a < b` of two elements whose descriptor is `d` (numbers, bools, strs). */
+/** Python's `a < b` of two list slots whose descriptor is `d`. */
 static int ppy_slot_less(int64_t a, int64_t b, const char* d) {
-  if (d[0] == 'f') {
-    double x, y;
-    memcpy(&x, &a, 8);
-    memcpy(&y, &b, 8);
-    return x < y;
-  }
-  if (d[0] == 's') return ppy_str_compare((const ppy_str*)(intptr_t)a, (const ppy_str*)(intptr_t)b) < 0;
-  return a < b;
+  return ppy_val_order(ppy_slot_val(&a, d), ppy_slot_val(&b, d), d, 0);
 }
 
 /** `sorted(l)`: a new list, stable (a merge sort, as Python's sort is stable). */
@@ -1140,20 +1279,22 @@ PPY_RT_API ppy_list* ppy_list_sorted(const ppy_list* l, const ppy_str* desc) {
   return r;
 }
 
-/** `sum(l)` of ints: OverflowError past 64 bits, as ppy's ints. */
-PPY_RT_API int64_t ppy_list_sum_i64(const ppy_list* l) {
-  int64_t s = 0;
+/** `sum(l, start)` of ints: OverflowError past 64 bits, as ppy's ints. */
+PPY_RT_API int64_t ppy_list_sum_from_i64(const ppy_list* l, int64_t start) {
+  int64_t s = start;
   for (int64_t k = 0; k < l->len; ++k)
     if (__builtin_add_overflow(s, ((const int64_t*)l->data)[k], &s)) ppy_rt_overflow();
   return s;
 }
+PPY_RT_API int64_t ppy_list_sum_i64(const ppy_list* l) { return ppy_list_sum_from_i64(l, 0); }
 
-/** `sum(l)` of floats: left to right, as Python 3.11 adds them. */
-PPY_RT_API double ppy_list_sum_f64(const ppy_list* l) {
-  double s = 0.0;
+/** `sum(l, start)` of floats: left to right from `start`, as Python 3.11 adds them. */
+PPY_RT_API double ppy_list_sum_from_f64(const ppy_list* l, double start) {
+  double s = start;
   for (int64_t k = 0; k < l->len; ++k) s += ((const double*)l->data)[k];
   return s;
 }
+PPY_RT_API double ppy_list_sum_f64(const ppy_list* l) { return ppy_list_sum_from_f64(l, 0.0); }
 
 /** `min(l)` (`max` non-zero: `max(l)`): the first element no later one beats,
  * as Python keeps it; ValueError for an empty list. */
@@ -1245,18 +1386,9 @@ PPY_RT_API void ppy_list_clear(ppy_list* l) {
   l->len = 0;
 }
 
-/** Whether slot `k` of `l` equals `v` (its bits; a str or a list by value). */
+/** Whether slot `k` of `l` equals `v` (its bits; a str, a list or a box by value). */
 static int ppy_slot_eq(const ppy_list* l, int64_t k, int64_t v, const char* d) {
-  int64_t x = ((const int64_t*)l->data)[k];
-  if (d[0] == 'f') {
-    double a, b;
-    memcpy(&a, &x, 8);
-    memcpy(&b, &v, 8);
-    return a == b;
-  }
-  if (d[0] == 's') return ppy_str_compare((const ppy_str*)(intptr_t)x, (const ppy_str*)(intptr_t)v) == 0;
-  if (d[0] == '[') return ppy_list_eq_at((const ppy_list*)(intptr_t)x, (const ppy_list*)(intptr_t)v, d + 1);
-  return x == v;
+  return ppy_val_eq(ppy_slot_val((const int64_t*)l->data + k, d), ppy_slot_val(&v, d), d);
 }
 
 /** The first index of `v`, or -1. */

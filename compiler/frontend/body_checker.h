@@ -156,6 +156,12 @@ class BodyChecker {
   Ty compare_lists(Expr& e, const std::vector<Ty>& ts);
   /// `for i, x in enumerate(xs[, start])` and `for a, b in zip(xs, ys)` over lists and strs.
   void for_pairs(Stmt& s);
+  /// Whether `it` calls the builtin enumerate or zip (not a local or function of that name).
+  bool is_pairs_call(const Expr& it);
+  /// `enumerate(...)` / `zip(...)`: the types of each pair's two values (false when refused).
+  bool pairs_iter(Expr& it, Ty types[2]);
+  /// `list(x)`: a copy of a list, the characters of a str, `range(...)`, `zip(...)`, `enumerate(...)`.
+  Ty list_call(Expr& e, Ty expected);
   /// What a for loop's variable takes from `it`: range(...), a list or a str (Error when refused).
   Ty iter_type(Expr& it);
   /// `[elt for x in it if cond]`: the list type; `x` becomes a local of its own (e.target).

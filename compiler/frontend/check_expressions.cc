@@ -127,17 +127,22 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       }
       if (e.kids.empty()) {
         if (is_list(expected)) return expected;
+        if (is_list(optional_inner(expected))) return optional_inner(expected);  // `xs: list[int] | None`
         error(e.pos, "E1030", "the element type of an empty list is unknown; annotate it: `xs: list[int] = []`");
         return Ty::Error;
       }
-      Ty want = is_list(expected) ? list_elem(expected) : Ty::Error;
+      Ty want = is_list(expected)                   ? list_elem(expected)
+                : is_list(optional_inner(expected)) ? list_elem(optional_inner(expected))
+                                                    : Ty::Error;
       Ty et = Ty::Error;
       bool bad = false;
       for (auto& k : e.kids) {
         Ty t = value(*k, et != Ty::Error ? et : want);
         if (t == Ty::Error) { bad = true; continue; }
+        if (want != Ty::Error && t != want && element_fits(t, want)) t = want;  // (1, None), or 1 for int | None
         if (!list_holdable(t)) {
-          error(k->pos, "E1030", str_cat("lists hold int, float, bool, str and lists of those, not ", ty_name(t)));
+          error(k->pos, "E1030",
+                str_cat("lists hold int, float, bool, str, lists, tuples and optionals, not ", ty_name(t)));
           bad = true;
           continue;
         }
@@ -189,7 +194,7 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
   if (b == m_.bindings.end()) {
     if (rest.empty()) {
       static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool",   "abs", "min",
-                                                     "max",   "str", "repr",  "ord", "chr",   "sorted", "sum"};
+                                                     "max",   "str", "repr",  "ord", "chr",   "sorted", "sum", "list"};
       if (builtins.count(first)) {
         r.ref = Ref::Builtin;
         r.name = first;
@@ -429,15 +434,17 @@ Ty BodyChecker::compare(Expr& e) {
   for (auto& op : e.ops) compound = compound || op == "is" || op == "is not";
   bool ok = true;
   // An empty list display takes the type of the operand it is compared with (`xs == []`).
+  // A list display takes it too, after the other operands (`opts == [None, 3]` of a list[int | None]).
   auto empty_list = [](const Expr& k) { return k.kind == ExprKind::List && k.kids.empty(); };
   std::vector<Ty> ts(e.kids.size(), Ty::Error);
   for (size_t i = 0; i < e.kids.size(); ++i)
-    if (!empty_list(*e.kids[i])) ts[i] = value(*e.kids[i], Ty::Error);
-  for (size_t i = 0; i < e.kids.size(); ++i) {
-    if (!empty_list(*e.kids[i])) continue;
-    Ty want = i + 1 < ts.size() && is_list(ts[i + 1]) ? ts[i + 1] : i > 0 ? ts[i - 1] : Ty::Error;
-    ts[i] = value(*e.kids[i], want);
-  }
+    if (e.kids[i]->kind != ExprKind::List) ts[i] = value(*e.kids[i], Ty::Error);
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < e.kids.size(); ++i) {
+      if (e.kids[i]->kind != ExprKind::List || empty_list(*e.kids[i]) != (pass == 1)) continue;
+      Ty want = i + 1 < ts.size() && is_list(ts[i + 1]) ? ts[i + 1] : i > 0 ? ts[i - 1] : Ty::Error;
+      ts[i] = value(*e.kids[i], want);
+    }
   for (Ty t : ts)
     if (t == Ty::Error) ok = false;
   if (!ok) return Ty::Error;

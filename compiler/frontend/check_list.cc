@@ -28,8 +28,8 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
     if (nargs != 1) return args_error(1);
     Ty t = value(*e.kids[1], elem);
     if (t == Ty::Error) return Ty::Error;
-    if (maybe_none(*e.kids[1])) return Ty::Error;
-    if (t != elem) {
+    if (!element_fits(t, elem)) {
+      if (!is_optional(elem) && maybe_none(*e.kids[1])) return Ty::Error;
       error(e.kids[1]->pos, "E1030", str_cat("cannot append ", ty_name(t), " to a ", ty_name(base)));
       return Ty::Error;
     }
@@ -62,8 +62,10 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
   // sort, reverse, clear, copy: no arguments.
   if (name == "sort" || name == "reverse" || name == "clear" || name == "copy") {
     if (nargs != 0) return args_error(0);
-    if (name == "sort" && elem != Ty::Int && elem != Ty::Float && elem != Ty::Bool && elem != Ty::Str) {
-      error(callee.pos, "E1010", str_cat("sort() of ", ty_name(base), " is outside the ppy subset (it orders ints, floats, bools or strs)"));
+    if (name == "sort" && !orderable(elem)) {
+      error(callee.pos, "E1010",
+            str_cat("sort() of ", ty_name(base),
+                    " is outside the ppy subset (it orders numbers, strs, and lists and tuples of those)"));
       return Ty::Error;
     }
     effect(name == "copy" ? "reads" : "writes");
@@ -75,8 +77,9 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
   if (name == "index" || name == "count" || name == "remove") {
     if (nargs != 1) return args_error(1);
     Ty t = value(*e.kids[1], elem);
-    if (t == Ty::Error || maybe_none(*e.kids[1])) return Ty::Error;
-    if (t != elem) {
+    if (t == Ty::Error) return Ty::Error;
+    if (!element_fits(t, elem)) {
+      if (!is_optional(elem) && maybe_none(*e.kids[1])) return Ty::Error;
       error(e.kids[1]->pos, "E1030", str_cat("list.", name, "() of a ", ty_name(base), " takes ", ty_name(elem), ", not ", ty_name(t)));
       return Ty::Error;
     }
@@ -95,12 +98,13 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
     Ty it = value(*e.kids[1], Ty::Int);
     Ty t = value(*e.kids[2], elem);
     if (it == Ty::Error || t == Ty::Error) return Ty::Error;
-    if (maybe_none(*e.kids[1]) || maybe_none(*e.kids[2])) return Ty::Error;
+    if (maybe_none(*e.kids[1])) return Ty::Error;
     if (it != Ty::Int && it != Ty::Bool) {
       error(e.kids[1]->pos, "E1030", str_cat("list.insert() takes an int index, not ", ty_name(it)));
       return Ty::Error;
     }
-    if (t != elem) {
+    if (!element_fits(t, elem)) {
+      if (!is_optional(elem) && maybe_none(*e.kids[2])) return Ty::Error;
       error(e.kids[2]->pos, "E1030", str_cat("cannot insert ", ty_name(t), " into a ", ty_name(base)));
       return Ty::Error;
     }
@@ -132,14 +136,18 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
   return Ty::Error;
 }
 
-void BodyChecker::for_pairs(Stmt& s) {
-  Expr& t = *s.targets[0];
-  Expr& it = *s.value;
+bool BodyChecker::is_pairs_call(const Expr& it) {
+  return it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name &&
+         (it.kids[0]->str == "enumerate" || it.kids[0]->str == "zip") && !types_.count(it.kids[0]->str) &&
+         !m_.func_index.count(it.kids[0]->str) && !m_.bindings.count(it.kids[0]->str);
+}
+
+bool BodyChecker::pairs_iter(Expr& it, Ty types[2]) {
   const std::string fn = it.kids[0]->str;
   it.ref = Ref::Builtin;
   it.target = fn;
   size_t n = it.kids.size() - 1;
-  Ty types[2] = {Ty::Error, Ty::Error};
+  types[0] = types[1] = Ty::Error;
   bool ok = true;
   // A list or a str: the type of its elements.
   auto seq = [&](Expr& x) {
@@ -184,8 +192,17 @@ void BodyChecker::for_pairs(Stmt& s) {
     types[0] = seq(*it.kids[1]);
     types[1] = seq(*it.kids[2]);
   }
-  if (t.kind != ExprKind::Tuple || t.kids.size() != 2 || t.kids[0]->kind != ExprKind::Name ||
-      t.kids[1]->kind != ExprKind::Name) {
+  return ok;
+}
+
+void BodyChecker::for_pairs(Stmt& s) {
+  Expr& t = *s.targets[0];
+  Expr& it = *s.value;
+  const std::string fn = it.kids[0]->str;
+  Ty types[2];
+  bool ok = pairs_iter(it, types);
+  auto target = [](const Expr& k) { return k.kind == ExprKind::Name || k.kind == ExprKind::Tuple; };
+  if (t.kind != ExprKind::Tuple || t.kids.size() != 2 || !target(*t.kids[0]) || !target(*t.kids[1])) {
     error(t.pos, "E1010", str_cat("a for loop over ", fn, "() unpacks two variables: `for a, b in ", fn, "(...)`"));
     return;
   }
@@ -195,9 +212,48 @@ void BodyChecker::for_pairs(Stmt& s) {
   Expr dummy;
   dummy.kind = ExprKind::Int;
   dummy.pos = t.pos;
-  assign(*t.kids[0], types[0], dummy);
-  assign(*t.kids[1], types[1], dummy);
+  for (size_t k = 0; k < 2; ++k) {
+    if (t.kids[k]->kind == ExprKind::Tuple)
+      unpack(*t.kids[k], types[k], dummy);
+    else
+      assign(*t.kids[k], types[k], dummy);
+  }
   loop_body(s.body, before);
+}
+
+Ty BodyChecker::list_call(Expr& e, Ty expected) {
+  size_t nargs = e.kids.size() - 1;
+  if (nargs > 1 || !e.keywords.empty()) {
+    for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+    error(e.pos, "E1032", str_cat("list expected at most 1 argument, got ", nargs));
+    return Ty::Error;
+  }
+  if (gpu_) {
+    error(e.pos, "E1100", "lists are not available in GPU code");
+    return Ty::Error;
+  }
+  if (nargs == 0) {
+    if (is_list(expected)) {
+      e.target = "list.new";
+      return expected;
+    }
+    error(e.pos, "E1010", "list() with no argument is outside the ppy subset; write an annotated `xs: list[int] = []`");
+    return Ty::Error;
+  }
+  Expr& a = *e.kids[1];
+  Ty elem;
+  if (is_pairs_call(a)) {
+    Ty types[2];
+    if (!pairs_iter(a, types)) return Ty::Error;
+    elem = tuple_of({types[0], types[1]});
+    e.target = "list.pairs";
+  } else {
+    elem = iter_type(a);
+    if (elem == Ty::Error) return Ty::Error;
+    e.target = is_list(a.ty) && a.target != "range" ? "list.copy_of" : "list.of";
+  }
+  raises();  // MemoryError past the largest list
+  return list_of(elem);
 }
 
 /// Every read of `from` in `e` reads `to` instead (a comprehension's variable is
@@ -221,27 +277,57 @@ Ty BodyChecker::list_comp(Expr& e, Ty expected) {
     error(e.pos, "E1100", "lists are not available in GPU code");
     return Ty::Error;
   }
-  if (e.ops.size() != 1) {
-    error(e.pos, "E1010", "a comprehension over several names is outside the ppy subset (it takes one: `for x in xs`)");
-    return Ty::Error;
+  Ty var_ty;
+  if (is_pairs_call(*e.kids[1])) {  // `for i, x in enumerate(xs)`: (i, x) pairs
+    Ty types[2];
+    if (!pairs_iter(*e.kids[1], types)) return Ty::Error;
+    var_ty = tuple_of({types[0], types[1]});
+  } else {
+    var_ty = iter_type(*e.kids[1]);
   }
-  Ty var_ty = iter_type(*e.kids[1]);
   if (var_ty == Ty::Error) return Ty::Error;
-  // Checked once more (a conditional expression's branch): the same local again.
-  std::string u = e.target.empty() ? str_cat("_c", ++comps_, "_", e.ops[0]) : e.target;
-  e.target = u;
-  rename(*e.kids[0], e.ops[0], u);
-  if (e.ival) rename(*e.kids[2], e.ops[0], u);
-  types_[u] = var_ty;
-  note_local(u);
-  flow_.assigned.insert(u);
-  if (e.ival) condition(*e.kids[2]);
+  // `for a, b in pairs`: each tuple unpacked into the names.
+  std::vector<Ty> var_tys{var_ty};
+  if (e.ops.size() > 1) {
+    var_tys = tuple_elems(var_ty);
+    if (var_tys.size() != e.ops.size()) {
+      error(e.kids[1]->pos, "E1030", str_cat("cannot unpack ", ty_name(var_ty), " into ", e.ops.size(), " names"));
+      return Ty::Error;
+    }
+  }
+  // Each name is a local of its own, `_c<n>_<name>` (e.target lists them, comma-separated);
+  // checked once more (a conditional expression's branch): the same locals again.
+  std::vector<std::string> us;
+  if (e.target.empty()) {
+    for (const std::string& n : e.ops) {
+      us.push_back(str_cat("_c", ++comps_, "_", n));
+      e.target += (e.target.empty() ? "" : ",") + us.back();
+    }
+  } else {
+    size_t from = 0;
+    for (size_t at; (at = e.target.find(',', from)) != std::string::npos; from = at + 1)
+      us.push_back(e.target.substr(from, at - from));
+    us.push_back(e.target.substr(from));
+  }
+  size_t nconds = static_cast<size_t>(e.ival);
+  for (size_t i = 0; i < e.ops.size() && i < us.size(); ++i) {
+    rename(*e.kids[0], e.ops[i], us[i]);
+    for (size_t k = 0; k < nconds; ++k) rename(*e.kids[2 + k], e.ops[i], us[i]);
+    types_[us[i]] = var_tys[i];
+    note_local(us[i]);
+    flow_.assigned.insert(us[i]);
+  }
+  for (size_t k = 0; k < nconds; ++k) condition(*e.kids[2 + k]);
+  // `[e for a in A for b in B]`: the inner clause's elements are this list's.
+  if (e.kids[0]->kind == ExprKind::ListComp && e.kids[0]->str == "for") return list_comp(*e.kids[0], expected);
   Ty want = is_list(expected) ? list_elem(expected) : Ty::Error;
   Ty t = value(*e.kids[0], want);
   if (t == Ty::Error) return t;
-  if (maybe_none(*e.kids[0])) return Ty::Error;
+  if (want != Ty::Error && t != want && element_fits(t, want)) t = want;  // (x, None), or x for x | None
+  if (is_none_value(t) && maybe_none(*e.kids[0])) return Ty::Error;
   if (!list_holdable(t)) {
-    error(e.kids[0]->pos, "E1030", str_cat("lists hold int, float, bool, str and lists of those, not ", ty_name(t)));
+    error(e.kids[0]->pos, "E1030",
+          str_cat("lists hold int, float, bool, str, lists, tuples and optionals, not ", ty_name(t)));
     return Ty::Error;
   }
   return list_of(t);
@@ -249,8 +335,8 @@ Ty BodyChecker::list_comp(Expr& e, Ty expected) {
 
 Ty BodyChecker::list_contains(Expr& e, const std::vector<Ty>& ts) {
   Ty elem = list_elem(ts[1]);
-  if (maybe_none(*e.kids[0])) return Ty::Error;
-  if (ts[0] != elem) {
+  if (!element_fits(ts[0], elem)) {
+    if (!is_optional(elem) && maybe_none(*e.kids[0])) return Ty::Error;
     error(e.pos, "E1030",
           str_cat("'", e.ops[0], "' of ", ty_name(ts[0]), " and ", ty_name(ts[1]),
                   ": the subset needs a value of the list's element type"));
@@ -269,7 +355,7 @@ Ty BodyChecker::list_slice(Expr& e, Ty base) {
 
 Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
   size_t nargs = e.kids.size() - 1;
-  if (nargs != 1 || !e.keywords.empty()) {
+  if ((nargs != 1 && !(n == "sum" && nargs == 2)) || !e.keywords.empty()) {
     for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
     error(e.pos, "E1010",
           str_cat(n, "() with ", nargs, " arguments", e.keywords.empty() ? "" : " or keywords",
@@ -293,9 +379,26 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
     }
     if (elem == Ty::Int) raises();  // OverflowError
     e.target = "list.sum";
+    if (nargs == 2) {  // sum(xs, start): the start first, as Python adds
+      Ty st = value(*e.kids[2], elem);
+      if (st == Ty::Error) return st;
+      if (st != elem && !(elem == Ty::Float && (st == Ty::Int || st == Ty::Bool))) {
+        if (maybe_none(*e.kids[2])) return Ty::Error;
+        error(e.kids[2]->pos, "E1030",
+              str_cat("sum() of ", ty_name(t), " takes a start of ", ty_name(elem), " in the ppy subset, not ",
+                      ty_name(st)));
+        return Ty::Error;
+      }
+    }
     return elem;
   }
-  if (elem != Ty::Int && elem != Ty::Float && elem != Ty::Str && (n != "sorted" || elem != Ty::Bool)) {
+  if (n == "sorted" && !orderable(elem)) {
+    error(e.kids[1]->pos, "E1030",
+          str_cat("sorted() of ", ty_name(t),
+                  " is outside the ppy subset (it orders numbers, strs, and lists and tuples of those)"));
+    return Ty::Error;
+  }
+  if (elem != Ty::Int && elem != Ty::Float && elem != Ty::Str && n != "sorted") {
     error(e.kids[1]->pos, "E1030",
           str_cat(n, "() of ", ty_name(t), " is outside the ppy subset (it orders ints, floats or strs)"));
     return Ty::Error;
@@ -360,9 +463,14 @@ Ty BodyChecker::compare_lists(Expr& e, const std::vector<Ty>& ts) {
     return Ty::Error;
   }
   const std::string& op = e.ops[0];
-  if (op != "==" && op != "!=") {
+  bool order = op == "<" || op == "<=" || op == ">" || op == ">=";
+  if (op != "==" && op != "!=" && !order) {
     error(e.pos, "E1010",
           str_cat("'", op, "' of ", ty_name(ts[0]), " and ", ty_name(ts[1]), " is outside the ppy subset"));
+    return Ty::Error;
+  }
+  if (ts[0] == ts[1] && order && !orderable(ts[0])) {
+    error(e.pos, "E1030", str_cat("'", op, "' is not supported between ", ty_name(ts[0]), " values (they hold None)"));
     return Ty::Error;
   }
   if (ts[0] != ts[1]) {

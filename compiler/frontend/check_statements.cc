@@ -514,7 +514,7 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
       return;
     }
     t.ty = elem_of(bt);
-    if (vt != Ty::Error && vt != t.ty)
+    if (vt != Ty::Error && !element_fits(vt, t.ty))
       error(v.pos, "E1030", str_cat("cannot store ", ty_name(vt), " in a ", ty_name(bt), hint_for(t.ty, vt)));
     effect("writes");
     raises();
@@ -585,13 +585,14 @@ void BodyChecker::aug_assign(Stmt& s) {
 void BodyChecker::for_stmt(Stmt& s) {
   Expr& t = *s.targets[0];
   Expr& it = *s.value;
-  if (it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name &&
-      (it.kids[0]->str == "enumerate" || it.kids[0]->str == "zip") && !types_.count(it.kids[0]->str) &&
-      !m_.func_index.count(it.kids[0]->str) && !m_.bindings.count(it.kids[0]->str))
-    return for_pairs(s);
+  if (is_pairs_call(it)) return for_pairs(s);
   Ty var_ty = iter_type(it);
-  if (t.kind != ExprKind::Name) {
-    error(t.pos, "E1010", "a for loop's target must be one variable");
+  // `for a, b in pairs`: each tuple unpacked as an assignment unpacks it.
+  bool unpacks = t.kind == ExprKind::Tuple && (is_tuple(var_ty) || var_ty == Ty::Error);
+  if (t.kind != ExprKind::Name && !unpacks) {
+    error(t.pos, "E1010",
+          t.kind == ExprKind::Tuple ? str_cat("a for loop over ", ty_name(var_ty), " values has one variable")
+                                    : std::string("a for loop's target must be one variable"));
     return;
   }
   forget_narrowing(s.body);
@@ -599,7 +600,10 @@ void BodyChecker::for_stmt(Stmt& s) {
   Expr dummy;
   dummy.kind = ExprKind::Int;
   dummy.pos = t.pos;
-  assign(t, var_ty, dummy);
+  if (unpacks)
+    unpack(t, var_ty, dummy);
+  else
+    assign(t, var_ty, dummy);
   loop_body(s.body, before);
 }
 

@@ -17,7 +17,8 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
     Ty t = elem(x);
     if (t != Ty::Error && !holdable(t)) {
       error(x.pos, "E1031",
-            str_cat("tuples and optional values hold int, float, bool, tuples and optionals, not ", ty_name(t)));
+            str_cat("tuples and optional values hold int, float, bool, str, lists, tuples and optionals, not ",
+                    ty_name(t)));
       return Ty::Error;
     }
     return t;
@@ -51,7 +52,8 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
     Ty t = elem(*a.kids[1]);
     if (t == Ty::Error) return Ty::Error;
     if (!list_holdable(t)) {
-      error(a.kids[1]->pos, "E1031", str_cat("lists hold int, float, bool, str and lists of those, not ", ty_name(t)));
+      error(a.kids[1]->pos, "E1031",
+            str_cat("lists hold int, float, bool, str, lists, tuples and optionals, not ", ty_name(t)));
       return Ty::Error;
     }
     return list_of(t);
@@ -104,7 +106,8 @@ Ty BodyChecker::tuple_display(Expr& e, Ty expected) {
     if (w != Ty::Error && assignable(t, w)) t = w;
     if (!holdable(t) && !is_none_value(t)) {  // None stands for itself (it prints and compares)
       error(e.kids[i]->pos, "E1010",
-            str_cat("tuples hold int, float, bool, tuples and optional values in the ppy subset, not ", ty_name(t)));
+            str_cat("tuples hold int, float, bool, str, lists, tuples and optional values in the ppy subset, not ",
+                    ty_name(t)));
       bad = true;
       continue;
     }
@@ -199,6 +202,7 @@ bool BodyChecker::comparable(Ty a, Ty b, const std::string& op) {
   bool eq = op == "==" || op == "!=";
   if (is_numeric(a) && is_numeric(b)) return true;
   if (a == Ty::Str && b == Ty::Str) return true;
+  if (is_list(a) || is_list(b)) return a == b && (eq || orderable(a));
   if (is_tuple(a) && is_tuple(b)) {
     std::vector<Ty> x = tuple_elems(a), y = tuple_elems(b);
     for (size_t i = 0; i < x.size() && i < y.size(); ++i)

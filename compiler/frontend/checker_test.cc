@@ -154,7 +154,11 @@ TEST(Checker, TuplesAreValues) {
               HasSubstr("not enough values to unpack (expected 3, got 2)"));
   EXPECT_THAT(check("def f() -> tuple[int, float]:\n    return 1, 2\n"),
               HasSubstr("E1030 2:12 function 'f' returns tuple[int, float], not tuple[int, int]"));
-  EXPECT_THAT(check("def f(t: tuple[int, list[int]]) -> None:\n    pass\n"), HasSubstr("E1031"));
+  // A tuple holds lists and strs; a list holds tuples and optionals (boxed); None is neither.
+  EXPECT_EQ(check("def f(t: tuple[int, list[int]], u: list[tuple[str, int | None]]) -> list[int] | None:\n"
+                  "    u.append(('a', None))\n    return t[1]\n"),
+            "");
+  EXPECT_THAT(check("def f(t: tuple[int, list[None]]) -> None:\n    pass\n"), HasSubstr("E1031"));
   EXPECT_THAT(check("def f() -> None:\n    t = ()\n"), HasSubstr("E1010 2:9 the empty tuple"));
   // Lexicographic order needs elements that order; equality takes any two tuples.
   EXPECT_EQ(check("def f(a: tuple[int, float], b: tuple[int, int, int]) -> bool:\n    return a < b or a == b\n"), "");

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <map>
+#include <type_traits>
 
 #include "ppy/frontend/frontend.h"
 #include "ppy/util/str_cat.h"
@@ -614,16 +615,23 @@ class FunctionLowerer {
     Value* buf = expr(*t.kids[0]);
     Value* i = convert(expr(*t.kids[1]), t.kids[1]->ty, Ty::Int, t.pos);
     Value* idx = list_index(buf, i, t.pos, true);
-    emit("core.buffer_store", {v, buf, idx}, {}, {}, t.pos);
-    (void)vt;
+    emit("core.buffer_store", {coerce(v, vt, t.ty, t.pos), buf, idx}, {}, {}, t.pos);
   }
 
   /// `for i, x in enumerate(xs[, start])` / `for a, b in zip(xs, ys)`: a counted
   /// loop whose lengths are read at every step (docs/runtime.md, "Lists").
   void for_pairs(const Stmt& s) {
     const Expr& t = *s.targets[0];
-    const Expr& it = *s.value;
-    Pos p = s.pos;
+    pairs_loop(*s.value, s.pos, [&](Value* a, Ty at, Value* b, Ty bt) {
+      assign(*t.kids[0], a, at);
+      assign(*t.kids[1], b, bt);
+      block(s.body);
+    });
+  }
+
+  /// The loop over `enumerate(...)` / `zip(...)`: `body(a, a_type, b, b_type)` for each pair.
+  template <typename Body>
+  void pairs_loop(const Expr& it, Pos p, Body body_fn) {
     bool zip = it.target == "zip";
     std::vector<std::pair<Value*, Ty>> seqs;
     for (size_t k = 1; k < (zip ? 3u : 2u); ++k) seqs.emplace_back(expr(*it.kids[k]), it.kids[k]->ty);
@@ -650,10 +658,10 @@ class FunctionLowerer {
     };
     Value* a = zip ? elem(seqs[0]) : start ? iadd(i, start, p) : i;
     Value* b = zip ? elem(seqs[1]) : elem(seqs[0]);
-    store_local(t.kids[0]->str, a, t.pos);
-    store_local(t.kids[1]->str, b, t.pos);
+    Ty at = zip ? list_or_str_elem(seqs[0].second) : Ty::Int;
+    Ty bt = zip ? list_or_str_elem(seqs[1].second) : list_or_str_elem(seqs[0].second);
     loops_.push_back({latch, exit});
-    block(s.body);
+    body_fn(a, at, b, bt);
     loops_.pop_back();
     if (!terminated()) br(latch, {}, p);
     cur_ = latch;
@@ -661,17 +669,21 @@ class FunctionLowerer {
     cur_ = exit;
   }
 
+  static Ty list_or_str_elem(Ty t) { return t == Ty::Str ? Ty::Str : list_elem(t); }
+
   void for_stmt(const Stmt& s) {
     const Expr& t = *s.targets[0];
     const Expr& it = *s.value;
     if (it.target == "enumerate" || it.target == "zip") return for_pairs(s);
-    for_loop(t.str, t.pos, it, s.pos, [&] { block(s.body); });
+    for_loop(
+        t.str, t.pos, it, s.pos, [&] { block(s.body); }, t.kind == ExprKind::Tuple ? &t : nullptr);
   }
 
   /// A loop over `range(...)`, a list or a str, the variable `var` taking each
   /// value before `body` lowers its statements (a for statement's, a comprehension's).
-  template <typename Body>
-  void for_loop(const std::string& var_name, Pos var_pos, const Expr& it, Pos p, Body body_fn) {
+  template <typename Body, typename Sink = std::nullptr_t>
+  void for_loop(const std::string& var_name, Pos var_pos, const Expr& it, Pos p, Body body_fn,
+                const Expr* unpack = nullptr, Sink sink = nullptr) {
     int n = ++labels_;
     Block* head = new_block("for.head", n);
     Block* body = new_block("for.body", n);
@@ -723,7 +735,12 @@ class FunctionLowerer {
     Value* var = i;
     if (buf && it.ty == Ty::Str) var = rt("ppy_str_index", {buf, i}, str_type(), p);
     else if (buf) var = emit("core.buffer_load", {buf, cast(i, Type::index(), p)}, {ir_type(elem_of(it.ty))}, {}, p);
-    store_local(var_name, var, var_pos);
+    if constexpr (!std::is_same_v<Sink, std::nullptr_t>)
+      sink(var);  // `list(x)`: each value goes straight to the new list
+    else if (unpack)
+      assign(*unpack, var, elem_of(it.ty));  // `for a, b in pairs`
+    else
+      store_local(var_name, var, var_pos);
     loops_.push_back({latch, exit});
     body_fn();
     loops_.pop_back();
@@ -820,7 +837,7 @@ class FunctionLowerer {
         return list_comp(e);
       case ExprKind::List: {
         std::vector<Value*> vals;
-        for (auto& k : e.kids) vals.push_back(expr(*k));
+        for (auto& k : e.kids) vals.push_back(coerce(expr(*k), k->ty, list_elem(e.ty), p));
         Value* buf = new_list(e.ty, const_index(static_cast<int64_t>(vals.size()), p), p);
         for (size_t i = 0; i < vals.size(); ++i)
           emit("core.buffer_store", {vals[i], buf, const_index(static_cast<int64_t>(i), p)}, {}, {}, p);
@@ -846,38 +863,131 @@ class FunctionLowerer {
 
   /// A list's element type as the runtime's repr and == read it: `i`, `f`,
   /// `b`, `s`, `[` and the elements' descriptor.
-  static std::string list_desc(Ty t) {
-    Ty e = list_elem(t);
+  static std::string list_desc(Ty t) { return value_desc(list_elem(t)); }
+  /// `(` and the elements' descriptors and `)` for a tuple, `?` and the value's for an optional.
+  static std::string value_desc(Ty e) {
     if (e == Ty::Int) return "i";
     if (e == Ty::Float) return "f";
     if (e == Ty::Bool) return "b";
     if (e == Ty::Str) return "s";
+    if (is_optional(e)) return "?" + value_desc(optional_inner(e));
+    if (is_tuple(e)) {
+      std::string d = "(";
+      for (Ty x : tuple_elems(e)) d += value_desc(x);
+      return d + ")";
+    }
     return "[" + list_desc(e);
   }
 
-  /// `[elt for x in it if cond]`: a new list appended to in a loop (docs/language.md, "Lists").
+  /// A tuple or an optional travels to the runtime's list functions as its box
+  /// (docs/runtime.md, "Lists"): stored into a list of one element, taken out.
+  static bool boxed(Ty t) { return is_tuple(t) || is_optional(t); }
+  Value* box(Value* v, Ty elem, Pos p) {
+    Value* tmp = new_list(list_of(elem), const_index(1, p), p);
+    emit("core.buffer_store", {v, tmp, const_index(0, p)}, {}, {}, p);
+    return rt("ppy_list_pop_ptr", {tmp}, str_type(), p);
+  }
+  Value* unbox(Value* handle, Ty elem, Pos p) {
+    Value* tmp = new_list(list_of(elem), const_index(0, p), p);
+    call_extern("ppy_list_append_ptr", {tmp, handle}, p);
+    return emit("core.buffer_load", {tmp, const_index(0, p)}, {ir_type(elem)}, {}, p);
+  }
+  /// An element `v` of type `t` as the runtime's list functions take it: a
+  /// bool as an i64, a tuple or an optional as its box.
+  Value* element_arg(Value* v, Ty t, Ty elem, Pos p) {
+    v = coerce(v, t, elem, p);
+    if (elem == Ty::Bool) return cast(v, Type::i64(), p);
+    if (boxed(elem)) return box(v, elem, p);
+    return v;
+  }
+
+  /// `[elt for x in it if cond ...]`: a new list appended to in a loop (docs/language.md, "Lists").
   Value* list_comp(const Expr& e) {
+    Value* out = new_list(e.ty, const_index(0, e.pos), e.pos);
+    comp_into(e, out, list_elem(e.ty));
+    return out;
+  }
+  /// One `for` clause of a comprehension: its loop, its conditions, then the next
+  /// clause (a ListComp marked "for") or the element appended to `out`.
+  void comp_into(const Expr& e, Value* out, Ty elem) {
     Pos p = e.pos;
-    Value* out = new_list(e.ty, const_index(0, p), p);
-    Ty elem = list_elem(e.ty);
+    std::vector<std::string> names;
+    size_t from = 0;
+    for (size_t at; (at = e.target.find(',', from)) != std::string::npos; from = at + 1)
+      names.push_back(e.target.substr(from, at - from));
+    names.push_back(e.target.substr(from));
+    Expr unpack;  // `for a, b in pairs`: the names as a tuple target
+    unpack.kind = ExprKind::Tuple;
+    unpack.pos = p;
+    for (const std::string& n : names) {
+      auto k = std::make_unique<Expr>();
+      k->kind = ExprKind::Name;
+      k->str = n;
+      k->pos = p;
+      unpack.kids.push_back(std::move(k));
+    }
     std::string append = str_cat("ppy_list_append_", list_suffix(elem));
-    for_loop(e.target, p, *e.kids[1], p, [&] {
+    auto body = [&] {
       Block* skip = nullptr;
-      if (e.ival) {
+      for (int64_t k = 0; k < e.ival; ++k) {
         int n = ++labels_;
         Block* take = new_block("comp.take", n);
-        skip = new_block("comp.skip", n);
-        cond_br(truth(expr(*e.kids[2]), e.kids[2]->ty, p), take, {}, skip, {}, p);
+        if (!skip) skip = new_block("comp.skip", n);
+        const Expr& c = *e.kids[2 + static_cast<size_t>(k)];
+        cond_br(truth(expr(c), c.ty, p), take, {}, skip, {}, p);
         cur_ = take;
       }
-      Value* v = expr(*e.kids[0]);
-      if (elem == Ty::Bool) v = cast(v, Type::i64(), p);
-      call_extern(append.c_str(), {out, v}, p);
+      const Expr& x = *e.kids[0];
+      if (x.kind == ExprKind::ListComp && x.str == "for") {
+        comp_into(x, out, elem);
+      } else {
+        Value* v = element_arg(expr(x), x.ty, elem, p);
+        call_extern(append.c_str(), {out, v}, p);
+      }
       if (skip) {
-        br(skip, {}, p);
+        if (!terminated()) br(skip, {}, p);
         cur_ = skip;
       }
-    });
+    };
+    const Expr& it = *e.kids[1];
+    if (it.target == "enumerate" || it.target == "zip") {
+      pairs_loop(it, p, [&](Value* a, Ty at, Value* b, Ty bt) {
+        Value* pair = make_tuple({a, b}, tuple_of({at, bt}), p);
+        if (names.size() > 1)
+          assign(unpack, pair, tuple_of({at, bt}));
+        else
+          store_local(names[0], pair, p);
+        body();
+      });
+      return;
+    }
+    for_loop(names[0], p, it, p, body, names.size() > 1 ? &unpack : nullptr);
+  }
+
+  /// `list(x)`: a copy of a list; the characters of a str, the ints of a range,
+  /// the pairs of zip or enumerate appended to a new list.
+  Value* list_call(const Expr& e) {
+    Pos p = e.pos;
+    if (e.target == "list.new") return new_list(e.ty, const_index(0, p), p);
+    const Expr& a = *e.kids[1];
+    if (e.target == "list.copy_of")
+      return rt("ppy_list_slice", {expr(a), const_i64(0, p), const_i64(0, p), const_i64(1, p), const_i64(3, p)},
+                ir_type(e.ty), p);
+    Ty elem = list_elem(e.ty);
+    Value* out = new_list(e.ty, const_index(0, p), p);
+    std::string append = str_cat("ppy_list_append_", list_suffix(elem));
+    if (e.target == "list.pairs") {
+      pairs_loop(a, p, [&](Value* x, Ty, Value* y, Ty) {
+        call_extern(append.c_str(), {out, element_arg(make_tuple({x, y}, elem, p), elem, elem, p)}, p);
+      });
+      return out;
+    }
+    std::string var = str_cat(".list", ++labels_);
+    for_loop(
+        var, p, a, p, [&] {}, nullptr,
+        [&](Value* x) {
+          call_extern(append.c_str(), {out, element_arg(x, elem, elem, p)}, p);
+        });
     return out;
   }
 
@@ -889,6 +999,10 @@ class FunctionLowerer {
     Ty elem = list_elem(a.ty);
     std::string sfx = list_suffix(elem);
     if (e.target == "list.sorted") return rt("ppy_list_sorted", {l, str_literal(list_desc(a.ty), p)}, ir_type(e.ty), p);
+    if (e.target == "list.sum" && e.kids.size() == 3) {
+      Value* start = convert(expr(*e.kids[2]), e.kids[2]->ty, elem, p);
+      return rt(str_cat("ppy_list_sum_from_", sfx).c_str(), {l, start}, ir_type(elem), p);
+    }
     if (e.target == "list.sum") return rt(str_cat("ppy_list_sum_", sfx).c_str(), {l}, ir_type(elem), p);
     Value* max = const_i64(e.target == "list.max" ? 1 : 0, p);
     return rt(str_cat("ppy_list_min_", sfx).c_str(), {l, max}, ir_type(elem), p);
@@ -902,15 +1016,13 @@ class FunctionLowerer {
     Ty elem = list_elem(base.ty);
     std::string sfx = list_suffix(elem);
     if (e.target == "list.append") {
-      Value* v = expr(*e.kids[1]);
-      if (elem == Ty::Bool) v = cast(v, Type::i64(), p);
+      Value* v = element_arg(expr(*e.kids[1]), e.kids[1]->ty, elem, p);
       call_extern(str_cat("ppy_list_append_", sfx).c_str(), {l, v}, p);
       return nullptr;
     }
     if (e.target == "list.insert") {
       Value* i = convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p);
-      Value* v = expr(*e.kids[2]);
-      if (elem == Ty::Bool) v = cast(v, Type::i64(), p);
+      Value* v = element_arg(expr(*e.kids[2]), e.kids[2]->ty, elem, p);
       call_extern(str_cat("ppy_list_insert_", sfx).c_str(), {l, i, v}, p);
       return nullptr;
     }
@@ -930,8 +1042,7 @@ class FunctionLowerer {
       return nullptr;
     }
     if (e.target == "list.index" || e.target == "list.count" || e.target == "list.remove") {
-      Value* v = expr(*e.kids[1]);
-      if (elem == Ty::Bool) v = cast(v, Type::i64(), p);
+      Value* v = element_arg(expr(*e.kids[1]), e.kids[1]->ty, elem, p);
       std::vector<Value*> args{l, v};
       if (e.target != "list.count" || sfx == "ptr") args.push_back(str_literal(list_desc(base.ty), p));
       std::string fn = str_cat("ppy_list_", e.target.substr(5), "_", sfx);
@@ -942,12 +1053,13 @@ class FunctionLowerer {
       return rt(fn.c_str(), args, Type::i64(), p);
     }
     // list.pop, list.pop(i)
-    Type slot = sfx == "i64" ? Type::i64() : sfx == "f64" ? Type::f64() : ir_type(elem);
+    Type slot = sfx == "i64" ? Type::i64() : sfx == "f64" ? Type::f64() : boxed(elem) ? str_type() : ir_type(elem);
     Value* v = e.kids.size() == 2
                    ? rt(str_cat("ppy_list_pop_at_", sfx).c_str(), {l, convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p)},
                         slot, p)
                    : rt(str_cat("ppy_list_pop_", sfx).c_str(), {l}, slot, p);
     if (elem == Ty::Bool) v = cmp("ne", v, const_i64(0, p), p);
+    if (boxed(elem)) v = unbox(v, elem, p);
     return v;
   }
 
@@ -996,17 +1108,14 @@ class FunctionLowerer {
         Ty elem = list_elem(bt);
         std::string sfx = list_suffix(elem);
         Value* found;
+        a = element_arg(a, at, elem, p);
         if (sfx == "ptr")
           found = rt("ppy_list_contains_ptr", {b, a, str_literal(list_desc(bt), p)}, Type::i64(), p);
         else
-          found = rt(str_cat("ppy_list_contains_", sfx).c_str(), {b, elem == Ty::Bool ? cast(a, Type::i64(), p) : a},
-                     Type::i64(), p);
+          found = rt(str_cat("ppy_list_contains_", sfx).c_str(), {b, a}, Type::i64(), p);
         return cmp(op == "in" ? "ne" : "eq", found, const_i64(0, p), p);
       }
-      if (is_list(at)) {
-        Value* eq = rt("ppy_list_eq", {a, b, str_literal(list_desc(at), p)}, Type::i64(), p);
-        return cmp(op == "==" ? "ne" : "eq", eq, const_i64(0, p), p);
-      }
+      if (is_list(at)) return list_compare(a, b, at, op, p);
       if (at >= Ty::FirstCompound || bt >= Ty::FirstCompound || op == "is" || op == "is not")
         return compare_compound(a, at, b, bt, op, p);
       if (at == Ty::Str) {
@@ -1215,6 +1324,7 @@ class FunctionLowerer {
     }
     if (n.starts_with("str.")) return str_method(e);
     if (n == "list.sum" || n == "list.sorted" || n == "list.min" || n == "list.max") return list_builtin(e);
+    if (n == "list.new" || n == "list.copy_of" || n == "list.of" || n == "list.pairs") return list_call(e);
     if (n.starts_with("list.")) return list_method(e);
     if (n == "str" && e.kids.size() == 1) return str_literal("", p);
     const Expr& a = *e.kids[1];
@@ -1461,6 +1571,7 @@ class FunctionLowerer {
     if (t == Ty::Str) return str_literal("", p);
     if (t == Ty::Bool || is_none_value(t)) return const_bool(false, p);
     if (is_optional(t)) return none_of(t, p);
+    if (is_list(t)) return new_list(t, const_index(0, p), p);
     if (is_tuple(t)) {
       std::vector<Value*> vals;
       for (Ty e : tuple_elems(t)) vals.push_back(zero_of(e, p));
@@ -1543,8 +1654,23 @@ class FunctionLowerer {
     return ordered(a, at, b, bt, "eq", p);
   }
 
+  /// `a op b` of two lists of type `t`: `==` / `!=` element by element, and
+  /// `<` ... `>=` as Python orders sequences (the runtime's ppy_list_lt ...).
+  Value* list_compare(Value* a, Value* b, Ty t, const std::string& op, Pos p) {
+    static const std::map<std::string, const char*> fns = {{"==", "ppy_list_eq"}, {"!=", "ppy_list_eq"},
+                                                           {"<", "ppy_list_lt"},  {"<=", "ppy_list_le"},
+                                                           {">", "ppy_list_gt"},  {">=", "ppy_list_ge"}};
+    Value* r = rt(fns.at(op), {a, b, str_literal(list_desc(t), p)}, Type::i64(), p);
+    return cmp(op == "!=" ? "eq" : "ne", r, const_i64(0, p), p);
+  }
+
   /// Numbers compared by `pred` (eq, lt, ...), an int and a float as floats.
   Value* ordered(Value* a, Ty at, Value* b, Ty bt, const char* pred, Pos p) {
+    if (is_list(at)) {
+      static const std::map<std::string, const char*> ops = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"},
+                                                             {"le", "<="}, {"gt", ">"},  {"ge", ">="}};
+      return list_compare(a, b, at, ops.at(pred), p);
+    }
     if (at == Ty::Str) return cmp(pred, rt("ppy_str_compare", {a, b}, Type::i64(), p), const_i64(0, p), p);
     Ty common = (at == Ty::Float || bt == Ty::Float) ? Ty::Float : Ty::Int;
     return cmp(pred, convert(a, at, common, p), convert(b, bt, common, p), p);
@@ -1626,6 +1752,8 @@ class FunctionLowerer {
       call_extern("ppy_print_f64", {v}, p);
     else if (t == Ty::Bool)
       call_extern("ppy_print_bool", {v}, p);
+    else if (is_list(t))
+      call_extern("ppy_print_string", {rt("ppy_list_repr", {v, str_literal(list_desc(t), p)}, str_type(), p)}, p);
     else
       print_compound(v, t, p, repr);
   }

@@ -658,27 +658,38 @@ class Parser {
     return finish(std::move(t));
   }
 
-  /// The rest of `[elt for x in it if cond]` after `elt`: one `for` (one name, or
-  /// names separated by commas) and at most one `if`.
+  /// The rest of `[elt for x in it if cond ...]` after `elt`: `for` clauses (one
+  /// name, or names separated by commas), each with any number of `if`s.
+  /// `[e for a in A if c for b in B]` nests: the comprehension over A has as its
+  /// element a comprehension over B marked `str = "for"` (its elements are the
+  /// outer one's), whose element is `e`. kids: element, iterable, conditions
+  /// (`ival` of them).
   ExprPtr comprehension(ExprPtr elt, Pos p) {
-    take();  // for
-    auto c = node(ExprKind::ListComp, p);
-    if (at_op("(")) unsupported(cur().pos, "a parenthesized comprehension target");
-    c->ops.push_back(expect_name());
-    while (accept_op(",")) c->ops.push_back(expect_name());
-    if (!accept_kw("in")) fail(cur().pos, str_cat("expected 'in' in a comprehension, found ", describe(cur())));
-    ExprPtr it = or_test();
-    c->kids.push_back(std::move(elt));
-    c->kids.push_back(std::move(it));
-    if (accept_kw("if")) {
+    std::vector<ExprPtr> clauses;
+    while (at_kw("for")) {
+      Pos cp = cur().pos;
+      take();  // for
+      auto c = node(ExprKind::ListComp, clauses.empty() ? p : cp);
+      if (at_op("(")) unsupported(cur().pos, "a parenthesized comprehension target");
+      c->ops.push_back(expect_name());
+      while (accept_op(",")) c->ops.push_back(expect_name());
+      if (!accept_kw("in")) fail(cur().pos, str_cat("expected 'in' in a comprehension, found ", describe(cur())));
+      c->kids.push_back(nullptr);  // the element, below
       c->kids.push_back(or_test());
-      c->ival = 1;
+      while (accept_kw("if")) {
+        c->kids.push_back(or_test());
+        ++c->ival;
+      }
+      if (!clauses.empty()) c->str = "for";
+      clauses.push_back(std::move(c));
     }
-    if (at_kw("if")) unsupported(cur().pos, "a comprehension with two 'if' clauses");
-    if (at_kw("for")) unsupported(cur().pos, "a comprehension with two 'for' clauses");
     if (at_kw("async")) unsupported(cur().pos, "an async comprehension");
     expect_op("]");
-    return finish(std::move(c));
+    for (size_t k = clauses.size(); k-- > 0;) {
+      clauses[k]->kids[0] = std::move(elt);
+      elt = finish(std::move(clauses[k]));
+    }
+    return elt;
   }
 
   ExprPtr named_expr() {

@@ -81,7 +81,9 @@ Ty list_elem(Ty t) {
 }
 
 bool list_holdable(Ty t) {
-  return t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || (is_list(t) && list_holdable(list_elem(t)));
+  if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
+  if (is_list(t)) return list_holdable(list_elem(t));
+  return (is_tuple(t) || is_optional(t)) && holdable(t);
 }
 
 Ty optional_of(Ty inner) {
@@ -128,9 +130,21 @@ bool assignable(Ty from, Ty to) {
   return false;
 }
 
+bool orderable(Ty t) {
+  if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
+  if (is_list(t)) return orderable(list_elem(t));
+  if (!is_tuple(t)) return false;
+  for (Ty e : tuple_elems(t))
+    if (!orderable(e)) return false;
+  return true;
+}
+
+bool element_fits(Ty t, Ty elem) { return t == elem || ((is_tuple(elem) || is_optional(elem)) && assignable(t, elem)); }
+
 bool holdable(Ty t) {
   if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || is_none_value(t)) return true;
   if (is_optional(t)) return holdable(optional_inner(t));
+  if (is_list(t)) return list_holdable(list_elem(t));
   if (is_tuple(t)) {
     for (Ty e : tuple_elems(t))
       if (!holdable(e)) return false;

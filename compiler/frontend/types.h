@@ -19,7 +19,8 @@ Ty tuple_of(const std::vector<Ty>& elems);
 Ty list_of(Ty elem);
 /// A list's element type (Error for anything else).
 Ty list_elem(Ty t);
-/// Whether a list may hold values of type `t`: int, float, bool, str and lists of those.
+/// Whether a list may hold values of type `t`: int, float, bool, str, lists,
+/// tuples and optionals of those (a tuple or an optional is boxed, docs/runtime.md).
 bool list_holdable(Ty t);
 /// `inner | None`; an optional of an optional is the optional itself.
 Ty optional_of(Ty inner);
@@ -39,8 +40,16 @@ const char* compound_name(Ty t);
 /// (An int is never a float: Python keeps an int an int.)
 bool assignable(Ty from, Ty to);
 
+/// Whether Python orders values of type `t` with `<`: numbers, bools, strs,
+/// and lists and tuples of those (not None, so not optionals).
+bool orderable(Ty t);
+
+/// Whether a value of type `t` may be stored as an element of type `elem`: the
+/// same type, or one a tuple or optional element takes (`(1, None)`, `3` for `int | None`).
+bool element_fits(Ty t, Ty elem);
+
 /// Whether a tuple or an optional may hold values of type `t`: int, float,
-/// bool, None, tuples and optionals of those (not lists: a list lives in its frame).
+/// bool, str, None, lists, tuples and optionals of those.
 bool holdable(Ty t);
 
 }  // namespace ppy::frontend

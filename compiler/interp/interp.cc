@@ -110,6 +110,8 @@ enum class Opc : uint8_t {
   BufLen,
   BufLoad,
   BufStore,
+  BufLoadN,
+  BufStoreN,  // a tuple element: its imm registers boxed (docs/runtime.md, "Lists")
   Gather,
   CopyN,
   SelectN,
@@ -162,7 +164,7 @@ enum class Sig : uint8_t {
   P_Text, P_P, P_PP, P_PPP, P_PI, P_PIIII, P_I, P_F, I_P, I_PP, F_P, P_IP, P_FP, P_V, V_PP,
   V_LI, V_LF, V_LP, I_L, F_L, P_L, P_LP, I_LLP,
   V_LII, V_LIF, V_LIP, V_LL, L_LIIII, L_LL, I_LI, I_LF, I_LPP, L_LP, F_LI, P_LI, P_PL, L_PP, L_P,
-  V_L, I_LIP, I_LFP, V_LFP, V_LPP,
+  V_L, I_LIP, I_LFP, V_LFP, V_LPP, F_LF,
 };
 // clang-format on
 
@@ -486,8 +488,17 @@ class Compiler {
     if (n == "core.ptr_offset") { in.op = Opc::PtrOffset; return in; }
     if (n == "core.buffer_data") { in.op = Opc::BufData; return in; }
     if (n == "core.buffer_len") { in.op = Opc::BufLen; return in; }
-    if (n == "core.buffer_load") { in.op = Opc::BufLoad; in.norm = 0; return in; }
-    if (n == "core.buffer_store") { in.op = Opc::BufStore; return in; }
+    if (n == "core.buffer_load") {
+      in.op = rt.kind() == TypeKind::Tuple ? Opc::BufLoadN : Opc::BufLoad;
+      in.imm = width(rt);
+      in.norm = 0;
+      return in;
+    }
+    if (n == "core.buffer_store") {
+      in.op = ot.kind() == TypeKind::Tuple ? Opc::BufStoreN : Opc::BufStore;
+      in.imm = width(ot);
+      return in;
+    }
     if (n == "core.guard") return lower_guard(op, in);
     if (n == "core.call") return lower_call(op, in);
     if (n == "core.call_extern") return lower_extern(op, in);
@@ -642,6 +653,9 @@ class Compiler {
         PPY_STR_FN(ppy_list_remove_i64, V_LIP) PPY_STR_FN(ppy_list_remove_f64, V_LFP)
         PPY_STR_FN(ppy_list_remove_ptr, V_LPP) PPY_STR_FN(ppy_list_pop_at_i64, I_LI)
         PPY_STR_FN(ppy_list_pop_at_f64, F_LI) PPY_STR_FN(ppy_list_pop_at_ptr, P_LI)
+        PPY_STR_FN(ppy_list_lt, I_LLP) PPY_STR_FN(ppy_list_le, I_LLP) PPY_STR_FN(ppy_list_gt, I_LLP)
+        PPY_STR_FN(ppy_list_ge, I_LLP) PPY_STR_FN(ppy_list_sum_from_i64, I_LI)
+        PPY_STR_FN(ppy_list_sum_from_f64, F_LF)
     };
 #undef PPY_STR_FN
     static const std::unordered_map<Sig, size_t> kArity = {
@@ -652,7 +666,7 @@ class Compiler {
         {Sig::V_LL, 2},   {Sig::L_LIIII, 5}, {Sig::L_LL, 2}, {Sig::I_LI, 2},   {Sig::I_LF, 2},    {Sig::I_LPP, 3},
         {Sig::L_LP, 2},   {Sig::F_LI, 2},  {Sig::P_LI, 2},   {Sig::P_PL, 2},   {Sig::L_PP, 2},    {Sig::L_P, 1},
         {Sig::P_V, 0},    {Sig::V_PP, 2},  {Sig::V_L, 1},    {Sig::I_LIP, 3},  {Sig::I_LFP, 3},   {Sig::V_LFP, 3},
-        {Sig::V_LPP, 3},
+        {Sig::V_LPP, 3},  {Sig::F_LF, 2},
     };
     // clang-format on
     auto it = kStrings.find(callee);
@@ -977,6 +991,23 @@ class Machine {
           elems(b)[i] = r[in.a];
           break;
         }
+        case Opc::BufLoadN: {
+          Buffer* b = r[in.a].buf;
+          uint64_t i = static_cast<uint64_t>(r[in.b].i);
+          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list index out of range");
+          const Slot* box = elems(b)[i].p;
+          for (int64_t k = 0; k < in.imm; ++k) r[in.dst + k] = box[k];
+          break;
+        }
+        case Opc::BufStoreN: {
+          Buffer* b = r[in.b].buf;
+          uint64_t i = static_cast<uint64_t>(r[in.c].i);
+          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list assignment index out of range");
+          Slot* box = static_cast<Slot*>(ppy_list_box(in.imm));
+          for (int64_t k = 0; k < in.imm; ++k) box[k] = r[in.a + k];
+          elems(b)[i].p = box;
+          break;
+        }
         case Opc::Call: call(code.calls[static_cast<size_t>(in.imm)], code, r, r + in.dst); break;
         case Opc::Guard:
           if (!r[in.a].i) {
@@ -1110,6 +1141,9 @@ class Machine {
         break;
       case Sig::L_LP:
         out.buf = reinterpret_cast<ppy_list* (*)(const ppy_list*, const ppy_str*)>(x.fn)(arg(0).buf, p(1));
+        break;
+      case Sig::F_LF:
+        out.f = reinterpret_cast<double (*)(const ppy_list*, double)>(x.fn)(arg(0).buf, arg(1).f);
         break;
       case Sig::F_LI:
         out.f = reinterpret_cast<double (*)(const ppy_list*, int64_t)>(x.fn)(arg(0).buf, arg(1).i);
