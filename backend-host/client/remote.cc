@@ -407,7 +407,12 @@ RemoteHandle::Attempt RemoteHandle::invoke_once(const Invocation& r) {
   grpc::ClientContext cctx;
   cctx.set_deadline(std::chrono::system_clock::now() + deadline);
   track(&cctx);
-  absl::StatusOr<InvokeResult> got = ppy::invoke(*stub_, cctx, std::move(header), r.modules);
+  // To a helper of ours, over its socket, the request is written on this
+  // thread: no writer thread to start and hand the stream to (a thread hop
+  // that cost a small call more than its module's bytes).
+  InvokeOptions how;
+  how.write_inline = process_ != nullptr;
+  absl::StatusOr<InvokeResult> got = ppy::invoke(*stub_, cctx, std::move(header), r.modules, how);
   untrack(&cctx);
   // The step its session last began, as it recorded it (records_steps).
   const std::string_view recorded = held.slot.slot ? held.file->step(held.slot) : std::string_view();

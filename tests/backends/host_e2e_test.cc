@@ -198,6 +198,26 @@ TEST_P(Conformance, UnknownFormatAndWrongScopeAreRefused) {
   EXPECT_EQ(error_code(s.status()), "E1802");
 }
 
+TEST_P(Conformance, ARefusalBeforeALargeModuleIsReadIsAnsweredAndTheNextCallWorks) {
+  // 48 MiB of constants: more than the stream's flow-control windows hold, so
+  // the backend refuses (an unknown format) while the module is still being
+  // written; that write ends, and the refusal is what the call answers.
+  auto big = small_module("big");
+  for (int i = 0; i < 3; ++i) {
+    ir::Global g;
+    g.name = str_cat("blob", i);
+    g.type = ir::Type::buffer(ir::Type::scalar(ir::TypeKind::U8));
+    g.initializer = ir::Attribute(std::string(size_t{16} << 20, static_cast<char>('a' + i)));
+    big->globals().emplace(g.name, std::move(g));
+  }
+  auto r = toy_->invoke(emit_of("nope", {big.get()}));
+  EXPECT_EQ(error_code(r.status()), "E1802");
+  EXPECT_THAT(error_text(r.status()), HasSubstr("does not emit 'nope'"));
+  auto a = small_module("a");
+  auto ok = toy_->invoke(emit_of("toy", {a.get()}));
+  EXPECT_TRUE(ok.ok()) << ok.status();
+}
+
 TEST_P(Conformance, ReturnedModulesCarryWhatThePassesDid) {
   auto a = small_module("a");
   Invocation inv;

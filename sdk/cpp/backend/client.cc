@@ -50,7 +50,7 @@ std::optional<InvokeFailure> invoke_failure_of(const absl::Status& status) {
 }
 
 absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::ClientContext& context,
-                                    v1::InvokeHeader header, ModuleList modules) {
+                                    v1::InvokeHeader header, ModuleList modules, InvokeOptions options) {
   if (header.modules_size() == 0)
     for (const ir::Module* m : modules) header.add_modules()->set_name(m->name());
   if (header.modules_size() != static_cast<int>(modules.size()))
@@ -67,11 +67,9 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
     return stream->Write(r);
   };
 
-  // Write on a thread of its own: a backend that answers early (a refusal)
-  // while modules are still going must not deadlock us. It encodes the first
-  // segment while the call is being opened; the header goes as soon as the
-  // call is open, so the backend's session starts while that segment is written.
-  std::thread writer([&, ready = opened.get_future()]() mutable {
+  // The header, then each module in chunks, then (unless steps are awaited:
+  // they are answered on this stream, which closes with the session) the end.
+  auto write_request = [&](std::future<bool> ready) {
     std::optional<bool> header_sent;
     auto send_header = [&] {
       if (!header_sent) header_sent = ready.get();
@@ -88,14 +86,26 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
       });
       if (!sent) return;
     }
-    // Awaited steps are answered on this stream: it closes with the session.
     if (send_header() && !await_steps) stream->WritesDone();  // no modules: the header alone
-  });
-  stream = stub.Invoke(&context);
-  {
+  };
+  auto open = [&] {
+    stream = stub.Invoke(&context);
     v1::InvokeRequest h;
     *h.mutable_header() = header;
     opened.set_value(stream->Write(h));
+  };
+  // Otherwise on a thread of its own: a backend that answers early (a
+  // refusal) while modules are still going must not deadlock us on a channel
+  // whose write waits for the backend's read. It encodes the first segment
+  // while the call is being opened; the header goes as soon as the call is
+  // open, so the backend's session starts while that segment is written.
+  std::thread writer;
+  if (options.write_inline && !await_steps) {
+    open();
+    write_request(opened.get_future());  // a write the answer cut short fails: the answer is read below
+  } else {
+    writer = std::thread(write_request, opened.get_future());
+    open();
   }
 
   InvokeResult result;
@@ -172,7 +182,7 @@ absl::StatusOr<InvokeResult> invoke(v1::Backend::StubInterface& stub, grpc::Clie
     }
   }
   // The stream is over: the writer's next Write fails, if it is still writing.
-  writer.join();
+  if (writer.joinable()) writer.join();
   grpc::Status status = stream->Finish();
   const InvokeFailure broken{InvokeFailure::Kind::Protocol, grpc::StatusCode::UNKNOWN, result.step};
   if (!protocol.ok()) return invoke_failure(broken, std::string(protocol.message()));

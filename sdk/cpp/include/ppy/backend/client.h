@@ -48,6 +48,18 @@ absl::Status invoke_failure(const InvokeFailure& failure, std::string_view messa
 /// The failure a status carries, if `invoke_failure` made it.
 std::optional<InvokeFailure> invoke_failure_of(const absl::Status& status);
 
+/// How invoke() writes its request.
+struct InvokeOptions {
+  /// Write the header and the modules on the calling thread, then read the
+  /// answers, instead of writing on a thread of its own while reading: no
+  /// thread to start and hand the stream to, what a call to a helper on a
+  /// socket can use (a backend that refuses before it has read the modules
+  /// ends the call, and the write under way fails). Not for an in-process
+  /// channel, whose write waits for a read that never comes, nor with
+  /// `await_steps` (each Step is answered while the modules may still go).
+  bool write_inline = false;
+};
+
 /// Runs one session: sends `header` (its `modules` list is filled from
 /// `modules` when empty), then each module serialized in chunks, and collects
 /// the answers. A transport or protocol failure is the error, an
@@ -55,6 +67,7 @@ std::optional<InvokeFailure> invoke_failure_of(const absl::Status& status);
 /// `header.await_steps` each Step is answered StepSeen as it is read.
 absl::StatusOr<InvokeResult> invoke(backend::v1::Backend::StubInterface& stub,
                                     grpc::ClientContext& context,
-                                    backend::v1::InvokeHeader header, ModuleList modules);
+                                    backend::v1::InvokeHeader header, ModuleList modules,
+                                    InvokeOptions options = {});
 
 }  // namespace ppy
