@@ -53,8 +53,11 @@ bool add_cache_counts(const std::string& root, const CountsByBackend& counts) {
     std::string text;
     for (auto& [name, c] : all)
       str_append(text, name, " ", c.local_hits, " ", c.remote_hits, " ", c.misses, " ", c.remote_refused, "\n");
-    // Whole or not at all: a reader never sees half a file.
-    ok = write_file_atomic(fs::path(root) / kStats, text).ok();
+    // Whole or not at all: a reader never sees half a file. Not fsynced: a
+    // tally a crash may set back is not worth two fsyncs on every build.
+    FileWriteOptions how;
+    how.durable = false;
+    ok = write_file_atomic(fs::path(root) / kStats, text, how).ok();
   }
   ::close(lock);
   return ok;

@@ -16,7 +16,7 @@ class KeyWriter {
     field(label, std::to_string(m.size()));
     for (auto& [k, v] : m) field(k, v);
   }
-  KeyWriter() { EVP_DigestInit_ex(hash_, EVP_sha256(), nullptr); }
+  KeyWriter() { EVP_DigestInit_ex(hash_, sha256_md(), nullptr); }
   ~KeyWriter() { EVP_MD_CTX_free(hash_); }
   KeyWriter(const KeyWriter&) = delete;
   KeyWriter& operator=(const KeyWriter&) = delete;

@@ -1,6 +1,9 @@
 #include "opening.h"
 
 #include <filesystem>
+#include <map>
+#include <optional>
+#include <thread>
 
 #include "diagnostics.h"
 #include "ppy/driver/backend_context.h"
@@ -52,6 +55,25 @@ int open_command(const OpeningRequest& r, Streams io, BuildReport* progress, Ope
   auto project = r.target.ends_with(".ppyir") ? absl::StatusOr<Project>(absl::NotFoundError(""))
                                               : load_project(r.target);
   const Project* p = project.ok() ? &*project : nullptr;
+  // The keys memo (build) is found and read while the backend starts: the
+  // helper's spawn and handshake are mostly waiting on the helper.
+  std::optional<int> memo_opt_level;
+  std::optional<std::map<std::string, ModuleKey>> memo_keys;
+  std::thread memo_reader;
+  if (r.keys_first && p) {
+    memo_opt_level = r.opt_level.value_or(p->opt_level.value_or(2));
+    memo_reader = std::thread([&] {
+      out.keys_memo =
+          keys_memo_path((std::filesystem::path(p->root) / ".ppy-cache").string(), *p, *memo_opt_level, true);
+      memo_keys = read_keys_memo(out.keys_memo, *p, *memo_opt_level);
+    });
+  }
+  struct Join {  // however the opening ends
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join{memo_reader};
   out.catalog.emplace(BackendCatalog::discover());
   auto backend = r.format.empty() ? out.catalog->load(r.backend, p, *command_line)
                                   : out.catalog->format_owner(r.format, p, *command_line);
@@ -65,12 +87,11 @@ int open_command(const OpeningRequest& r, Streams io, BuildReport* progress, Ope
   out.format = r.format.empty() ? nullptr : info.format(r.format);
   if (auto s = host::require_toolchain(info, out.format); !s.ok()) return fail(io.err, s);
 
-  if (r.keys_first && p) {
-    int opt_level = r.opt_level.value_or(p->opt_level.value_or(2));
-    out.keys_memo = keys_memo_path((std::filesystem::path(p->root) / ".ppy-cache").string(), *p, opt_level, true);
-    if (auto keys = read_keys_memo(out.keys_memo, *p, opt_level)) {
-      out.compilation.opt_level = opt_level;
-      out.compilation.keys = std::move(*keys);
+  if (memo_reader.joinable()) memo_reader.join();
+  if (memo_opt_level) {
+    if (memo_keys) {
+      out.compilation.opt_level = *memo_opt_level;
+      out.compilation.keys = std::move(*memo_keys);
       out.compilation.project = *p;
       out.compilation.portable_paths = true;
       out.compiled = false;

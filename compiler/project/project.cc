@@ -224,11 +224,20 @@ absl::StatusOr<Project> load_project(const std::string& path) {
   return p;
 }
 
+const EVP_MD* sha256_md() {
+  // Never freed: it lives as long as the process's hashing may.
+  static const EVP_MD* const md = [] {
+    const EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+    return fetched ? fetched : EVP_sha256();
+  }();
+  return md;
+}
+
 std::string sha256_hex(const std::string& data) {
   // OpenSSL's (the gRPC stack already carries it), not LLVM's: the driver links no LLVM.
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
-  EVP_Digest(data.data(), data.size(), digest, &n, EVP_sha256(), nullptr);
+  EVP_Digest(data.data(), data.size(), digest, &n, sha256_md(), nullptr);
   return hex_lower(std::string_view(reinterpret_cast<const char*>(digest), n));
 }
 

@@ -40,8 +40,8 @@ absl::Status failure(int err, std::string_view what, const fs::path& path) {
 
 const fs::path& shown(const fs::path& path, const FileWriteOptions& o) { return o.shown.empty() ? path : o.shown; }
 
-/// Writes all of `bytes` to `fd` and fsyncs it; 0 or an errno.
-int write_all(int fd, std::string_view bytes) {
+/// Writes all of `bytes` to `fd` and (`durable`) fsyncs it; 0 or an errno.
+int write_all(int fd, std::string_view bytes, bool durable) {
   size_t done = 0;
   while (done < bytes.size()) {
     ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -49,15 +49,15 @@ int write_all(int fd, std::string_view bytes) {
     if (n <= 0) return n < 0 ? errno : EIO;
     done += static_cast<size_t>(n);
   }
-  return ::fsync(fd) != 0 ? errno : 0;
+  return durable && ::fsync(fd) != 0 ? errno : 0;
 }
 
-/// Creates `path` (O_EXCL) with `bytes`, fsynced and closed; 0 or an errno,
-/// and then nothing left at `path`.
-int put(const fs::path& path, std::string_view bytes, bool executable) {
+/// Creates `path` (O_EXCL) with `bytes`, fsynced (`durable`) and closed; 0 or
+/// an errno, and then nothing left at `path`.
+int put(const fs::path& path, std::string_view bytes, bool executable, bool durable = true) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, executable ? 0777 : 0666);
   if (fd < 0) return errno;
-  int err = write_all(fd, bytes);
+  int err = write_all(fd, bytes, durable);
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) ::unlink(path.c_str());
   return err;
@@ -116,13 +116,14 @@ absl::Status write_file_atomic(const fs::path& path, std::string_view bytes, con
   struct stat st;
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return failure(EISDIR, "write", shown(path, options));
   fs::path tmp = temporary_beside(path);
-  if (int err = put(tmp, bytes, options.executable)) return failure(err, "write", shown(path, options));
+  if (int err = put(tmp, bytes, options.executable, options.durable))
+    return failure(err, "write", shown(path, options));
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
     return failure(err, "write", shown(path, options));
   }
-  sync_folder(path.has_parent_path() ? path.parent_path() : fs::path("."));
+  if (options.durable) sync_folder(path.has_parent_path() ? path.parent_path() : fs::path("."));
   observe_write(path);
   return absl::OkStatus();
 }

@@ -15,6 +15,8 @@
 
 #include "absl/status/statusor.h"
 
+struct evp_md_st;  // OpenSSL's EVP_MD
+
 namespace ppy {
 
 /// One source file: its dotted module name, the path as the user would see it
@@ -78,6 +80,11 @@ std::optional<uint64_t> parse_byte_size(std::string_view text);
 
 /// Lowercase hex SHA-256 of `data`.
 std::string sha256_hex(const std::string& data);
+
+/// OpenSSL's SHA-256 (an `EVP_MD*`), fetched once for the process: OpenSSL 3
+/// looks an implicit `EVP_sha256()` up again at every digest, which cost more
+/// than hashing a module's source.
+const ::evp_md_st* sha256_md();
 
 /// `bytes` as lowercase hex, two digits a byte.
 std::string hex_lower(std::string_view bytes);

@@ -27,6 +27,10 @@ struct FileWriteOptions {
   /// The path errors name, when it differs from the one written (a file staged
   /// under a temporary folder is named as the user will see it). Empty: the path.
   std::filesystem::path shown;
+  /// False: no fsync of the file or its folder. Still atomic (a reader sees
+  /// the old file or the new one), but a crash may lose the write: for what
+  /// is only a tally (the cache's hit counts), written on every build.
+  bool durable = true;
 };
 
 /// The whole of the file at `path`. "cannot read PATH: CAUSE" on failure
