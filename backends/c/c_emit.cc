@@ -179,7 +179,9 @@ class CWriter {
         const ir::Attribute* a = op.name() == "core.const" ? op.attr("value") : nullptr;
         if (!a || !a->is<ir::SymbolRef>() || global_names_.count(a->as_symbol().name)) return;
         auto g = m_.globals().find(a->as_symbol().name);
-        if (g == m_.globals().end() || !g->second.type.is_scalar()) return;
+        if (g == m_.globals().end() || !(g->second.type.is_scalar() || g->second.type.kind() == ir::TypeKind::Buffer ||
+                                         (g->second.type.is_ptr() && g->second.type.elem().kind() == ir::TypeKind::I8)))
+          return;
         std::string name = source::identifier(g->first);
         global_names_[g->first] = name;
         str_append(globals, "static ", g->second.is_mutable ? "" : "const ", c_type(g->second.type), " ", name, " = ",

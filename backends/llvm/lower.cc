@@ -1001,7 +1001,9 @@ absl::Status ModuleLowering::declare_functions() {
 absl::Status ModuleLowering::lower_globals() {
   for (auto& [name, g] : ir_.globals()) {
     llvm::Type* t = type(g.type);
-    if (!t || g.type.kind() == TypeKind::Buffer || g.type.kind() == TypeKind::Ptr)
+    bool handle = g.is_mutable && !g.initializer &&
+                  (g.type.kind() == TypeKind::Buffer || (g.type.is_ptr() && g.type.elem().kind() == TypeKind::I8));
+    if (!t || ((g.type.kind() == TypeKind::Buffer || g.type.kind() == TypeKind::Ptr) && !handle))
       return coded_error("E1802", str_cat("backend 'llvm' cannot take the global @", name, " of type ", g.type.str()),
                          absl::StatusCode::kInvalidArgument);
     llvm::Constant* init = nullptr;

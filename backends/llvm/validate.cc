@@ -68,7 +68,8 @@ absl::Status validate_module(const ir::Module& module) {
     PPY_RETURN_IF_ERROR(status);
   }
   for (auto& [name, g] : module.globals())
-    if (!lowered_type(g.type) || g.type.kind() == ir::TypeKind::Buffer || g.type.kind() == ir::TypeKind::Ptr)
+    if (!lowered_type(g.type) || ((g.type.kind() == ir::TypeKind::Buffer || g.type.kind() == ir::TypeKind::Ptr) &&
+                                  !(g.is_mutable && !g.initializer)))  // a module variable holding a str or a list
       return refuse(str_cat("the global @", name, " of type ", g.type.str()), "that type", std::nullopt);
   return absl::OkStatus();
 }

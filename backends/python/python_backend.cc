@@ -26,7 +26,7 @@ bool known_extern(std::string_view c) {
          c.starts_with("ppy_list_sum_") || c.starts_with("ppy_list_min_") || c == "ppy_list_sort" ||
          c == "ppy_list_reverse" || c == "ppy_list_clear" || c.starts_with("ppy_list_index_") ||
          c.starts_with("ppy_list_count_") || c.starts_with("ppy_list_remove_") || c == "ppy_list_lt" ||
-         c == "ppy_list_le" || c == "ppy_list_gt" || c == "ppy_list_ge";
+         c == "ppy_list_le" || c == "ppy_list_gt" || c == "ppy_list_ge" || c == "ppy_list_root";
 }
 
 /// Types the backend writes as Python values: i64, index, bool, f64, lists of
@@ -38,7 +38,9 @@ bool global_address(const ir::Value* v, const ir::Module& m) {
   const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
   if (!a || !a->is<ir::SymbolRef>()) return false;
   auto g = m.globals().find(a->as_symbol().name);
-  return g != m.globals().end() && g->second.is_mutable && g->second.type.is_scalar() &&
+  return g != m.globals().end() && g->second.is_mutable &&
+         (g->second.type.is_scalar() || g->second.type.kind() == ir::TypeKind::Buffer ||
+          (g->second.type.is_ptr() && g->second.type.elem().kind() == ir::TypeKind::I8)) &&
          v->type() == ir::Type::ptr(g->second.type);
 }
 

@@ -369,7 +369,9 @@ class ModuleWriter {
     // Python names of the module's mutable globals (module variables): the
     // source name where it is free, else the symbol's.
     for (auto& [name, g] : m_.globals()) {
-      if (!g.is_mutable || !g.type.is_scalar()) continue;
+      if (!g.is_mutable || !(g.type.is_scalar() || g.type.kind() == ir::TypeKind::Buffer ||
+                             (g.type.is_ptr() && g.type.elem().kind() == ir::TypeKind::I8)))
+        continue;
       std::string n = name;
       std::string prefix = source::identifier(m_.name()) + "_";
       if (n.starts_with(prefix)) n = n.substr(prefix.size());
@@ -1187,6 +1189,7 @@ class ModuleWriter {
       if (c == "ppy_list_sum_f64") return {str_cat("sum(", expr(op.operand(0)).text, ", 0.0)"), kAtom};
       if (c.starts_with("ppy_list_min_"))
         return {str_cat("(max if ", arg(1, kCmp), " else min)(", expr(op.operand(0)).text, ")"), kAtom};
+      if (c == "ppy_list_root") return {"", kAtom};  // Python's globals need no root: no line
       if (c == "ppy_list_lt" || c == "ppy_list_le" || c == "ppy_list_gt" || c == "ppy_list_ge") {
         std::string_view sym = c == "ppy_list_lt" ? "<" : c == "ppy_list_le" ? "<=" : c == "ppy_list_gt" ? ">" : ">=";
         return {str_cat("int(", paren(expr(op.operand(0)), kCmp + 1), " ", sym, " ",

@@ -122,6 +122,7 @@ PPY_RT_API void* ppy_list_pop_at_ptr(ppy_list* l, int64_t i);
 PPY_RT_API void* ppy_list_box(int64_t n);
 PPY_RT_API int64_t ppy_list_sum_from_i64(const ppy_list* l, int64_t start);
 PPY_RT_API double ppy_list_sum_from_f64(const ppy_list* l, double start);
+PPY_RT_API void ppy_list_root(void* slot);
 PPY_RT_API int64_t ppy_list_lt(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
 PPY_RT_API int64_t ppy_list_le(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
 PPY_RT_API int64_t ppy_list_gt(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
@@ -147,7 +148,7 @@ PPY_RT_API int64_t ppy_list_ge(const ppy_list* a, const ppy_list* b, const ppy_s
   X(ppy_list_index_ptr) X(ppy_list_count_i64) X(ppy_list_count_f64) X(ppy_list_count_ptr) X(ppy_list_remove_i64) \
   X(ppy_list_remove_f64) X(ppy_list_remove_ptr) X(ppy_list_pop_at_i64) X(ppy_list_pop_at_f64) X(ppy_list_pop_at_ptr) \
   X(ppy_list_box) X(ppy_list_lt) X(ppy_list_le) X(ppy_list_gt) X(ppy_list_ge) X(ppy_list_sum_from_i64)        \
-  X(ppy_list_sum_from_f64)
+  X(ppy_list_sum_from_f64) X(ppy_list_root)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -1159,6 +1160,14 @@ PPY_RT_API int64_t ppy_list_gt(const ppy_list* a, const ppy_list* b, const ppy_s
 }
 PPY_RT_API int64_t ppy_list_ge(const ppy_list* a, const ppy_list* b, const ppy_str* desc) {
   return ppy_list_order_at(a, b, PPY_STR_BYTES(desc), 3);
+}
+
+/** A module variable holding a str or a list (a global `slot` of one handle) is a
+ * root of the collector: a global a JIT made lies outside the data the
+ * collector scans by itself (docs/runtime.md, "Module variables used by functions"). */
+PPY_RT_API void ppy_list_root(void* slot) {
+  if (PPY_RT_UNLIKELY(!ppy_rt_gc_ready)) ppy_rt_gc_init();
+  GC_add_roots(slot, (char*)slot + sizeof(void*));
 }
 
 /** A box of `n` leaves for a tuple or an optional in a list (above). */

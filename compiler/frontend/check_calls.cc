@@ -17,7 +17,9 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
   // A method of a value: `s.strip()`, `"a".upper()`, `t.lower().strip()`.
   if (callee.kind == ExprKind::Attribute &&
       (!path || types_.count(path->substr(0, path->find('.'))) ||
-       (callee.kids[0]->kind == ExprKind::Name && m_.consts.count(callee.kids[0]->str)))) {
+       (callee.kids[0]->kind == ExprKind::Name &&
+        (m_.consts.count(callee.kids[0]->str) ||  // a module variable's method: `CACHE.append(x)`
+         (m_.module_vars.count(callee.kids[0]->str) && !f_.module_code))))) {
     Ty bt = value(*callee.kids[0], Ty::Error);
     if (bt == Ty::Str) return str_method(e, callee, bt);
     if (is_list(bt)) return list_method(e, callee, bt);

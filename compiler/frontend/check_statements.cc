@@ -114,10 +114,10 @@ bool BodyChecker::use_module_var(const std::string& n, Pos p) {
   }
   auto t = m_.module_var_types.find(n);
   Ty ty = t == m_.module_var_types.end() ? Ty::Error : t->second;
-  if (ty != Ty::Error && ty != Ty::Int && ty != Ty::Float && ty != Ty::Bool) {
+  if (ty != Ty::Error && ty != Ty::Int && ty != Ty::Float && ty != Ty::Bool && ty != Ty::Str && !is_list(ty)) {
     error(p, "E1010",
           str_cat("the module variable '", n, "' holds ", ty_name(ty),
-                  "; functions use int, float and bool module variables only"));
+                  "; functions use int, float, bool, str and list module variables only"));
     return false;
   }
   types_[n] = ty;

@@ -149,7 +149,7 @@ class Declarer {
   }
 
   /// `NAME = <constant>` binding NAME once: a constant, folded and inlined (a
-  /// list there is refused as before: it would be a module-level list).
+  /// list is a module variable: it changes, `NAME.append(x)`).
   bool is_constant(const Stmt& s, const std::map<std::string, int>& bound) {
     if (s.targets.size() != 1 || s.targets[0]->kind != ExprKind::Name || !s.value) return false;
     auto it = bound.find(s.targets[0]->str);
@@ -160,7 +160,7 @@ class Declarer {
     quiet_ = true;  // declare_constant folds it again and reports
     bool folds = fold(v).has_value();
     quiet_ = false;
-    return list || folds;
+    return !list && folds;
   }
 
   void declare_import(const Stmt& s) {

@@ -82,6 +82,9 @@ class FunctionLowerer {
       if (ty == Ty::Error) continue;
       if (f_.module_code && m_.shared_vars.count(name)) {
         global_slot(name, ty, p);
+        // A str or a list in a global: a root of the collector from the start
+        // (docs/runtime.md, "Module variables used by functions").
+        if (ty == Ty::Str || is_list(ty)) call_extern("ppy_list_root", {slots_.at(name)}, p);
         continue;
       }
       slots_[name] = emit("core.alloca", {}, {Type::ptr(ir_type(ty), "stack")}, {}, p);
@@ -1933,9 +1936,11 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
     g.type = ir_type(t->second);
     g.visibility = ir::Visibility::Private;
     g.is_mutable = true;
-    g.initializer = t->second == Ty::Int     ? ir::Attribute(int64_t{0})
-                    : t->second == Ty::Float ? ir::Attribute(0.0)
-                                             : ir::Attribute(false);
+    // A str or a list starts null (no initializer): module code assigns it first.
+    if (t->second == Ty::Int || t->second == Ty::Float || t->second == Ty::Bool)
+      g.initializer = t->second == Ty::Int     ? ir::Attribute(int64_t{0})
+                      : t->second == Ty::Float ? ir::Attribute(0.0)
+                                               : ir::Attribute(false);
     mod->globals()[g.name] = g;
   }
   for (const FuncInfo& f : m.funcs) {

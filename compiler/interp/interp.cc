@@ -130,6 +130,7 @@ enum class Opc : uint8_t {
   PowI64,
   PrintString,
   Extern,  // a string value; a runtime function of ppy_str.h (Code::externs)
+  Nop,     // ppy_list_root: the interpreter's globals are roots already
   Unsupported,
 };
 
@@ -604,6 +605,10 @@ class Compiler {
       in.op = Opc::PrintString;
       return in;
     }
+    if (callee == "ppy_list_root") {
+      in.op = Opc::Nop;
+      return in;
+    }
     if (callee.starts_with("ppy_str_") || callee.starts_with("ppy_exc_") ||
         (callee.starts_with("ppy_list_") && !callee.starts_with("ppy_list_new_")))
       return lower_string(op, callee, in);
@@ -727,7 +732,8 @@ class Machine {
     // Each global of a scalar type has a slot, holding its initializer.
     std::unordered_map<std::string, int32_t> globals;
     for (auto& [name, g] : m.globals()) {
-      if (!g.type.is_scalar()) continue;
+      // A str or a list (a handle) starts null; globals_ is a root of the collector.
+      if (!g.type.is_scalar() && g.type.kind() != TypeKind::Buffer && !g.type.is_ptr()) continue;
       Slot v{0};
       if (const ir::Attribute* a = g.initializer ? &*g.initializer : nullptr) {
         if (g.type.is_float())
@@ -1049,6 +1055,8 @@ class Machine {
           r[in.dst].i = v;
           break;
         }
+        case Opc::Nop:
+          break;
         case Opc::Unsupported:
           throw InternalError{ppy::str_cat("@", code.name, ": ", code.strings[static_cast<size_t>(in.imm)])};
       }
