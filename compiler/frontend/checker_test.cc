@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "ppy/frontend/frontend.h"
 
 namespace ppy::frontend {
@@ -104,6 +107,34 @@ TEST(Checker, OptLevelIsZeroToThree) {
             "E1032 3:10 @ppy.opt(level) requires an int level in 0..3\n");
   EXPECT_EQ(check("import ppy\n\n@ppy.opt()\ndef f() -> int:\n    return 1\n"),
             "E1032 3:2 @ppy.opt(level) requires an int level in 0..3\n");
+}
+
+TEST(Checker, ModulesDeclaredOnSeveralThreadsReportTheirErrorsInTheModulesOrder) {
+  // Parsing and declaring are spread by the ForEach (ppy build -j): each
+  // module's errors still come in the project's order, as one at a time.
+  Project p;
+  p.entry = "a";
+  for (int i = 0; i < 6; ++i) {
+    std::string name(1, static_cast<char>('a' + i));
+    p.modules.push_back({name, name + ".ppy", "def f() -> int:\n    return (1\n\ndef g(x) -> int:\n    return 2\n"});
+  }
+  DiagnosticEngine serial;
+  EXPECT_TRUE(lower_project(p, serial).empty());
+  ASSERT_GE(serial.diagnostics().size(), 6u);
+  for (int round = 0; round < 5; ++round) {
+    DiagnosticEngine spread;
+    ForEach two_threads = [](size_t n, const std::function<void(size_t)>& fn) {
+      std::atomic<size_t> next{0};
+      auto work = [&] {
+        for (size_t i; (i = next++) < n;) fn(i);
+      };
+      std::thread other(work);
+      work();
+      other.join();
+    };
+    EXPECT_TRUE(lower_project(p, spread, two_threads, nullptr).empty());
+    EXPECT_EQ(render_diagnostics(spread), render_diagnostics(serial));
+  }
 }
 
 TEST(Checker, EffectsPropagateAcrossTheProject) {

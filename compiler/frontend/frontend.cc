@@ -1,6 +1,8 @@
 // The frontend's entry points: one module, or a whole project in two phases.
 #include "ppy/frontend/frontend.h"
 
+#include <cstdint>
+
 #include "checker.h"
 #include "lower.h"
 
@@ -43,18 +45,34 @@ LowerResult lower_module(const SourceModule& src, const ModuleInterfaces& others
 namespace {
 
 /// Declares and checks every module; null entries never happen, errors are in `diags`.
+/// Each module is parsed and declared alone (its interface needs nothing
+/// else), spread by `each` when given, into an engine of its own whose
+/// errors are then reported in the modules' order, as one after another would.
 std::vector<std::unique_ptr<ModuleInfo>> check_all(const Project& project, DiagnosticEngine& diags,
-                                                   ModuleInterfaces& all) {
-  std::vector<std::unique_ptr<ModuleInfo>> mods;
-  for (const SourceModule& src : project.modules) {
-    diags.add_source(src.path, src.text);
+                                                   ModuleInterfaces& all, const ForEach* each = nullptr) {
+  const size_t n = project.modules.size();
+  std::vector<std::unique_ptr<ModuleInfo>> mods(n);
+  std::vector<DiagnosticEngine> found(n);
+  auto declare = [&](size_t i) {
+    const SourceModule& src = project.modules[i];
     auto m = std::make_unique<ModuleInfo>();
     m->name = src.name;
     m->path = src.path;
     m->is_entry = src.name == project.entry;
-    declare_module(*m, src.text, diags);
-    all[m->name] = interface_of(*m);
-    mods.push_back(std::move(m));
+    found[i].max_errors = found[i].max_errors_per_file = SIZE_MAX;  // the caps apply below, in order
+    declare_module(*m, src.text, found[i]);
+    mods[i] = std::move(m);
+  };
+  if (each && n > 1) {
+    (*each)(n, declare);
+  } else {
+    for (size_t i = 0; i < n; ++i) declare(i);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const SourceModule& src = project.modules[i];
+    diags.add_source(src.path, src.text);
+    for (const SourceDiagnostic& d : found[i].diagnostics()) diags.error(d.code, d.file, d.line, d.col, d.message);
+    all[mods[i]->name] = interface_of(*mods[i]);
   }
   for (auto& m : mods) check_module(*m, all, diags);
   return mods;
@@ -100,7 +118,7 @@ std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, D
                                                        const std::function<void(size_t, ir::Module&)>& then) {
   size_t before = diags.error_count();
   ModuleInterfaces all;
-  auto mods = check_all(project, diags, all);
+  auto mods = check_all(project, diags, all, &each);
   std::vector<std::unique_ptr<ir::Module>> out;
   if (diags.error_count() != before) return out;
   settle_effects(mods, all, diags);

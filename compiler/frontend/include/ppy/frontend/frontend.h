@@ -84,8 +84,9 @@ std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, D
 /// Calls `fn(i)` for every i in [0, n), in any order and on any threads.
 using ForEach = std::function<void(size_t n, const std::function<void(size_t)>& fn)>;
 
-/// lower_project with IR generation spread by `each` (the modules are checked
-/// first, one after another, since each needs its imports' interfaces), and
+/// lower_project with parsing and declaring, then IR generation, spread by
+/// `each` (the modules are checked in between, one after another, since each
+/// needs its imports' interfaces), and
 /// `then(i, module)` called on the thread that lowered module i as soon as it
 /// has: the driver's shared passes, so that they overlap other modules'
 /// lowering rather than wait for all of it. Module i is the project's i-th.
