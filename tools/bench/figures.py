@@ -95,9 +95,9 @@ def find(results, prefix):
     return None
 
 
-def ms(b):
+def ms(b, key="real_time"):
     scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
-    return b["real_time"] * scale
+    return b[key] * scale
 
 
 def summary(results, anchor, out, issue20=False):
@@ -123,12 +123,17 @@ def summary(results, anchor, out, issue20=False):
 
     add("proto->IR decode, 100k ops (MB/s)", mbps("BM_ProtoRead"), "{:.1f}", ">= 400", lambda v: v >= 400)
     add("IR->proto encode, 100k ops (MB/s)", mbps("BM_ProtoWrite"), "{:.1f}", ">= 500", lambda v: v >= 500)
-    clone = time_ms("BM_Clone")
+    # ir_bench's figures are of one thread: its processor time, which a loaded
+    # machine does not stretch (MB/s are so too), the wall time beside it.
+    clone_b = find(results, "BM_Clone")
+    clone = ms(clone_b, "cpu_time") if clone_b else None
     if CLONE_BASELINE_MS:
-        add("clone, 100k ops (ms)", clone, "{:.2f}", f"<= {CLONE_BASELINE_MS / 3:.2f} (today {CLONE_BASELINE_MS}/3)",
+        add("clone, 100k ops (ms, cpu)", clone, "{:.2f}", f"<= {CLONE_BASELINE_MS / 3:.2f} (today {CLONE_BASELINE_MS}/3)",
             lambda v: v <= CLONE_BASELINE_MS / 3)
     else:
-        add("clone, 100k ops (ms)", clone, "{:.2f}", "3x faster than today (no baseline)", lambda v: None)
+        add("clone, 100k ops (ms, cpu)", clone, "{:.2f}", "3x faster than today (no baseline)", lambda v: None)
+    add("  the same in wall time", ms(clone_b) if clone_b else None, "{:.2f}", f"<= {CLONE_BASELINE_MS / 3:.2f}",
+        lambda v: v <= CLONE_BASELINE_MS / 3)
     add("op-dense round trip via helper, 1M ops (MB/s)", mbps("BM_Host_IrTransfer/1000000"), "{:.1f}", ">= 300",
         lambda v: v >= 300)
     add("  the same per processor time of both sides (MB/s)", counter("BM_Host_IrTransfer/1000000", "cpu_MBps"),
@@ -168,7 +173,7 @@ def summary(results, anchor, out, issue20=False):
         add("MLIR 19 bytecode read, same shape (ms)", anchor["parse_ms"], "{:.1f}",
             f"anchor ({anchor['ops']} ops, {anchor['bytes']} B .mlirbc)", lambda v: None)
         if decode:
-            add("our decode / MLIR's read (time)", ratio(ms(decode), anchor["parse_ms"]), "{:.2f}",
+            add("our decode (cpu) / MLIR's read (time)", ratio(ms(decode, "cpu_time"), anchor["parse_ms"]), "{:.2f}",
                 "MLIR is a floor: < 1 is faster", lambda v: None)
     else:
         rows.append(("MLIR 19 bytecode read", "skipped", anchor or "no mlir-opt-19", None))
