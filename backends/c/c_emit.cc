@@ -1079,7 +1079,8 @@ class CWriter {
         std::string a;
         for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
         // void* as the element's own type (C++ does not convert it)
-        if (c == "ppy_list_pop_ptr" || c == "ppy_list_pop_at_ptr" || c == "ppy_list_min_ptr")
+        if (c == "ppy_list_pop_ptr" || c == "ppy_list_pop_at_ptr" || c == "ppy_list_min_ptr" ||
+            c == "ppy_list_min_desc")
           return {str_cat("(", c_type(op.result(0)->type()), ")", c, "(", a, ")"), kUnary};
         return {str_cat(c, "(", a, ")"), kPostfix};
       }

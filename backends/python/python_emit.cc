@@ -191,6 +191,8 @@ const std::map<std::string, std::string>& helper_texts() {
        "        return 'True' if x else 'False'\n"
        "    if c == '[':\n"
        "        return _ppy_list_repr(x, d[1:])\n"
+       "    if c == 'n':\n"
+       "        return 'None'\n"
        "    if c == '?':\n"
        "        return _ppy_repr_of(x[1], d[1:]) if x[0] else 'None'\n"
        "    if c == '(':\n"

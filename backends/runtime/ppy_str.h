@@ -123,6 +123,7 @@ PPY_RT_API void* ppy_list_box(int64_t n);
 PPY_RT_API int64_t ppy_list_sum_from_i64(const ppy_list* l, int64_t start);
 PPY_RT_API double ppy_list_sum_from_f64(const ppy_list* l, double start);
 PPY_RT_API void ppy_list_root(void* slot);
+PPY_RT_API void* ppy_list_min_desc(const ppy_list* l, int64_t max, const ppy_str* desc);
 PPY_RT_API int64_t ppy_list_lt(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
 PPY_RT_API int64_t ppy_list_le(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
 PPY_RT_API int64_t ppy_list_gt(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
@@ -148,7 +149,7 @@ PPY_RT_API int64_t ppy_list_ge(const ppy_list* a, const ppy_list* b, const ppy_s
   X(ppy_list_index_ptr) X(ppy_list_count_i64) X(ppy_list_count_f64) X(ppy_list_count_ptr) X(ppy_list_remove_i64) \
   X(ppy_list_remove_f64) X(ppy_list_remove_ptr) X(ppy_list_pop_at_i64) X(ppy_list_pop_at_f64) X(ppy_list_pop_at_ptr) \
   X(ppy_list_box) X(ppy_list_lt) X(ppy_list_le) X(ppy_list_gt) X(ppy_list_ge) X(ppy_list_sum_from_i64)        \
-  X(ppy_list_sum_from_f64) X(ppy_list_root)
+  X(ppy_list_sum_from_f64) X(ppy_list_root) X(ppy_list_min_desc)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -970,7 +971,8 @@ static void ppy_text_add(ppy_text* t, const char* s, size_t n) {
   t->n += n;
 }
 
-/* A tuple or an optional in a list is a box (ppy_list_box): its leaves (the
+/* `n` describes the value None itself (a tuple element `(1, None)`: one leaf, 0).
+ * A tuple or an optional in a list is a box (ppy_list_box): its leaves (the
  * scalars, strs and lists it holds, nested tuples flattened, an optional as
  * its present flag then its value) in 8-byte slots, a bool as 0 or 1. The
  * descriptor of a tuple is `(` its elements' `)`, of an optional `?` and its
@@ -1031,6 +1033,9 @@ static void ppy_val_repr(ppy_text* t, const int64_t* v, const char* d) {
       else
         ppy_text_add(t, "None", 4);
       break;
+    case 'n':
+      ppy_text_add(t, "None", 4);
+      break;
     case '(': {
       ppy_text_add(t, "(", 1);
       int n = 0;
@@ -1085,6 +1090,8 @@ static int ppy_val_eq(const int64_t* a, const int64_t* b, const char* d) {
     case '?':
       if (!a[0] || !b[0]) return !a[0] == !b[0];
       return ppy_val_eq(a + 1, b + 1, d + 1);
+    case 'n':
+      return 1;
     case '(':
       for (const char* e = d + 1; *e && *e != ')'; e = ppy_desc_next(e)) {
         if (!ppy_val_eq(a, b, e)) return 0;
@@ -1326,6 +1333,10 @@ PPY_RT_API double ppy_list_min_f64(const ppy_list* l, int64_t max) {
 }
 PPY_RT_API void* ppy_list_min_ptr(const ppy_list* l, int64_t max) {
   return (void*)(intptr_t)ppy_list_pick(l, max, "s");
+}
+/** `min(l)` / `max(l)` of lists or tuples (`desc` describes the elements): the list's or the box's handle. */
+PPY_RT_API void* ppy_list_min_desc(const ppy_list* l, int64_t max, const ppy_str* desc) {
+  return (void*)(intptr_t)ppy_list_pick(l, max, PPY_STR_BYTES(desc));
 }
 
 /** `sep.join(parts)`. */

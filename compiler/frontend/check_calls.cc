@@ -313,13 +313,16 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     for (size_t i = 1; i < e.kids.size(); ++i) {
       Ty t = value(*e.kids[i], Ty::Error);
       if (t == Ty::Error) return t;
-      if (t != Ty::Int && t != Ty::Float && t != Ty::Str) {
+      if (t != Ty::Int && t != Ty::Float && t != Ty::Str && !((is_tuple(t) || is_list(t)) && orderable(t))) {
         error(e.kids[i]->pos, "E1030", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
         return Ty::Error;
       }
       if (common == Ty::Error) common = t;
       else if (common != t) {
-        error(e.kids[i]->pos, "E1030", str_cat(n, "() of int and float returns either in Python; the subset needs one type"));
+        error(e.kids[i]->pos, "E1030",
+              is_numeric(common) && is_numeric(t)
+                  ? str_cat(n, "() of int and float returns either in Python; the subset needs one type")
+                  : str_cat(n, "() of ", ty_name(common), " and ", ty_name(t), ": the subset needs one type"));
         return Ty::Error;
       }
     }

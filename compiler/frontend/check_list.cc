@@ -398,7 +398,8 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
                   " is outside the ppy subset (it orders numbers, strs, and lists and tuples of those)"));
     return Ty::Error;
   }
-  if (elem != Ty::Int && elem != Ty::Float && elem != Ty::Str && n != "sorted") {
+  if (elem != Ty::Int && elem != Ty::Float && elem != Ty::Str && n != "sorted" &&
+      !((is_list(elem) || is_tuple(elem)) && orderable(elem))) {
     error(e.kids[1]->pos, "E1030",
           str_cat(n, "() of ", ty_name(t), " is outside the ppy subset (it orders ints, floats or strs)"));
     return Ty::Error;

@@ -8,6 +8,7 @@
 #include "body_checker.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
+#include "types.h"
 
 namespace ppy::frontend::checking {
 
@@ -119,10 +120,11 @@ Ty BodyChecker::str_call(Expr& e) {
   Ty t = value(*e.kids[1], Ty::Error);
   if (t == Ty::Error) return t;
   if (t == Ty::Exc && n == "str") return Ty::Str;  // the exception's message
-  if (!is_numeric(t) && t != Ty::Str && !is_list(t)) {
+  if (!is_numeric(t) && t != Ty::Str && !is_list(t) && !is_tuple(t) && !is_optional(t) && !is_none_value(t)) {
     error(e.kids[1]->pos, "E1010", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
     return Ty::Error;
   }
+  if (is_list(t) || is_tuple(t)) effect("reads");
   return Ty::Str;
 }
 
@@ -230,8 +232,11 @@ Ty BodyChecker::fstring(Expr& e) {
       part->ty = t;
       continue;
     }
-    if (!is_numeric(t) && t != Ty::Str) {
-      error(x.pos, "E1010", str_cat("an f-string field of ", ty_name(t), " is outside the ppy subset"));
+    bool shown_as_str = is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t);  // `{xs}`: str(xs)
+    if ((!is_numeric(t) && t != Ty::Str && !shown_as_str) || (shown_as_str && !part->str.empty())) {
+      error(x.pos, "E1010",
+            str_cat("an f-string field of ", ty_name(t), part->str.empty() ? "" : " with a format spec",
+                    " is outside the ppy subset"));
       ok = false;
       continue;
     }

@@ -879,7 +879,8 @@ class FunctionLowerer {
       for (Ty x : tuple_elems(e)) d += value_desc(x);
       return d + ")";
     }
-    return "[" + list_desc(e);
+    if (is_list(e)) return "[" + list_desc(e);
+    return "n";  // the value None (a tuple element `(1, None)`)
   }
 
   /// A tuple or an optional travels to the runtime's list functions as its box
@@ -1008,6 +1009,11 @@ class FunctionLowerer {
     }
     if (e.target == "list.sum") return rt(str_cat("ppy_list_sum_", sfx).c_str(), {l}, ir_type(elem), p);
     Value* max = const_i64(e.target == "list.max" ? 1 : 0, p);
+    if (is_list(elem) || boxed(elem)) {  // lists and tuples order by the descriptor
+      Value* h = rt("ppy_list_min_desc", {l, max, str_literal(list_desc(a.ty), p)},
+                    boxed(elem) ? str_type() : ir_type(elem), p);
+      return boxed(elem) ? unbox(h, elem, p) : h;
+    }
     return rt(str_cat("ppy_list_min_", sfx).c_str(), {l, max}, ir_type(elem), p);
   }
 
@@ -1341,7 +1347,7 @@ class FunctionLowerer {
     if (n == "str") return str_of(v, a.ty, p);
     if (n == "ord") return rt("ppy_str_ord", {v}, Type::i64(), p);
     if (n == "chr") return rt("ppy_str_chr", {convert(v, a.ty, Ty::Int, p)}, str_type(), p);
-    if (n == "repr") return a.ty == Ty::Str ? rt("ppy_str_repr", {v}, str_type(), p) : str_of(v, a.ty, p);
+    if (n == "repr") return repr_of(v, a.ty, p);
     if (a.ty == Ty::Str && n == "int") return rt("ppy_str_to_i64", {v}, Type::i64(), p);
     if (a.ty == Ty::Str && n == "float") return rt("ppy_str_to_f64", {v}, Type::f64(), p);
     if (n == "int") return a.ty == Ty::Float ? float_to_int(v, p) : convert(v, a.ty, Ty::Int, p);
@@ -1361,8 +1367,10 @@ class FunctionLowerer {
       for (size_t i = 2; i < e.kids.size(); ++i) {
         Value* b = expr(*e.kids[i]);
         const char* pred = n == "min" ? "lt" : "gt";
-        Value* better = a.ty == Ty::Str ? cmp(pred, rt("ppy_str_compare", {b, r}, Type::i64(), p), const_i64(0, p), p)
-                                        : cmp(pred, b, r, p);
+        Value* better = a.ty == Ty::Str  ? cmp(pred, rt("ppy_str_compare", {b, r}, Type::i64(), p), const_i64(0, p), p)
+                        : is_tuple(a.ty) ? lexicographic(b, a.ty, r, a.ty, pred, p)
+                        : is_list(a.ty)  ? ordered(b, a.ty, r, a.ty, pred, p)
+                                         : cmp(pred, b, r, p);
         r = select(better, b, r, p);
       }
       return r;
@@ -1437,6 +1445,10 @@ class FunctionLowerer {
         v = expr(x);
         Ty t = x.ty;
         if (part->ival == 'r' && t == Ty::Str) v = rt("ppy_str_repr", {v}, str_type(), p);
+        if (part->ival == 'r' && t >= Ty::FirstCompound && !is_list(t)) {
+          v = repr_of(v, t, p);
+          t = Ty::Str;
+        }
         if (part->str.empty()) {
           v = str_of(v, t, p);
         } else {
@@ -1462,8 +1474,28 @@ class FunctionLowerer {
         return extract(v, 1, p);
       default:
         if (is_list(t)) return rt("ppy_list_repr", {v, str_literal(list_desc(t), p)}, str_type(), p);
+        if (is_none_value(t)) return str_literal("None", p);
+        // `str(x)` of an optional: its value's str, or None.
+        if (is_optional(t))
+          return select(extract(v, 0, p), str_of(extract(v, 1, p), optional_inner(t), p), str_literal("None", p), p);
+        if (is_tuple(t)) return tuple_repr(v, t, p);
         return str_literal("", p);
     }
+  }
+  /// `repr(x)`: a str's repr, an optional's value's repr or None; else as str(x).
+  Value* repr_of(Value* v, Ty t, Pos p) {
+    if (t == Ty::Str) return rt("ppy_str_repr", {v}, str_type(), p);
+    if (is_optional(t))
+      return select(extract(v, 0, p), repr_of(extract(v, 1, p), optional_inner(t), p), str_literal("None", p), p);
+    return str_of(v, t, p);
+  }
+  /// Python's repr of a tuple: the runtime's repr of a list holding it, `[` and `]` cut.
+  Value* tuple_repr(Value* v, Ty t, Pos p) {
+    Ty lt = list_of(t);
+    Value* one = new_list(lt, const_index(1, p), p);
+    emit("core.buffer_store", {v, one, const_index(0, p)}, {}, {}, p);
+    Value* s = rt("ppy_list_repr", {one, str_literal(list_desc(lt), p)}, str_type(), p);
+    return rt("ppy_str_slice", {s, const_i64(1, p), const_i64(-1, p), const_i64(1, p), const_i64(0, p)}, str_type(), p);
   }
 
   /// A conditional expression of string literals as the index of its text.

@@ -165,7 +165,7 @@ enum class Sig : uint8_t {
   P_Text, P_P, P_PP, P_PPP, P_PI, P_PIIII, P_I, P_F, I_P, I_PP, F_P, P_IP, P_FP, P_V, V_PP,
   V_LI, V_LF, V_LP, I_L, F_L, P_L, P_LP, I_LLP,
   V_LII, V_LIF, V_LIP, V_LL, L_LIIII, L_LL, I_LI, I_LF, I_LPP, L_LP, F_LI, P_LI, P_PL, L_PP, L_P,
-  V_L, I_LIP, I_LFP, V_LFP, V_LPP, F_LF,
+  V_L, I_LIP, I_LFP, V_LFP, V_LPP, F_LF, P_LIP,
 };
 // clang-format on
 
@@ -660,7 +660,7 @@ class Compiler {
         PPY_STR_FN(ppy_list_pop_at_f64, F_LI) PPY_STR_FN(ppy_list_pop_at_ptr, P_LI)
         PPY_STR_FN(ppy_list_lt, I_LLP) PPY_STR_FN(ppy_list_le, I_LLP) PPY_STR_FN(ppy_list_gt, I_LLP)
         PPY_STR_FN(ppy_list_ge, I_LLP) PPY_STR_FN(ppy_list_sum_from_i64, I_LI)
-        PPY_STR_FN(ppy_list_sum_from_f64, F_LF)
+        PPY_STR_FN(ppy_list_sum_from_f64, F_LF) PPY_STR_FN(ppy_list_min_desc, P_LIP)
     };
 #undef PPY_STR_FN
     static const std::unordered_map<Sig, size_t> kArity = {
@@ -671,7 +671,7 @@ class Compiler {
         {Sig::V_LL, 2},   {Sig::L_LIIII, 5}, {Sig::L_LL, 2}, {Sig::I_LI, 2},   {Sig::I_LF, 2},    {Sig::I_LPP, 3},
         {Sig::L_LP, 2},   {Sig::F_LI, 2},  {Sig::P_LI, 2},   {Sig::P_PL, 2},   {Sig::L_PP, 2},    {Sig::L_P, 1},
         {Sig::P_V, 0},    {Sig::V_PP, 2},  {Sig::V_L, 1},    {Sig::I_LIP, 3},  {Sig::I_LFP, 3},   {Sig::V_LFP, 3},
-        {Sig::V_LPP, 3},  {Sig::F_LF, 2},
+        {Sig::V_LPP, 3},  {Sig::F_LF, 2}, {Sig::P_LIP, 3},
     };
     // clang-format on
     auto it = kStrings.find(callee);
@@ -1149,6 +1149,10 @@ class Machine {
         break;
       case Sig::L_LP:
         out.buf = reinterpret_cast<ppy_list* (*)(const ppy_list*, const ppy_str*)>(x.fn)(arg(0).buf, p(1));
+        break;
+      case Sig::P_LIP:
+        out.p = static_cast<Slot*>(
+            reinterpret_cast<void* (*)(const ppy_list*, int64_t, const ppy_str*)>(x.fn)(arg(0).buf, arg(1).i, p(2)));
         break;
       case Sig::F_LF:
         out.f = reinterpret_cast<double (*)(const ppy_list*, double)>(x.fn)(arg(0).buf, arg(1).f);
