@@ -1,3 +1,5 @@
+#include "ppy/backends/c_backend.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,7 +9,6 @@
 #include <sstream>
 
 #include "ppy/backend/api_version.h"
-#include "ppy/backends/c_backend.h"
 #include "ppy/runtime/runtime_source.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
@@ -131,8 +132,8 @@ class CBackend : public Backend {
         // Shifts are i64 helpers of the host runtime, not device code.
         bool device_shift = (n == "core.shl" || n == "core.shr") &&
                             (f->attributes().get("gpu.kind") || op.result(0)->type() != ir::Type::i64());
-        if (!known || device_shift || n.starts_with("core.struct") || n == "core.call_intrinsic" ||
-            (op.num_results() > 1 && !capture(op)) || !op.regions().empty())
+        if (!known || device_shift || n == "core.call_intrinsic" || (op.num_results() > 1 && !capture(op)) ||
+            !op.regions().empty())
           status = validation_error({"c", str_cat(n, " in ", f->name()), "", op.loc() ? op.loc() : f->loc()});
       });
       PPY_RETURN_IF_ERROR(status);

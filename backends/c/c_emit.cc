@@ -226,7 +226,7 @@ class CWriter {
       ir::walk(f->body(), [&](const ir::Operation& op) {
         if (op.name() == "core.call_extern" &&
             (str_attr(op, "callee").starts_with("ppy_str_") || str_attr(op, "callee").starts_with("ppy_exc_") ||
-             str_attr(op, "callee").starts_with("ppy_list_") ||
+             str_attr(op, "callee").starts_with("ppy_list_") || str_attr(op, "callee").starts_with("ppy_obj_") ||
              str_attr(op, "callee") == "ppy_print_string"))
           strings = true;
         // A tuple in a list is boxed by ppy_list_box (docs/runtime.md, "Lists").
@@ -352,7 +352,10 @@ class CWriter {
         return str_cat(t.ptr_const() ? "const " : "", c_type(t.elem()), "*");
       case ir::TypeKind::Tuple:
         return tuple_struct(t);
-      default: return "void";
+      case ir::TypeKind::Struct:
+        return object_struct(t);
+      default:
+        return "void";
     }
   }
 
@@ -415,6 +418,22 @@ class CWriter {
     str_append(tuple_defs_, "static inline ", name, " ppy_unbox_", name,
                "(const void* p) {\n  const int64_t* b = (const int64_t*)p;\n  ", name, " v;\n", get,
                "  return v;\n}\n");
+    return name;
+  }
+
+  /// An object's memory (`struct<Name, __tid: i64, ...>`, docs/runtime.md
+  /// "Objects"): a struct of fields `f_<name>`, read and written through
+  /// memcpy (a derived object is read through its base's struct too).
+  std::string object_struct(ir::Type t) const {
+    auto it = object_names_.find(t.str());
+    if (it != object_names_.end()) return it->second;
+    std::string name = str_cat("ppy_S", object_names_.size(), "_", source::identifier(t.storage()->name));
+    std::string fields;
+    for (auto& f : t.storage()->fields) str_append(fields, " ", c_type(ir::Type(f.type)), " f_", f.name, ";");
+    object_names_[t.str()] = name;
+    str_append(tuple_defs_, "typedef struct {", fields, " } ", name, ";\n", "static inline ", name, " ", name,
+               "_load(const void* p) { ", name, " v; memcpy(&v, p, sizeof v); return v; }\n", "static inline void ",
+               name, "_store(void* p, ", name, " v) { memcpy(p, &v, sizeof v); }\n");
     return name;
   }
 
@@ -492,7 +511,8 @@ class CWriter {
   }
 
   std::string zero(ir::Type t) const {
-    if (t.kind() == ir::TypeKind::Tuple) return o_.dialect == Dialect::C ? "{0}" : "{}";
+    if (t.kind() == ir::TypeKind::Tuple || t.kind() == ir::TypeKind::Struct)
+      return o_.dialect == Dialect::C ? "{0}" : "{}";
     if (t.is_float()) return "0.0";
     if (t.is_bool()) return "false";
     if (t.kind() == ir::TypeKind::Buffer || t.is_ptr()) return "0";
@@ -720,6 +740,8 @@ class CWriter {
         line(str_cat(values_->name(slot), " = ", expr(v).text, ";"));
       } else if (const std::string* g = global_of(slot)) {
         line(str_cat(*g, " = ", expr(op.operand(0)).text, ";"));
+      } else if (op.operand(0)->type().kind() == ir::TypeKind::Struct) {
+        line(str_cat(c_type(op.operand(0)->type()), "_store(", expr(slot).text, ", ", expr(op.operand(0)).text, ");"));
       } else {
         line(str_cat("*", paren(expr(slot), kUnary), " = ", expr(op.operand(0)).text, ";"));
       }
@@ -903,6 +925,10 @@ class CWriter {
         {"le", {"<=", kRel}}, {"gt", {">", kRel}}, {"ge", {">=", kRel}}};
     auto it = kSym.find(pred);
     if (it == kSym.end()) return fail(op, "core.cmp without a predicate"), Expr{"false", kAtom};
+    // A handle compared with itself (`a is a` once the slots are gone): cc
+    // warns of the tautology.
+    if (op.operand(0) == op.operand(1) && op.operand(0)->type().is_ptr())
+      return {pred == "eq" || pred == "le" || pred == "ge" ? "true" : "false", kAtom};
     int prec = it->second.second;
     // `!a == b` draws -Wlogical-not-parentheses: a negation is parenthesized here.
     auto side = [&](const ir::Value* v) {
@@ -1042,6 +1068,20 @@ class CWriter {
       if (o_.dialect == Dialect::C) return {str_cat("(", c_type(rt), "){", a, "}"), kPostfix};
       return {str_cat(c_type(rt), "{", a, "}"), kPostfix};
     }
+    if (n == "core.struct_make") {
+      std::string a;
+      for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+      if (o_.dialect == Dialect::C) return {str_cat("(", c_type(rt), "){", a, "}"), kPostfix};
+      return {str_cat(c_type(rt), "{", a, "}"), kPostfix};
+    }
+    if (n == "core.struct_extract") {
+      const ir::Attribute* f = op.attr("field");
+      ir::Type st = op.operand(0)->type();
+      std::string field = f && f->is<std::string>() ? f->as_string() : "";
+      if (f && f->is<int64_t>() && static_cast<size_t>(f->as_int()) < st.storage()->fields.size())
+        field = st.storage()->fields[static_cast<size_t>(f->as_int())].name;
+      return {str_cat(paren(expr(op.operand(0)), kPostfix), ".f_", field), kPostfix};
+    }
     if (n == "core.tuple_extract") {
       const ir::Attribute* ix = op.attr("index");
       return {str_cat(paren(expr(op.operand(0)), kPostfix), ".f", ix && ix->is<int64_t>() ? ix->as_int() : 0),
@@ -1050,6 +1090,8 @@ class CWriter {
     if (n == "core.load") {
       if (source::is_slot(op.operand(0))) return {values_->name(op.operand(0)), kAtom};
       if (const std::string* g = global_of(op.operand(0))) return {*g, kAtom};
+      if (rt.kind() == ir::TypeKind::Struct)
+        return {str_cat(c_type(rt), "_load(", expr(op.operand(0)).text, ")"), kPostfix};
       return {str_cat("*", paren(expr(op.operand(0)), kUnary)), kUnary};
     }
     if (n == "core.ptr_offset") return binary(op, "+", kAdd);
@@ -1092,6 +1134,12 @@ class CWriter {
         std::string a;
         for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
         return {str_cat(c, "(", a, ")"), kPostfix};
+      }
+      if (c == "ppy_obj_new" || c == "ppy_obj_null") {  // an object's handle (docs/runtime.md,
+                                                        // "Objects")
+        std::string a;
+        for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+        return {str_cat("(ppy_str*)", c, "(", a, ")"), kUnary};
       }
       return fail(op, str_cat("the runtime function '", c, "'")), Expr{"0", kAtom};
     }
@@ -1144,6 +1192,7 @@ class CWriter {
   std::map<std::string, std::string> global_names_;  ///< a global's symbol -> its C variable
   mutable std::set<std::string> tuple_defined_;      ///< tuple types (IR spelling) with a struct in tuple_defs_
   mutable std::set<std::string> tuple_boxed_;        ///< tuple structs with ppy_box_T / ppy_unbox_T
+  mutable std::map<std::string, std::string> object_names_;  ///< struct types (IR spelling) -> their C typedef
   mutable std::string tuple_defs_;                   ///< their typedefs, members before the tuples holding them
   std::set<std::string> thunked_;                    ///< callees of capture_status calls with a thunk in thunks_
   std::string thunks_;                               ///< their frames and thunks, after the prototypes

@@ -99,7 +99,17 @@ class ModuleLowering {
         }
         return llvm::StructType::get(ctx_, members);
       }
-      default: return nullptr;
+      case TypeKind::Struct: {  // an object's memory, reached through its handle
+        std::vector<llvm::Type*> members;
+        for (auto& f : t.storage()->fields) {
+          llvm::Type* m = type(ir::Type(f.type));
+          if (!m) return nullptr;
+          members.push_back(m);
+        }
+        return llvm::StructType::get(ctx_, members);
+      }
+      default:
+        return nullptr;
     }
   }
 
@@ -522,6 +532,21 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     llvm::Value* fill = b_.CreateAShr(a, llvm::ConstantInt::get(i64(), 63));
     return set(b_.CreateSelect(in_range, b_.CreateAShr(a, safe), fill));
   }
+  if (n == "core.struct_make") {
+    llvm::Value* t = llvm::UndefValue::get(rlt);
+    for (unsigned i = 0; i < args.size(); ++i) t = b_.CreateInsertValue(t, args[i], {i});
+    return set(t);
+  }
+  if (n == "core.struct_extract") {
+    const ir::Attribute* f = op.attr("field");
+    ir::Type st = op.operand(0)->type();
+    int64_t ix = f && f->is<int64_t>() ? f->as_int() : -1;
+    if (f && f->is<std::string>() && st.kind() == TypeKind::Struct)
+      for (size_t k = 0; k < st.storage()->fields.size(); ++k)
+        if (st.storage()->fields[k].name == f->as_string()) ix = static_cast<int64_t>(k);
+    if (ix < 0) return fail(op, "a struct_extract without a field of its struct");
+    return set(b_.CreateExtractValue(args[0], {static_cast<unsigned>(ix)}));
+  }
   if (n == "core.tuple_make") {
     llvm::Value* t = llvm::UndefValue::get(rlt);
     for (unsigned i = 0; i < args.size(); ++i) t = b_.CreateInsertValue(t, args[i], {i});
@@ -766,7 +791,7 @@ absl::Status FunctionLowering::lower_cast(const ir::Operation& op) {
     return absl::OkStatus();
   };
   auto int64ish = [](ir::Type t) { return t.kind() == TypeKind::I64 || t.kind() == TypeKind::Index; };
-  if (from == to || (int64ish(from) && int64ish(to))) return set(v);
+  if (from == to || (int64ish(from) && int64ish(to)) || (from.is_ptr() && to.is_ptr())) return set(v);
   if (to.is_bool()) {
     if (int64ish(from)) return set(b_.CreateICmpNE(v, llvm::ConstantInt::get(i64(), 0)));
     if (from.kind() == TypeKind::F64) return set(b_.CreateFCmpUNE(v, llvm::ConstantFP::get(f64(), 0.0)));

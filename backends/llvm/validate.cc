@@ -24,7 +24,12 @@ bool lowered_type(ir::Type t) {
             (t.elem(i).kind() == ir::TypeKind::Ptr && t.elem(i).elem().kind() != ir::TypeKind::I8))
           return false;
       return true;
-    default: return false;
+    case ir::TypeKind::Struct:  // an object's memory (docs/runtime.md, "Objects")
+      for (auto& f : t.storage()->fields)
+        if (!lowered_type(ir::Type(f.type))) return false;
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -26,7 +26,8 @@ bool known_extern(std::string_view c) {
          c.starts_with("ppy_list_sum_") || c.starts_with("ppy_list_min_") || c == "ppy_list_sort" ||
          c == "ppy_list_reverse" || c == "ppy_list_clear" || c.starts_with("ppy_list_index_") ||
          c.starts_with("ppy_list_count_") || c.starts_with("ppy_list_remove_") || c == "ppy_list_lt" ||
-         c == "ppy_list_le" || c == "ppy_list_gt" || c == "ppy_list_ge" || c == "ppy_list_root";
+         c == "ppy_list_le" || c == "ppy_list_gt" || c == "ppy_list_ge" || c == "ppy_list_root" || c == "ppy_obj_new" ||
+         c == "ppy_obj_null";
 }
 
 /// Types the backend writes as Python values: i64, index, bool, f64, lists of
@@ -57,7 +58,14 @@ bool known_type(ir::Type t) {
               known_type(t.elem()));
     case ir::TypeKind::Ptr:
       if (t.ptr_space() == "generic" && t.elem().kind() == ir::TypeKind::I8) return true;  // a str (a Python str)
+      if (t.ptr_space() == "generic" && t.elem().kind() == ir::TypeKind::Struct)
+        return known_type(t.elem());  // an object
       return t.ptr_space() == "stack" && known_type(t.elem());
+    case ir::TypeKind::Struct:  // an object's fields (a Python list), loaded as a
+                                // tuple
+      for (auto& f : t.storage()->fields)
+        if (!known_type(ir::Type(f.type))) return false;
+      return true;
     case ir::TypeKind::Tuple:  // a Python tuple
       for (size_t i = 0; i < t.num_elems(); ++i)
         if (!known_type(t.elem(i)) || (t.elem(i).is_ptr() && t.elem(i).elem().kind() != ir::TypeKind::I8)) return false;
@@ -130,13 +138,13 @@ class PythonBackend : public Backend {
           if (!known_extern(callee)) status = refuse(str_cat("the runtime function '", callee, "' in ", f->name()), "", op.loc());
         } else if (((op.name() == "core.shl" || op.name() == "core.shr") && op.result(0)->type() != ir::Type::i64()) ||
                    op.name() == "core.ptr_offset" || op.name() == "core.buffer_data" ||
-                   op.name() == "core.call_intrinsic" || op.name().starts_with("core.struct") ||
-                   (op.name() == "core.alloca" && op.attr("count")) || !op.regions().empty() ||
-                   (op.num_results() > 1 && !capture)) {
+                   op.name() == "core.call_intrinsic" || (op.name() == "core.alloca" && op.attr("count")) ||
+                   !op.regions().empty() || (op.num_results() > 1 && !capture)) {
           status = refuse(where, "", op.loc());
         } else if (op.name() == "core.const" && op.num_results() == 1 && global_address(op.result(0), module)) {
           // a module variable's address: read and written as a Python global
         } else if ((op.name() == "core.load" || op.name() == "core.store") &&
+                   op.operand(op.name() == "core.load" ? 0 : 1)->type().elem().kind() != ir::TypeKind::Struct &&
                    !(op.operand(op.name() == "core.load" ? 0 : 1)->def() &&
                      op.operand(op.name() == "core.load" ? 0 : 1)->def()->name() == "core.alloca") &&
                    !slot_param(op.operand(op.name() == "core.load" ? 0 : 1)) &&

@@ -956,6 +956,12 @@ class ModuleWriter {
         line(str_cat(*g, " = ", expr(op.operand(0)).text));
         return;
       }
+      if (op.operand(0)->type().kind() == ir::TypeKind::Struct) {  // an object's fields (docs/runtime.md,
+                                                                   // "Objects")
+        line(str_cat(paren(expr(slot), kAtom), "[:", op.operand(0)->type().storage()->fields.size(),
+                     "] = ", expr(op.operand(0)).text));
+        return;
+      }
       if (!source::is_slot(slot) && !cells_.count(slot)) return fail(op, "a store through a pointer");
       const ir::Value* v = op.operand(0);
       if (!values_->inlined(v) && values_->name(v) == values_->name(slot)) return;
@@ -1109,14 +1115,30 @@ class ModuleWriter {
                                                               {"le", "<="}, {"gt", ">"},  {"ge", ">="}};
       auto it = kSym.find(std::string(str_attr(op, "predicate")));
       if (it == kSym.end()) return fail(op, "core.cmp without a predicate"), Expr{"False", kAtom};
-      return {str_cat(paren(expr(op.operand(0)), kCmp + 1), " ", it->second, " ", paren(expr(op.operand(1)), kCmp + 1)),
-              kCmp};
+      std::string sym = it->second;
+      if (op.operand(0)->type().is_ptr() && (sym == "==" || sym == "!="))
+        sym = sym == "==" ? "is" : "is not";  // handles (objects) compare by identity
+      return {str_cat(paren(expr(op.operand(0)), kCmp + 1), " ", sym, " ", paren(expr(op.operand(1)), kCmp + 1)), kCmp};
     }
     if (n == "core.select")
       return {str_cat(paren(expr(op.operand(1)), kTernary + 1), " if ", paren(expr(op.operand(0)), kTernary + 1), " else ",
                       paren(expr(op.operand(2)), kTernary)),
               kTernary};
     if (n == "core.cast") return cast(op);
+    if (n == "core.struct_make") {
+      std::string a;
+      for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+      return {str_cat("(", a, op.num_operands() == 1 ? ",)" : ")"), kAtom};
+    }
+    if (n == "core.struct_extract") {
+      const ir::Attribute* f = op.attr("field");
+      ir::Type st = op.operand(0)->type();
+      int64_t ix = f && f->is<int64_t>() ? f->as_int() : 0;
+      if (f && f->is<std::string>())
+        for (size_t k = 0; k < st.storage()->fields.size(); ++k)
+          if (st.storage()->fields[k].name == f->as_string()) ix = static_cast<int64_t>(k);
+      return {str_cat(paren(expr(op.operand(0)), kAtom), "[", ix, "]"), kAtom};
+    }
     if (n == "core.tuple_make") {
       std::string a;
       for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
@@ -1127,6 +1149,7 @@ class ModuleWriter {
       return {str_cat(paren(expr(op.operand(0)), kAtom), "[", ix && ix->is<int64_t>() ? ix->as_int() : 0, "]"), kAtom};
     }
     if (n == "core.load") {
+      if (op.result(0)->type().kind() == ir::TypeKind::Struct) return call("tuple", {op.operand(0)});
       if (const std::string* g = global_of(op.operand(0))) return {*g, kAtom};
       if (cells_.count(op.operand(0))) return {values_->name(op.operand(0)) + "[0]", kAtom};
       return {values_->name(op.operand(0)), kAtom};
@@ -1156,6 +1179,13 @@ class ModuleWriter {
                 kAtom};
       if (c.starts_with("ppy_str_")) return string_op(op, c);
       if (c.starts_with("ppy_exc_")) return exc_op(op, c);
+      // An object is a Python list: its type id, then its fields
+      // (docs/runtime.md, "Objects").
+      if (c == "ppy_obj_new")
+        return {str_cat("[", expr(op.operand(1)).text, "] + [None] * (", paren(expr(op.operand(0)), kMul + 1),
+                        " // 8 - 1)"),
+                kAdd};
+      if (c == "ppy_obj_null") return {"None", kAtom};
       // Lists are Python lists (docs/runtime.md, "Lists").
       if (c == "ppy_list_new_ptr") return {str_cat("[None] * ", paren(expr(op.operand(0)), kMul + 1)), kMul};
       if (c.starts_with("ppy_list_append_"))
@@ -1305,7 +1335,7 @@ class ModuleWriter {
   Expr cast(const ir::Operation& op) {
     ir::Type from = op.operand(0)->type(), to = op.result(0)->type();
     Expr a = expr(op.operand(0));
-    if (from == to || (int_type(from) && int_type(to))) return a;
+    if (from == to || (int_type(from) && int_type(to)) || (from.is_ptr() && to.is_ptr())) return a;
     if (to.is_float()) return {str_cat("float(", a.text, ")"), kAtom};
     if (to.is_bool()) return {str_cat(paren(a, kCmp + 1), from.is_float() ? " != 0.0" : " != 0"), kCmp};
     if (int_type(to)) return {str_cat("int(", a.text, ")"), kAtom};

@@ -5,4 +5,6 @@
 #define PPY_RT_DATA
 #define PPY_RT_STRINGS 1
 #include "ppy_runtime.h"
+
+#include "ppy_obj.h"
 #include "ppy_str.h"

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "ppy/ir/text.h"
 #include "ppy/runtime/runtime_source.h"
+#include "ppy_obj.h"
 #include "ppy_runtime.h"
 #include "ppy_str.h"
 
@@ -229,7 +230,20 @@ TEST(Runtime, TheEmbeddedTextIsTheHeader) {
   EXPECT_NE(text.find("#endif /* PPY_RUNTIME_H */\n"), std::string_view::npos);
   // ppy_str.h follows it: the strings, compiled only under PPY_RT_STRINGS.
   EXPECT_NE(text.find("ppy_str_concat"), std::string_view::npos);
-  EXPECT_TRUE(text.ends_with("#endif /* PPY_RT_STRINGS && !PPY_STR_H */\n"));
+  EXPECT_NE(text.find("#endif /* PPY_RT_STRINGS && !PPY_STR_H */\n"), std::string_view::npos);
+  // Then ppy_obj.h: objects, under PPY_RT_STRINGS too.
+  EXPECT_NE(text.find("ppy_obj_new"), std::string_view::npos);
+  EXPECT_TRUE(text.ends_with("#endif /* PPY_RT_STRINGS && !PPY_OBJ_H */\n"));
+}
+
+TEST(Runtime, AnObjectIsZeroWithItsTypeIdFirst) {
+  auto* o = static_cast<int64_t*>(ppy_obj_new(40, 7));
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(o[0], 7);
+  for (int i = 1; i < 5; ++i) EXPECT_EQ(o[i], 0) << i;
+  auto* small = static_cast<int64_t*>(ppy_obj_new(0, 3));  // at least the type id
+  EXPECT_EQ(small[0], 3);
+  EXPECT_EQ(ppy_obj_null(), nullptr);
 }
 
 TEST(Runtime, TheDigestIsSixteenHexDigitsOfTheText) {

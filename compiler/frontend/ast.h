@@ -48,7 +48,22 @@ enum class ExprKind : uint8_t {
 
 /// What a name, attribute or call refers to (set by the checker).
 enum class Ref : uint8_t {
-  Unresolved, Local, Const, Func, Module, Builtin, Math, Cuda, Native, Ppy,
+  Unresolved,
+  Local,
+  Const,
+  Func,
+  Module,
+  Builtin,
+  Math,
+  Cuda,
+  Native,
+  Ppy,
+  Ctor,    ///< `C(args)`: a new instance of class C (target its qualified name
+           ///< `module.C`)
+  Method,  ///< `x.m(args)`: a method call on an instance (target the method's
+           ///< name)
+  Super,   ///< `super().m(args)`: the base's method (target `Class.m`, the
+           ///< function called)
 };
 
 struct Expr;
@@ -80,11 +95,27 @@ struct Expr {
 };
 
 enum class StmtKind : uint8_t {
-  Expr, Assign, AugAssign, AnnAssign, If, While, For, Break, Continue, Return, Pass, Def,
-  Import, ImportFrom, Assert,
+  Expr,
+  Assign,
+  AugAssign,
+  AnnAssign,
+  If,
+  While,
+  For,
+  Break,
+  Continue,
+  Return,
+  Pass,
+  Def,
+  Import,
+  ImportFrom,
+  Assert,
   Global,  ///< `global a, b`: names in `names`
   Raise,   ///< `raise X`, `raise X(msg)` (value), bare `raise` (no value)
   Try,     ///< body, handlers, orelse (`else`), finalbody (`finally`)
+  /// `class Name(Base):`: def holds the name, decorators and body (its params
+  /// none), targets the bases.
+  Class,
 };
 
 struct Stmt;

@@ -5,6 +5,7 @@
 // (check_calls.cc) are checked in files of their own. Not an API.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -14,6 +15,7 @@
 #include "checker.h"
 #include "ppy/frontend/diagnostics.h"
 #include "ppy/frontend/frontend.h"
+#include "types.h"
 
 namespace ppy::frontend::checking {
 
@@ -175,8 +177,33 @@ class BodyChecker {
   Ty list_slice(Expr& e, Ty base);
   /// `sorted(xs)`, `sum(xs)`, `min(xs)`, `max(xs)` of a list.
   Ty list_builtin(Expr& e, const std::string& n);
-  /// `sep.join(xs)` and `s.split([sep])`: the str methods that take or make a list[str].
+  /// `sep.join(xs)` and `s.split([sep])`: the str methods that take or make a
+  /// list[str].
   Ty str_list_method(Expr& e, Expr& callee);
+
+  // --- classes (check_class.cc) ---
+  /// The class whose method this is (null for a function).
+  ClassInfo* method_class() const;
+  /// `x.f` of an instance `x` of class `bt`.
+  Ty field_read(Expr& e, Ty bt);
+  /// A field's type when `t` is `local.f` of an instance (an assignment's
+  /// hint), else Error.
+  Ty field_type_hint(const Expr& t);
+  /// `x.f = v`.
+  void field_assign(Expr& t, Ty vt, const Expr& v);
+  /// The arguments of a call (`e.kids[1..]`, keywords, defaults) against a
+  /// signature.
+  bool call_args(Expr& e, const std::string& shown, const std::vector<std::string>& names,
+                 const std::vector<Ty>& params, const std::vector<std::optional<ConstInfo>>& defaults);
+  /// Records a call of method `Class.m` of this module (effects propagate
+  /// through it).
+  void calls_method(const std::string& qual, Pos p);
+  Ty ctor_call(Expr& e, Ty cls);
+  Ty method_call(Expr& e, Expr& callee, Ty bt);
+  Ty super_call(Expr& e, Expr& callee);
+  Ty isinstance_call(Expr& e);
+  /// E1010 unless `e`'s value prints as Python prints it (types.h's printable).
+  bool check_printable(const Expr& e);
 
   ModuleInfo& m_;
   FuncInfo& f_;

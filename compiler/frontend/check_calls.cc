@@ -14,6 +14,15 @@ namespace ppy::frontend::checking {
 Ty BodyChecker::call(Expr& e, bool stmt_level) {
   Expr& callee = *e.kids[0];
   auto path = dotted(callee);
+  // `super().m(...)`: the base's method on self.
+  if (callee.kind == ExprKind::Attribute && callee.kids[0]->kind == ExprKind::Call &&
+      callee.kids[0]->kids[0]->kind == ExprKind::Name && callee.kids[0]->kids[0]->str == "super" &&
+      !types_.count("super") && !m_.bindings.count("super"))
+    return super_call(e, callee);
+  if (path && path->find('.') == std::string::npos && !types_.count(*path)) {
+    if (auto ci = m_.classes.find(*path); ci != m_.classes.end()) return ctor_call(e, ci->second);
+    if (*path == "isinstance" && !m_.bindings.count(*path) && !m_.func_index.count(*path)) return isinstance_call(e);
+  }
   // A method of a value: `s.strip()`, `"a".upper()`, `t.lower().strip()`.
   if (callee.kind == ExprKind::Attribute &&
       (!path || types_.count(path->substr(0, path->find('.'))) ||
@@ -23,6 +32,12 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     Ty bt = value(*callee.kids[0], Ty::Error);
     if (bt == Ty::Str) return str_method(e, callee, bt);
     if (is_list(bt)) return list_method(e, callee, bt);
+    if (is_class(bt)) return method_call(e, callee, bt);
+    if (is_optional(bt) && is_class(optional_inner(bt))) {
+      for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+      maybe_none(*callee.kids[0]);
+      return Ty::Error;
+    }
     if (!path) {
       for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
       if (bt != Ty::Error) error(callee.pos, "E1010", str_cat("methods of ", ty_name(bt), " are outside the ppy subset"));
@@ -229,9 +244,14 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     }
     for (size_t i = 1; i < e.kids.size(); ++i) {
       Ty t = expr(*e.kids[i], Ty::Error, false);
-      if (t == Ty::None) error(e.kids[i]->pos, "E1030", "this call returns None; printing it is outside the ppy subset");
-      else if (is_ptr(t)) error(e.kids[i]->pos, "E1030", "a native pointer cannot be printed");
-      else if (is_list(t)) effect("reads");
+      if (t == Ty::None)
+        error(e.kids[i]->pos, "E1030", "this call returns None; printing it is outside the ppy subset");
+      else if (is_ptr(t))
+        error(e.kids[i]->pos, "E1030", "a native pointer cannot be printed");
+      else if (t != Ty::Error && !check_printable(*e.kids[i]))
+        continue;
+      else if (is_list(t))
+        effect("reads");
     }
     return Ty::None;
   }

@@ -146,8 +146,15 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
           bad = true;
           continue;
         }
-        if (et == Ty::Error) et = t;
-        else if (et != t) {
+        if (is_class(t) && is_class(want) && assignable(t, want)) t = want;  // objects of subclasses in a list[Base]
+        if (et == Ty::Error)
+          et = t;
+        else if (is_class(et) && is_class(t) && et != t) {
+          error(k->pos, "E1030",
+                str_cat("a list mixes ", ty_name(et), " and ", ty_name(t),
+                        " objects; annotate it as a list of their base"));
+          bad = true;
+        } else if (et != t) {
           error(k->pos, "E1030",
                 (et == Ty::Int && t == Ty::Float) || (et == Ty::Float && t == Ty::Int)
                     ? std::string("a list mixes int and float elements; write every element as a float (1.0)")
@@ -324,6 +331,11 @@ Ty BodyChecker::attribute(Expr& e) {
     }
   }
   Ty bt = value(*e.kids[0], Ty::Error);
+  if (is_class(bt)) return field_read(e, bt);
+  if (is_optional(bt) && is_class(optional_inner(bt))) {
+    maybe_none(*e.kids[0]);
+    return Ty::Error;
+  }
   if (bt != Ty::Error) error(e.pos, "E1010", str_cat("attributes of ", ty_name(bt), " are outside the ppy subset"));
   return Ty::Error;
 }

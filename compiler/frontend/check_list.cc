@@ -24,11 +24,16 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
     error(e.keywords[0].pos, "E1010", str_cat("list.", name, "() with keywords is outside the ppy subset"));
     return Ty::Error;
   }
+  if (holds_object(elem) && (name == "index" || name == "count" || name == "remove" || name == "sort")) {
+    for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+    error(callee.pos, "E1010", str_cat("list.", name, "() of a ", ty_name(base), " is outside the ppy subset"));
+    return Ty::Error;
+  }
   if (name == "append") {
     if (nargs != 1) return args_error(1);
     Ty t = value(*e.kids[1], elem);
     if (t == Ty::Error) return Ty::Error;
-    if (!element_fits(t, elem)) {
+    if (!element_fits(t, elem) && !(is_class(t) && assignable(t, elem))) {
       if (!is_optional(elem) && maybe_none(*e.kids[1])) return Ty::Error;
       error(e.kids[1]->pos, "E1030", str_cat("cannot append ", ty_name(t), " to a ", ty_name(base)));
       return Ty::Error;
@@ -335,6 +340,10 @@ Ty BodyChecker::list_comp(Expr& e, Ty expected) {
 
 Ty BodyChecker::list_contains(Expr& e, const std::vector<Ty>& ts) {
   Ty elem = list_elem(ts[1]);
+  if (holds_object(elem)) {
+    error(e.pos, "E1010", str_cat("'", e.ops[0], "' of a ", ty_name(ts[1]), " is outside the ppy subset"));
+    return Ty::Error;
+  }
   if (!element_fits(ts[0], elem)) {
     if (!is_optional(elem) && maybe_none(*e.kids[0])) return Ty::Error;
     error(e.pos, "E1030",
@@ -476,6 +485,10 @@ Ty BodyChecker::compare_lists(Expr& e, const std::vector<Ty>& ts) {
   }
   if (ts[0] != ts[1]) {
     error(e.pos, "E1030", str_cat("cannot compare ", ty_name(ts[0]), " and ", ty_name(ts[1])));
+    return Ty::Error;
+  }
+  if (holds_object(ts[0])) {
+    error(e.pos, "E1010", str_cat("'", op, "' of ", ty_name(ts[0]), " is outside the ppy subset"));
     return Ty::Error;
   }
   effect("reads");

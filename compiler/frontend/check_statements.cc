@@ -64,6 +64,7 @@ void BodyChecker::collect_target(const Expr& t) {
 
 void BodyChecker::collect_locals(const std::vector<StmtPtr>& body) {
   for (auto& s : body) {
+    if (s->kind == StmtKind::Class) continue;  // refused (a class inside a function)
     for (auto& t : s->targets) collect_target(*t);
     for (auto& h : s->handlers)
       if (!h.name.empty() && !types_.count(h.name)) {
@@ -159,6 +160,11 @@ void BodyChecker::stmt(Stmt& s) {
     case StmtKind::Pass:
     case StmtKind::Global:  // declared before the body is checked (declare_globals)
       return;
+    case StmtKind::Class:
+      error(s.pos, "E1010",
+            "a class inside a function or block is outside the ppy subset "
+            "(define it at module level)");
+      return;
     case StmtKind::Expr:
       if (s.value->kind == ExprKind::Str) return;  // docstring
       expr(*s.value, Ty::Error, true);
@@ -184,6 +190,10 @@ void BodyChecker::stmt(Stmt& s) {
         auto it = types_.find(s.targets[0]->str);
         if (it != types_.end()) hint = it->second;
       }
+      if (s.targets.size() == 1) {
+        Ty ft = field_type_hint(*s.targets[0]);
+        if (ft != Ty::Error) hint = ft;
+      }
       vt = value(*s.value, hint);
       for (auto& t : s.targets) {
         if (t->kind == ExprKind::Tuple)
@@ -195,6 +205,12 @@ void BodyChecker::stmt(Stmt& s) {
     }
     case StmtKind::AnnAssign: {
       Expr& t = *s.targets[0];
+      if (t.kind == ExprKind::Attribute && s.value) {  // `self.x: T = v` (the declarer made x a field of type T)
+        Ty want = annotation(s.annotation.get());
+        Ty vt = value(*s.value, want);
+        field_assign(t, vt, *s.value);
+        return;
+      }
       if (t.kind != ExprKind::Name) {
         error(t.pos, "E1010", "an annotated assignment must name a local variable");
         return;
@@ -455,6 +471,8 @@ Ty BodyChecker::annotation(const Expr* a) {
           *a, [&](const Expr& x) { return annotation(&x); },
           [&](Pos p, const char* code, std::string msg) { error(p, code, std::move(msg)); }))
     return *c;
+  if (a->kind == ExprKind::Name || a->kind == ExprKind::Str)
+    if (auto it = m_.classes.find(a->str); it != m_.classes.end()) return it->second;
   if (a->kind == ExprKind::Name) {
     if (a->str == "int") return Ty::Int;
     if (a->str == "float") return Ty::Float;
@@ -521,7 +539,7 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
     return;
   }
   if (t.kind == ExprKind::Attribute) {
-    error(t.pos, "E1010", "assigning to an attribute is outside the ppy subset");
+    field_assign(t, vt, v);
     return;
   }
   error(t.pos, "E1001", "cannot assign to this expression");
@@ -529,12 +547,21 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
 
 void BodyChecker::aug_assign(Stmt& s) {
   Expr& t = *s.targets[0];
-  if (t.kind != ExprKind::Name && t.kind != ExprKind::Subscript) {
-    error(t.pos, "E1010", "augmented assignment needs a variable or a list element");
+  if (t.kind != ExprKind::Name && t.kind != ExprKind::Subscript && t.kind != ExprKind::Attribute) {
+    error(t.pos, "E1010", "augmented assignment needs a variable, a list element or a field");
     return;
   }
   Ty tt;
-  if (t.kind == ExprKind::Name) {
+  if (t.kind == ExprKind::Attribute) {  // `x.f += v`: x is evaluated once
+    if (t.kids[0]->kind != ExprKind::Name) {
+      error(t.pos, "E1010",
+            "augmented assignment to a field of anything but a variable is "
+            "outside the ppy subset");
+      return;
+    }
+    tt = value(t, Ty::Error);
+    if (tt != Ty::Error) effect("writes");
+  } else if (t.kind == ExprKind::Name) {
     tt = value(t, Ty::Error);
     if (globals_.count(t.str)) global_effect(true);
   } else {

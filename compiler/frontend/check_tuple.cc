@@ -210,6 +210,7 @@ bool BodyChecker::comparable(Ty a, Ty b, const std::string& op) {
     return true;
   }
   if (!eq) return false;
+  if (is_class(a) && is_class(b)) return is_subclass(a, b) || is_subclass(b, a);
   if (is_none_value(a) || is_none_value(b)) return is_optional(a) || is_optional(b) || a == b;
   if (is_optional(a) || is_optional(b)) {
     Ty x = is_optional(a) ? optional_inner(a) : a, y = is_optional(b) ? optional_inner(b) : b;
@@ -223,6 +224,7 @@ Ty BodyChecker::compare_compound(Expr& e, const std::vector<Ty>& ts) {
     const std::string& op = e.ops[i];
     Ty a = ts[i], b = ts[i + 1];
     if (op == "is" || op == "is not") {
+      if (is_class(a) && is_class(b) && (is_subclass(a, b) || is_subclass(b, a))) continue;  // identity
       if (!is_none_value(a) && !is_none_value(b)) {
         error(e.pos, "E1010",
               str_cat("'", op, "' compares with None only in the ppy subset (", ty_name(a), " and ", ty_name(b), ")"));
@@ -233,6 +235,21 @@ Ty BodyChecker::compare_compound(Expr& e, const std::vector<Ty>& ts) {
     if (op != "==" && op != "!=" && (is_optional(a) || is_none_value(a) || is_optional(b) || is_none_value(b))) {
       maybe_none(is_optional(a) || is_none_value(a) ? *e.kids[i] : *e.kids[i + 1]);
       return Ty::Error;
+    }
+    if ((op == "==" || op == "!=") && is_class(a) && is_class(b) && class_info(a)->dataclass && comparable(a, b, op)) {
+      const ClassInfo& c = *class_info(a);
+      bool held = false;
+      for (auto& f : c.fields) held = held || holds_object(f.second);
+      if (a != b || !c.subclasses.empty() || held) {
+        error(e.pos, "E1010",
+              str_cat("'", op, "' of dataclass ", c.name,
+                      " with subclasses or fields holding objects is outside "
+                      "the ppy subset (ppy compares a dataclass's "
+                      "own fields)"));
+        return Ty::Error;
+      }
+      effect("reads");
+      continue;
     }
     if (!comparable(a, b, op)) {
       error(e.pos, "E1030",

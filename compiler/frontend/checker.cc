@@ -80,19 +80,58 @@ Ty ty_from_name(const std::string& s) {
 namespace checking {
 
 const std::set<std::string>& special_names() {
-  static const std::set<std::string> s = {
-      "math", "math.sqrt", "math.sin", "math.cos", "math.tan", "math.exp", "math.log", "math.log2",
-      "math.log10", "math.floor", "math.ceil", "math.trunc", "math.fabs", "math.pow", "math.pi", "math.e",
-      "math.inf", "math.tau", "ppy", "ppy.export", "ppy.cuda", "ppy.native", "ppy.cuda.kernel",
-      "ppy.cuda.device", "ppy.cuda.thread_id", "ppy.cuda.block_id", "ppy.cuda.block_dim",
-      "ppy.cuda.grid_dim", "ppy.cuda.global_id", "ppy.cuda.syncthreads", "ppy.cuda.launch",
-      "ppy.native.ptr", "ppy.native.const_ptr", "ppy.native.offset", "ppy.native.load",
-      "ppy.native.store", "ppy.xla", "ppy.xla.jit", "ppy.pure", "ppy.opt",
-      "typing", "typing.Optional", "typing.Tuple", "typing.List"};
+  static const std::set<std::string> s = {"math",
+                                          "math.sqrt",
+                                          "math.sin",
+                                          "math.cos",
+                                          "math.tan",
+                                          "math.exp",
+                                          "math.log",
+                                          "math.log2",
+                                          "math.log10",
+                                          "math.floor",
+                                          "math.ceil",
+                                          "math.trunc",
+                                          "math.fabs",
+                                          "math.pow",
+                                          "math.pi",
+                                          "math.e",
+                                          "math.inf",
+                                          "math.tau",
+                                          "ppy",
+                                          "ppy.export",
+                                          "ppy.cuda",
+                                          "ppy.native",
+                                          "ppy.cuda.kernel",
+                                          "ppy.cuda.device",
+                                          "ppy.cuda.thread_id",
+                                          "ppy.cuda.block_id",
+                                          "ppy.cuda.block_dim",
+                                          "ppy.cuda.grid_dim",
+                                          "ppy.cuda.global_id",
+                                          "ppy.cuda.syncthreads",
+                                          "ppy.cuda.launch",
+                                          "ppy.native.ptr",
+                                          "ppy.native.const_ptr",
+                                          "ppy.native.offset",
+                                          "ppy.native.load",
+                                          "ppy.native.store",
+                                          "ppy.xla",
+                                          "ppy.xla.jit",
+                                          "ppy.pure",
+                                          "ppy.opt",
+                                          "typing",
+                                          "typing.Optional",
+                                          "typing.Tuple",
+                                          "typing.List",
+                                          "dataclasses",
+                                          "dataclasses.dataclass"};
   return s;
 }
-bool is_special_module(const std::string& m) { return m == "math" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" ||
-                                                  m == "ppy.xla" || m == "typing"; }
+bool is_special_module(const std::string& m) {
+  return m == "math" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" || m == "typing" ||
+         m == "dataclasses";
+}
 
 std::optional<std::string> dotted(const Expr& e) {
   if (e.kind == ExprKind::Name) return e.str;
@@ -118,6 +157,7 @@ ModuleInterface interface_of(const ModuleInfo& m) {
   ModuleInterface out;
   out.name = m.name;
   for (const FuncInfo& f : m.funcs) {
+    if (f.name.find('.') != std::string::npos) continue;  // a method: reached through its class only
     FuncSignature s;
     s.name = f.name;
     for (auto& p : f.def->params) s.param_names.push_back(p.name);
@@ -244,7 +284,10 @@ void propagate_effects(ModuleInfo& m, const ModuleInterfaces& all) {
       for (const std::string& q : f.callees) {
         size_t dot = q.rfind('.');
         std::string mod = q.substr(0, dot), fn = q.substr(dot + 1);
-        if (mod == m.name) {
+        if (q.starts_with(m.name + ".") && m.func(q.substr(m.name.size() + 1))) {  // a method `Class.m`
+          const FuncInfo* g = m.func(q.substr(m.name.size() + 1));
+          f.effects.insert(g->effects.begin(), g->effects.end());
+        } else if (mod == m.name) {
           if (FuncInfo* g = m.func(fn)) f.effects.insert(g->effects.begin(), g->effects.end());
         } else if (auto it = all.find(mod); it != all.end()) {
           auto s = it->second.functions.find(fn);

@@ -94,10 +94,21 @@ struct ModuleInfo {
   std::map<std::string, Binding> bindings;
   /// `main()` when it is all the guard says (main is then the entry itself).
   std::vector<std::pair<std::string, Pos>> main_calls;
-  /// Qualnames of other modules' functions this module calls (extern declarations).
+  /// The module's classes by name (types.h's ClassInfo), and in source order.
+  std::map<std::string, Ty> classes;
+  std::vector<Ty> class_order;
+  /// A dataclass's fields' defaults (in field order, its base's first), by
+  /// class name.
+  std::map<std::string, std::vector<std::optional<ConstInfo>>> field_defaults;
+  /// Qualnames of other modules' functions this module calls (extern
+  /// declarations).
   std::set<std::string> externals;
 
   FuncInfo* func(const std::string& n) {
+    auto it = func_index.find(n);
+    return it == func_index.end() ? nullptr : &funcs[it->second];
+  }
+  const FuncInfo* func(const std::string& n) const {
     auto it = func_index.find(n);
     return it == func_index.end() ? nullptr : &funcs[it->second];
   }

@@ -32,6 +32,18 @@ class Declarer {
     // A name a function declares `global` is a variable, never a constant.
     for (auto& s : m_.ast.body)
       if (s->kind == StmtKind::Def) collect_global_names(s->def->body);
+    // Class names first: an annotation may name a class defined below (as a
+    // string in Python).
+    for (auto& s : m_.ast.body)
+      if (s->kind == StmtKind::Class) {
+        if (defined(s->def->name) || m_.classes.count(s->def->name)) continue;  // reported when declared
+        Ty t = class_type(m_.name, s->def->name);
+        *class_info(t) = ClassInfo{};
+        class_info(t)->ty = t;
+        class_info(t)->module = m_.name;
+        class_info(t)->name = s->def->name;
+        m_.classes[s->def->name] = t;
+      }
     std::vector<StmtPtr> kept, code;
     bool guard_only = true;  // every code statement came from the `__main__` guard
     for (auto& s : m_.ast.body) {
@@ -47,6 +59,10 @@ class Declarer {
           continue;
         case StmtKind::Def:
           declare_function(*s->def);
+          kept.push_back(std::move(s));
+          continue;
+        case StmtKind::Class:
+          declare_class(*s);
           kept.push_back(std::move(s));
           continue;
         case StmtKind::Assign:
@@ -90,6 +106,7 @@ class Declarer {
       code.push_back(std::move(s));
     }
     m_.ast.body = std::move(kept);
+    number_classes();
     for (auto& [name, n] : bound)
       if (!m_.consts.count(name)) m_.module_vars.insert(name);
     if (code.empty()) return;
@@ -257,11 +274,15 @@ class Declarer {
       return *c;
     auto bad = [&]() {
       error(a->pos, "E1031",
-            str_cat("the type of ", what, " must be int, float, bool, str, list[T], a tuple, T | None",
+            str_cat("the type of ", what,
+                    " must be int, float, bool, str, list[T], a tuple, T | "
+                    "None, a class",
                     allow_none ? " or None" : "", " (or a native pointer in GPU code)"));
       return Ty::Error;
     };
     if (a->kind == ExprKind::NoneLit) return allow_none ? Ty::None : bad();
+    if (a->kind == ExprKind::Name || a->kind == ExprKind::Str)
+      if (auto it = m_.classes.find(a->str); it != m_.classes.end()) return it->second;
     if (a->kind == ExprKind::Name) {
       if (a->str == "int") return Ty::Int;
       if (a->str == "float") return Ty::Float;
@@ -294,14 +315,17 @@ class Declarer {
     return it->second.name + path.substr(first.size());
   }
 
-  void declare_function(FuncDef& def) {
-    if (defined(def.name)) {
-      error(def.pos, "E1021", str_cat("'", def.name, "' is defined twice in module ", m_.name));
+  /// A function, or (`self_class` set) a method `Class.name` whose first
+  /// parameter is self.
+  void declare_function(FuncDef& def, Ty self_class = Ty::Error) {
+    std::string qual = self_class == Ty::Error ? def.name : str_cat(ty_name(self_class), ".", def.name);
+    if (self_class != Ty::Error ? m_.func_index.count(qual) != 0 : defined(def.name) || m_.classes.count(def.name)) {
+      error(def.pos, "E1021", str_cat("'", qual, "' is defined twice in module ", m_.name));
       return;
     }
     FuncInfo f;
     f.def = &def;
-    f.name = def.name;
+    f.name = qual;
     for (auto& deco : def.decorators) {
       if (deco->kind == ExprKind::Call) {
         auto path = dotted(*deco->kids[0]);
@@ -338,7 +362,10 @@ class Declarer {
     for (auto& p : def.params) {
       if (!seen.insert(p.name).second)
         error(p.pos, "E1021", str_cat("duplicate parameter '", p.name, "' in function '", def.name, "'"));
-      if (!p.annotation) {
+      if (self_class != Ty::Error && &p == &def.params[0]) {  // self: an instance of the class
+        p.ty = self_class;
+        if (p.default_value) error(p.pos, "E1010", "a default for self is outside the ppy subset");
+      } else if (!p.annotation) {
         error(p.pos, "E1031", str_cat("parameter '", p.name, "' of '", def.name, "' needs a type annotation"));
         p.ty = Ty::Error;
       } else {
@@ -354,8 +381,11 @@ class Declarer {
       f.defaults.push_back(default_value(p, def.name, gpu));
       f.locals.emplace_back(p.name, p.ty);
     }
-    if (!def.returns) {
-      error(def.pos, "E1031", str_cat("function '", def.name, "' needs a return annotation (-> None when it returns nothing)"));
+    if (!def.returns && self_class != Ty::Error && def.name == "__init__") {
+      f.result = Ty::None;  // __init__ returns None, annotated or not
+    } else if (!def.returns) {
+      error(def.pos, "E1031",
+            str_cat("function '", def.name, "' needs a return annotation (-> None when it returns nothing)"));
       f.result = Ty::Error;
     } else {
       f.result = annotation_type(def.returns.get(), true, str_cat("the result of '", def.name, "'"));
@@ -374,8 +404,268 @@ class Declarer {
       if (f.gpu_kind == "kernel" && f.result != Ty::None && f.result != Ty::Error)
         error(def.returns->pos, "E1100", str_cat("kernel '", def.name, "' must return None"));
     }
-    m_.func_index[def.name] = m_.funcs.size();
+    if (self_class != Ty::Error && def.name == "__init__" && f.result != Ty::None && f.result != Ty::Error)
+      error(def.returns->pos, "E1030", "__init__ must return None");
+    m_.func_index[qual] = m_.funcs.size();
     m_.funcs.push_back(std::move(f));
+  }
+
+  // --- classes (docs/language.md, "Classes") ---
+
+  /// Whether `e` is `self.NAME` (NAME in `field`).
+  static bool self_attr(const Expr& e, const std::string& self, std::string* field) {
+    if (e.kind != ExprKind::Attribute || e.kids[0]->kind != ExprKind::Name || e.kids[0]->str != self) return false;
+    *field = e.str;
+    return true;
+  }
+
+  /// Adds field `n` of type `t` (declared at `p`) to class `c`; the same type
+  /// again is no change.
+  void add_field(ClassInfo& c, const std::string& n, Ty t, Pos p) {
+    int i = c.field(n);
+    if (i < 0) {
+      c.fields.emplace_back(n, t);
+      return;
+    }
+    if (t != Ty::Error && c.fields[static_cast<size_t>(i)].second != Ty::Error &&
+        c.fields[static_cast<size_t>(i)].second != t)
+      error(p, "E1030",
+            str_cat("field '", n, "' of class ", c.name, " is ", ty_name(c.fields[static_cast<size_t>(i)].second),
+                    "; it cannot also be ", ty_name(t)));
+  }
+
+  /// The fields an `__init__` assigns (`self.x: T = v`, `self.x = param`,
+  /// `self.x = literal`), at its top level.
+  void init_fields(ClassInfo& c, FuncDef& init) {
+    if (init.params.empty()) return;
+    const std::string& self = init.params[0].name;
+    std::map<std::string, Ty> params;
+    for (size_t i = 1; i < init.params.size(); ++i) params[init.params[i].name] = init.params[i].ty;
+    for (auto& s : init.body) {
+      std::string n;
+      if (s->kind == StmtKind::AnnAssign && s->targets.size() == 1 && self_attr(*s->targets[0], self, &n)) {
+        add_field(c, n, annotation_type(s->annotation.get(), false, str_cat("field '", n, "'")), s->pos);
+        continue;
+      }
+      if (s->kind != StmtKind::Assign || !s->value) continue;
+      for (auto& t : s->targets) {
+        if (!self_attr(*t, self, &n) || c.field(n) >= 0) continue;
+        const Expr& v = *s->value;
+        Ty ty = Ty::Error;
+        if (v.kind == ExprKind::Name && params.count(v.str))
+          ty = params[v.str];
+        else if (v.kind == ExprKind::Int)
+          ty = Ty::Int;
+        else if (v.kind == ExprKind::Float)
+          ty = Ty::Float;
+        else if (v.kind == ExprKind::Bool)
+          ty = Ty::Bool;
+        else if (v.kind == ExprKind::Str)
+          ty = Ty::Str;
+        else if (v.kind == ExprKind::Unary && v.str == "-" && v.kids[0]->kind == ExprKind::Int)
+          ty = Ty::Int;
+        else if (v.kind == ExprKind::Unary && v.str == "-" && v.kids[0]->kind == ExprKind::Float)
+          ty = Ty::Float;
+        else {
+          error(t->pos, "E1031",
+                str_cat("field '", n, "' of class ", c.name, " needs a type: annotate it (self.", n,
+                        ": T = ...) or assign a parameter"));
+        }
+        add_field(c, n, ty, t->pos);
+      }
+    }
+  }
+
+  /// Whether a top-level statement of `body` is `super().__init__(...)`.
+  static bool calls_super_init(const std::vector<StmtPtr>& body) {
+    for (auto& s : body) {
+      if (s->kind != StmtKind::Expr || s->value->kind != ExprKind::Call) continue;
+      const Expr& callee = *s->value->kids[0];
+      if (callee.kind == ExprKind::Attribute && callee.str == "__init__" && callee.kids[0]->kind == ExprKind::Call &&
+          callee.kids[0]->kids.size() == 1 && callee.kids[0]->kids[0]->kind == ExprKind::Name &&
+          callee.kids[0]->kids[0]->str == "super")
+        return true;
+    }
+    return false;
+  }
+
+  void declare_class(Stmt& s) {
+    FuncDef& def = *s.def;
+    auto it = m_.classes.find(def.name);
+    if (it == m_.classes.end() || class_info(it->second)->tid != 0 || defined(def.name) ||
+        m_.func_index.count(def.name)) {
+      error(def.pos, "E1021", str_cat("'", def.name, "' is defined twice in module ", m_.name));
+      return;
+    }
+    ClassInfo& c = *class_info(it->second);
+    c.tid = -1;  // declared (numbered later)
+    std::vector<std::optional<ConstInfo>> defaults;
+    for (auto& deco : def.decorators) {
+      auto path = dotted(*deco);
+      if (path && resolve_special(*path) == "dataclasses.dataclass") {
+        c.dataclass = true;
+        continue;
+      }
+      if (deco->kind == ExprKind::Call) {  // `@dataclass(frozen=True)`: refused, its fields
+                                           // still read as a dataclass's
+        auto callee = dotted(*deco->kids[0]);
+        if (callee && resolve_special(*callee) == "dataclasses.dataclass") c.dataclass = true;
+      }
+      error(deco->pos, "E1010",
+            "this class decorator is outside the ppy subset (the subset has "
+            "@dataclass, without arguments)");
+    }
+    if (s.targets.size() > 1) error(s.targets[1]->pos, "E1010", "multiple inheritance is outside the ppy subset");
+    if (!s.targets.empty()) {
+      const Expr& b = *s.targets[0];
+      auto bi = b.kind == ExprKind::Name ? m_.classes.find(b.str) : m_.classes.end();
+      if (bi == m_.classes.end() || class_info(bi->second)->tid == 0) {
+        if (b.kind == ExprKind::Name && b.str == "object") {
+        } else if (b.kind == ExprKind::Name && bi == m_.classes.end()) {
+          error(b.pos, "E1010",
+                str_cat("base class '", b.str,
+                        "' is outside the ppy subset (a base is a class "
+                        "defined above it in its module)"));
+        } else {
+          error(b.pos, "E1020", str_cat("name '", b.kind == ExprKind::Name ? b.str : "?", "' is not defined"));
+        }
+      } else if (bi->second == c.ty) {
+        error(b.pos, "E1020", str_cat("name '", b.str, "' is not defined"));
+      } else {
+        ClassInfo& base = *class_info(bi->second);
+        c.base = base.ty;
+        c.fields = base.fields;
+        c.methods = base.methods;
+        base.subclasses.push_back(c.ty);
+        if (c.dataclass != base.dataclass)
+          error(def.pos, "E1010",
+                "a dataclass and a plain class deriving from each other are "
+                "outside the ppy subset");
+        if (c.dataclass) defaults = m_.field_defaults[base.name];
+      }
+    }
+    // The body: methods, and a dataclass's fields.
+    std::vector<FuncDef*> methods;
+    for (auto& b : def.body) {
+      switch (b->kind) {
+        case StmtKind::Pass:
+          continue;
+        case StmtKind::Expr:
+          if (b->value->kind == ExprKind::Str) continue;  // docstring
+          break;
+        case StmtKind::Def: {
+          FuncDef& f = *b->def;
+          if (f.params.empty()) {
+            error(f.pos, "E1010",
+                  str_cat("method '", f.name,
+                          "' without self is outside the ppy subset (no static "
+                          "or class methods)"));
+            continue;
+          }
+          if (!f.decorators.empty()) {
+            error(f.decorators[0]->pos, "E1010",
+                  "a decorated method (@staticmethod, @classmethod, "
+                  "@property...) is outside the ppy subset");
+            continue;
+          }
+          if (f.name.size() > 4 && f.name.starts_with("__") && f.name.ends_with("__") && f.name != "__init__") {
+            error(f.pos, "E1010",
+                  str_cat("method '", f.name,
+                          "' is outside the ppy subset (of the special methods, "
+                          "classes have __init__)"));
+            continue;
+          }
+          if (f.name == "__init__" && c.dataclass) {
+            error(f.pos, "E1010", "a dataclass with its own __init__ is outside the ppy subset");
+            continue;
+          }
+          methods.push_back(&f);
+          continue;
+        }
+        case StmtKind::AnnAssign:
+          if (c.dataclass && b->targets.size() == 1 && b->targets[0]->kind == ExprKind::Name) {
+            const std::string& n = b->targets[0]->str;
+            Ty t = annotation_type(b->annotation.get(), false, str_cat("field '", n, "'"));
+            if (c.field(n) >= 0) {
+              error(b->pos, "E1010",
+                    str_cat("redeclaring field '", n, "' of a base dataclass is outside the ppy subset"));
+              continue;
+            }
+            std::optional<ConstInfo> d;
+            if (b->value) {
+              d = fold(*b->value);
+              if (!d)
+                error(b->value->pos, "E1010",
+                      str_cat("the default of field '", n,
+                              "' must be a constant int, float, bool or str "
+                              "expression"));
+              else if (d->ty != Ty::Error && t != Ty::Error && !assignable(d->ty, t)) {
+                error(b->value->pos, "E1030",
+                      str_cat("the default of field '", n, "' is ", ty_name(d->ty), ", not ", ty_name(t)));
+                d.reset();
+              }
+            } else if (!defaults.empty() && defaults.back()) {
+              error(b->pos, "E1030",
+                    str_cat("non-default field '", n, "' follows a field with a default (Python's TypeError)"));
+            }
+            c.fields.emplace_back(n, t);
+            defaults.push_back(d);
+            continue;
+          }
+          break;
+        default:
+          break;
+      }
+      error(b->pos, "E1010",
+            c.dataclass ? "in a dataclass's body, only field annotations, "
+                          "methods and a docstring are in the ppy subset"
+                        : "class attributes are outside the ppy subset: a "
+                          "class's body has its methods (fields are set "
+                          "in __init__, or declared by a @dataclass)");
+    }
+    if (c.dataclass) m_.field_defaults[c.name] = defaults;
+    for (FuncDef* f : methods) {
+      size_t before = m_.funcs.size();
+      declare_function(*f, c.ty);
+      if (m_.funcs.size() == before) continue;
+      const FuncInfo& mine = m_.funcs.back();
+      auto inherited = c.methods.find(f->name);
+      if (inherited != c.methods.end() && f->name != "__init__") {
+        const FuncInfo* theirs = m_.func(str_cat(ty_name(inherited->second), ".", f->name));
+        bool same = theirs && theirs->result == mine.result && theirs->params.size() == mine.params.size();
+        for (size_t i = 1; same && i < mine.params.size(); ++i) same = theirs->params[i] == mine.params[i];
+        if (!same)
+          error(f->pos, "E1030",
+                str_cat("'", mine.name, "' overrides '", ty_name(inherited->second), ".", f->name,
+                        "' with other parameter or result types (ppy calls "
+                        "either through the base)"));
+      }
+      c.methods[f->name] = c.ty;
+      if (f->name == "__init__") {
+        init_fields(c, *f);
+        if (c.base != Ty::Error && !class_info(c.base)->fields.empty() && !calls_super_init(f->body))
+          error(f->pos, "E1010",
+                str_cat("an __init__ that does not call super().__init__(...) "
+                        "at its top level is outside the ppy "
+                        "subset (the fields of ",
+                        ty_name(c.base), " would be unset)"));
+      }
+    }
+  }
+
+  /// Type ids in preorder, from 1: a class and its subclasses are one range.
+  void number_classes() {
+    int64_t next = 1;
+    std::function<void(Ty)> visit = [&](Ty t) {
+      ClassInfo& c = *class_info(t);
+      c.tid = next++;
+      for (Ty sub : c.subclasses) visit(sub);
+      c.tid_end = next;
+    };
+    for (auto& [name, t] : m_.classes) m_.class_order.push_back(t);
+    std::sort(m_.class_order.begin(), m_.class_order.end());
+    for (Ty t : m_.class_order)
+      if (class_info(t)->base == Ty::Error) visit(t);
   }
 
   /// A parameter's default: a constant of the parameter's type, evaluated

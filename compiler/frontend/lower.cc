@@ -1,7 +1,9 @@
 // IR generation from the checked AST (the conventions are docs/runtime.md).
 #include "lower.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <type_traits>
 
@@ -23,6 +25,9 @@ using ir::Value;
 Type str_type() { return Type::ptr(Type::scalar(ir::TypeKind::I8)); }
 
 Type ir_type(Ty t) {
+  // An object is a handle, `ptr<i8>` like a str's: its fields are reached
+  // through the pointer cast to its class's struct (struct_type).
+  if (is_class(t)) return str_type();
   // A tuple is a `tuple<...>` of its elements; `T | None` is `tuple<bool, T>`
   // (present, value: a zero value when None); None itself is a false bool.
   if (is_tuple(t)) {
@@ -48,6 +53,33 @@ Type ir_type(Ty t) {
       return Type::tuple({str_type(), str_type()});  // (class name, message)
     default: return Type::void_();
   }
+}
+
+/// An instance's memory: `struct<Name, __tid: i64, fields...>`, the base's
+/// fields first (a derived object's struct starts with its base's), objects in
+/// fields as handles (so a class may hold itself).
+Type struct_type(Ty cls) {
+  const ClassInfo& c = *class_info(cls);
+  std::vector<std::pair<std::string, Type>> fields{{"__tid", Type::i64()}};
+  for (auto& [n, t] : c.fields) fields.emplace_back(n, ir_type(t));
+  return Type::struct_(c.name, fields);
+}
+
+/// The bytes `ppy_obj_new` allocates for an instance: 8 for each scalar of
+/// its struct, which every target's layout fits in (and the interpreter's slots
+/// fill).
+int64_t object_bytes(Type t) {
+  if (t.kind() == ir::TypeKind::Tuple) {
+    int64_t n = 0;
+    for (size_t i = 0; i < t.num_elems(); ++i) n += object_bytes(t.elem(i));
+    return n;
+  }
+  if (t.kind() == ir::TypeKind::Struct) {
+    int64_t n = 0;
+    for (auto& f : t.storage()->fields) n += object_bytes(Type(f.type));
+    return n;
+  }
+  return 8;
 }
 
 AttrArray effects_attr(const std::set<std::string>& effects) {
@@ -84,7 +116,7 @@ class FunctionLowerer {
         global_slot(name, ty, p);
         // A str or a list in a global: a root of the collector from the start
         // (docs/runtime.md, "Module variables used by functions").
-        if (ty == Ty::Str || is_list(ty)) call_extern("ppy_list_root", {slots_.at(name)}, p);
+        if (ty == Ty::Str || is_list(ty) || is_class(ty)) call_extern("ppy_list_root", {slots_.at(name)}, p);
         continue;
       }
       slots_[name] = emit("core.alloca", {}, {Type::ptr(ir_type(ty), "stack")}, {}, p);
@@ -282,11 +314,26 @@ class FunctionLowerer {
       case StmtKind::AnnAssign:
         if (s.value) assign(*s.targets[0], expr(*s.value), s.value->ty);
         return;
+      case StmtKind::Class:
+        return;
       case StmtKind::AugAssign: {
         const Expr& t = *s.targets[0];
         if (is_list(t.ty)) {  // `xs += ys`: the list itself grows (Python's list.__iadd__)
           Value* cur = expr(t);
           call_extern("ppy_list_extend", {cur, expr(*s.value)}, s.pos);
+          return;
+        }
+        if (t.kind == ExprKind::Attribute) {  // `x.f op= v`: x (a variable) read once
+          Value* obj = expr(*t.kids[0]);
+          Ty cls = t.kids[0]->ty;
+          Value* cur = field_get(obj, cls, t.str, t.pos);
+          Value* v = expr(*s.value);
+          Value* r = t.ty == Ty::Str
+                         ? (s.op == "+" ? rt("ppy_str_concat", {cur, v}, str_type(), s.pos)
+                                        : rt("ppy_str_repeat", {cur, convert(v, s.value->ty, Ty::Int, s.pos)},
+                                             str_type(), s.pos))
+                         : arith(s.op, cur, t.ty, v, s.value->ty, t.ty, s.pos);
+          field_set(obj, cls, t.str, r, s.pos);
           return;
         }
         if (t.kind == ExprKind::Name) {
@@ -614,6 +661,13 @@ class FunctionLowerer {
       for (size_t i = 0; i < t.kids.size() && i < elems.size(); ++i) assign(*t.kids[i], extract(v, i, t.pos), elems[i]);
       return;
     }
+    if (t.kind == ExprKind::Attribute) {  // a field
+      Value* obj = expr(*t.kids[0]);
+      const ClassInfo& c = *class_info(t.kids[0]->ty);
+      field_set(obj, t.kids[0]->ty, t.str, coerce(v, vt, c.fields[static_cast<size_t>(c.field(t.str))].second, t.pos),
+                t.pos);
+      return;
+    }
     // A list element.
     Value* buf = expr(*t.kids[0]);
     Value* i = convert(expr(*t.kids[1]), t.kids[1]->ty, Ty::Int, t.pos);
@@ -769,6 +823,8 @@ class FunctionLowerer {
       case ExprKind::FString: return fstring(e);
       case ExprKind::Name:
       case ExprKind::Attribute:
+        if (e.kind == ExprKind::Attribute && e.ref != Ref::Const && is_class(e.kids[0]->ty))
+          return field_get(expr(*e.kids[0]), e.kids[0]->ty, e.str, p);
         if (e.ref == Ref::Const) {
           if (e.ty == Ty::Str) return str_literal(e.str, p);
           if (e.ty == Ty::Int) return const_i64(e.ival, p);
@@ -879,6 +935,7 @@ class FunctionLowerer {
       for (Ty x : tuple_elems(e)) d += value_desc(x);
       return d + ")";
     }
+    if (is_class(e)) return "o";  // objects: the checker refuses what would read this
     if (is_list(e)) return "[" + list_desc(e);
     return "n";  // the value None (a tuple element `(1, None)`)
   }
@@ -1257,9 +1314,18 @@ class FunctionLowerer {
   Value* call(const Expr& e) {
     Pos p = e.pos;
     switch (e.ref) {
-      case Ref::Func: return user_call(e);
-      case Ref::Builtin: return builtin(e);
-      case Ref::Math: return math_call(e);
+      case Ref::Func:
+        return user_call(e);
+      case Ref::Ctor:
+        return construct(e);
+      case Ref::Method:
+        return method_call(e);
+      case Ref::Super:
+        return super_call(e);
+      case Ref::Builtin:
+        return builtin(e);
+      case Ref::Math:
+        return math_call(e);
       case Ref::Cuda:
       case Ref::Native: return gpu_call(e);
       default: return const_i64(0, p);
@@ -1290,6 +1356,7 @@ class FunctionLowerer {
   Value* builtin(const Expr& e) {
     Pos p = e.pos;
     const std::string& n = e.target;
+    if (n == "isinstance") return isinstance(e);
     if (n == "print") {
       // Python evaluates every argument before printing any.
       std::vector<std::pair<Value*, const Expr*>> vals;
@@ -1474,6 +1541,7 @@ class FunctionLowerer {
         return extract(v, 1, p);
       default:
         if (is_list(t)) return rt("ppy_list_repr", {v, str_literal(list_desc(t), p)}, str_type(), p);
+        if (is_class(t)) return repr_str(v, t, p);
         if (is_none_value(t)) return str_literal("None", p);
         // `str(x)` of an optional: its value's str, or None.
         if (is_optional(t))
@@ -1602,6 +1670,7 @@ class FunctionLowerer {
   }
   /// The zero value of a type: what a None optional holds.
   Value* zero_of(Ty t, Pos p) {
+    if (is_class(t)) return rt("ppy_obj_null", {}, str_type(), p);
     if (t == Ty::Float) return const_f64(0.0, p);
     if (t == Ty::Str) return str_literal("", p);
     if (t == Ty::Bool || is_none_value(t)) return const_bool(false, p);
@@ -1646,9 +1715,10 @@ class FunctionLowerer {
     return make_tuple(std::move(vals), e.ty, e.pos);
   }
 
-  /// A tuple is true (it is never empty); an optional when it holds a true value.
+  /// A tuple is true (it is never empty); an optional when it holds a true
+  /// value.
   Value* compound_truth(Value* v, Ty t, Pos p) {
-    if (is_tuple(t)) return const_bool(true, p);
+    if (is_tuple(t) || is_class(t)) return const_bool(true, p);  // an object is true (no __bool__ or __len__)
     if (is_optional(t)) return and_(extract(v, 0, p), truth(extract(v, 1, p), optional_inner(t), p), p);
     return const_bool(false, p);  // None
   }
@@ -1656,6 +1726,7 @@ class FunctionLowerer {
   /// Whether `a == b`, as Python compares tuples (element by element) and
   /// optionals (None equals only None).
   Value* equal(Value* a, Ty at, Value* b, Ty bt, Pos p) {
+    if (is_class(at) && is_class(bt)) return object_equal(a, at, b, bt, p);
     if (is_none_value(at) && is_none_value(bt)) return const_bool(true, p);
     if (is_none_value(at) || is_none_value(bt)) {
       Value* x = is_none_value(at) ? b : a;
@@ -1731,6 +1802,8 @@ class FunctionLowerer {
   }
 
   Value* compare_compound(Value* a, Ty at, Value* b, Ty bt, const std::string& op, Pos p) {
+    if ((op == "is" || op == "is not") && is_class(at) && is_class(bt))
+      return cmp(op == "is" ? "eq" : "ne", a, b, p);  // identity
     if (op == "is" || op == "is not") {
       Value* none = equal(a, at, b, bt, p);  // one side is None: equality is identity
       if (!is_optional(at) && !is_optional(bt) && !(is_none_value(at) && is_none_value(bt)))
@@ -1746,6 +1819,20 @@ class FunctionLowerer {
   /// Prints a tuple as Python does (`(1, 2.5)`, `(1,)`) and an optional as its
   /// value or `None`.
   void print_compound(Value* v, Ty t, Pos p, bool repr = false) {
+    if (is_class(t)) {  // a dataclass: `Point(x=1, y=2)`
+      const ClassInfo& c = *class_info(t);
+      call_extern("ppy_print_str", {}, p, {{"text", c.name + "("}});
+      for (size_t i = 0; i < c.fields.size(); ++i) {
+        call_extern("ppy_print_str", {}, p, {{"text", str_cat(i ? ", " : "", c.fields[i].first, "=")}});
+        print_typed(field_get(v, t, c.fields[i].first, p), c.fields[i].second, p, true);
+      }
+      call_extern("ppy_print_str", {}, p, {{"text", ")"}});
+      return;
+    }
+    if (is_list(t)) {
+      call_extern("ppy_print_string", {rt("ppy_list_repr", {v, str_literal(list_desc(t), p)}, str_type(), p)}, p);
+      return;
+    }
     if (is_none_value(t)) {
       call_extern("ppy_print_str", {}, p, {{"text", "None"}});
       return;
@@ -1791,6 +1878,210 @@ class FunctionLowerer {
       call_extern("ppy_print_string", {rt("ppy_list_repr", {v, str_literal(list_desc(t), p)}, str_type(), p)}, p);
     else
       print_compound(v, t, p, repr);
+  }
+
+  // --- classes (docs/runtime.md, "Objects") ---
+
+  /// The struct an object of class `cls` points to, loaded.
+  Value* object_struct(Value* obj, Ty cls, Pos p) {
+    Type st = struct_type(cls);
+    return emit("core.load", {cast(obj, Type::ptr(st), p)}, {st}, {}, p);
+  }
+  Value* field_get(Value* obj, Ty cls, const std::string& name, Pos p) {
+    const ClassInfo& c = *class_info(cls);
+    int i = c.field(name);
+    return emit("core.struct_extract", {object_struct(obj, cls, p)}, {ir_type(c.fields[static_cast<size_t>(i)].second)},
+                {{"field", name}}, p);
+  }
+  /// Python's repr of a value as a str: a dataclass's `Point(x=1, s='a')`, its
+  /// fields' reprs.
+  Value* repr_str(Value* v, Ty t, Pos p) {
+    auto cat = [&](Value* a, Value* b) { return rt("ppy_str_concat", {a, b}, str_type(), p); };
+    if (t == Ty::Str) return rt("ppy_str_repr", {v}, str_type(), p);
+    if (is_none_value(t)) return str_literal("None", p);
+    if (is_class(t)) {
+      const ClassInfo& c = *class_info(t);
+      Value* s = str_literal(c.name + "(", p);
+      for (size_t i = 0; i < c.fields.size(); ++i) {
+        s = cat(s, str_literal(str_cat(i ? ", " : "", c.fields[i].first, "="), p));
+        s = cat(s, repr_str(field_get(v, t, c.fields[i].first, p), c.fields[i].second, p));
+      }
+      return cat(s, str_literal(")", p));
+    }
+    if (is_tuple(t)) {
+      std::vector<Ty> elems = tuple_elems(t);
+      Value* s = str_literal("(", p);
+      for (size_t i = 0; i < elems.size(); ++i) {
+        if (i) s = cat(s, str_literal(", ", p));
+        s = cat(s, repr_str(extract(v, i, p), elems[i], p));
+      }
+      return cat(s, str_literal(elems.size() == 1 ? ",)" : ")", p));
+    }
+    if (is_optional(t)) {
+      int n = ++labels_;
+      Block* some = new_block("repr.some", n);
+      Block* none = new_block("repr.none", n);
+      Block* end = new_block("repr.end", n);
+      cond_br(extract(v, 0, p), some, {}, none, {}, p);
+      cur_ = some;
+      Value* a = repr_str(extract(v, 1, p), optional_inner(t), p);
+      br(end, {a}, p);
+      cur_ = none;
+      Value* b = str_literal("None", p);
+      br(end, {b}, p);
+      cur_ = end;
+      return end->add_argument(str_type(), "");
+    }
+    return str_of(v, t, p);
+  }
+
+  /// `obj.name = v`: the struct stored again with the field replaced.
+  void field_set(Value* obj, Ty cls, const std::string& name, Value* v, Pos p) {
+    const ClassInfo& c = *class_info(cls);
+    Type st = struct_type(cls);
+    Value* ptr = cast(obj, Type::ptr(st), p);
+    Value* s = emit("core.load", {ptr}, {st}, {}, p);
+    std::vector<Value*> vals{emit("core.struct_extract", {s}, {Type::i64()}, {{"field", "__tid"}}, p)};
+    for (auto& [n, t] : c.fields)
+      vals.push_back(n == name ? v : emit("core.struct_extract", {s}, {ir_type(t)}, {{"field", n}}, p));
+    emit("core.store", {emit("core.struct_make", std::move(vals), {st}, {}, p), ptr}, {}, {}, p);
+  }
+  Value* type_id(Value* obj, Ty cls, Pos p) {
+    return emit("core.struct_extract", {object_struct(obj, cls, p)}, {Type::i64()}, {{"field", "__tid"}}, p);
+  }
+
+  /// A call's arguments in parameter order (keywords and defaults placed), each
+  /// as its parameter's type.
+  std::vector<Value*> placed_args(const Expr& e, const std::vector<Ty>& params) {
+    std::vector<std::pair<int, const Expr*>> placed;
+    for (size_t i = 1; i < e.kids.size(); ++i) placed.emplace_back(e.kids[i]->param_index, e.kids[i].get());
+    for (auto& k : e.keywords) placed.emplace_back(k.value->param_index, k.value.get());
+    std::vector<Value*> args(placed.size(), nullptr);
+    std::vector<Value*> vals;
+    for (auto& [i, x] : placed) vals.push_back(expr(*x));  // in source order, as Python evaluates them
+    for (size_t k = 0; k < placed.size(); ++k) {
+      size_t i = static_cast<size_t>(placed[k].first);
+      if (i >= args.size()) continue;
+      args[i] = i < params.size() ? coerce(vals[k], placed[k].second->ty, params[i], e.pos) : vals[k];
+    }
+    return args;
+  }
+  const FuncInfo& method(Ty impl, const std::string& name) const { return *m_.func(str_cat(ty_name(impl), ".", name)); }
+  Value* call_method(const FuncInfo& f, Value* self, std::vector<Value*> args, Pos p) {
+    args.insert(args.begin(), self);
+    std::vector<Type> res;
+    if (f.result != Ty::None) res.push_back(ir_type(f.result));
+    return emit("core.call", std::move(args), res, {{"callee", SymbolRef{symbol_name(m_.name, f.name)}}}, p);
+  }
+
+  /// `C(args)`: a new object of C's size and type id, then its __init__ (a
+  /// dataclass's fields stored at once).
+  Value* construct(const Expr& e) {
+    Pos p = e.pos;
+    Ty cls = e.ty;
+    const ClassInfo& c = *class_info(cls);
+    Type st = struct_type(cls);
+    std::vector<Ty> params;
+    const FuncInfo* init = nullptr;
+    if (c.dataclass) {
+      for (auto& f : c.fields) params.push_back(f.second);
+    } else if (auto it = c.methods.find("__init__"); it != c.methods.end()) {
+      init = &method(it->second, "__init__");
+      params.assign(init->params.begin() + 1, init->params.end());
+    }
+    std::vector<Value*> args = placed_args(e, params);
+    Value* obj = rt("ppy_obj_new", {const_i64(object_bytes(st), p), const_i64(c.tid, p)}, str_type(), p);
+    if (c.dataclass) {
+      args.insert(args.begin(), const_i64(c.tid, p));
+      emit("core.store", {emit("core.struct_make", std::move(args), {st}, {}, p), cast(obj, Type::ptr(st), p)}, {}, {},
+           p);
+    } else if (init) {
+      call_method(*init, obj, std::move(args), p);
+    }
+    return obj;
+  }
+
+  /// `x.m(args)`: the method of x's class, chosen by its type id when a
+  /// subclass of x's static class overrides it (docs/runtime.md, "Objects").
+  Value* method_call(const Expr& e) {
+    Pos p = e.pos;
+    const Expr& callee = *e.kids[0];
+    Ty cls = callee.kids[0]->ty;
+    const std::string& name = e.target;
+    Value* self = expr(*callee.kids[0]);
+    const FuncInfo& first = method(class_info(cls)->methods.at(name), name);
+    std::vector<Value*> args = placed_args(e, std::vector<Ty>(first.params.begin() + 1, first.params.end()));
+    // The implementation each class of the subtree runs, by type id.
+    std::vector<std::pair<Ty, std::vector<int64_t>>> impls;
+    std::function<void(Ty)> visit = [&](Ty t) {
+      const ClassInfo& k = *class_info(t);
+      Ty impl = k.methods.at(name);
+      auto it = std::find_if(impls.begin(), impls.end(), [&](auto& x) { return x.first == impl; });
+      if (it == impls.end())
+        impls.push_back({impl, {k.tid}});
+      else
+        it->second.push_back(k.tid);
+      for (Ty sub : k.subclasses) visit(sub);
+    };
+    visit(cls);
+    if (impls.size() == 1) return call_method(method(impls[0].first, name), self, std::move(args), p);
+    Value* tid = type_id(self, cls, p);
+    int n = ++labels_;
+    Block* join = new_block("method.end", n);
+    for (size_t k = 0; k < impls.size(); ++k) {
+      const FuncInfo& f = method(impls[k].first, name);
+      if (k + 1 < impls.size()) {
+        Value* hit = nullptr;
+        for (int64_t id : impls[k].second) {
+          Value* c = cmp("eq", tid, const_i64(id, p), p);
+          hit = hit ? or_(hit, c, p) : c;
+        }
+        Block* call_b = new_block(str_cat("method.", ty_name(impls[k].first), n, "."), static_cast<int>(k));
+        Block* next = new_block(str_cat("method.next", n, "."), static_cast<int>(k));
+        cond_br(hit, call_b, {}, next, {}, p);
+        cur_ = call_b;
+        Value* r = call_method(f, self, args, p);
+        br(join, r ? std::vector<Value*>{r} : std::vector<Value*>{}, p);
+        cur_ = next;
+      } else {
+        Value* r = call_method(f, self, args, p);
+        br(join, r ? std::vector<Value*>{r} : std::vector<Value*>{}, p);
+      }
+    }
+    cur_ = join;
+    if (first.result == Ty::None) return nullptr;
+    return join->add_argument(ir_type(first.result), "");
+  }
+
+  /// `super().m(args)`: the base's method, called on this method's self.
+  Value* super_call(const Expr& e) {
+    const FuncInfo& f = *m_.func(e.target);
+    std::vector<Value*> args = placed_args(e, std::vector<Ty>(f.params.begin() + 1, f.params.end()));
+    return call_method(f, load_local(f_.def->params[0].name, e.pos), std::move(args), e.pos);
+  }
+
+  /// `isinstance(x, K)`: K's type ids are one range (they are numbered in
+  /// preorder).
+  Value* isinstance(const Expr& e) {
+    Pos p = e.pos;
+    Ty cls = e.kids[1]->ty, k = e.kids[2]->ty;
+    Value* obj = expr(*e.kids[1]);
+    if (is_subclass(cls, k)) return const_bool(true, p);
+    if (!is_subclass(k, cls)) return const_bool(false, p);
+    const ClassInfo& kc = *class_info(k);
+    Value* tid = type_id(obj, cls, p);
+    return and_(cmp("ge", tid, const_i64(kc.tid, p), p), cmp("lt", tid, const_i64(kc.tid_end, p), p), p);
+  }
+
+  /// `a == b` of objects: identity, or a dataclass's fields (the checker allows
+  /// that only of one dataclass without subclasses whose fields hold no
+  /// object).
+  Value* object_equal(Value* a, Ty at, Value* b, Ty bt, Pos p) {
+    if (at != bt || !class_info(at)->dataclass) return cmp("eq", a, b, p);
+    const ClassInfo& c = *class_info(at);
+    Value* r = const_bool(true, p);
+    for (auto& [n, t] : c.fields) r = and_(r, equal(field_get(a, at, n, p), t, field_get(b, bt, n, p), t, p), p);
+    return r;
   }
 
   Value* math_call(const Expr& e) {
@@ -1944,7 +2235,10 @@ std::string symbol_name(const std::string& module, const std::string& func) {
   std::string s = module;
   for (char& c : s)
     if (c == '.') c = '_';
-  return s + "_" + func;
+  // A method `Class.m` is `<module>_Class__m`.
+  std::string f = func;
+  if (size_t dot = f.find('.'); dot != std::string::npos) f.replace(dot, 1, "__");
+  return s + "_" + f;
 }
 
 std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfaces& all) {

@@ -317,5 +317,29 @@ TEST(Lower, ATryBodyIsOutlinedAndCalledCapturingItsStatus) {
   EXPECT_EQ(l.module->function("m_g__try1"), nullptr);
 }
 
+TEST(Lower, ObjectsAreHandlesToTheirClassStructAndDispatchOnTheTypeId) {
+  auto l = lower(
+      "class A:\n    def __init__(self, x: int) -> None:\n        "
+      "self.x = x\n\n    def f(self) -> int:\n"
+      "        return self.x\n\n\nclass B(A):\n    def f(self) -> "
+      "int:\n        return 2\n\n\n"
+      "def g(a: A) -> int:\n    a.x = 5\n    return a.f()\n\n\ndef "
+      "h() -> bool:\n    return isinstance(B(1), A)\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  ir::Function* init = l.module->function("m_A____init__");
+  ASSERT_NE(init, nullptr);
+  EXPECT_EQ(init->attributes().get("ppy.qualname")->as_string(), "m.A.__init__");
+  ASSERT_NE(l.module->function("m_B__f"), nullptr);
+  // A field write: the struct loaded, made again with the field, stored.
+  EXPECT_THAT(l.text, HasSubstr("core.cast %2 : ptr<struct<A, __tid: i64, x: i64>>"));
+  EXPECT_THAT(l.text, HasSubstr("core.struct_extract"));
+  EXPECT_THAT(l.text, HasSubstr("core.struct_make"));
+  // The call through an A dispatches on the type id between A.f and B.f.
+  EXPECT_THAT(l.text, HasSubstr("{field = \"__tid\"}"));
+  EXPECT_THAT(l.text, HasSubstr("callee = @m_A__f"));
+  EXPECT_THAT(l.text, HasSubstr("callee = @m_B__f"));
+  EXPECT_THAT(l.text, HasSubstr("callee = \"ppy_obj_new\""));
+}
+
 }  // namespace
 }  // namespace ppy::frontend

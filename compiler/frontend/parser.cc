@@ -179,7 +179,7 @@ class Parser {
       if (t.text == "while") return out.push_back(while_stmt());
       if (t.text == "for") return out.push_back(for_stmt());
       if (t.text == "def") return out.push_back(def_stmt({}));
-      if (t.text == "class") unsupported(t.pos, "a class");
+      if (t.text == "class") return out.push_back(class_stmt({}));
       if (t.text == "try") return out.push_back(try_stmt());
       if (t.text == "with") unsupported(t.pos, "a with statement");
       if (t.text == "async") unsupported(t.pos, "async code");
@@ -195,7 +195,7 @@ class Parser {
         if (!at(Tok::Newline)) fail(cur().pos, str_cat("expected end of line after a decorator, found ", describe(cur())));
         take();
       }
-      if (at_kw("class")) unsupported(cur().pos, "a class");
+      if (at_kw("class")) return out.push_back(class_stmt(std::move(decos)));
       if (!at_kw("def")) fail(cur().pos, str_cat("expected 'def' after decorators, found ", describe(cur())));
       return out.push_back(def_stmt(std::move(decos)));
     }
@@ -461,6 +461,30 @@ class Parser {
       t->kids.push_back(bitor_expr());
     }
     return finish(std::move(t));
+  }
+
+  /// `class Name[(Base, ...)]:` and its body (docs/language.md, "Classes").
+  StmtPtr class_stmt(std::vector<ExprPtr> decos) {
+    auto s = make(StmtKind::Class, take().pos);
+    auto d = std::make_unique<FuncDef>();
+    d->pos = cur().pos;
+    d->name = expect_name();
+    d->decorators = std::move(decos);
+    if (at_op("[")) unsupported(cur().pos, "a generic class");
+    if (accept_op("(")) {
+      while (!at_op(")")) {
+        if (peek().kind == Tok::Op && peek().text == "=") unsupported(cur().pos, "a class keyword (metaclass=...)");
+        if (at_op("*") || at_op("**")) unsupported(cur().pos, "unpacked class bases");
+        s->targets.push_back(expr());
+        if (!accept_op(",")) break;
+      }
+      expect_op(")");
+    }
+    size_t errors = diags_.error_count();
+    d->body = suite();
+    d->incomplete = diags_.error_count() != errors;
+    s->def = std::move(d);
+    return s;
   }
 
   StmtPtr def_stmt(std::vector<ExprPtr> decos) {

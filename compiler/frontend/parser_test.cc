@@ -1,9 +1,10 @@
 // The lexer, the parser and diagnostics: tokens, recovery, limits, rendering.
+#include "parser.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "lexer.h"
-#include "parser.h"
 #include "ppy/frontend/diagnostics.h"
 #include "ppy/frontend/frontend.h"
 #include "ppy/util/escape.h"
@@ -94,7 +95,9 @@ TEST(Parser, Precedence) {
 
 TEST(Parser, RecoversAndReportsEveryError) {
   DiagnosticEngine d;
-  d.add_source("t.ppy", "def f() -> None:\n    x = = 1\n    y = 2\n    z = )\nclass C:\n    pass\n");
+  d.add_source("t.ppy",
+               "def f() -> None:\n    x = = 1\n    y = 2\n    z = "
+               ")\nclass C(metaclass=M):\n    pass\n");
   parse_module(d.sources().at("t.ppy"), "t.ppy", d);
   ASSERT_EQ(d.diagnostics().size(), 3u) << render_diagnostics(d);
   EXPECT_EQ(d.diagnostics()[0].line, 2u);
@@ -135,9 +138,13 @@ TEST(Parser, ConstructsOutsideTheSubsetAreNamed) {
       {"def f() -> int:\n    yield 1\n", "a generator ('yield')", 2, 5},
       {"def f(n: int) -> None:\n    if (m := n) > 1:\n        pass\n", "an assignment expression (':=')", 2, 11},
       {"def f() -> None:\n    g = lambda x: x\n", "a lambda", 2, 9},
-      {"def f(n: int) -> None:\n    match n:\n        case 1:\n            pass\n", "a match statement", 2, 5},
-      {"def f() -> None:\n    try:\n        pass\n    except* ValueError:\n        pass\n", "'except*'", 4, 11},
-      {"class C:\n    pass\n", "a class", 1, 1},
+      {"def f(n: int) -> None:\n    match n:\n        case 1:\n            "
+       "pass\n",
+       "a match statement", 2, 5},
+      {"def f() -> None:\n    try:\n        pass\n    except* ValueError:\n    "
+       "    pass\n",
+       "'except*'", 4, 11},
+      {"class C(metaclass=M):\n    pass\n", "a class keyword (metaclass=...)", 1, 9},
       {"def f() -> None:\n    nonlocal x\n", "a 'nonlocal' statement", 2, 5},
       {"def f() -> None:\n    raise ValueError('x') from None\n", "'raise ... from'", 2, 27},
       {"def f(xs: list[int]) -> None:\n    del xs\n", "a 'del' statement", 2, 5},

@@ -3,36 +3,41 @@
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <tuple>
 
 #include "ppy/util/str_cat.h"
 
 namespace ppy::frontend {
 namespace {
 
-enum class Kind { NoneValue, Tuple, Optional, List };
+enum class Kind { NoneValue, Tuple, Optional, List, Class };
 
 struct Compound {
   Kind kind;
   std::vector<Ty> elems;  ///< tuple elements; an optional's inner type
   std::string name;
+  std::unique_ptr<ClassInfo> cls;  ///< a class's info
 };
 
 /// The process's compound types: a deque keeps each name's address stable.
 struct Table {
   std::mutex mu;
   std::deque<Compound> types;
-  std::map<std::pair<Kind, std::vector<Ty>>, Ty> index;
+  std::map<std::tuple<Kind, std::vector<Ty>, std::string>, Ty> index;
 
-  Ty intern(Kind k, std::vector<Ty> elems, std::string name) {
+  /// `key` tells apart types of one kind with the same elements (classes).
+  Ty intern(Kind k, std::vector<Ty> elems, std::string name, std::string key = "") {
     std::lock_guard<std::mutex> lock(mu);
-    auto key = std::make_pair(k, elems);
-    auto it = index.find(key);
+    auto key_t = std::make_tuple(k, elems, std::move(key));
+    auto it = index.find(key_t);
     if (it != index.end()) return it->second;
-    Compound c{k, std::move(elems), std::move(name)};
+    Compound c{k, std::move(elems), std::move(name), nullptr};
     Ty t = static_cast<Ty>(static_cast<uint16_t>(Ty::FirstCompound) + types.size());
+    if (k == Kind::Class) c.cls = std::make_unique<ClassInfo>();
     types.push_back(std::move(c));
-    index.emplace(std::move(key), t);
+    index.emplace(std::move(key_t), t);
     return t;
   }
 
@@ -81,7 +86,7 @@ Ty list_elem(Ty t) {
 }
 
 bool list_holdable(Ty t) {
-  if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
+  if (is_class(t) || t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
   if (is_list(t)) return list_holdable(list_elem(t));
   return (is_tuple(t) || is_optional(t)) && holdable(t);
 }
@@ -119,6 +124,7 @@ const char* compound_name(Ty t) {
 
 bool assignable(Ty from, Ty to) {
   if (from == to) return true;
+  if (is_class(from) && is_class(to)) return is_subclass(from, to);  // a subclass's instance is its base's
   if (is_optional(to)) return is_none_value(from) || assignable(from, optional_inner(to));
   if (is_tuple(from) && is_tuple(to)) {
     std::vector<Ty> a = tuple_elems(from), b = tuple_elems(to);
@@ -142,7 +148,7 @@ bool orderable(Ty t) {
 bool element_fits(Ty t, Ty elem) { return t == elem || ((is_tuple(elem) || is_optional(elem)) && assignable(t, elem)); }
 
 bool holdable(Ty t) {
-  if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || is_none_value(t)) return true;
+  if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || is_none_value(t) || is_class(t)) return true;
   if (is_optional(t)) return holdable(optional_inner(t));
   if (is_list(t)) return list_holdable(list_elem(t));
   if (is_tuple(t)) {
@@ -151,6 +157,63 @@ bool holdable(Ty t) {
     return true;
   }
   return false;
+}
+
+Ty class_type(const std::string& module, const std::string& name) {
+  Ty t = table().intern(Kind::Class, {}, name, module + "." + name);
+  class_info(t)->ty = t;
+  return t;
+}
+
+ClassInfo* class_info(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Class ? c->cls.get() : nullptr;
+}
+
+bool is_class(Ty t) { return class_info(t) != nullptr; }
+
+bool is_subclass(Ty a, Ty b) {
+  for (int depth = 0; depth < 1000 && is_class(a); ++depth) {
+    if (a == b) return true;
+    a = class_info(a)->base;
+  }
+  return false;
+}
+
+bool holds_object(Ty t) {
+  if (is_class(t)) return true;
+  if (is_list(t)) return holds_object(list_elem(t));
+  if (is_optional(t)) return holds_object(optional_inner(t));
+  for (Ty e : tuple_elems(t))
+    if (holds_object(e)) return true;
+  return false;
+}
+
+bool printable(Ty t, std::string* why) {
+  if (is_class(t)) {
+    const ClassInfo& c = *class_info(t);
+    if (!c.dataclass) {
+      *why = str_cat("printing an instance of ", c.name,
+                     ", which is not a @dataclass, is outside the ppy subset "
+                     "(Python prints its address)");
+      return false;
+    }
+    for (auto& f : c.fields)
+      if (holds_object(f.second)) {
+        *why = str_cat("printing dataclass ", c.name, ", whose field '", f.first,
+                       "' holds an object, is outside the ppy subset");
+        return false;
+      }
+    return true;
+  }
+  if (is_list(t) && holds_object(list_elem(t))) {
+    *why = str_cat("printing a ", ty_name(t), " is outside the ppy subset (print its elements one by one)");
+    return false;
+  }
+  if (is_optional(t)) return printable(optional_inner(t), why);
+  for (Ty e : tuple_elems(t))
+    if (!printable(e, why)) return false;
+  return true;
 }
 
 }  // namespace ppy::frontend

@@ -4,6 +4,7 @@
 // interned once per process as a `Ty` from `Ty::FirstCompound` up, so types
 // compare with `==` and travel in interfaces by name (`ty_name`, `ty_from_name`).
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,47 @@ const char* compound_name(Ty t);
 /// (An int is never a float: Python keeps an int an int.)
 bool assignable(Ty from, Ty to);
 
+/// A class of the module being compiled (docs/language.md, "Classes"): an
+/// instance is a reference, `ptr<struct<Name, __tid: i64, fields...>>` on the
+/// IR.
+struct ClassInfo {
+  std::string module, name;
+  Ty ty = Ty::Error;
+  Ty base = Ty::Error;  ///< the base class, Error when none
+  bool dataclass = false;
+  /// Every field, the base's first (a subclass's struct starts with its
+  /// base's).
+  std::vector<std::pair<std::string, Ty>> fields;
+  /// Each method the class has (its own or inherited) -> the class that defines
+  /// it.
+  std::map<std::string, Ty> methods;
+  std::vector<Ty> subclasses;  ///< direct subclasses, in source order
+  /// Type ids in preorder: this class and its subclasses have ids in [tid,
+  /// tid_end).
+  int64_t tid = 0, tid_end = 0;
+  /// The index of field `n` in `fields`, or -1.
+  int field(const std::string& n) const {
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (fields[i].first == n) return static_cast<int>(i);
+    return -1;
+  }
+};
+/// The class `name` of `module` (interned; its info starts empty).
+Ty class_type(const std::string& module, const std::string& name);
+/// A class type's info (null for any other type).
+ClassInfo* class_info(Ty t);
+bool is_class(Ty t);
+/// Whether `a` is `b` or derives from it.
+bool is_subclass(Ty a, Ty b);
+/// Whether a value of type `t` is or holds an object (in a list, tuple or
+/// optional).
+bool holds_object(Ty t);
+/// Whether ppy prints a value of type `t` as Python does (else `why` says what
+/// it cannot print): objects only of dataclasses whose fields hold no object,
+/// no list of objects.
+bool printable(Ty t, std::string* why);
+
+
 /// Whether Python orders values of type `t` with `<`: numbers, bools, strs,
 /// and lists and tuples of those (not None, so not optionals).
 bool orderable(Ty t);
@@ -49,7 +91,7 @@ bool orderable(Ty t);
 bool element_fits(Ty t, Ty elem);
 
 /// Whether a tuple or an optional may hold values of type `t`: int, float,
-/// bool, str, None, lists, tuples and optionals of those.
+/// bool, str, None, objects, lists, tuples and optionals of those.
 bool holdable(Ty t);
 
 }  // namespace ppy::frontend

@@ -19,6 +19,7 @@
 #include "ppy/util/str_cat.h"
 #include "ppy_runtime.h"
 #include "ppy_str.h"
+#include "ppy_obj.h"
 
 namespace ppy::interp {
 namespace {
@@ -166,6 +167,7 @@ enum class Sig : uint8_t {
   V_LI, V_LF, V_LP, I_L, F_L, P_L, P_LP, I_LLP,
   V_LII, V_LIF, V_LIP, V_LL, L_LIIII, L_LL, I_LI, I_LF, I_LPP, L_LP, F_LI, P_LI, P_PL, L_PP, L_P,
   V_L, I_LIP, I_LFP, V_LFP, V_LPP, F_LF, P_LIP,
+  P_II,  // ppy_obj_new
 };
 // clang-format on
 
@@ -204,18 +206,22 @@ struct Code {
 
 int64_t float_bits(double d) { return std::bit_cast<int64_t>(d); }
 
-/// How many registers a value of type `t` takes: a tuple is flattened into
-/// its scalars, one register each, contiguous.
+/// Tuples and structs (an object's memory) are aggregates, flattened alike.
+bool aggregate(Type t) { return t.kind() == TypeKind::Tuple || t.kind() == TypeKind::Struct; }
+size_t members(Type t) { return t.kind() == TypeKind::Struct ? t.storage()->fields.size() : t.num_elems(); }
+Type member(Type t, size_t i) { return t.kind() == TypeKind::Struct ? Type(t.storage()->fields[i].type) : t.elem(i); }
+/// How many registers a value of type `t` takes: a tuple (or struct) is
+/// flattened into its scalars, one register each, contiguous.
 int32_t width(Type t) {
-  if (t.kind() != TypeKind::Tuple) return 1;
+  if (!aggregate(t)) return 1;
   int32_t w = 0;
-  for (size_t i = 0; i < t.num_elems(); ++i) w += width(t.elem(i));
+  for (size_t i = 0; i < members(t); ++i) w += width(member(t, i));
   return w;
 }
-/// The register offset of member `i` in a tuple of type `t`.
+/// The register offset of member `i` in a tuple (or struct) of type `t`.
 int32_t member_offset(Type t, size_t i) {
   int32_t w = 0;
-  for (size_t k = 0; k < i && k < t.num_elems(); ++k) w += width(t.elem(k));
+  for (size_t k = 0; k < i && k < members(t); ++k) w += width(member(t, k));
   return w;
 }
 
@@ -418,12 +424,12 @@ class Compiler {
       return in;
     }
     if (n == "core.select") {
-      in.op = rt.kind() == TypeKind::Tuple ? Opc::SelectN : Opc::Select;
+      in.op = aggregate(rt) ? Opc::SelectN : Opc::Select;
       in.imm = width(rt);
       in.norm = 0;
       return in;
     }
-    if (n == "core.tuple_make") {
+    if (n == "core.tuple_make" || n == "core.struct_make") {
       in.op = Opc::Gather;
       in.a = static_cast<int32_t>(code_->srcs.size());
       in.b = 0;
@@ -438,6 +444,21 @@ class Compiler {
         return unsupported("core.tuple_extract without an index in range");
       in.op = Opc::CopyN;
       in.a += member_offset(ot, static_cast<size_t>(ix->as_int()));
+      in.imm = width(rt);
+      in.norm = 0;
+      return in;
+    }
+    if (n == "core.struct_extract") {
+      const ir::Attribute* f = op.attr("field");
+      int64_t ix = -1;
+      if (f && f->is<int64_t>()) ix = f->as_int();
+      if (f && f->is<std::string>() && ot.kind() == TypeKind::Struct)
+        for (size_t k = 0; k < members(ot); ++k)
+          if (ot.storage()->fields[k].name == f->as_string()) ix = static_cast<int64_t>(k);
+      if (ot.kind() != TypeKind::Struct || ix < 0 || static_cast<size_t>(ix) >= members(ot))
+        return unsupported("core.struct_extract without a field of its struct");
+      in.op = Opc::CopyN;
+      in.a += member_offset(ot, static_cast<size_t>(ix));
       in.imm = width(rt);
       in.norm = 0;
       return in;
@@ -476,13 +497,13 @@ class Compiler {
       return in;
     }
     if (n == "core.load") {
-      in.op = rt.kind() == TypeKind::Tuple ? Opc::LoadN : Opc::Load;
+      in.op = aggregate(rt) ? Opc::LoadN : Opc::Load;
       in.imm = width(rt);
       in.norm = 0;
       return in;
     }
     if (n == "core.store") {
-      in.op = ot.kind() == TypeKind::Tuple ? Opc::StoreN : Opc::Store;
+      in.op = aggregate(ot) ? Opc::StoreN : Opc::Store;
       in.imm = width(ot);
       return in;
     }
@@ -513,7 +534,10 @@ class Compiler {
 
   Inst lower_cast(const ir::Operation& op, Type from, Type to, Inst& in) {
     in.norm = 0;
-    if (from == to) { in.op = Opc::Copy; return in; }
+    if (from == to || (from.is_ptr() && to.is_ptr())) {
+      in.op = Opc::Copy;
+      return in;
+    }  // a pointer as another
     if (to.is_float()) {
       in.norm = narrow(to);
       if (from.is_float()) in.op = Opc::CastFToF;
@@ -609,7 +633,7 @@ class Compiler {
       in.op = Opc::Nop;
       return in;
     }
-    if (callee.starts_with("ppy_str_") || callee.starts_with("ppy_exc_") ||
+    if (callee.starts_with("ppy_str_") || callee.starts_with("ppy_exc_") || callee.starts_with("ppy_obj_") ||
         (callee.starts_with("ppy_list_") && !callee.starts_with("ppy_list_new_")))
       return lower_string(op, callee, in);
     auto it = kRuntime.find(callee);
@@ -661,6 +685,7 @@ class Compiler {
         PPY_STR_FN(ppy_list_lt, I_LLP) PPY_STR_FN(ppy_list_le, I_LLP) PPY_STR_FN(ppy_list_gt, I_LLP)
         PPY_STR_FN(ppy_list_ge, I_LLP) PPY_STR_FN(ppy_list_sum_from_i64, I_LI)
         PPY_STR_FN(ppy_list_sum_from_f64, F_LF) PPY_STR_FN(ppy_list_min_desc, P_LIP)
+        PPY_STR_FN(ppy_obj_new, P_II) PPY_STR_FN(ppy_obj_null, P_V)
     };
 #undef PPY_STR_FN
     static const std::unordered_map<Sig, size_t> kArity = {
@@ -671,7 +696,7 @@ class Compiler {
         {Sig::V_LL, 2},   {Sig::L_LIIII, 5}, {Sig::L_LL, 2}, {Sig::I_LI, 2},   {Sig::I_LF, 2},    {Sig::I_LPP, 3},
         {Sig::L_LP, 2},   {Sig::F_LI, 2},  {Sig::P_LI, 2},   {Sig::P_PL, 2},   {Sig::L_PP, 2},    {Sig::L_P, 1},
         {Sig::P_V, 0},    {Sig::V_PP, 2},  {Sig::V_L, 1},    {Sig::I_LIP, 3},  {Sig::I_LFP, 3},   {Sig::V_LFP, 3},
-        {Sig::V_LPP, 3},  {Sig::F_LF, 2}, {Sig::P_LIP, 3},
+        {Sig::V_LPP, 3},  {Sig::F_LF, 2}, {Sig::P_LIP, 3}, {Sig::P_II, 2},
     };
     // clang-format on
     auto it = kStrings.find(callee);
@@ -1080,6 +1105,9 @@ class Machine {
         ret(reinterpret_cast<ppy_str* (*)(const ppy_str*, const ppy_str*, const ppy_str*)>(x.fn)(p(0), p(1), p(2)));
         break;
       case Sig::P_PI: ret(reinterpret_cast<ppy_str* (*)(const ppy_str*, int64_t)>(x.fn)(p(0), arg(1).i)); break;
+      case Sig::P_II:
+        ret(static_cast<ppy_str*>(reinterpret_cast<void* (*)(int64_t, int64_t)>(x.fn)(arg(0).i, arg(1).i)));
+        break;
       case Sig::P_PIIII:
         ret(reinterpret_cast<ppy_str* (*)(const ppy_str*, int64_t, int64_t, int64_t, int64_t)>(x.fn)(
             p(0), arg(1).i, arg(2).i, arg(3).i, arg(4).i));

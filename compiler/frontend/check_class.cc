@@ -1,0 +1,265 @@
+// The body checker's classes (docs/language.md, "Classes"): fields read and
+// assigned, constructors, method calls (dispatched on the instance's class),
+// super(), isinstance.
+#include "body_checker.h"
+#include "checker_internal.h"
+#include "ppy/util/str_cat.h"
+#include "types.h"
+
+namespace ppy::frontend::checking {
+
+ClassInfo* BodyChecker::method_class() const {
+  size_t dot = f_.name.find('.');
+  if (dot == std::string::npos) return nullptr;
+  auto it = m_.classes.find(f_.name.substr(0, dot));
+  return it == m_.classes.end() ? nullptr : class_info(it->second);
+}
+
+Ty BodyChecker::field_read(Expr& e, Ty bt) {
+  ClassInfo& c = *class_info(bt);
+  int i = c.field(e.str);
+  if (i < 0) {
+    if (c.methods.count(e.str))
+      error(e.pos, "E1010",
+            str_cat("a method as a value ('", c.name, ".", e.str, "') is outside the ppy subset: call it"));
+    else
+      error(e.pos, "E1030", str_cat("'", c.name, "' object has no attribute '", e.str, "'"));
+    return Ty::Error;
+  }
+  effect("reads");
+  return c.fields[static_cast<size_t>(i)].second;
+}
+
+Ty BodyChecker::field_type_hint(const Expr& t) {
+  if (t.kind != ExprKind::Attribute || t.kids[0]->kind != ExprKind::Name) return Ty::Error;
+  auto it = types_.find(t.kids[0]->str);
+  if (it == types_.end()) return Ty::Error;
+  Ty bt = narrowed(t.kids[0]->str, it->second);
+  if (!is_class(bt)) return Ty::Error;
+  int i = class_info(bt)->field(t.str);
+  return i < 0 ? Ty::Error : class_info(bt)->fields[static_cast<size_t>(i)].second;
+}
+
+void BodyChecker::field_assign(Expr& t, Ty vt, const Expr& v) {
+  Ty bt = value(*t.kids[0], Ty::Error);
+  if (bt == Ty::Error) return;
+  if (is_optional(bt) && is_class(optional_inner(bt))) {
+    maybe_none(*t.kids[0]);
+    return;
+  }
+  if (!is_class(bt)) {
+    error(t.pos, "E1010", str_cat("assigning to an attribute of ", ty_name(bt), " is outside the ppy subset"));
+    return;
+  }
+  ClassInfo& c = *class_info(bt);
+  int i = c.field(t.str);
+  if (i < 0) {
+    error(t.pos, "E1030",
+          str_cat("'", c.name, "' object has no attribute '", t.str,
+                  "' (a class's fields are what its __init__ assigns, or a "
+                  "dataclass's annotations)"));
+    return;
+  }
+  Ty ft = c.fields[static_cast<size_t>(i)].second;
+  t.ty = ft;
+  effect("writes");
+  if (vt == Ty::Error || ft == Ty::Error || assignable(vt, ft)) return;
+  if (assignable(optional_inner(vt), ft) && maybe_none(v)) return;
+  error(v.pos, "E1030",
+        str_cat("field '", t.str, "' of ", c.name, " holds ", ty_name(ft), "; it cannot be given a ", ty_name(vt),
+                hint_for(ft, vt)));
+}
+
+bool BodyChecker::call_args(Expr& e, const std::string& shown, const std::vector<std::string>& names,
+                            const std::vector<Ty>& params, const std::vector<std::optional<ConstInfo>>& defaults) {
+  std::vector<Expr*> args;
+  if (!bind_args(e, shown, names, args, defaults)) {
+    for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+    return false;
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i]) continue;
+    const ConstInfo& d = *defaults[i];
+    Keyword k;
+    k.name = names[i];
+    k.pos = e.pos;
+    k.value = std::make_unique<Expr>();
+    k.value->kind = d.ty == Ty::Float     ? ExprKind::Float
+                    : d.ty == Ty::Bool    ? ExprKind::Bool
+                    : d.ty == Ty::Str     ? ExprKind::Str
+                    : is_none_value(d.ty) ? ExprKind::NoneLit
+                                          : ExprKind::Int;
+    k.value->pos = e.pos;
+    k.value->str = d.s;
+    k.value->ival = d.i;
+    k.value->fval = d.f;
+    k.value->bval = d.b;
+    args[i] = k.value.get();
+    e.keywords.push_back(std::move(k));
+  }
+  bool ok = true;
+  for (size_t i = 0; i < args.size(); ++i) {
+    Ty t = value(*args[i], params[i]);
+    args[i]->param_index = static_cast<int>(i);
+    if (t == Ty::Error || params[i] == Ty::Error) {
+      ok = false;
+      continue;
+    }
+    if (!assignable(t, params[i])) {
+      if (assignable(optional_inner(t), params[i]) && maybe_none(*args[i])) {
+        ok = false;
+        continue;
+      }
+      error(args[i]->pos, "E1030",
+            str_cat("argument '", names[i], "' of ", shown, "() is ", ty_name(params[i]), ", not ", ty_name(t),
+                    hint_for(params[i], t)));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+void BodyChecker::calls_method(const std::string& qual, Pos p) {
+  std::string q = str_cat(m_.name, ".", qual);
+  f_.callees.insert(q);
+  f_.callee_sites.emplace(q, p);
+}
+
+Ty BodyChecker::ctor_call(Expr& e, Ty cls) {
+  ClassInfo& c = *class_info(cls);
+  e.ref = Ref::Ctor;
+  e.target = c.name;
+  std::vector<std::string> names;
+  std::vector<Ty> params;
+  std::vector<std::optional<ConstInfo>> defaults;
+  if (c.dataclass) {
+    for (auto& [n, t] : c.fields) {
+      names.push_back(n);
+      params.push_back(t);
+    }
+    defaults = m_.field_defaults[c.name];
+  } else if (auto it = c.methods.find("__init__"); it != c.methods.end()) {
+    std::string qual = str_cat(ty_name(it->second), ".__init__");
+    const FuncInfo* init = m_.func(qual);
+    if (!init) return Ty::Error;
+    for (size_t i = 1; i < init->def->params.size(); ++i) {
+      names.push_back(init->def->params[i].name);
+      params.push_back(init->params[i]);
+      defaults.push_back(init->defaults[i]);
+    }
+    calls_method(qual, e.pos);
+  }
+  effect("writes");  // a new object, written by its __init__
+  return call_args(e, c.name, names, params, defaults) ? cls : Ty::Error;
+}
+
+Ty BodyChecker::method_call(Expr& e, Expr& callee, Ty bt) {
+  ClassInfo& c = *class_info(bt);
+  const std::string& name = callee.str;
+  auto it = c.methods.find(name);
+  if (it == c.methods.end() || name == "__init__") {
+    for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+    if (name == "__init__")
+      error(callee.pos, "E1010", "calling __init__ on an instance is outside the ppy subset");
+    else if (c.field(name) >= 0)
+      error(callee.pos, "E1010", str_cat("calling field '", name, "' of ", c.name, " is outside the ppy subset"));
+    else
+      error(callee.pos, "E1030", str_cat("'", c.name, "' object has no attribute '", name, "'"));
+    return Ty::Error;
+  }
+  std::string qual = str_cat(ty_name(it->second), ".", name);
+  const FuncInfo* f = m_.func(qual);
+  if (!f) return Ty::Error;
+  e.ref = Ref::Method;
+  e.target = name;
+  std::vector<std::string> names;
+  std::vector<Ty> params;
+  std::vector<std::optional<ConstInfo>> defaults;
+  for (size_t i = 1; i < f->def->params.size(); ++i) {
+    names.push_back(f->def->params[i].name);
+    params.push_back(f->params[i]);
+    defaults.push_back(f->defaults[i]);
+  }
+  // Any override below the instance's class may run.
+  std::function<void(Ty)> callees = [&](Ty t) {
+    const ClassInfo& k = *class_info(t);
+    if (auto m = k.methods.find(name); m != k.methods.end())
+      calls_method(str_cat(ty_name(m->second), ".", name), e.pos);
+    for (Ty sub : k.subclasses) callees(sub);
+  };
+  callees(bt);
+  return call_args(e, str_cat(c.name, ".", name), names, params, defaults) ? f->result : Ty::Error;
+}
+
+Ty BodyChecker::super_call(Expr& e, Expr& callee) {
+  const Expr& sup = *callee.kids[0];
+  ClassInfo* c = method_class();
+  if (sup.kids.size() != 1 || !sup.keywords.empty() || !c || c->base == Ty::Error) {
+    for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+    error(sup.pos, "E1010",
+          !c || c->base == Ty::Error ? "super() outside a method of a derived class is outside the "
+                                       "ppy subset"
+                                     : "super() with arguments is outside the ppy subset");
+    return Ty::Error;
+  }
+  const ClassInfo& base = *class_info(c->base);
+  auto it = base.methods.find(callee.str);
+  if (it == base.methods.end()) {
+    for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+    error(callee.pos, "E1030", str_cat("'super' object has no attribute '", callee.str, "'"));
+    return Ty::Error;
+  }
+  std::string qual = str_cat(ty_name(it->second), ".", callee.str);
+  const FuncInfo* f = m_.func(qual);
+  if (!f) return Ty::Error;
+  e.ref = Ref::Super;
+  e.target = qual;
+  std::vector<std::string> names;
+  std::vector<Ty> params;
+  std::vector<std::optional<ConstInfo>> defaults;
+  for (size_t i = 1; i < f->def->params.size(); ++i) {
+    names.push_back(f->def->params[i].name);
+    params.push_back(f->params[i]);
+    defaults.push_back(f->defaults[i]);
+  }
+  calls_method(qual, e.pos);
+  return call_args(e, str_cat("super().", callee.str), names, params, defaults) ? f->result : Ty::Error;
+}
+
+Ty BodyChecker::isinstance_call(Expr& e) {
+  e.ref = Ref::Builtin;
+  e.target = "isinstance";
+  if (e.kids.size() != 3 || !e.keywords.empty()) {
+    for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+    error(e.pos, "E1032", str_cat("isinstance expected 2 arguments, got ", e.kids.size() - 1));
+    return Ty::Error;
+  }
+  Ty t = value(*e.kids[1], Ty::Error);
+  Expr& k = *e.kids[2];
+  auto ci = k.kind == ExprKind::Name ? m_.classes.find(k.str) : m_.classes.end();
+  if (ci == m_.classes.end()) {
+    error(k.pos, "E1010",
+          "isinstance() of anything but one class of the module is outside the "
+          "ppy subset");
+    return Ty::Error;
+  }
+  k.ty = ci->second;
+  if (t == Ty::Error) return Ty::Error;
+  if (!is_class(t)) {
+    if (maybe_none(*e.kids[1])) return Ty::Error;
+    error(e.kids[1]->pos, "E1010",
+          str_cat("isinstance() of ", ty_name(t), " is outside the ppy subset (it tests objects)"));
+    return Ty::Error;
+  }
+  effect("reads");
+  return Ty::Bool;
+}
+
+bool BodyChecker::check_printable(const Expr& e) {
+  std::string why;
+  if (printable(e.ty, &why)) return true;
+  error(e.pos, "E1010", why);
+  return false;
+}
+
+}  // namespace ppy::frontend::checking
