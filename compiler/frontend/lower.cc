@@ -1181,7 +1181,7 @@ class FunctionLowerer {
           found = rt(str_cat("ppy_list_contains_", sfx).c_str(), {b, a}, Type::i64(), p);
         return cmp(op == "in" ? "ne" : "eq", found, const_i64(0, p), p);
       }
-      if (is_list(at)) return list_compare(a, b, at, op, p);
+      if (is_list(at) && op != "is" && op != "is not") return list_compare(a, b, at, op, p);
       if (at >= Ty::FirstCompound || bt >= Ty::FirstCompound || op == "is" || op == "is not")
         return compare_compound(a, at, b, bt, op, p);
       if (at == Ty::Str) {
