@@ -70,7 +70,7 @@ absl::StatusOr<Compilation> compile_ppyir(const CompileOptions& options) {
 std::string compiler_version() { return PPY_VERSION; }
 
 std::string compiler_fingerprint() {
-  return str_cat("ppy ", PPY_VERSION, "; ppyir ", ir::kIRSchemaVersion);
+  return str_cat("ppy ", PPY_VERSION, "; ppyir ", ir::kIRSchemaVersion, "; source ", compiler_source_digest());
 }
 
 std::map<std::string, std::string> project_key_options(const Project& project) {

@@ -20,9 +20,16 @@
 
 namespace ppy::driver {
 
-/// The compiler's own version and fingerprint (part of every module key).
+/// The compiler's own version and fingerprint (part of every module key). The
+/// fingerprint names the version, the IR schema and compiler_source_digest():
+/// a compiler rebuilt from changed sources under the same version lowers to
+/// other IR, so it must not reuse the old compiler's artifacts.
 std::string compiler_version();
 std::string compiler_fingerprint();
+
+/// 16 hex digits of the sources of the compiler and its builtin backends
+/// (generated at build time by cmake/source_digest.cmake).
+std::string_view compiler_source_digest();
 
 /// The project's options in every module key (its entry, its source roots).
 std::map<std::string, std::string> project_key_options(const Project& project);
