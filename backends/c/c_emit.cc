@@ -227,6 +227,7 @@ class CWriter {
         if (op.name() == "core.call_extern" &&
             (str_attr(op, "callee").starts_with("ppy_str_") || str_attr(op, "callee").starts_with("ppy_exc_") ||
              str_attr(op, "callee").starts_with("ppy_list_") || str_attr(op, "callee").starts_with("ppy_obj_") ||
+             str_attr(op, "callee").starts_with("ppy_dict_") || str_attr(op, "callee").starts_with("ppy_set_") ||
              str_attr(op, "callee") == "ppy_print_string"))
           strings = true;
         // A tuple in a list is boxed by ppy_list_box (docs/runtime.md, "Lists").
@@ -1123,6 +1124,14 @@ class CWriter {
         // void* as the element's own type (C++ does not convert it)
         if (c == "ppy_list_pop_ptr" || c == "ppy_list_pop_at_ptr" || c == "ppy_list_min_ptr" ||
             c == "ppy_list_min_desc")
+          return {str_cat("(", c_type(op.result(0)->type()), ")", c, "(", a, ")"), kUnary};
+        return {str_cat(c, "(", a, ")"), kPostfix};
+      }
+      if (c.starts_with("ppy_dict_") || c.starts_with("ppy_set_")) {  // ppy_dict.h: handles are void*
+        std::string a;
+        for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+        if (op.num_results() && op.result(0)->type().kind() != ir::TypeKind::I64 &&
+            op.result(0)->type().kind() != ir::TypeKind::F64)
           return {str_cat("(", c_type(op.result(0)->type()), ")", c, "(", a, ")"), kUnary};
         return {str_cat(c, "(", a, ")"), kPostfix};
       }

@@ -302,6 +302,7 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
         if (c && c->is<std::string>() &&
             (c->as_string().starts_with("ppy_str_") || c->as_string().starts_with("ppy_exc_") ||
              c->as_string().starts_with("ppy_list_") || c->as_string().starts_with("ppy_obj_") ||
+             c->as_string().starts_with("ppy_dict_") || c->as_string().starts_with("ppy_set_") ||
              c->as_string() == "ppy_print_string"))
           strings = true;
       });

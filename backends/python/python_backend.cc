@@ -27,7 +27,7 @@ bool known_extern(std::string_view c) {
          c == "ppy_list_reverse" || c == "ppy_list_clear" || c.starts_with("ppy_list_index_") ||
          c.starts_with("ppy_list_count_") || c.starts_with("ppy_list_remove_") || c == "ppy_list_lt" ||
          c == "ppy_list_le" || c == "ppy_list_gt" || c == "ppy_list_ge" || c == "ppy_list_root" || c == "ppy_obj_new" ||
-         c == "ppy_obj_null";
+         c == "ppy_obj_null" || c.starts_with("ppy_dict_") || c.starts_with("ppy_set_");
 }
 
 /// Types the backend writes as Python values: i64, index, bool, f64, lists of

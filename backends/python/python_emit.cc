@@ -214,6 +214,21 @@ const std::map<std::string, std::string>& helper_texts() {
        "        while d[i] != ')':\n"
        "            i = _ppy_desc_end(d, i)\n"
        "    return i + 1\n"},
+      {"_ppy_dict_repr",
+       "def _ppy_dict_repr(d, desc):\n"
+       "    \"\"\"repr(d) of a dict (desc 'K:V') or a set (desc 'K'), as the runtime's: a bool may be held as 0 or "
+       "1.\"\"\"\n"
+       "    item = _ppy_repr_of\n"
+       "    k, colon, v = desc.partition(':')\n"
+       "    if not colon:\n"
+       "        return '{' + ', '.join(item(x, k) for x in d) + '}' if d else 'set()'\n"
+       "    return '{' + ', '.join(item(x, k) + ': ' + item(y, v) for x, y in d.items()) + '}'\n"},
+      {"_ppy_dict_check",
+       "def _ppy_dict_check(d, n):\n"
+       "    \"\"\"A loop's step over d, begun at n entries: Python's RuntimeError when that changed.\"\"\"\n"
+       "    if len(d) != n:\n"
+       "        raise RuntimeError('Set changed size during iteration' if isinstance(d, set)\n"
+       "                           else 'dictionary changed size during iteration')\n"},
       {"_ppy_sum_i64",
        "def _ppy_sum_i64(l):\n"
        "    \"\"\"sum(l) of ints, OverflowError past 64 bits as ppy's ints.\"\"\"\n"
@@ -1232,6 +1247,7 @@ class ModuleWriter {
         return {
             str_cat("int(", paren(expr(op.operand(0)), kCmp + 1), " == ", paren(expr(op.operand(1)), kCmp + 1), ")"),
             kAtom};
+      if (c.starts_with("ppy_dict_") || c.starts_with("ppy_set_")) return dict_op(op, c);
       return fail(op, str_cat("the runtime function '", c, "'")), Expr{"None", kAtom};
     }
     if (op.dialect() == "math") return math(op);
@@ -1261,6 +1277,41 @@ class ModuleWriter {
     line("_ppy_caught[0] = _ppy_e");
     line(str_cat(target(op.result(1)), " = 1"));
     --indent_;
+  }
+
+  /// A dict or set function of the runtime as Python's own dict and set (docs/runtime.md, "Dicts and sets").
+  Expr dict_op(const ir::Operation& op, std::string_view c) {
+    auto arg = [&](size_t i, int prec) { return paren(expr(op.operand(i)), prec); };
+    auto text = [&](size_t i) { return expr(op.operand(i)).text; };
+    if (c == "ppy_dict_new") {
+      const ir::Operation* d = op.operand(0)->def();
+      const ir::Attribute* t = d ? d->attr("text") : nullptr;
+      bool dict = t && t->is<std::string>() && t->as_string().find(':') != std::string::npos;
+      return {dict ? "{}" : "set()", kAtom};
+    }
+    if (c == "ppy_dict_len") return call("len", {op.operand(0)});
+    if (c.starts_with("ppy_dict_contains_"))
+      return {str_cat("int(", arg(1, kCmp + 1), " in ", arg(0, kCmp + 1), ")"), kAtom};
+    if (c.starts_with("ppy_dict_get_or_")) return {str_cat(arg(0, kAtom), ".get(", text(1), ", ", text(2), ")"), kAtom};
+    if (c.starts_with("ppy_dict_get_")) return {str_cat(arg(0, kAtom), "[", text(1), "]"), kAtom};
+    if (c.starts_with("ppy_dict_pop_or_")) return {str_cat(arg(0, kAtom), ".pop(", text(1), ", ", text(2), ")"), kAtom};
+    if (c.starts_with("ppy_dict_pop_")) return {str_cat(arg(0, kAtom), ".pop(", text(1), ")"), kAtom};
+    if (c.starts_with("ppy_dict_set_"))
+      return {str_cat(arg(0, kAtom), ".__setitem__(", text(1), ", ", text(2), ")"), kAtom};
+    if (c == "ppy_dict_keys") return call("list", {op.operand(0)});
+    if (c == "ppy_dict_values") return {str_cat("list(", arg(0, kAtom), ".values())"), kAtom};
+    if (c == "ppy_dict_check_iter") return helper("_ppy_dict_check", {op.operand(0), op.operand(1)});
+    if (c == "ppy_dict_repr") {
+      helpers_.insert("_ppy_list_repr");
+      return helper("_ppy_dict_repr", {op.operand(0), op.operand(1)});
+    }
+    if (c == "ppy_dict_eq") return {str_cat("int(", arg(0, kCmp + 1), " == ", arg(1, kCmp + 1), ")"), kAtom};
+    if (c == "ppy_dict_clear") return {str_cat(arg(0, kAtom), ".clear()"), kAtom};
+    if (c.starts_with("ppy_set_")) {
+      std::string_view m = c.substr(8, c.rfind('_') - 8);
+      return {str_cat(arg(0, kAtom), ".", m, "(", text(1), ")"), kAtom};
+    }
+    return fail(op, str_cat("the runtime function '", c, "'")), Expr{"None", kAtom};
   }
 
   /// The runtime's exception functions as Python's own (docs/runtime.md, "Exceptions").

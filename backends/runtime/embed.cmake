@@ -1,14 +1,12 @@
-# cmake -DIN=ppy_runtime.h [-DIN2=ppy_str.h] [-DIN3=ppy_obj.h] -DOUT=runtime_source.cc -P embed.cmake:
+# cmake -DIN=ppy_runtime.h [-DIN2=ppy_str.h] [-DIN3=ppy_obj.h] [-DIN4=ppy_dict.h] -DOUT=runtime_source.cc -P embed.cmake:
 # the headers' text (one after the other) as a C++ string (hex bytes, so no delimiter can clash with its text).
 file(READ ${IN} _hex HEX)
-if(DEFINED IN2)
-  file(READ ${IN2} _hex2 HEX)
-  string(APPEND _hex "0a${_hex2}")
-endif()
-if(DEFINED IN3)
-  file(READ ${IN3} _hex3 HEX)
-  string(APPEND _hex "0a${_hex3}")
-endif()
+foreach(_in IN2 IN3 IN4)
+  if(DEFINED ${_in})
+    file(READ ${${_in}} _more HEX)
+    string(APPEND _hex "0a${_more}")
+  endif()
+endforeach()
 string(SHA256 _digest "${_hex}")
 string(SUBSTRING "${_digest}" 0 16 _digest)
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," _bytes "${_hex}")

@@ -8,3 +8,4 @@
 
 #include "ppy_obj.h"
 #include "ppy_str.h"
+#include "ppy_dict.h"

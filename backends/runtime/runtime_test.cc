@@ -233,7 +233,9 @@ TEST(Runtime, TheEmbeddedTextIsTheHeader) {
   EXPECT_NE(text.find("#endif /* PPY_RT_STRINGS && !PPY_STR_H */\n"), std::string_view::npos);
   // Then ppy_obj.h: objects, under PPY_RT_STRINGS too.
   EXPECT_NE(text.find("ppy_obj_new"), std::string_view::npos);
-  EXPECT_TRUE(text.ends_with("#endif /* PPY_RT_STRINGS && !PPY_OBJ_H */\n"));
+  // ppy_dict.h last: the dicts and sets, on the strings' collector.
+  EXPECT_NE(text.find("ppy_dict_set_ptr_ptr"), std::string_view::npos);
+  EXPECT_TRUE(text.ends_with("#endif /* PPY_RT_STRINGS && !PPY_DICT_H */\n"));
 }
 
 TEST(Runtime, AnObjectIsZeroWithItsTypeIdFirst) {

@@ -44,6 +44,11 @@ enum class ExprKind : uint8_t {
   FField,   ///< `{x!r:spec}` of an f-string: kids[0] the value, str the spec, ival the conversion ('r', 's', 0)
   /// `[elt for x in it if cond]`: kids are elt, it and (ival 1) cond; ops the target's names
   ListComp,
+  Dict,      ///< `{k: v, ...}`: kids are keys and values in turn
+  Set,       ///< `{a, b}`: kids are the elements
+  /// `{k: v for x in it if cond}`: kids are k, it, (ival 1) cond, then v last; ops the target's names
+  DictComp,
+  SetComp,  ///< `{elt for x in it if cond}`: as ListComp
 };
 
 /// What a name, attribute or call refers to (set by the checker).

@@ -204,6 +204,34 @@ class BodyChecker {
   Ty isinstance_call(Expr& e);
   /// E1010 unless `e`'s value prints as Python prints it (types.h's printable).
   bool check_printable(const Expr& e);
+  // --- dicts and sets (check_dict.cc) ---
+  /// A key (or set element) of type `key` for the table `table`; false (reported) when it is not.
+  bool dict_key(Expr& k, Ty key, Ty table);
+  /// A value of type `want` for the dict `table`; false (reported) when it is not.
+  bool dict_val(Expr& v, Ty want, Ty table);
+  /// `{k: v, ...}`, `{}` and `{a, b}`.
+  Ty dict_display(Expr& e, Ty expected);
+  /// `set()` and `dict()`: an empty table of the expected type.
+  Ty empty_table(Expr& e, const std::string& n, Ty expected);
+  /// `d[k]` of a dict (its type already checked).
+  Ty dict_subscript(Expr& e, Ty bt);
+  /// `d.method(...)` of a dict or set.
+  Ty dict_method(Expr& e, Expr& callee, Ty base);
+  /// `k in d` / `k not in d` of a dict or set.
+  Ty dict_contains(Expr& e, const std::vector<Ty>& ts);
+  /// `d[k] = v` (the target `t` a subscript of the dict type `bt`); false when reported.
+  bool dict_store(Expr& t, Ty bt, Ty vt, const Expr& v);
+  /// `{k: v for x in it if c}` and `{x for x in it if c}`.
+  Ty table_comp(Expr& e, Ty expected);
+  /// A comprehension's names, each a local of its own (e.target lists them), typed from its iterable (d.items()
+  /// gives pairs), its conditions checked; false when refused (reported).
+  bool comp_vars(Expr& e);
+  /// 1 for `x.keys()` / `x.values()`, 2 for `x.items()`, else 0.
+  static int view_call(const Expr& x);
+  /// `for k, v in d.items()`.
+  void for_items(Stmt& s);
+  /// Where d.keys() and d.values() may be read (1), and d.items() too (2): what takes a list.
+  int views_ok_ = 0;
 
   ModuleInfo& m_;
   FuncInfo& f_;

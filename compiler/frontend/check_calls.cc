@@ -29,7 +29,12 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
        (callee.kids[0]->kind == ExprKind::Name &&
         (m_.consts.count(callee.kids[0]->str) ||  // a module variable's method: `CACHE.append(x)`
          (m_.module_vars.count(callee.kids[0]->str) && !f_.module_code))))) {
+    int views = views_ok_;
+    views_ok_ = 0;
     Ty bt = value(*callee.kids[0], Ty::Error);
+    views_ok_ = views;
+    if (is_dict(bt) || is_set(bt)) return dict_method(e, callee, bt);
+    views_ok_ = 0;
     if (bt == Ty::Str) return str_method(e, callee, bt);
     if (is_list(bt)) return list_method(e, callee, bt);
     if (is_class(bt)) return method_call(e, callee, bt);
@@ -250,7 +255,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
         error(e.kids[i]->pos, "E1030", "a native pointer cannot be printed");
       else if (t != Ty::Error && !check_printable(*e.kids[i]))
         continue;
-      else if (is_list(t))
+      else if (is_list(t) || is_dict(t) || is_set(t))
         effect("reads");
     }
     return Ty::None;
@@ -274,9 +279,15 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
   }
   if (n == "len") {
     if (!arity(1, 1)) return Ty::Error;
+    views_ok_ = view_call(*e.kids[1]);
     Ty t = value(*e.kids[1], Ty::Error);
+    views_ok_ = 0;
     if (t == Ty::Error) return t;
     if (is_tuple(t)) return Ty::Int;
+    if (is_dict(t) || is_set(t)) {
+      effect("reads");
+      return Ty::Int;
+    }
     if (!is_list(t) && t != Ty::Str) {
       if (maybe_none(*e.kids[1])) return Ty::Error;
       error(e.kids[1]->pos, "E1030", str_cat("object of type '", ty_name(t), "' has no len()"));
@@ -292,7 +303,8 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     if (!arity(0, 1)) return Ty::Error;
     Ty t = value(*e.kids[1], Ty::Error);
     if (t == Ty::Error) return t;
-    if (n == "bool" ? (!is_numeric(t) && !is_list(t) && t != Ty::Str) : (!is_numeric(t) && t != Ty::Str)) {
+    if (n == "bool" ? (!is_numeric(t) && !is_list(t) && !is_dict(t) && !is_set(t) && t != Ty::Str)
+                    : (!is_numeric(t) && t != Ty::Str)) {
       error(e.kids[1]->pos, "E1030", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
       return Ty::Error;
     }

@@ -94,11 +94,18 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       }
       return a;
     }
-    case ExprKind::Call: return call(e, stmt_level);
+    case ExprKind::Call:
+      // `set()` and `dict()`: empty tables of the expected type.
+      if (e.kids[0]->kind == ExprKind::Name && (e.kids[0]->str == "set" || e.kids[0]->str == "dict") &&
+          !types_.count(e.kids[0]->str) && !m_.func_index.count(e.kids[0]->str) && !m_.bindings.count(e.kids[0]->str) &&
+          !m_.consts.count(e.kids[0]->str))
+        return empty_table(e, e.kids[0]->str, expected);
+      return call(e, stmt_level);
     case ExprKind::Subscript: {
       Ty bt = value(*e.kids[0], Ty::Error);
       if (is_tuple(bt)) return tuple_subscript(e, bt);
       if (maybe_none(*e.kids[0])) return Ty::Error;
+      if (is_dict(bt) || is_set(bt)) return dict_subscript(e, bt);
       if (e.kids[1]->kind == ExprKind::Tuple) {
         error(e.kids[1]->pos, "E1010", "multi-dimensional indexing is outside the ppy subset");
         return Ty::Error;
@@ -167,6 +174,12 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
     }
     case ExprKind::ListComp:
       return list_comp(e, expected);
+    case ExprKind::Dict:
+    case ExprKind::Set:
+      return dict_display(e, expected);
+    case ExprKind::DictComp:
+    case ExprKind::SetComp:
+      return table_comp(e, expected);
     case ExprKind::Tuple:
       return tuple_display(e, expected);
     case ExprKind::Slice:
@@ -463,6 +476,8 @@ Ty BodyChecker::compare(Expr& e) {
   for (size_t i = 0; i + 1 < ts.size(); ++i) {
     const std::string& op = e.ops[i];
     if ((op == "in" || op == "not in") && is_list(ts[i + 1]) && ts.size() == 2) return list_contains(e, ts);
+    if ((op == "in" || op == "not in") && (is_dict(ts[i + 1]) || is_set(ts[i + 1])) && ts.size() == 2)
+      return dict_contains(e, ts);
     if ((op == "in" || op == "not in") && !(ts[i] == Ty::Str && ts[i + 1] == Ty::Str)) {
       error(e.pos, "E1010",
             str_cat("'", op, "' of ", ty_name(ts[i]), " and ", ty_name(ts[i + 1]),
@@ -471,7 +486,7 @@ Ty BodyChecker::compare(Expr& e) {
     }
   }
   for (Ty t : ts)
-    if (is_list(t) && !compound) return compare_lists(e, ts);
+    if ((is_list(t) || is_dict(t) || is_set(t)) && !compound) return compare_lists(e, ts);
   for (Ty t : ts) compound = compound || t >= Ty::FirstCompound;
   if (compound) return compare_compound(e, ts);
   for (size_t i = 0; i + 1 < ts.size(); ++i) {

@@ -269,7 +269,8 @@ static void rename(Expr& e, const std::string& from, const std::string& to) {
     e.str = to;
     return;
   }
-  if (e.kind == ExprKind::ListComp && std::find(e.ops.begin(), e.ops.end(), from) != e.ops.end()) {
+  bool comp = e.kind == ExprKind::ListComp || e.kind == ExprKind::DictComp || e.kind == ExprKind::SetComp;
+  if (comp && std::find(e.ops.begin(), e.ops.end(), from) != e.ops.end()) {
     rename(*e.kids[1], from, to);
     return;
   }
@@ -277,27 +278,42 @@ static void rename(Expr& e, const std::string& from, const std::string& to) {
   for (auto& k : e.keywords) rename(*k.value, from, to);
 }
 
-Ty BodyChecker::list_comp(Expr& e, Ty expected) {
-  if (gpu_) {
-    error(e.pos, "E1100", "lists are not available in GPU code");
-    return Ty::Error;
-  }
+bool BodyChecker::comp_vars(Expr& e) {
   Ty var_ty;
-  if (is_pairs_call(*e.kids[1])) {  // `for i, x in enumerate(xs)`: (i, x) pairs
+  Expr& it = *e.kids[1];
+  if (view_call(it) == 2) {  // `for k, v in d.items()`: (k, v) pairs
+    Expr& callee = *it.kids[0];
+    Ty bt = value(*callee.kids[0], Ty::Error);
+    if (bt == Ty::Error) return false;
+    if (!is_dict(bt)) {
+      if (!maybe_none(*callee.kids[0]))
+        error(callee.pos, "E1010", str_cat("methods of ", ty_name(bt), " are outside the ppy subset"));
+      return false;
+    }
+    if (!it.keywords.empty() || it.kids.size() != 1) {
+      error(it.pos, "E1032", str_cat("dict.items() takes no arguments (", it.kids.size() - 1, " given)"));
+      return false;
+    }
+    it.ref = Ref::Builtin;
+    it.target = "dict.items";
+    effect("reads");
+    raises();  // RuntimeError when the dict changes size
+    var_ty = tuple_of({key_of(bt), dict_value(bt)});
+  } else if (is_pairs_call(*e.kids[1])) {  // `for i, x in enumerate(xs)`: (i, x) pairs
     Ty types[2];
-    if (!pairs_iter(*e.kids[1], types)) return Ty::Error;
+    if (!pairs_iter(*e.kids[1], types)) return false;
     var_ty = tuple_of({types[0], types[1]});
   } else {
     var_ty = iter_type(*e.kids[1]);
   }
-  if (var_ty == Ty::Error) return Ty::Error;
+  if (var_ty == Ty::Error) return false;
   // `for a, b in pairs`: each tuple unpacked into the names.
   std::vector<Ty> var_tys{var_ty};
   if (e.ops.size() > 1) {
     var_tys = tuple_elems(var_ty);
     if (var_tys.size() != e.ops.size()) {
       error(e.kids[1]->pos, "E1030", str_cat("cannot unpack ", ty_name(var_ty), " into ", e.ops.size(), " names"));
-      return Ty::Error;
+      return false;
     }
   }
   // Each name is a local of its own, `_c<n>_<name>` (e.target lists them, comma-separated);
@@ -318,11 +334,21 @@ Ty BodyChecker::list_comp(Expr& e, Ty expected) {
   for (size_t i = 0; i < e.ops.size() && i < us.size(); ++i) {
     rename(*e.kids[0], e.ops[i], us[i]);
     for (size_t k = 0; k < nconds; ++k) rename(*e.kids[2 + k], e.ops[i], us[i]);
+    if (e.kind == ExprKind::DictComp) rename(*e.kids.back(), e.ops[i], us[i]);
     types_[us[i]] = var_tys[i];
     note_local(us[i]);
     flow_.assigned.insert(us[i]);
   }
   for (size_t k = 0; k < nconds; ++k) condition(*e.kids[2 + k]);
+  return true;
+}
+
+Ty BodyChecker::list_comp(Expr& e, Ty expected) {
+  if (gpu_) {
+    error(e.pos, "E1100", "lists are not available in GPU code");
+    return Ty::Error;
+  }
+  if (!comp_vars(e)) return Ty::Error;
   // `[e for a in A for b in B]`: the inner clause's elements are this list's.
   if (e.kids[0]->kind == ExprKind::ListComp && e.kids[0]->str == "for") return list_comp(*e.kids[0], expected);
   Ty want = is_list(expected) ? list_elem(expected) : Ty::Error;
@@ -336,6 +362,34 @@ Ty BodyChecker::list_comp(Expr& e, Ty expected) {
     return Ty::Error;
   }
   return list_of(t);
+}
+
+Ty BodyChecker::table_comp(Expr& e, Ty expected) {
+  bool set = e.kind == ExprKind::SetComp;
+  if (gpu_) {
+    error(e.pos, "E1100", "dicts and sets are not available in GPU code");
+    return Ty::Error;
+  }
+  if (!comp_vars(e)) return Ty::Error;
+  Ty want_k = (set ? is_set(expected) : is_dict(expected)) ? key_of(expected) : Ty::Error;
+  Ty k = value(*e.kids[0], want_k);
+  if (k == Ty::Error || maybe_none(*e.kids[0])) return Ty::Error;
+  if (!key_holdable(k)) {
+    error(e.kids[0]->pos, "E1030",
+          str_cat(set ? "set elements" : "dict keys", " are int or str in the ppy subset, not ", ty_name(k)));
+    return Ty::Error;
+  }
+  raises();  // MemoryError
+  if (set) return set_of(k);
+  Expr& ve = *e.kids.back();
+  Ty v = value(ve, is_dict(expected) ? dict_value(expected) : Ty::Error);
+  if (v == Ty::Error || maybe_none(ve)) return Ty::Error;
+  if (!dict_value_holdable(v)) {
+    error(ve.pos, "E1030",
+          str_cat("dict values are int, float, bool, str or lists of those in the ppy subset, not ", ty_name(v)));
+    return Ty::Error;
+  }
+  return dict_of(k, v);
 }
 
 Ty BodyChecker::list_contains(Expr& e, const std::vector<Ty>& ts) {
@@ -371,11 +425,15 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
                   " is outside the ppy subset (it takes one list)"));
     return Ty::Error;
   }
+  views_ok_ = view_call(*e.kids[1]) == 1;
   Ty t = value(*e.kids[1], Ty::Error);
+  views_ok_ = 0;
   if (t == Ty::Error) return t;
+  if (is_dict(t) || is_set(t)) t = list_of(key_of(t));  // its keys, as a list of them
   if (!is_list(t)) {
     if (maybe_none(*e.kids[1])) return Ty::Error;
-    error(e.kids[1]->pos, "E1030", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset (it takes a list)"));
+    error(e.kids[1]->pos, "E1030",
+          str_cat(n, "() of ", ty_name(t), " is outside the ppy subset (it takes a list, a dict or a set)"));
     return Ty::Error;
   }
   Ty elem = list_elem(t);

@@ -194,6 +194,12 @@ void BodyChecker::stmt(Stmt& s) {
         Ty ft = field_type_hint(*s.targets[0]);
         if (ft != Ty::Error) hint = ft;
       }
+      // `d[k] = []` / `d[k] = {}`: the dict local's value type.
+      if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Subscript &&
+          s.targets[0]->kids[0]->kind == ExprKind::Name) {
+        auto it = types_.find(s.targets[0]->kids[0]->str);
+        if (it != types_.end() && is_dict(it->second)) hint = dict_value(it->second);
+      }
       vt = value(*s.value, hint);
       for (auto& t : s.targets) {
         if (t->kind == ExprKind::Tuple)
@@ -525,6 +531,10 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
   }
   if (t.kind == ExprKind::Subscript) {
     Ty bt = value(*t.kids[0], Ty::Error);
+    if (is_dict(bt) || is_set(bt)) {
+      dict_store(t, bt, vt, v);
+      return;
+    }
     index(*t.kids[1]);
     if (bt == Ty::Error) return;
     if (!is_list(bt)) {
@@ -564,8 +574,13 @@ void BodyChecker::aug_assign(Stmt& s) {
   } else if (t.kind == ExprKind::Name) {
     tt = value(t, Ty::Error);
     if (globals_.count(t.str)) global_effect(true);
+  } else if (Ty bt = value(*t.kids[0], Ty::Error); is_dict(bt) || is_set(bt)) {  // `d[k] += v`
+    Expr none;
+    none.kind = ExprKind::Int;
+    tt = dict_store(t, bt, Ty::Error, none) ? dict_value(bt) : Ty::Error;
+    effect("reads");
+    raises();  // KeyError
   } else {
-    Ty bt = value(*t.kids[0], Ty::Error);
     index(*t.kids[1]);
     if (bt != Ty::Error && !is_list(bt)) {
       error(t.pos, "E1030", str_cat("cannot assign through an index of ", ty_name(bt)));
@@ -613,6 +628,7 @@ void BodyChecker::for_stmt(Stmt& s) {
   Expr& t = *s.targets[0];
   Expr& it = *s.value;
   if (is_pairs_call(it)) return for_pairs(s);
+  if (view_call(it) == 2) return for_items(s);
   Ty var_ty = iter_type(it);
   // `for a, b in pairs`: each tuple unpacked as an assignment unpacks it.
   bool unpacks = t.kind == ExprKind::Tuple && (is_tuple(var_ty) || var_ty == Ty::Error);
@@ -670,9 +686,17 @@ Ty BodyChecker::iter_type(Expr& it) {
     raises();  // the counter's increment is checked
     var_ty = Ty::Int;
   } else {
+    views_ok_ = view_call(it) == 1;
     Ty lt = value(it, Ty::Error);
+    views_ok_ = 0;
+    if (is_dict(lt) || is_set(lt) || (view_call(it) == 1 && is_list(lt))) {
+      raises();  // RuntimeError when the table changes size
+      effect("reads");
+      return is_list(lt) ? list_elem(lt) : key_of(lt);
+    }
     if (lt != Ty::Error && !is_list(lt) && lt != Ty::Str) {
-      error(it.pos, "E1010", str_cat("a for loop runs over range(...), a list or a str, not ", ty_name(lt)));
+      error(it.pos, "E1010",
+            str_cat("a for loop runs over range(...), a list, a str, a dict or a set, not ", ty_name(lt)));
       lt = Ty::Error;
     }
     if (lt == Ty::Str) {

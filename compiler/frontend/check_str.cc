@@ -121,7 +121,8 @@ Ty BodyChecker::str_call(Expr& e) {
   if (t == Ty::Error) return t;
   if (t == Ty::Exc && n == "str") return Ty::Str;  // the exception's message
   if (is_class(t) || holds_object(t)) return check_printable(*e.kids[1]) ? Ty::Str : Ty::Error;
-  if (!is_numeric(t) && t != Ty::Str && !is_list(t) && !is_tuple(t) && !is_optional(t) && !is_none_value(t)) {
+  if (!is_numeric(t) && t != Ty::Str && !is_list(t) && !is_tuple(t) && !is_optional(t) && !is_none_value(t) && !is_dict(t) &&
+      !is_set(t)) {
     error(e.kids[1]->pos, "E1010", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
     return Ty::Error;
   }

@@ -58,6 +58,34 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
     }
     return list_of(t);
   }
+  // `dict[K, V]` and `set[T]` (and typing's `Dict`, `Set`): keys int or str, values what a list holds.
+  if (base && (*base == "dict" || *base == "Dict" || *base == "typing.Dict" || *base == "set" || *base == "Set" ||
+               *base == "typing.Set")) {
+    bool dict = (*base)[base->rfind('.') == std::string::npos ? 0 : base->rfind('.') + 1] == 'd' ||
+                (*base)[base->rfind('.') == std::string::npos ? 0 : base->rfind('.') + 1] == 'D';
+    const Expr& arg = *a.kids[1];
+    size_t n = arg.kind == ExprKind::Tuple ? arg.kids.size() : 1;
+    if (n != (dict ? 2u : 1u)) {
+      error(a.pos, "E1031", dict ? "dict takes two types: dict[str, int]" : "set takes one type: set[int]");
+      return Ty::Error;
+    }
+    Ty k = elem(dict ? *arg.kids[0] : arg);
+    if (k == Ty::Error) return Ty::Error;
+    if (!key_holdable(k)) {
+      error((dict ? *arg.kids[0] : arg).pos, "E1031",
+            str_cat(dict ? "dict keys" : "set elements", " are int or str in the ppy subset, not ", ty_name(k)));
+      return Ty::Error;
+    }
+    if (!dict) return set_of(k);
+    Ty v = elem(*arg.kids[1]);
+    if (v == Ty::Error) return Ty::Error;
+    if (!dict_value_holdable(v)) {
+      error(arg.kids[1]->pos, "E1031",
+            str_cat("dict values are int, float, bool, str or lists of those in the ppy subset, not ", ty_name(v)));
+      return Ty::Error;
+    }
+    return dict_of(k, v);
+  }
   if (base && (*base == "tuple" || *base == "Tuple" || *base == "typing.Tuple")) {
     const Expr& arg = *a.kids[1];
     std::vector<const Expr*> parts;

@@ -25,6 +25,21 @@ Ty read_ty(const std::string& s, size_t& i) {
     if (e == Ty::Error || i >= s.size() || s[i] != ']') return Ty::Error;
     ++i;
     t = list_of(e);
+  } else if (s.compare(i, 5, "dict[") == 0 || s.compare(i, 4, "set[") == 0) {
+    bool dict = s[i] == 'd';
+    i += dict ? 5 : 4;
+    Ty k = read_ty(s, i);
+    if (k == Ty::Error) return Ty::Error;
+    Ty v = Ty::Error;
+    if (dict) {
+      if (s.compare(i, 2, ", ") != 0) return Ty::Error;
+      i += 2;
+      v = read_ty(s, i);
+      if (v == Ty::Error) return Ty::Error;
+    }
+    if (i >= s.size() || s[i] != ']') return Ty::Error;
+    ++i;
+    t = dict ? dict_of(k, v) : set_of(k);
   } else if (s.compare(i, 6, "tuple[") == 0) {
     i += 6;
     std::vector<Ty> elems;

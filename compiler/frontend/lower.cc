@@ -38,6 +38,7 @@ Type ir_type(Ty t) {
   if (is_optional(t)) return Type::tuple({Type::i1(), ir_type(optional_inner(t))});
   if (is_none_value(t)) return Type::i1();
   if (is_list(t)) return Type::buffer(ir_type(list_elem(t)));
+  if (is_dict(t) || is_set(t)) return str_type();  // a handle to the runtime's table (ppy_dict.h)
   switch (t) {
     case Ty::Int: return Type::i64();
     case Ty::Float: return Type::f64();
@@ -216,6 +217,7 @@ class FunctionLowerer {
 
   Value* truth(Value* v, Ty t, Pos p) {
     if (is_list(t)) return cmp("ne", list_len(v, p), const_i64(0, p), p);
+    if (is_table(t)) return cmp("ne", rt("ppy_dict_len", {v}, Type::i64(), p), const_i64(0, p), p);
     switch (t) {
       case Ty::Bool: return v;
       case Ty::Int: return cmp("ne", v, const_i64(0, p), p);
@@ -326,14 +328,14 @@ class FunctionLowerer {
         if (t.kind == ExprKind::Attribute) {  // `x.f op= v`: x (a variable) read once
           Value* obj = expr(*t.kids[0]);
           Ty cls = t.kids[0]->ty;
-          Value* cur = field_get(obj, cls, t.str, t.pos);
-          Value* v = expr(*s.value);
-          Value* r = t.ty == Ty::Str
-                         ? (s.op == "+" ? rt("ppy_str_concat", {cur, v}, str_type(), s.pos)
-                                        : rt("ppy_str_repeat", {cur, convert(v, s.value->ty, Ty::Int, s.pos)},
-                                             str_type(), s.pos))
-                         : arith(s.op, cur, t.ty, v, s.value->ty, t.ty, s.pos);
-          field_set(obj, cls, t.str, r, s.pos);
+          field_set(obj, cls, t.str, aug_value(s, field_get(obj, cls, t.str, t.pos)), s.pos);
+          return;
+        }
+        if (t.kind == ExprKind::Subscript && is_table(t.kids[0]->ty)) {  // `d[k] op= v`
+          Ty dt = t.kids[0]->ty;
+          Value* d = expr(*t.kids[0]);
+          Value* k = expr(*t.kids[1]);
+          table_set(d, dt, k, aug_value(s, table_get(d, dt, k, t.pos)), s.pos);
           return;
         }
         if (t.kind == ExprKind::Name) {
@@ -668,11 +670,26 @@ class FunctionLowerer {
                 t.pos);
       return;
     }
+    if (is_table(t.kids[0]->ty)) {  // `d[k] = v`
+      Value* d = expr(*t.kids[0]);
+      table_set(d, t.kids[0]->ty, expr(*t.kids[1]), v, t.pos);
+      return;
+    }
     // A list element.
     Value* buf = expr(*t.kids[0]);
     Value* i = convert(expr(*t.kids[1]), t.kids[1]->ty, Ty::Int, t.pos);
     Value* idx = list_index(buf, i, t.pos, true);
     emit("core.buffer_store", {coerce(v, vt, t.ty, t.pos), buf, idx}, {}, {}, t.pos);
+  }
+
+  /// `cur op v` of the augmented assignment `s` whose target holds `cur`.
+  Value* aug_value(const Stmt& s, Value* cur) {
+    const Expr& t = *s.targets[0];
+    Value* v = expr(*s.value);
+    return t.ty == Ty::Str ? (s.op == "+" ? rt("ppy_str_concat", {cur, v}, str_type(), s.pos)
+                                          : rt("ppy_str_repeat", {cur, convert(v, s.value->ty, Ty::Int, s.pos)},
+                                               str_type(), s.pos))
+                           : arith(s.op, cur, t.ty, v, s.value->ty, t.ty, s.pos);
   }
 
   /// `for i, x in enumerate(xs[, start])` / `for a, b in zip(xs, ys)`: a counted
@@ -732,6 +749,7 @@ class FunctionLowerer {
     const Expr& t = *s.targets[0];
     const Expr& it = *s.value;
     if (it.target == "enumerate" || it.target == "zip") return for_pairs(s);
+    if (it.target == "dict.items") return for_items(s);
     for_loop(
         t.str, t.pos, it, s.pos, [&] { block(s.body); }, t.kind == ExprKind::Tuple ? &t : nullptr);
   }
@@ -750,6 +768,9 @@ class FunctionLowerer {
     Value* step;
     Value* cond_stop;
     Value* buf = nullptr;
+    Value* table = nullptr;
+    Value* table_n = nullptr;
+    Ty elem_ty = it.ty == Ty::Str ? Ty::Str : elem_of(it.ty);
     int step_sign = 1;  // 0: known only at run time
     if (it.target == "range") {
       std::vector<Value*> a;
@@ -766,6 +787,15 @@ class FunctionLowerer {
       } else {
         step = const_i64(1, p);
       }
+    } else if (is_table(it.ty) || it.target == "dict.keys" || it.target == "dict.values") {
+      // A dict or set: a list of its keys (or values) made when the loop starts, its size checked at each step.
+      table = expr(is_table(it.ty) ? it : *it.kids[0]->kids[0]);
+      table_n = rt("ppy_dict_len", {table}, Type::i64(), p);
+      elem_ty = is_table(it.ty) ? key_of(it.ty) : list_elem(it.ty);
+      buf = rt(it.target == "dict.values" ? "ppy_dict_values" : "ppy_dict_keys", {table}, ir_type(list_of(elem_ty)), p);
+      start = const_i64(0, p);
+      cond_stop = nullptr;
+      step = const_i64(1, p);
     } else {
       buf = expr(it);
       start = const_i64(0, p);
@@ -775,6 +805,7 @@ class FunctionLowerer {
     br(head, {start}, p);
     cur_ = head;
     Value* i = head->add_argument(Type::i64(), "i");
+    if (table) call_extern("ppy_dict_check_iter", {table, table_n}, p);
     // A list's length is read at every step, as Python's iterator does: the
     // body may append to the list or pop from it.
     if (buf && it.ty != Ty::Str) cond_stop = list_len(buf, p);
@@ -791,11 +822,12 @@ class FunctionLowerer {
     cur_ = body;
     Value* var = i;
     if (buf && it.ty == Ty::Str) var = rt("ppy_str_index", {buf, i}, str_type(), p);
-    else if (buf) var = emit("core.buffer_load", {buf, cast(i, Type::index(), p)}, {ir_type(elem_of(it.ty))}, {}, p);
+    else if (buf)
+      var = emit("core.buffer_load", {buf, cast(i, Type::index(), p)}, {ir_type(elem_ty)}, {}, p);
     if constexpr (!std::is_same_v<Sink, std::nullptr_t>)
       sink(var);  // `list(x)`: each value goes straight to the new list
     else if (unpack)
-      assign(*unpack, var, elem_of(it.ty));  // `for a, b in pairs`
+      assign(*unpack, var, elem_ty);  // `for a, b in pairs`
     else
       store_local(var_name, var, var_pos);
     loops_.push_back({latch, exit});
@@ -886,6 +918,10 @@ class FunctionLowerer {
       case ExprKind::Subscript: {
         if (e.kids[0]->ty == Ty::Str) return str_subscript(e);
         if (e.target == "tuple") return extract(expr(*e.kids[0]), static_cast<size_t>(e.ival), p);
+        if (is_table(e.kids[0]->ty)) {
+          Value* d = expr(*e.kids[0]);
+          return table_get(d, e.kids[0]->ty, expr(*e.kids[1]), p);
+        }
         if (e.kids[1]->kind == ExprKind::Slice) return slice_of(e, expr(*e.kids[0]), "ppy_list_slice", ir_type(e.ty));
         Value* buf = expr(*e.kids[0]);
         Value* i = convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p);
@@ -894,6 +930,12 @@ class FunctionLowerer {
       }
       case ExprKind::ListComp:
         return list_comp(e);
+      case ExprKind::Dict:
+      case ExprKind::Set:
+        return table_display(e);
+      case ExprKind::DictComp:
+      case ExprKind::SetComp:
+        return table_comp(e);
       case ExprKind::List: {
         std::vector<Value*> vals;
         for (auto& k : e.kids) vals.push_back(coerce(expr(*k), k->ty, list_elem(e.ty), p));
@@ -962,6 +1004,152 @@ class FunctionLowerer {
     return v;
   }
 
+  // --- dicts and sets (docs/runtime.md, "Dicts and sets") ---
+  static bool is_table(Ty t) { return is_dict(t) || is_set(t); }
+  /// A key's or value's descriptor: `i`, `f`, `b`, `s`, or `[` and a list's element descriptor.
+  static std::string item_desc(Ty t) {
+    if (t == Ty::Int) return "i";
+    if (t == Ty::Float) return "f";
+    if (t == Ty::Bool) return "b";
+    if (t == Ty::Str) return "s";
+    return "[" + list_desc(t);
+  }
+  /// The runtime's descriptor of a table: `K:V` for a dict, `K` for a set.
+  static std::string table_desc(Ty t) {
+    std::string d = item_desc(key_of(t));
+    if (is_dict(t)) d += ":" + item_desc(dict_value(t));
+    return d;
+  }
+  /// How the runtime takes a key: an int as i64, a str as its handle.
+  static const char* key_sfx(Ty t) { return t == Ty::Int ? "i64" : "ptr"; }
+  /// A value as the runtime's word (a bool as 0 or 1), and back.
+  Value* to_word(Value* v, Ty t, Pos p) { return t == Ty::Bool ? cast(v, Type::i64(), p) : v; }
+  Value* from_word(Value* v, Ty t, Pos p) { return t == Ty::Bool ? cmp("ne", v, const_i64(0, p), p) : v; }
+  static Type word_type(Ty t) { return t == Ty::Bool ? Type::i64() : ir_type(t); }
+  Value* new_table(Ty t, Pos p) { return rt("ppy_dict_new", {str_literal(table_desc(t), p)}, ir_type(t), p); }
+  std::string table_fn(const char* what, Ty t) {
+    return str_cat("ppy_dict_", what, "_", key_sfx(key_of(t)), "_", list_suffix(dict_value(t)));
+  }
+  void table_set(Value* d, Ty t, Value* k, Value* v, Pos p) {
+    call_extern(table_fn("set", t).c_str(), {d, k, to_word(v, dict_value(t), p)}, p);
+  }
+  Value* table_get(Value* d, Ty t, Value* k, Pos p) {
+    Ty v = dict_value(t);
+    return from_word(rt(table_fn("get", t).c_str(), {d, k}, word_type(v), p), v, p);
+  }
+  Value* table_contains(Value* d, Ty t, Value* k, Pos p) {
+    return rt(str_cat("ppy_dict_contains_", key_sfx(key_of(t))).c_str(), {d, k}, Type::i64(), p);
+  }
+  void set_add(Value* s, Ty t, Value* k, Pos p) {
+    call_extern(str_cat("ppy_set_add_", key_sfx(key_of(t))).c_str(), {s, k}, p);
+  }
+
+  /// `{k: v, ...}` and `{a, b}`: a new table filled in the display's order.
+  Value* table_display(const Expr& e) {
+    Pos p = e.pos;
+    Value* d = new_table(e.ty, p);
+    if (e.kind == ExprKind::Set) {
+      for (auto& k : e.kids) set_add(d, e.ty, expr(*k), p);
+      return d;
+    }
+    for (size_t i = 0; i + 1 < e.kids.size(); i += 2) {
+      Value* k = expr(*e.kids[i]);
+      Value* v = expr(*e.kids[i + 1]);
+      table_set(d, e.ty, k, v, p);
+    }
+    return d;
+  }
+
+  /// `{k: v for x in it if cond}` and `{x for x in it if cond}`: comp_into's loop, each key (and value) put in.
+  Value* table_comp(const Expr& e) {
+    Pos p = e.pos;
+    Value* out = new_table(e.ty, p);
+    std::function<void(const Expr&)> put = [&](const Expr& x) {
+      Value* k = expr(x);
+      if (e.kind == ExprKind::SetComp)
+        set_add(out, e.ty, k, p);
+      else
+        table_set(out, e.ty, k, expr(*e.kids.back()), p);
+    };
+    comp_into(e, out, Ty::Error, &put);
+    return out;
+  }
+
+  /// The methods of dicts and sets.
+  Value* table_method(const Expr& e) {
+    Pos p = e.pos;
+    const Expr& base = *e.kids[0]->kids[0];
+    Value* d = expr(base);
+    Ty t = base.ty;
+    const std::string& n = e.target;
+    if (n == "dict.keys" || n == "dict.values")
+      return rt(n == "dict.keys" ? "ppy_dict_keys" : "ppy_dict_values", {d}, ir_type(e.ty), p);
+    if (n == "dict.clear" || n == "set.clear") {
+      call_extern("ppy_dict_clear", {d}, p);
+      return nullptr;
+    }
+    Value* k = expr(*e.kids[1]);
+    if (n.starts_with("set.")) {
+      call_extern(str_cat("ppy_set_", n.substr(4), "_", key_sfx(key_of(t))).c_str(), {d, k}, p);
+      return nullptr;
+    }
+    Ty v = dict_value(t);
+    bool get = n == "dict.get";
+    if (e.kids.size() == 3) {
+      Value* dflt = to_word(expr(*e.kids[2]), v, p);
+      return from_word(rt(table_fn(get ? "get_or" : "pop_or", t).c_str(), {d, k, dflt}, word_type(v), p), v, p);
+    }
+    if (!get) return from_word(rt(table_fn("pop", t).c_str(), {d, k}, word_type(v), p), v, p);
+    // d.get(k): an optional, None when k is not there.
+    Value* found = cmp("ne", table_contains(d, t, k, p), const_i64(0, p), p);
+    Value* val = rt(table_fn("get_or", t).c_str(), {d, k, to_word(zero_of(v, p), v, p)}, word_type(v), p);
+    return make_tuple({found, from_word(val, v, p)}, e.ty, p);
+  }
+
+  /// `for k, v in d.items()`: lists of the keys and values made when the loop starts, its size checked at each step.
+  void for_items(const Stmt& s) {
+    const Expr& t = *s.targets[0];
+    items_loop(*s.value, s.pos, [&](Value* k, Ty, Value* v, Ty) {
+      store_local(t.kids[0]->str, k, t.pos);
+      store_local(t.kids[1]->str, v, t.pos);
+      block(s.body);
+    });
+  }
+
+  /// A loop over `it`, a `d.items()` call: `body_fn(key, key type, value, value type)` at each step, in a loop
+  /// whose break and continue are its own.
+  template <typename Body>
+  void items_loop(const Expr& it, Pos p, Body body_fn) {
+    const Expr& base = *it.kids[0]->kids[0];
+    Ty dt = base.ty;
+    Value* d = expr(base);
+    Value* n0 = rt("ppy_dict_len", {d}, Type::i64(), p);
+    Ty kt = key_of(dt), vt = dict_value(dt);
+    Value* keys = rt("ppy_dict_keys", {d}, ir_type(list_of(kt)), p);
+    Value* vals = rt("ppy_dict_values", {d}, ir_type(list_of(vt)), p);
+    int n = ++labels_;
+    Block* head = new_block("for.head", n);
+    Block* body = new_block("for.body", n);
+    Block* latch = new_block("for.latch", n);
+    Block* exit = new_block("for.end", n);
+    br(head, {const_i64(0, p)}, p);
+    cur_ = head;
+    Value* i = head->add_argument(Type::i64(), "i");
+    call_extern("ppy_dict_check_iter", {d, n0}, p);
+    cond_br(cmp("lt", i, list_len(keys, p), p), body, {}, exit, {}, p);
+    cur_ = body;
+    Value* ix = cast(i, Type::index(), p);
+    Value* k = emit("core.buffer_load", {keys, ix}, {ir_type(kt)}, {}, p);
+    Value* v = emit("core.buffer_load", {vals, ix}, {ir_type(vt)}, {}, p);
+    loops_.push_back({latch, exit});
+    body_fn(k, kt, v, vt);
+    loops_.pop_back();
+    if (!terminated()) br(latch, {}, p);
+    cur_ = latch;
+    br(head, {iadd(i, const_i64(1, p), p, "proven")}, p);
+    cur_ = exit;
+  }
+
   /// `[elt for x in it if cond ...]`: a new list appended to in a loop (docs/language.md, "Lists").
   Value* list_comp(const Expr& e) {
     Value* out = new_list(e.ty, const_index(0, e.pos), e.pos);
@@ -970,7 +1158,8 @@ class FunctionLowerer {
   }
   /// One `for` clause of a comprehension: its loop, its conditions, then the next
   /// clause (a ListComp marked "for") or the element appended to `out`.
-  void comp_into(const Expr& e, Value* out, Ty elem) {
+  /// `put` (a dict or set comprehension's) takes each element instead of the append to `out`.
+  void comp_into(const Expr& e, Value* out, Ty elem, const std::function<void(const Expr&)>* put = nullptr) {
     Pos p = e.pos;
     std::vector<std::string> names;
     size_t from = 0;
@@ -1000,7 +1189,9 @@ class FunctionLowerer {
       }
       const Expr& x = *e.kids[0];
       if (x.kind == ExprKind::ListComp && x.str == "for") {
-        comp_into(x, out, elem);
+        comp_into(x, out, elem, put);
+      } else if (put) {
+        (*put)(x);
       } else {
         Value* v = element_arg(expr(x), x.ty, elem, p);
         call_extern(append.c_str(), {out, v}, p);
@@ -1011,15 +1202,19 @@ class FunctionLowerer {
       }
     };
     const Expr& it = *e.kids[1];
-    if (it.target == "enumerate" || it.target == "zip") {
-      pairs_loop(it, p, [&](Value* a, Ty at, Value* b, Ty bt) {
+    if (it.target == "enumerate" || it.target == "zip" || it.target == "dict.items") {
+      auto pairs = [&](Value* a, Ty at, Value* b, Ty bt) {
         Value* pair = make_tuple({a, b}, tuple_of({at, bt}), p);
         if (names.size() > 1)
           assign(unpack, pair, tuple_of({at, bt}));
         else
           store_local(names[0], pair, p);
         body();
-      });
+      };
+      if (it.target == "dict.items")
+        items_loop(it, p, pairs);
+      else
+        pairs_loop(it, p, pairs);
       return;
     }
     for_loop(names[0], p, it, p, body, names.size() > 1 ? &unpack : nullptr);
@@ -1057,9 +1252,14 @@ class FunctionLowerer {
     Pos p = e.pos;
     const Expr& a = *e.kids[1];
     Value* l = expr(a);
-    Ty elem = list_elem(a.ty);
+    Ty at = a.ty;
+    if (is_table(at)) {  // its keys
+      at = list_of(key_of(at));
+      l = rt("ppy_dict_keys", {l}, ir_type(at), p);
+    }
+    Ty elem = list_elem(at);
     std::string sfx = list_suffix(elem);
-    if (e.target == "list.sorted") return rt("ppy_list_sorted", {l, str_literal(list_desc(a.ty), p)}, ir_type(e.ty), p);
+    if (e.target == "list.sorted") return rt("ppy_list_sorted", {l, str_literal(list_desc(at), p)}, ir_type(e.ty), p);
     if (e.target == "list.sum" && e.kids.size() == 3) {
       Value* start = convert(expr(*e.kids[2]), e.kids[2]->ty, elem, p);
       return rt(str_cat("ppy_list_sum_from_", sfx).c_str(), {l, start}, ir_type(elem), p);
@@ -1170,6 +1370,12 @@ class FunctionLowerer {
     static const std::map<std::string, const char*> preds = {{"<", "lt"}, {"<=", "le"}, {">", "gt"},
                                                              {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
     auto one = [&](Value* a, Ty at, Value* b, Ty bt, const std::string& op) {
+      if (is_table(bt) && (op == "in" || op == "not in"))
+        return cmp(op == "in" ? "ne" : "eq", table_contains(b, bt, a, p), const_i64(0, p), p);
+      if (is_table(at)) {
+        Value* eq = rt("ppy_dict_eq", {a, b}, Type::i64(), p);
+        return cmp(op == "==" ? "ne" : "eq", eq, const_i64(0, p), p);
+      }
       if (is_list(bt) && (op == "in" || op == "not in")) {
         Ty elem = list_elem(bt);
         std::string sfx = list_suffix(elem);
@@ -1402,12 +1608,15 @@ class FunctionLowerer {
     if (n == "list.sum" || n == "list.sorted" || n == "list.min" || n == "list.max") return list_builtin(e);
     if (n == "list.new" || n == "list.copy_of" || n == "list.of" || n == "list.pairs") return list_call(e);
     if (n.starts_with("list.")) return list_method(e);
+    if (n == "set" || n == "dict") return new_table(e.ty, p);
+    if (n.starts_with("dict.") || n.starts_with("set.")) return table_method(e);
     if (n == "str" && e.kids.size() == 1) return str_literal("", p);
     const Expr& a = *e.kids[1];
     if (n == "len") {
       Value* v = expr(a);
       if (is_tuple(a.ty)) return const_i64(static_cast<int64_t>(tuple_elems(a.ty).size()), p);
       if (a.ty == Ty::Str) return rt("ppy_str_len", {v}, Type::i64(), p);
+      if (is_table(a.ty)) return rt("ppy_dict_len", {v}, Type::i64(), p);
       return list_len(v, p);
     }
     Value* v = expr(a);
@@ -1547,6 +1756,7 @@ class FunctionLowerer {
         if (is_optional(t))
           return select(extract(v, 0, p), str_of(extract(v, 1, p), optional_inner(t), p), str_literal("None", p), p);
         if (is_tuple(t)) return tuple_repr(v, t, p);
+        if (is_table(t)) return rt("ppy_dict_repr", {v, str_literal(table_desc(t), p)}, str_type(), p);
         return str_literal("", p);
     }
   }
@@ -1653,6 +1863,10 @@ class FunctionLowerer {
         if (is_list(a.ty)) {
           call_extern("ppy_print_string", {rt("ppy_list_repr", {v, str_literal(list_desc(a.ty), p)}, str_type(), p)},
                       p);
+          return;
+        }
+        if (is_table(a.ty)) {
+          call_extern("ppy_print_string", {str_of(v, a.ty, p)}, p);
           return;
         }
         if (a.ty >= Ty::FirstCompound) print_compound(v, a.ty, p);

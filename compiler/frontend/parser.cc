@@ -688,7 +688,9 @@ class Parser {
   /// element a comprehension over B marked `str = "for"` (its elements are the
   /// outer one's), whose element is `e`. kids: element, iterable, conditions
   /// (`ival` of them).
-  ExprPtr comprehension(ExprPtr elt, Pos p) {
+  /// A dict or set comprehension (`kind` DictComp or SetComp, closed by `}`) has one
+  /// `for` clause; a dict's `value` is its last kid, after the conditions.
+  ExprPtr comprehension(ExprPtr elt, Pos p, ExprKind kind = ExprKind::ListComp, ExprPtr value = nullptr) {
     std::vector<ExprPtr> clauses;
     while (at_kw("for")) {
       Pos cp = cur().pos;
@@ -708,12 +710,57 @@ class Parser {
       clauses.push_back(std::move(c));
     }
     if (at_kw("async")) unsupported(cur().pos, "an async comprehension");
-    expect_op("]");
+    bool list = kind == ExprKind::ListComp;
+    if (!list && clauses.size() > 1)
+      unsupported(clauses[1]->pos, "a dict or set comprehension with several 'for' clauses");
+    expect_op(list ? "]" : "}");
+    if (!list) {
+      clauses[0]->kind = kind;
+      clauses[0]->kids[0] = std::move(elt);
+      if (value) clauses[0]->kids.push_back(std::move(value));
+      return finish(std::move(clauses[0]));
+    }
     for (size_t k = clauses.size(); k-- > 0;) {
       clauses[k]->kids[0] = std::move(elt);
       elt = finish(std::move(clauses[k]));
     }
     return elt;
+  }
+
+  /// `{}`, `{k: v, ...}`, `{a, b}` and their comprehensions.
+  ExprPtr brace_display(Pos p) {
+    DepthGuard g(*this, p);
+    take();  // {
+    if (accept_op("}")) return finish(node(ExprKind::Dict, p));
+    if (at_op("**")) unsupported(cur().pos, "'**' unpacking in a dict");
+    if (at_op("*")) unsupported(cur().pos, "'*' unpacking in a set");
+    ExprPtr first = named_expr();
+    if (accept_op(":")) {
+      auto n = node(ExprKind::Dict, p);
+      ExprPtr v = expr();
+      if (at_kw("for")) return comprehension(std::move(first), p, ExprKind::DictComp, std::move(v));
+      n->kids.push_back(std::move(first));
+      n->kids.push_back(std::move(v));
+      while (accept_op(",")) {
+        if (at_op("}")) break;
+        if (at_op("**")) unsupported(cur().pos, "'**' unpacking in a dict");
+        n->kids.push_back(expr());
+        expect_op(":");
+        n->kids.push_back(expr());
+      }
+      expect_op("}");
+      return finish(std::move(n));
+    }
+    if (at_kw("for")) return comprehension(std::move(first), p, ExprKind::SetComp);
+    auto n = node(ExprKind::Set, p);
+    n->kids.push_back(std::move(first));
+    while (accept_op(",")) {
+      if (at_op("}")) break;
+      if (at_op("*")) unsupported(cur().pos, "'*' unpacking in a set");
+      n->kids.push_back(named_expr());
+    }
+    expect_op("}");
+    return finish(std::move(n));
   }
 
   ExprPtr named_expr() {
@@ -1025,7 +1072,7 @@ class Parser {
           expect_op("]");
           return finish(std::move(n));
         }
-        if (t.text == "{") unsupported(t.pos, "a dict or set");
+        if (t.text == "{") return brace_display(t.pos);
         if (t.text == "*") unsupported(t.pos, "a starred expression ('*x')");
         if (t.text == "...") unsupported(t.pos, "'...' (Ellipsis)");
         break;

@@ -12,7 +12,7 @@
 namespace ppy::frontend {
 namespace {
 
-enum class Kind { NoneValue, Tuple, Optional, List, Class };
+enum class Kind { NoneValue, Tuple, Optional, List, Class, Dict, Set };
 
 struct Compound {
   Kind kind;
@@ -89,6 +89,35 @@ bool list_holdable(Ty t) {
   if (is_class(t) || t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
   if (is_list(t)) return list_holdable(list_elem(t));
   return (is_tuple(t) || is_optional(t)) && holdable(t);
+}
+
+Ty dict_of(Ty key, Ty value) {
+  if (key == Ty::Error || value == Ty::Error) return Ty::Error;
+  return table().intern(Kind::Dict, {key, value}, str_cat("dict[", ty_name(key), ", ", ty_name(value), "]"));
+}
+Ty set_of(Ty elem) {
+  if (elem == Ty::Error) return Ty::Error;
+  return table().intern(Kind::Set, {elem}, str_cat("set[", ty_name(elem), "]"));
+}
+bool is_dict(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Dict;
+}
+bool is_set(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Set;
+}
+Ty key_of(Ty t) {
+  const Compound* c = table().get(t);
+  return c && (c->kind == Kind::Dict || c->kind == Kind::Set) ? c->elems[0] : Ty::Error;
+}
+Ty dict_value(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Dict ? c->elems[1] : Ty::Error;
+}
+bool key_holdable(Ty t) { return t == Ty::Int || t == Ty::Str; }
+bool dict_value_holdable(Ty t) {
+  return t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || (is_list(t) && list_holdable(t));
 }
 
 Ty optional_of(Ty inner) {

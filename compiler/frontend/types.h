@@ -23,6 +23,19 @@ Ty list_elem(Ty t);
 /// Whether a list may hold values of type `t`: int, float, bool, str, lists,
 /// tuples and optionals of those (a tuple or an optional is boxed, docs/runtime.md).
 bool list_holdable(Ty t);
+/// `dict[key, value]` and `set[elem]`: handles to the runtime's tables (ppy_dict.h).
+Ty dict_of(Ty key, Ty value);
+Ty set_of(Ty elem);
+bool is_dict(Ty t);
+bool is_set(Ty t);
+/// A dict's key type or a set's element type (Error for anything else).
+Ty key_of(Ty t);
+/// A dict's value type (Error for anything else).
+Ty dict_value(Ty t);
+/// Whether a dict key or set element may be of type `t`: int or str.
+bool key_holdable(Ty t);
+/// Whether a dict value may be of type `t`: what a list holds.
+bool dict_value_holdable(Ty t);
 /// `inner | None`; an optional of an optional is the optional itself.
 Ty optional_of(Ty inner);
 

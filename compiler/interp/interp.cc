@@ -2,21 +2,22 @@
 // then run it with a switch over dense opcodes.
 #include "ppy/interp/interp.h"
 
+#include <gc/gc_allocator.h>
+
 #include <bit>
 #include <charconv>
 #include <cmath>
-#include <memory>
 #include <cstring>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include <gc/gc_allocator.h>
-
 #include "ppy/ir/text.h"
 #include "ppy/pipeline/semantics.h"
 #include "ppy/util/str_cat.h"
+#include "ppy_dict.h"
 #include "ppy_runtime.h"
 #include "ppy_str.h"
 #include "ppy_obj.h"
@@ -168,6 +169,7 @@ enum class Sig : uint8_t {
   V_LII, V_LIF, V_LIP, V_LL, L_LIIII, L_LL, I_LI, I_LF, I_LPP, L_LP, F_LI, P_LI, P_PL, L_PP, L_P,
   V_L, I_LIP, I_LFP, V_LFP, V_LPP, F_LF, P_LIP,
   P_II,  // ppy_obj_new
+  Dict,  ///< a dict or set function of ppy_dict.h: its shape in ExternCall (nargs, fmask, res)
 };
 // clang-format on
 
@@ -177,6 +179,9 @@ struct ExternCall {
   void* fn;
   int32_t args_begin = 0;
   int32_t text = -1;  ///< P_Text: the literal's index in Code::strings
+  uint8_t nargs = 0;  ///< Dict: operands (handles and i64 as words, f64 where fmask has its bit)
+  uint8_t fmask = 0;
+  char res = 'V';  ///< Dict: V no result, F an f64, W a word (i64 or handle)
 };
 
 struct CallSite {
@@ -633,6 +638,7 @@ class Compiler {
       in.op = Opc::Nop;
       return in;
     }
+    if (callee.starts_with("ppy_dict_") || callee.starts_with("ppy_set_")) return lower_dict(op, callee, in);
     if (callee.starts_with("ppy_str_") || callee.starts_with("ppy_exc_") || callee.starts_with("ppy_obj_") ||
         (callee.starts_with("ppy_list_") && !callee.starts_with("ppy_list_new_")))
       return lower_string(op, callee, in);
@@ -646,6 +652,31 @@ class Compiler {
       in.imm = static_cast<int64_t>(code_->strings.size());
       code_->strings.push_back(t && t->is<std::string>() ? t->as_string() : "");
     }
+    return in;
+  }
+
+  /// A dict or set function of the runtime (ppy_dict.h), called as it is: its
+  /// shape is its operands' and result's types (words and f64s).
+  Inst lower_dict(const ir::Operation& op, const std::string& callee, Inst& in) {
+#define PPY_DICT_FN(name) {#name, reinterpret_cast<void*>(&name)},
+    static const std::unordered_map<std::string, void*> kDict = {PPY_DICT_SYMBOLS(PPY_DICT_FN)};
+#undef PPY_DICT_FN
+    auto it = kDict.find(callee);
+    if (it == kDict.end()) return unsupported(ppy::str_cat("unknown runtime function '", callee, "'"));
+    if (op.num_operands() > 3 || op.num_results() > 1)
+      return unsupported(ppy::str_cat(callee, " with ", op.num_operands(), " operand(s)"));
+    ExternCall call{Sig::Dict, it->second, static_cast<int32_t>(code_->srcs.size())};
+    call.nargs = static_cast<uint8_t>(op.num_operands());
+    for (size_t k = 0; k < op.num_operands(); ++k) {
+      if (op.operand(k)->type().kind() == ir::TypeKind::F64) call.fmask |= static_cast<uint8_t>(1u << k);
+      code_->srcs.push_back(reg(op.operand(k)));
+    }
+    call.res = op.num_results() == 0 ? 'V' : op.result(0)->type().kind() == ir::TypeKind::F64 ? 'F' : 'W';
+    in.op = Opc::Extern;
+    in.norm = 0;
+    if (in.dst < 0) in.dst = 0;
+    in.imm = static_cast<int64_t>(code_->externs.size());
+    code_->externs.push_back(call);
     return in;
   }
 
@@ -734,6 +765,47 @@ class Compiler {
 [[noreturn]] void raise(std::string name, std::string message) {
   throw PyError{std::move(name), std::move(message)};
 }
+
+/// A dict function's call by its shape: words (i64 or handles) travel as
+/// int64_t, as the C calling conventions pass both in the same registers.
+void dict_call(const ExternCall& x, Slot* a, Slot& out) {
+  using W = int64_t;
+  int shape = x.nargs * 16 + x.fmask;
+  auto fn = x.fn;
+  auto word = [&](W v) { out.i = v; };
+  auto flt = [&](double v) { out.f = v; };
+  switch (shape) {
+    case 1 * 16 + 0:  // (w)
+      if (x.res == 'V')
+        reinterpret_cast<void (*)(W)>(fn)(a[0].i);
+      else
+        word(reinterpret_cast<W (*)(W)>(fn)(a[0].i));
+      return;
+    case 2 * 16 + 0:  // (w, w)
+      if (x.res == 'V')
+        reinterpret_cast<void (*)(W, W)>(fn)(a[0].i, a[1].i);
+      else if (x.res == 'F')
+        flt(reinterpret_cast<double (*)(W, W)>(fn)(a[0].i, a[1].i));
+      else
+        word(reinterpret_cast<W (*)(W, W)>(fn)(a[0].i, a[1].i));
+      return;
+    case 3 * 16 + 0:  // (w, w, w)
+      if (x.res == 'V')
+        reinterpret_cast<void (*)(W, W, W)>(fn)(a[0].i, a[1].i, a[2].i);
+      else
+        word(reinterpret_cast<W (*)(W, W, W)>(fn)(a[0].i, a[1].i, a[2].i));
+      return;
+    case 3 * 16 + 4:  // (w, w, f)
+      if (x.res == 'V')
+        reinterpret_cast<void (*)(W, W, double)>(fn)(a[0].i, a[1].i, a[2].f);
+      else
+        flt(reinterpret_cast<double (*)(W, W, double)>(fn)(a[0].i, a[1].i, a[2].f));
+      return;
+    default:
+      raise("SystemError", "a dict function of an unknown shape");
+  }
+}
+
 [[noreturn]] void overflow() { raise("OverflowError", "integer overflow"); }
 
 /// Brings a 64-bit integer result back to a narrow type: wrapping, or raising.
@@ -1093,7 +1165,15 @@ class Machine {
     auto arg = [&](int k) -> Slot& { return r[code.srcs[static_cast<size_t>(x.args_begin + k)]]; };
     auto p = [&](int k) { return static_cast<const ppy_str*>(static_cast<void*>(arg(k).p)); };
     auto ret = [&](ppy_str* s) { out.p = static_cast<Slot*>(static_cast<void*>(s)); };
+    if (x.sig == Sig::Dict) {
+      Slot a[3];
+      for (int k = 0; k < x.nargs; ++k) a[k] = arg(k);
+      dict_call(x, a, out);
+      return;
+    }
     switch (x.sig) {
+      case Sig::Dict:
+        break;  // above
       case Sig::P_Text: {
         const std::string& t = code.strings[static_cast<size_t>(x.text)];
         ret(ppy_str_literal(t.data(), static_cast<int64_t>(t.size())));

@@ -15,6 +15,7 @@
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 #include "ppy_obj.h"
+#include "ppy_dict.h"
 #include "ppy_runtime.h"
 #include "ppy_str.h"
 
@@ -60,6 +61,7 @@ absl::StatusOr<int> run_objects(const std::vector<ObjectFile>& objects, const st
   PPY_RT_SYMBOLS(PPY_JIT_SYMBOL)
   PPY_STR_SYMBOLS(PPY_JIT_SYMBOL)
   PPY_OBJ_SYMBOLS(PPY_JIT_SYMBOL)
+  PPY_DICT_SYMBOLS(PPY_JIT_SYMBOL)
 #undef PPY_JIT_SYMBOL
   if (auto e = lib.define(llvm::orc::absoluteSymbols(std::move(runtime)))) return jit_error(std::move(e));
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(

@@ -1,0 +1,146 @@
+// The dict and set runtime (ppy_dict.h) as compiled code calls it: insertion
+// order kept through overwrites, pops and growth, Python's reprs and errors
+// (KeyError with the key's repr, RuntimeError for a loop whose table changed
+// size), and a heap the collector keeps bounded when tables are dropped.
+#include "ppy_dict.h"
+
+#include <gc.h>
+
+#include <string>
+
+#include "gtest/gtest.h"
+#include "ppy_runtime.h"
+
+namespace {
+
+struct Raised {
+  std::string name, message;
+};
+
+class Dict : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ppy_rt_gc_init();
+    ppy_rt_set_raise_hook(+[](const char* n, const char* m) { throw Raised{n, m ? m : ""}; });
+  }
+  void TearDown() override { ppy_rt_set_raise_hook(nullptr); }
+};
+
+ppy_str* S(const std::string& s) { return ppy_str_literal(s.data(), static_cast<int64_t>(s.size())); }
+std::string T(const ppy_str* s) { return std::string(PPY_STR_BYTES(s), static_cast<size_t>(s->len)); }
+std::string R(void* d) { return T(ppy_dict_repr(d, S(""))); }
+
+template <typename F>
+Raised raised(F f) {
+  try {
+    f();
+  } catch (const Raised& r) {
+    return r;
+  }
+  return {"(nothing)", ""};
+}
+
+TEST_F(Dict, KeepsInsertionOrderThroughOverwritesPopsAndGrowth) {
+  void* d = ppy_dict_new(S("i:i"));
+  EXPECT_EQ(R(d), "{}");
+  for (int64_t k = 0; k < 1000; ++k) ppy_dict_set_i64_i64(d, (k * 7919) % 1000, k);
+  EXPECT_EQ(ppy_dict_len(d), 1000);
+  for (int64_t k = 0; k < 1000; ++k) ASSERT_EQ(ppy_dict_get_i64_i64(d, (k * 7919) % 1000), k);
+  ppy_dict_set_i64_i64(d, 0, -1);  // an overwrite keeps the key's place
+  ppy_list* keys = ppy_dict_keys(d);
+  EXPECT_EQ(PPY_LIST_I64(keys)[0], 0);
+  EXPECT_EQ(PPY_LIST_I64(keys)[1], 919);
+  for (int64_t k = 1; k < 1000; ++k) {
+    int64_t v = ppy_dict_get_i64_i64(d, k);
+    ASSERT_EQ(ppy_dict_pop_i64_i64(d, k), v) << k;
+    ASSERT_EQ(ppy_dict_contains_i64(d, k), 0) << k;
+  }
+  EXPECT_EQ(ppy_dict_len(d), 1);
+  EXPECT_EQ(R(d), "{0: -1}");
+  ppy_dict_set_i64_i64(d, 5, 50);
+  ppy_dict_set_i64_i64(d, 3, 30);
+  EXPECT_EQ(R(d), "{0: -1, 5: 50, 3: 30}");
+  ppy_list* vals = ppy_dict_values(d);
+  EXPECT_EQ(vals->len, 3);
+  EXPECT_EQ(PPY_LIST_I64(vals)[2], 30);
+}
+
+TEST_F(Dict, StrKeysHashByTheirBytes) {
+  void* d = ppy_dict_new(S("s:f"));
+  ppy_dict_set_ptr_f64(d, S("tea"), 1.5);
+  ppy_dict_set_ptr_f64(d, S("it's"), -0.25);
+  EXPECT_EQ(ppy_dict_contains_ptr(d, S("tea")), 1);  // another handle, the same text
+  EXPECT_EQ(ppy_dict_contains_ptr(d, S("te")), 0);
+  EXPECT_EQ(ppy_dict_get_ptr_f64(d, S("tea")), 1.5);
+  EXPECT_EQ(ppy_dict_get_or_ptr_f64(d, S("jam"), 2.0), 2.0);
+  EXPECT_EQ(R(d), "{'tea': 1.5, \"it's\": -0.25}");
+  void* e = ppy_dict_new(S("s:f"));
+  ppy_dict_set_ptr_f64(e, S("it's"), -0.25);
+  ppy_dict_set_ptr_f64(e, S("tea"), 1.5);
+  EXPECT_EQ(ppy_dict_eq(d, e), 1);  // order does not count
+  ppy_dict_set_ptr_f64(e, S("tea"), 1.0);
+  EXPECT_EQ(ppy_dict_eq(d, e), 0);
+}
+
+TEST_F(Dict, MissingKeysRaiseKeyErrorWithTheKeysRepr) {
+  void* d = ppy_dict_new(S("s:i"));
+  Raised r = raised([&] { ppy_dict_get_ptr_i64(d, S("b")); });
+  EXPECT_EQ(r.name, "KeyError");
+  EXPECT_EQ(r.message, "'b'");
+  void* n = ppy_dict_new(S("i:s"));
+  EXPECT_EQ(raised([&] { ppy_dict_pop_i64_ptr(n, -3); }).message, "-3");
+  EXPECT_EQ(ppy_dict_pop_or_i64_i64(ppy_dict_new(S("i:i")), 1, 9), 9);
+  void* s = ppy_dict_new(S("i"));
+  EXPECT_EQ(raised([&] { ppy_set_remove_i64(s, 4); }).message, "4");
+}
+
+TEST_F(Dict, ALoopWhoseTableChangedSizeRaisesRuntimeError) {
+  void* d = ppy_dict_new(S("i:b"));
+  ppy_dict_set_i64_i64(d, 1, 1);
+  ppy_dict_check_iter(d, 1);
+  ppy_dict_set_i64_i64(d, 2, 0);
+  Raised r = raised([&] { ppy_dict_check_iter(d, 1); });
+  EXPECT_EQ(r.name, "RuntimeError");
+  EXPECT_EQ(r.message, "dictionary changed size during iteration");
+  EXPECT_EQ(R(d), "{1: True, 2: False}");
+  void* s = ppy_dict_new(S("s"));
+  ppy_set_add_ptr(s, S("x"));
+  EXPECT_EQ(raised([&] { ppy_dict_check_iter(s, 0); }).message, "Set changed size during iteration");
+}
+
+TEST_F(Dict, SetsPrintAsPython) {
+  void* s = ppy_dict_new(S("i"));
+  EXPECT_EQ(R(s), "set()");
+  ppy_set_add_i64(s, 1);
+  ppy_set_add_i64(s, 2);
+  ppy_set_add_i64(s, 1);
+  EXPECT_EQ(R(s), "{1, 2}");
+  ppy_set_discard_i64(s, 1);
+  ppy_set_discard_i64(s, 7);
+  EXPECT_EQ(R(s), "{2}");
+  ppy_dict_clear(s);
+  EXPECT_EQ(ppy_dict_len(s), 0);
+  void* l = ppy_dict_new(S("s:[i"));
+  ppy_list* xs = ppy_list_new_i64(2);
+  PPY_LIST_I64(xs)[1] = 7;
+  ppy_dict_set_ptr_ptr(l, S("a"), xs);
+  EXPECT_EQ(R(l), "{'a': [0, 7]}");
+}
+
+TEST_F(Dict, DroppedTablesAreCollected) {
+  size_t before = 0;
+  for (int round = 0; round < 200; ++round) {
+    void* d = ppy_dict_new(S("s:s"));
+    for (int k = 0; k < 2000; ++k) {
+      std::string key = std::to_string(k);
+      ppy_dict_set_ptr_ptr(d, S(key), S(key + key));
+      if (k % 3 == 0) ppy_dict_pop_ptr_ptr(d, S(key));
+    }
+    ASSERT_EQ(ppy_dict_len(d), 1333);
+    if (round == 20) before = GC_get_heap_size();
+  }
+  // 200 rounds of ~200 KB each stay within a few rounds' worth of heap.
+  EXPECT_LT(GC_get_heap_size(), before * 4 + (64u << 20));
+}
+
+}  // namespace
