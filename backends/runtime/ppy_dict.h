@@ -8,8 +8,10 @@
  * table on the collector, as CPython's: an index table of 2^k slots (each the
  * number of an entry, -1 empty, -2 a deleted one) and an array of entries
  * {hash, key, value, live} in insertion order. A set is the same table whose
- * entries have no value. Keys are ints (`i`) or strs (`s`); a key or value
- * travels as the 8 bytes of its i64, f64 or handle.
+ * entries have no value. Keys are ints (`i`), strs (`s`) or tuples of those
+ * (`(is)`, as the box a list holds a tuple in: ppy_list_box of ppy_str.h, its
+ * leaves in order); a key or value travels as the 8 bytes of its i64, f64 or
+ * handle.
  *
  * The table's descriptor, given at its making, says what it holds: `K:V` for a
  * dict (K the key's descriptor, V the value's, as a list's element descriptor
@@ -106,8 +108,10 @@ typedef struct ppy_dict {
   int64_t* index;
   ppy_dict_entry* e;
   const ppy_str* desc;
-  int64_t str_keys; /* keys are str handles (else ints) */
+  int64_t str_keys; /* keys are str handles */
+  int64_t tup_keys; /* keys are tuple boxes: this many leaves (0: not tuples) */
   int64_t is_set;
+  int64_t cset; /* a set of ints kept as CPython keeps it (below): e is its slot table, n its fill */
   int64_t scanned; /* keys or values are handles: the entries are scanned */
 } ppy_dict;
 
@@ -132,16 +136,38 @@ static uint64_t ppy_hash_str(const ppy_str* s) {
   return ppy_hash_i64((int64_t)h);
 }
 
+static int ppy_str_same(const ppy_str* a, const ppy_str* b) {
+  return a == b || (a->len == b->len && memcmp(PPY_STR_BYTES(a), PPY_STR_BYTES(b), (size_t)a->len) == 0);
+}
+
+/** A tuple box's hash: its `n` leaves' (each by its descriptor, after the `(`), combined in order. */
+static uint64_t ppy_hash_tuple(const int64_t* w, int64_t n, const char* dsc) {
+  uint64_t h = 0x27d4eb2f165667c5ULL;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t e = dsc[1 + i] == 's' ? ppy_hash_str((const ppy_str*)(intptr_t)w[i]) : ppy_hash_i64(w[i]);
+    h = (h ^ e) * 0x100000001b3ULL;
+    h = (h << 31) | (h >> 33);
+  }
+  return ppy_hash_i64((int64_t)h);
+}
+
 static uint64_t ppy_dict_hash(const ppy_dict* d, int64_t k) {
+  if (d->tup_keys) return ppy_hash_tuple((const int64_t*)(intptr_t)k, d->tup_keys, PPY_STR_BYTES(d->desc));
   return d->str_keys ? ppy_hash_str((const ppy_str*)(intptr_t)k) : ppy_hash_i64(k);
 }
 
 static int ppy_dict_same(const ppy_dict* d, const ppy_dict_entry* e, int64_t k, uint64_t h) {
   if (e->key == k) return 1;
-  if (!d->str_keys || e->hash != h) return 0;
-  const ppy_str* a = (const ppy_str*)(intptr_t)e->key;
-  const ppy_str* b = (const ppy_str*)(intptr_t)k;
-  return a->len == b->len && memcmp(PPY_STR_BYTES(a), PPY_STR_BYTES(b), (size_t)a->len) == 0;
+  if ((!d->str_keys && !d->tup_keys) || e->hash != h) return 0;
+  if (d->str_keys) return ppy_str_same((const ppy_str*)(intptr_t)e->key, (const ppy_str*)(intptr_t)k);
+  const int64_t* a = (const int64_t*)(intptr_t)e->key;
+  const int64_t* b = (const int64_t*)(intptr_t)k;
+  const char* dsc = PPY_STR_BYTES(d->desc);
+  for (int64_t i = 0; i < d->tup_keys; ++i) {
+    if (a[i] == b[i]) continue;
+    if (dsc[1 + i] != 's' || !ppy_str_same((const ppy_str*)(intptr_t)a[i], (const ppy_str*)(intptr_t)b[i])) return 0;
+  }
+  return 1;
 }
 
 /** A fresh index table of `slots` (a power of two) and room for 2/3 as many entries. */
@@ -180,7 +206,110 @@ static int64_t ppy_dict_slot(const ppy_dict* d, int64_t k, uint64_t h, int64_t* 
   }
 }
 
+/* A set of ints is CPython's own table (Objects/setobject.c), so that it iterates and prints in the order Python's
+ * does: open addressing over 2^k slots (empty, active, or a dummy left by a removal), the int's own hash (its value
+ * mod 2^61 - 1, -1 taken as -2), 9 linear probes then perturbation, an add reusing the last dummy it passed, the
+ * table grown to hold 4x its size (2x past 50,000) once 3/5 full, the live entries reinserted in slot order. */
+#define PPY_CSET_PROBES 9
+
+static uint64_t ppy_cset_hash(int64_t k) {
+  const uint64_t P = ((uint64_t)1 << 61) - 1;
+  uint64_t a = k < 0 ? (uint64_t)0 - (uint64_t)k : (uint64_t)k;
+  int64_t v = (int64_t)(a % P);
+  if (k < 0) v = -v;
+  if (v == -1) v = -2;
+  return (uint64_t)v;
+}
+
+static void ppy_cset_alloc(ppy_dict* d, int64_t slots) {
+  if (slots > PPY_LIST_MAX) ppy_rt_raise("MemoryError", "");
+  d->e = (ppy_dict_entry*)GC_MALLOC_ATOMIC((size_t)slots * sizeof(ppy_dict_entry));
+  if (!d->e) ppy_rt_raise("MemoryError", "");
+  memset(d->e, 0, (size_t)slots * sizeof(ppy_dict_entry));
+  d->mask = slots - 1;
+  d->cap = slots;
+  d->n = 0;
+}
+
+/** The slot holding `k`, or -1. */
+static int64_t ppy_cset_find(const ppy_dict* d, int64_t k) {
+  uint64_t h = ppy_cset_hash(k), mask = (uint64_t)d->mask, perturb = h, i = h & mask;
+  for (;;) {
+    int probes = i + PPY_CSET_PROBES <= mask ? PPY_CSET_PROBES : 0;
+    uint64_t j = i;
+    for (;;) {
+      const ppy_dict_entry* e = &d->e[j];
+      if (e->live == 0) return -1;
+      if (e->live == 1 && e->key == k) return (int64_t)j;
+      if (probes-- == 0) break;
+      ++j;
+    }
+    perturb >>= 5;
+    i = (i * 5 + 1 + perturb) & mask;
+  }
+}
+
+static void ppy_cset_insert_clean(ppy_dict* d, ppy_dict_entry e) {
+  uint64_t mask = (uint64_t)d->mask, perturb = e.hash, i = e.hash & mask;
+  for (;;) {
+    if (d->e[i].live == 0) {
+      d->e[i] = e;
+      return;
+    }
+    if (i + PPY_CSET_PROBES <= mask)
+      for (uint64_t j = 1; j <= PPY_CSET_PROBES; ++j)
+        if (d->e[i + j].live == 0) {
+          d->e[i + j] = e;
+          return;
+        }
+    perturb >>= 5;
+    i = (i * 5 + 1 + perturb) & mask;
+  }
+}
+
+static void ppy_cset_resize(ppy_dict* d, int64_t minused) {
+  ppy_dict_entry* old = d->e;
+  int64_t slots = 8, oldslots = d->mask + 1;
+  while (slots <= minused) slots <<= 1;
+  ppy_cset_alloc(d, slots);
+  d->n = d->used;
+  for (int64_t j = 0; j < oldslots; ++j)
+    if (old[j].live == 1) ppy_cset_insert_clean(d, old[j]);
+}
+
+static void ppy_cset_add(ppy_dict* d, int64_t k) {
+  uint64_t h = ppy_cset_hash(k), mask = (uint64_t)d->mask, perturb = h, i = h & mask;
+  ppy_dict_entry* freeslot = NULL;
+  for (;;) {
+    int probes = i + PPY_CSET_PROBES <= mask ? PPY_CSET_PROBES : 0;
+    uint64_t j = i;
+    for (;;) {
+      ppy_dict_entry* e = &d->e[j];
+      if (e->live == 0) {
+        if (freeslot) {
+          e = freeslot;
+        } else {
+          d->n++;  /* fill */
+        }
+        e->hash = h;
+        e->key = k;
+        e->live = 1;
+        d->used++;
+        if (!freeslot && (uint64_t)d->n * 5 >= mask * 3) ppy_cset_resize(d, d->used > 50000 ? d->used * 2 : d->used * 4);
+        return;
+      }
+      if (e->live == 1 && e->key == k) return;
+      if (e->live == -1) freeslot = e;
+      if (probes-- == 0) break;
+      ++j;
+    }
+    perturb >>= 5;
+    i = (i * 5 + 1 + perturb) & mask;
+  }
+}
+
 static int64_t ppy_dict_find(const ppy_dict* d, int64_t k) {
+  if (d->cset) return ppy_cset_find(d, k);
   int64_t found;
   ppy_dict_slot(d, k, ppy_dict_hash(d, k), &found);
   return found;
@@ -207,6 +336,10 @@ static void ppy_dict_resize(ppy_dict* d) {
 
 /** The entry of key `k`, made (its value zero, at the end of the order) when there is none. */
 static ppy_dict_entry* ppy_dict_entry_for(ppy_dict* d, int64_t k) {
+  if (d->cset) {
+    ppy_cset_add(d, k);
+    return NULL;
+  }
   uint64_t h = ppy_dict_hash(d, k);
   int64_t found;
   int64_t slot = ppy_dict_slot(d, k, h, &found);
@@ -226,6 +359,12 @@ static ppy_dict_entry* ppy_dict_entry_for(ppy_dict* d, int64_t k) {
 }
 
 static void ppy_dict_delete(ppy_dict* d, int64_t ix) {
+  if (d->cset) {  /* a dummy */
+    d->e[ix].live = -1;
+    d->e[ix].key = 0;
+    d->used--;
+    return;
+  }
   int64_t found;
   int64_t slot = ppy_dict_slot(d, d->e[ix].key, d->e[ix].hash, &found);
   d->index[slot] = PPY_DICT_DUMMY;
@@ -259,6 +398,21 @@ static void ppy_dict_repr_item(ppy_text* t, int64_t v, const char* dsc) {
       ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
       break;
     }
+    case '(': { /* a tuple key's box: ints and strs */
+      const int64_t* w = (const int64_t*)(intptr_t)v;
+      int64_t n = (int64_t)(strchr(dsc, ')') - dsc) - 1;
+      ppy_text_add(t, "(", 1);
+      for (int64_t i = 0; i < n; ++i) {
+        if (i) ppy_text_add(t, ", ", 2);
+        char one[2] = {dsc[1 + i], 0};
+        ppy_dict_repr_item(t, w[i], one);
+      }
+      if (n == 1)
+        ppy_text_add(t, ",)", 2);
+      else
+        ppy_text_add(t, ")", 1);
+      break;
+    }
     default:
       ppy_list_repr_into(t, (const ppy_list*)(intptr_t)v, dsc + 1);
       break;
@@ -267,7 +421,7 @@ static void ppy_dict_repr_item(ppy_text* t, int64_t v, const char* dsc) {
 
 static PPY_RT_NORETURN void ppy_dict_key_error(const ppy_dict* d, int64_t k) {
   ppy_text t = {NULL, 0, 0};
-  ppy_dict_repr_item(&t, k, d->str_keys ? "s" : "i");
+  ppy_dict_repr_item(&t, k, PPY_STR_BYTES(d->desc));
   ppy_text_add(&t, "", 1);
   ppy_rt_raise("KeyError", t.b);
 }
@@ -311,10 +465,15 @@ PPY_RT_API void* ppy_dict_new(const ppy_str* desc) {
   const char* colon = strchr(s, ':');
   d->desc = desc;
   d->str_keys = s[0] == 's';
+  d->tup_keys = s[0] == '(' ? (int64_t)(strchr(s, ')') - s) - 1 : 0;
   d->is_set = colon == NULL;
-  d->scanned = d->str_keys || (colon && (colon[1] == 's' || colon[1] == '['));
+  d->scanned = d->str_keys || d->tup_keys || (colon && (colon[1] == 's' || colon[1] == '['));
   d->used = 0;
-  ppy_dict_alloc(d, 8);
+  d->cset = d->is_set && s[0] == 'i';
+  if (d->cset)
+    ppy_cset_alloc(d, 8);
+  else
+    ppy_dict_alloc(d, 8);
   return d;
 }
 
@@ -420,12 +579,12 @@ PPY_RT_API void ppy_dict_set_ptr_ptr(void* d, const void* k, void* v) {
 /** A new list of the keys (`which` 0) or values (1), in insertion order: what a loop walks. */
 static ppy_list* ppy_dict_column(const ppy_dict* d, int which) {
   const char* s = PPY_STR_BYTES(d->desc);
-  int scanned = which ? (strchr(s, ':')[1] == 's' || strchr(s, ':')[1] == '[') : (int)d->str_keys;
+  int scanned = which ? (strchr(s, ':')[1] == 's' || strchr(s, ':')[1] == '[') : (int)(d->str_keys || d->tup_keys);
   ppy_list* l = ppy_list_make(d->used, scanned);
   int64_t* out = (int64_t*)l->data;
   int64_t k = 0;
-  for (int64_t j = 0; j < d->n; ++j)
-    if (d->e[j].live) out[k++] = which ? d->e[j].value : d->e[j].key;
+  for (int64_t j = 0, end = d->cset ? d->cap : d->n; j < end; ++j)
+    if (d->e[j].live == 1) out[k++] = which ? d->e[j].value : d->e[j].key;
   return l;
 }
 PPY_RT_API ppy_list* ppy_dict_keys(const void* d) { return ppy_dict_column((const ppy_dict*)d, 0); }
@@ -449,8 +608,8 @@ PPY_RT_API ppy_str* ppy_dict_repr(const void* dp, const ppy_str* desc) {
   ppy_text t = {NULL, 0, 0};
   ppy_text_add(&t, "{", 1);
   int first = 1;
-  for (int64_t j = 0; j < d->n; ++j) {
-    if (!d->e[j].live) continue;
+  for (int64_t j = 0, end = d->cset ? d->cap : d->n; j < end; ++j) {
+    if (d->e[j].live != 1) continue;
     if (!first) ppy_text_add(&t, ", ", 2);
     first = 0;
     ppy_dict_repr_item(&t, d->e[j].key, s);
@@ -470,8 +629,8 @@ PPY_RT_API int64_t ppy_dict_eq(const void* ap, const void* bp) {
   if (a == b) return 1;
   if (a->used != b->used) return 0;
   const char* vd = a->is_set ? NULL : strchr(PPY_STR_BYTES(a->desc), ':') + 1;
-  for (int64_t j = 0; j < a->n; ++j) {
-    if (!a->e[j].live) continue;
+  for (int64_t j = 0, end = a->cset ? a->cap : a->n; j < end; ++j) {
+    if (a->e[j].live != 1) continue;
     int64_t ix = ppy_dict_find(b, a->e[j].key);
     if (ix < 0) return 0;
     if (!vd) continue;
@@ -496,7 +655,10 @@ PPY_RT_API int64_t ppy_dict_eq(const void* ap, const void* bp) {
 PPY_RT_API void ppy_dict_clear(void* dp) {
   ppy_dict* d = (ppy_dict*)dp;
   d->used = 0;
-  ppy_dict_alloc(d, 8);
+  if (d->cset)
+    ppy_cset_alloc(d, 8);
+  else
+    ppy_dict_alloc(d, 8);
 }
 
 /* Sets: add, remove (KeyError when missing), discard. */

@@ -127,6 +127,33 @@ TEST_F(Dict, SetsPrintAsPython) {
   EXPECT_EQ(R(l), "{'a': [0, 7]}");
 }
 
+void* Tup(int64_t a, const std::string& b) {  // a tuple[int, str] as a list holds it: a box of its leaves
+  int64_t* t = static_cast<int64_t*>(ppy_list_box(2));
+  t[0] = a;
+  t[1] = reinterpret_cast<int64_t>(S(b));
+  return t;
+}
+
+TEST_F(Dict, TupleKeysAreEqualByTheirElements) {
+  void* d = ppy_dict_new(S("(is):i"));
+  for (int64_t k = 0; k < 100; ++k) ppy_dict_set_ptr_i64(d, Tup(k, std::to_string(k % 7)), k);
+  EXPECT_EQ(ppy_dict_len(d), 100);
+  EXPECT_EQ(ppy_dict_get_ptr_i64(d, Tup(42, "0")), 42);  // another box, the same elements
+  EXPECT_EQ(ppy_dict_contains_ptr(d, Tup(42, "1")), 0);
+  ppy_list* keys = ppy_dict_keys(d);
+  const int64_t* third = static_cast<const int64_t*>(((void**)keys->data)[3]);
+  EXPECT_EQ(third[0], 3);
+  EXPECT_EQ(T(reinterpret_cast<const ppy_str*>(third[1])), "3");
+  Raised r = raised([&] { ppy_dict_get_ptr_i64(d, Tup(1, "it's")); });
+  EXPECT_EQ(r.name, "KeyError");
+  EXPECT_EQ(r.message, "(1, \"it's\")");
+  void* one = ppy_dict_new(S("(i)"));
+  int64_t* t = static_cast<int64_t*>(ppy_list_box(1));
+  t[0] = 7;
+  ppy_set_add_ptr(one, t);
+  EXPECT_EQ(R(one), "{(7,)}");
+}
+
 TEST_F(Dict, DroppedTablesAreCollected) {
   size_t before = 0;
   for (int round = 0; round < 200; ++round) {

@@ -35,6 +35,13 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     views_ok_ = views;
     if (is_dict(bt) || is_set(bt)) return dict_method(e, callee, bt);
     views_ok_ = 0;
+    if (callee.str == "__delitem__") {  // `del x[i]` of anything but a dict
+      for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+      if (bt != Ty::Error)
+        error(e.pos, "E1010",
+              str_cat("'del' of an element of ", ty_name(bt), " is outside the ppy subset (it takes `del d[k]` of a dict)"));
+      return Ty::Error;
+    }
     if (bt == Ty::Str) return str_method(e, callee, bt);
     if (is_list(bt)) return list_method(e, callee, bt);
     if (is_class(bt)) return method_call(e, callee, bt);

@@ -52,7 +52,7 @@ Ty BodyChecker::dict_display(Expr& e, Ty expected) {
       bad = true;
     } else if (!key_holdable(t)) {
       error(e.kids[i]->pos, "E1030",
-            str_cat(set ? "set elements" : "dict keys", " are int or str in the ppy subset, not ", ty_name(t)));
+            str_cat(set ? "set elements" : "dict keys", " are int, str or tuples of those in the ppy subset, not ", ty_name(t)));
       bad = true;
     } else if (kt == Ty::Error) {
       kt = t;
@@ -161,6 +161,13 @@ Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
     }
     effect("reads");
     return nargs == 2 ? val : optional_of(val);
+  }
+  if (!set && name == "__delitem__") {  // `del d[k]`
+    if (!arity(1, 1)) return Ty::Error;
+    if (!dict_key(*e.kids[1], key, base)) return Ty::Error;
+    effect("writes");
+    raises();  // KeyError
+    return Ty::None;
   }
   if (!set && name == "pop") {
     if (!arity(1, 2)) return Ty::Error;

@@ -376,7 +376,7 @@ Ty BodyChecker::table_comp(Expr& e, Ty expected) {
   if (k == Ty::Error || maybe_none(*e.kids[0])) return Ty::Error;
   if (!key_holdable(k)) {
     error(e.kids[0]->pos, "E1030",
-          str_cat(set ? "set elements" : "dict keys", " are int or str in the ppy subset, not ", ty_name(k)));
+          str_cat(set ? "set elements" : "dict keys", " are int, str or tuples of those in the ppy subset, not ", ty_name(k)));
     return Ty::Error;
   }
   raises();  // MemoryError

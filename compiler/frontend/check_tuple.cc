@@ -73,7 +73,7 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
     if (k == Ty::Error) return Ty::Error;
     if (!key_holdable(k)) {
       error((dict ? *arg.kids[0] : arg).pos, "E1031",
-            str_cat(dict ? "dict keys" : "set elements", " are int or str in the ppy subset, not ", ty_name(k)));
+            str_cat(dict ? "dict keys" : "set elements", " are int, str or tuples of those in the ppy subset, not ", ty_name(k)));
       return Ty::Error;
     }
     if (!dict) return set_of(k);

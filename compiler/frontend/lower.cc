@@ -334,7 +334,7 @@ class FunctionLowerer {
         if (t.kind == ExprKind::Subscript && is_table(t.kids[0]->ty)) {  // `d[k] op= v`
           Ty dt = t.kids[0]->ty;
           Value* d = expr(*t.kids[0]);
-          Value* k = expr(*t.kids[1]);
+          Value* k = key(expr(*t.kids[1]), dt, t.pos);
           table_set(d, dt, k, aug_value(s, table_get(d, dt, k, t.pos)), s.pos);
           return;
         }
@@ -672,7 +672,7 @@ class FunctionLowerer {
     }
     if (is_table(t.kids[0]->ty)) {  // `d[k] = v`
       Value* d = expr(*t.kids[0]);
-      table_set(d, t.kids[0]->ty, expr(*t.kids[1]), v, t.pos);
+      table_set(d, t.kids[0]->ty, key(expr(*t.kids[1]), t.kids[0]->ty, t.pos), v, t.pos);
       return;
     }
     // A list element.
@@ -920,7 +920,7 @@ class FunctionLowerer {
         if (e.target == "tuple") return extract(expr(*e.kids[0]), static_cast<size_t>(e.ival), p);
         if (is_table(e.kids[0]->ty)) {
           Value* d = expr(*e.kids[0]);
-          return table_get(d, e.kids[0]->ty, expr(*e.kids[1]), p);
+          return table_get(d, e.kids[0]->ty, key(expr(*e.kids[1]), e.kids[0]->ty, p), p);
         }
         if (e.kids[1]->kind == ExprKind::Slice) return slice_of(e, expr(*e.kids[0]), "ppy_list_slice", ir_type(e.ty));
         Value* buf = expr(*e.kids[0]);
@@ -1007,13 +1007,7 @@ class FunctionLowerer {
   // --- dicts and sets (docs/runtime.md, "Dicts and sets") ---
   static bool is_table(Ty t) { return is_dict(t) || is_set(t); }
   /// A key's or value's descriptor: `i`, `f`, `b`, `s`, or `[` and a list's element descriptor.
-  static std::string item_desc(Ty t) {
-    if (t == Ty::Int) return "i";
-    if (t == Ty::Float) return "f";
-    if (t == Ty::Bool) return "b";
-    if (t == Ty::Str) return "s";
-    return "[" + list_desc(t);
-  }
+  static std::string item_desc(Ty t) { return list_desc(list_of(t)); }
   /// The runtime's descriptor of a table: `K:V` for a dict, `K` for a set.
   static std::string table_desc(Ty t) {
     std::string d = item_desc(key_of(t));
@@ -1022,6 +1016,8 @@ class FunctionLowerer {
   }
   /// How the runtime takes a key: an int as i64, a str as its handle.
   static const char* key_sfx(Ty t) { return t == Ty::Int ? "i64" : "ptr"; }
+  /// A key as the runtime takes it: a tuple in its box (as a list holds it), else itself.
+  Value* key(Value* k, Ty table, Pos p) { return is_tuple(key_of(table)) ? box(k, key_of(table), p) : k; }
   /// A value as the runtime's word (a bool as 0 or 1), and back.
   Value* to_word(Value* v, Ty t, Pos p) { return t == Ty::Bool ? cast(v, Type::i64(), p) : v; }
   Value* from_word(Value* v, Ty t, Pos p) { return t == Ty::Bool ? cmp("ne", v, const_i64(0, p), p) : v; }
@@ -1049,11 +1045,11 @@ class FunctionLowerer {
     Pos p = e.pos;
     Value* d = new_table(e.ty, p);
     if (e.kind == ExprKind::Set) {
-      for (auto& k : e.kids) set_add(d, e.ty, expr(*k), p);
+      for (auto& k : e.kids) set_add(d, e.ty, key(expr(*k), e.ty, p), p);
       return d;
     }
     for (size_t i = 0; i + 1 < e.kids.size(); i += 2) {
-      Value* k = expr(*e.kids[i]);
+      Value* k = key(expr(*e.kids[i]), e.ty, p);
       Value* v = expr(*e.kids[i + 1]);
       table_set(d, e.ty, k, v, p);
     }
@@ -1065,7 +1061,7 @@ class FunctionLowerer {
     Pos p = e.pos;
     Value* out = new_table(e.ty, p);
     std::function<void(const Expr&)> put = [&](const Expr& x) {
-      Value* k = expr(x);
+      Value* k = key(expr(x), e.ty, p);
       if (e.kind == ExprKind::SetComp)
         set_add(out, e.ty, k, p);
       else
@@ -1088,12 +1084,16 @@ class FunctionLowerer {
       call_extern("ppy_dict_clear", {d}, p);
       return nullptr;
     }
-    Value* k = expr(*e.kids[1]);
+    Value* k = key(expr(*e.kids[1]), t, p);
     if (n.starts_with("set.")) {
       call_extern(str_cat("ppy_set_", n.substr(4), "_", key_sfx(key_of(t))).c_str(), {d, k}, p);
       return nullptr;
     }
     Ty v = dict_value(t);
+    if (n == "dict.__delitem__") {  // `del d[k]`: a pop whose value is dropped
+      rt(table_fn("pop", t).c_str(), {d, k}, word_type(v), p);
+      return nullptr;
+    }
     bool get = n == "dict.get";
     if (e.kids.size() == 3) {
       Value* dflt = to_word(expr(*e.kids[2]), v, p);
@@ -1371,7 +1371,7 @@ class FunctionLowerer {
                                                              {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
     auto one = [&](Value* a, Ty at, Value* b, Ty bt, const std::string& op) {
       if (is_table(bt) && (op == "in" || op == "not in"))
-        return cmp(op == "in" ? "ne" : "eq", table_contains(b, bt, a, p), const_i64(0, p), p);
+        return cmp(op == "in" ? "ne" : "eq", table_contains(b, bt, key(a, bt, p), p), const_i64(0, p), p);
       if (is_table(at)) {
         Value* eq = rt("ppy_dict_eq", {a, b}, Type::i64(), p);
         return cmp(op == "==" ? "ne" : "eq", eq, const_i64(0, p), p);

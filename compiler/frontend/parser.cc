@@ -265,7 +265,22 @@ class Parser {
         return s;
       }
       if (t.text == "nonlocal") unsupported(t.pos, "a 'nonlocal' statement");
-      if (t.text == "del") unsupported(t.pos, "a 'del' statement");
+      if (t.text == "del") {
+        // `del d[k]` of a dict: the statement `d.__delitem__(k)`, which the checker takes of a dict only.
+        Token d = take();
+        ExprPtr target = expr();
+        if (target->kind != ExprKind::Subscript || target->kids[1]->kind == ExprKind::Slice || at_op(","))
+          unsupported(d.pos, "a 'del' statement other than `del d[k]` of a dict");
+        auto s = make(StmtKind::Expr, d.pos);
+        auto callee = node(ExprKind::Attribute, d.pos);
+        callee->str = "__delitem__";
+        callee->kids.push_back(std::move(target->kids[0]));
+        auto call = node(ExprKind::Call, d.pos);
+        call->kids.push_back(std::move(callee));
+        call->kids.push_back(std::move(target->kids[1]));
+        s->value = std::move(call);
+        return s;
+      }
       if (t.text == "raise") {
         auto s = make(StmtKind::Raise, take().pos);
         if (!at(Tok::Newline) && !at_op(";") && !at(Tok::End)) s->value = expr();

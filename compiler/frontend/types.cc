@@ -115,7 +115,14 @@ Ty dict_value(Ty t) {
   const Compound* c = table().get(t);
   return c && c->kind == Kind::Dict ? c->elems[1] : Ty::Error;
 }
-bool key_holdable(Ty t) { return t == Ty::Int || t == Ty::Str; }
+bool key_holdable(Ty t) {
+  if (t == Ty::Int || t == Ty::Str) return true;
+  if (!is_tuple(t)) return false;
+  std::vector<Ty> elems = tuple_elems(t);
+  for (Ty e : elems)
+    if (e != Ty::Int && e != Ty::Str) return false;
+  return !elems.empty();
+}
 bool dict_value_holdable(Ty t) {
   return t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || (is_list(t) && list_holdable(t));
 }

@@ -32,7 +32,7 @@ bool is_set(Ty t);
 Ty key_of(Ty t);
 /// A dict's value type (Error for anything else).
 Ty dict_value(Ty t);
-/// Whether a dict key or set element may be of type `t`: int or str.
+/// Whether a dict key or set element may be of type `t`: int, str, or a tuple of ints and strs.
 bool key_holdable(Ty t);
 /// Whether a dict value may be of type `t`: what a list holds.
 bool dict_value_holdable(Ty t);
