@@ -195,6 +195,8 @@ class BodyChecker {
   /// signature.
   bool call_args(Expr& e, const std::string& shown, const std::vector<std::string>& names,
                  const std::vector<Ty>& params, const std::vector<std::optional<ConstInfo>>& defaults);
+  /// call_args against method `f`'s parameters after `self`.
+  bool method_args(Expr& e, const std::string& shown, const FuncInfo& f);
   /// Records a call of method `Class.m` of this module (effects propagate
   /// through it).
   void calls_method(const std::string& qual, Pos p);

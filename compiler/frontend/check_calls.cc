@@ -162,35 +162,12 @@ bool BodyChecker::bind_args(Expr& e, const std::string& fname, const std::vector
   return true;
 }
 
-Ty BodyChecker::user_call(Expr& e, const Resolved& r) {
-  std::vector<std::string> names;
-  std::vector<Ty> params;
-  Ty result;
-  std::string kind;
-  std::vector<std::optional<ConstInfo>> defaults;
-  signature(r, names, params, result, kind, &defaults);
-  std::string shown = r.module == m_.name ? r.name : r.module + "." + r.name;
-  e.target = r.module + "." + r.name;
-  if (f_.module_code && r.module == m_.name && m_.func(r.name)->def->pos.line > line_) {
-    error(e.kids[0]->pos, "E1020", str_cat("name '", r.name, "' is not defined (its `def` comes later in the module)"));
-    return Ty::Error;
-  }
-  if (kind == "kernel") {
-    error(e.pos, "E1100", str_cat("kernel '", shown, "' cannot be called directly; launch it with cuda.launch(", r.name, ", grid, block, ...)"));
-    return Ty::Error;
-  }
-  if (kind == "device" && !gpu_) {
-    error(e.pos, "E1100", str_cat("device function '", shown, "' can only be called from GPU code"));
-    return Ty::Error;
-  }
-  if (kind.empty() && gpu_) {
-    error(e.pos, "E1100", str_cat("GPU code cannot call the host function '", shown, "'"));
-    return Ty::Error;
-  }
+bool BodyChecker::call_args(Expr& e, const std::string& shown, const std::vector<std::string>& names,
+                            const std::vector<Ty>& params, const std::vector<std::optional<ConstInfo>>& defaults) {
   std::vector<Expr*> args;
   if (!bind_args(e, shown, names, args, defaults)) {
     for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
-    return Ty::Error;
+    return false;
   }
   // A parameter left out takes its default: the constant, passed as a keyword.
   for (size_t i = 0; i < args.size(); ++i) {
@@ -216,17 +193,51 @@ Ty BodyChecker::user_call(Expr& e, const Resolved& r) {
   bool ok = true;
   for (size_t i = 0; i < args.size(); ++i) {
     Ty t = value(*args[i], params[i]);
-    if (t == Ty::Error || params[i] == Ty::Error) { ok = false; continue; }
+    args[i]->param_index = static_cast<int>(i);
+    if (t == Ty::Error || params[i] == Ty::Error) {
+      ok = false;
+      continue;
+    }
     if (!assignable(t, params[i])) {
       if (assignable(optional_inner(t), params[i]) && maybe_none(*args[i])) {
         ok = false;
         continue;
       }
-      error(args[i]->pos, "E1030", str_cat("argument '", names[i], "' of ", shown, "() is ", ty_name(params[i]), ", not ", ty_name(t), hint_for(params[i], t)));
+      error(args[i]->pos, "E1030",
+            str_cat("argument '", names[i], "' of ", shown, "() is ", ty_name(params[i]), ", not ", ty_name(t),
+                    hint_for(params[i], t)));
       ok = false;
     }
-    args[i]->param_index = static_cast<int>(i);
   }
+  return ok;
+}
+
+Ty BodyChecker::user_call(Expr& e, const Resolved& r) {
+  std::vector<std::string> names;
+  std::vector<Ty> params;
+  Ty result;
+  std::string kind;
+  std::vector<std::optional<ConstInfo>> defaults;
+  signature(r, names, params, result, kind, &defaults);
+  std::string shown = r.module == m_.name ? r.name : r.module + "." + r.name;
+  e.target = r.module + "." + r.name;
+  if (f_.module_code && r.module == m_.name && m_.func(r.name)->def->pos.line > line_) {
+    error(e.kids[0]->pos, "E1020", str_cat("name '", r.name, "' is not defined (its `def` comes later in the module)"));
+    return Ty::Error;
+  }
+  if (kind == "kernel") {
+    error(e.pos, "E1100", str_cat("kernel '", shown, "' cannot be called directly; launch it with cuda.launch(", r.name, ", grid, block, ...)"));
+    return Ty::Error;
+  }
+  if (kind == "device" && !gpu_) {
+    error(e.pos, "E1100", str_cat("device function '", shown, "' can only be called from GPU code"));
+    return Ty::Error;
+  }
+  if (kind.empty() && gpu_) {
+    error(e.pos, "E1100", str_cat("GPU code cannot call the host function '", shown, "'"));
+    return Ty::Error;
+  }
+  bool ok = call_args(e, shown, names, params, defaults);
   f_.callees.insert(e.target);
   f_.callee_sites.emplace(e.target, e.pos);
   if (r.module != m_.name) m_.externals.insert(e.target);

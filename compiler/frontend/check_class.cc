@@ -70,53 +70,16 @@ void BodyChecker::field_assign(Expr& t, Ty vt, const Expr& v) {
                 hint_for(ft, vt)));
 }
 
-bool BodyChecker::call_args(Expr& e, const std::string& shown, const std::vector<std::string>& names,
-                            const std::vector<Ty>& params, const std::vector<std::optional<ConstInfo>>& defaults) {
-  std::vector<Expr*> args;
-  if (!bind_args(e, shown, names, args, defaults)) {
-    for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
-    return false;
+bool BodyChecker::method_args(Expr& e, const std::string& shown, const FuncInfo& f) {
+  std::vector<std::string> names;
+  std::vector<Ty> params;
+  std::vector<std::optional<ConstInfo>> defaults;
+  for (size_t i = 1; i < f.def->params.size(); ++i) {
+    names.push_back(f.def->params[i].name);
+    params.push_back(f.params[i]);
+    defaults.push_back(f.defaults[i]);
   }
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i]) continue;
-    const ConstInfo& d = *defaults[i];
-    Keyword k;
-    k.name = names[i];
-    k.pos = e.pos;
-    k.value = std::make_unique<Expr>();
-    k.value->kind = d.ty == Ty::Float     ? ExprKind::Float
-                    : d.ty == Ty::Bool    ? ExprKind::Bool
-                    : d.ty == Ty::Str     ? ExprKind::Str
-                    : is_none_value(d.ty) ? ExprKind::NoneLit
-                                          : ExprKind::Int;
-    k.value->pos = e.pos;
-    k.value->str = d.s;
-    k.value->ival = d.i;
-    k.value->fval = d.f;
-    k.value->bval = d.b;
-    args[i] = k.value.get();
-    e.keywords.push_back(std::move(k));
-  }
-  bool ok = true;
-  for (size_t i = 0; i < args.size(); ++i) {
-    Ty t = value(*args[i], params[i]);
-    args[i]->param_index = static_cast<int>(i);
-    if (t == Ty::Error || params[i] == Ty::Error) {
-      ok = false;
-      continue;
-    }
-    if (!assignable(t, params[i])) {
-      if (assignable(optional_inner(t), params[i]) && maybe_none(*args[i])) {
-        ok = false;
-        continue;
-      }
-      error(args[i]->pos, "E1030",
-            str_cat("argument '", names[i], "' of ", shown, "() is ", ty_name(params[i]), ", not ", ty_name(t),
-                    hint_for(params[i], t)));
-      ok = false;
-    }
-  }
-  return ok;
+  return call_args(e, shown, names, params, defaults);
 }
 
 void BodyChecker::calls_method(const std::string& qual, Pos p) {
@@ -172,14 +135,6 @@ Ty BodyChecker::method_call(Expr& e, Expr& callee, Ty bt) {
   if (!f) return Ty::Error;
   e.ref = Ref::Method;
   e.target = name;
-  std::vector<std::string> names;
-  std::vector<Ty> params;
-  std::vector<std::optional<ConstInfo>> defaults;
-  for (size_t i = 1; i < f->def->params.size(); ++i) {
-    names.push_back(f->def->params[i].name);
-    params.push_back(f->params[i]);
-    defaults.push_back(f->defaults[i]);
-  }
   // Any override below the instance's class may run.
   std::function<void(Ty)> callees = [&](Ty t) {
     const ClassInfo& k = *class_info(t);
@@ -188,7 +143,7 @@ Ty BodyChecker::method_call(Expr& e, Expr& callee, Ty bt) {
     for (Ty sub : k.subclasses) callees(sub);
   };
   callees(bt);
-  return call_args(e, str_cat(c.name, ".", name), names, params, defaults) ? f->result : Ty::Error;
+  return method_args(e, str_cat(c.name, ".", name), *f) ? f->result : Ty::Error;
 }
 
 Ty BodyChecker::super_call(Expr& e, Expr& callee) {
@@ -214,16 +169,8 @@ Ty BodyChecker::super_call(Expr& e, Expr& callee) {
   if (!f) return Ty::Error;
   e.ref = Ref::Super;
   e.target = qual;
-  std::vector<std::string> names;
-  std::vector<Ty> params;
-  std::vector<std::optional<ConstInfo>> defaults;
-  for (size_t i = 1; i < f->def->params.size(); ++i) {
-    names.push_back(f->def->params[i].name);
-    params.push_back(f->params[i]);
-    defaults.push_back(f->defaults[i]);
-  }
   calls_method(qual, e.pos);
-  return call_args(e, str_cat("super().", callee.str), names, params, defaults) ? f->result : Ty::Error;
+  return method_args(e, str_cat("super().", callee.str), *f) ? f->result : Ty::Error;
 }
 
 Ty BodyChecker::isinstance_call(Expr& e) {
