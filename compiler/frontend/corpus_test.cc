@@ -1,5 +1,8 @@
 // The corpus: every program under tests/programs lowers to IR that verifies;
 // every program under tests/refused is refused with its expected diagnostic.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -7,14 +10,12 @@
 #include <iostream>
 #include <sstream>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "ppy/frontend/frontend.h"
 #include "ppy/interp/interp.h"
 #include "ppy/ir/linker.h"
 #include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
+#include "ppy/runtime/abi.h"
 
 namespace ppy::frontend {
 namespace {
@@ -61,10 +62,20 @@ TEST_P(Programs, LowersToVerifiedIR) {
     for (auto& f : m->functions()) {
       auto* q = f->attributes().get("ppy.qualname");
       ASSERT_NE(q, nullptr);
-      if (q->as_string() == project->entry + ".main" || q->as_string() == project->entry + ".__main__")
-        has_main = true;
+      if (q->as_string() == project->entry + ".main" || q->as_string() == project->entry + ".__main__") has_main = true;
       EXPECT_NE(f->attributes().get("ppy.effects"), nullptr) << f->name();
     }
+    // Every runtime call is one the runtime ABI table allows (ppy/runtime/abi.def).
+    for (auto& f : m->functions())
+      ir::walk(static_cast<const ir::Region&>(f->body()), [&](const ir::Operation& op) {
+        if (op.name() != "core.call_extern") return;
+        const runtime::RuntimeFunction* rt = runtime::runtime_callee(op);
+        EXPECT_NE(rt, nullptr) << "not in the runtime ABI table: " << ir::print_attribute(*op.attr("callee")) << " in "
+                               << f->name();
+        if (!rt) return;
+        absl::Status ok = runtime::check_runtime_call(*rt, op);
+        EXPECT_TRUE(ok.ok()) << ok << " in " << f->name();
+      });
   }
   EXPECT_TRUE(has_main) << "no " << project->entry << ".main or .__main__";
 }
