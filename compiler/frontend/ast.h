@@ -80,6 +80,9 @@ struct Keyword {
   ExprPtr value;
 };
 
+/// A builtin method's id (builtins.h): what the checker resolved a call to.
+enum class BuiltinId : uint16_t;
+
 struct Expr {
   ExprKind kind;
   Pos pos;
@@ -96,6 +99,7 @@ struct Expr {
   Ty ty = Ty::Error;
   Ref ref = Ref::Unresolved;
   std::string target;  ///< a Func's module-qualified name, a builtin's name, a local's name
+  BuiltinId builtin{};  ///< a builtin method call's id (None: not one)
   int param_index = -1;  ///< a call argument's parameter position (keywords placed)
 };
 

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "builtins.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -149,6 +150,7 @@ Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
   }
   e.ref = Ref::Builtin;
   e.target = str_cat(kind, ".", name);
+  if (const BuiltinMethod* m = find_builtin_method(kind, name)) e.builtin = m->id;
   if (!set && name == "get") {
     if (!arity(1, 2)) return Ty::Error;
     if (!dict_key(*e.kids[1], key, base)) return drop();

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "builtins.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -24,6 +25,13 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
     error(e.keywords[0].pos, "E1010", str_cat("list.", name, "() with keywords is outside the ppy subset"));
     return Ty::Error;
   }
+  const BuiltinMethod* m = find_builtin_method("list", name);
+  if (!m) {
+    for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+    error(callee.pos, "E1010", str_cat("list method '", name, "' is outside the ppy subset"));
+    return Ty::Error;
+  }
+  e.builtin = m->id;
   if (holds_object(elem) && (name == "index" || name == "count" || name == "remove" || name == "sort")) {
     for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
     error(callee.pos, "E1010", str_cat("list.", name, "() of a ", ty_name(base), " is outside the ppy subset"));
@@ -503,6 +511,7 @@ Ty BodyChecker::str_list_method(Expr& e, Expr& callee) {
     effect("reads");
     e.ref = Ref::Builtin;
     e.target = "str.join";
+    e.builtin = BuiltinId::StrJoin;
     return Ty::Str;
   }
   // split
@@ -522,6 +531,7 @@ Ty BodyChecker::str_list_method(Expr& e, Expr& callee) {
   }
   e.ref = Ref::Builtin;
   e.target = "str.split";
+  e.builtin = BuiltinId::StrSplit;
   return strs;
 }
 

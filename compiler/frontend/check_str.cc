@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "body_checker.h"
+#include "builtins.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -59,50 +60,46 @@ Ty BodyChecker::str_subscript(Expr& e) {
 }
 
 Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
-  // name -> (arguments, all str; result)
-  static const std::map<std::string, std::pair<size_t, Ty>> kMethods = {
-      {"upper", {0, Ty::Str}},  {"lower", {0, Ty::Str}},       {"strip", {0, Ty::Str}},     {"lstrip", {0, Ty::Str}},
-      {"rstrip", {0, Ty::Str}}, {"startswith", {1, Ty::Bool}}, {"endswith", {1, Ty::Bool}}, {"find", {1, Ty::Int}},
-      {"count", {1, Ty::Int}},  {"replace", {2, Ty::Str}},
-  };
   (void)base;
   const std::string& name = callee.str;
-  if (name == "join" || name == "split") return str_list_method(e, callee);
-  auto it = kMethods.find(name);
-  if (it == kMethods.end()) {
+  const BuiltinMethod* m = find_builtin_method("str", name);
+  if (!m) {
     for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
     error(callee.pos, "E1010", str_cat("the str method '", name, "' is outside the ppy subset"));
     return Ty::Error;
   }
-  size_t nargs = e.kids.size() - 1;
+  if (m->id == BuiltinId::StrJoin || m->id == BuiltinId::StrSplit) return str_list_method(e, callee);
+  size_t nargs = e.kids.size() - 1, want = m->params.size();
   if (!e.keywords.empty()) {
     error(e.keywords[0].pos, "E1032", str_cat("str.", name, "() takes no keyword arguments"));
     return Ty::Error;
   }
-  if (nargs != it->second.first) {
-    bool optional = name.find("strip") != std::string::npos || name == "find" || name == "count" ||
-                    name == "startswith" || name == "endswith" || name == "replace";
-    error(e.pos, optional && nargs > it->second.first ? "E1010" : "E1032",
-          optional && nargs > it->second.first
-              ? str_cat("str.", name, "() with ", nargs, " arguments is outside the ppy subset (it takes ",
-                        it->second.first, ")")
-              : str_cat("str.", name, "() takes exactly ", it->second.first, " argument",
-                        it->second.first == 1 ? "" : "s", " (", nargs, " given)"));
+  if (nargs != want) {
+    bool refused = m->more && nargs > want;  // Python's optional arguments the subset leaves out
+    error(e.pos, refused ? "E1010" : "E1032",
+          refused ? str_cat("str.", name, "() with ", nargs, " arguments is outside the ppy subset (it takes ", want,
+                            ")")
+                  : str_cat("str.", name, "() takes exactly ", want, " argument", want == 1 ? "" : "s", " (", nargs,
+                            " given)"));
     return Ty::Error;
   }
   bool ok = true;
   for (size_t k = 1; k < e.kids.size(); ++k) {
-    Ty t = value(*e.kids[k], Ty::Str);
+    Ty want_ty = resolve(m->params[k - 1], Ty::Str);
+    Ty t = value(*e.kids[k], want_ty);
     if (t == Ty::Error) {
       ok = false;
-    } else if (t != Ty::Str) {
-      error(e.kids[k]->pos, "E1030", str_cat("str.", name, "() takes str arguments, not ", ty_name(t)));
+    } else if (want_ty == Ty::Int ? t != Ty::Int && t != Ty::Bool : t != want_ty) {
+      error(e.kids[k]->pos, "E1030",
+            want_ty == Ty::Str ? str_cat("str.", name, "() takes str arguments, not ", ty_name(t))
+                               : str_cat("'", ty_name(t), "' object cannot be interpreted as an integer"));
       ok = false;
     }
   }
   e.ref = Ref::Builtin;
   e.target = "str." + name;
-  return ok ? it->second.second : Ty::Error;
+  e.builtin = m->id;
+  return ok ? resolve(m->result, Ty::Str) : Ty::Error;
 }
 
 Ty BodyChecker::str_call(Expr& e) {
