@@ -1,0 +1,201 @@
+// IR generation, exceptions (docs/runtime.md, "Exceptions"): raise, try/except/else
+// and finally, a try body outlined as a function whose call captures the status.
+#include <algorithm>
+
+#include "lowerer.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend::lowering {
+
+void FunctionLowerer::ret(Value* v, Pos p) {
+  if (outlined_.empty()) {
+    emit("core.ret", v ? std::vector<Value*>{v} : std::vector<Value*>{}, {}, {}, p);
+    return;
+  }
+  if (v) store_local(".ret", v, p);
+  outlined_.back().ends[kReturn] = true;
+  emit("core.ret", {const_i64(kReturn, p)}, {}, {}, p);
+}
+
+void FunctionLowerer::jump(Outcome o, Pos p) {
+  if (loops_.empty() && !outlined_.empty()) {
+    outlined_.back().ends[o] = true;
+    emit("core.ret", {const_i64(o, p)}, {}, {}, p);
+    return;
+  }
+  br(o == kBreak ? loops_.back().brk : loops_.back().cont, {}, p);
+}
+
+FunctionLowerer::Region FunctionLowerer::outline(const std::function<void()>& body, Pos p) {
+  int n = ++labels_;
+  std::vector<ir::Param> params;
+  std::vector<Value*> args;
+  for (auto& name : stack_slots_) {
+    params.push_back({slots_.at(name)->type(), {}, name[0] == '.' ? name.substr(1) : name});
+    args.push_back(slots_.at(name));
+  }
+  auto fn = std::make_unique<ir::Function>(str_cat(fn_->name(), "__try", n), std::move(params),
+                                           std::vector<Type>{Type::i64()});
+  fn->set_loc(ir::Location(m_.path, p.line, p.col));
+  fn->set_visibility(ir::Visibility::Private);
+  const ir::Attribute* q = fn_->attributes().get("ppy.qualname");
+  fn->attributes().set("ppy.qualname", str_cat(q && q->is<std::string>() ? q->as_string() : fn_->name(), ".try", n));
+  // It reads and writes the slots it is given, whatever the body does.
+  std::set<std::string> fx = f_.effects;
+  fx.insert("reads");
+  fx.insert("writes");
+  fn->attributes().set("ppy.effects", effects_attr(fx));
+  fn->attributes().set("ppy.synthesized", true);
+  ir::Function* inner = mod_.add_function(std::move(fn));
+  // Lower the body there, with this function's slots as its parameters.
+  ir::Function* saved_fn = fn_;
+  Block* saved_cur = cur_;
+  auto saved_slots = slots_;
+  auto saved_loops = std::move(loops_);
+  loops_.clear();
+  fn_ = inner;
+  cur_ = inner->create_entry_block("entry");
+  for (size_t i = 0; i < stack_slots_.size(); ++i) {
+    cur_->argument(i)->set_hint(str_cat(inner->params()[i].name, "_slot"));
+    slots_[stack_slots_[i]] = cur_->argument(i);
+  }
+  for (auto& [name, ty] : slot_ty_)
+    if (std::find(stack_slots_.begin(), stack_slots_.end(), name) == stack_slots_.end()) global_slot(name, ty, p);
+  outlined_.push_back({});
+  body();
+  if (!terminated()) emit("core.ret", {const_i64(kFell, p)}, {}, {}, p);
+  Region r;
+  for (int k = 0; k < 4; ++k) r.ends[k] = outlined_.back().ends[k];
+  outlined_.pop_back();
+  fn_ = saved_fn;
+  cur_ = saved_cur;
+  slots_ = std::move(saved_slots);
+  loops_ = std::move(saved_loops);
+  ir::Operation* call = emit_op("core.call", std::move(args), {Type::i64(), Type::i64()},
+                                {{"callee", SymbolRef{inner->name()}}, {"capture_status", true}}, p);
+  r.outcome = call->result(0);
+  r.outcome->set_hint(str_cat("try", n, "_outcome"));
+  r.status = call->result(1);
+  r.status->set_hint(str_cat("try", n, "_status"));
+  return r;
+}
+
+void FunctionLowerer::finish(const Region& r, Pos p) {
+  for (Outcome o : {kReturn, kBreak, kContinue}) {
+    if (!r.ends[o]) continue;
+    int n = ++labels_;
+    Block* go = new_block("try.leave", n);
+    Block* stay = new_block("try.next", n);
+    cond_br(cmp("eq", r.outcome, const_i64(o, p), p), go, {}, stay, {}, p);
+    cur_ = go;
+    if (o != kReturn) {
+      jump(o, p);
+    } else if (!outlined_.empty()) {
+      ret(nullptr, p);  // the value is in `.ret` already
+    } else {
+      ret(f_.result == Ty::None ? nullptr : load_local(".ret", p), p);
+    }
+    cur_ = stay;
+  }
+}
+
+Value* FunctionLowerer::caught(Pos p) {
+  Value* name = rt("ppy_exc_name", {}, str_type(), p);
+  Value* msg = rt("ppy_exc_message", {}, str_type(), p);
+  return emit("core.tuple_make", {name, msg}, {ir_type(Ty::Exc)}, {}, p);
+}
+
+void FunctionLowerer::raise_exc(Value* exc, Pos p) {
+  call_extern("ppy_exc_raise", {extract(exc, 0, p), extract(exc, 1, p)}, p);
+  emit("core.unreachable", {}, {}, {}, p);
+}
+
+void FunctionLowerer::raise_stmt(const Stmt& s) {
+  Pos p = s.pos;
+  if (!s.value) {  // the exception of the innermost handler, again
+    raise_exc(load_local(handlers_.back(), p), p);
+    return;
+  }
+  const Expr& v = *s.value;
+  if (v.kind == ExprKind::Name && v.ref == Ref::Local) {
+    raise_exc(load_local(v.str, p), p);
+    return;
+  }
+  const Expr& cls = v.kind == ExprKind::Call ? *v.kids[0] : v;
+  Value* msg;
+  if (v.kind == ExprKind::Call && v.kids.size() == 2) {
+    const Expr& a = *v.kids[1];
+    msg = str_of(expr(a), a.ty, p);
+    // str() of a KeyError is the repr of its key, as Python has it.
+    if (cls.str == "KeyError" && a.ty == Ty::Str) msg = rt("ppy_str_repr", {msg}, str_type(), p);
+  } else {
+    msg = str_literal("", p);
+  }
+  call_extern("ppy_exc_raise", {str_literal(cls.str, p), msg}, p);
+  emit("core.unreachable", {}, {}, {}, p);
+}
+
+void FunctionLowerer::try_except(const Stmt& s) {
+  Pos p = s.pos;
+  Region r = outline([&] { block(s.body); }, p);
+  int n = ++labels_;
+  Block* raised = new_block("try.except", n);
+  Block* ok = new_block("try.ok", n);
+  Block* end = new_block("try.end", n);
+  cond_br(cmp("ne", r.status, const_i64(0, p), p), raised, {}, ok, {}, p);
+  cur_ = ok;
+  finish(r, p);
+  block(s.orelse);
+  if (!terminated()) br(end, {}, p);
+  cur_ = raised;
+  Value* exc = caught(p);
+  Value* name = extract(exc, 0, p);
+  bool caught_all = false;
+  for (const Handler& h : s.handlers) {
+    Block* body = new_block("except.body");
+    Block* next = nullptr;
+    Value* hit = nullptr;
+    for (const std::string& c : h.classes) {
+      Value* m = rt("ppy_exc_matches", {name, str_literal(c, h.pos)}, Type::i64(), h.pos);
+      Value* b = cmp("ne", m, const_i64(0, h.pos), h.pos);
+      hit = hit ? or_(hit, b, h.pos) : b;
+    }
+    if (hit) {
+      next = new_block("except.next");
+      cond_br(hit, body, {}, next, {}, h.pos);
+    } else {
+      br(body, {}, h.pos);
+    }
+    cur_ = body;
+    std::string local = h.name.empty() ? str_cat(".exc", h.pos.line, "_", h.pos.col) : h.name;
+    store_local(local, exc, h.pos);
+    handlers_.push_back(local);
+    block(h.body);
+    handlers_.pop_back();
+    if (!terminated()) br(end, {}, h.pos);
+    if (!next) {  // a bare except takes everything; later clauses are unreachable
+      caught_all = true;
+      break;
+    }
+    cur_ = next;
+  }
+  if (!caught_all) raise_exc(exc, p);  // no handler matched: on up
+  cur_ = end;
+}
+
+void FunctionLowerer::finally(const Stmt& s, const Region& r) {
+  Pos p = s.pos;
+  int n = ++labels_;
+  Block* raised = new_block("finally.raised", n);
+  Block* ok = new_block("finally.ok", n);
+  cond_br(cmp("ne", r.status, const_i64(0, p), p), raised, {}, ok, {}, p);
+  cur_ = raised;
+  Value* exc = caught(p);
+  block(s.finalbody);
+  if (!terminated()) raise_exc(exc, p);
+  cur_ = ok;
+  block(s.finalbody);
+  if (!terminated()) finish(r, p);
+}
+
+}  // namespace ppy::frontend::lowering

@@ -1,0 +1,129 @@
+// IR generation, strs (docs/runtime.md, "Strings"): operators, slices, methods,
+// f-strings, str() and repr().
+#include "lowerer.h"
+
+namespace ppy::frontend::lowering {
+
+Value* FunctionLowerer::str_binary(const Expr& e, Value* a, Value* b) {
+  Pos p = e.pos;
+  if (e.str == "+") return rt("ppy_str_concat", {a, b}, str_type(), p);
+  // `s * n` or `n * s`
+  bool str_first = e.kids[0]->ty == Ty::Str;
+  Value* s = str_first ? a : b;
+  Value* n = str_first ? convert(b, e.kids[1]->ty, Ty::Int, p) : convert(a, e.kids[0]->ty, Ty::Int, p);
+  return rt("ppy_str_repeat", {s, n}, str_type(), p);
+}
+
+Value* FunctionLowerer::str_subscript(const Expr& e) {
+  Pos p = e.pos;
+  Value* s = expr(*e.kids[0]);
+  const Expr& i = *e.kids[1];
+  if (i.kind != ExprKind::Slice) return rt("ppy_str_index", {s, convert(expr(i), i.ty, Ty::Int, p)}, str_type(), p);
+  return slice_of(e, s, "ppy_str_slice", str_type());
+}
+
+Value* FunctionLowerer::slice_of(const Expr& e, Value* s, const char* callee, Type result) {
+  Pos p = e.pos;
+  const Expr& i = *e.kids[1];
+  // The parts present, in order; the absent ones are 0 (start, stop) or 1 (step).
+  Value* parts[3] = {nullptr, nullptr, nullptr};
+  size_t k = 0;
+  for (int bit = 0; bit < 3; ++bit)
+    if (i.ival & (1 << bit)) {
+      const Expr& x = *i.kids[k++];
+      parts[bit] = convert(expr(x), x.ty, Ty::Int, p);
+    }
+  for (int bit = 0; bit < 3; ++bit)
+    if (!parts[bit]) parts[bit] = const_i64(bit == 2 ? 1 : 0, p);
+  int64_t omitted = ((i.ival & 1) ? 0 : 1) | ((i.ival & 2) ? 0 : 2);
+  return rt(callee, {s, parts[0], parts[1], parts[2], const_i64(omitted, p)}, result, p);
+}
+
+Value* FunctionLowerer::str_method(const Expr& e) {
+  Pos p = e.pos;
+  const std::string m = e.target.substr(4);
+  std::vector<Value*> args{expr(*e.kids[0]->kids[0])};
+  for (size_t k = 1; k < e.kids.size(); ++k) args.push_back(expr(*e.kids[k]));
+  std::string callee = "ppy_str_" + m;
+  if (e.ty == Ty::Bool) return cmp("ne", rt(callee.c_str(), args, Type::i64(), p), const_i64(0, p), p);
+  return rt(callee.c_str(), args, e.ty == Ty::Int ? Type::i64() : str_type(), p);
+}
+
+Value* FunctionLowerer::fstring(const Expr& e) {
+  Pos p = e.pos;
+  Value* acc = nullptr;
+  for (auto& part : e.kids) {
+    Value* v;
+    if (part->kind == ExprKind::Str) {
+      v = str_literal(part->str, p);
+    } else {
+      const Expr& x = *part->kids[0];
+      v = expr(x);
+      Ty t = x.ty;
+      if (part->ival == 'r' && t == Ty::Str) v = rt("ppy_str_repr", {v}, str_type(), p);
+      if (part->ival == 'r' && t >= Ty::FirstCompound && !is_list(t)) {
+        v = repr_of(v, t, p);
+        t = Ty::Str;
+      }
+      if (part->str.empty()) {
+        v = str_of(v, t, p);
+      } else {
+        Value* spec = str_literal(part->str, p);
+        if (t == Ty::Str)
+          v = rt("ppy_str_format_str", {v, spec}, str_type(), p);
+        else if (t == Ty::Float)
+          v = rt("ppy_str_format_f64", {v, spec}, str_type(), p);
+        else
+          v = rt("ppy_str_format_i64", {cast(v, Type::i64(), p), spec}, str_type(), p);
+      }
+    }
+    acc = acc ? rt("ppy_str_concat", {acc, v}, str_type(), p) : v;
+  }
+  return acc ? acc : str_literal("", p);
+}
+
+Value* FunctionLowerer::str_of(Value* v, Ty t, Pos p) {
+  switch (t) {
+    case Ty::Str:
+      return v;
+    case Ty::Int:
+      return rt("ppy_str_from_i64", {v}, str_type(), p);
+    case Ty::Float:
+      return rt("ppy_str_from_f64", {v}, str_type(), p);
+    case Ty::Bool:
+      return rt("ppy_str_from_bool", {cast(v, Type::i64(), p)}, str_type(), p);
+    case Ty::Exc:
+      return extract(v, 1, p);
+    default:
+      if (is_list(t)) return list_repr(v, t, p);
+      if (is_class(t)) return repr_str(v, t, p);
+      if (is_none_value(t)) return str_literal("None", p);
+      // `str(x)` of an optional: its value's str, or None.
+      if (is_optional(t))
+        return select(extract(v, 0, p), str_of(extract(v, 1, p), optional_inner(t), p), str_literal("None", p), p);
+      if (is_tuple(t)) return tuple_repr(v, t, p);
+      if (is_table(t)) return rt("ppy_dict_repr", {v, str_literal(table_desc(t), p)}, str_type(), p);
+      return str_literal("", p);
+  }
+}
+
+Value* FunctionLowerer::repr_of(Value* v, Ty t, Pos p) {
+  if (t == Ty::Str) return rt("ppy_str_repr", {v}, str_type(), p);
+  if (is_optional(t))
+    return select(extract(v, 0, p), repr_of(extract(v, 1, p), optional_inner(t), p), str_literal("None", p), p);
+  return str_of(v, t, p);
+}
+
+Value* FunctionLowerer::tuple_repr(Value* v, Ty t, Pos p) {
+  Ty lt = list_of(t);
+  Value* one = new_list(lt, const_index(1, p), p);
+  emit("core.buffer_store", {v, one, const_index(0, p)}, {}, {}, p);
+  Value* s = list_repr(one, lt, p);
+  return rt("ppy_str_slice", {s, const_i64(1, p), const_i64(-1, p), const_i64(1, p), const_i64(0, p)}, str_type(), p);
+}
+
+Value* FunctionLowerer::list_repr(Value* v, Ty t, Pos p) {
+  return rt("ppy_list_repr", {v, str_literal(list_desc(t), p)}, str_type(), p);
+}
+
+}  // namespace ppy::frontend::lowering

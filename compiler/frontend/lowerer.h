@@ -1,0 +1,405 @@
+#pragma once
+// The IR generator's function lowerer, shared by its files: the driver and the
+// emission helpers (lower.cc, lower_emit.cc), statements (lower_statements.cc),
+// loops and comprehensions (lower_loops.cc), exceptions (lower_exceptions.cc),
+// expressions (lower_expressions.cc), calls and builtins (lower_calls.cc),
+// print (lower_print.cc), strs (lower_str.cc), lists (lower_list.cc), dicts
+// and sets (lower_dict.cc), tuples and optionals (lower_tuple.cc), objects
+// (lower_class.cc). The conventions are docs/runtime.md. Not an API: nothing
+// outside compiler/frontend includes it.
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker.h"
+#include "ppy/frontend/frontend.h"
+#include "ppy/ir/ir.h"
+#include "types.h"
+
+namespace ppy::frontend::lowering {
+
+using ir::AttrArray;
+using ir::AttrDict;
+using ir::Block;
+using ir::SymbolRef;
+using ir::Type;
+using ir::Value;
+
+/// A str is a handle to the runtime's string (docs/runtime.md, "Strings").
+Type str_type();
+/// The IR type of values of source type `t`.
+Type ir_type(Ty t);
+/// An instance's memory: `struct<Name, __tid: i64, fields...>`, the base's
+/// fields first (a derived object's struct starts with its base's), objects in
+/// fields as handles (so a class may hold itself).
+Type struct_type(Ty cls);
+/// The bytes `ppy_obj_new` allocates for an instance: 8 for each scalar of
+/// its struct, which every target's layout fits in (and the interpreter's slots
+/// fill).
+int64_t object_bytes(Type t);
+/// A function's `ppy.effects`: its effects, or `pure` when it has none.
+AttrArray effects_attr(const std::set<std::string>& effects);
+
+/// Where `continue` and `break` of the innermost loop go.
+struct Loop {
+  Block* cont;
+  Block* brk;
+};
+
+/// The blocks of one loop, made (and numbered) together so that their labels
+/// follow the source: `<kind>.head<n>`, `.body`, the `inner` blocks the body
+/// splits into, `.latch` (when it has one) and `.end`.
+struct LoopBlocks {
+  Block* head;
+  Block* body;
+  std::vector<Block*> inner;
+  Block* latch;  ///< where `continue` goes and the counter steps; null: the body's end steps it
+  Block* exit;
+};
+
+/// Lowers one checked function (or a module's code) into `fn`.
+class FunctionLowerer {
+ public:
+  FunctionLowerer(const ModuleInfo& m, const FuncInfo& f, ir::Function* fn, ir::Module& mod,
+                  const ModuleInterfaces& all)
+      : all_(all), m_(m), f_(f), fn_(fn), mod_(mod), gpu_(!f.gpu_kind.empty()) {}
+
+  void run();
+
+ private:
+  Pos end_pos() const;
+
+  // --- emission helpers (lower_emit.cc) ---
+  Value* emit(std::string_view name, std::vector<Value*> ops, const std::vector<Type>& results, AttrDict attrs, Pos p);
+  ir::Operation* emit_op(std::string_view name, std::vector<Value*> ops, const std::vector<Type>& results,
+                         AttrDict attrs, Pos p);
+  void br(Block* to, std::vector<Value*> args, Pos p);
+  void cond_br(Value* c, Block* t, std::vector<Value*> targs, Block* f, std::vector<Value*> fargs, Pos p);
+  Block* new_block(const std::string& kind);
+  Block* new_block(const std::string& kind, int n);
+  [[nodiscard]] bool terminated() const;
+
+  Value* const_i64(int64_t v, Pos p);
+  Value* const_f64(double v, Pos p);
+  Value* const_bool(bool v, Pos p);
+  Value* const_index(int64_t v, Pos p);
+  Value* cmp(const char* pred, Value* a, Value* b, Pos p);
+  Value* cast(Value* v, Type to, Pos p);
+  Value* not_(Value* v, Pos p);
+  Value* and_(Value* a, Value* b, Pos p);
+  Value* or_(Value* a, Value* b, Pos p);
+  Value* select(Value* c, Value* a, Value* b, Pos p);
+  /// `overflow` for integer arithmetic: Python's checks on the host, wrapping on a GPU.
+  const char* ovf() const { return gpu_ ? "wrap" : "python"; }
+  Value* iadd(Value* a, Value* b, Pos p, const char* mode = nullptr);
+  /// A `core.guard` (none on a GPU, which has no errors to raise).
+  void guard(Value* ok, const char* kind, std::string message, Pos p);
+  void call_extern(const char* callee, std::vector<Value*> args, Pos p, AttrDict extra = {});
+  void use_dialect(const char* d) { mod_.dialects()[d] = 1; }
+  /// A runtime function with one result (the string functions of ppy_str.h).
+  Value* rt(const char* callee, std::vector<Value*> args, Type result, Pos p, AttrDict extra = {});
+  Value* str_literal(const std::string& text, Pos p);
+  /// `v` of source type `from` as source type `to` (bool -> int -> float).
+  Value* convert(Value* v, Ty from, Ty to, Pos p);
+  /// Python's truth of `v`, of source type `t`.
+  Value* truth(Value* v, Ty t, Pos p);
+  Value* list_len(Value* buf, Pos p);
+  /// A Python index (negative counts from the end) as a checked `index`.
+  Value* list_index(Value* buf, Value* i, Pos p, bool store);
+  /// `c ? then_fn() : else_fn()` in blocks named `names` (then, else, join):
+  /// the join's argument of type `result`, or null (and no argument) when
+  /// `result` is void.
+  Value* choose(Value* c, std::initializer_list<const char*> names, const std::function<Value*()>& then_fn,
+                const std::function<Value*()>& else_fn, Type result, Pos p);
+
+  // --- locals ---
+  /// A module variable's slot is its global's address (`core.const @g : ptr<T>`):
+  /// loads and stores reach it as they reach a local's stack slot.
+  void global_slot(const std::string& name, Ty ty, Pos p);
+  void store_local(const std::string& name, Value* v, Pos p);
+  Value* load_local(const std::string& name, Pos p);
+  /// A local read as type `ty`: an optional the checker narrowed gives its value.
+  Value* load_as(const std::string& name, Ty ty, Pos p);
+  /// Stores a value of type `vt` into a local, made the local's type first.
+  void store_as(const std::string& name, Value* v, Ty vt, Pos p);
+
+  // --- statements (lower_statements.cc) ---
+  void block(const std::vector<StmtPtr>& body);
+  void stmt(const Stmt& s);
+  void aug_assign(const Stmt& s);
+  void assign(const Expr& t, Value* v, Ty vt);
+  /// `cur op v` of the augmented assignment `s` whose target holds `cur`.
+  Value* aug_value(const Stmt& s, Value* cur);
+
+  // --- loops and comprehensions (lower_loops.cc) ---
+  /// The blocks of a new loop (LoopBlocks), `inner` named `<kind>.<name><n>`.
+  LoopBlocks new_loop(std::string_view kind, bool latch, std::initializer_list<std::string_view> inner = {});
+  /// The loop of `b`: the head takes the counter `i` from `start` (none when
+  /// null: a while loop), `test(i)` in the head says whether the body runs,
+  /// `body(i)` lowers it with break and continue the loop's, and the latch (or
+  /// the body's end) steps i by `step` (null: 1) added with `overflow`.
+  void loop(const LoopBlocks& b, Value* start, const std::function<Value*(Value*)>& test,
+            const std::function<void(Value*)>& body, Value* step, const char* overflow, Pos p);
+  void while_stmt(const Stmt& s);
+  void for_stmt(const Stmt& s);
+  /// `for i, x in enumerate(xs[, start])` / `for a, b in zip(xs, ys)`: a counted
+  /// loop whose lengths are read at every step (docs/runtime.md, "Lists").
+  void for_pairs(const Stmt& s);
+  /// What a loop over pairs runs at each step: (a, a's type, b, b's type).
+  using PairBody = std::function<void(Value*, Ty, Value*, Ty)>;
+  /// The loop over `enumerate(...)` / `zip(...)`: `body(a, a_type, b, b_type)` for each pair.
+  void pairs_loop(const Expr& it, Pos p, const PairBody& body_fn);
+  static Ty list_or_str_elem(Ty t) { return t == Ty::Str ? Ty::Str : list_elem(t); }
+  /// A loop over `range(...)`, a list or a str, the variable `var` taking each
+  /// value before `body` lowers its statements (a for statement's, a
+  /// comprehension's); `unpack` a tuple target taking it instead; `sink`
+  /// (`list(x)`) taking each value instead of both.
+  void for_loop(const std::string& var_name, Pos var_pos, const Expr& it, Pos p, const std::function<void()>& body_fn,
+                const Expr* unpack = nullptr, const std::function<void(Value*)>& sink = {});
+  /// `for k, v in d.items()`: lists of the keys and values made when the loop starts, its size checked at each step.
+  void for_items(const Stmt& s);
+  /// A loop over `it`, a `d.items()` call: `body_fn(key, key type, value, value type)` at each step.
+  void items_loop(const Expr& it, Pos p, const PairBody& body_fn);
+  /// `[elt for x in it if cond ...]`: a new list appended to in a loop (docs/language.md, "Lists").
+  Value* list_comp(const Expr& e);
+  /// One `for` clause of a comprehension: its loop, its conditions, then the next
+  /// clause (a ListComp marked "for") or the element appended to `out`.
+  /// `put` (a dict or set comprehension's) takes each element instead of the append to `out`.
+  void comp_into(const Expr& e, Value* out, Ty elem, const std::function<void(const Expr&)>* put = nullptr);
+
+  // --- exceptions (lower_exceptions.cc, docs/runtime.md, "Exceptions") ---
+  /// How an outlined region ended when it did not raise: its i64 result.
+  enum Outcome : int64_t { kFell = 0, kReturn = 1, kBreak = 2, kContinue = 3 };
+  /// A region of statements lowered as a function of its own (a try body),
+  /// called with capture_status so that a raise inside it comes back as a status.
+  struct Region {
+    Value* outcome;
+    Value* status;
+    bool ends[4] = {true, false, false, false};  ///< the outcomes it can give
+  };
+  struct Outlined {
+    bool ends[4] = {true, false, false, false};
+  };
+  /// `return v` (null: no value): a plain return, or inside an outlined region
+  /// the value stored in the function's `.ret` slot and the outcome kReturn.
+  void ret(Value* v, Pos p);
+  /// `break` / `continue`: a branch, or the outcome when the loop is outside the region.
+  void jump(Outcome o, Pos p);
+  /// Lowers `body` as a private function `@<this>__try<n>` that takes every
+  /// stack slot of this function (so what it assigns is seen here, also after
+  /// it raised) and returns its Outcome; the call captures the status.
+  Region outline(const std::function<void()>& body, Pos p);
+  /// After a region that did not raise: where its return, break or continue
+  /// goes on from here; falls through to the code after it otherwise.
+  void finish(const Region& r, Pos p);
+  /// The exception the runtime holds (the last raise caught): (name, message).
+  Value* caught(Pos p);
+  void raise_exc(Value* exc, Pos p);
+  void raise_stmt(const Stmt& s);
+  /// try / except / else (no finally) where the code is: the body outlined,
+  /// the handlers tried in order on its status, else after a body that fell through.
+  void try_except(const Stmt& s);
+  /// finally: lowered twice, as CPython does, once where the region raised
+  /// (then the exception goes on up, unless finally returns or jumps) and once
+  /// where it did not (then the region's return, break or continue goes on).
+  void finally(const Stmt& s, const Region& r);
+
+  // --- expressions (lower_expressions.cc) ---
+  Value* expr(const Expr& e);
+  Value* subscript(const Expr& e);
+  Value* compare(const Expr& e);
+  /// `a op b` with operands of source types at/bt and result type rt.
+  Value* arith(const std::string& op, Value* a, Ty at, Value* b, Ty bt, Ty rt, Pos p);
+  /// `a << b` / `a >> b` with Python's errors: a negative count is ValueError,
+  /// a `<<` leaving i64 OverflowError (`overflow = "python"` on core.shl).
+  Value* shift(bool left, Value* a, Value* b, Pos p);
+  Value* is_inf(Value* x, Pos p);
+  /// Float power with Python's errors; `math_fn` selects math.pow's wording.
+  Value* fpow(Value* a, Value* b, Pos p, bool math_fn);
+  /// A float to int, as Python's int(): truncation, with its errors.
+  Value* float_to_int(Value* x, Pos p);
+
+  // --- calls (lower_calls.cc) ---
+  Value* call(const Expr& e);
+  Value* user_call(const Expr& e);
+  Value* builtin(const Expr& e);
+  Value* math_call(const Expr& e);
+  Value* gpu_call(const Expr& e);
+  /// The parameter types of function `name` of module `mod` (this one or an imported one).
+  std::vector<Ty> kernel_params(const std::string& mod, const std::string& name);
+
+  // --- print (lower_print.cc) ---
+  /// `print(...)`: every argument evaluated before any is printed, as Python does.
+  void print_call(const Expr& e);
+  /// Whether `e` is a string literal or a conditional expression choosing
+  /// between such (print() prints the chosen text without making a str).
+  static bool literal_choice(const Expr& e);
+  /// A conditional expression of string literals as the index of its text.
+  Value* str_choice(const Expr& e, std::vector<std::string>& texts);
+  void print_choice(Value* idx, const std::vector<std::string>& texts, Pos p);
+  void print_value(Value* v, const Expr& a, Pos p);
+  /// `[1, 2]` of a list[int] or list[float], an element at a time.
+  void print_number_list(Value* v, Ty t, Pos p);
+  /// Prints a tuple as Python does (`(1, 2.5)`, `(1,)`) and an optional as its
+  /// value or `None`.
+  void print_compound(Value* v, Ty t, Pos p, bool repr = false);
+  /// `repr`: inside a tuple, where Python prints a str as its repr (`('a', 1)`).
+  void print_typed(Value* v, Ty t, Pos p, bool repr = false);
+  void print_text(const std::string& text, Pos p);
+
+  // --- strs (lower_str.cc, docs/runtime.md, "Strings") ---
+  Value* str_binary(const Expr& e, Value* a, Value* b);
+  Value* str_subscript(const Expr& e);
+  /// `x[a:b:c]` of a str or a list `s`: the runtime's slice (docs/runtime.md).
+  Value* slice_of(const Expr& e, Value* s, const char* callee, Type result);
+  Value* str_method(const Expr& e);
+  /// An f-string: its parts made into strings and concatenated in order.
+  Value* fstring(const Expr& e);
+  /// `str(v)` of a value of source type `t`.
+  Value* str_of(Value* v, Ty t, Pos p);
+  /// `repr(x)`: a str's repr, an optional's value's repr or None; else as str(x).
+  Value* repr_of(Value* v, Ty t, Pos p);
+  /// Python's repr of a tuple: the runtime's repr of a list holding it, `[` and `]` cut.
+  Value* tuple_repr(Value* v, Ty t, Pos p);
+  /// The runtime's repr of a list `v` of type `t`.
+  Value* list_repr(Value* v, Ty t, Pos p);
+
+  // --- lists (lower_list.cc, docs/runtime.md, "Lists") ---
+  Value* list_display(const Expr& e);
+  Value* new_list(Ty t, Value* n, Pos p);
+  /// How the runtime moves an element of type `t`: i64 (an int, or a bool as 0
+  /// or 1), f64, or ptr (a str or a list handle).
+  static const char* list_suffix(Ty t);
+  /// A list's element type as the runtime's repr and == read it: `i`, `f`,
+  /// `b`, `s`, `[` and the elements' descriptor.
+  static std::string list_desc(Ty t) { return value_desc(list_elem(t)); }
+  /// `(` and the elements' descriptors and `)` for a tuple, `?` and the value's for an optional.
+  static std::string value_desc(Ty e);
+  /// A tuple or an optional travels to the runtime's list functions as its box
+  /// (docs/runtime.md, "Lists"): stored into a list of one element, taken out.
+  static bool boxed(Ty t) { return is_tuple(t) || is_optional(t); }
+  Value* box(Value* v, Ty elem, Pos p);
+  Value* unbox(Value* handle, Ty elem, Pos p);
+  /// An element `v` of type `t` as the runtime's list functions take it: a
+  /// bool as an i64, a tuple or an optional as its box.
+  Value* element_arg(Value* v, Ty t, Ty elem, Pos p);
+  /// `xs[:]` as the runtime copies a list.
+  Value* list_copy(Value* l, Ty t, Pos p);
+  /// `list(x)`: a copy of a list; the characters of a str, the ints of a range,
+  /// the pairs of zip or enumerate appended to a new list.
+  Value* list_call(const Expr& e);
+  /// `sum(xs)`, `sorted(xs)`, `min(xs)`, `max(xs)` of a list.
+  Value* list_builtin(const Expr& e);
+  /// `xs.append(v)`, `xs.pop()` and the other methods of lists.
+  Value* list_method(const Expr& e);
+  /// `[x] * n` and `n * [x]`.
+  Value* repeat(const Expr& e);
+
+  // --- dicts and sets (lower_dict.cc, docs/runtime.md, "Dicts and sets") ---
+  static bool is_table(Ty t) { return is_dict(t) || is_set(t); }
+  /// A key's or value's descriptor: `i`, `f`, `b`, `s`, or `[` and a list's element descriptor.
+  static std::string item_desc(Ty t) { return list_desc(list_of(t)); }
+  /// The runtime's descriptor of a table: `K:V` for a dict, `K` for a set.
+  static std::string table_desc(Ty t);
+  /// How the runtime takes a key: an int as i64, a str as its handle.
+  static const char* key_sfx(Ty t) { return t == Ty::Int ? "i64" : "ptr"; }
+  /// A key as the runtime takes it: a tuple in its box (as a list holds it), else itself.
+  Value* key(Value* k, Ty table, Pos p);
+  /// A value as the runtime's word (a bool as 0 or 1), and back.
+  Value* to_word(Value* v, Ty t, Pos p);
+  Value* from_word(Value* v, Ty t, Pos p);
+  static Type word_type(Ty t) { return t == Ty::Bool ? Type::i64() : ir_type(t); }
+  Value* new_table(Ty t, Pos p);
+  Value* table_len(Value* d, Pos p);
+  std::string table_fn(const char* what, Ty t);
+  void table_set(Value* d, Ty t, Value* k, Value* v, Pos p);
+  Value* table_get(Value* d, Ty t, Value* k, Pos p);
+  Value* table_contains(Value* d, Ty t, Value* k, Pos p);
+  void set_add(Value* s, Ty t, Value* k, Pos p);
+  /// `{k: v, ...}` and `{a, b}`: a new table filled in the display's order.
+  Value* table_display(const Expr& e);
+  /// `{k: v for x in it if cond}` and `{x for x in it if cond}`: comp_into's loop, each key (and value) put in.
+  Value* table_comp(const Expr& e);
+  /// The methods of dicts and sets.
+  Value* table_method(const Expr& e);
+
+  // --- tuples and optional values (lower_tuple.cc, docs/runtime.md, "Tuples and optional values") ---
+  Value* extract(Value* t, size_t i, Pos p);
+  Value* make_tuple(std::vector<Value*> vals, Ty t, Pos p);
+  /// The zero value of a type: what a None optional holds.
+  Value* zero_of(Ty t, Pos p);
+  Value* none_of(Ty opt, Pos p);
+  /// A value of type `from` as type `to` (the checker proved `assignable`):
+  /// a value or None into an optional, tuples element by element.
+  Value* coerce(Value* v, Ty from, Ty to, Pos p);
+  Value* tuple_display(const Expr& e);
+  /// A tuple is true (it is never empty); an optional when it holds a true
+  /// value.
+  Value* compound_truth(Value* v, Ty t, Pos p);
+  /// Whether `a == b`, as Python compares tuples (element by element) and
+  /// optionals (None equals only None).
+  Value* equal(Value* a, Ty at, Value* b, Ty bt, Pos p);
+  /// `a op b` of two lists of type `t`: `==` / `!=` element by element, and
+  /// `<` ... `>=` as Python orders sequences (the runtime's ppy_list_lt ...).
+  Value* list_compare(Value* a, Value* b, Ty t, const std::string& op, Pos p);
+  /// Numbers compared by `pred` (eq, lt, ...), an int and a float as floats.
+  Value* ordered(Value* a, Ty at, Value* b, Ty bt, const char* pred, Pos p);
+  /// `a < b` (and <=, >, >=) of tuples: the first elements that differ decide,
+  /// else the lengths do, as Python compares sequences.
+  Value* lexicographic(Value* a, Ty at, Value* b, Ty bt, const char* pred, Pos p);
+  Value* compare_compound(Value* a, Ty at, Value* b, Ty bt, const std::string& op, Pos p);
+
+  // --- classes (lower_class.cc, docs/runtime.md, "Objects") ---
+  /// The struct an object of class `cls` points to, loaded.
+  Value* object_struct(Value* obj, Ty cls, Pos p);
+  Value* field_get(Value* obj, Ty cls, const std::string& name, Pos p);
+  /// Python's repr of a value as a str: a dataclass's `Point(x=1, s='a')`, its
+  /// fields' reprs.
+  Value* repr_str(Value* v, Ty t, Pos p);
+  /// `obj.name = v`: the struct stored again with the field replaced.
+  void field_set(Value* obj, Ty cls, const std::string& name, Value* v, Pos p);
+  Value* type_id(Value* obj, Ty cls, Pos p);
+  /// A call's arguments in parameter order (keywords and defaults placed), each
+  /// as its parameter's type.
+  std::vector<Value*> placed_args(const Expr& e, const std::vector<Ty>& params);
+  const FuncInfo& method(Ty impl, const std::string& name) const;
+  Value* call_method(const FuncInfo& f, Value* self, std::vector<Value*> args, Pos p);
+  /// `C(args)`: a new object of C's size and type id, then its __init__ (a
+  /// dataclass's fields stored at once).
+  Value* construct(const Expr& e);
+  /// `x.m(args)`: the method of x's class, chosen by its type id when a
+  /// subclass of x's static class overrides it (docs/runtime.md, "Objects").
+  Value* method_call(const Expr& e);
+  /// `super().m(args)`: the base's method, called on this method's self.
+  Value* super_call(const Expr& e);
+  /// `isinstance(x, K)`: K's type ids are one range (they are numbered in
+  /// preorder).
+  Value* isinstance(const Expr& e);
+  /// `a == b` of objects: identity, or a dataclass's fields (the checker allows
+  /// that only of one dataclass without subclasses whose fields hold no
+  /// object).
+  Value* object_equal(Value* a, Ty at, Value* b, Ty bt, Pos p);
+
+  const ModuleInterfaces& all_;
+  const ModuleInfo& m_;
+  const FuncInfo& f_;
+  ir::Function* fn_;
+  ir::Module& mod_;
+  bool gpu_;
+  Block* cur_ = nullptr;
+  std::map<std::string, Value*> slots_;
+  std::map<std::string, Ty> slot_ty_;
+  std::vector<Loop> loops_;
+  int labels_ = 0;
+  std::vector<std::string> stack_slots_;  ///< the locals with a core.alloca, in order
+  std::vector<Outlined> outlined_;        ///< regions being lowered as functions of their own
+  std::vector<std::string> handlers_;     ///< the except clauses' locals around the code, innermost last
+};
+
+}  // namespace ppy::frontend::lowering
