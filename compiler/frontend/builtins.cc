@@ -66,7 +66,7 @@ const BuiltinMethod* find_builtin_method(std::string_view receiver, std::string_
   return nullptr;
 }
 
-const BuiltinMethod& builtin(BuiltinId id) { return table().at(static_cast<size_t>(id)); }
+const BuiltinMethod& builtin_method(BuiltinId id) { return table().at(static_cast<size_t>(id)); }
 
 Ty resolve(const BuiltinType& t, Ty elem, Ty value) {
   auto one = [&](BuiltinType::Kind k, Ty fixed) {

@@ -42,7 +42,7 @@ struct BuiltinMethod {
 const BuiltinMethod* find_builtin_method(std::string_view receiver, std::string_view name);
 
 /// The entry of `id` (not None).
-const BuiltinMethod& builtin(BuiltinId id);
+const BuiltinMethod& builtin_method(BuiltinId id);
 
 /// What a builtin type stands for, given the receiver's element / key and value.
 Ty resolve(const BuiltinType& t, Ty elem, Ty value = Ty::Error);

@@ -57,18 +57,15 @@ Value* FunctionLowerer::builtin(const Expr& e) {
   if (n == "int0") return const_i64(0, p);
   if (n == "float0") return const_f64(0.0, p);
   if (n == "bool0") return const_bool(false, p);
-  if (n == "str.join") return rt("ppy_str_join", {expr(*e.kids[0]->kids[0]), expr(*e.kids[1])}, str_type(), p);
-  if (n == "str.split") {
-    Value* s = expr(*e.kids[0]->kids[0]);
-    if (e.kids.size() == 1) return rt("ppy_str_split_ws", {s}, ir_type(e.ty), p);
-    return rt("ppy_str_split", {s, expr(*e.kids[1])}, ir_type(e.ty), p);
+  if (e.builtin != BuiltinId::None) {
+    std::string_view receiver = builtin_method(e.builtin).receiver;
+    if (receiver == "str") return str_method(e);
+    if (receiver == "list") return list_method(e);
+    return table_method(e);
   }
-  if (n.starts_with("str.")) return str_method(e);
   if (n == "list.sum" || n == "list.sorted" || n == "list.min" || n == "list.max") return list_builtin(e);
   if (n == "list.new" || n == "list.copy_of" || n == "list.of" || n == "list.pairs") return list_call(e);
-  if (n.starts_with("list.")) return list_method(e);
   if (n == "set" || n == "dict") return new_table(e.ty, p);
-  if (n.starts_with("dict.") || n.starts_with("set.")) return table_method(e);
   if (n == "str" && e.kids.size() == 1) return str_literal("", p);
   const Expr& a = *e.kids[1];
   if (n == "len") {

@@ -82,32 +82,37 @@ Value* FunctionLowerer::table_method(const Expr& e) {
   const Expr& base = *e.kids[0]->kids[0];
   Value* d = expr(base);
   Ty t = base.ty;
-  const std::string& n = e.target;
-  if (n == "dict.keys" || n == "dict.values")
-    return rt(n == "dict.keys" ? "ppy_dict_keys" : "ppy_dict_values", {d}, ir_type(e.ty), p);
-  if (n == "dict.clear" || n == "set.clear") {
-    call_extern("ppy_dict_clear", {d}, p);
-    return nullptr;
+  Ty v = dict_value(t);
+  const BuiltinMethod& m = builtin_method(e.builtin);
+  auto fn = [&](bool with_default) { return builtin_runtime(m, key_sfx(key_of(t)), list_suffix(v), with_default); };
+  switch (e.builtin) {
+    case BuiltinId::DictKeys:
+    case BuiltinId::DictValues:
+      return rt(fn(true).c_str(), {d}, ir_type(e.ty), p);
+    case BuiltinId::DictClear:
+    case BuiltinId::SetClear:
+      call_extern(fn(true).c_str(), {d}, p);
+      return nullptr;
+    default:
+      break;
   }
   Value* k = key(expr(*e.kids[1]), t, p);
-  if (n.starts_with("set.")) {
-    call_extern(str_cat("ppy_set_", n.substr(4), "_", key_sfx(key_of(t))).c_str(), {d, k}, p);
+  if (m.receiver == "set") {
+    call_extern(fn(true).c_str(), {d, k}, p);
     return nullptr;
   }
-  Ty v = dict_value(t);
-  if (n == "dict.__delitem__") {  // `del d[k]`: a pop whose value is dropped
-    rt(table_fn("pop", t).c_str(), {d, k}, word_type(v), p);
+  if (e.builtin == BuiltinId::DictDelItem) {  // `del d[k]`: a pop whose value is dropped
+    rt(fn(true).c_str(), {d, k}, word_type(v), p);
     return nullptr;
   }
-  bool get = n == "dict.get";
   if (e.kids.size() == 3) {
     Value* dflt = to_word(expr(*e.kids[2]), v, p);
-    return from_word(rt(table_fn(get ? "get_or" : "pop_or", t).c_str(), {d, k, dflt}, word_type(v), p), v, p);
+    return from_word(rt(fn(true).c_str(), {d, k, dflt}, word_type(v), p), v, p);
   }
-  if (!get) return from_word(rt(table_fn("pop", t).c_str(), {d, k}, word_type(v), p), v, p);
+  if (e.builtin == BuiltinId::DictPop) return from_word(rt(fn(false).c_str(), {d, k}, word_type(v), p), v, p);
   // d.get(k): an optional, None when k is not there.
   Value* found = cmp("ne", table_contains(d, t, k, p), const_i64(0, p), p);
-  Value* val = rt(table_fn("get_or", t).c_str(), {d, k, to_word(zero_of(v, p), v, p)}, word_type(v), p);
+  Value* val = rt(fn(true).c_str(), {d, k, to_word(zero_of(v, p), v, p)}, word_type(v), p);
   return make_tuple({found, from_word(val, v, p)}, e.ty, p);
 }
 

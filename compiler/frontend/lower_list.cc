@@ -118,46 +118,49 @@ Value* FunctionLowerer::list_method(const Expr& e) {
   Value* l = expr(base);
   Ty elem = list_elem(base.ty);
   std::string sfx = list_suffix(elem);
-  if (e.target == "list.append") {
-    Value* v = element_arg(expr(*e.kids[1]), e.kids[1]->ty, elem, p);
-    call_extern(str_cat("ppy_list_append_", sfx).c_str(), {l, v}, p);
-    return nullptr;
-  }
-  if (e.target == "list.insert") {
-    Value* i = convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p);
-    Value* v = element_arg(expr(*e.kids[2]), e.kids[2]->ty, elem, p);
-    call_extern(str_cat("ppy_list_insert_", sfx).c_str(), {l, i, v}, p);
-    return nullptr;
-  }
-  if (e.target == "list.extend") {
-    call_extern("ppy_list_extend", {l, expr(*e.kids[1])}, p);
-    return nullptr;
-  }
-  if (e.target == "list.copy") return list_copy(l, base.ty, p);
-  if (e.target == "list.sort") {
-    call_extern("ppy_list_sort", {l, str_literal(list_desc(base.ty), p)}, p);
-    return nullptr;
-  }
-  if (e.target == "list.reverse" || e.target == "list.clear") {
-    call_extern(e.target == "list.reverse" ? "ppy_list_reverse" : "ppy_list_clear", {l}, p);
-    return nullptr;
-  }
-  if (e.target == "list.index" || e.target == "list.count" || e.target == "list.remove") {
-    Value* v = element_arg(expr(*e.kids[1]), e.kids[1]->ty, elem, p);
-    std::vector<Value*> args{l, v};
-    if (e.target != "list.count" || sfx == "ptr") args.push_back(str_literal(list_desc(base.ty), p));
-    std::string fn = str_cat("ppy_list_", e.target.substr(5), "_", sfx);
-    if (e.target == "list.remove") {
-      call_extern(fn.c_str(), args, p);
+  std::string fn = builtin_runtime(builtin_method(e.builtin), sfx);
+  switch (e.builtin) {
+    case BuiltinId::ListAppend:
+      call_extern(fn.c_str(), {l, element_arg(expr(*e.kids[1]), e.kids[1]->ty, elem, p)}, p);
+      return nullptr;
+    case BuiltinId::ListInsert: {
+      Value* i = convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p);
+      Value* v = element_arg(expr(*e.kids[2]), e.kids[2]->ty, elem, p);
+      call_extern(fn.c_str(), {l, i, v}, p);
       return nullptr;
     }
-    return rt(fn.c_str(), args, Type::i64(), p);
+    case BuiltinId::ListExtend:
+      call_extern(fn.c_str(), {l, expr(*e.kids[1])}, p);
+      return nullptr;
+    case BuiltinId::ListCopy:
+      return list_copy(l, base.ty, p);
+    case BuiltinId::ListSort:
+      call_extern(fn.c_str(), {l, str_literal(list_desc(base.ty), p)}, p);
+      return nullptr;
+    case BuiltinId::ListReverse:
+    case BuiltinId::ListClear:
+      call_extern(fn.c_str(), {l}, p);
+      return nullptr;
+    case BuiltinId::ListIndex:
+    case BuiltinId::ListCount:
+    case BuiltinId::ListRemove: {
+      Value* v = element_arg(expr(*e.kids[1]), e.kids[1]->ty, elem, p);
+      std::vector<Value*> args{l, v};
+      if (e.builtin != BuiltinId::ListCount || sfx == "ptr") args.push_back(str_literal(list_desc(base.ty), p));
+      if (e.builtin == BuiltinId::ListRemove) {
+        call_extern(fn.c_str(), args, p);
+        return nullptr;
+      }
+      return rt(fn.c_str(), args, Type::i64(), p);
+    }
+    default:
+      break;
   }
-  // list.pop, list.pop(i)
+  // list.pop, list.pop(i) (the runtime's pop_at_<k>)
   Type slot = sfx == "i64" ? Type::i64() : sfx == "f64" ? Type::f64() : boxed(elem) ? str_type() : ir_type(elem);
   Value* v = e.kids.size() == 2 ? rt(str_cat("ppy_list_pop_at_", sfx).c_str(),
                                      {l, convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p)}, slot, p)
-                                : rt(str_cat("ppy_list_pop_", sfx).c_str(), {l}, slot, p);
+                                : rt(fn.c_str(), {l}, slot, p);
   if (elem == Ty::Bool) v = cmp("ne", v, const_i64(0, p), p);
   if (boxed(elem)) v = unbox(v, elem, p);
   return v;

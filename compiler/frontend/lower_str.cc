@@ -41,12 +41,18 @@ Value* FunctionLowerer::slice_of(const Expr& e, Value* s, const char* callee, Ty
 
 Value* FunctionLowerer::str_method(const Expr& e) {
   Pos p = e.pos;
-  const std::string m = e.target.substr(4);
-  std::vector<Value*> args{expr(*e.kids[0]->kids[0])};
-  for (size_t k = 1; k < e.kids.size(); ++k) args.push_back(expr(*e.kids[k]));
-  std::string callee = "ppy_str_" + m;
+  const BuiltinMethod& m = builtin_method(e.builtin);
+  Value* s = expr(*e.kids[0]->kids[0]);
+  if (e.builtin == BuiltinId::StrSplit && e.kids.size() == 1) return rt("ppy_str_split_ws", {s}, ir_type(e.ty), p);
+  std::vector<Value*> args{s};
+  for (size_t k = 1; k < e.kids.size(); ++k) {
+    Ty want = resolve(m.params[k - 1], Ty::Str);
+    Value* v = expr(*e.kids[k]);
+    args.push_back(want == Ty::Int ? convert(v, e.kids[k]->ty, Ty::Int, p) : v);
+  }
+  std::string callee(m.runtime);
   if (e.ty == Ty::Bool) return cmp("ne", rt(callee.c_str(), args, Type::i64(), p), const_i64(0, p), p);
-  return rt(callee.c_str(), args, e.ty == Ty::Int ? Type::i64() : str_type(), p);
+  return rt(callee.c_str(), args, e.ty == Ty::Int ? Type::i64() : ir_type(e.ty), p);
 }
 
 Value* FunctionLowerer::fstring(const Expr& e) {

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "builtins.h"
 #include "checker.h"
 #include "ppy/frontend/frontend.h"
 #include "ppy/ir/ir.h"
