@@ -469,14 +469,9 @@ class Compiler {
 
   /// A runtime function, called by its ABI table entry (runtime_call.cc).
   Inst lower_extern(const ir::Operation& op, Inst& in) {
-    RuntimeCallKind kind = RuntimeCallKind::kCall;
     RuntimeCall call;
-    if (std::string why = bind_runtime_call(op, kind, call); !why.empty()) return unsupported(std::move(why));
+    if (std::string why = bind_runtime_call(op, call); !why.empty()) return unsupported(std::move(why));
     in.norm = 0;
-    if (kind == RuntimeCallKind::kNothing) {
-      in.op = Opc::Nop;
-      return in;
-    }
     call.args_begin = static_cast<int32_t>(code_->srcs.size());
     for (ir::Value* v : op.operands()) code_->srcs.push_back(reg(v));
     if (call.text >= 0) {

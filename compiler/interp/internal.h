@@ -112,7 +112,6 @@ enum class Opc : uint8_t {
   Guard,
   Math,
   Runtime,  // a function of the runtime's ABI table, called by its signature (Code::runtime_calls)
-  Nop,      // ppy_list_root: the interpreter's globals are roots already
   Unsupported,
 };
 
@@ -187,16 +186,10 @@ struct Code {
                                     const std::unordered_map<std::string, int32_t>& functions,
                                     const std::unordered_map<std::string, int32_t>& globals);
 
-/// How the interpreter runs a runtime call, from the callee's ABI table entry.
-enum class RuntimeCallKind : uint8_t {
-  kCall,     ///< call the C function by its signature
-  kNothing,  ///< registering a root: the interpreter's memory is scanned already
-};
-
 /// Binds `op` (a `core.call_extern`) to its runtime function: checks it
 /// against the callee's entry and fills the thunk and address of `call`.
 /// Answers the reason when it cannot be called.
-[[nodiscard]] std::string bind_runtime_call(const ir::Operation& op, RuntimeCallKind& kind, RuntimeCall& call);
+[[nodiscard]] std::string bind_runtime_call(const ir::Operation& op, RuntimeCall& call);
 
 /// Runs a bound runtime call of `code` with the registers `r`; a raise in the
 /// runtime comes back as PyError (run_main's raise hook).

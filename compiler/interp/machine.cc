@@ -399,8 +399,6 @@ class Machine {
         case Opc::Runtime:
           call_runtime(code, code.runtime_calls[static_cast<size_t>(in.imm)], r, r[in.dst]);
           break;
-        case Opc::Nop:
-          break;
         case Opc::Unsupported:
           throw InternalError{ppy::str_cat("@", code.name, ": ", code.strings[static_cast<size_t>(in.imm)])};
       }

@@ -11,6 +11,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "internal.h"
+#include "ppy/ir/text.h"
 #include "ppy/runtime/abi.h"
 #include "ppy/util/str_cat.h"
 #include "ppy_dict.h"
@@ -108,10 +109,30 @@ Thunk thunk_for(AbiClass result, size_t k) {
   return nullptr;
 }
 
-/// The one runtime function the interpreter does not call: it registers a
-/// module global as a root of the collector, and the interpreter's globals are
-/// memory the collector scans already (a root per run would pile up).
-constexpr std::string_view kRegistersRoot = "ppy_list_root";
+/// ppy_print_f64 as the interpreter prints a float: the same text (Python's
+/// repr, as ir::format_float spells it) found with std::to_chars, many times
+/// faster than the runtime's search over snprintf, and written through the
+/// runtime so it keeps its place among the other prints.
+void print_f64_shortest(double v) {
+  std::string text = ir::format_float(v);
+  ppy_print_str(text.data(), static_cast<int64_t>(text.size()));
+}
+
+/// ppy_list_root registers a module global as a root of the collector: the
+/// interpreter's globals are memory the collector scans already (and a root
+/// registered per run would pile up).
+void root_scanned_already(void*) {}
+
+static_assert(std::is_same_v<decltype(&print_f64_shortest), decltype(&ppy_print_f64)>);
+static_assert(std::is_same_v<decltype(&root_scanned_already), decltype(&ppy_list_root)>);
+
+/// The runtime functions the interpreter supplies itself, each with its
+/// entry's C prototype: they are called by the same thunks as the runtime's.
+void* own_implementation(std::string_view symbol) {
+  if (symbol == "ppy_print_f64") return reinterpret_cast<void*>(&print_f64_shortest);
+  if (symbol == "ppy_list_root") return reinterpret_cast<void*>(&root_scanned_already);
+  return nullptr;
+}
 
 std::string callee_name(const ir::Operation& op) {
   const ir::Attribute* c = op.attr("callee");
@@ -122,14 +143,10 @@ std::string callee_name(const ir::Operation& op) {
 
 }  // namespace
 
-std::string bind_runtime_call(const ir::Operation& op, RuntimeCallKind& kind, RuntimeCall& call) {
+std::string bind_runtime_call(const ir::Operation& op, RuntimeCall& call) {
   const runtime::RuntimeFunction* fn = runtime::runtime_callee(op);
   if (!fn) return ppy::str_cat("unknown runtime function '", callee_name(op), "'");
   if (absl::Status s = runtime::check_runtime_call(*fn, op); !s.ok()) return std::string(s.message());
-  if (fn->symbol == kRegistersRoot) {
-    kind = RuntimeCallKind::kNothing;
-    return "";
-  }
   auto address = addresses().find(fn->symbol);
   if (address == addresses().end()) return ppy::str_cat("the runtime function '", fn->symbol, "' has no address");
   int n = fn->has(runtime::kText) ? 2 : 0;  // the text's bytes and length: words
@@ -140,9 +157,9 @@ std::string bind_runtime_call(const ir::Operation& op, RuntimeCallKind& kind, Ru
                           " C arguments, more than the interpreter passes");
     if (fn->param_class(i) == AbiClass::kDouble) mask |= 1u << n;
   }
-  kind = RuntimeCallKind::kCall;
   call.thunk = thunk_for(fn->result_class(), shape(n, mask));
-  call.fn = address->second;
+  void* own = own_implementation(fn->symbol);
+  call.fn = own ? own : address->second;
   call.nargs = static_cast<int32_t>(fn->params.size());
   call.text = fn->has(runtime::kText) ? 0 : -1;
   return "";
