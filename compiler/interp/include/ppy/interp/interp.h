@@ -9,8 +9,9 @@
 ///
 /// Semantics are the shared runtime conventions: integer ops raise OverflowError
 /// for `overflow = "python"|"checked"`, `rounding = "floor"` is Python's `//`/`%`,
-/// a failing `core.guard` raises the Python exception of its kind, and the
-/// `ppy_print_*`, `ppy_list_new_*` and `ppy_pow_i64` externs are the runtime.
+/// a failing `core.guard` raises the Python exception of its kind, and a
+/// `core.call_extern` calls the native runtime's function by its entry in the
+/// runtime ABI table (ppy/runtime/abi.def), printing to `out`.
 /// A Python exception ends the program with exit status 1 and the line
 /// `<Exception>: <message>` on the error stream, as python3's last line reads.
 

@@ -1,0 +1,203 @@
+#pragma once
+// The interpreter's internals: the register form a function compiles to
+// (compiler.cc), the machine that runs it (machine.cc) and the table-driven
+// caller of runtime functions (runtime_call.cc).
+
+#include <gc/gc_allocator.h>
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ppy/interp/interp.h"
+#include "ppy/ir/ir.h"
+#include "ppy_runtime.h"
+
+namespace ppy::interp::detail {
+
+/// A list is the runtime's own (ppy_runtime.h): a handle to its length,
+/// capacity and elements, one Slot each, on the collector.
+using Buffer = ppy_list;
+
+/// One value: every scalar, pointer and buffer reference fits in 8 bytes.
+union Slot {
+  int64_t i;
+  double f;
+  Slot* p;
+  Buffer* buf;
+};
+
+/// Slots the collector scans: strings live on the runtime's collected heap
+/// (docs/runtime.md), so every place that may hold a handle (registers, stack
+/// slots, globals, lists) is memory the collector sees as roots.
+using Slots = std::vector<Slot, traceable_allocator<Slot>>;
+
+/// A list's elements: Slots, whatever the element type (a bool is 0 or 1).
+inline Slot* elems(Buffer* b) { return static_cast<Slot*>(b->data); }
+
+/// A Python exception on its way to the top: ends the program with status 1.
+struct PyError {
+  std::string name;
+  std::string message;
+};
+
+/// The IR cannot be run as given: ends the program with status 2.
+struct InternalError {
+  std::string message;
+};
+
+enum class Opc : uint8_t {
+  Const,
+  Copy,
+  AddI,
+  SubI,
+  MulI,
+  NegI,  // wrapping
+  AddIC,
+  SubIC,
+  MulIC,
+  NegIC,  // raising OverflowError
+  DivI,
+  ModI,  // mode = rounding, flag = raises
+  AddF,
+  SubF,
+  MulF,
+  DivF,
+  DivFloorF,
+  DivTruncF,
+  ModFloorF,
+  ModTruncF,
+  NegF,
+  And,
+  Or,
+  Xor,
+  Shl,
+  ShrS,
+  ShrU,
+  CmpS,
+  CmpU,
+  CmpF,  // mode = predicate
+  Select,
+  CastIToF,
+  CastUToF,
+  CastFToI,
+  CastIToBool,
+  CastFToBool,
+  CastIToI,
+  CastFToF,
+  Br,
+  CondBr,
+  Ret,
+  Unreachable,
+  Alloca,
+  GlobalAddr,
+  Load,
+  Store,
+  PtrOffset,
+  BufData,
+  BufLen,
+  BufLoad,
+  BufStore,
+  BufLoadN,
+  BufStoreN,  // a tuple element: its imm registers boxed (docs/runtime.md, "Lists")
+  Gather,
+  CopyN,
+  SelectN,
+  LoadN,
+  StoreN,  // tuples, flattened: imm (or b) slots
+  Call,
+  Guard,
+  Math,
+  Runtime,  // a function of the runtime's ABI table, called by its signature (Code::runtime_calls)
+  Unsupported,
+};
+
+/// One instruction. `norm` is the result's TypeKind when it needs bringing back
+/// to a narrow integer or to f32 after the 64-bit computation (0 = Void: none).
+struct Inst {
+  Opc op = Opc::Unsupported;
+  uint8_t mode = 0;
+  uint8_t norm = 0;
+  uint8_t flag = 0;
+  int32_t dst = -1, a = -1, b = -1, c = -1;
+  int64_t imm = 0;
+};
+
+/// A branch edge: where to go and which registers feed the target's arguments.
+struct Edge {
+  int32_t target = 0;    ///< pc of the target block
+  int32_t dst_base = 0;  ///< register of the target's first argument (they are contiguous)
+  int32_t n = 0;
+  int32_t src_begin = 0;  ///< into Code::srcs
+  bool overlap = false;   ///< a source is also a destination: copy through a temporary
+};
+
+/// Calls a runtime function through the C ABI: `fn` with `args` (words and
+/// doubles as the signature has them), the result (if any) into `out`.
+using Thunk = void (*)(void* fn, const Slot* args, Slot& out);
+
+/// A call of a runtime function, bound once from its ABI table entry: its
+/// address, the thunk for its signature and where its operands are.
+struct RuntimeCall {
+  Thunk thunk = nullptr;
+  void* fn = nullptr;
+  int32_t args_begin = 0;  ///< into Code::srcs
+  int32_t nargs = 0;       ///< operands in Code::srcs (the text's two come first, when it takes one)
+  int32_t text = -1;       ///< a `text` function: the op's text in Code::strings
+};
+
+struct Code;
+
+struct CallSite {
+  int32_t callee = -1;  ///< function index in the module
+  const Code* code = nullptr;
+  int32_t args_begin = 0;
+  int32_t nargs = 0;
+  bool capture = false;  ///< capture_status: a raise inside gives status 1 (a trailing result)
+};
+
+/// A function compiled to registers.
+struct Code {
+  std::string name;
+  std::vector<Inst> insts;
+  std::vector<Edge> edges;
+  std::vector<int32_t> srcs;
+  std::vector<CallSite> calls;
+  std::vector<RuntimeCall> runtime_calls;
+  std::vector<std::pair<std::string, std::string>> guards;  ///< (exception, message)
+  std::vector<std::string> strings;                         ///< runtime calls' texts, unsupported reasons
+  int32_t nregs = 0;
+  int32_t nalloca = 0;
+  int32_t nresults = 0;
+  int32_t nparams = 0;
+  std::string error;  ///< set when the function could not be compiled
+};
+
+/// Raises a Python exception: it unwinds to run_main (or a capture_status call).
+[[noreturn]] void raise(std::string name, std::string message);
+[[noreturn]] void overflow();
+
+/// Compiles `f` to registers; a function that cannot be run says why in
+/// Code::error. `functions` and `globals` index the module's by symbol.
+[[nodiscard]] Code compile_function(const ir::Module& m, const ir::Function& f,
+                                    const std::unordered_map<std::string, int32_t>& functions,
+                                    const std::unordered_map<std::string, int32_t>& globals);
+
+/// Binds `op` (a `core.call_extern`) to its runtime function: checks it
+/// against the callee's entry and fills the thunk and address of `call`.
+/// Answers the reason when it cannot be called.
+[[nodiscard]] std::string bind_runtime_call(const ir::Operation& op, RuntimeCall& call);
+
+/// Runs a bound runtime call of `code` with the registers `r`; a raise in the
+/// runtime comes back as PyError (run_main's raise hook).
+void call_runtime(const Code& code, const RuntimeCall& call, const Slot* r, Slot& out);
+
+/// Runs function `entry` of `m`, printing to `out`: answers run_main's exit
+/// status, with a Python exception's line or the reason the IR cannot run on `err`.
+[[nodiscard]] int run_function(const ir::Module& m, int32_t entry, std::ostream& out, std::ostream& err,
+                               const RunOptions& opts);
+
+}  // namespace ppy::interp::detail

@@ -1,0 +1,462 @@
+// The interpreter's machine: runs the register form (internal.h) with a
+// switch over dense opcodes, one frame of Slots per call depth.
+#include <cmath>
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "internal.h"
+#include "ppy/pipeline/semantics.h"
+#include "ppy/util/str_cat.h"
+#include "ppy_str.h"
+
+namespace ppy::interp::detail {
+
+using ir::Type;
+using ir::TypeKind;
+namespace sem = ppy::pipeline::sem;
+
+[[noreturn]] void raise(std::string name, std::string message) { throw PyError{std::move(name), std::move(message)}; }
+
+[[noreturn]] void overflow() { raise("OverflowError", "integer overflow"); }
+
+/// Brings a 64-bit integer result back to a narrow type: wrapping, or raising.
+inline int64_t norm_wrap(const Inst& in, int64_t v) {
+  return in.norm ? sem::wrap(v, Type::scalar(static_cast<TypeKind>(in.norm))) : v;
+}
+inline int64_t norm_check(const Inst& in, int64_t v) {
+  if (in.norm && !sem::fits(v, Type::scalar(static_cast<TypeKind>(in.norm)))) overflow();
+  return v;
+}
+inline double norm_f(const Inst& in, double v) { return in.norm ? static_cast<double>(static_cast<float>(v)) : v; }
+
+namespace {
+
+class Machine {
+ public:
+  Machine(const ir::Module& m, std::ostream& out, const RunOptions& opts) : m_(m), out_(out), opts_(opts) {
+    std::unordered_map<std::string, int32_t> index;
+    for (size_t i = 0; i < m.functions().size(); ++i) index.emplace(m.functions()[i]->name(), static_cast<int32_t>(i));
+    // Each global of a scalar type has a slot, holding its initializer.
+    std::unordered_map<std::string, int32_t> globals;
+    for (auto& [name, g] : m.globals()) {
+      // A str or a list (a handle) starts null; globals_ is a root of the collector.
+      if (!g.type.is_scalar() && g.type.kind() != TypeKind::Buffer && !g.type.is_ptr()) continue;
+      Slot v{0};
+      if (const ir::Attribute* a = g.initializer ? &*g.initializer : nullptr) {
+        if (g.type.is_float())
+          v.f = a->is<double>() ? a->as_float() : a->is<int64_t>() ? static_cast<double>(a->as_int()) : 0.0;
+        else
+          v.i = a->is<bool>() ? a->as_bool() : a->is<int64_t>() ? a->as_int() : 0;
+      }
+      globals.emplace(name, static_cast<int32_t>(globals_.size()));
+      globals_.push_back(v);
+    }
+    codes_.reserve(m.functions().size());
+    for (auto& f : m.functions()) codes_.push_back(compile_function(m, *f, index, globals));
+    for (Code& c : codes_)
+      for (CallSite& s : c.calls) s.code = &codes_[s.callee];
+    frames_.resize(static_cast<size_t>(opts_.recursion_limit) + 2);
+  }
+
+  ~Machine() { flush(); }
+
+  void run(int32_t entry) {
+    const Code& code = codes_[entry];
+    if (!code.error.empty()) throw InternalError{code.error};
+    if (code.nparams != 0) throw InternalError{ppy::str_cat("the entry @", code.name, " takes parameters")};
+    Slots results(static_cast<size_t>(code.nresults) + 1);
+    depth_ = 1;
+    exec(code, frame(1, code), results.data());
+    flush();
+  }
+
+  /// Sends what the program printed (the runtime buffers it) to the output.
+  void flush() {
+    ppy_rt_flush();
+    out_.flush();
+  }
+
+ private:
+  Slot* frame(int depth, const Code& code) {
+    Slots& f = frames_[static_cast<size_t>(depth)];
+    size_t need = static_cast<size_t>(code.nregs + code.nalloca);
+    if (f.size() < need) f.resize(need);
+    if (code.nalloca) std::fill(f.begin() + code.nregs, f.begin() + need, Slot{0});
+    return f.data();
+  }
+
+  void call(const CallSite& site, const Code& caller, Slot* r, Slot* out) {
+    const Code& callee = *site.code;
+    if (!callee.error.empty()) throw InternalError{callee.error};
+    if (depth_ >= opts_.recursion_limit) raise("RecursionError", "maximum recursion depth exceeded");
+    Slot* f = frame(depth_ + 1, callee);
+    for (int32_t k = 0; k < site.nargs; ++k) f[k] = r[caller.srcs[site.args_begin + k]];
+    if (site.capture) {  // a try body: a raise inside it comes back as a status
+      int saved = depth_;
+      try {
+        ++depth_;
+        exec(callee, f, out);
+        --depth_;
+        out[callee.nresults].i = 0;
+      } catch (const PyError& e) {
+        depth_ = saved;
+        ppy_exc_set(e.name.c_str(), e.message.c_str());
+        out[callee.nresults].i = 1;
+      }
+      return;
+    }
+    ++depth_;
+    exec(callee, f, out);
+    --depth_;
+  }
+
+  static void take(const Code& code, const Edge& e, Slot* r) {
+    const int32_t* src = code.srcs.data() + e.src_begin;
+    if (!e.overlap) {
+      for (int32_t k = 0; k < e.n; ++k) r[e.dst_base + k] = r[src[k]];
+      return;
+    }
+    Slot tmp[16];
+    Slots big;
+    Slot* t = tmp;
+    if (e.n > 16) {
+      big.resize(static_cast<size_t>(e.n));
+      t = big.data();
+    }
+    for (int32_t k = 0; k < e.n; ++k) t[k] = r[src[k]];
+    for (int32_t k = 0; k < e.n; ++k) r[e.dst_base + k] = t[k];
+  }
+
+  void exec(const Code& code, Slot* r, Slot* results) {
+    const Inst* base = code.insts.data();
+    const Inst* ip = base;
+    for (;;) {
+      const Inst& in = *ip++;
+      switch (in.op) {
+        case Opc::Const:
+          r[in.dst].i = in.imm;
+          break;
+        case Opc::Copy:
+          r[in.dst] = r[in.a];
+          break;
+        case Opc::AddI:
+          r[in.dst].i =
+              norm_wrap(in, static_cast<int64_t>(static_cast<uint64_t>(r[in.a].i) + static_cast<uint64_t>(r[in.b].i)));
+          break;
+        case Opc::SubI:
+          r[in.dst].i =
+              norm_wrap(in, static_cast<int64_t>(static_cast<uint64_t>(r[in.a].i) - static_cast<uint64_t>(r[in.b].i)));
+          break;
+        case Opc::MulI:
+          r[in.dst].i =
+              norm_wrap(in, static_cast<int64_t>(static_cast<uint64_t>(r[in.a].i) * static_cast<uint64_t>(r[in.b].i)));
+          break;
+        case Opc::NegI:
+          r[in.dst].i = norm_wrap(in, static_cast<int64_t>(0 - static_cast<uint64_t>(r[in.a].i)));
+          break;
+        case Opc::AddIC: {
+          int64_t v;
+          if (__builtin_add_overflow(r[in.a].i, r[in.b].i, &v)) overflow();
+          r[in.dst].i = norm_check(in, v);
+          break;
+        }
+        case Opc::SubIC: {
+          int64_t v;
+          if (__builtin_sub_overflow(r[in.a].i, r[in.b].i, &v)) overflow();
+          r[in.dst].i = norm_check(in, v);
+          break;
+        }
+        case Opc::MulIC: {
+          int64_t v;
+          if (__builtin_mul_overflow(r[in.a].i, r[in.b].i, &v)) overflow();
+          r[in.dst].i = norm_check(in, v);
+          break;
+        }
+        case Opc::NegIC: {
+          int64_t v;
+          if (__builtin_sub_overflow(int64_t{0}, r[in.a].i, &v)) overflow();
+          r[in.dst].i = norm_check(in, v);
+          break;
+        }
+        case Opc::DivI:
+        case Opc::ModI: {
+          int64_t a = r[in.a].i, b = r[in.b].i;
+          if (b == 0)
+            raise("ZeroDivisionError",
+                  in.op == Opc::DivI ? "integer division or modulo by zero" : "integer modulo by zero");
+          auto rounding = static_cast<sem::Rounding>(in.mode);
+          int64_t v;
+          if (in.op == Opc::ModI) {
+            v = *sem::int_mod(a, b, rounding);
+          } else if (auto q = sem::int_div(a, b, rounding)) {
+            v = *q;
+          } else {
+            if (in.flag) overflow();
+            v = INT64_MIN;
+          }
+          r[in.dst].i = in.flag ? norm_check(in, v) : norm_wrap(in, v);
+          break;
+        }
+        case Opc::AddF:
+          r[in.dst].f = norm_f(in, r[in.a].f + r[in.b].f);
+          break;
+        case Opc::SubF:
+          r[in.dst].f = norm_f(in, r[in.a].f - r[in.b].f);
+          break;
+        case Opc::MulF:
+          r[in.dst].f = norm_f(in, r[in.a].f * r[in.b].f);
+          break;
+        case Opc::DivF:
+          r[in.dst].f = norm_f(in, r[in.a].f / r[in.b].f);
+          break;
+        case Opc::DivFloorF:
+          r[in.dst].f = norm_f(in, sem::float_floor_div(r[in.a].f, r[in.b].f));
+          break;
+        case Opc::DivTruncF:
+          r[in.dst].f = norm_f(in, std::trunc(r[in.a].f / r[in.b].f));
+          break;
+        case Opc::ModFloorF:
+          r[in.dst].f = norm_f(in, sem::float_floor_mod(r[in.a].f, r[in.b].f));
+          break;
+        case Opc::ModTruncF:
+          r[in.dst].f = norm_f(in, std::fmod(r[in.a].f, r[in.b].f));
+          break;
+        case Opc::NegF:
+          r[in.dst].f = -r[in.a].f;
+          break;
+        case Opc::And:
+          r[in.dst].i = r[in.a].i & r[in.b].i;
+          break;
+        case Opc::Or:
+          r[in.dst].i = r[in.a].i | r[in.b].i;
+          break;
+        case Opc::Xor:
+          r[in.dst].i = r[in.a].i ^ r[in.b].i;
+          break;
+        case Opc::Shl: {
+          sem::Shifted v = sem::shl(r[in.a].i, r[in.b].i, static_cast<int>(in.imm));
+          if (in.flag && v.overflowed) overflow();
+          r[in.dst].i = in.flag ? norm_check(in, v.value) : norm_wrap(in, v.value);
+          break;
+        }
+        case Opc::ShrS:
+          r[in.dst].i = sem::shr(r[in.a].i, r[in.b].i, static_cast<int>(in.imm), true);
+          break;
+        case Opc::ShrU:
+          r[in.dst].i = sem::shr(r[in.a].i, r[in.b].i, static_cast<int>(in.imm), false);
+          break;
+        case Opc::CmpS:
+          r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), r[in.a].i, r[in.b].i);
+          break;
+        case Opc::CmpU:
+          r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), static_cast<uint64_t>(r[in.a].i),
+                                     static_cast<uint64_t>(r[in.b].i));
+          break;
+        case Opc::CmpF:
+          r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), r[in.a].f, r[in.b].f);
+          break;
+        case Opc::Select:
+          r[in.dst] = r[in.a].i ? r[in.b] : r[in.c];
+          break;
+        case Opc::SelectN: {
+          int32_t from = r[in.a].i ? in.b : in.c;
+          if (from != in.dst) std::memmove(r + in.dst, r + from, sizeof(Slot) * static_cast<size_t>(in.imm));
+          break;
+        }
+        case Opc::Gather:
+          for (int32_t k = 0; k < in.b; ++k) r[in.dst + k] = r[code.srcs[static_cast<size_t>(in.a + k)]];
+          break;
+        case Opc::CopyN:
+          std::memmove(r + in.dst, r + in.a, sizeof(Slot) * static_cast<size_t>(in.imm));
+          break;
+        case Opc::LoadN:
+          std::memcpy(r + in.dst, r[in.a].p, sizeof(Slot) * static_cast<size_t>(in.imm));
+          break;
+        case Opc::StoreN:
+          std::memcpy(r[in.b].p, r + in.a, sizeof(Slot) * static_cast<size_t>(in.imm));
+          break;
+        case Opc::CastIToF:
+          r[in.dst].f = norm_f(in, static_cast<double>(r[in.a].i));
+          break;
+        case Opc::CastUToF:
+          r[in.dst].f = norm_f(in, static_cast<double>(static_cast<uint64_t>(r[in.a].i)));
+          break;
+        case Opc::CastFToF:
+          r[in.dst].f = norm_f(in, r[in.a].f);
+          break;
+        case Opc::CastIToBool:
+          r[in.dst].i = r[in.a].i != 0;
+          break;
+        case Opc::CastFToBool:
+          r[in.dst].i = r[in.a].f != 0;
+          break;
+        case Opc::CastFToI: {
+          double v = r[in.a].f;
+          auto i = sem::float_to_int(v, Type::scalar(static_cast<TypeKind>(in.norm)));
+          if (!i) {
+            if (std::isnan(v)) raise("ValueError", "cannot convert float NaN to integer");
+            if (std::isinf(v)) raise("OverflowError", "cannot convert float infinity to integer");
+            overflow();
+          }
+          r[in.dst].i = *i;
+          break;
+        }
+        case Opc::CastIToI: {
+          Type t = Type::scalar(static_cast<TypeKind>(in.norm));
+          int64_t v = r[in.a].i;
+          if (!sem::fits(v, t)) {
+            if (in.flag) overflow();
+            v = sem::wrap(v, t);
+          }
+          r[in.dst].i = v;
+          break;
+        }
+        case Opc::Br: {
+          const Edge& e = code.edges[static_cast<size_t>(in.a)];
+          take(code, e, r);
+          ip = base + e.target;
+          break;
+        }
+        case Opc::CondBr: {
+          const Edge& e = code.edges[static_cast<size_t>(r[in.c].i ? in.a : in.b)];
+          take(code, e, r);
+          ip = base + e.target;
+          break;
+        }
+        case Opc::Ret:
+          for (int32_t k = 0; k < in.b; ++k) results[k] = r[code.srcs[static_cast<size_t>(in.a + k)]];
+          return;
+        case Opc::Unreachable:
+          throw InternalError{ppy::str_cat("@", code.name, " reached core.unreachable")};
+        case Opc::Alloca:
+          r[in.dst].p = r + code.nregs + in.imm;
+          break;
+        case Opc::GlobalAddr:
+          r[in.dst].p = globals_.data() + in.imm;
+          break;
+        case Opc::Load:
+          r[in.dst] = *r[in.a].p;
+          break;
+        case Opc::Store:
+          *r[in.b].p = r[in.a];
+          break;
+        case Opc::PtrOffset:
+          r[in.dst].p = r[in.a].p + r[in.b].i;
+          break;
+        case Opc::BufData:
+          r[in.dst].p = elems(r[in.a].buf);
+          break;
+        case Opc::BufLen:
+          r[in.dst].i = r[in.a].buf->len;
+          break;
+        case Opc::BufLoad: {
+          Buffer* b = r[in.a].buf;
+          uint64_t i = static_cast<uint64_t>(r[in.b].i);
+          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list index out of range");
+          r[in.dst] = elems(b)[i];
+          break;
+        }
+        case Opc::BufStore: {
+          Buffer* b = r[in.b].buf;
+          uint64_t i = static_cast<uint64_t>(r[in.c].i);
+          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list assignment index out of range");
+          elems(b)[i] = r[in.a];
+          break;
+        }
+        case Opc::BufLoadN: {
+          Buffer* b = r[in.a].buf;
+          uint64_t i = static_cast<uint64_t>(r[in.b].i);
+          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list index out of range");
+          const Slot* box = elems(b)[i].p;
+          for (int64_t k = 0; k < in.imm; ++k) r[in.dst + k] = box[k];
+          break;
+        }
+        case Opc::BufStoreN: {
+          Buffer* b = r[in.b].buf;
+          uint64_t i = static_cast<uint64_t>(r[in.c].i);
+          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list assignment index out of range");
+          Slot* box = static_cast<Slot*>(ppy_list_box(in.imm));
+          for (int64_t k = 0; k < in.imm; ++k) box[k] = r[in.a + k];
+          elems(b)[i].p = box;
+          break;
+        }
+        case Opc::Call:
+          call(code.calls[static_cast<size_t>(in.imm)], code, r, r + in.dst);
+          break;
+        case Opc::Guard:
+          if (!r[in.a].i) {
+            auto& g = code.guards[static_cast<size_t>(in.imm)];
+            raise(g.first, g.second);
+          }
+          break;
+        case Opc::Math:
+          r[in.dst].f =
+              norm_f(in, sem::apply_math(static_cast<sem::MathFn>(in.mode), r[in.a].f, in.b >= 0 ? r[in.b].f : 0.0));
+          break;
+        case Opc::Runtime:
+          call_runtime(code, code.runtime_calls[static_cast<size_t>(in.imm)], r, r[in.dst]);
+          break;
+        case Opc::Unsupported:
+          throw InternalError{ppy::str_cat("@", code.name, ": ", code.strings[static_cast<size_t>(in.imm)])};
+      }
+    }
+  }
+
+  const ir::Module& m_;
+  std::ostream& out_;
+  RunOptions opts_;
+  std::vector<Code> codes_;
+  Slots globals_;  ///< the module's globals (sized once: their addresses stay)
+  std::vector<Slots> frames_;
+  int depth_ = 0;
+};
+
+/// Where the runtime's output goes while a program runs: the interpreter's streams.
+struct Sinks {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+}  // namespace
+
+int run_function(const ir::Module& m, int32_t entry, std::ostream& out, std::ostream& err, const RunOptions& opts) {
+  ppy_rt_gc_init();
+  // Runtime functions raise through the hook, as this machine does, and print
+  // (ppy_print_*) to the interpreter's output.
+  ppy_rt_set_raise_hook(+[](const char* name, const char* message) { throw PyError{name, message ? message : ""}; });
+  Sinks sinks{out, err};
+  ppy_rt_set_output(
+      +[](void* ctx, const char* bytes, size_t n) {
+        static_cast<Sinks*>(ctx)->out.write(bytes, static_cast<std::streamsize>(n));
+      },
+      +[](void* ctx, const char* bytes, size_t n) {
+        static_cast<Sinks*>(ctx)->err.write(bytes, static_cast<std::streamsize>(n));
+      },
+      &sinks);
+  struct Unhook {
+    ~Unhook() {
+      ppy_rt_set_output(nullptr, nullptr, nullptr);  // flushes what is left first
+      ppy_rt_set_raise_hook(nullptr);
+    }
+  } unhook;
+  Machine machine(m, out, opts);
+  try {
+    machine.run(entry);
+  } catch (const PyError& e) {
+    machine.flush();
+    err << e.name;
+    if (!e.message.empty()) err << ": " << e.message;
+    err << "\n";
+    return 1;
+  } catch (const InternalError& e) {
+    machine.flush();
+    err << "error: " << e.message << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace ppy::interp::detail
