@@ -6,28 +6,21 @@
 #include <sstream>
 
 #include "ppy/backend/api_version.h"
+#include "ppy/runtime/abi.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
+#include "python_template.h"
 
 namespace fs = std::filesystem;
 
 namespace ppy::backends {
 namespace {
 
-/// The runtime functions the python backend writes out; any other is refused.
+/// The runtime functions the python backend writes out (abi.def's table, its
+/// template compiled); any other is refused.
 bool known_extern(std::string_view c) {
-  return c == "ppy_print_i64" || c == "ppy_print_f64" || c == "ppy_print_bool" || c == "ppy_print_str" ||
-         c == "ppy_print_space" || c == "ppy_print_newline" || c == "ppy_list_new_i64" || c == "ppy_list_new_f64" ||
-         c == "ppy_pow_i64" || c == "ppy_print_string" || c.starts_with("ppy_str_") || c == "ppy_exc_raise" ||
-         c == "ppy_exc_name" || c == "ppy_exc_message" || c == "ppy_exc_matches" || c == "ppy_list_new_ptr" ||
-         c.starts_with("ppy_list_append_") || c.starts_with("ppy_list_pop_") || c == "ppy_list_repr" ||
-         c == "ppy_list_eq" || c.starts_with("ppy_list_insert_") || c == "ppy_list_extend" || c == "ppy_list_slice" ||
-         c == "ppy_list_concat" || c.starts_with("ppy_list_contains_") || c == "ppy_list_sorted" ||
-         c.starts_with("ppy_list_sum_") || c.starts_with("ppy_list_min_") || c == "ppy_list_sort" ||
-         c == "ppy_list_reverse" || c == "ppy_list_clear" || c.starts_with("ppy_list_index_") ||
-         c.starts_with("ppy_list_count_") || c.starts_with("ppy_list_remove_") || c == "ppy_list_lt" ||
-         c == "ppy_list_le" || c == "ppy_list_gt" || c == "ppy_list_ge" || c == "ppy_list_root" || c == "ppy_obj_new" ||
-         c == "ppy_obj_null" || c.starts_with("ppy_dict_") || c.starts_with("ppy_set_");
+  const runtime::RuntimeFunction* fn = runtime::find_runtime_function(c);
+  return fn && python::writes_call(*fn);
 }
 
 /// Types the backend writes as Python values: i64, index, bool, f64, lists of
@@ -47,7 +40,10 @@ bool global_address(const ir::Value* v, const ir::Module& m) {
 
 bool known_type(ir::Type t) {
   switch (t.kind()) {
-    case ir::TypeKind::I64: case ir::TypeKind::Index: case ir::TypeKind::Bool: case ir::TypeKind::F64:
+    case ir::TypeKind::I64:
+    case ir::TypeKind::Index:
+    case ir::TypeKind::Bool:
+    case ir::TypeKind::F64:
       return true;
     case ir::TypeKind::Buffer:  // a Python list of Python values (a str, a list)
       return t.elem().kind() == ir::TypeKind::I64 || t.elem().kind() == ir::TypeKind::F64 ||
@@ -115,7 +111,8 @@ class PythonBackend : public Backend {
         return refuse(str_cat("the ", k->is<std::string>() ? k->as_string() : "device", " function ", f->name()),
                       "device code, which python3 cannot run", f->loc());
       for (auto& p : f->params())
-        if (!known_type(p.type)) return refuse(str_cat("a parameter of type ", p.type.str(), " in ", f->name()), "", f->loc());
+        if (!known_type(p.type))
+          return refuse(str_cat("a parameter of type ", p.type.str(), " in ", f->name()), "", f->loc());
       for (ir::Type t : f->results())
         if (!known_type(t)) return refuse(str_cat("a result of type ", t.str(), " in ", f->name()), "", f->loc());
       absl::Status status;
@@ -135,7 +132,8 @@ class PythonBackend : public Backend {
         } else if (op.name() == "core.call_extern") {
           const ir::Attribute* c = op.attr("callee");
           std::string callee = c && c->is<std::string>() ? c->as_string() : "";
-          if (!known_extern(callee)) status = refuse(str_cat("the runtime function '", callee, "' in ", f->name()), "", op.loc());
+          if (!known_extern(callee))
+            status = refuse(str_cat("the runtime function '", callee, "' in ", f->name()), "", op.loc());
         } else if (((op.name() == "core.shl" || op.name() == "core.shr") && op.result(0)->type() != ir::Type::i64()) ||
                    op.name() == "core.ptr_offset" || op.name() == "core.buffer_data" ||
                    op.name() == "core.call_intrinsic" || (op.name() == "core.alloca" && op.attr("count")) ||
@@ -168,8 +166,7 @@ class PythonBackend : public Backend {
     return Artifact(std::move(text));
   }
 
-  absl::StatusOr<BuildResult> build(ModuleList modules, const fs::path& output_dir,
-                                    BackendContext&) const override {
+  absl::StatusOr<BuildResult> build(ModuleList modules, const fs::path& output_dir, BackendContext&) const override {
     BuildResult result;
     for (const ir::Module* m : modules) {
       PPY_ASSIGN_OR_RETURN(std::string text, python_source(*m));
@@ -179,8 +176,7 @@ class PythonBackend : public Backend {
       fs::create_directories(path.parent_path(), ec);
       std::ofstream out(path, std::ios::binary);
       out << text;
-      if (!out.flush())
-        return absl::InternalError(str_cat("cannot write ", path.string()));
+      if (!out.flush()) return absl::InternalError(str_cat("cannot write ", path.string()));
       result.outputs.push_back(rel);
     }
     return result;

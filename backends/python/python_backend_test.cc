@@ -262,6 +262,51 @@ func @k_kern() -> () attrs {gpu.kind = "kernel"} loc("k.ppy":3:5) {
   EXPECT_EQ(refusal->capability, "device code, which python3 cannot run");
 }
 
+TEST(PythonBackend, RuntimeCallsAreTheTablesTemplatesWithTheHelpersTheyName) {
+  auto m = parse(R"(ppyir 1
+module @t
+
+func @t_main() -> () attrs {ppy.qualname = "t.main"} {
+^entry:
+    %0 = core.call_extern {abi = "c", callee = "ppy_str_literal", text = "b"} : ptr<i8>
+    %1 = core.call_extern {abi = "c", callee = "ppy_str_literal", text = "a"} : ptr<i8>
+    %2 = core.call_extern %0, %1 {abi = "c", callee = "ppy_str_compare"} : i64
+    core.call_extern %2 {abi = "c", callee = "ppy_print_i64"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    %3 = core.call_extern %0, %1 {abi = "c", callee = "ppy_str_concat"} : ptr<i8>
+    %4 = core.call_extern %3, %1 {abi = "c", callee = "ppy_str_concat"} : ptr<i8>
+    core.call_extern %4 {abi = "c", callee = "ppy_print_string"}
+    core.call_extern {abi = "c", callee = "ppy_print_newline"}
+    core.ret
+}
+)");
+  auto b = create_python_backend({});
+  ASSERT_TRUE(b->validate(*m, BackendContext{}).ok());
+  auto text = python_source(*m);
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(*text, HasSubstr("def _ppy_str_cmp("));
+  EXPECT_THAT(*text, Not(HasSubstr("import math")));  // no helper of this module needs it
+  EXPECT_THAT(*text, Not(HasSubstr("_ppy_exc")));
+  EXPECT_EQ(run_python(*text), "1\nbaa\nexit 0\n");
+}
+
+TEST(PythonBackend, ARuntimeFunctionTheTableLacksIsRefused) {
+  auto m = parse(R"(ppyir 1
+module @t
+
+func @t_main() -> () attrs {ppy.qualname = "t.main"} {
+^entry:
+    %0 = core.call_extern {abi = "c", callee = "ppy_str_literal", text = "b"} : ptr<i8>
+    %1 = core.call_extern %0 {abi = "c", callee = "ppy_str_title"} : ptr<i8>
+    core.ret
+}
+)");
+  auto b = create_python_backend({});
+  absl::Status s = b->validate(*m, BackendContext{});
+  EXPECT_EQ(error_code(s), "E1802");
+  EXPECT_THAT(std::string(s.message()), HasSubstr("the runtime function 'ppy_str_title' in t_main"));
+}
+
 TEST(PythonBackend, ModulesNestUnderTheirPackages) {
   ir::Module pkg("geo"), vec("geo.vec"), circle("geo.shapes.circle"), main_mod("main");
   const ir::Module* all[] = {&pkg, &vec, &circle, &main_mod};

@@ -1,0 +1,217 @@
+"""The helpers of the Python backend's output: what a generated module calls
+where Python's own operators differ from ppy's (64-bit integers, IEEE floats,
+the runtime's reprs and exceptions).
+
+The backend (backends/python/python_helpers.cc) embeds this file and copies into
+a module only the helpers it uses, with those they call, in this file's order.
+A helper is a top-level `def _ppy_*` or `_ppy_* = ...` with what is indented
+under it; anything else at the top level (this docstring, the import below) is
+not copied. A module that gets a helper naming `math.` imports math itself.
+
+python3 runs this file's tests (ppy_helpers_test.py) against Python's own
+operators.
+"""
+
+import math
+
+
+def _ppy_ceil(x):
+    """math.ceil as a float (NaN and infinities pass through)."""
+    return float(math.ceil(x)) if math.isfinite(x) else x
+
+
+def _ppy_dict_check(d, n):
+    """A loop's step over d, begun at n entries: Python's RuntimeError when that changed."""
+    if len(d) != n:
+        raise RuntimeError('Set changed size during iteration' if isinstance(d, set)
+                           else 'dictionary changed size during iteration')
+
+
+def _ppy_dict_repr(d, desc):
+    """repr(d) of a dict (desc 'K:V') or a set (desc 'K'), as the runtime's: a bool may be held as 0 or 1."""
+    item = _ppy_repr_of
+    k, colon, v = desc.partition(':')
+    if not colon:
+        return '{' + ', '.join(item(x, k) for x in d) + '}' if d else 'set()'
+    return '{' + ', '.join(item(x, k) + ': ' + item(y, v) for x, y in d.items()) + '}'
+
+
+def _ppy_div_trunc(a, b):
+    """Integer division rounding toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+_ppy_caught = [None]  # the exception the innermost try body raised
+
+
+def _ppy_exc(name, msg):
+    """The builtin exception `name` with message `msg` (a KeyError's message is its key's repr)."""
+    import builtins
+    cls = getattr(builtins, name)
+    if name == "KeyError" and msg:
+        import ast
+        return cls(ast.literal_eval(msg))
+    return cls(msg) if msg else cls()
+
+
+def _ppy_exc_matches(name, cls):
+    import builtins
+    return issubclass(getattr(builtins, name), getattr(builtins, cls))
+
+
+def _ppy_exp(x):
+    """math.exp with IEEE results (inf on overflow) instead of an exception."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def _ppy_exp2(x):
+    """2.0 ** x with IEEE results."""
+    try:
+        return 2.0 ** x
+    except OverflowError:
+        return math.inf
+
+
+def _ppy_fdiv_trunc(a, b):
+    """Float division rounded toward zero."""
+    return _ppy_trunc(a / b)
+
+
+def _ppy_floor(x):
+    """math.floor as a float (NaN and infinities pass through)."""
+    return float(math.floor(x)) if math.isfinite(x) else x
+
+
+def _ppy_list_repr(l, d):
+    """repr(l), its elements as the descriptor d says (docs/runtime.md): a bool may be held as 0 or 1, an optional is (present, value)."""
+    return '[' + ', '.join(_ppy_repr_of(x, d) for x in l) + ']'
+
+
+def _ppy_repr_of(x, d):
+    c = d[0]
+    if c == 'b':
+        return 'True' if x else 'False'
+    if c == '[':
+        return _ppy_list_repr(x, d[1:])
+    if c == 'n':
+        return 'None'
+    if c == '?':
+        return _ppy_repr_of(x[1], d[1:]) if x[0] else 'None'
+    if c == '(':
+        parts, i = [], 1
+        for v in x:
+            e = _ppy_desc_end(d, i)
+            parts.append(_ppy_repr_of(v, d[i:e]))
+            i = e
+        return '(' + ', '.join(parts) + (',)' if len(parts) == 1 else ')')
+    return repr(x)
+
+
+def _ppy_desc_end(d, i):
+    """Where the descriptor at d[i] ends."""
+    if d[i] in '[?':
+        return _ppy_desc_end(d, i + 1)
+    if d[i] == '(':
+        i += 1
+        while d[i] != ')':
+            i = _ppy_desc_end(d, i)
+    return i + 1
+
+
+def _ppy_mod_trunc(a, b):
+    """Integer remainder with the dividend's sign."""
+    r = abs(a) % abs(b)
+    return r if a >= 0 else -r
+
+
+def _ppy_pow(a, b):
+    """math.pow with IEEE results instead of exceptions."""
+    try:
+        return math.pow(a, b)
+    except OverflowError:
+        odd = b == math.floor(b) and math.fmod(b, 2.0) != 0.0
+        return -math.inf if a < 0 and odd else math.inf
+    except ValueError:
+        if a == 0.0:
+            odd = b == math.floor(b) and math.fmod(b, 2.0) != 0.0
+            return math.copysign(math.inf, a) if odd else math.inf
+        return math.nan
+
+
+def _ppy_pow_i64(base, exp):
+    """int ** int within 64 bits, as ppy defines it."""
+    if exp < 0:
+        raise ValueError("negative exponent")
+    result = 1
+    while exp > 0:
+        if exp & 1:
+            result *= base
+            if not -0x8000000000000000 <= result <= 0x7FFFFFFFFFFFFFFF:
+                raise OverflowError("integer overflow")
+        exp >>= 1
+        if exp > 0:
+            base *= base
+            if not -0x8000000000000000 <= base <= 0x7FFFFFFFFFFFFFFF:
+                raise OverflowError("integer overflow")
+    return result
+
+
+def _ppy_shl(a, b):
+    """a << b within 64 bits: OverflowError when the result leaves them."""
+    if a == 0:
+        return 0
+    if b < 0 or b > 63:
+        raise OverflowError("integer overflow")
+    r = a << b
+    if not -0x8000000000000000 <= r <= 0x7FFFFFFFFFFFFFFF:
+        raise OverflowError("integer overflow")
+    return r
+
+
+def _ppy_shl_wrap(a, b):
+    """a << b wrapped to 64 bits; a count outside 0..63 gives 0."""
+    if b < 0 or b > 63:
+        return 0
+    return ((a << b) + 0x8000000000000000 & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000
+
+
+def _ppy_shr(a, b):
+    """a >> b; a negative count leaves only the sign, as the IR defines it."""
+    return a >> b if b >= 0 else (-1 if a < 0 else 0)
+
+
+def _ppy_str_cmp(a, b):
+    """-1, 0 or 1, as ppy_str_compare (docs/runtime.md)."""
+    return (a > b) - (a < b)
+
+
+def _ppy_str_to_i64(s):
+    """int(s) within 64 bits, as ppy defines it."""
+    v = int(s)
+    if not -0x8000000000000000 <= v <= 0x7FFFFFFFFFFFFFFF:
+        raise OverflowError("integer overflow")
+    return v
+
+
+def _ppy_sum_i64(l):
+    """sum(l) of ints, OverflowError past 64 bits as ppy's ints."""
+    s = 0
+    for x in l:
+        s += x
+        if not -0x8000000000000000 <= s <= 0x7FFFFFFFFFFFFFFF:
+            raise OverflowError('integer overflow')
+    return s
+
+
+def _ppy_trunc(x):
+    """math.trunc as a float (NaN and infinities pass through)."""
+    return float(math.trunc(x)) if math.isfinite(x) else x
+
+
+def _ppy_wrap(v):
+    """v reduced to a signed 64-bit integer (wrapping arithmetic)."""
+    return ((v + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000

@@ -1,0 +1,108 @@
+#include "python_text.h"
+
+#include "ppy/util/str_cat.h"
+
+namespace ppy::backends::python {
+
+std::string paren(const Expr& e, int need) { return e.prec >= need ? e.text : str_cat("(", e.text, ")"); }
+
+std::string py_string(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          static const char* hex = "0123456789abcdef";
+          out += "\\x";
+          out.push_back(hex[c >> 4]);
+          out.push_back(hex[c & 15]);
+        } else {
+          out.push_back(static_cast<char>(c));
+        }
+    }
+  }
+  return out + "\"";
+}
+
+const std::set<std::string, std::less<>>& python_reserved() {
+  static const auto* r = new std::set<std::string, std::less<>>{"False",
+                                                                "None",
+                                                                "True",
+                                                                "and",
+                                                                "as",
+                                                                "assert",
+                                                                "async",
+                                                                "await",
+                                                                "break",
+                                                                "class",
+                                                                "continue",
+                                                                "def",
+                                                                "del",
+                                                                "elif",
+                                                                "else",
+                                                                "except",
+                                                                "finally",
+                                                                "for",
+                                                                "from",
+                                                                "global",
+                                                                "if",
+                                                                "import",
+                                                                "in",
+                                                                "is",
+                                                                "lambda",
+                                                                "nonlocal",
+                                                                "not",
+                                                                "or",
+                                                                "pass",
+                                                                "raise",
+                                                                "return",
+                                                                "try",
+                                                                "while",
+                                                                "with",
+                                                                "yield",
+                                                                "match",
+                                                                "case",
+                                                                "print",
+                                                                "len",
+                                                                "int",
+                                                                "float",
+                                                                "bool",
+                                                                "abs",
+                                                                "min",
+                                                                "max",
+                                                                "range",
+                                                                "math",
+                                                                "list",
+                                                                "str",
+                                                                "object",
+                                                                "type",
+                                                                "sys",
+                                                                "OverflowError",
+                                                                "IndexError",
+                                                                "ZeroDivisionError",
+                                                                "ValueError",
+                                                                "AssertionError",
+                                                                "RuntimeError",
+                                                                "RecursionError",
+                                                                "MemoryError",
+                                                                "__name__",
+                                                                "self"};
+  return *r;
+}
+
+}  // namespace ppy::backends::python
