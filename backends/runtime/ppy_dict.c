@@ -242,7 +242,7 @@ static double ppy_w2f(int64_t w) {
 #define PPY_P2W(p) ((int64_t)(intptr_t)(p))
 #define PPY_W2P(w) ((void*)(intptr_t)(w))
 
-/** An empty dict (`K:V`) or set (`K`) as `desc` says (above). */
+/** An empty dict (`K:V`) or set (`K`) as `desc` says (ppy_dict.h). */
 PPY_RT_API void* ppy_dict_new(const ppy_str* desc) {
   if (PPY_RT_UNLIKELY(!ppy_rt_gc_ready)) ppy_rt_gc_init();
   ppy_dict* d = (ppy_dict*)GC_MALLOC(sizeof(ppy_dict));

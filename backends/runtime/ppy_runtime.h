@@ -8,9 +8,9 @@
  *                arithmetic guards, the collector's start
  *   ppy_print    print of i64, f64 (Python's repr of a float), bool and
  *                literals; format specs (f-string fields)
- *   ppy_list     lists: their header and bounds check, their storage;
- *   ppy_value    (no header of its own) what a list's elements are: repr,
- *                ==, <, and the list methods that look at them
+ *   ppy_list     lists: their header, bounds check and storage; ppy_value.c
+ *                (under ppy_list.h) what their elements are: repr, ==, <,
+ *                and the list methods that compare them
  *   ppy_exc      exceptions: raise, catch, the builtin classes' bases
  *   ppy_str      strings
  *   ppy_obj      instances of classes

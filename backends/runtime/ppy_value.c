@@ -98,7 +98,7 @@ PPY_RT_INTERNAL void ppy_list_repr_into(ppy_text* t, const ppy_list* l, const ch
   ppy_text_add(t, "]", 1);
 }
 
-/** Python's repr of a list whose elements `desc` describes (above). */
+/** Python's repr of a list whose elements `desc` describes (ppy_list.h). */
 PPY_RT_API ppy_str* ppy_list_repr(const ppy_list* l, const ppy_str* desc) {
   ppy_text t = {NULL, 0, 0};
   ppy_list_repr_into(&t, l, PPY_STR_BYTES(desc));
