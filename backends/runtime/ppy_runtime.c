@@ -1,11 +1,267 @@
-/* The runtime as a static library: the header's functions with external
- * linkage, for code the LLVM backend compiles (JIT runs, executables,
- * libraries) and for the interpreter, strings included. */
-#define PPY_RT_API
-#define PPY_RT_DATA
-#define PPY_RT_STRINGS 1
+/* ppy_runtime.c: the core of the native runtime (ppy_runtime.h): output
+ * buffering, raising and try, recursion and arithmetic guards, the collector's
+ * start. */
 #include "ppy_runtime.h"
 
-#include "ppy_obj.h"
-#include "ppy_str.h"
-#include "ppy_dict.h"
+#ifndef PPY_RT_DECLARATIONS_ONLY
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                    */
+
+PPY_RT_DATA int64_t ppy_rt_depth;
+
+static struct {
+  char buf[1 << 16];
+  size_t len;
+  ppy_rt_write_fn out, err;
+  void* ctx;
+  int atexit_done;
+  jmp_buf* trap;          /* armed by ppy_rt_run: a raise jumps there instead of exiting */
+  int quiet;              /* ppy_rt_call: the caller reports the exception, not stderr */
+  const char* error_name; /* the last raise, for ppy_rt_last_error */
+  const char* error_message;
+  int64_t recursion_limit;    /* 0: Python's default, 1000 */
+  ppy_rt_raise_fn raise_hook; /* ppy_rt_set_raise_hook */
+} ppy_rt_state;               /* zero-initialized: recursion_limit 0 means 1000 */
+
+PPY_RT_API void ppy_rt_flush(void) {
+  if (ppy_rt_state.len == 0) return;
+  if (ppy_rt_state.out) {
+    ppy_rt_state.out(ppy_rt_state.ctx, ppy_rt_state.buf, ppy_rt_state.len);
+  } else {
+    fwrite(ppy_rt_state.buf, 1, ppy_rt_state.len, stdout);
+    fflush(stdout);
+  }
+  ppy_rt_state.len = 0;
+}
+
+static void ppy_rt_flush_at_exit(void) { ppy_rt_flush(); }
+
+/** Sends output to `out` and error text to `err` (NULL: stdout / stderr). */
+PPY_RT_API void ppy_rt_set_output(ppy_rt_write_fn out, ppy_rt_write_fn err, void* ctx) {
+  ppy_rt_flush();
+  ppy_rt_state.out = out;
+  ppy_rt_state.err = err;
+  ppy_rt_state.ctx = ctx;
+}
+
+PPY_RT_INTERNAL void ppy_rt_write(const char* s, size_t n) {
+  if (PPY_RT_UNLIKELY(!ppy_rt_state.atexit_done)) {
+    ppy_rt_state.atexit_done = 1;
+    atexit(ppy_rt_flush_at_exit);
+  }
+  if (n > sizeof ppy_rt_state.buf - ppy_rt_state.len) {
+    ppy_rt_flush();
+    if (n > sizeof ppy_rt_state.buf) {
+      if (ppy_rt_state.out)
+        ppy_rt_state.out(ppy_rt_state.ctx, s, n);
+      else
+        fwrite(s, 1, n, stdout);
+      return;
+    }
+  }
+  memcpy(ppy_rt_state.buf + ppy_rt_state.len, s, n);
+  ppy_rt_state.len += n;
+}
+
+static void ppy_rt_write_err(const char* s, size_t n) {
+  if (ppy_rt_state.err)
+    ppy_rt_state.err(ppy_rt_state.ctx, s, n);
+  else
+    fwrite(s, 1, n, stderr);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Raising                                                                   */
+
+/** Ends the program as an uncaught Python exception: stdout flushed, then
+ * `<name>: <message>` (just `<name>` for an empty message) on stderr, exit 1. */
+PPY_RT_API void ppy_rt_set_raise_hook(ppy_rt_raise_fn hook) { ppy_rt_state.raise_hook = hook; }
+
+PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* message) {
+  if (ppy_rt_state.raise_hook) ppy_rt_state.raise_hook(name, message);
+  ppy_rt_flush();
+  if (!ppy_rt_state.err) fflush(stdout);
+  if (!ppy_rt_state.quiet) {
+    ppy_rt_write_err(name, strlen(name));
+    if (message && message[0]) {
+      ppy_rt_write_err(": ", 2);
+      ppy_rt_write_err(message, strlen(message));
+    }
+    ppy_rt_write_err("\n", 1);
+  }
+  ppy_rt_state.error_name = name;
+  ppy_rt_state.error_message = message ? message : "";
+  if (ppy_rt_state.trap) longjmp(*ppy_rt_state.trap, 1);
+  exit(1);
+}
+
+PPY_RT_API PPY_RT_NORETURN void ppy_rt_overflow(void) { ppy_rt_raise("OverflowError", "integer overflow"); }
+
+/** Runs `entry` (a program's main) and answers its exit status: 0, or 1 when
+ * it raised. Output is flushed and every list freed either way. */
+PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
+  jmp_buf trap;
+  jmp_buf* saved = ppy_rt_state.trap;
+  volatile int status = 0;
+  ppy_rt_state.trap = &trap;
+  ppy_rt_depth = 0;
+  if (setjmp(trap) == 0)
+    entry();
+  else
+    status = 1;
+  ppy_rt_state.trap = saved;
+  ppy_rt_depth = 0;
+  ppy_rt_flush();
+  return status;
+}
+
+/** RecursionError past `limit` nested calls of recursive functions. */
+PPY_RT_API void ppy_rt_set_recursion_limit(int64_t limit) { ppy_rt_state.recursion_limit = limit; }
+
+/** A `core.call {capture_status = true}` (a try body, docs/runtime.md
+ * "Exceptions"): runs `fn(arg)` and answers 0, or 1 when it raised, with
+ * nothing printed (ppy_rt_last_error says what). The setjmp is here, in the
+ * runtime: compiled code sees an ordinary call that returns. */
+PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg) {
+  jmp_buf trap;
+  jmp_buf* saved = ppy_rt_state.trap;
+  int64_t depth = ppy_rt_depth;
+  int quiet = ppy_rt_state.quiet;
+  volatile int64_t status = 0;
+  ppy_rt_state.trap = &trap;
+  ppy_rt_state.quiet = 1;
+  if (setjmp(trap) == 0)
+    fn(arg);
+  else
+    status = 1;
+  ppy_rt_state.trap = saved;
+  ppy_rt_state.quiet = quiet;
+  ppy_rt_depth = depth;
+  return status;
+}
+
+/** Calls `fn(arg)` from foreign code (a C program, a Python extension):
+ * answers 0, or 1 when it raised (ppy_rt_last_error says what, and nothing is
+ * printed: the caller reports it); output flushed. */
+PPY_RT_API int ppy_rt_call(void (*fn)(void* arg), void* arg) {
+  int status = (int)ppy_rt_try(fn, arg);
+  ppy_rt_flush();
+  return status;
+}
+
+/** The exception the last raise named, and its message (static strings). */
+PPY_RT_API void ppy_rt_last_error(const char** name, const char** message) {
+  *name = ppy_rt_state.error_name ? ppy_rt_state.error_name : "";
+  *message = ppy_rt_state.error_message ? ppy_rt_state.error_message : "";
+}
+
+PPY_RT_INTERNAL void ppy_rt_set_error(const char* name, const char* message) {
+  ppy_rt_state.error_name = name;
+  ppy_rt_state.error_message = message;
+}
+
+/** Entering a function of a recursive cycle: RecursionError past the limit. */
+PPY_RT_API void ppy_rt_enter(void) {
+  int64_t limit = ppy_rt_state.recursion_limit ? ppy_rt_state.recursion_limit : 1000;
+  if (PPY_RT_UNLIKELY(++ppy_rt_depth > limit)) {
+    ppy_rt_depth = 0;
+    ppy_rt_raise("RecursionError", "maximum recursion depth exceeded");
+  }
+}
+/** Leaving it. */
+PPY_RT_API void ppy_rt_leave(void) { --ppy_rt_depth; }
+
+/* ------------------------------------------------------------------------ */
+/* Arithmetic                                                                */
+
+/** `base ** exp` on i64: OverflowError when the result does not fit,
+ * ValueError for a negative exponent (docs/runtime.md). */
+PPY_RT_API int64_t ppy_pow_i64(int64_t base, int64_t exp) {
+  if (exp < 0) ppy_rt_raise("ValueError", "negative exponent");
+  int64_t result = 1;
+  while (exp > 0) {
+    if (exp & 1) {
+      if (__builtin_mul_overflow(result, base, &result)) ppy_rt_overflow();
+    }
+    exp >>= 1;
+    if (exp > 0 && __builtin_mul_overflow(base, base, &base)) ppy_rt_overflow();
+  }
+  return result;
+}
+
+/** Python's `a // b` on i64 (b != 0 is guarded before; checked again here):
+ * OverflowError for INT64_MIN // -1. */
+PPY_RT_API int64_t ppy_int_floordiv(int64_t a, int64_t b) {
+  if (b == 0) ppy_rt_raise("ZeroDivisionError", "integer division or modulo by zero");
+  if (b == -1) {
+    if (a == INT64_MIN) ppy_rt_overflow();
+    return -a;
+  }
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+/** Python's `a % b` on i64: the result takes the divisor's sign. */
+PPY_RT_API int64_t ppy_int_floormod(int64_t a, int64_t b) {
+  if (b == 0) ppy_rt_raise("ZeroDivisionError", "integer modulo by zero");
+  if (b == -1) return 0;
+  int64_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+
+/** Python's float `%` (the divisor's sign; NaN for b == 0). */
+PPY_RT_API double ppy_float_floormod(double a, double b) {
+  if (b == 0) return fmod(a, b);
+  double mod = fmod(a, b);
+  if (mod != 0) {
+    if ((b < 0) != (mod < 0)) mod += b;
+  } else {
+    mod = copysign(0.0, b);
+  }
+  return mod;
+}
+
+/** Python's float `//` (CPython's float_floor_div). */
+PPY_RT_API double ppy_float_floordiv(double a, double b) {
+  if (b == 0) return floor(a / b);
+  double mod = fmod(a, b);
+  double div = (a - mod) / b;
+  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1.0;
+  if (div != 0) {
+    double fl = floor(div);
+    if (div - fl > 0.5) fl += 1.0;
+    return fl;
+  }
+  return copysign(0.0, a / b);
+}
+
+/** `int(v)` of a float, toward zero: ValueError for NaN, OverflowError for an
+ * infinity or a value outside i64. */
+PPY_RT_API int64_t ppy_float_to_i64(double v) {
+  if (isnan(v)) ppy_rt_raise("ValueError", "cannot convert float NaN to integer");
+  if (isinf(v)) ppy_rt_raise("OverflowError", "cannot convert float infinity to integer");
+  double t = trunc(v);
+  if (t < -9223372036854775808.0 || t >= 9223372036854775808.0) ppy_rt_overflow();
+  return (int64_t)t;
+}
+
+#ifdef PPY_RT_STRINGS
+
+/* ------------------------------------------------------------------------ */
+/* The collector                                                             */
+
+PPY_RT_INTERNAL int ppy_rt_gc_ready;
+
+/** Starts the collector once (from the program's first thread). */
+PPY_RT_API void ppy_rt_gc_init(void) {
+  if (ppy_rt_gc_ready) return;
+  GC_INIT();
+  ppy_rt_gc_ready = 1;
+}
+
+#endif /* PPY_RT_STRINGS */
+
+#endif /* PPY_RT_DECLARATIONS_ONLY */

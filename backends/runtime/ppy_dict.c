@@ -1,0 +1,458 @@
+/* ppy_dict.c: dicts, and sets of anything but ints (ppy_dict.h). */
+#include "ppy_dict.h"
+
+#if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
+
+#define PPY_DICT_EMPTY (-1)
+#define PPY_DICT_DUMMY (-2)
+
+static uint64_t ppy_hash_i64(int64_t k) {
+  uint64_t x = (uint64_t)k;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+/** FNV-1a over the bytes, then mixed: equal strs hash alike. */
+static uint64_t ppy_hash_str(const ppy_str* s) {
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (int64_t i = 0; i < s->len; ++i) h = (h ^ b[i]) * 0x100000001b3ULL;
+  return ppy_hash_i64((int64_t)h);
+}
+
+static int ppy_str_same(const ppy_str* a, const ppy_str* b) {
+  return a == b || (a->len == b->len && memcmp(PPY_STR_BYTES(a), PPY_STR_BYTES(b), (size_t)a->len) == 0);
+}
+
+/** A tuple box's hash: its `n` leaves' (each by its descriptor, after the `(`), combined in order. */
+static uint64_t ppy_hash_tuple(const int64_t* w, int64_t n, const char* dsc) {
+  uint64_t h = 0x27d4eb2f165667c5ULL;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t e = dsc[1 + i] == 's' ? ppy_hash_str((const ppy_str*)(intptr_t)w[i]) : ppy_hash_i64(w[i]);
+    h = (h ^ e) * 0x100000001b3ULL;
+    h = (h << 31) | (h >> 33);
+  }
+  return ppy_hash_i64((int64_t)h);
+}
+
+static uint64_t ppy_dict_hash(const ppy_dict* d, int64_t k) {
+  if (d->tup_keys) return ppy_hash_tuple((const int64_t*)(intptr_t)k, d->tup_keys, PPY_STR_BYTES(d->desc));
+  return d->str_keys ? ppy_hash_str((const ppy_str*)(intptr_t)k) : ppy_hash_i64(k);
+}
+
+static int ppy_dict_same(const ppy_dict* d, const ppy_dict_entry* e, int64_t k, uint64_t h) {
+  if (e->key == k) return 1;
+  if ((!d->str_keys && !d->tup_keys) || e->hash != h) return 0;
+  if (d->str_keys) return ppy_str_same((const ppy_str*)(intptr_t)e->key, (const ppy_str*)(intptr_t)k);
+  const int64_t* a = (const int64_t*)(intptr_t)e->key;
+  const int64_t* b = (const int64_t*)(intptr_t)k;
+  const char* dsc = PPY_STR_BYTES(d->desc);
+  for (int64_t i = 0; i < d->tup_keys; ++i) {
+    if (a[i] == b[i]) continue;
+    if (dsc[1 + i] != 's' || !ppy_str_same((const ppy_str*)(intptr_t)a[i], (const ppy_str*)(intptr_t)b[i])) return 0;
+  }
+  return 1;
+}
+
+/** A fresh index table of `slots` (a power of two) and room for 2/3 as many entries. */
+static void ppy_dict_alloc(ppy_dict* d, int64_t slots) {
+  if (slots > PPY_LIST_MAX) ppy_rt_raise("MemoryError", "");
+  d->index = (int64_t*)GC_MALLOC_ATOMIC((size_t)slots * sizeof(int64_t));
+  int64_t cap = slots * 2 / 3;
+  size_t bytes = (size_t)cap * sizeof(ppy_dict_entry);
+  d->e = (ppy_dict_entry*)(d->scanned ? GC_MALLOC(bytes) : GC_MALLOC_ATOMIC(bytes));
+  if (!d->index || !d->e) ppy_rt_raise("MemoryError", "");
+  memset(d->index, 0xff, (size_t)slots * sizeof(int64_t)); /* all PPY_DICT_EMPTY */
+  d->mask = slots - 1;
+  d->cap = cap;
+  d->n = 0;
+}
+
+/** The index slot of key `k` (hash `h`): its entry's, or the empty one where it would go. */
+static int64_t ppy_dict_slot(const ppy_dict* d, int64_t k, uint64_t h, int64_t* found) {
+  uint64_t perturb = h;
+  uint64_t i = h & (uint64_t)d->mask;
+  int64_t free_slot = -1;
+  for (;;) {
+    int64_t ix = d->index[i];
+    if (ix == PPY_DICT_EMPTY) {
+      *found = -1;
+      return free_slot >= 0 ? free_slot : (int64_t)i;
+    }
+    if (ix == PPY_DICT_DUMMY) {
+      if (free_slot < 0) free_slot = (int64_t)i;
+    } else if (ppy_dict_same(d, &d->e[ix], k, h)) {
+      *found = ix;
+      return (int64_t)i;
+    }
+    perturb >>= 5;
+    i = (i * 5 + perturb + 1) & (uint64_t)d->mask;
+  }
+}
+
+static int64_t ppy_dict_find(const ppy_dict* d, int64_t k) {
+  if (d->cset) return ppy_cset_find(d, k);
+  int64_t found;
+  ppy_dict_slot(d, k, ppy_dict_hash(d, k), &found);
+  return found;
+}
+
+/** Makes the table anew for the live entries (in their order) and room to grow. */
+static void ppy_dict_resize(ppy_dict* d) {
+  ppy_dict_entry* old = d->e;
+  int64_t n = d->n;
+  int64_t slots = 8;
+  while (slots * 2 / 3 <= d->used * 2) slots *= 2;
+  ppy_dict_alloc(d, slots);
+  for (int64_t j = 0; j < n; ++j) {
+    if (!old[j].live) continue;
+    uint64_t perturb = old[j].hash, i = old[j].hash & (uint64_t)d->mask;
+    while (d->index[i] != PPY_DICT_EMPTY) {
+      perturb >>= 5;
+      i = (i * 5 + perturb + 1) & (uint64_t)d->mask;
+    }
+    d->index[i] = d->n;
+    d->e[d->n++] = old[j];
+  }
+}
+
+/** The entry of key `k`, made (its value zero, at the end of the order) when there is none. */
+static ppy_dict_entry* ppy_dict_entry_for(ppy_dict* d, int64_t k) {
+  if (d->cset) {
+    ppy_cset_add(d, k);
+    return NULL;
+  }
+  uint64_t h = ppy_dict_hash(d, k);
+  int64_t found;
+  int64_t slot = ppy_dict_slot(d, k, h, &found);
+  if (found >= 0) return &d->e[found];
+  if (d->n == d->cap) {
+    ppy_dict_resize(d);
+    slot = ppy_dict_slot(d, k, h, &found);
+  }
+  ppy_dict_entry* e = &d->e[d->n];
+  e->hash = h;
+  e->key = k;
+  e->value = 0;
+  e->live = 1;
+  d->index[slot] = d->n++;
+  d->used++;
+  return e;
+}
+
+static void ppy_dict_delete(ppy_dict* d, int64_t ix) {
+  if (d->cset) { /* a dummy */
+    d->e[ix].live = -1;
+    d->e[ix].key = 0;
+    d->used--;
+    return;
+  }
+  int64_t found;
+  int64_t slot = ppy_dict_slot(d, d->e[ix].key, d->e[ix].hash, &found);
+  d->index[slot] = PPY_DICT_DUMMY;
+  d->e[ix].live = 0;
+  d->e[ix].key = 0;
+  d->e[ix].value = 0;
+  d->used--;
+}
+
+/** Appends Python's repr of a key or value `v` whose descriptor is `dsc`. */
+static void ppy_dict_repr_item(ppy_text* t, int64_t v, const char* dsc) {
+  char buf[40];
+  switch (dsc[0]) {
+    case 'i':
+      ppy_text_add(t, buf, (size_t)snprintf(buf, sizeof buf, "%lld", (long long)v));
+      break;
+    case 'f': {
+      double f;
+      memcpy(&f, &v, sizeof f);
+      ppy_text_add(t, buf, (size_t)ppy_format_f64(f, buf));
+      break;
+    }
+    case 'b':
+      if (v)
+        ppy_text_add(t, "True", 4);
+      else
+        ppy_text_add(t, "False", 5);
+      break;
+    case 's': {
+      const ppy_str* r = ppy_str_repr((const ppy_str*)(intptr_t)v);
+      ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
+      break;
+    }
+    case '(': { /* a tuple key's box: ints and strs */
+      const int64_t* w = (const int64_t*)(intptr_t)v;
+      int64_t n = (int64_t)(strchr(dsc, ')') - dsc) - 1;
+      ppy_text_add(t, "(", 1);
+      for (int64_t i = 0; i < n; ++i) {
+        if (i) ppy_text_add(t, ", ", 2);
+        char one[2] = {dsc[1 + i], 0};
+        ppy_dict_repr_item(t, w[i], one);
+      }
+      if (n == 1)
+        ppy_text_add(t, ",)", 2);
+      else
+        ppy_text_add(t, ")", 1);
+      break;
+    }
+    default:
+      ppy_list_repr_into(t, (const ppy_list*)(intptr_t)v, dsc + 1);
+      break;
+  }
+}
+
+static PPY_RT_NORETURN void ppy_dict_key_error(const ppy_dict* d, int64_t k) {
+  ppy_text t = {NULL, 0, 0};
+  ppy_dict_repr_item(&t, k, PPY_STR_BYTES(d->desc));
+  ppy_text_add(&t, "", 1);
+  ppy_rt_raise("KeyError", t.b);
+}
+
+static int64_t ppy_dict_lookup(const ppy_dict* d, int64_t k) {
+  int64_t ix = ppy_dict_find(d, k);
+  if (PPY_RT_UNLIKELY(ix < 0)) ppy_dict_key_error(d, k);
+  return d->e[ix].value;
+}
+
+static int64_t ppy_dict_pop_at(ppy_dict* d, int64_t k, int64_t dflt, int has_default) {
+  int64_t ix = ppy_dict_find(d, k);
+  if (ix < 0) {
+    if (!has_default) ppy_dict_key_error(d, k);
+    return dflt;
+  }
+  int64_t v = d->e[ix].value;
+  ppy_dict_delete(d, ix);
+  return v;
+}
+
+static int64_t ppy_f2w(double f) {
+  int64_t w;
+  memcpy(&w, &f, sizeof w);
+  return w;
+}
+static double ppy_w2f(int64_t w) {
+  double f;
+  memcpy(&f, &w, sizeof f);
+  return f;
+}
+#define PPY_P2W(p) ((int64_t)(intptr_t)(p))
+#define PPY_W2P(w) ((void*)(intptr_t)(w))
+
+/** An empty dict (`K:V`) or set (`K`) as `desc` says (ppy_dict.h). */
+PPY_RT_API void* ppy_dict_new(const ppy_str* desc) {
+  if (PPY_RT_UNLIKELY(!ppy_rt_gc_ready)) ppy_rt_gc_init();
+  ppy_dict* d = (ppy_dict*)GC_MALLOC(sizeof(ppy_dict));
+  if (!d) ppy_rt_raise("MemoryError", "");
+  const char* s = PPY_STR_BYTES(desc);
+  const char* colon = strchr(s, ':');
+  d->desc = desc;
+  d->str_keys = s[0] == 's';
+  d->tup_keys = s[0] == '(' ? (int64_t)(strchr(s, ')') - s) - 1 : 0;
+  d->is_set = colon == NULL;
+  d->scanned = d->str_keys || d->tup_keys || (colon && (colon[1] == 's' || colon[1] == '['));
+  d->used = 0;
+  d->cset = d->is_set && s[0] == 'i';
+  if (d->cset)
+    ppy_cset_alloc(d, 8);
+  else
+    ppy_dict_alloc(d, 8);
+  return d;
+}
+
+PPY_RT_API int64_t ppy_dict_len(const void* d) { return ((const ppy_dict*)d)->used; }
+
+PPY_RT_API int64_t ppy_dict_contains_i64(const void* d, int64_t k) { return ppy_dict_find((const ppy_dict*)d, k) >= 0; }
+PPY_RT_API int64_t ppy_dict_contains_ptr(const void* d, const void* k) {
+  return ppy_dict_find((const ppy_dict*)d, PPY_P2W(k)) >= 0;
+}
+
+/* d[k]: KeyError (the key's repr) when it is not there. */
+PPY_RT_API int64_t ppy_dict_get_i64_i64(const void* d, int64_t k) { return ppy_dict_lookup((const ppy_dict*)d, k); }
+PPY_RT_API double ppy_dict_get_i64_f64(const void* d, int64_t k) {
+  return ppy_w2f(ppy_dict_lookup((const ppy_dict*)d, k));
+}
+PPY_RT_API void* ppy_dict_get_i64_ptr(const void* d, int64_t k) {
+  return PPY_W2P(ppy_dict_lookup((const ppy_dict*)d, k));
+}
+PPY_RT_API int64_t ppy_dict_get_ptr_i64(const void* d, const void* k) {
+  return ppy_dict_lookup((const ppy_dict*)d, PPY_P2W(k));
+}
+PPY_RT_API double ppy_dict_get_ptr_f64(const void* d, const void* k) {
+  return ppy_w2f(ppy_dict_lookup((const ppy_dict*)d, PPY_P2W(k)));
+}
+PPY_RT_API void* ppy_dict_get_ptr_ptr(const void* d, const void* k) {
+  return PPY_W2P(ppy_dict_lookup((const ppy_dict*)d, PPY_P2W(k)));
+}
+
+/* d.get(k, default). */
+static int64_t ppy_dict_get_or(const ppy_dict* d, int64_t k, int64_t dflt) {
+  int64_t ix = ppy_dict_find(d, k);
+  return ix < 0 ? dflt : d->e[ix].value;
+}
+PPY_RT_API int64_t ppy_dict_get_or_i64_i64(const void* d, int64_t k, int64_t dflt) {
+  return ppy_dict_get_or((const ppy_dict*)d, k, dflt);
+}
+PPY_RT_API double ppy_dict_get_or_i64_f64(const void* d, int64_t k, double dflt) {
+  return ppy_w2f(ppy_dict_get_or((const ppy_dict*)d, k, ppy_f2w(dflt)));
+}
+PPY_RT_API void* ppy_dict_get_or_i64_ptr(const void* d, int64_t k, void* dflt) {
+  return PPY_W2P(ppy_dict_get_or((const ppy_dict*)d, k, PPY_P2W(dflt)));
+}
+PPY_RT_API int64_t ppy_dict_get_or_ptr_i64(const void* d, const void* k, int64_t dflt) {
+  return ppy_dict_get_or((const ppy_dict*)d, PPY_P2W(k), dflt);
+}
+PPY_RT_API double ppy_dict_get_or_ptr_f64(const void* d, const void* k, double dflt) {
+  return ppy_w2f(ppy_dict_get_or((const ppy_dict*)d, PPY_P2W(k), ppy_f2w(dflt)));
+}
+PPY_RT_API void* ppy_dict_get_or_ptr_ptr(const void* d, const void* k, void* dflt) {
+  return PPY_W2P(ppy_dict_get_or((const ppy_dict*)d, PPY_P2W(k), PPY_P2W(dflt)));
+}
+
+/* d.pop(k): KeyError when it is not there; d.pop(k, default). */
+PPY_RT_API int64_t ppy_dict_pop_i64_i64(void* d, int64_t k) { return ppy_dict_pop_at((ppy_dict*)d, k, 0, 0); }
+PPY_RT_API double ppy_dict_pop_i64_f64(void* d, int64_t k) { return ppy_w2f(ppy_dict_pop_at((ppy_dict*)d, k, 0, 0)); }
+PPY_RT_API void* ppy_dict_pop_i64_ptr(void* d, int64_t k) { return PPY_W2P(ppy_dict_pop_at((ppy_dict*)d, k, 0, 0)); }
+PPY_RT_API int64_t ppy_dict_pop_ptr_i64(void* d, const void* k) {
+  return ppy_dict_pop_at((ppy_dict*)d, PPY_P2W(k), 0, 0);
+}
+PPY_RT_API double ppy_dict_pop_ptr_f64(void* d, const void* k) {
+  return ppy_w2f(ppy_dict_pop_at((ppy_dict*)d, PPY_P2W(k), 0, 0));
+}
+PPY_RT_API void* ppy_dict_pop_ptr_ptr(void* d, const void* k) {
+  return PPY_W2P(ppy_dict_pop_at((ppy_dict*)d, PPY_P2W(k), 0, 0));
+}
+PPY_RT_API int64_t ppy_dict_pop_or_i64_i64(void* d, int64_t k, int64_t dflt) {
+  return ppy_dict_pop_at((ppy_dict*)d, k, dflt, 1);
+}
+PPY_RT_API double ppy_dict_pop_or_i64_f64(void* d, int64_t k, double dflt) {
+  return ppy_w2f(ppy_dict_pop_at((ppy_dict*)d, k, ppy_f2w(dflt), 1));
+}
+PPY_RT_API void* ppy_dict_pop_or_i64_ptr(void* d, int64_t k, void* dflt) {
+  return PPY_W2P(ppy_dict_pop_at((ppy_dict*)d, k, PPY_P2W(dflt), 1));
+}
+PPY_RT_API int64_t ppy_dict_pop_or_ptr_i64(void* d, const void* k, int64_t dflt) {
+  return ppy_dict_pop_at((ppy_dict*)d, PPY_P2W(k), dflt, 1);
+}
+PPY_RT_API double ppy_dict_pop_or_ptr_f64(void* d, const void* k, double dflt) {
+  return ppy_w2f(ppy_dict_pop_at((ppy_dict*)d, PPY_P2W(k), ppy_f2w(dflt), 1));
+}
+PPY_RT_API void* ppy_dict_pop_or_ptr_ptr(void* d, const void* k, void* dflt) {
+  return PPY_W2P(ppy_dict_pop_at((ppy_dict*)d, PPY_P2W(k), PPY_P2W(dflt), 1));
+}
+
+/* d[k] = v: an existing key keeps its place in the order. */
+PPY_RT_API void ppy_dict_set_i64_i64(void* d, int64_t k, int64_t v) { ppy_dict_entry_for((ppy_dict*)d, k)->value = v; }
+PPY_RT_API void ppy_dict_set_i64_f64(void* d, int64_t k, double v) {
+  ppy_dict_entry_for((ppy_dict*)d, k)->value = ppy_f2w(v);
+}
+PPY_RT_API void ppy_dict_set_i64_ptr(void* d, int64_t k, void* v) {
+  ppy_dict_entry_for((ppy_dict*)d, k)->value = PPY_P2W(v);
+}
+PPY_RT_API void ppy_dict_set_ptr_i64(void* d, const void* k, int64_t v) {
+  ppy_dict_entry_for((ppy_dict*)d, PPY_P2W(k))->value = v;
+}
+PPY_RT_API void ppy_dict_set_ptr_f64(void* d, const void* k, double v) {
+  ppy_dict_entry_for((ppy_dict*)d, PPY_P2W(k))->value = ppy_f2w(v);
+}
+PPY_RT_API void ppy_dict_set_ptr_ptr(void* d, const void* k, void* v) {
+  ppy_dict_entry_for((ppy_dict*)d, PPY_P2W(k))->value = PPY_P2W(v);
+}
+
+/** A new list of the keys (`which` 0) or values (1), in insertion order: what a loop walks. */
+static ppy_list* ppy_dict_column(const ppy_dict* d, int which) {
+  const char* s = PPY_STR_BYTES(d->desc);
+  int scanned = which ? (strchr(s, ':')[1] == 's' || strchr(s, ':')[1] == '[') : (int)(d->str_keys || d->tup_keys);
+  ppy_list* l = ppy_list_make(d->used, scanned);
+  int64_t* out = (int64_t*)l->data;
+  int64_t k = 0;
+  for (int64_t j = 0, end = d->cset ? d->cap : d->n; j < end; ++j)
+    if (d->e[j].live == 1) out[k++] = which ? d->e[j].value : d->e[j].key;
+  return l;
+}
+PPY_RT_API ppy_list* ppy_dict_keys(const void* d) { return ppy_dict_column((const ppy_dict*)d, 0); }
+PPY_RT_API ppy_list* ppy_dict_values(const void* d) { return ppy_dict_column((const ppy_dict*)d, 1); }
+
+/** A loop's step over `d`, begun when it held `n` entries: RuntimeError when that changed, as Python's iterators. */
+PPY_RT_API void ppy_dict_check_iter(const void* d, int64_t n) {
+  const ppy_dict* t = (const ppy_dict*)d;
+  if (PPY_RT_UNLIKELY(t->used != n))
+    ppy_rt_raise("RuntimeError",
+                 t->is_set ? "Set changed size during iteration" : "dictionary changed size during iteration");
+}
+
+/** Python's repr: `{'a': 1}`, `{}`, `{1, 2}`, `set()` (`desc` is the table's own; the python backend reads it). */
+PPY_RT_API ppy_str* ppy_dict_repr(const void* dp, const ppy_str* desc) {
+  const ppy_dict* d = (const ppy_dict*)dp;
+  (void)desc;
+  if (d->is_set && d->used == 0) return ppy_str_make("set()", 5);
+  const char* s = PPY_STR_BYTES(d->desc);
+  const char* vd = d->is_set ? NULL : strchr(s, ':') + 1;
+  ppy_text t = {NULL, 0, 0};
+  ppy_text_add(&t, "{", 1);
+  int first = 1;
+  for (int64_t j = 0, end = d->cset ? d->cap : d->n; j < end; ++j) {
+    if (d->e[j].live != 1) continue;
+    if (!first) ppy_text_add(&t, ", ", 2);
+    first = 0;
+    ppy_dict_repr_item(&t, d->e[j].key, s);
+    if (vd) {
+      ppy_text_add(&t, ": ", 2);
+      ppy_dict_repr_item(&t, d->e[j].value, vd);
+    }
+  }
+  ppy_text_add(&t, "}", 1);
+  return ppy_str_make(t.b, (int64_t)t.n);
+}
+
+/** `a == b`: the same keys, each with an equal value (order does not count). */
+PPY_RT_API int64_t ppy_dict_eq(const void* ap, const void* bp) {
+  const ppy_dict* a = (const ppy_dict*)ap;
+  const ppy_dict* b = (const ppy_dict*)bp;
+  if (a == b) return 1;
+  if (a->used != b->used) return 0;
+  const char* vd = a->is_set ? NULL : strchr(PPY_STR_BYTES(a->desc), ':') + 1;
+  for (int64_t j = 0, end = a->cset ? a->cap : a->n; j < end; ++j) {
+    if (a->e[j].live != 1) continue;
+    int64_t ix = ppy_dict_find(b, a->e[j].key);
+    if (ix < 0) return 0;
+    if (!vd) continue;
+    int64_t x = a->e[j].value, y = b->e[ix].value;
+    switch (vd[0]) {
+      case 'f':
+        if (!(ppy_w2f(x) == ppy_w2f(y))) return 0;
+        break;
+      case 's':
+        if (ppy_str_compare((const ppy_str*)PPY_W2P(x), (const ppy_str*)PPY_W2P(y)) != 0) return 0;
+        break;
+      case '[':
+        if (!ppy_list_eq_at((const ppy_list*)PPY_W2P(x), (const ppy_list*)PPY_W2P(y), vd + 1)) return 0;
+        break;
+      default:
+        if (x != y) return 0;
+    }
+  }
+  return 1;
+}
+
+PPY_RT_API void ppy_dict_clear(void* dp) {
+  ppy_dict* d = (ppy_dict*)dp;
+  d->used = 0;
+  if (d->cset)
+    ppy_cset_alloc(d, 8);
+  else
+    ppy_dict_alloc(d, 8);
+}
+
+/* Sets: add, remove (KeyError when missing), discard. */
+PPY_RT_API void ppy_set_add_i64(void* s, int64_t k) { ppy_dict_entry_for((ppy_dict*)s, k); }
+PPY_RT_API void ppy_set_add_ptr(void* s, const void* k) { ppy_dict_entry_for((ppy_dict*)s, PPY_P2W(k)); }
+PPY_RT_API void ppy_set_remove_i64(void* s, int64_t k) { ppy_dict_pop_at((ppy_dict*)s, k, 0, 0); }
+PPY_RT_API void ppy_set_remove_ptr(void* s, const void* k) { ppy_dict_pop_at((ppy_dict*)s, PPY_P2W(k), 0, 0); }
+PPY_RT_API void ppy_set_discard_i64(void* s, int64_t k) { ppy_dict_pop_at((ppy_dict*)s, k, 0, 1); }
+PPY_RT_API void ppy_set_discard_ptr(void* s, const void* k) { ppy_dict_pop_at((ppy_dict*)s, PPY_P2W(k), 0, 1); }
+
+#endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */

@@ -1,0 +1,17 @@
+/* ppy_obj.c: objects (ppy_obj.h). */
+#include "ppy_obj.h"
+
+#if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
+
+PPY_RT_API void* ppy_obj_new(int64_t bytes, int64_t tid) {
+  if (PPY_RT_UNLIKELY(!ppy_rt_gc_ready)) ppy_rt_gc_init();
+  if (bytes < 8) bytes = 8;
+  int64_t* o = (int64_t*)GC_MALLOC((size_t)bytes);
+  if (!o) ppy_rt_raise("MemoryError", "");
+  o[0] = tid;
+  return o;
+}
+
+PPY_RT_API void* ppy_obj_null(void) { return 0; }
+
+#endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */

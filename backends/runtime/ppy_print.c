@@ -1,0 +1,330 @@
+/* ppy_print.c: printing and formatting (ppy_print.h). */
+#include "ppy_print.h"
+
+#include "ppy_str.h"
+
+#ifndef PPY_RT_DECLARATIONS_ONLY
+
+/** Python's repr of a float into `out` (at least 32 bytes), NUL-terminated;
+ * answers the length. The shortest digits that read back as `v` (the closest
+ * such digits when several are as short), laid out positionally when the
+ * decimal exponent is in [-4, 16) and as `1e+16` / `1e-05` otherwise. */
+PPY_RT_API int ppy_format_f64(double v, char* out) {
+  if (isnan(v) || isinf(v)) {
+    const char* word = isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+    strcpy(out, word);
+    return (int)strlen(word);
+  }
+  int neg = signbit(v) != 0;
+  double a = neg ? -v : v;
+  /* The mantissa m (an integer without trailing zeros) and scale s: a = m * 10^s. */
+  uint64_t m = 0;
+  int s = 0;
+  if (a == 0) {
+    m = 0;
+    s = 0;
+  } else {
+    char buf[48];
+    for (int p = 1; p <= 17; ++p) {
+      snprintf(buf, sizeof buf, "%.*e", p - 1, a);
+      char* e = strchr(buf, 'e');
+      uint64_t digits = 0;
+      for (char* c = buf; c < e; ++c)
+        if (*c >= '0' && *c <= '9') digits = digits * 10 + (uint64_t)(*c - '0');
+      int scale = atoi(e + 1) - (p - 1);
+      if (strtod(buf, NULL) == a) {
+        m = digits;
+        s = scale;
+        break;
+      }
+      /* The nearest p digits may miss while a neighbour reads back (the
+       * rounding interval is lopsided at a power of two). */
+      int found = 0;
+      for (int d = -1; d <= 1 && !found; d += 2) {
+        uint64_t cand = digits + (uint64_t)(int64_t)d;
+        if (cand == 0) continue;
+        char tmp[48];
+        snprintf(tmp, sizeof tmp, "%llue%d", (unsigned long long)cand, scale);
+        if (strtod(tmp, NULL) == a) {
+          m = cand;
+          s = scale;
+          found = 1;
+        }
+      }
+      if (found) break;
+    }
+    while (m != 0 && m % 10 == 0) {
+      m /= 10;
+      ++s;
+    }
+  }
+  char digits[24];
+  int nd = snprintf(digits, sizeof digits, "%llu", (unsigned long long)m);
+  int exp10 = s + nd - 1;
+  int decpt = exp10 + 1; /* a = 0.DIGITS * 10^decpt */
+  char* o = out;
+  if (neg) *o++ = '-';
+  if (decpt > 16 || decpt < -3) {
+    *o++ = digits[0];
+    if (nd > 1) {
+      *o++ = '.';
+      memcpy(o, digits + 1, (size_t)(nd - 1));
+      o += nd - 1;
+    }
+    o += sprintf(o, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
+  } else if (decpt <= 0) {
+    *o++ = '0';
+    *o++ = '.';
+    for (int i = 0; i < -decpt; ++i) *o++ = '0';
+    memcpy(o, digits, (size_t)nd);
+    o += nd;
+  } else if (decpt >= nd) {
+    memcpy(o, digits, (size_t)nd);
+    o += nd;
+    for (int i = nd; i < decpt; ++i) *o++ = '0';
+    *o++ = '.';
+    *o++ = '0';
+  } else {
+    memcpy(o, digits, (size_t)decpt);
+    o += decpt;
+    *o++ = '.';
+    memcpy(o, digits + decpt, (size_t)(nd - decpt));
+    o += nd - decpt;
+  }
+  *o = '\0';
+  return (int)(o - out);
+}
+
+PPY_RT_API void ppy_print_i64(int64_t v) {
+  char buf[24];
+  int n = snprintf(buf, sizeof buf, "%lld", (long long)v);
+  ppy_rt_write(buf, (size_t)n);
+}
+
+PPY_RT_API void ppy_print_f64(double v) {
+  char buf[40];
+  int n = ppy_format_f64(v, buf);
+  ppy_rt_write(buf, (size_t)n);
+}
+
+/** `True` / `False`; any non-zero is true. */
+PPY_RT_API void ppy_print_bool(int32_t v) {
+  if (v)
+    ppy_rt_write("True", 4);
+  else
+    ppy_rt_write("False", 5);
+}
+
+/** A string literal's bytes (it may hold NULs, hence the length). */
+PPY_RT_API void ppy_print_str(const char* s, int64_t n) { ppy_rt_write(s, (size_t)n); }
+PPY_RT_API void ppy_print_space(void) { ppy_rt_write(" ", 1); }
+PPY_RT_API void ppy_print_newline(void) { ppy_rt_write("\n", 1); }
+
+#ifdef PPY_RT_STRINGS
+
+/* ------------------------------------------------------------------------ */
+/* Format specs (f-string fields): [[fill]align][sign][#][0][width][,|_][.precision][type] */
+
+typedef struct ppy_spec {
+  char fill[5]; /* one UTF-8 code point */
+  int fill_len;
+  char align; /* '<', '>', '^', '=', or 0 (the type's default) */
+  char sign;  /* '+', '-', ' ' */
+  int alt, zero;
+  int64_t width, precision; /* -1: none */
+  char grouping;            /* ',', '_' or 0 */
+  char type;                /* 0 for none */
+} ppy_spec;
+
+/** Reads a spec the frontend has checked (docs/runtime.md, "Strings"). */
+static ppy_spec ppy_spec_parse(const ppy_str* s) {
+  ppy_spec sp;
+  memset(&sp, 0, sizeof sp);
+  sp.fill[0] = ' ';
+  sp.fill_len = 1;
+  sp.sign = '-';
+  sp.width = sp.precision = -1;
+  const char* b = PPY_STR_BYTES(s);
+  int64_t n = s->len, i = 0;
+  /* fill and align: a code point followed by an align character, or an align character */
+  if (n > 0) {
+    int64_t cl = 1;
+    while (cl < n && ((unsigned char)b[cl] & 0xC0) == 0x80) ++cl;
+    if (cl < n && (b[cl] == '<' || b[cl] == '>' || b[cl] == '^' || b[cl] == '=') && cl <= 4) {
+      memcpy(sp.fill, b, (size_t)cl);
+      sp.fill_len = (int)cl;
+      sp.align = b[cl];
+      i = cl + 1;
+    } else if (b[0] == '<' || b[0] == '>' || b[0] == '^' || b[0] == '=') {
+      sp.align = b[0];
+      i = 1;
+    }
+  }
+  if (i < n && (b[i] == '+' || b[i] == '-' || b[i] == ' ')) sp.sign = b[i++];
+  if (i < n && b[i] == '#') {
+    sp.alt = 1;
+    ++i;
+  }
+  if (i < n && b[i] == '0') {
+    sp.zero = 1;
+    ++i;
+  }
+  if (i < n && b[i] >= '0' && b[i] <= '9') {
+    sp.width = 0;
+    while (i < n && b[i] >= '0' && b[i] <= '9') sp.width = sp.width * 10 + (b[i++] - '0');
+  }
+  if (i < n && (b[i] == ',' || b[i] == '_')) sp.grouping = b[i++];
+  if (i < n && b[i] == '.') {
+    ++i;
+    sp.precision = 0;
+    while (i < n && b[i] >= '0' && b[i] <= '9') sp.precision = sp.precision * 10 + (b[i++] - '0');
+  }
+  if (i < n) sp.type = b[i];
+  if (sp.zero && !sp.align) {
+    sp.fill[0] = '0';
+    sp.fill_len = 1;
+    sp.align = '=';
+  }
+  return sp;
+}
+
+/** `digits` (ASCII) with a separator every `every` digits from the right. */
+static int64_t ppy_group(const char* digits, int64_t nd, char sep, int every, char* out) {
+  int64_t o = 0;
+  for (int64_t k = 0; k < nd; ++k) {
+    if (sep && k > 0 && (nd - k) % every == 0) out[o++] = sep;
+    out[o++] = digits[k];
+  }
+  return o;
+}
+
+/** Pads `sign`+`body` (ASCII, `ncp` code points in body) to the spec's width. */
+static ppy_str* ppy_pad(const ppy_spec* sp, const char* sign, const char* body, int64_t nbody, int64_t ncp,
+                        char default_align) {
+  int64_t ns = (int64_t)strlen(sign);
+  int64_t total = ns + ncp;
+  int64_t pad = sp->width > total ? sp->width - total : 0;
+  char align = sp->align ? sp->align : default_align;
+  int64_t left = 0, right = 0, mid = 0;
+  if (align == '<')
+    right = pad;
+  else if (align == '>')
+    left = pad;
+  else if (align == '^') {
+    left = pad / 2;
+    right = pad - left;
+  } else
+    mid = pad; /* '=': after the sign */
+  int64_t fl = sp->fill_len;
+  ppy_str* r = ppy_str_alloc(ns + nbody + pad * fl, total + pad);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t k = 0; k < left; ++k, o += fl) memcpy(o, sp->fill, (size_t)fl);
+  memcpy(o, sign, (size_t)ns);
+  o += ns;
+  for (int64_t k = 0; k < mid; ++k, o += fl) memcpy(o, sp->fill, (size_t)fl);
+  memcpy(o, body, (size_t)nbody);
+  o += nbody;
+  for (int64_t k = 0; k < right; ++k, o += fl) memcpy(o, sp->fill, (size_t)fl);
+  return r;
+}
+
+/** `format(v, spec)` of an int: types d (or none), b, o, x, X. */
+PPY_RT_API ppy_str* ppy_str_format_i64(int64_t v, const ppy_str* spec) {
+  ppy_spec sp = ppy_spec_parse(spec);
+  if (sp.type == 'e' || sp.type == 'E' || sp.type == 'f' || sp.type == 'F' || sp.type == 'g' || sp.type == 'G' ||
+      sp.type == '%')
+    return ppy_str_format_f64((double)v, spec);
+  uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  int base = sp.type == 'b' ? 2 : sp.type == 'o' ? 8 : (sp.type == 'x' || sp.type == 'X') ? 16 : 10;
+  const char* dig = sp.type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+  char digits[72];
+  int nd = 0;
+  do {
+    digits[nd++] = dig[mag % (uint64_t)base];
+    mag /= (uint64_t)base;
+  } while (mag);
+  for (int k = 0; k < nd / 2; ++k) {
+    char t = digits[k];
+    digits[k] = digits[nd - 1 - k];
+    digits[nd - 1 - k] = t;
+  }
+  char body[160];
+  int64_t nb = ppy_group(digits, nd, sp.grouping, base == 10 ? 3 : 4, body);
+  char sign[8] = "";
+  int ns = 0;
+  if (v < 0)
+    sign[ns++] = '-';
+  else if (sp.sign == '+')
+    sign[ns++] = '+';
+  else if (sp.sign == ' ')
+    sign[ns++] = ' ';
+  if (sp.alt && base != 10) {
+    sign[ns++] = '0';
+    sign[ns++] = sp.type == 'b' ? 'b' : sp.type == 'o' ? 'o' : sp.type;
+  }
+  sign[ns] = '\0';
+  return ppy_pad(&sp, sign, body, nb, nb, '>');
+}
+
+/** `format(v, spec)` of a float: types f, F, e, E, g, G, %, or none (repr;
+ * with a precision, `g` that keeps a point). */
+PPY_RT_API ppy_str* ppy_str_format_f64(double v, const ppy_str* spec) {
+  ppy_spec sp = ppy_spec_parse(spec);
+  int neg = signbit(v) && !isnan(v);
+  double a = fabs(v);
+  char t = sp.type;
+  int64_t prec = sp.precision;
+  int pct = t == '%';
+  if (pct) {
+    a *= 100;
+    t = 'f';
+  }
+  int none = t == 0;
+  char* num;
+  if (none && prec < 0) {
+    num = (char*)GC_MALLOC_ATOMIC(48);
+    if (!num) ppy_rt_raise("MemoryError", "");
+    ppy_format_f64(a, num);
+  } else {
+    if (none) t = 'g';
+    if (prec < 0) prec = 6;
+    if (prec > 1000) ppy_rt_raise("ValueError", "precision too big");
+    char fmt[24];
+    snprintf(fmt, sizeof fmt, "%%%s.%d%c", sp.alt ? "#" : "", (int)prec, t);
+    int len = snprintf(NULL, 0, fmt, a);
+    num = (char*)GC_MALLOC_ATOMIC((size_t)len + 4);
+    if (!num) ppy_rt_raise("MemoryError", "");
+    snprintf(num, (size_t)len + 1, fmt, a);
+    if (none && isfinite(a) && !strpbrk(num, ".e")) strcat(num, ".0");
+  }
+  if (pct) strcat(num, "%");
+  int64_t nn = (int64_t)strlen(num), ni = 0;
+  while (ni < nn && num[ni] >= '0' && num[ni] <= '9') ++ni;
+  char* body = (char*)GC_MALLOC_ATOMIC((size_t)(nn + ni / 3 + 2));
+  if (!body) ppy_rt_raise("MemoryError", "");
+  int64_t nb = ppy_group(num, ni, sp.grouping, 3, body);
+  memcpy(body + nb, num + ni, (size_t)(nn - ni));
+  nb += nn - ni;
+  char sign[2] = {0, 0};
+  if (neg)
+    sign[0] = '-';
+  else if (sp.sign == '+' || sp.sign == ' ')
+    sign[0] = sp.sign;
+  return ppy_pad(&sp, sign, body, nb, nb, '>');
+}
+
+/** `format(s, spec)` of a string: fill, alignment (left by default), width,
+ * a precision that truncates. */
+PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec) {
+  ppy_spec sp = ppy_spec_parse(spec);
+  int64_t ncp = s->ncp, nbytes = s->len;
+  if (sp.precision >= 0 && sp.precision < ncp) {
+    nbytes = ppy_str_offset(s, sp.precision);
+    ncp = sp.precision;
+  }
+  return ppy_pad(&sp, "", PPY_STR_BYTES(s), nbytes, ncp, '<');
+}
+
+#endif /* PPY_RT_STRINGS */
+
+#endif /* PPY_RT_DECLARATIONS_ONLY */

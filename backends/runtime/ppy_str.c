@@ -1,0 +1,538 @@
+/* ppy_str.c: strings (ppy_str.h). */
+#include "ppy_str.h"
+
+#if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
+
+/** A string of `n` bytes (filled by the caller) and `ncp` code points. */
+PPY_RT_INTERNAL ppy_str* ppy_str_alloc(int64_t n, int64_t ncp) {
+  if (PPY_RT_UNLIKELY(!ppy_rt_gc_ready)) ppy_rt_gc_init();
+  if (n < 0 || n > ((int64_t)1 << 40)) ppy_rt_raise("MemoryError", "");
+  ppy_str* s = (ppy_str*)GC_MALLOC_ATOMIC(sizeof(ppy_str) + (size_t)n + 1);
+  if (!s) ppy_rt_raise("MemoryError", "");
+  s->len = n;
+  s->ncp = ncp;
+  PPY_STR_BYTES(s)[n] = '\0';
+  return s;
+}
+
+static int64_t ppy_utf8_count(const char* b, int64_t n) {
+  int64_t c = 0;
+  for (int64_t i = 0; i < n; ++i) c += ((unsigned char)b[i] & 0xC0) != 0x80;
+  return c;
+}
+
+PPY_RT_INTERNAL ppy_str* ppy_str_make(const char* b, int64_t n) {
+  ppy_str* s = ppy_str_alloc(n, ppy_utf8_count(b, n));
+  if (n) memcpy(PPY_STR_BYTES(s), b, (size_t)n);
+  return s;
+}
+
+/** The byte offset of code point `i` (0 <= i <= ncp). */
+PPY_RT_INTERNAL int64_t ppy_str_offset(const ppy_str* s, int64_t i) {
+  if (s->ncp == s->len) return i;
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t at = 0;
+  for (int64_t k = 0; k < i; ++k) {
+    ++at;
+    while (at < s->len && (b[at] & 0xC0) == 0x80) ++at;
+  }
+  return at;
+}
+
+/** The code point index of byte offset `at` (the start of a code point). */
+static int64_t ppy_str_cp_at(const ppy_str* s, int64_t at) {
+  return s->ncp == s->len ? at : ppy_utf8_count(PPY_STR_BYTES(s), at);
+}
+
+PPY_RT_API ppy_str* ppy_str_literal(const char* bytes, int64_t n) { return ppy_str_make(bytes, n); }
+
+PPY_RT_API void ppy_print_string(const ppy_str* s) { ppy_rt_write(PPY_STR_BYTES(s), (size_t)s->len); }
+
+PPY_RT_API ppy_str* ppy_str_concat(const ppy_str* a, const ppy_str* b) {
+  ppy_str* s = ppy_str_alloc(a->len + b->len, a->ncp + b->ncp);
+  memcpy(PPY_STR_BYTES(s), PPY_STR_BYTES(a), (size_t)a->len);
+  memcpy(PPY_STR_BYTES(s) + a->len, PPY_STR_BYTES(b), (size_t)b->len);
+  return s;
+}
+
+/** `s * n`: empty for n <= 0; MemoryError when the result cannot be held. */
+PPY_RT_API ppy_str* ppy_str_repeat(const ppy_str* s, int64_t n) {
+  if (n <= 0 || s->len == 0) return ppy_str_alloc(0, 0);
+  int64_t total;
+  if (__builtin_mul_overflow(s->len, n, &total)) ppy_rt_raise("MemoryError", "");
+  ppy_str* r = ppy_str_alloc(total, s->ncp * n);
+  for (int64_t k = 0; k < n; ++k) memcpy(PPY_STR_BYTES(r) + k * s->len, PPY_STR_BYTES(s), (size_t)s->len);
+  return r;
+}
+
+PPY_RT_API int64_t ppy_str_len(const ppy_str* s) { return s->ncp; }
+
+/** `s[i]`: negative counts from the end; IndexError outside. */
+PPY_RT_API ppy_str* ppy_str_index(const ppy_str* s, int64_t i) {
+  if (i < 0) i += s->ncp;
+  if (PPY_RT_UNLIKELY(i < 0 || i >= s->ncp)) ppy_rt_raise("IndexError", "string index out of range");
+  int64_t at = ppy_str_offset(s, i), end = at + 1;
+  while (end < s->len && ((unsigned char)PPY_STR_BYTES(s)[end] & 0xC0) == 0x80) ++end;
+  ppy_str* r = ppy_str_alloc(end - at, 1);
+  memcpy(PPY_STR_BYTES(r), PPY_STR_BYTES(s) + at, (size_t)(end - at));
+  return r;
+}
+
+/** Python's slice bounds (PySlice_AdjustIndices) over `len` items. */
+static int64_t ppy_slice_bound(int64_t v, int64_t len, int64_t step) {
+  if (v < 0) {
+    v += len;
+    if (v < 0) v = step < 0 ? -1 : 0;
+  } else if (v >= len) {
+    v = step < 0 ? len - 1 : len;
+  }
+  return v;
+}
+
+/** `s[start:stop:step]`; bit 0 of `omitted`: no start, bit 1: no stop.
+ * ValueError for a zero step. */
+PPY_RT_API ppy_str* ppy_str_slice(const ppy_str* s, int64_t start, int64_t stop, int64_t step, int64_t omitted) {
+  if (step == 0) ppy_rt_raise("ValueError", "slice step cannot be zero");
+  int64_t n = s->ncp;
+  start = (omitted & 1) ? (step < 0 ? n - 1 : 0) : ppy_slice_bound(start, n, step);
+  stop = (omitted & 2) ? (step < 0 ? -1 : n) : ppy_slice_bound(stop, n, step);
+  int64_t count = 0;
+  if (step < 0) {
+    if (stop < start) count = (start - stop - 1) / (-step) + 1;
+  } else if (start < stop) {
+    count = (stop - start - 1) / step + 1;
+  }
+  if (count <= 0) return ppy_str_alloc(0, 0);
+  if (step == 1) {
+    int64_t a = ppy_str_offset(s, start), b = ppy_str_offset(s, start + count);
+    ppy_str* r = ppy_str_alloc(b - a, count);
+    memcpy(PPY_STR_BYTES(r), PPY_STR_BYTES(s) + a, (size_t)(b - a));
+    return r;
+  }
+  /* Any step: the offsets of every code point first (one pass), then the picks. */
+  int64_t* offs = (int64_t*)malloc((size_t)(n + 1) * sizeof(int64_t));
+  if (!offs) ppy_rt_raise("MemoryError", "");
+  for (int64_t k = 0, at = 0; k <= n; ++k) {
+    offs[k] = at;
+    if (k < n) {
+      ++at;
+      while (at < s->len && ((unsigned char)PPY_STR_BYTES(s)[at] & 0xC0) == 0x80) ++at;
+    }
+  }
+  int64_t bytes = 0;
+  for (int64_t k = 0, i = start; k < count; ++k, i += step) bytes += offs[i + 1] - offs[i];
+  ppy_str* r = ppy_str_alloc(bytes, count);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t k = 0, i = start; k < count; ++k, i += step) {
+    memcpy(o, PPY_STR_BYTES(s) + offs[i], (size_t)(offs[i + 1] - offs[i]));
+    o += offs[i + 1] - offs[i];
+  }
+  free(offs);
+  return r;
+}
+
+/** -1, 0 or 1: UTF-8's byte order is Python's code point order. */
+PPY_RT_API int64_t ppy_str_compare(const ppy_str* a, const ppy_str* b) {
+  int64_t n = a->len < b->len ? a->len : b->len;
+  int c = n ? memcmp(PPY_STR_BYTES(a), PPY_STR_BYTES(b), (size_t)n) : 0;
+  if (c != 0) return c < 0 ? -1 : 1;
+  return a->len < b->len ? -1 : a->len > b->len ? 1 : 0;
+}
+
+/** The byte offset of the first `sub` in `s` from byte `from`, or -1. */
+static int64_t ppy_str_search(const ppy_str* s, const ppy_str* sub, int64_t from) {
+  const char* h = PPY_STR_BYTES(s);
+  const char* n = PPY_STR_BYTES(sub);
+  if (sub->len == 0) return from <= s->len ? from : -1;
+  for (int64_t i = from; i + sub->len <= s->len; ++i) {
+    const char* c = (const char*)memchr(h + i, n[0], (size_t)(s->len - sub->len - i + 1));
+    if (!c) return -1;
+    i = c - h;
+    if (memcmp(c, n, (size_t)sub->len) == 0) return i;
+  }
+  return -1;
+}
+
+PPY_RT_API int64_t ppy_str_contains(const ppy_str* hay, const ppy_str* needle) {
+  return ppy_str_search(hay, needle, 0) >= 0;
+}
+
+PPY_RT_API ppy_str* ppy_str_from_i64(int64_t v) {
+  char buf[24];
+  int n = snprintf(buf, sizeof buf, "%lld", (long long)v);
+  return ppy_str_make(buf, n);
+}
+
+/** Python's str() of a float (its repr). */
+PPY_RT_API ppy_str* ppy_str_from_f64(double v) {
+  char buf[40];
+  int n = ppy_format_f64(v, buf);
+  return ppy_str_make(buf, n);
+}
+
+PPY_RT_API ppy_str* ppy_str_from_bool(int64_t v) { return v ? ppy_str_make("True", 4) : ppy_str_make("False", 5); }
+
+/** Python's repr of a string (for error messages): quotes, escapes. */
+static const char* ppy_str_repr_text(const ppy_str* s) {
+  const char* b = PPY_STR_BYTES(s);
+  int has_single = memchr(b, '\'', (size_t)s->len) != NULL, has_double = memchr(b, '"', (size_t)s->len) != NULL;
+  char q = has_single && !has_double ? '"' : '\'';
+  char* out = (char*)GC_MALLOC_ATOMIC((size_t)s->len * 4 + 3);
+  if (!out) ppy_rt_raise("MemoryError", "");
+  char* o = out;
+  *o++ = q;
+  for (int64_t i = 0; i < s->len; ++i) {
+    unsigned char c = (unsigned char)b[i];
+    if (c == '\\' || c == (unsigned char)q) {
+      *o++ = '\\';
+      *o++ = (char)c;
+    } else if (c == '\n') {
+      *o++ = '\\';
+      *o++ = 'n';
+    } else if (c == '\t') {
+      *o++ = '\\';
+      *o++ = 't';
+    } else if (c == '\r') {
+      *o++ = '\\';
+      *o++ = 'r';
+    } else if (c < 0x20 || c == 0x7f) {
+      o += sprintf(o, "\\x%02x", c);
+    } else {
+      *o++ = (char)c;
+    }
+  }
+  *o++ = q;
+  *o = '\0';
+  return out;
+}
+
+static int ppy_is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
+
+static PPY_RT_NORETURN void ppy_str_value_error(const char* what, const ppy_str* s) {
+  const char* r = ppy_str_repr_text(s);
+  size_t n = strlen(what) + strlen(r) + 1;
+  char* msg = (char*)GC_MALLOC_ATOMIC(n);
+  if (!msg) ppy_rt_raise("MemoryError", "");
+  snprintf(msg, n, "%s%s", what, r);
+  ppy_rt_raise("ValueError", msg);
+}
+
+/** `int(s)`: Python's grammar for base 10 (whitespace around, a sign, digits
+ * with single underscores between them); ValueError otherwise; OverflowError
+ * past i64 (a documented deviation: Python's int grows). */
+PPY_RT_API int64_t ppy_str_to_i64(const ppy_str* s) {
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t i = 0, n = s->len;
+  while (i < n && ppy_is_space(b[i])) ++i;
+  while (n > i && ppy_is_space(b[n - 1])) --n;
+  int neg = 0;
+  if (i < n && (b[i] == '+' || b[i] == '-')) neg = b[i++] == '-';
+  if (i >= n || !(b[i] >= '0' && b[i] <= '9')) ppy_str_value_error("invalid literal for int() with base 10: ", s);
+  uint64_t v = 0;
+  int over = 0;
+  for (; i < n; ++i) {
+    if (b[i] == '_') {
+      if (i + 1 >= n || !(b[i + 1] >= '0' && b[i + 1] <= '9'))
+        ppy_str_value_error("invalid literal for int() with base 10: ", s);
+      continue;
+    }
+    if (!(b[i] >= '0' && b[i] <= '9')) ppy_str_value_error("invalid literal for int() with base 10: ", s);
+    if (v > (UINT64_MAX - 9) / 10) over = 1;
+    v = v * 10 + (uint64_t)(b[i] - '0');
+  }
+  if (over || v > (uint64_t)INT64_MAX + (uint64_t)neg) ppy_rt_overflow();
+  return neg ? (int64_t)(0 - v) : (int64_t)v;
+}
+
+/** `float(s)`: Python's grammar (whitespace, a sign, digits with underscores
+ * between them, a point, an exponent, `inf`, `infinity`, `nan` in any case);
+ * ValueError otherwise. */
+PPY_RT_API double ppy_str_to_f64(const ppy_str* s) {
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t i = 0, n = s->len;
+  while (i < n && ppy_is_space(b[i])) ++i;
+  while (n > i && ppy_is_space(b[n - 1])) --n;
+  char* clean = (char*)GC_MALLOC_ATOMIC((size_t)(n - i) + 2);
+  if (!clean) ppy_rt_raise("MemoryError", "");
+  char* o = clean;
+  int64_t k = i;
+  if (k < n && (b[k] == '+' || b[k] == '-')) *o++ = (char)b[k++];
+  /* inf / infinity / nan */
+  int64_t rest = n - k;
+  const char* words[] = {"inf", "infinity", "nan"};
+  for (int w = 0; w < 3; ++w) {
+    int64_t wl = (int64_t)strlen(words[w]);
+    if (rest != wl) continue;
+    int same = 1;
+    for (int64_t c = 0; c < wl; ++c)
+      if ((b[k + c] | 0x20) != (unsigned char)words[w][c]) same = 0;
+    if (same) {
+      double v = w == 2 ? NAN : INFINITY;
+      return clean[0] == '-' ? -v : v;
+    }
+  }
+  int digits = 0, prev_digit = 0;
+  int64_t start = k;
+  /* mantissa: digits [ . digits ] */
+  for (; k < n; ++k) {
+    unsigned char c = b[k];
+    if (c >= '0' && c <= '9') {
+      *o++ = (char)c;
+      digits = 1;
+      prev_digit = 1;
+    } else if (c == '_' && prev_digit && k + 1 < n && b[k + 1] >= '0' && b[k + 1] <= '9') {
+      prev_digit = 0;
+    } else {
+      break;
+    }
+  }
+  if (k < n && b[k] == '.') {
+    *o++ = '.';
+    ++k;
+    prev_digit = 0;
+    for (; k < n; ++k) {
+      unsigned char c = b[k];
+      if (c >= '0' && c <= '9') {
+        *o++ = (char)c;
+        digits = 1;
+        prev_digit = 1;
+      } else if (c == '_' && prev_digit && k + 1 < n && b[k + 1] >= '0' && b[k + 1] <= '9') {
+        prev_digit = 0;
+      } else {
+        break;
+      }
+    }
+  }
+  (void)start;
+  if (!digits) ppy_str_value_error("could not convert string to float: ", s);
+  if (k < n && (b[k] == 'e' || b[k] == 'E')) {
+    *o++ = 'e';
+    ++k;
+    if (k < n && (b[k] == '+' || b[k] == '-')) *o++ = (char)b[k++];
+    int exp_digits = 0;
+    prev_digit = 0;
+    for (; k < n; ++k) {
+      unsigned char c = b[k];
+      if (c >= '0' && c <= '9') {
+        *o++ = (char)c;
+        exp_digits = 1;
+        prev_digit = 1;
+      } else if (c == '_' && prev_digit && k + 1 < n && b[k + 1] >= '0' && b[k + 1] <= '9') {
+        prev_digit = 0;
+      } else {
+        break;
+      }
+    }
+    if (!exp_digits) ppy_str_value_error("could not convert string to float: ", s);
+  }
+  if (k != n) ppy_str_value_error("could not convert string to float: ", s);
+  *o = '\0';
+  return strtod(clean, NULL);
+}
+
+/** ASCII letters changed; anything else kept (a documented deviation). */
+static ppy_str* ppy_str_case(const ppy_str* s, int upper) {
+  ppy_str* r = ppy_str_alloc(s->len, s->ncp);
+  const char* b = PPY_STR_BYTES(s);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t i = 0; i < s->len; ++i) {
+    char c = b[i];
+    if (upper && c >= 'a' && c <= 'z') c = (char)(c - 32);
+    if (!upper && c >= 'A' && c <= 'Z') c = (char)(c + 32);
+    o[i] = c;
+  }
+  return r;
+}
+
+PPY_RT_API ppy_str* ppy_str_upper(const ppy_str* s) { return ppy_str_case(s, 1); }
+PPY_RT_API ppy_str* ppy_str_lower(const ppy_str* s) { return ppy_str_case(s, 0); }
+
+static ppy_str* ppy_str_strip_sides(const ppy_str* s, int left, int right) {
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t i = 0, n = s->len;
+  if (left)
+    while (i < n && ppy_is_space(b[i])) ++i;
+  if (right)
+    while (n > i && ppy_is_space(b[n - 1])) --n;
+  return ppy_str_make((const char*)b + i, n - i);
+}
+
+PPY_RT_API ppy_str* ppy_str_strip(const ppy_str* s) { return ppy_str_strip_sides(s, 1, 1); }
+PPY_RT_API ppy_str* ppy_str_lstrip(const ppy_str* s) { return ppy_str_strip_sides(s, 1, 0); }
+PPY_RT_API ppy_str* ppy_str_rstrip(const ppy_str* s) { return ppy_str_strip_sides(s, 0, 1); }
+
+PPY_RT_API int64_t ppy_str_startswith(const ppy_str* s, const ppy_str* prefix) {
+  return prefix->len <= s->len && memcmp(PPY_STR_BYTES(s), PPY_STR_BYTES(prefix), (size_t)prefix->len) == 0;
+}
+
+PPY_RT_API int64_t ppy_str_endswith(const ppy_str* s, const ppy_str* suffix) {
+  return suffix->len <= s->len &&
+         memcmp(PPY_STR_BYTES(s) + s->len - suffix->len, PPY_STR_BYTES(suffix), (size_t)suffix->len) == 0;
+}
+
+/** The code point index of the first `sub`, or -1. */
+PPY_RT_API int64_t ppy_str_find(const ppy_str* s, const ppy_str* sub) {
+  int64_t at = ppy_str_search(s, sub, 0);
+  return at < 0 ? -1 : ppy_str_cp_at(s, at);
+}
+
+/** Non-overlapping occurrences; an empty `sub` is found len(s) + 1 times. */
+PPY_RT_API int64_t ppy_str_count(const ppy_str* s, const ppy_str* sub) {
+  if (sub->len == 0) return s->ncp + 1;
+  int64_t c = 0;
+  for (int64_t at = ppy_str_search(s, sub, 0); at >= 0; at = ppy_str_search(s, sub, at + sub->len)) ++c;
+  return c;
+}
+
+/** Every `old` replaced by `with`; an empty `old` puts `with` around every code point. */
+PPY_RT_API ppy_str* ppy_str_replace(const ppy_str* s, const ppy_str* old, const ppy_str* with) {
+  int64_t hits = ppy_str_count(s, old);
+  if (hits == 0) return ppy_str_make(PPY_STR_BYTES(s), s->len);
+  int64_t len = s->len + hits * (with->len - old->len);
+  ppy_str* r = ppy_str_alloc(len, s->ncp + hits * (with->ncp - old->ncp));
+  char* o = PPY_STR_BYTES(r);
+  const char* b = PPY_STR_BYTES(s);
+  if (old->len == 0) {
+    for (int64_t i = 0; i <= s->len;) {
+      memcpy(o, PPY_STR_BYTES(with), (size_t)with->len);
+      o += with->len;
+      if (i == s->len) break;
+      int64_t e = i + 1;
+      while (e < s->len && ((unsigned char)b[e] & 0xC0) == 0x80) ++e;
+      memcpy(o, b + i, (size_t)(e - i));
+      o += e - i;
+      i = e;
+    }
+    return r;
+  }
+  int64_t from = 0;
+  for (int64_t at = ppy_str_search(s, old, 0); at >= 0; at = ppy_str_search(s, old, from)) {
+    memcpy(o, b + from, (size_t)(at - from));
+    o += at - from;
+    memcpy(o, PPY_STR_BYTES(with), (size_t)with->len);
+    o += with->len;
+    from = at + old->len;
+  }
+  memcpy(o, b + from, (size_t)(s->len - from));
+  return r;
+}
+
+/** Python's repr of a string: quoted, with escapes (printing a tuple's str). */
+PPY_RT_API ppy_str* ppy_str_repr(const ppy_str* s) {
+  const char* r = ppy_str_repr_text(s);
+  return ppy_str_make(r, (int64_t)strlen(r));
+}
+
+/** `ord(s)`: the code point of a one-character string; TypeError otherwise. */
+PPY_RT_API int64_t ppy_str_ord(const ppy_str* s) {
+  if (s->ncp != 1) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "ord() expected a character, but string of length %lld found", (long long)s->ncp);
+    char* kept = (char*)GC_MALLOC_ATOMIC(strlen(msg) + 1);
+    if (!kept) ppy_rt_raise("MemoryError", "");
+    strcpy(kept, msg);
+    ppy_rt_raise("TypeError", kept);
+  }
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  if (b[0] < 0x80) return b[0];
+  int extra = b[0] >= 0xF0 ? 3 : b[0] >= 0xE0 ? 2 : 1;
+  int64_t cp = b[0] & (0x3F >> extra);
+  for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (b[k] & 0x3F);
+  return cp;
+}
+
+/** `chr(i)`: ValueError outside 0..0x10FFFF, and for a surrogate (a documented
+ * deviation: Python makes a string it cannot print). */
+PPY_RT_API ppy_str* ppy_str_chr(int64_t cp) {
+  if (cp < 0 || cp > 0x10FFFF) ppy_rt_raise("ValueError", "chr() arg not in range(0x110000)");
+  if (cp >= 0xD800 && cp <= 0xDFFF) ppy_rt_raise("ValueError", "chr() of a surrogate is outside the ppy subset");
+  char b[4];
+  int n;
+  if (cp < 0x80) {
+    b[0] = (char)cp;
+    n = 1;
+  } else if (cp < 0x800) {
+    b[0] = (char)(0xC0 | (cp >> 6));
+    b[1] = (char)(0x80 | (cp & 0x3F));
+    n = 2;
+  } else if (cp < 0x10000) {
+    b[0] = (char)(0xE0 | (cp >> 12));
+    b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    b[2] = (char)(0x80 | (cp & 0x3F));
+    n = 3;
+  } else {
+    b[0] = (char)(0xF0 | (cp >> 18));
+    b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    b[3] = (char)(0x80 | (cp & 0x3F));
+    n = 4;
+  }
+  ppy_str* r = ppy_str_alloc(n, 1);
+  memcpy(PPY_STR_BYTES(r), b, (size_t)n);
+  return r;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text that grows, and strs from and to lists                               */
+
+PPY_RT_INTERNAL void ppy_text_add(ppy_text* t, const char* s, size_t n) {
+  if (t->n + n > t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    while (cap < t->n + n) cap *= 2;
+    char* grown = (char*)GC_REALLOC(t->b, cap);
+    if (!grown) ppy_rt_raise("MemoryError", "");
+    t->b = grown;
+    t->cap = cap;
+  }
+  memcpy(t->b + t->n, s, n);
+  t->n += n;
+}
+
+/** `sep.join(parts)`. */
+PPY_RT_API ppy_str* ppy_str_join(const ppy_str* sep, const ppy_list* parts) {
+  ppy_text t = {NULL, 0, 0};
+  for (int64_t k = 0; k < parts->len; ++k) {
+    const ppy_str* p = ((const ppy_str* const*)parts->data)[k];
+    if (k && sep->len) ppy_text_add(&t, PPY_STR_BYTES(sep), (size_t)sep->len);
+    if (p->len) ppy_text_add(&t, PPY_STR_BYTES(p), (size_t)p->len);
+  }
+  return ppy_str_make(t.b ? t.b : "", (int64_t)t.n);
+}
+
+/** `s.split(sep)`: ValueError for an empty separator. */
+PPY_RT_API ppy_list* ppy_str_split(const ppy_str* s, const ppy_str* sep) {
+  if (sep->len == 0) ppy_rt_raise("ValueError", "empty separator");
+  ppy_list* r = ppy_list_make(0, 1);
+  const char* b = PPY_STR_BYTES(s);
+  const char* e = b + s->len;
+  const char* from = b;
+  for (const char* at = b; at + sep->len <= e;) {
+    if (memcmp(at, PPY_STR_BYTES(sep), (size_t)sep->len) == 0) {
+      ppy_list_append_ptr(r, ppy_str_make(from, at - from));
+      at += sep->len;
+      from = at;
+    } else {
+      ++at;
+    }
+  }
+  ppy_list_append_ptr(r, ppy_str_make(from, e - from));
+  return r;
+}
+
+/** `s.split()`: runs of ASCII whitespace separate; none at the ends. */
+PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
+  ppy_list* r = ppy_list_make(0, 1);
+  const char* b = PPY_STR_BYTES(s);
+  int64_t n = s->len, i = 0;
+  for (;;) {
+    while (i < n && (b[i] == ' ' || (b[i] >= '\t' && b[i] <= '\r') || (b[i] >= 0x1c && b[i] <= 0x1f))) ++i;
+    if (i >= n) break;
+    int64_t j = i;
+    while (j < n && !(b[j] == ' ' || (b[j] >= '\t' && b[j] <= '\r') || (b[j] >= 0x1c && b[j] <= 0x1f))) ++j;
+    ppy_list_append_ptr(r, ppy_str_make(b + i, j - i));
+    i = j;
+  }
+  return r;
+}
+
+#endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */
