@@ -16,6 +16,7 @@
 #include "llvm/TargetParser/Triple.h"
 #include "lower.h"
 #include "native.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/runtime/runtime_source.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
@@ -294,16 +295,15 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
         if (p.type.kind() == ir::TypeKind::Buffer) strings = true;
       ir::walk(f->body(), [&](const ir::Operation& op) {
         // A tuple in a list is boxed by ppy_list_box (docs/runtime.md, "Lists").
-        if ((op.name() == "core.buffer_load" || op.name() == "core.buffer_store") &&
-            op.operand(op.name() == "core.buffer_load" ? 0 : 1)->type().elem().kind() == ir::TypeKind::Tuple)
+        ir::CoreOp kind = ir::core_op(op);
+        if ((kind == ir::CoreOp::BufferLoad || kind == ir::CoreOp::BufferStore) &&
+            op.operand(kind == ir::CoreOp::BufferLoad ? 0 : 1)->type().elem().kind() == ir::TypeKind::Tuple)
           strings = true;
-        if (op.name() != "core.call_extern") return;
-        const ir::Attribute* c = op.attr("callee");
-        if (c && c->is<std::string>() &&
-            (c->as_string().starts_with("ppy_str_") || c->as_string().starts_with("ppy_exc_") ||
-             c->as_string().starts_with("ppy_list_") || c->as_string().starts_with("ppy_obj_") ||
-             c->as_string().starts_with("ppy_dict_") || c->as_string().starts_with("ppy_set_") ||
-             c->as_string() == "ppy_print_string"))
+        if (kind != ir::CoreOp::CallExtern) return;
+        const std::string* c = ir::extern_callee(op);
+        if (c && (c->starts_with("ppy_str_") || c->starts_with("ppy_exc_") || c->starts_with("ppy_list_") ||
+                  c->starts_with("ppy_obj_") || c->starts_with("ppy_dict_") || c->starts_with("ppy_set_") ||
+                  *c == "ppy_print_string"))
           strings = true;
       });
     }

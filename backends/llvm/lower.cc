@@ -13,6 +13,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/MDBuilder.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
@@ -24,23 +25,6 @@ using ir::TypeKind;
 
 constexpr uint32_t kLikely = 2000;  // branch weights: a guard fails once, if ever
 constexpr uint32_t kUnlikely = 1;
-
-/// (exception, default message) of each guard kind, as the interpreter names them.
-std::pair<std::string, std::string> guard_exception(const ir::Operation& op) {
-  static const std::map<std::string, std::pair<std::string, std::string>, std::less<>> kKinds = {
-      {"overflow", {"OverflowError", "integer overflow"}},
-      {"bounds", {"IndexError", "list index out of range"}},
-      {"zero_division", {"ZeroDivisionError", "division by zero"}},
-      {"range", {"ValueError", "math range error"}},
-      {"contract", {"AssertionError", ""}},
-      {"assert", {"AssertionError", ""}},
-  };
-  std::pair<std::string, std::string> what = {"RuntimeError", "guard failed"};
-  if (const ir::Attribute* k = op.attr("kind"); k && k->is<std::string>())
-    if (auto it = kKinds.find(k->as_string()); it != kKinds.end()) what = it->second;
-  if (const ir::Attribute* m = op.attr("message"); m && m->is<std::string>()) what.second = m->as_string();
-  return what;
-}
 
 std::string where(const ir::Operation& op) {
   return op.loc() ? str_cat(" at ", op.loc()->str()) : std::string();
@@ -245,13 +229,19 @@ class FunctionLowering {
     b_.CreateCondBr(ok, cont, raise_block(name, message), weights);
     b_.SetInsertPoint(cont);
   }
+  /// As above, raising what a guard of that kind raises (ppy/ir/core_ops.h).
+  void require(llvm::Value* ok, ir::GuardException raised) {
+    require(ok, std::string(raised.exception), std::string(raised.message));
+  }
+  /// An integer overflow check: what `overflow = "python"` raises.
+  void require_no_overflow(llvm::Value* ok) { require(ok, ir::guard_exception(ir::GuardKind::Overflow)); }
 
   /// `a op b` raising OverflowError when the i64 result overflows.
   llvm::Value* checked(llvm::Intrinsic::ID id, llvm::Value* a, llvm::Value* b) {
     llvm::Value* pair = b_.CreateBinaryIntrinsic(id, a, b);
     llvm::Value* result = b_.CreateExtractValue(pair, 0);
     llvm::Value* overflow = b_.CreateExtractValue(pair, 1);
-    require(b_.CreateNot(overflow), "OverflowError", "integer overflow");
+    require_no_overflow(b_.CreateNot(overflow));
     return result;
   }
 
@@ -467,10 +457,9 @@ llvm::Value* FunctionLowering::element_address(const ir::Operation& op, llvm::Va
 }
 
 absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
-  const std::string& n = op.name();
+  const ir::CoreOp kind = ir::core_op(op);
   if (!op.regions().empty()) return fail(op, "an op with regions");
-  const ir::Attribute* capture = op.attr("capture_status");
-  if (op.num_results() > 1 && !(op.name() == "core.call" && capture && capture->is<bool>() && capture->as_bool()))
+  if (op.num_results() > 1 && !(kind == ir::CoreOp::Call && ir::captures_status(op)))
     return fail(op, "an op with several results");
   std::vector<llvm::Value*> args;
   for (const ir::Value* v : op.operands()) {
@@ -486,207 +475,225 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     return absl::OkStatus();
   };
 
-  if (n == "core.const") {
-    const ir::Attribute* v = op.attr("value");
-    if (!v) return fail(op, "a constant without a value");
-    if (rt.is_ptr() && v->is<ir::SymbolRef>()) {  // a global's address
-      llvm::GlobalVariable* g = m_.module().getNamedGlobal(v->as_symbol().name);
-      if (!g) return fail(op, str_cat("the address of @", v->as_symbol().name, ", which is not a global"));
-      return set(g);
-    }
-    if (rt.is_float()) {
-      double d = v->is<double>() ? v->as_float() : v->is<int64_t>() ? static_cast<double>(v->as_int()) : 0.0;
-      return set(llvm::ConstantFP::get(rlt, d));
-    }
-    int64_t i = v->is<bool>() ? v->as_bool() : v->is<int64_t>() ? v->as_int()
-                : v->is<double>() ? static_cast<int64_t>(v->as_float()) : 0;
-    if (rt.is_bool()) i = i != 0;
-    if (rt.is_ptr() || rt.kind() == TypeKind::Buffer)
-      return set(llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx(), 0)));
-    return set(llvm::ConstantInt::get(rlt, static_cast<uint64_t>(i), !rt.is_bool()));
-  }
-  if (n == "core.add" || n == "core.sub" || n == "core.mul" || n == "core.neg" || n == "core.div" ||
-      n == "core.mod")
-    return lower_arith(op);
-  if (n == "core.and") return set(b_.CreateAnd(args[0], args[1]));
-  if (n == "core.or") return set(b_.CreateOr(args[0], args[1]));
-  if (n == "core.xor") return set(b_.CreateXor(args[0], args[1]));
-  if (n == "core.shl" || n == "core.shr") {
-    // A shift by the width or more (or a negative amount) gives 0 (or the sign).
-    llvm::Value* a = args[0];
-    llvm::Value* s = args[1];
-    auto* width = llvm::ConstantInt::get(i64(), 64);
-    llvm::Value* in_range = b_.CreateICmpULT(s, width);
-    llvm::Value* safe = b_.CreateSelect(in_range, s, llvm::ConstantInt::get(i64(), 0));
-    if (n == "core.shl") {
-      llvm::Value* r = b_.CreateShl(a, safe);
-      const std::string* ov = attr_string(op, "overflow");
-      if (ov && (*ov == "python" || *ov == "checked") && !m_.options().wrap_integers) {
-        // a·2^s fits in i64 when shifting back gives a again (and s < 64), or a is 0.
-        llvm::Value* fits = b_.CreateAnd(in_range, b_.CreateICmpEQ(b_.CreateAShr(r, safe), a));
-        require(b_.CreateOr(fits, b_.CreateICmpEQ(a, llvm::ConstantInt::get(i64(), 0))), "OverflowError",
-                "integer overflow");
+  switch (kind) {
+    case ir::CoreOp::Const: {
+      const ir::Attribute* v = op.attr("value");
+      if (!v) return fail(op, "a constant without a value");
+      if (rt.is_ptr() && v->is<ir::SymbolRef>()) {  // a global's address
+        llvm::GlobalVariable* g = m_.module().getNamedGlobal(v->as_symbol().name);
+        if (!g) return fail(op, str_cat("the address of @", v->as_symbol().name, ", which is not a global"));
+        return set(g);
       }
-      return set(b_.CreateSelect(in_range, r, llvm::ConstantInt::get(i64(), 0)));
+      if (rt.is_float()) {
+        double d = v->is<double>() ? v->as_float() : v->is<int64_t>() ? static_cast<double>(v->as_int()) : 0.0;
+        return set(llvm::ConstantFP::get(rlt, d));
+      }
+      int64_t i = v->is<bool>()      ? v->as_bool()
+                  : v->is<int64_t>() ? v->as_int()
+                  : v->is<double>()  ? static_cast<int64_t>(v->as_float())
+                                     : 0;
+      if (rt.is_bool()) i = i != 0;
+      if (rt.is_ptr() || rt.kind() == TypeKind::Buffer)
+        return set(llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx(), 0)));
+      return set(llvm::ConstantInt::get(rlt, static_cast<uint64_t>(i), !rt.is_bool()));
     }
-    llvm::Value* fill = b_.CreateAShr(a, llvm::ConstantInt::get(i64(), 63));
-    return set(b_.CreateSelect(in_range, b_.CreateAShr(a, safe), fill));
-  }
-  if (n == "core.struct_make") {
-    llvm::Value* t = llvm::UndefValue::get(rlt);
-    for (unsigned i = 0; i < args.size(); ++i) t = b_.CreateInsertValue(t, args[i], {i});
-    return set(t);
-  }
-  if (n == "core.struct_extract") {
-    const ir::Attribute* f = op.attr("field");
-    ir::Type st = op.operand(0)->type();
-    int64_t ix = f && f->is<int64_t>() ? f->as_int() : -1;
-    if (f && f->is<std::string>() && st.kind() == TypeKind::Struct)
-      for (size_t k = 0; k < st.storage()->fields.size(); ++k)
-        if (st.storage()->fields[k].name == f->as_string()) ix = static_cast<int64_t>(k);
-    if (ix < 0) return fail(op, "a struct_extract without a field of its struct");
-    return set(b_.CreateExtractValue(args[0], {static_cast<unsigned>(ix)}));
-  }
-  if (n == "core.tuple_make") {
-    llvm::Value* t = llvm::UndefValue::get(rlt);
-    for (unsigned i = 0; i < args.size(); ++i) t = b_.CreateInsertValue(t, args[i], {i});
-    return set(t);
-  }
-  if (n == "core.tuple_extract") {
-    const ir::Attribute* ix = op.attr("index");
-    if (!ix || !ix->is<int64_t>()) return fail(op, "a tuple_extract without an index");
-    return set(b_.CreateExtractValue(args[0], {static_cast<unsigned>(ix->as_int())}));
-  }
-  if (n == "core.cmp") return lower_cmp(op);
-  if (n == "core.select") return set(b_.CreateSelect(args[0], args[1], args[2]));
-  if (n == "core.cast") return lower_cast(op);
-  if (n == "core.br") {
-    PPY_RETURN_IF_ERROR(branch_to(op.successors().at(0)));
-    b_.CreateBr(blocks_.at(op.successors()[0].block));
-    return absl::OkStatus();
-  }
-  if (n == "core.cond_br") {
-    const ir::Successor& t = op.successors().at(0);
-    const ir::Successor& e = op.successors().at(1);
-    llvm::BasicBlock* here = b_.GetInsertBlock();
-    if (t.block == e.block && !t.args.empty()) {
-      // One target reached twice with different values: an edge block each.
-      auto* tb = llvm::BasicBlock::Create(ctx(), "edge", fn_);
-      auto* eb = llvm::BasicBlock::Create(ctx(), "edge", fn_);
-      b_.CreateCondBr(args[0], tb, eb);
-      b_.SetInsertPoint(tb);
-      PPY_RETURN_IF_ERROR(branch_to(t));
-      b_.CreateBr(blocks_.at(t.block));
-      b_.SetInsertPoint(eb);
-      PPY_RETURN_IF_ERROR(branch_to(e));
-      b_.CreateBr(blocks_.at(e.block));
+    case ir::CoreOp::Add:
+    case ir::CoreOp::Sub:
+    case ir::CoreOp::Mul:
+    case ir::CoreOp::Neg:
+    case ir::CoreOp::Div:
+    case ir::CoreOp::Mod:
+      return lower_arith(op);
+    case ir::CoreOp::And:
+      return set(b_.CreateAnd(args[0], args[1]));
+    case ir::CoreOp::Or:
+      return set(b_.CreateOr(args[0], args[1]));
+    case ir::CoreOp::Xor:
+      return set(b_.CreateXor(args[0], args[1]));
+    case ir::CoreOp::Shl:
+    case ir::CoreOp::Shr: {
+      // A shift by the width or more (or a negative amount) gives 0 (or the sign).
+      llvm::Value* a = args[0];
+      llvm::Value* s = args[1];
+      auto* width = llvm::ConstantInt::get(i64(), 64);
+      llvm::Value* in_range = b_.CreateICmpULT(s, width);
+      llvm::Value* safe = b_.CreateSelect(in_range, s, llvm::ConstantInt::get(i64(), 0));
+      if (kind == ir::CoreOp::Shl) {
+        llvm::Value* r = b_.CreateShl(a, safe);
+        if (ir::raises_on_overflow(op) && !m_.options().wrap_integers) {
+          // a·2^s fits in i64 when shifting back gives a again (and s < 64), or a is 0.
+          llvm::Value* fits = b_.CreateAnd(in_range, b_.CreateICmpEQ(b_.CreateAShr(r, safe), a));
+          require_no_overflow(b_.CreateOr(fits, b_.CreateICmpEQ(a, llvm::ConstantInt::get(i64(), 0))));
+        }
+        return set(b_.CreateSelect(in_range, r, llvm::ConstantInt::get(i64(), 0)));
+      }
+      llvm::Value* fill = b_.CreateAShr(a, llvm::ConstantInt::get(i64(), 63));
+      return set(b_.CreateSelect(in_range, b_.CreateAShr(a, safe), fill));
+    }
+    case ir::CoreOp::StructMake: {
+      llvm::Value* t = llvm::UndefValue::get(rlt);
+      for (unsigned i = 0; i < args.size(); ++i) t = b_.CreateInsertValue(t, args[i], {i});
+      return set(t);
+    }
+    case ir::CoreOp::StructExtract: {
+      const ir::Attribute* f = op.attr("field");
+      ir::Type st = op.operand(0)->type();
+      int64_t ix = f && f->is<int64_t>() ? f->as_int() : -1;
+      if (f && f->is<std::string>() && st.kind() == TypeKind::Struct)
+        for (size_t k = 0; k < st.storage()->fields.size(); ++k)
+          if (st.storage()->fields[k].name == f->as_string()) ix = static_cast<int64_t>(k);
+      if (ix < 0) return fail(op, "a struct_extract without a field of its struct");
+      return set(b_.CreateExtractValue(args[0], {static_cast<unsigned>(ix)}));
+    }
+    case ir::CoreOp::TupleMake: {
+      llvm::Value* t = llvm::UndefValue::get(rlt);
+      for (unsigned i = 0; i < args.size(); ++i) t = b_.CreateInsertValue(t, args[i], {i});
+      return set(t);
+    }
+    case ir::CoreOp::TupleExtract: {
+      const int64_t* ix = ir::attr_if<int64_t>(op, "index");
+      if (!ix) return fail(op, "a tuple_extract without an index");
+      return set(b_.CreateExtractValue(args[0], {static_cast<unsigned>(*ix)}));
+    }
+    case ir::CoreOp::Cmp:
+      return lower_cmp(op);
+    case ir::CoreOp::Select:
+      return set(b_.CreateSelect(args[0], args[1], args[2]));
+    case ir::CoreOp::Cast:
+      return lower_cast(op);
+    case ir::CoreOp::Br: {
+      PPY_RETURN_IF_ERROR(branch_to(op.successors().at(0)));
+      b_.CreateBr(blocks_.at(op.successors()[0].block));
       return absl::OkStatus();
     }
-    PPY_RETURN_IF_ERROR(branch_to(t, here));
-    PPY_RETURN_IF_ERROR(branch_to(e, here));
-    b_.CreateCondBr(args[0], blocks_.at(t.block), blocks_.at(e.block));
-    return absl::OkStatus();
+    case ir::CoreOp::CondBr: {
+      const ir::Successor& t = op.successors().at(0);
+      const ir::Successor& e = op.successors().at(1);
+      llvm::BasicBlock* here = b_.GetInsertBlock();
+      if (t.block == e.block && !t.args.empty()) {
+        // One target reached twice with different values: an edge block each.
+        auto* tb = llvm::BasicBlock::Create(ctx(), "edge", fn_);
+        auto* eb = llvm::BasicBlock::Create(ctx(), "edge", fn_);
+        b_.CreateCondBr(args[0], tb, eb);
+        b_.SetInsertPoint(tb);
+        PPY_RETURN_IF_ERROR(branch_to(t));
+        b_.CreateBr(blocks_.at(t.block));
+        b_.SetInsertPoint(eb);
+        PPY_RETURN_IF_ERROR(branch_to(e));
+        b_.CreateBr(blocks_.at(e.block));
+        return absl::OkStatus();
+      }
+      PPY_RETURN_IF_ERROR(branch_to(t, here));
+      PPY_RETURN_IF_ERROR(branch_to(e, here));
+      b_.CreateCondBr(args[0], blocks_.at(t.block), blocks_.at(e.block));
+      return absl::OkStatus();
+    }
+    case ir::CoreOp::Ret: {
+      if (op.num_operands() != f_.results().size()) return fail(op, "a return whose values differ from the results");
+      leave();
+      if (args.empty())
+        b_.CreateRetVoid();
+      else
+        b_.CreateRet(args[0]);
+      return absl::OkStatus();
+    }
+    case ir::CoreOp::Unreachable: {
+      b_.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+      b_.CreateUnreachable();
+      return absl::OkStatus();
+    }
+    case ir::CoreOp::Alloca: {
+      if (!rt.is_ptr()) return fail(op, "an alloca that is not a pointer");
+      llvm::Type* elem = m_.type(rt.elem());
+      if (!elem) return fail(op, str_cat("a slot of type ", rt.elem().str()));
+      int64_t count = 1;
+      if (const int64_t* c = ir::attr_if<int64_t>(op, "count")) count = std::max<int64_t>(1, *c);
+      llvm::IRBuilder<> pb(prologue_,
+                           prologue_->getTerminator() ? prologue_->getTerminator()->getIterator() : prologue_->end());
+      llvm::Value* slot =
+          pb.CreateAlloca(elem, count == 1 ? nullptr : llvm::ConstantInt::get(i64(), count), op.result(0)->hint());
+      return set(slot);
+    }
+    case ir::CoreOp::Load: {
+      if (op.operand(0)->type().kind() != TypeKind::Ptr) return fail(op, "a load from what is not a pointer");
+      return set(b_.CreateLoad(rlt, args[0]));
+    }
+    case ir::CoreOp::Store: {
+      b_.CreateStore(args[0], args[1]);
+      return absl::OkStatus();
+    }
+    case ir::CoreOp::PtrOffset: {
+      llvm::Type* elem = m_.type(op.operand(0)->type().elem());
+      if (!elem) return fail(op, "an offset over elements this backend does not take");
+      return set(b_.CreateGEP(elem, args[0], args[1]));
+    }
+    case ir::CoreOp::BufferData:
+      return set(list_data(args[0]));
+    case ir::CoreOp::BufferLen:
+      return set(list_header(b_.CreateLoad(i64(), args[0], "len")));
+    // A list's elements are 8-byte slots (ppy_runtime.h): a bool is an i64 0 or 1.
+    case ir::CoreOp::BufferLoad: {
+      ir::Type elem = op.operand(0)->type().elem();
+      llvm::Value* at = element_address(op, args[0], args[1], elem, false);
+      llvm::Value* v = list_element(b_.CreateLoad(list_slot(elem), at));
+      if (elem.kind() == ir::TypeKind::Bool) v = b_.CreateICmpNE(v, llvm::ConstantInt::get(i64(), 0));
+      if (elem.kind() == ir::TypeKind::Tuple) v = unbox(v, elem);
+      return set(v);
+    }
+    case ir::CoreOp::BufferStore: {
+      ir::Type elem = op.operand(1)->type().elem();
+      llvm::Value* v = args[0];
+      if (elem.kind() == ir::TypeKind::Bool) v = b_.CreateZExt(v, i64());
+      llvm::Value* at = element_address(op, args[1], args[2], elem, true);  // checked before the box is made
+      if (elem.kind() == ir::TypeKind::Tuple) v = box(v, elem);
+      list_element(b_.CreateStore(v, at));
+      return absl::OkStatus();
+    }
+    case ir::CoreOp::Guard: {
+      require(args[0], ir::guard_exception(op));
+      return absl::OkStatus();
+    }
+    case ir::CoreOp::Call: {
+      const std::string* callee_name = ir::call_callee(op);
+      if (!callee_name) return fail(op, "a call without a @callee");
+      const std::string& callee = *callee_name;
+      if (!m_.has_function(callee))
+        return fail(op, str_cat("a call to @", callee, ", which the module does not declare"));
+      llvm::Function* target = m_.function(callee);
+      if (target->arg_size() != args.size()) return fail(op, str_cat("a call to @", callee, " with the wrong arity"));
+      if (ir::captures_status(op)) return lower_capture(op, target, args);
+      llvm::CallInst* call = b_.CreateCall(target, args);
+      call->setAttributes(target->getAttributes());  // zeroext bools on both sides
+      return set(call);
+    }
+    case ir::CoreOp::CallExtern:
+      return lower_call_extern(op);
+    default:
+      break;
   }
-  if (n == "core.ret") {
-    if (op.num_operands() != f_.results().size()) return fail(op, "a return whose values differ from the results");
-    leave();
-    if (args.empty())
-      b_.CreateRetVoid();
-    else
-      b_.CreateRet(args[0]);
-    return absl::OkStatus();
-  }
-  if (n == "core.unreachable") {
-    b_.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
-    b_.CreateUnreachable();
-    return absl::OkStatus();
-  }
-  if (n == "core.alloca") {
-    if (!rt.is_ptr()) return fail(op, "an alloca that is not a pointer");
-    llvm::Type* elem = m_.type(rt.elem());
-    if (!elem) return fail(op, str_cat("a slot of type ", rt.elem().str()));
-    int64_t count = 1;
-    if (const ir::Attribute* c = op.attr("count"); c && c->is<int64_t>()) count = std::max<int64_t>(1, c->as_int());
-    llvm::IRBuilder<> pb(prologue_, prologue_->getTerminator() ? prologue_->getTerminator()->getIterator()
-                                                                : prologue_->end());
-    llvm::Value* slot = pb.CreateAlloca(elem, count == 1 ? nullptr : llvm::ConstantInt::get(i64(), count),
-                                        op.result(0)->hint());
-    return set(slot);
-  }
-  if (n == "core.load") {
-    if (op.operand(0)->type().kind() != TypeKind::Ptr) return fail(op, "a load from what is not a pointer");
-    return set(b_.CreateLoad(rlt, args[0]));
-  }
-  if (n == "core.store") {
-    b_.CreateStore(args[0], args[1]);
-    return absl::OkStatus();
-  }
-  if (n == "core.ptr_offset") {
-    llvm::Type* elem = m_.type(op.operand(0)->type().elem());
-    if (!elem) return fail(op, "an offset over elements this backend does not take");
-    return set(b_.CreateGEP(elem, args[0], args[1]));
-  }
-  if (n == "core.buffer_data") return set(list_data(args[0]));
-  if (n == "core.buffer_len") return set(list_header(b_.CreateLoad(i64(), args[0], "len")));
-  // A list's elements are 8-byte slots (ppy_runtime.h): a bool is an i64 0 or 1.
-  if (n == "core.buffer_load") {
-    ir::Type elem = op.operand(0)->type().elem();
-    llvm::Value* at = element_address(op, args[0], args[1], elem, false);
-    llvm::Value* v = list_element(b_.CreateLoad(list_slot(elem), at));
-    if (elem.kind() == ir::TypeKind::Bool) v = b_.CreateICmpNE(v, llvm::ConstantInt::get(i64(), 0));
-    if (elem.kind() == ir::TypeKind::Tuple) v = unbox(v, elem);
-    return set(v);
-  }
-  if (n == "core.buffer_store") {
-    ir::Type elem = op.operand(1)->type().elem();
-    llvm::Value* v = args[0];
-    if (elem.kind() == ir::TypeKind::Bool) v = b_.CreateZExt(v, i64());
-    llvm::Value* at = element_address(op, args[1], args[2], elem, true);  // checked before the box is made
-    if (elem.kind() == ir::TypeKind::Tuple) v = box(v, elem);
-    list_element(b_.CreateStore(v, at));
-    return absl::OkStatus();
-  }
-  if (n == "core.guard") {
-    auto [name, message] = guard_exception(op);
-    require(args[0], name, message);
-    return absl::OkStatus();
-  }
-  if (n == "core.call") {
-    const ir::Attribute* c = op.attr("callee");
-    if (!c || !c->is<ir::SymbolRef>()) return fail(op, "a call without a @callee");
-    const std::string& callee = c->as_symbol().name;
-    if (!m_.has_function(callee)) return fail(op, str_cat("a call to @", callee, ", which the module does not declare"));
-    llvm::Function* target = m_.function(callee);
-    if (target->arg_size() != args.size()) return fail(op, str_cat("a call to @", callee, " with the wrong arity"));
-    if (const ir::Attribute* cs = op.attr("capture_status"); cs && cs->is<bool>() && cs->as_bool())
-      return lower_capture(op, target, args);
-    llvm::CallInst* call = b_.CreateCall(target, args);
-    call->setAttributes(target->getAttributes());  // zeroext bools on both sides
-    return set(call);
-  }
-  if (n == "core.call_extern") return lower_call_extern(op);
-  if (n.starts_with("math.")) return lower_math(op);
+  if (op.dialect() == "math") return lower_math(op);
   return fail(op, "an op this backend does not lower");
 }
 
 absl::Status FunctionLowering::lower_arith(const ir::Operation& op) {
-  const std::string& n = op.name();
+  const ir::CoreOp n = ir::core_op(op);
   ir::Type rt = op.result(0)->type();
   llvm::Value* a = value(op.operand(0));
   llvm::Value* b = op.num_operands() > 1 ? value(op.operand(1)) : nullptr;
-  if (n != "core.neg" && !b) return fail(op, "a binary op with one operand");
+  if (n != ir::CoreOp::Neg && !b) return fail(op, "a binary op with one operand");
   if (rt.is_float()) {
-    if (n == "core.add") return values_[op.result(0)] = b_.CreateFAdd(a, b), absl::OkStatus();
-    if (n == "core.sub") return values_[op.result(0)] = b_.CreateFSub(a, b), absl::OkStatus();
-    if (n == "core.mul") return values_[op.result(0)] = b_.CreateFMul(a, b), absl::OkStatus();
-    if (n == "core.neg") return values_[op.result(0)] = b_.CreateFNeg(a), absl::OkStatus();
-    const std::string* rounding = attr_string(op, "rounding");
-    bool floor = rounding && *rounding == "floor";
+    if (n == ir::CoreOp::Add) return values_[op.result(0)] = b_.CreateFAdd(a, b), absl::OkStatus();
+    if (n == ir::CoreOp::Sub) return values_[op.result(0)] = b_.CreateFSub(a, b), absl::OkStatus();
+    if (n == ir::CoreOp::Mul) return values_[op.result(0)] = b_.CreateFMul(a, b), absl::OkStatus();
+    if (n == ir::CoreOp::Neg) return values_[op.result(0)] = b_.CreateFNeg(a), absl::OkStatus();
+    // A rounding the verifier refuses is taken as trunc, as before.
+    const ir::Rounding rounding = ir::rounding_of(op);
+    bool floor = rounding == ir::Rounding::Floor;
     llvm::Value* r;
-    if (n == "core.div")
-      r = !rounding ? b_.CreateFDiv(a, b)
-          : floor   ? float_floor_div(a, b)
-                    : b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, b_.CreateFDiv(a, b));
+    if (n == ir::CoreOp::Div)
+      r = rounding == ir::Rounding::None ? b_.CreateFDiv(a, b)
+          : floor                        ? float_floor_div(a, b)
+                                         : b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, b_.CreateFDiv(a, b));
     else
       r = floor ? float_floor_mod(a, b) : b_.CreateFRem(a, b);
     values_[op.result(0)] = r;
@@ -694,34 +701,31 @@ absl::Status FunctionLowering::lower_arith(const ir::Operation& op) {
   }
   if (rt.kind() != TypeKind::I64 && rt.kind() != TypeKind::Index)
     return fail(op, str_cat("arithmetic on ", rt.str()));
-  const std::string* ov = attr_string(op, "overflow");
-  bool raises = ov && (*ov == "python" || *ov == "checked") && !m_.options().wrap_integers;
-  bool proven = ov && *ov == "proven";
-  if (n == "core.div" || n == "core.mod") return lower_int_divmod(op, a, b, n == "core.div");
+  bool raises = ir::raises_on_overflow(op) && !m_.options().wrap_integers;
+  bool proven = ir::overflow_of(op) == ir::Overflow::Proven;
+  if (n == ir::CoreOp::Div || n == ir::CoreOp::Mod) return lower_int_divmod(op, a, b, n == ir::CoreOp::Div);
   llvm::Value* r;
-  if (n == "core.neg") {
+  if (n == ir::CoreOp::Neg) {
     auto* zero = llvm::ConstantInt::get(i64(), 0);
     r = raises ? checked(llvm::Intrinsic::ssub_with_overflow, zero, a) : b_.CreateSub(zero, a, "", false, proven);
   } else if (raises) {
-    auto id = n == "core.add"   ? llvm::Intrinsic::sadd_with_overflow
-              : n == "core.sub" ? llvm::Intrinsic::ssub_with_overflow
-                                : llvm::Intrinsic::smul_with_overflow;
+    auto id = n == ir::CoreOp::Add   ? llvm::Intrinsic::sadd_with_overflow
+              : n == ir::CoreOp::Sub ? llvm::Intrinsic::ssub_with_overflow
+                                     : llvm::Intrinsic::smul_with_overflow;
     r = checked(id, a, b);
   } else {
     // `proven`: the frontend's promise that it cannot overflow (nsw).
-    r = n == "core.add"   ? b_.CreateAdd(a, b, "", false, proven)
-        : n == "core.sub" ? b_.CreateSub(a, b, "", false, proven)
-                          : b_.CreateMul(a, b, "", false, proven);
+    r = n == ir::CoreOp::Add   ? b_.CreateAdd(a, b, "", false, proven)
+        : n == ir::CoreOp::Sub ? b_.CreateSub(a, b, "", false, proven)
+                               : b_.CreateMul(a, b, "", false, proven);
   }
   values_[op.result(0)] = r;
   return absl::OkStatus();
 }
 
 absl::Status FunctionLowering::lower_int_divmod(const ir::Operation& op, llvm::Value* a, llvm::Value* b, bool div) {
-  const std::string* ov = attr_string(op, "overflow");
-  bool raises = ov && (*ov == "python" || *ov == "checked") && !m_.options().wrap_integers;
-  const std::string* rounding = attr_string(op, "rounding");
-  bool floor = rounding && *rounding == "floor";
+  bool raises = ir::raises_on_overflow(op) && !m_.options().wrap_integers;
+  bool floor = ir::rounding_of(op) == ir::Rounding::Floor;
   auto* zero = llvm::ConstantInt::get(i64(), 0);
   auto* one = llvm::ConstantInt::get(i64(), 1);
   auto* minus_one = llvm::ConstantInt::get(i64(), static_cast<uint64_t>(-1), true);
@@ -732,7 +736,7 @@ absl::Status FunctionLowering::lower_int_divmod(const ir::Operation& op, llvm::V
   llvm::Value* by_minus_one = b_.CreateICmpEQ(b, minus_one);
   if (div && raises) {
     auto* min = llvm::ConstantInt::get(i64(), static_cast<uint64_t>(INT64_MIN), true);
-    require(b_.CreateNot(b_.CreateAnd(by_minus_one, b_.CreateICmpEQ(a, min))), "OverflowError", "integer overflow");
+    require_no_overflow(b_.CreateNot(b_.CreateAnd(by_minus_one, b_.CreateICmpEQ(a, min))));
   }
   // sdiv/srem of INT64_MIN by -1 is undefined in LLVM: divide by 1 instead and
   // take -a (wrapping) as the quotient; the remainder is 0 either way.
@@ -826,23 +830,25 @@ absl::Status FunctionLowering::lower_cmp(const ir::Operation& op) {
   llvm::Value* a = value(op.operand(0));
   llvm::Value* b = value(op.operand(1));
   using P = llvm::CmpInst::Predicate;
-  static const std::map<std::string, std::array<P, 3>, std::less<>> kPreds = {
-      // signed int, unsigned (bool), float (ordered; `ne` is unordered: NaN != x)
-      {"eq", {P::ICMP_EQ, P::ICMP_EQ, P::FCMP_OEQ}},    {"ne", {P::ICMP_NE, P::ICMP_NE, P::FCMP_UNE}},
-      {"lt", {P::ICMP_SLT, P::ICMP_ULT, P::FCMP_OLT}}, {"le", {P::ICMP_SLE, P::ICMP_ULE, P::FCMP_OLE}},
-      {"gt", {P::ICMP_SGT, P::ICMP_UGT, P::FCMP_OGT}}, {"ge", {P::ICMP_SGE, P::ICMP_UGE, P::FCMP_OGE}},
+  // In ir::Predicate's order (eq ne lt le gt ge): signed int, unsigned (bool),
+  // float (ordered; `ne` is unordered: NaN != x).
+  static constexpr std::array<P, 3> kPreds[] = {
+      {P::ICMP_EQ, P::ICMP_EQ, P::FCMP_OEQ},   {P::ICMP_NE, P::ICMP_NE, P::FCMP_UNE},
+      {P::ICMP_SLT, P::ICMP_ULT, P::FCMP_OLT}, {P::ICMP_SLE, P::ICMP_ULE, P::FCMP_OLE},
+      {P::ICMP_SGT, P::ICMP_UGT, P::FCMP_OGT}, {P::ICMP_SGE, P::ICMP_UGE, P::FCMP_OGE},
   };
-  auto it = kPreds.find(*p);
-  if (it == kPreds.end()) return fail(op, str_cat("the predicate '", *p, "'"));
+  std::optional<ir::Predicate> pred = ir::parse_predicate(*p);
+  if (!pred) return fail(op, str_cat("the predicate '", *p, "'"));
+  const std::array<P, 3>& preds = kPreds[static_cast<size_t>(*pred)];
   llvm::Value* r;
   if (t.is_float())
-    r = b_.CreateFCmp(it->second[2], a, b);
+    r = b_.CreateFCmp(preds[2], a, b);
   else if (t.is_bool())
-    r = b_.CreateICmp(it->second[1], a, b);
+    r = b_.CreateICmp(preds[1], a, b);
   else if (t.is_ptr() || t.kind() == TypeKind::Buffer)
-    r = b_.CreateICmp(it->second[1], a, b);
+    r = b_.CreateICmp(preds[1], a, b);
   else
-    r = b_.CreateICmp(it->second[0], a, b);
+    r = b_.CreateICmp(preds[0], a, b);
   values_[op.result(0)] = r;
   return absl::OkStatus();
 }
@@ -951,28 +957,47 @@ absl::Status FunctionLowering::lower_call_extern(const ir::Operation& op) {
 }
 
 absl::Status FunctionLowering::lower_math(const ir::Operation& op) {
-  static const std::map<std::string, llvm::Intrinsic::ID, std::less<>> kUnary = {
-      {"math.sqrt", llvm::Intrinsic::sqrt},   {"math.sin", llvm::Intrinsic::sin},
-      {"math.cos", llvm::Intrinsic::cos},     {"math.exp", llvm::Intrinsic::exp},
-      {"math.exp2", llvm::Intrinsic::exp2},   {"math.log", llvm::Intrinsic::log},
-      {"math.log2", llvm::Intrinsic::log2},   {"math.log10", llvm::Intrinsic::log10},
-      {"math.floor", llvm::Intrinsic::floor}, {"math.ceil", llvm::Intrinsic::ceil},
-      {"math.trunc", llvm::Intrinsic::trunc}, {"math.abs", llvm::Intrinsic::fabs},
-  };
   if (op.num_results() != 1 || !op.result(0)->type().is_float() || op.result(0)->type().kind() != TypeKind::F64)
     return fail(op, "a math op not on f64");
   llvm::Value* a = value(op.operand(0));
-  if (auto it = kUnary.find(op.name()); it != kUnary.end()) {
-    values_[op.result(0)] = b_.CreateUnaryIntrinsic(it->second, a);
+  auto unary = [&](llvm::Intrinsic::ID id) {
+    values_[op.result(0)] = b_.CreateUnaryIntrinsic(id, a);
     return absl::OkStatus();
-  }
-  if (op.name() == "math.tan") {
-    values_[op.result(0)] = b_.CreateCall(m_.runtime("tan"), {a});
-    return absl::OkStatus();
-  }
-  if (op.name() == "math.pow" && op.num_operands() == 2) {
-    values_[op.result(0)] = b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, value(op.operand(1)));
-    return absl::OkStatus();
+  };
+  switch (ir::core_op(op)) {
+    case ir::CoreOp::MathSqrt:
+      return unary(llvm::Intrinsic::sqrt);
+    case ir::CoreOp::MathSin:
+      return unary(llvm::Intrinsic::sin);
+    case ir::CoreOp::MathCos:
+      return unary(llvm::Intrinsic::cos);
+    case ir::CoreOp::MathExp:
+      return unary(llvm::Intrinsic::exp);
+    case ir::CoreOp::MathExp2:
+      return unary(llvm::Intrinsic::exp2);
+    case ir::CoreOp::MathLog:
+      return unary(llvm::Intrinsic::log);
+    case ir::CoreOp::MathLog2:
+      return unary(llvm::Intrinsic::log2);
+    case ir::CoreOp::MathLog10:
+      return unary(llvm::Intrinsic::log10);
+    case ir::CoreOp::MathFloor:
+      return unary(llvm::Intrinsic::floor);
+    case ir::CoreOp::MathCeil:
+      return unary(llvm::Intrinsic::ceil);
+    case ir::CoreOp::MathTrunc:
+      return unary(llvm::Intrinsic::trunc);
+    case ir::CoreOp::MathAbs:
+      return unary(llvm::Intrinsic::fabs);
+    case ir::CoreOp::MathTan:
+      values_[op.result(0)] = b_.CreateCall(m_.runtime("tan"), {a});
+      return absl::OkStatus();
+    case ir::CoreOp::MathPow:
+      if (op.num_operands() != 2) break;
+      values_[op.result(0)] = b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, value(op.operand(1)));
+      return absl::OkStatus();
+    default:
+      break;
   }
   return fail(op, "a math op this backend does not lower");
 }
@@ -1055,8 +1080,8 @@ void ModuleLowering::find_recursive() {
   for (auto& f : ir_.functions()) {
     auto& out = calls[f->name()];
     ir::walk(f->body(), [&](const ir::Operation& op) {
-      if (op.name() != "core.call") return;
-      if (const ir::Attribute* c = op.attr("callee"); c && c->is<ir::SymbolRef>()) out.push_back(c->as_symbol().name);
+      if (ir::core_op(op) != ir::CoreOp::Call) return;
+      if (const std::string* callee = ir::call_callee(op)) out.push_back(*callee);
     });
   }
   std::unordered_map<std::string, int> index, low;
@@ -1104,7 +1129,7 @@ absl::StatusOr<std::unique_ptr<llvm::Module>> ModuleLowering::run() {
     llvm::Function* fn = function(f->name());
     bool calls_runtime = false;
     ir::walk(f->body(), [&](const ir::Operation& op) {
-      if (op.name() == "core.call_extern") calls_runtime = true;
+      if (ir::core_op(op) == ir::CoreOp::CallExtern) calls_runtime = true;
     });
     if (const ir::Attribute* e = f->attributes().get("ppy.effects");
         e && e->is_array() && !recursive(f->name()) && !calls_runtime) {

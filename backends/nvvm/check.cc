@@ -3,6 +3,7 @@
 #include <set>
 
 #include "nvvm.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::nvvm {
@@ -42,14 +43,15 @@ std::optional<Refusal> check_op(const ir::Operation& op, const ir::Function& f, 
     if (!lowerable_type(r.type())) return refuse(str_cat(name, " of type ", r.type().str()), "this type on the GPU");
   for (const ir::Value* v : op.operands())
     if (!lowerable_type(v->type())) return refuse(str_cat(name, " of type ", v->type().str()), "this type on the GPU");
-  if (const ir::Attribute* o = op.attr("overflow"); o && o->is<std::string>()) {
-    const std::string& mode = o->as_string();
-    if (mode != "wrap" && mode != "proven")
-      return refuse(str_cat(name, " with overflow = \"", mode, "\""), "integer overflow checks (device ints wrap)");
+  if (const std::string* mode = ir::attr_if<std::string>(op, "overflow")) {
+    ir::Overflow o = ir::overflow_of(op);
+    if (o != ir::Overflow::Wrap && o != ir::Overflow::Proven)
+      return refuse(str_cat(name, " with overflow = \"", *mode, "\""), "integer overflow checks (device ints wrap)");
   }
-  if (name == "core.call") {
-    const ir::Attribute* c = op.attr("callee");
-    const ir::Function* callee = c && c->is<ir::SymbolRef>() ? m.function(c->as_symbol().name) : nullptr;
+  const ir::CoreOp kind = ir::core_op(op);
+  if (kind == ir::CoreOp::Call) {
+    const std::string* callee_name = ir::call_callee(op);
+    const ir::Function* callee = callee_name ? m.function(*callee_name) : nullptr;
     if (!callee) return refuse(name, "a callee in this module");
     if (!is_device_function(*callee))
       return refuse(str_cat("a call to host function @", callee->name()), "host calls from device code");
@@ -57,7 +59,7 @@ std::optional<Refusal> check_op(const ir::Operation& op, const ir::Function& f, 
       return refuse(str_cat("a call to @", callee->name(), " of another module"),
                     "device calls across modules (PTX is written per module)");
   }
-  if (name == "core.cast") {
+  if (kind == ir::CoreOp::Cast) {
     ir::Type from = op.operand(0)->type(), to = op.result()->type();
     if (from.is_ptr() != to.is_ptr()) return refuse(str_cat(name, " from ", from.str(), " to ", to.str()), "pointer/number casts");
   }

@@ -12,6 +12,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "nvvm.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
@@ -209,14 +210,34 @@ class FunctionLowerer {
     return b_.CreateZExt(v, type(op.result()->type()));
   }
 
+  /// core.alloca or gpu.private_alloc (`private_space`): a slot (or `count`) in
+  /// the entry block.
+  llvm::Value* alloca_of(const ir::Operation& op, bool private_space) {
+    const int64_t* count = ir::attr_if<int64_t>(op, "count");
+    llvm::Value* size = count ? i64(*count) : nullptr;
+    llvm::IRBuilder<> top(&fn_->getEntryBlock(), fn_->getEntryBlock().getFirstInsertionPt());
+    llvm::Value* r = top.CreateAlloca(type(op.result()->type().elem()), size);
+    if (private_space) r = b_.CreateAddrSpaceCast(r, type(op.result()->type()));
+    return r;
+  }
+
   llvm::Value* math(const ir::Operation& op) {
     const std::string& n = op.name();
     llvm::Value* x = in(op, 0);
-    if (n == "math.sqrt") return intrinsic(llvm::Intrinsic::sqrt, {x});
-    if (n == "math.floor") return intrinsic(llvm::Intrinsic::floor, {x});
-    if (n == "math.ceil") return intrinsic(llvm::Intrinsic::ceil, {x});
-    if (n == "math.trunc") return intrinsic(llvm::Intrinsic::trunc, {x});
-    if (n == "math.abs") return intrinsic(llvm::Intrinsic::fabs, {x});
+    switch (ir::core_op(op)) {
+      case ir::CoreOp::MathSqrt:
+        return intrinsic(llvm::Intrinsic::sqrt, {x});
+      case ir::CoreOp::MathFloor:
+        return intrinsic(llvm::Intrinsic::floor, {x});
+      case ir::CoreOp::MathCeil:
+        return intrinsic(llvm::Intrinsic::ceil, {x});
+      case ir::CoreOp::MathTrunc:
+        return intrinsic(llvm::Intrinsic::trunc, {x});
+      case ir::CoreOp::MathAbs:
+        return intrinsic(llvm::Intrinsic::fabs, {x});
+      default:
+        break;
+    }
     // libdevice: __nv_sin (double), __nv_sinf (float).
     std::string fn = str_cat("__nv_", n.substr(5), x->getType()->isFloatTy() ? "f" : "");
     std::vector<llvm::Type*> params(op.num_operands(), x->getType());
@@ -229,77 +250,131 @@ class FunctionLowerer {
 
   absl::Status lower(const ir::Operation& op, llvm::BasicBlock* here) {
     const std::string& n = op.name();
+    const ir::CoreOp kind = ir::core_op(op);
     ir::Type t = op.num_operands() ? op.operand(0)->type() : ir::Type();
     llvm::Value* r = nullptr;
-    if (n == "core.const") r = constant(op);
-    else if (n == "core.add") r = t.is_float() ? b_.CreateFAdd(in(op, 0), in(op, 1)) : b_.CreateAdd(in(op, 0), in(op, 1));
-    else if (n == "core.sub") r = t.is_float() ? b_.CreateFSub(in(op, 0), in(op, 1)) : b_.CreateSub(in(op, 0), in(op, 1));
-    else if (n == "core.mul") r = t.is_float() ? b_.CreateFMul(in(op, 0), in(op, 1)) : b_.CreateMul(in(op, 0), in(op, 1));
-    else if (n == "core.neg") r = t.is_float() ? b_.CreateFNeg(in(op, 0)) : b_.CreateNeg(in(op, 0));
-    else if (n == "core.div" || n == "core.mod") {
-      const ir::Attribute* rounding = op.attr("rounding");
-      bool floor = rounding && rounding->is<std::string>() && rounding->as_string() == "floor";
-      bool is_div = n == "core.div";
-      if (!t.is_float()) r = int_divmod(is_div, floor, in(op, 0), in(op, 1), t);
-      else if (floor) r = float_divmod(is_div, in(op, 0), in(op, 1));
-      else r = is_div ? b_.CreateFDiv(in(op, 0), in(op, 1)) : b_.CreateFRem(in(op, 0), in(op, 1));
-    } else if (n == "core.and") r = b_.CreateAnd(in(op, 0), in(op, 1));
-    else if (n == "core.or") r = b_.CreateOr(in(op, 0), in(op, 1));
-    else if (n == "core.xor") r = b_.CreateXor(in(op, 0), in(op, 1));
-    else if (n == "core.cmp") r = compare(op.attr("predicate")->as_string(), in(op, 0), in(op, 1), t);
-    else if (n == "core.select") r = b_.CreateSelect(in(op, 0), in(op, 1), in(op, 2));
-    else if (n == "core.cast") r = cast(in(op, 0), t, op.result()->type());
-    else if (n == "core.alloca" || n == "gpu.private_alloc") {
-      const ir::Attribute* count = op.attr("count");
-      llvm::Value* size = count && count->is<int64_t>() ? i64(count->as_int()) : nullptr;
-      llvm::IRBuilder<> top(&fn_->getEntryBlock(), fn_->getEntryBlock().getFirstInsertionPt());
-      r = top.CreateAlloca(type(op.result()->type().elem()), size);
-      if (n == "gpu.private_alloc") r = b_.CreateAddrSpaceCast(r, type(op.result()->type()));
-    } else if (n == "gpu.shared_alloc") {
-      ir::Type elem = op.result()->type().elem();
-      auto* array = llvm::ArrayType::get(type(elem), static_cast<uint64_t>(op.attr("count")->as_int()));
-      r = new llvm::GlobalVariable(*fn_->getParent(), array, false, llvm::GlobalValue::InternalLinkage,
-                                   llvm::UndefValue::get(array), str_cat(f_.name(), ".shared"), nullptr,
-                                   llvm::GlobalValue::NotThreadLocal, 3);
-    } else if (n == "core.load") r = b_.CreateLoad(type(op.result()->type()), in(op, 0));
-    else if (n == "core.store") b_.CreateStore(in(op, 0), in(op, 1));
-    else if (n == "core.ptr_offset") r = b_.CreateGEP(type(t.elem()), in(op, 0), in(op, 1));
-    else if (n == "core.call") {
-      llvm::Function* callee = fns_.at(op.attr("callee")->as_symbol().name);
-      std::vector<llvm::Value*> args;
-      for (size_t i = 0; i < op.num_operands(); ++i) args.push_back(in(op, i));
-      llvm::CallInst* call = b_.CreateCall(callee, args);
-      call->setCallingConv(callee->getCallingConv());
-      if (op.num_results()) r = call;
-    } else if (n == "gpu.barrier") b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
-    else if (n.starts_with("gpu.")) r = special_register(op);
-    else if (n.starts_with("math.")) r = math(op);
-    else if (n == "core.br") {
-      branch_args(op.successors()[0], here);
-      b_.CreateBr(blocks_.at(op.successors()[0].block));
-    } else if (n == "core.cond_br" && op.successors()[0].block == op.successors()[1].block) {
-      // One target on both edges: a phi takes one value per predecessor, so pick it here.
-      ir::Successor merged = op.successors()[0];
-      for (size_t i = 0; i < merged.args.size(); ++i)
-        if (merged.args[i] != op.successors()[1].args[i]) {
-          llvm::Value* picked = b_.CreateSelect(in(op, 0), values_.at(merged.args[i]),
-                                                values_.at(op.successors()[1].args[i]));
-          llvm::cast<llvm::PHINode>(values_.at(merged.block->argument(i)))->addIncoming(picked, here);
-          merged.args[i] = nullptr;
+    switch (kind) {
+      case ir::CoreOp::Const:
+        r = constant(op);
+        break;
+      case ir::CoreOp::Add:
+        r = t.is_float() ? b_.CreateFAdd(in(op, 0), in(op, 1)) : b_.CreateAdd(in(op, 0), in(op, 1));
+        break;
+      case ir::CoreOp::Sub:
+        r = t.is_float() ? b_.CreateFSub(in(op, 0), in(op, 1)) : b_.CreateSub(in(op, 0), in(op, 1));
+        break;
+      case ir::CoreOp::Mul:
+        r = t.is_float() ? b_.CreateFMul(in(op, 0), in(op, 1)) : b_.CreateMul(in(op, 0), in(op, 1));
+        break;
+      case ir::CoreOp::Neg:
+        r = t.is_float() ? b_.CreateFNeg(in(op, 0)) : b_.CreateNeg(in(op, 0));
+        break;
+      case ir::CoreOp::Div:
+      case ir::CoreOp::Mod: {
+        bool floor = ir::rounding_of(op) == ir::Rounding::Floor;
+        bool is_div = kind == ir::CoreOp::Div;
+        if (!t.is_float())
+          r = int_divmod(is_div, floor, in(op, 0), in(op, 1), t);
+        else if (floor)
+          r = float_divmod(is_div, in(op, 0), in(op, 1));
+        else
+          r = is_div ? b_.CreateFDiv(in(op, 0), in(op, 1)) : b_.CreateFRem(in(op, 0), in(op, 1));
+        break;
+      }
+      case ir::CoreOp::And:
+        r = b_.CreateAnd(in(op, 0), in(op, 1));
+        break;
+      case ir::CoreOp::Or:
+        r = b_.CreateOr(in(op, 0), in(op, 1));
+        break;
+      case ir::CoreOp::Xor:
+        r = b_.CreateXor(in(op, 0), in(op, 1));
+        break;
+      case ir::CoreOp::Cmp:
+        r = compare(op.attr("predicate")->as_string(), in(op, 0), in(op, 1), t);
+        break;
+      case ir::CoreOp::Select:
+        r = b_.CreateSelect(in(op, 0), in(op, 1), in(op, 2));
+        break;
+      case ir::CoreOp::Cast:
+        r = cast(in(op, 0), t, op.result()->type());
+        break;
+      case ir::CoreOp::Alloca:
+        r = alloca_of(op, false);
+        break;
+      case ir::CoreOp::Load:
+        r = b_.CreateLoad(type(op.result()->type()), in(op, 0));
+        break;
+      case ir::CoreOp::Store:
+        b_.CreateStore(in(op, 0), in(op, 1));
+        break;
+      case ir::CoreOp::PtrOffset:
+        r = b_.CreateGEP(type(t.elem()), in(op, 0), in(op, 1));
+        break;
+      case ir::CoreOp::Call: {
+        llvm::Function* callee = fns_.at(*ir::call_callee(op));
+        std::vector<llvm::Value*> args;
+        for (size_t i = 0; i < op.num_operands(); ++i) args.push_back(in(op, i));
+        llvm::CallInst* call = b_.CreateCall(callee, args);
+        call->setCallingConv(callee->getCallingConv());
+        if (op.num_results()) r = call;
+        break;
+      }
+      case ir::CoreOp::Br:
+        branch_args(op.successors()[0], here);
+        b_.CreateBr(blocks_.at(op.successors()[0].block));
+        break;
+      case ir::CoreOp::CondBr:
+        if (op.successors()[0].block == op.successors()[1].block) {
+          // One target on both edges: a phi takes one value per predecessor, so pick it here.
+          ir::Successor merged = op.successors()[0];
+          for (size_t i = 0; i < merged.args.size(); ++i)
+            if (merged.args[i] != op.successors()[1].args[i]) {
+              llvm::Value* picked =
+                  b_.CreateSelect(in(op, 0), values_.at(merged.args[i]), values_.at(op.successors()[1].args[i]));
+              llvm::cast<llvm::PHINode>(values_.at(merged.block->argument(i)))->addIncoming(picked, here);
+              merged.args[i] = nullptr;
+            }
+          for (size_t i = 0; i < merged.args.size(); ++i)
+            if (merged.args[i])
+              llvm::cast<llvm::PHINode>(values_.at(merged.block->argument(i)))
+                  ->addIncoming(values_.at(merged.args[i]), here);
+          b_.CreateBr(blocks_.at(merged.block));
+          break;
         }
-      for (size_t i = 0; i < merged.args.size(); ++i)
-        if (merged.args[i])
-          llvm::cast<llvm::PHINode>(values_.at(merged.block->argument(i)))->addIncoming(values_.at(merged.args[i]), here);
-      b_.CreateBr(blocks_.at(merged.block));
-    } else if (n == "core.cond_br") {
-      branch_args(op.successors()[0], here);
-      branch_args(op.successors()[1], here);
-      b_.CreateCondBr(in(op, 0), blocks_.at(op.successors()[0].block), blocks_.at(op.successors()[1].block));
-    } else if (n == "core.ret") {
-      if (op.num_operands()) b_.CreateRet(in(op, 0));
-      else b_.CreateRetVoid();
-    } else if (n == "core.unreachable") b_.CreateUnreachable();
-    else return coded_error("E1802", str_cat("backend 'nvvm' cannot lower ", n, " in @", f_.name()));
+        branch_args(op.successors()[0], here);
+        branch_args(op.successors()[1], here);
+        b_.CreateCondBr(in(op, 0), blocks_.at(op.successors()[0].block), blocks_.at(op.successors()[1].block));
+        break;
+      case ir::CoreOp::Ret:
+        if (op.num_operands())
+          b_.CreateRet(in(op, 0));
+        else
+          b_.CreateRetVoid();
+        break;
+      case ir::CoreOp::Unreachable:
+        b_.CreateUnreachable();
+        break;
+      default:
+        if (ir::is_math(kind))
+          r = math(op);
+        else if (n == "gpu.private_alloc")
+          r = alloca_of(op, true);
+        else if (n == "gpu.shared_alloc") {
+          ir::Type elem = op.result()->type().elem();
+          auto* array = llvm::ArrayType::get(type(elem), static_cast<uint64_t>(op.attr("count")->as_int()));
+          r = new llvm::GlobalVariable(*fn_->getParent(), array, false, llvm::GlobalValue::InternalLinkage,
+                                       llvm::UndefValue::get(array), str_cat(f_.name(), ".shared"), nullptr,
+                                       llvm::GlobalValue::NotThreadLocal, 3);
+        } else if (n == "gpu.barrier")
+          b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+        else if (n.starts_with("gpu."))
+          r = special_register(op);
+        else if (n.starts_with("math."))
+          r = math(op);
+        else
+          return coded_error("E1802", str_cat("backend 'nvvm' cannot lower ", n, " in @", f_.name()));
+    }
     if (op.num_results() && r) {
       const std::string& hint = op.result()->hint();
       if (!hint.empty() && !std::isdigit(static_cast<unsigned char>(hint[0]))) r->setName(hint);

@@ -6,11 +6,18 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ppy/ir/core_ops.h"
+
 namespace ppy::backends::source {
 namespace {
 
 bool is_branch(const ir::Operation* op) {
-  return op && (op->name() == "core.br" || op->name() == "core.cond_br");
+  return op && (ir::core_op(*op) == ir::CoreOp::Br || ir::core_op(*op) == ir::CoreOp::CondBr);
+}
+
+/// A terminator that leaves the function: its block has no successors.
+bool leaves(const ir::Operation& op) {
+  return ir::core_op(op) == ir::CoreOp::Ret || ir::core_op(op) == ir::CoreOp::Unreachable;
 }
 
 class Structurer {
@@ -31,7 +38,7 @@ class Structurer {
           if (it == index_.end()) return std::nullopt;  // a block of another region
           succs_[i].push_back(it->second);
         }
-      } else if (t->name() != "core.ret" && t->name() != "core.unreachable") {
+      } else if (!leaves(*t)) {
         return std::nullopt;  // a block that does not end in a terminator we know
       }
     }
@@ -257,13 +264,13 @@ class Structurer {
     out.push_back(body);
     const ir::Operation* t = blk->terminator();
     next = kNone;
-    if (t->name() == "core.ret" || t->name() == "core.unreachable") {
+    if (leaves(*t)) {
       Node r{Node::Kind::Return};
       r.op = t;
       out.push_back(r);
       return true;
     }
-    if (t->name() == "core.br") {
+    if (ir::core_op(*t) == ir::CoreOp::Br) {
       edge(out, t->successors()[0]);
       next = succs_[b][0];
       return true;

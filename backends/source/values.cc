@@ -2,39 +2,33 @@
 
 #include <algorithm>
 
+#include "ppy/ir/core_ops.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::backends::source {
-namespace {
-
-bool int_raising(const ir::Operation& op) {
-  const ir::Attribute* a = op.attr("overflow");
-  if (!a || !a->is<std::string>()) return false;
-  return a->as_string() == "python" || a->as_string() == "checked";
-}
-
-}  // namespace
 
 Effects effects_of(const ir::Operation& op, const ir::Module* module) {
   const std::string& n = op.name();
+  const ir::CoreOp kind = ir::core_op(op);
   Effects e;
-  if (n == "core.load") {
+  if (kind == ir::CoreOp::Load) {
     e.reads = true;
-  } else if (n == "core.buffer_len" || n == "core.buffer_data") {
+  } else if (kind == ir::CoreOp::BufferLen || kind == ir::CoreOp::BufferData) {
     e.reads = true;  // a list grows (docs/runtime.md, "Lists")
-  } else if (n == "core.buffer_load") {
+  } else if (kind == ir::CoreOp::BufferLoad) {
     e.reads = e.raises = true;
-  } else if (n == "core.store") {
+  } else if (kind == ir::CoreOp::Store) {
     e.writes = true;
-  } else if (n == "core.buffer_store") {
+  } else if (kind == ir::CoreOp::BufferStore) {
     e.writes = e.raises = true;
-  } else if (n == "core.guard") {
+  } else if (kind == ir::CoreOp::Guard) {
     e.raises = true;
-  } else if (n == "core.add" || n == "core.sub" || n == "core.mul" || n == "core.neg" || n == "core.shl") {
-    e.raises = op.num_results() && op.result(0)->type().is_integer_like() && int_raising(op);
-  } else if (n == "core.div" || n == "core.mod") {
+  } else if (kind == ir::CoreOp::Add || kind == ir::CoreOp::Sub || kind == ir::CoreOp::Mul || kind == ir::CoreOp::Neg ||
+             kind == ir::CoreOp::Shl) {
+    e.raises = op.num_results() && op.result(0)->type().is_integer_like() && ir::raises_on_overflow(op);
+  } else if (kind == ir::CoreOp::Div || kind == ir::CoreOp::Mod) {
     e.raises = op.num_results() && op.result(0)->type().is_integer_like();
-  } else if (n == "core.cast") {
+  } else if (kind == ir::CoreOp::Cast) {
     // float -> int raises for NaN, infinity and out of range; a narrowing
     // int -> int cast raises unless it wraps.
     if (op.num_results() && op.num_operands()) {
@@ -42,17 +36,16 @@ Effects effects_of(const ir::Operation& op, const ir::Module* module) {
       e.raises = (from.is_float() && to.is_integer_like()) ||
                  (from.is_integer_like() && to.is_integer_like() && from != to && to.bit_width() < 64);
     }
-  } else if (n == "core.call_extern") {
-    const ir::Attribute* c = op.attr("callee");
-    std::string callee = c && c->is<std::string>() ? c->as_string() : "";
+  } else if (kind == ir::CoreOp::CallExtern) {
+    const std::string* c = ir::extern_callee(op);
+    std::string_view callee = c ? std::string_view(*c) : std::string_view();
     if (callee == "ppy_pow_i64") e.raises = true;
     else if (callee.starts_with("ppy_list_new")) e.raises = false;  // a fresh list: nothing to order
     else e.writes = e.reads = e.raises = true;
-  } else if (n == "core.call") {
+  } else if (kind == ir::CoreOp::Call) {
     e.reads = e.writes = e.raises = true;
-    const ir::Attribute* c = op.attr("callee");
-    const ir::Function* callee =
-        module && c && c->is<ir::SymbolRef>() ? module->function(c->as_symbol().name) : nullptr;
+    const std::string* c = ir::call_callee(op);
+    const ir::Function* callee = module && c ? module->function(*c) : nullptr;
     const ir::Attribute* fx = callee ? callee->attributes().get("ppy.effects") : nullptr;
     if (fx && fx->is_array()) {
       e = {};
@@ -76,12 +69,12 @@ Effects effects_of(const ir::Operation& op, const ir::Module* module) {
 
 bool is_slot(const ir::Value* v) {
   const ir::Operation* d = v->def();
-  return d && d->name() == "core.alloca" && !d->attr("count");
+  return d && ir::core_op(*d) == ir::CoreOp::Alloca && !d->attr("count");
 }
 
 const std::string* global_symbol(const ir::Value* v) {
   const ir::Operation* d = v->def();
-  const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
+  const ir::Attribute* a = d ? ir::const_value(*d) : nullptr;
   return a && a->is<ir::SymbolRef>() ? &a->as_symbol().name : nullptr;
 }
 
@@ -141,12 +134,12 @@ void FunctionValues::decide_inlining(const ir::Block& b) {
     for (const Operand& o : operands) {
       const ir::Operation* d = o.v->def();
       if (!d || d->num_results() != 1 || inlined_.count(o.v)) continue;
-      if (d->name() == "core.const") {
+      if (ir::core_op(*d) == ir::CoreOp::Const) {
         inlined_.insert(o.v);  // a literal, wherever it is read
         continue;
       }
       if (d->parent() != &b || uses(o.v) != 1 || user_.at(o.v) != &u) continue;
-      if (d->name() == "core.alloca" || (options_.inlinable && !options_.inlinable(*d))) continue;
+      if (ir::core_op(*d) == ir::CoreOp::Alloca || (options_.inlinable && !options_.inlinable(*d))) continue;
       size_t dp = pos.at(d);
       Effects e = tree_effects_[d];
       if (o.conditional && (e.writes || e.raises)) continue;
@@ -213,7 +206,7 @@ void FunctionValues::assign_names(const ir::Function& f) {
   if (!entry_has_preds) {
     std::set<const ir::Value*> touched;
     for (auto& op : entry->operations()) {
-      if (op->name() == "core.store" && op->num_operands() == 2) {
+      if (ir::core_op(*op) == ir::CoreOp::Store && op->num_operands() == 2) {
         const ir::Value* v = op->operand(0);
         const ir::Value* slot = op->operand(1);
         if (v->arg_owner() == entry && uses(v) == 1 && is_slot(slot) && !touched.count(slot) &&
@@ -252,7 +245,7 @@ const std::string& FunctionValues::name(const ir::Value* v) const {
 
 bool FunctionValues::is_statement(const ir::Operation& op) const {
   if (op.num_results() == 0) return true;
-  if (op.name() == "core.alloca" && is_slot(op.result(0))) return false;
+  if (ir::core_op(op) == ir::CoreOp::Alloca && is_slot(op.result(0))) return false;
   if (op.num_results() == 1 && inlined_.count(op.result(0))) return false;
   for (auto& r : op.results())
     if (uses(&r) > 0) return true;

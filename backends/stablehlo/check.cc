@@ -26,11 +26,12 @@ const std::set<std::string, std::less<>>& supported_ops() {
 /// the address of loads and stores.
 bool is_value_slot(const ir::Value* v, const ir::Function& f) {
   const ir::Operation* def = v->def();
-  if (!def || def->name() != "core.alloca" || def->attr("count") || !scalar(v->type().elem())) return false;
+  if (!def || ir::core_op(*def) != ir::CoreOp::Alloca || def->attr("count") || !scalar(v->type().elem())) return false;
   bool ok = true;
   ir::walk(f.body(), [&](const ir::Operation& op) {
+    ir::CoreOp kind = ir::core_op(op);
     for (size_t i = 0; i < op.num_operands(); ++i)
-      if (op.operand(i) == v && !((op.name() == "core.load" && i == 0) || (op.name() == "core.store" && i == 1)))
+      if (op.operand(i) == v && !((kind == ir::CoreOp::Load && i == 0) || (kind == ir::CoreOp::Store && i == 1)))
         ok = false;
     for (const ir::Successor& s : op.successors())
       for (const ir::Value* a : s.args)
@@ -73,19 +74,20 @@ class Checker {
       return Refusal{str_cat(what, " in @", f.name()), std::move(capability), op.loc() ? op.loc() : f.loc()};
     };
     const std::string& n = op.name();
-    if (n == "core.call_extern") {
-      const ir::Attribute* c = op.attr("callee");
-      return refuse(str_cat("core.call_extern of ", c && c->is<std::string>() ? c->as_string() : "?"),
+    const ir::CoreOp kind = ir::core_op(op);
+    if (kind == ir::CoreOp::CallExtern) {
+      const std::string* c = ir::extern_callee(op);
+      return refuse(str_cat("core.call_extern of ", c ? *c : "?"),
                     "calls outside the marked functions (XLA runs no host code)");
     }
     if (!supported_ops().count(n)) return refuse(n, "a StableHLO form of this op");
     if (!op.regions().empty()) return refuse(n, "ops with regions");
-    if (n == "core.alloca") {
+    if (kind == ir::CoreOp::Alloca) {
       if (!is_value_slot(op.result(), f)) return refuse(str_cat(n, " of ", op.result()->type().str()), "memory (only scalar locals)");
       return std::nullopt;
     }
-    if (n == "core.load" || n == "core.store") {
-      const ir::Value* ptr = op.operand(n == "core.load" ? 0 : 1);
+    if (kind == ir::CoreOp::Load || kind == ir::CoreOp::Store) {
+      const ir::Value* ptr = op.operand(kind == ir::CoreOp::Load ? 0 : 1);
       if (!is_value_slot(ptr, f)) return refuse(str_cat(n, " through ", ptr->type().str()), "memory (only scalar locals)");
     } else {
       for (const ir::Value* v : op.operands())
@@ -93,9 +95,9 @@ class Checker {
     }
     for (const ir::Value& r : op.results())
       if (!scalar(r.type())) return refuse(str_cat(n, " of ", r.type().str()), "int, float and bool values only");
-    if (n == "core.call") {
-      const ir::Attribute* c = op.attr("callee");
-      const ir::Function* callee = c && c->is<ir::SymbolRef>() ? m_.function(c->as_symbol().name) : nullptr;
+    if (kind == ir::CoreOp::Call) {
+      const std::string* callee_name = ir::call_callee(op);
+      const ir::Function* callee = callee_name ? m_.function(*callee_name) : nullptr;
       if (!callee) return refuse(n, "a callee in this module");
       if (callee->is_declaration())
         return refuse(str_cat("a call to @", callee->name(), " of another module"), "calls across modules");
@@ -117,8 +119,8 @@ class Checker {
     if (found || done_.count(&f)) return;
     path.insert(&f);
     ir::walk(f.body(), [&](const ir::Operation& op) {
-      if (found || op.name() != "core.call") return;
-      const ir::Function* callee = m_.function(op.attr("callee")->as_symbol().name);
+      if (found || ir::core_op(op) != ir::CoreOp::Call) return;
+      const ir::Function* callee = m_.function(*ir::call_callee(op));
       if (path.count(callee)) {
         found = Refusal{str_cat("a recursive call to @", callee->name(), " in @", f.name()), "recursion (XLA has none)",
                         op.loc() ? op.loc() : f.loc()};
@@ -141,11 +143,13 @@ bool is_marked(const ir::Function& f) {
   return a && a->is<bool>() && a->as_bool();
 }
 
+int status_code(ir::GuardKind kind) {
+  // 1 overflow, 2 bounds, 3 zero_division, 4 range, 5 contract, 6 assert, 7 unknown.
+  return static_cast<int>(kind) + 1;
+}
+
 int status_code(std::string_view kind) {
-  static const std::map<std::string_view, int> codes = {{"overflow", 1}, {"bounds", 2},   {"zero_division", 3},
-                                                        {"range", 4},    {"contract", 5}, {"assert", 6}};
-  auto it = codes.find(kind);
-  return it == codes.end() ? 7 : it->second;
+  return status_code(ir::parse_guard_kind(kind).value_or(ir::GuardKind::Unknown));
 }
 
 std::optional<Refusal> check_module(const ir::Module& module) { return Checker(module).run(); }

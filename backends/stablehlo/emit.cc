@@ -68,9 +68,7 @@ std::string float_literal(double d, ir::Type t) {
 }
 
 bool checks_overflow(const ir::Operation& op) {
-  const ir::Attribute* o = op.attr("overflow");
-  return o && o->is<std::string>() && (o->as_string() == "python" || o->as_string() == "checked") &&
-         op.num_operands() && is_signed(op.operand(0)->type());
+  return ir::raises_on_overflow(op) && op.num_operands() && is_signed(op.operand(0)->type());
 }
 
 /// Which functions return a status: those with a guard or a checked integer
@@ -83,9 +81,10 @@ class Raises {
     memo_[&f] = false;  // no recursion reaches here (check.cc refuses it)
     bool raises = false;
     ir::walk(f.body(), [&](const ir::Operation& op) {
-      if (op.name() == "core.guard" || checks_overflow(op)) raises = true;
-      if (op.name() == "core.call")
-        if (const ir::Function* callee = m_.function(op.attr("callee")->as_symbol().name)) raises |= of(*callee);
+      ir::CoreOp kind = ir::core_op(op);
+      if (kind == ir::CoreOp::Guard || checks_overflow(op)) raises = true;
+      if (kind == ir::CoreOp::Call)
+        if (const ir::Function* callee = m_.function(*ir::call_callee(op))) raises |= of(*callee);
     });
     return memo_[&f] = raises;
   }
@@ -216,7 +215,7 @@ class FunctionPrinter {
     std::vector<std::string> names, types;
     const ir::Operation* term = b->terminator();
     for (size_t i = 0; i < f_.results().size(); ++i) {
-      names.push_back(term->name() == "core.ret" ? name_of(term->operand(i), env) : zero(f_.results()[i]));
+      names.push_back(ir::core_op(*term) == ir::CoreOp::Ret ? name_of(term->operand(i), env) : zero(f_.results()[i]));
       types.push_back(tensor(f_.results()[i]));
     }
     if (has_status_) {
@@ -249,9 +248,10 @@ class FunctionPrinter {
       if (b != f_.body().entry())
         for (size_t i = 0; i < b->num_arguments(); ++i) add(StateVar::Value, b->argument(i), b->argument(i)->type());
       for (const auto& o : b->operations()) {
-        if (o->name() == "core.alloca") add(StateVar::Slot, o->result(), o->result()->type().elem());
+        if (ir::core_op(*o) == ir::CoreOp::Alloca) add(StateVar::Slot, o->result(), o->result()->type().elem());
         auto used = [&](const ir::Value* v) {
-          if (v->def() && v->def()->parent() != b && v->def()->name() != "core.alloca") add(StateVar::Value, v, v->type());
+          if (v->def() && v->def()->parent() != b && ir::core_op(*v->def()) != ir::CoreOp::Alloca)
+            add(StateVar::Value, v, v->type());
         };
         for (const ir::Value* v : o->operands()) used(v);
         for (const ir::Successor& s : o->successors())
@@ -357,9 +357,10 @@ class FunctionPrinter {
       return s;
     };
     std::vector<std::string> next;
-    if (term.name() == "core.br") {
+    const ir::CoreOp kind = ir::core_op(term);
+    if (kind == ir::CoreOp::Br) {
       next = jump(term.successors()[0]);
-    } else if (term.name() == "core.cond_br") {
+    } else if (kind == ir::CoreOp::CondBr) {
       std::vector<std::string> t = jump(term.successors()[0]), f = jump(term.successors()[1]);
       std::string c = name_of(term.operand(0), env);
       next = t;
@@ -368,7 +369,7 @@ class FunctionPrinter {
     } else {  // core.ret / core.unreachable: the loop ends
       next = base();
       next[0] = i32(-1);
-      if (term.name() == "core.ret")
+      if (kind == ir::CoreOp::Ret)
         for (size_t i = 0; i < term.num_operands(); ++i) next[2 + i] = name_of(term.operand(i), env);
     }
     if (env.status != in[1]) {  // a guard may have failed here: stop
@@ -405,7 +406,8 @@ class FunctionPrinter {
       q = select(adjust, binary("subtract", q, one, tt), q, tt);
       r = select(adjust, binary("add", r, b, tt), r, tt);
     }
-    if (check && is_div) fail_if(logical_and(minus_one, compare("EQ", a, min_int(t), t)), status_code("overflow"), env);
+    if (check && is_div)
+      fail_if(logical_and(minus_one, compare("EQ", a, min_int(t), t)), status_code(ir::GuardKind::Overflow), env);
     return is_div ? q : r;
   }
 
@@ -454,87 +456,127 @@ class FunctionPrinter {
     return select(negative, unary("ceil", x, tt), unary("floor", x, tt), tt);
   }
 
+  /// A call to another marked function: its results, and its status folded
+  /// into this function's (the first failure wins).
+  std::string call(const ir::Operation& o, Env& env) {
+    auto in = [&](size_t i) { return name_of(o.operand(i), env); };
+    const ir::Function& callee = *m_.function(*ir::call_callee(o));
+    bool status = raises_.of(callee);
+    std::vector<std::string> args, arg_types, result_types;
+    for (size_t i = 0; i < o.num_operands(); ++i) {
+      args.push_back(in(i));
+      arg_types.push_back(tensor(o.operand(i)->type()));
+    }
+    for (ir::Type rt : callee.results()) result_types.push_back(tensor(rt));
+    if (status) result_types.push_back(kI32);
+    std::string c = fresh();
+    std::string count = result_types.size() > 1 ? str_cat(":", result_types.size()) : "";
+    std::string results = result_types.size() == 1 ? result_types[0] : str_cat("(", join(result_types), ")");
+    line(str_cat(result_types.empty() ? "" : str_cat(c, count, " = "), "func.call @", callee.name(), "(", join(args),
+                 ") : (", join(arg_types), ") -> ", results));
+    auto result = [&](size_t i) { return result_types.size() > 1 ? str_cat(c, "#", i) : c; };
+    std::string r;
+    if (o.num_results()) r = result(0);
+    if (status && !env.status.empty()) {
+      std::string callee_status = result(result_types.size() - 1);
+      std::string ok_so_far = compare("EQ", env.status, i32(0), ir::Type::scalar(TypeKind::I32));
+      env.status = select(ok_so_far, callee_status, env.status, kI32);
+    }
+    return r;
+  }
+
   void emit(const ir::Operation& o, Env& env) {
     const std::string& n = o.name();
+    const ir::CoreOp kind = ir::core_op(o);
     auto in = [&](size_t i) { return name_of(o.operand(i), env); };
     ir::Type t = o.num_operands() ? o.operand(0)->type() : ir::Type();
     std::string tt = t ? tensor(t) : "";
     std::string r;
-    if (n == "core.const") {
-      ir::Type rt = o.result()->type();
-      const ir::Attribute& v = *o.attr("value");
-      if (rt.is_bool()) r = constant(v.is<bool>() && v.as_bool() ? "true" : "false", kBool);
-      else if (rt.is_float()) r = float_const(v.is<double>() ? v.as_float() : v.is<int64_t>() ? double(v.as_int()) : 0.0, rt);
-      else r = int_const(v.is<int64_t>() ? v.as_int() : v.is<bool>() ? v.as_bool() : 0, rt);
-    } else if (n == "core.add" || n == "core.sub" || n == "core.mul") {
-      std::string a = in(0), b = in(1);
-      r = binary(n == "core.add" ? "add" : n == "core.sub" ? "subtract" : "multiply", a, b, tt);
-      if (checks_overflow(o)) {
-        std::string z = int_const(0, t), bad;
-        if (n == "core.add")
-          bad = compare("LT", binary("and", binary("xor", a, r, tt), binary("xor", b, r, tt), tt), z, t);
-        else if (n == "core.sub")
-          bad = compare("LT", binary("and", binary("xor", a, b, tt), binary("xor", a, r, tt), tt), z, t);
-        else {  // a * b overflowed unless r / a == b (a = -1: only b = MIN overflows)
-          std::string minus_one = compare("EQ", a, int_const(-1, t), t);
-          std::string safe = select(binary("or", compare("EQ", a, z, t), minus_one, kBool), int_const(1, t), a, tt);
-          std::string differs = logical_and(compare("NE", a, z, t), compare("NE", binary("divide", r, safe, tt), b, t));
-          bad = select(minus_one, compare("EQ", b, min_int(t), t), differs, kBool);
+    switch (kind) {
+      case ir::CoreOp::Const: {
+        ir::Type rt = o.result()->type();
+        const ir::Attribute& v = *o.attr("value");
+        if (rt.is_bool())
+          r = constant(v.is<bool>() && v.as_bool() ? "true" : "false", kBool);
+        else if (rt.is_float())
+          r = float_const(v.is<double>() ? v.as_float() : v.is<int64_t>() ? double(v.as_int()) : 0.0, rt);
+        else
+          r = int_const(v.is<int64_t>() ? v.as_int() : v.is<bool>() ? v.as_bool() : 0, rt);
+        break;
+      }
+      case ir::CoreOp::Add:
+      case ir::CoreOp::Sub:
+      case ir::CoreOp::Mul: {
+        std::string a = in(0), b = in(1);
+        r = binary(kind == ir::CoreOp::Add ? "add" : kind == ir::CoreOp::Sub ? "subtract" : "multiply", a, b, tt);
+        if (checks_overflow(o)) {
+          std::string z = int_const(0, t), bad;
+          if (kind == ir::CoreOp::Add)
+            bad = compare("LT", binary("and", binary("xor", a, r, tt), binary("xor", b, r, tt), tt), z, t);
+          else if (kind == ir::CoreOp::Sub)
+            bad = compare("LT", binary("and", binary("xor", a, b, tt), binary("xor", a, r, tt), tt), z, t);
+          else {  // a * b overflowed unless r / a == b (a = -1: only b = MIN overflows)
+            std::string minus_one = compare("EQ", a, int_const(-1, t), t);
+            std::string safe = select(binary("or", compare("EQ", a, z, t), minus_one, kBool), int_const(1, t), a, tt);
+            std::string differs =
+                logical_and(compare("NE", a, z, t), compare("NE", binary("divide", r, safe, tt), b, t));
+            bad = select(minus_one, compare("EQ", b, min_int(t), t), differs, kBool);
+          }
+          fail_if(bad, status_code(ir::GuardKind::Overflow), env);
         }
-        fail_if(bad, status_code("overflow"), env);
+        break;
       }
-    } else if (n == "core.neg") {
-      r = unary("negate", in(0), tt);
-      if (checks_overflow(o)) fail_if(compare("EQ", in(0), min_int(t), t), status_code("overflow"), env);
-    } else if (n == "core.div" || n == "core.mod") {
-      const ir::Attribute* rounding = o.attr("rounding");
-      bool floor = rounding && rounding->is<std::string>() && rounding->as_string() == "floor";
-      if (!t.is_float()) r = int_divmod(n == "core.div", floor, in(0), in(1), t, checks_overflow(o), env);
-      else if (floor) r = float_divmod(n == "core.div", in(0), in(1), t);
-      else r = binary(n == "core.div" ? "divide" : "remainder", in(0), in(1), tt);
-    } else if (n == "core.and" || n == "core.or" || n == "core.xor") {
-      r = binary(std::string_view(n).substr(5), in(0), in(1), tt);
-    } else if (n == "core.cmp") {
-      static const std::map<std::string, std::string_view> dirs = {{"eq", "EQ"}, {"ne", "NE"}, {"lt", "LT"},
-                                                                   {"le", "LE"}, {"gt", "GT"}, {"ge", "GE"}};
-      r = compare(dirs.at(o.attr("predicate")->as_string()), in(0), in(1), t);
-    } else if (n == "core.select") {
-      r = select(in(0), in(1), in(2), tensor(o.result()->type()));
-    } else if (n == "core.cast") {
-      r = cast(in(0), t, o.result()->type());
-    } else if (n == "core.guard") {
-      const ir::Attribute* k = o.attr("kind");
-      fail_if(unary("not", in(0), kBool), status_code(k && k->is<std::string>() ? k->as_string() : ""), env);
-    } else if (n == "core.alloca") {
-      env.slots[o.result()] = zero(o.result()->type().elem());
-    } else if (n == "core.load") {
-      r = env.slots.at(o.operand(0));
-    } else if (n == "core.store") {
-      env.slots[o.operand(1)] = in(0);
-    } else if (n == "core.call") {
-      const ir::Function& callee = *m_.function(o.attr("callee")->as_symbol().name);
-      bool status = raises_.of(callee);
-      std::vector<std::string> args, arg_types, result_types;
-      for (size_t i = 0; i < o.num_operands(); ++i) {
-        args.push_back(in(i));
-        arg_types.push_back(tensor(o.operand(i)->type()));
+      case ir::CoreOp::Neg:
+        r = unary("negate", in(0), tt);
+        if (checks_overflow(o)) fail_if(compare("EQ", in(0), min_int(t), t), status_code(ir::GuardKind::Overflow), env);
+        break;
+      case ir::CoreOp::Div:
+      case ir::CoreOp::Mod: {
+        bool floor = ir::rounding_of(o) == ir::Rounding::Floor;
+        bool is_div = kind == ir::CoreOp::Div;
+        if (!t.is_float())
+          r = int_divmod(is_div, floor, in(0), in(1), t, checks_overflow(o), env);
+        else if (floor)
+          r = float_divmod(is_div, in(0), in(1), t);
+        else
+          r = binary(is_div ? "divide" : "remainder", in(0), in(1), tt);
+        break;
       }
-      for (ir::Type rt : callee.results()) result_types.push_back(tensor(rt));
-      if (status) result_types.push_back(kI32);
-      std::string c = fresh();
-      std::string count = result_types.size() > 1 ? str_cat(":", result_types.size()) : "";
-      std::string results = result_types.size() == 1 ? result_types[0] : str_cat("(", join(result_types), ")");
-      line(str_cat(result_types.empty() ? "" : str_cat(c, count, " = "), "func.call @", callee.name(), "(", join(args),
-                   ") : (", join(arg_types), ") -> ", results));
-      auto result = [&](size_t i) { return result_types.size() > 1 ? str_cat(c, "#", i) : c; };
-      if (o.num_results()) r = result(0);
-      if (status && !env.status.empty()) {
-        std::string callee_status = result(result_types.size() - 1);
-        std::string ok_so_far = compare("EQ", env.status, i32(0), ir::Type::scalar(TypeKind::I32));
-        env.status = select(ok_so_far, callee_status, env.status, kI32);
+      case ir::CoreOp::And:
+      case ir::CoreOp::Or:
+      case ir::CoreOp::Xor:
+        r = binary(std::string_view(n).substr(5), in(0), in(1), tt);
+        break;
+      case ir::CoreOp::Cmp: {
+        // In ir::Predicate's order: eq ne lt le gt ge.
+        static constexpr std::string_view kDirections[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+        r = compare(kDirections[static_cast<size_t>(ir::predicate_of(o).value())], in(0), in(1), t);
+        break;
       }
-    } else if (n.starts_with("math.")) {
-      r = math(o, env);
+      case ir::CoreOp::Select:
+        r = select(in(0), in(1), in(2), tensor(o.result()->type()));
+        break;
+      case ir::CoreOp::Cast:
+        r = cast(in(0), t, o.result()->type());
+        break;
+      case ir::CoreOp::Guard:
+        fail_if(unary("not", in(0), kBool), status_code(ir::guard_kind(o)), env);
+        break;
+      case ir::CoreOp::Alloca:
+        env.slots[o.result()] = zero(o.result()->type().elem());
+        break;
+      case ir::CoreOp::Load:
+        r = env.slots.at(o.operand(0));
+        break;
+      case ir::CoreOp::Store:
+        env.slots[o.operand(1)] = in(0);
+        break;
+      case ir::CoreOp::Call:
+        r = call(o, env);
+        break;
+      default:
+        if (ir::is_math(kind)) r = math(o, env);
+        break;
     }
     if (o.num_results() && !r.empty()) env.values[o.result()] = r;
   }

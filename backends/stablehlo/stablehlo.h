@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "ppy/ir/core_ops.h"
 #include "ppy/ir/ir.h"
 
 namespace ppy::stablehlo {
@@ -15,6 +16,8 @@ bool is_marked(const ir::Function& f);
 
 /// A guard kind's status code: the value a function's trailing status result
 /// holds when that guard failed (0: none failed).
+int status_code(ir::GuardKind kind);
+/// The same by the kind's spelling (`"overflow"`; another word: an unknown kind's).
 int status_code(std::string_view guard_kind);
 
 /// What `validate` refuses in a marked function: the op, type or function and where.

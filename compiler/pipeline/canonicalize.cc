@@ -16,8 +16,9 @@ using ir::Operation;
 using ir::Type;
 using ir::Value;
 
-bool is_commutative(std::string_view n) {
-  return n == "core.add" || n == "core.mul" || n == "core.and" || n == "core.or" || n == "core.xor";
+bool is_commutative(ir::CoreOp n) {
+  using enum ir::CoreOp;
+  return n == Add || n == Mul || n == And || n == Or || n == Xor;
 }
 
 /// Turns `op` into `core.const value` in place, so its result keeps its uses.
@@ -44,39 +45,36 @@ bool is_all_ones(const Value* v) {
 /// The value `op`'s result equals by an algebraic identity, or null. May turn
 /// `op` into a constant instead (x*0, x-x), returning its own result.
 Value* simplify(Operation& op) {
-  std::string_view n = op.name();
+  using enum ir::CoreOp;
+  const ir::CoreOp n = ir::core_op(op);
   if (op.num_results() != 1) return nullptr;
   Type t = op.result()->type();
-  if (n == "core.select") {
+  if (n == Select) {
     if (auto c = int_of(op.operand(0))) return *c ? op.operand(1) : op.operand(2);
     if (op.operand(1) == op.operand(2)) return op.operand(1);
     return nullptr;
   }
-  if (n == "core.cast") return op.operand(0)->type() == t ? op.operand(0) : nullptr;
+  if (n == Cast) return op.operand(0)->type() == t ? op.operand(0) : nullptr;
   if (op.num_operands() != 2) return nullptr;
   Value* x = op.operand(0);
   Value* y = op.operand(1);
   bool is_int = t.is_integer_like() || t.is_bool();
-  if (n == "core.cmp" && x == y && (x->type().is_integer_like() || x->type().is_bool())) {
-    const ir::Attribute* p = op.attr("predicate");
-    std::string pred = p && p->is<std::string>() ? p->as_string() : "";
-    make_const(op, ir::Attribute(pred == "eq" || pred == "le" || pred == "ge"));
+  if (n == Cmp && x == y && (x->type().is_integer_like() || x->type().is_bool())) {
+    std::optional<ir::Predicate> p = ir::predicate_of(op);
+    make_const(op, ir::Attribute(p == ir::Predicate::Eq || p == ir::Predicate::Le || p == ir::Predicate::Ge));
     return op.result();
   }
   if (!t.is_scalar()) return nullptr;
   if (is_int) {
-    if ((n == "core.add" || n == "core.sub" || n == "core.or" || n == "core.xor" || n == "core.shl" ||
-         n == "core.shr") && is_int_const(y, 0))
-      return x;
-    if ((n == "core.mul" || n == "core.div") && is_int_const(y, 1)) return x;
-    if ((n == "core.and" || n == "core.or") && x == y) return x;
-    if (n == "core.and" && is_all_ones(y)) return x;
-    if (((n == "core.mul" || n == "core.and") && is_int_const(y, 0)) ||
-        ((n == "core.sub" || n == "core.xor") && x == y)) {
+    if ((n == Add || n == Sub || n == Or || n == Xor || n == Shl || n == Shr) && is_int_const(y, 0)) return x;
+    if ((n == Mul || n == Div) && is_int_const(y, 1)) return x;
+    if ((n == And || n == Or) && x == y) return x;
+    if (n == And && is_all_ones(y)) return x;
+    if (((n == Mul || n == And) && is_int_const(y, 0)) || ((n == Sub || n == Xor) && x == y)) {
       make_const(op, int_attr(0, t));
       return op.result();
     }
-    if (n == "core.or" && is_all_ones(y)) {
+    if (n == Or && is_all_ones(y)) {
       make_const(op, int_attr(t.is_bool() ? 1 : -1, t));
       return op.result();
     }
@@ -84,10 +82,10 @@ Value* simplify(Operation& op) {
   }
   if (t.is_float()) {
     // Only identities exact for every float, -0.0, inf and NaN included.
-    if (n == "core.add" && is_float_const(y, -0.0, true)) return x;
-    if (n == "core.sub" && is_float_const(y, 0.0, true)) return x;
-    if (n == "core.mul" && is_float_const(y, 1.0)) return x;
-    if (n == "core.div" && !op.attr("rounding") && is_float_const(y, 1.0)) return x;
+    if (n == Add && is_float_const(y, -0.0, true)) return x;
+    if (n == Sub && is_float_const(y, 0.0, true)) return x;
+    if (n == Mul && is_float_const(y, 1.0)) return x;
+    if (n == Div && ir::rounding_of(op) == ir::Rounding::None && is_float_const(y, 1.0)) return x;
   }
   return nullptr;
 }
@@ -95,7 +93,7 @@ Value* simplify(Operation& op) {
 /// Rewrites a terminator whose choice is known into a `core.br`; returns the
 /// replacement, or null.
 std::unique_ptr<Operation> fold_branch(Operation& op) {
-  if (op.name() != "core.cond_br" || op.successors().size() != 2) return nullptr;
+  if (ir::core_op(op) != ir::CoreOp::CondBr || op.successors().size() != 2) return nullptr;
   int pick = -1;
   if (auto c = int_of(op.operand(0))) pick = *c ? 0 : 1;
   auto& s = op.successors();
@@ -134,7 +132,7 @@ bool unique_constants(ir::Function& f) {
   bool changed = false;
   auto& eops = entry->operations();
   for (size_t i = 0; i < eops.size(); ++i) {
-    if (eops[i]->name() != "core.const" || eops[i]->num_results() != 1) continue;
+    if (ir::core_op(*eops[i]) != ir::CoreOp::Const || eops[i]->num_results() != 1) continue;
     std::string key = const_key(*eops[i]);
     if (key.empty()) continue;
     auto [it, fresh] = seen.emplace(key, eops[i]->result());
@@ -148,7 +146,7 @@ bool unique_constants(ir::Function& f) {
     if (b.get() == entry) continue;
     auto& ops = b->operations();
     for (size_t i = 0; i < ops.size(); ++i) {
-      if (ops[i]->name() != "core.const" || ops[i]->num_results() != 1) continue;
+      if (ir::core_op(*ops[i]) != ir::CoreOp::Const || ops[i]->num_results() != 1) continue;
       std::string key = const_key(*ops[i]);
       if (key.empty()) continue;
       auto it = seen.find(key);
@@ -203,18 +201,19 @@ class Canonicalize : public ir::FunctionPass {
           changed = true;
           continue;
         }
-        if (op.name() == "core.guard" && int_of(op.operand(0)).value_or(0) == 1) {
+        const ir::CoreOp kind = ir::core_op(op);
+        if (kind == ir::CoreOp::Guard && int_of(op.operand(0)).value_or(0) == 1) {
           block->remove(i--);
           changed = true;
           continue;
         }
-        if (is_commutative(op.name()) && op.num_operands() == 2 && const_value(op.operand(0)) &&
+        if (is_commutative(kind) && op.num_operands() == 2 && const_value(op.operand(0)) &&
             !const_value(op.operand(1))) {
           std::swap(op.operands()[0], op.operands()[1]);
           changed = true;
         }
         if (auto folded = fold_constant(op)) {
-          if (op.name() != "core.const") {
+          if (kind != ir::CoreOp::Const) {
             make_const(op, *folded);
             changed = true;
           }

@@ -56,7 +56,8 @@ class CommonSubexpressions : public ir::FunctionPass {
     for (size_t i = 0; i < ops.size(); ++i) {
       Operation& op = *ops[i];
       for (auto& v : op.operands()) v = resolve(repl, v);
-      if (!is_pure(op, reg) || op.num_results() == 0 || op.name() == "core.const" || !op.regions().empty()) continue;
+      if (!is_pure(op, reg) || op.num_results() == 0 || ir::core_op(op) == ir::CoreOp::Const || !op.regions().empty())
+        continue;
       std::string key = key_of(op);
       Operation* same = nullptr;
       for (Operation* c : table[key])

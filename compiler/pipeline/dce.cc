@@ -7,7 +7,7 @@
 namespace ppy::pipeline {
 namespace {
 
-bool is_alloca(const ir::Value* v) { return v->def() && v->def()->name() == "core.alloca"; }
+bool is_alloca(const ir::Value* v) { return v->def() && ir::core_op(*v->def()) == ir::CoreOp::Alloca; }
 
 /// Unused loads from stack slots: a load of an alloca cannot fault.
 bool erase_dead_loads(ir::Function& f) {
@@ -17,7 +17,7 @@ bool erase_dead_loads(ir::Function& f) {
     auto& ops = b->operations();
     for (size_t i = ops.size(); i-- > 0;) {
       ir::Operation& op = *ops[i];
-      if (op.name() == "core.load" && uses[op.result()] == 0 && is_alloca(op.operand(0))) {
+      if (ir::core_op(op) == ir::CoreOp::Load && uses[op.result()] == 0 && is_alloca(op.operand(0))) {
         b->remove(i);
         changed = true;
       }
@@ -31,7 +31,7 @@ bool erase_write_only_slots(ir::Function& f) {
   std::unordered_set<const ir::Value*> read;  // slots used any other way
   ir::walk(f.body(), [&](const ir::Operation& op) {
     for (size_t i = 0; i < op.num_operands(); ++i)
-      if (!(op.name() == "core.store" && i == 1)) read.insert(op.operand(i));
+      if (!(ir::core_op(op) == ir::CoreOp::Store && i == 1)) read.insert(op.operand(i));
     for (auto& s : op.successors()) read.insert(s.args.begin(), s.args.end());
   });
   bool changed = false;
@@ -39,8 +39,9 @@ bool erase_write_only_slots(ir::Function& f) {
     auto& ops = b->operations();
     for (size_t i = ops.size(); i-- > 0;) {
       ir::Operation& op = *ops[i];
-      bool dead_store = op.name() == "core.store" && is_alloca(op.operand(1)) && !read.count(op.operand(1));
-      bool dead_slot = op.name() == "core.alloca" && !read.count(op.result());
+      const ir::CoreOp kind = ir::core_op(op);
+      bool dead_store = kind == ir::CoreOp::Store && is_alloca(op.operand(1)) && !read.count(op.operand(1));
+      bool dead_slot = kind == ir::CoreOp::Alloca && !read.count(op.result());
       if (dead_store || dead_slot) {
         b->remove(i);
         changed = true;

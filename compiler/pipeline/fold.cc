@@ -23,46 +23,64 @@ std::optional<int64_t> settle(std::optional<int64_t> v, bool overflowed, sem::Ov
   return v;
 }
 
-std::optional<int64_t> fold_int_binary(std::string_view n, const ir::Operation& op, int64_t a, int64_t b, Type t) {
+std::optional<int64_t> fold_int_binary(ir::CoreOp n, const ir::Operation& op, int64_t a, int64_t b, Type t) {
   sem::Overflow mode = sem::overflow_of(op);
   int64_t r = 0;
-  if (n == "core.add") return settle(static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)),
-                                     __builtin_add_overflow(a, b, &r), mode, t);
-  if (n == "core.sub") return settle(static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)),
-                                     __builtin_sub_overflow(a, b, &r), mode, t);
-  if (n == "core.mul") return settle(static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)),
-                                     __builtin_mul_overflow(a, b, &r), mode, t);
-  if (n == "core.div") {
-    if (b == 0) return std::nullopt;
-    auto q = sem::int_div(a, b, sem::rounding_of(op));
-    return settle(q ? q : std::optional<int64_t>(INT64_MIN), !q, mode, t);
-  }
-  if (n == "core.mod") return settle(sem::int_mod(a, b, sem::rounding_of(op)), false, mode, t);
-  if (n == "core.and") return a & b;
-  if (n == "core.or") return a | b;
-  if (n == "core.xor") return a ^ b;
   int width = t.bit_width();
-  if (n == "core.shl") {
-    sem::Shifted s = sem::shl(a, b, width);
-    return settle(s.value, s.overflowed, mode, t);
+  switch (n) {
+    case ir::CoreOp::Add:
+      return settle(static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)),
+                    __builtin_add_overflow(a, b, &r), mode, t);
+    case ir::CoreOp::Sub:
+      return settle(static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)),
+                    __builtin_sub_overflow(a, b, &r), mode, t);
+    case ir::CoreOp::Mul:
+      return settle(static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)),
+                    __builtin_mul_overflow(a, b, &r), mode, t);
+    case ir::CoreOp::Div: {
+      if (b == 0) return std::nullopt;
+      auto q = sem::int_div(a, b, sem::rounding_of(op));
+      return settle(q ? q : std::optional<int64_t>(INT64_MIN), !q, mode, t);
+    }
+    case ir::CoreOp::Mod:
+      return settle(sem::int_mod(a, b, sem::rounding_of(op)), false, mode, t);
+    case ir::CoreOp::And:
+      return a & b;
+    case ir::CoreOp::Or:
+      return a | b;
+    case ir::CoreOp::Xor:
+      return a ^ b;
+    case ir::CoreOp::Shl: {
+      sem::Shifted s = sem::shl(a, b, width);
+      return settle(s.value, s.overflowed, mode, t);
+    }
+    case ir::CoreOp::Shr:
+      return sem::shr(a, b, width, t.is_signed() || t.kind() == TypeKind::Index);
+    default:
+      return std::nullopt;
   }
-  if (n == "core.shr") return sem::shr(a, b, width, t.is_signed() || t.kind() == TypeKind::Index);
-  return std::nullopt;
 }
 
-std::optional<double> fold_float_binary(std::string_view n, const ir::Operation& op, double a, double b) {
-  if (n == "core.add") return a + b;
-  if (n == "core.sub") return a - b;
-  if (n == "core.mul") return a * b;
-  const ir::Attribute* r = op.attr("rounding");
-  bool floor = r && r->is<std::string>() && r->as_string() == "floor";
-  if (n == "core.div") {
-    if (!r) return a / b;
-    return floor ? sem::float_floor_div(a, b) : std::trunc(a / b);
+std::optional<double> fold_float_binary(ir::CoreOp n, const ir::Operation& op, double a, double b) {
+  const ir::Rounding rounding = ir::rounding_of(op);
+  bool floor = rounding == ir::Rounding::Floor;
+  switch (n) {
+    case ir::CoreOp::Add:
+      return a + b;
+    case ir::CoreOp::Sub:
+      return a - b;
+    case ir::CoreOp::Mul:
+      return a * b;
+    case ir::CoreOp::Div:
+      if (rounding == ir::Rounding::None) return a / b;
+      return floor ? sem::float_floor_div(a, b) : std::trunc(a / b);
+    case ir::CoreOp::Mod:
+      return floor ? sem::float_floor_mod(a, b) : std::fmod(a, b);
+    case ir::CoreOp::MathPow:
+      return std::pow(a, b);
+    default:
+      return std::nullopt;
   }
-  if (n == "core.mod") return floor ? sem::float_floor_mod(a, b) : std::fmod(a, b);
-  if (n == "math.pow") return std::pow(a, b);
-  return std::nullopt;
 }
 
 std::optional<ir::Attribute> fold_cast(const ir::Operation& op, Type from, Type to) {
@@ -84,7 +102,8 @@ std::optional<ir::Attribute> fold_cast(const ir::Operation& op, Type from, Type 
   if (to.is_bool()) return ir::Attribute(*v != 0);
   if (to.is_integer_like()) {
     if (!sem::fits(*v, to)) {
-      if (sem::overflow_of(op) != sem::Overflow::Wrap || !op.attr("overflow")) return std::nullopt;
+      // Only an explicit `wrap` wraps: any other cast that does not fit raises.
+      if (ir::overflow_of(op) != ir::Overflow::Wrap) return std::nullopt;
       return ir::Attribute(sem::wrap(*v, to));
     }
     return ir::Attribute(*v);
@@ -119,13 +138,13 @@ std::optional<ir::Attribute> fold_constant(const ir::Operation& op) {
   if (op.num_results() != 1 || op.num_operands() == 0) return std::nullopt;
   for (const ir::Value* v : op.operands())
     if (!const_value(v)) return std::nullopt;
-  std::string_view n = op.name();
+  const ir::CoreOp n = ir::core_op(op);
   Type t = op.result()->type();
   Type ot = op.operand(0)->type();
   if (!t.is_scalar()) return std::nullopt;
-  if (n == "core.cast") return fold_cast(op, ot, t);
-  if (n == "core.select") return std::nullopt;  // canonicalize picks the operand
-  if (n == "core.cmp") {
+  if (n == ir::CoreOp::Cast) return fold_cast(op, ot, t);
+  if (n == ir::CoreOp::Select) return std::nullopt;  // canonicalize picks the operand
+  if (n == ir::CoreOp::Cmp) {
     auto p = sem::pred_of(op);
     if (!p) return std::nullopt;
     if (ot.is_float()) {
@@ -142,9 +161,9 @@ std::optional<ir::Attribute> fold_constant(const ir::Operation& op) {
   if (t.is_float()) {
     auto a = float_of(op.operand(0));
     if (!a) return std::nullopt;
-    if (n == "core.neg") return ir::Attribute(-*a);
+    if (n == ir::CoreOp::Neg) return ir::Attribute(-*a);
     if (op.num_operands() == 1) {
-      auto fn = sem::math_fn(n);
+      auto fn = sem::math_fn(op.name());
       if (!fn || *fn == sem::MathFn::Pow) return std::nullopt;
       return ir::Attribute(round_to(sem::apply_math(*fn, *a), t));
     }
@@ -157,7 +176,7 @@ std::optional<ir::Attribute> fold_constant(const ir::Operation& op) {
   if (!t.is_integer_like() && !t.is_bool()) return std::nullopt;
   auto a = int_of(op.operand(0));
   if (!a) return std::nullopt;
-  if (n == "core.neg") {
+  if (n == ir::CoreOp::Neg) {
     if (*a == INT64_MIN && sem::raises(sem::overflow_of(op))) return std::nullopt;
     auto r = settle(static_cast<int64_t>(0 - static_cast<uint64_t>(*a)), *a == INT64_MIN, sem::overflow_of(op), t);
     if (!r) return std::nullopt;

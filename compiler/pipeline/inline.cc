@@ -18,7 +18,7 @@ using ir::Operation;
 using ir::Value;
 
 const ir::SymbolRef* callee_of(const Operation& op) {
-  if (op.name() != "core.call") return nullptr;
+  if (ir::core_op(op) != ir::CoreOp::Call) return nullptr;
   const ir::Attribute* c = op.attr("callee");
   return c && c->is<ir::SymbolRef>() ? &c->as_symbol() : nullptr;
 }
@@ -87,7 +87,7 @@ void inline_call(Function& caller, Block* block, size_t pos, const Function& cal
   std::vector<std::pair<const Operation*, Operation*>> made;
   for (auto& cb : callee.body().blocks())
     for (auto& op : cb->operations()) {
-      bool ret = op->name() == "core.ret";
+      bool ret = ir::core_op(*op) == ir::CoreOp::Ret;
       std::vector<ir::Type> types;
       for (auto& r : op->results()) types.push_back(r.type());
       auto copy = Operation::create(ret ? "core.br" : op->name(), {}, types, ret ? ir::AttrDict{} : op->attributes(),
@@ -103,7 +103,7 @@ void inline_call(Function& caller, Block* block, size_t pos, const Function& cal
     return it == values.end() ? v : it->second;
   };
   for (auto& [old, copy] : made) {
-    if (old->name() == "core.ret") {
+    if (ir::core_op(*old) == ir::CoreOp::Ret) {
       ir::Successor s{cont, {}};
       for (Value* v : old->operands()) s.args.push_back(map(v));
       copy->successors().push_back(std::move(s));

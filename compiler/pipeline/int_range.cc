@@ -48,21 +48,24 @@ struct Exact {
 };
 
 std::optional<Exact> exact_of(const Operation& op, Range a, Range b) {
-  std::string_view n = op.name();
-  if (n == "core.add") return Exact{i128(a.lo) + b.lo, i128(a.hi) + b.hi};
-  if (n == "core.sub") return Exact{i128(a.lo) - b.hi, i128(a.hi) - b.lo};
-  if (n == "core.neg") return Exact{-i128(a.hi), -i128(a.lo)};
-  if (n == "core.mul") {
-    i128 p[] = {i128(a.lo) * b.lo, i128(a.lo) * b.hi, i128(a.hi) * b.lo, i128(a.hi) * b.hi};
-    return Exact{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+  switch (ir::core_op(op)) {
+    case ir::CoreOp::Add:
+      return Exact{i128(a.lo) + b.lo, i128(a.hi) + b.hi};
+    case ir::CoreOp::Sub:
+      return Exact{i128(a.lo) - b.hi, i128(a.hi) - b.lo};
+    case ir::CoreOp::Neg:
+      return Exact{-i128(a.hi), -i128(a.lo)};
+    case ir::CoreOp::Mul: {
+      i128 p[] = {i128(a.lo) * b.lo, i128(a.lo) * b.hi, i128(a.hi) * b.lo, i128(a.hi) * b.hi};
+      return Exact{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+    }
+    default:
+      return std::nullopt;
   }
-  return std::nullopt;
 }
 
-bool floor_rounding(const Operation& op) {
-  const ir::Attribute* r = op.attr("rounding");
-  return !r || !r->is<std::string>() || r->as_string() == "floor";
-}
+/// Floor unless the op says trunc: the wider of the two ranges when in doubt.
+bool floor_rounding(const Operation& op) { return ir::rounding_of(op) != ir::Rounding::Trunc; }
 
 i128 divide(i128 x, i128 d, bool floor) {
   i128 q = x / d;
@@ -74,7 +77,7 @@ i128 divide(i128 x, i128 d, bool floor) {
 Range div_mod(const Operation& op, Range a, Range d) {
   if (d.lo <= 0 && d.hi >= 0) return kFull;
   bool floor = floor_rounding(op);
-  if (op.name() == "core.div") {
+  if (ir::core_op(op) == ir::CoreOp::Div) {
     i128 q[] = {divide(a.lo, d.lo, floor), divide(a.lo, d.hi, floor), divide(a.hi, d.lo, floor),
                 divide(a.hi, d.hi, floor)};
     return Exact{*std::min_element(q, q + 4), *std::max_element(q, q + 4)}.clamped();
@@ -142,9 +145,7 @@ class IntRangeAnalysis {
     std::vector<Operation*> out;
     for (size_t b = 0; b < cfg_.blocks.size(); ++b)
       for (auto& op : cfg_.blocks[b]->operations()) {
-        const ir::Attribute* mode = op->attr("overflow");
-        if (!mode || !mode->is<std::string>() || (mode->as_string() != "python" && mode->as_string() != "checked"))
-          continue;
+        if (!ir::raises_on_overflow(*op)) continue;
         if (op->num_results() != 1 || op->result()->type() != ir::Type::i64()) continue;
         Range a = at(op->operand(0), static_cast<int>(b));
         Range y = op->num_operands() > 1 ? at(op->operand(1), static_cast<int>(b)) : Range{0, 0};
@@ -173,11 +174,11 @@ class IntRangeAnalysis {
     for (int d = b; d > 0 && !r.empty(); d = cfg_.idom[d]) {
       if (cfg_.preds[d].size() != 1) continue;
       Operation* t = cfg_.blocks[cfg_.preds[d][0]]->terminator();
-      if (!t || t->name() != "core.cond_br" || t->successors().size() != 2) continue;
+      if (!t || ir::core_op(*t) != ir::CoreOp::CondBr || t->successors().size() != 2) continue;
       const ir::Block* yes = t->successors()[0].block;
       if (yes == t->successors()[1].block) continue;
       const Operation* cmp = t->operand(0)->def();
-      if (!cmp || cmp->name() != "core.cmp") continue;
+      if (!cmp || ir::core_op(*cmp) != ir::CoreOp::Cmp) continue;
       std::string_view p = predicate(*cmp);
       if (yes != cfg_.blocks[d]) p = negated(p);
       if (cmp->operand(0) == v) r = restrict(r, p, base(cmp->operand(1)));
@@ -209,24 +210,23 @@ class IntRangeAnalysis {
   }
 
   Range result_of(const Operation& op, int b) const {
-    std::string_view n = op.name();
+    const ir::CoreOp n = ir::core_op(op);
     auto operand = [&](size_t i) { return at(op.operand(i), b); };
-    if (n == "core.select") return hull(operand(1), operand(2));
-    if (n == "core.cast") return op.operand(0)->type().is_bool() ? Range{0, 1} : kFull;
+    if (n == ir::CoreOp::Select) return hull(operand(1), operand(2));
+    if (n == ir::CoreOp::Cast) return op.operand(0)->type().is_bool() ? Range{0, 1} : kFull;
     if (op.num_operands() == 0 || op.num_operands() > 2) return kFull;
     Range a = operand(0);
     Range y = op.num_operands() == 2 ? operand(1) : Range{0, 0};
     if (a.empty() || y.empty()) return kEmpty;
     if (auto e = exact_of(op, a, y)) {
-      const ir::Attribute* mode = op.attr("overflow");
-      bool wraps = mode && mode->is<std::string>() && mode->as_string() == "wrap";
+      bool wraps = ir::overflow_of(op) == ir::Overflow::Wrap;
       // A checked op that completes produced an in-range value.
       return e->fits() || !wraps ? e->clamped() : kFull;
     }
-    if (n == "core.div" || n == "core.mod") return div_mod(op, a, y);
-    if (n == "core.and" && (a.lo >= 0 || y.lo >= 0))
+    if (n == ir::CoreOp::Div || n == ir::CoreOp::Mod) return div_mod(op, a, y);
+    if (n == ir::CoreOp::And && (a.lo >= 0 || y.lo >= 0))
       return {0, a.lo >= 0 && y.lo >= 0 ? std::min(a.hi, y.hi) : (a.lo >= 0 ? a.hi : y.hi)};
-    if (n == "core.shr" && a.lo >= 0 && y.lo >= 0 && y.hi < 64) return {a.lo >> y.hi, a.hi >> y.lo};
+    if (n == ir::CoreOp::Shr && a.lo >= 0 && y.lo >= 0 && y.hi < 64) return {a.lo >> y.hi, a.hi >> y.lo};
     return kFull;
   }
 
@@ -248,7 +248,7 @@ class IntRangeAnalysis {
         changed |= update_argument(block->argument(i), in);
       }
     for (auto& op : block->operations())
-      if (op->num_results() == 1 && op->result()->type() == ir::Type::i64() && op->name() != "core.const")
+      if (op->num_results() == 1 && op->result()->type() == ir::Type::i64() && ir::core_op(*op) != ir::CoreOp::Const)
         changed |= update(op->result(), result_of(*op, b));
     return changed;
   }
@@ -268,7 +268,7 @@ class IntRange : public ir::FunctionPass {
     IntRangeAnalysis analysis(f);
     if (!analysis.solve()) return false;
     std::vector<Operation*> ops = analysis.provable();
-    for (Operation* op : ops) op->attributes().set("overflow", ir::Attribute(std::string("proven")));
+    for (Operation* op : ops) op->attributes().set("overflow", ir::Attribute(ir::overflow_name(ir::Overflow::Proven)));
     return !ops.empty();
   }
 };

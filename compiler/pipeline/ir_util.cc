@@ -23,8 +23,7 @@ bool is_pure(const ir::Operation& op, const ir::DialectRegistry& reg) {
 
 const ir::Attribute* const_value(const ir::Value* v) {
   const ir::Operation* d = v->def();
-  if (!d || d->name() != "core.const") return nullptr;
-  return d->attr("value");
+  return d ? ir::const_value(*d) : nullptr;
 }
 
 std::vector<ir::Block*> reverse_post_order(ir::Region& region) {

@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "ppy/ir/core_ops.h"
 #include "ppy/ir/dialect.h"
 #include "ppy/ir/ir.h"
 

@@ -22,7 +22,7 @@ std::vector<Operation*> promotable_slots(ir::Function& f) {
   for (auto& b : f.body().blocks())
     for (auto& op : b->operations()) {
       const ir::Attribute* count = op->attr("count");
-      if (op->name() == "core.alloca" && (!count || (count->is<int64_t>() && count->as_int() == 1)) &&
+      if (ir::core_op(*op) == ir::CoreOp::Alloca && (!count || (count->is<int64_t>() && count->as_int() == 1)) &&
           op->result()->type().is_ptr()) {
         slots[op->result()] = op.get();
         order.push_back(op.get());
@@ -35,8 +35,9 @@ std::vector<Operation*> promotable_slots(ir::Function& f) {
       auto it = slots.find(op.operand(i));
       if (it == slots.end()) continue;
       ir::Type elem = it->second->result()->type().elem();
-      bool load = op.name() == "core.load" && i == 0 && op.result()->type() == elem;
-      bool store = op.name() == "core.store" && i == 1 && op.operand(0)->type() == elem;
+      const ir::CoreOp kind = ir::core_op(op);
+      bool load = kind == ir::CoreOp::Load && i == 0 && op.result()->type() == elem;
+      bool store = kind == ir::CoreOp::Store && i == 1 && op.operand(0)->type() == elem;
       if (!load && !store) ok[it->second] = false;
     }
     for (auto& s : op.successors())
@@ -80,9 +81,10 @@ class Mem2Reg : public ir::FunctionPass {
     for (size_t b = 0; b < nb; ++b) {
       std::vector<char> stored(nv);
       for (auto& op : cfg.blocks[b]->operations()) {
-        if (op->name() == "core.load") {
+        const ir::CoreOp kind = ir::core_op(*op);
+        if (kind == ir::CoreOp::Load) {
           if (auto it = var.find(op->operand(0)); it != var.end() && !stored[it->second]) exposed[it->second][b] = 1;
-        } else if (op->name() == "core.store") {
+        } else if (kind == ir::CoreOp::Store) {
           if (auto it = var.find(op->operand(1)); it != var.end()) stored[it->second] = stores[it->second][b] = 1;
         }
       }
@@ -155,12 +157,13 @@ class Mem2Reg : public ir::FunctionPass {
         Operation& op = *ops[i];
         for (auto& o : op.operands()) o = resolve(repl, o);
         int v = -1;
-        if (op.name() == "core.load" || op.name() == "core.store") {
-          auto it = var.find(op.operand(op.name() == "core.load" ? 0 : 1));
+        const ir::CoreOp kind = ir::core_op(op);
+        if (kind == ir::CoreOp::Load || kind == ir::CoreOp::Store) {
+          auto it = var.find(op.operand(kind == ir::CoreOp::Load ? 0 : 1));
           if (it != var.end() && promoted[it->second]) v = it->second;
         }
         if (v < 0) continue;
-        if (op.name() == "core.store") {
+        if (kind == ir::CoreOp::Store) {
           cur[v] = op.operand(0);
         } else {
           if (!cur[v]) return absl::InternalError(ppy::str_cat("mem2reg: no value for a read in @", f.name()));

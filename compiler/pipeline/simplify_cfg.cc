@@ -12,7 +12,7 @@ using ir::Block;
 using ir::Operation;
 using ir::Value;
 
-bool is_br(const Operation* t) { return t && t->name() == "core.br" && t->successors().size() == 1; }
+bool is_br(const Operation* t) { return t && ir::core_op(*t) == ir::CoreOp::Br && t->successors().size() == 1; }
 
 /// Every branch to a block that holds only `core.br` goes straight to its target,
 /// with the forwarded arguments substituted. Skipped when the forwarding block's

@@ -17,6 +17,7 @@
 #include "ppy/backend/client.h"
 #include "ppy/backend/serve_grpc.h"
 #include "ppy/backend/wire.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/ir/proto.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
@@ -73,7 +74,7 @@ class Echo : public Backend {
     if (option("no-mul") != "true") return absl::OkStatus();
     for (const auto& f : m.functions())
       for (const auto& op : f->body().entry()->operations())
-        if (op->name() == "core.mul")
+        if (ir::core_op(*op) == ir::CoreOp::Mul)
           return validation_error({"echo", str_cat("core.mul in ", f->name()), "multiplication", op->loc()});
     return absl::OkStatus();
   }

@@ -4,6 +4,7 @@
 #include <span>
 #include <string_view>
 
+#include "ppy/ir/core_ops.h"
 #include "ppy/ir/dialect.h"
 #include "ppy/ir/verifier.h"
 #include "ppy/util/str_cat.h"
@@ -69,10 +70,6 @@ void check_choice(const Operation& op, DiagSink& sink, std::string_view key,
   sink.error(str_cat(key, " must be a string, one of ", join(allowed)));
 }
 
-constexpr std::string_view kOverflow[] = {"python", "checked", "wrap", "proven"};
-constexpr std::string_view kRounding[] = {"floor", "trunc"};
-constexpr std::string_view kGuardKinds[] = {"overflow", "bounds", "zero_division", "range", "contract", "assert"};
-
 /// All operands have one type; reports the first that differs.
 bool same_operand_types(const Operation& op, DiagSink& sink) {
   Type t = op.operand(0)->type();
@@ -108,9 +105,9 @@ void verify_arith(const Operation& op, DiagSink& sink) {
   }
   result_is(op, sink, t, "the operand type");
   bool integer = scalar_of(t).is_int();
-  check_choice(op, sink, "overflow", kOverflow, integer);
-  std::string_view n = short_name(op);
-  if (n == "div" || n == "mod") check_choice(op, sink, "rounding", kRounding, integer);
+  check_choice(op, sink, "overflow", overflow_names(), integer);
+  CoreOp c = core_op(op);
+  if (c == CoreOp::Div || c == CoreOp::Mod) check_choice(op, sink, "rounding", rounding_names(), integer);
 }
 
 /// and, or, xor: ints or bools of one type.
@@ -370,7 +367,7 @@ void verify_named_call(const Operation& op, DiagSink& sink, std::string_view key
 void verify_guard(const Operation& op, DiagSink& sink) {
   Type c = op.operand(0)->type();
   if (!c.is_bool()) sink.error(str_cat("the guarded condition must be bool, got ", c.str()));
-  check_choice(op, sink, "kind", kGuardKinds, false);
+  check_choice(op, sink, "kind", guard_kind_names(), false);
 }
 
 void hook(Dialect& d, std::string_view name, std::function<void(const Operation&, DiagSink&)> fn) {

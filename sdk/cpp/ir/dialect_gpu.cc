@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "ppy/ir/core_ops.h"
 #include "ppy/ir/dialect.h"
 #include "ppy/util/str_cat.h"
 
@@ -32,9 +33,10 @@ bool is_device_code(const Function& f) {
 }
 
 /// Ops that need the host: the runtime, Python buffers, device allocation, launches.
-bool is_host_only(std::string_view name) {
-  return name == "core.guard" || name == "core.call_extern" || name == "core.call_intrinsic" ||
-         name.starts_with("core.buffer_") || name == "gpu.device_alloc" || name == "gpu.launch";
+bool is_host_only(const Operation& op) {
+  CoreOp c = core_op(op);
+  if (c == CoreOp::Guard || c == CoreOp::CallExtern || c == CoreOp::CallIntrinsic || is_buffer(c)) return true;
+  return op.name() == "gpu.device_alloc" || op.name() == "gpu.launch";
 }
 
 bool is_device_dialect(std::string_view d) {
@@ -152,11 +154,11 @@ void verify_function(const Function& f, const Module& m, DiagSink& sink) {
     std::string_view d = op.dialect();
     if (!is_device_dialect(d)) {
       sink.error_at(op, str_cat("device code may use the core, math, atomic, gpu and simd dialects, not '", d, "'"));
-    } else if (is_host_only(op.name())) {
+    } else if (is_host_only(op)) {
       sink.error_at(op, str_cat(op.name(), " is host-only; @", f.name(), " is ", kind, " code"));
-    } else if (op.name() == "core.call") {
-      const Attribute* c = op.attr("callee");
-      const Function* g = c && c->is<SymbolRef>() ? sink.function(c->as_symbol().name) : nullptr;
+    } else if (core_op(op) == CoreOp::Call) {
+      const std::string* callee = call_callee(op);
+      const Function* g = callee ? sink.function(*callee) : nullptr;
       if (g && kind_of(*g) != "device")
         sink.error_at(op, str_cat("device code calls only device functions; @", g->name(), " is a ", kind_of(*g),
                                   " function"));

@@ -9,35 +9,28 @@
 #include <optional>
 #include <string_view>
 
+#include "ppy/ir/core_ops.h"
 #include "ppy/ir/ir.h"
 
 namespace ppy::pipeline::sem {
 
-/// An integer op's `overflow` attribute. Python and Checked raise OverflowError
-/// when the result does not fit; Wrap wraps; Proven is the frontend's promise
-/// that it cannot overflow (executed as Wrap, never folded past an overflow).
-enum class Overflow : uint8_t { Python, Checked, Wrap, Proven };
-/// `rounding` of core.div / core.mod: floor is Python's `//` and `%`.
-enum class Rounding : uint8_t { Trunc, Floor };
+/// An integer op's `overflow` and a division's `rounding`, as the SDK reads
+/// them (ppy/ir/core_ops.h); here with the meaning the folder and the
+/// interpreter give an op without them.
+using ir::Overflow;
+using ir::raises;
+using ir::Rounding;
 
-/// Whether an overflowing result must raise rather than wrap.
-inline bool raises(Overflow o) { return o == Overflow::Python || o == Overflow::Checked; }
-
-/// The op's overflow mode; an op without the attribute wraps (index arithmetic).
+/// The op's overflow mode; an op without the attribute (or with one the
+/// verifier refuses) wraps (index arithmetic).
 inline Overflow overflow_of(const ir::Operation& op) {
-  const ir::Attribute* a = op.attr("overflow");
-  if (!a || !a->is<std::string>()) return Overflow::Wrap;
-  const std::string& s = a->as_string();
-  if (s == "python") return Overflow::Python;
-  if (s == "checked") return Overflow::Checked;
-  if (s == "proven") return Overflow::Proven;
-  return Overflow::Wrap;
+  Overflow o = ir::overflow_of(op);
+  return o == Overflow::Absent || o == Overflow::Unknown ? Overflow::Wrap : o;
 }
 
-/// The op's rounding mode; trunc when absent (the C meaning of `/` and `%`).
+/// The op's rounding mode; trunc unless it is floor (the C meaning of `/` and `%`).
 inline Rounding rounding_of(const ir::Operation& op) {
-  const ir::Attribute* a = op.attr("rounding");
-  return a && a->is<std::string>() && a->as_string() == "floor" ? Rounding::Floor : Rounding::Trunc;
+  return ir::rounding_of(op) == Rounding::Floor ? Rounding::Floor : Rounding::Trunc;
 }
 
 /// Whether `v` is representable in integer type `t` (bool is 0 or 1).
@@ -193,22 +186,11 @@ inline double apply_math(MathFn f, double a, double b = 0) {
   return a;
 }
 
-/// Comparison predicates of core.cmp, in the spec's order.
-enum class Pred : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+/// Comparison predicates of core.cmp (ppy/ir/core_ops.h).
+using Pred = ir::Predicate;
 
 /// The predicate of a core.cmp, or nullopt when it has none.
-inline std::optional<Pred> pred_of(const ir::Operation& op) {
-  const ir::Attribute* a = op.attr("predicate");
-  if (!a || !a->is<std::string>()) return std::nullopt;
-  const std::string& s = a->as_string();
-  if (s == "eq") return Pred::Eq;
-  if (s == "ne") return Pred::Ne;
-  if (s == "lt") return Pred::Lt;
-  if (s == "le") return Pred::Le;
-  if (s == "gt") return Pred::Gt;
-  if (s == "ge") return Pred::Ge;
-  return std::nullopt;
-}
+inline std::optional<Pred> pred_of(const ir::Operation& op) { return ir::predicate_of(op); }
 
 template <class T>
 inline bool compare(Pred p, T a, T b) {
