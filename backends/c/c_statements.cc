@@ -51,7 +51,7 @@ void CWriter::statement(const ir::Operation& op) {
     line("__syncthreads();");
     return;
   }
-  if (op.num_results() == 0) {
+  if (op.num_results() == 0) {  // a call without a result (of the runtime: c_runtime_calls.cc)
     line(op_expr(op).text + ";");
     return;
   }
