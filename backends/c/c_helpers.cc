@@ -1,0 +1,64 @@
+// The text of the helpers for checked and wrapping arithmetic a unit calls
+// (`ppy_c_add`, ...): what the native runtime does not spell, written into a
+// unit after the runtime, only those it calls.
+#include "c_syntax.h"
+
+namespace ppy::backends::cgen {
+
+const std::map<std::string, std::string>& helper_texts() {
+  static const auto* h = new std::map<std::string, std::string>{
+      {"ppy_c_add",
+       "static inline int64_t ppy_c_add(int64_t a, int64_t b) {\n"
+       "  int64_t r;\n"
+       "  if (__builtin_add_overflow(a, b, &r)) ppy_rt_overflow();\n"
+       "  return r;\n"
+       "}\n"},
+      {"ppy_c_sub",
+       "static inline int64_t ppy_c_sub(int64_t a, int64_t b) {\n"
+       "  int64_t r;\n"
+       "  if (__builtin_sub_overflow(a, b, &r)) ppy_rt_overflow();\n"
+       "  return r;\n"
+       "}\n"},
+      {"ppy_c_mul",
+       "static inline int64_t ppy_c_mul(int64_t a, int64_t b) {\n"
+       "  int64_t r;\n"
+       "  if (__builtin_mul_overflow(a, b, &r)) ppy_rt_overflow();\n"
+       "  return r;\n"
+       "}\n"},
+      {"ppy_c_neg",
+       "static inline int64_t ppy_c_neg(int64_t a) {\n"
+       "  if (a == INT64_MIN) ppy_rt_overflow();\n"
+       "  return -a;\n"
+       "}\n"},
+      {"ppy_c_shl",
+       "static inline int64_t ppy_c_shl(int64_t a, int64_t b) {\n"
+       "  if (a == 0) return 0;\n"
+       "  if (b < 0 || b > 63) ppy_rt_overflow();\n"
+       "  int64_t r = (int64_t)((uint64_t)a << b);\n"
+       "  if ((r >> b) != a) ppy_rt_overflow();\n"
+       "  return r;\n"
+       "}\n"},
+      {"ppy_c_shl_wrap",
+       "static inline int64_t ppy_c_shl_wrap(int64_t a, int64_t b) {\n"
+       "  return b < 0 || b > 63 ? 0 : (int64_t)((uint64_t)a << b);\n"
+       "}\n"},
+      {"ppy_c_shr",
+       "static inline int64_t ppy_c_shr(int64_t a, int64_t b) {\n"
+       "  return b < 0 || b > 63 ? (a < 0 ? -1 : 0) : a >> b;\n"
+       "}\n"},
+      {"ppy_c_div_trunc",
+       "static inline int64_t ppy_c_div_trunc(int64_t a, int64_t b) {\n"
+       "  if (b == 0) ppy_rt_raise(\"ZeroDivisionError\", \"integer division or modulo by zero\");\n"
+       "  if (a == INT64_MIN && b == -1) ppy_rt_overflow();\n"
+       "  return a / b;\n"
+       "}\n"},
+      {"ppy_c_mod_trunc",
+       "static inline int64_t ppy_c_mod_trunc(int64_t a, int64_t b) {\n"
+       "  if (b == 0) ppy_rt_raise(\"ZeroDivisionError\", \"integer modulo by zero\");\n"
+       "  return b == -1 ? 0 : a % b;\n"
+       "}\n"},
+  };
+  return *h;
+}
+
+}  // namespace ppy::backends::cgen

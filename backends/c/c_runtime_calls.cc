@@ -1,0 +1,82 @@
+// Calls of the native runtime (`core.call_extern {abi = "c"}`), shaped by its
+// ABI table (ppy/runtime/abi.def): whether a unit needs the collector, the
+// text attribute's bytes, an operand's and a result's C type. The table, not
+// the callee's name, decides; the one thing it leaves open is below.
+#include "c_writer.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::backends::cgen {
+namespace {
+
+/// Where the C really differs from the table: it spells a str and an opaque
+/// handle (a dict's or set's table, an object) alike, `ptr<i8>`, and these
+/// return the handle as a `void*` where the other `ptr<i8>` results are a
+/// `ppy_str*`. c_runtime_calls_test holds the list against the prototypes.
+bool returns_opaque_handle(std::string_view symbol) {
+  return symbol == "ppy_dict_new" || symbol == "ppy_obj_new" || symbol == "ppy_obj_null";
+}
+
+}  // namespace
+
+bool needs_collector(const ir::Module& module) {
+  bool needs = false;
+  for (auto& f : module.functions()) {
+    // Lists live on the collector: a unit that makes, takes or returns one needs it.
+    for (auto& p : f->params()) needs = needs || p.type.kind() == ir::TypeKind::Buffer;
+    for (auto& t : f->results()) needs = needs || t.kind() == ir::TypeKind::Buffer;
+    ir::walk(f->body(), [&](const ir::Operation& op) {
+      const runtime::RuntimeFunction* fn = runtime::runtime_callee(op);
+      if (fn && fn->has(runtime::kCollector)) needs = true;
+      // A tuple in a list is boxed by ppy_list_box (docs/runtime.md, "Lists").
+      if ((op.name() == "core.buffer_load" || op.name() == "core.buffer_store") &&
+          op.operand(op.name() == "core.buffer_load" ? 0 : 1)->type().elem().kind() == ir::TypeKind::Tuple)
+        needs = true;
+    });
+  }
+  return needs;
+}
+
+std::string_view runtime_result_c_type(const runtime::RuntimeFunction& fn) {
+  switch (fn.result_class()) {
+    case runtime::AbiClass::kVoid:
+      return "void";
+    case runtime::AbiClass::kInt:
+      return "int64_t";
+    case runtime::AbiClass::kBool:
+      return "int32_t";
+    case runtime::AbiClass::kDouble:
+      return "double";
+    case runtime::AbiClass::kPointer:
+      break;
+  }
+  if (fn.result.starts_with("buffer<")) return "ppy_list*";
+  if (fn.result == "ptr<i8>") return returns_opaque_handle(fn.symbol) ? "void*" : "ppy_str*";
+  return "void*";  // `handle`: any traced reference
+}
+
+Expr CWriter::runtime_call(const ir::Operation& op) {
+  const runtime::RuntimeFunction* fn = runtime::runtime_callee(op);
+  if (!fn) return fail(op, str_cat("the runtime function '", str_attr(op, "callee"), "'")), Expr{"0", kAtom};
+  if (absl::Status s = runtime::check_runtime_call(*fn, op); !s.ok())
+    return fail(op, str_cat("a call the runtime's ABI table does not allow (", std::string(s.message()), ")")),
+           Expr{"0", kAtom};
+  std::string args;
+  if (fn->has(runtime::kText)) {  // the `text` attribute, as its bytes and their length
+    std::string_view text = str_attr(op, "text");
+    args = str_cat(c_string(text), ", ", static_cast<int64_t>(text.size()));
+  }
+  for (size_t i = 0; i < op.num_operands(); ++i) {
+    Expr a = expr(op.operand(i));
+    // An IR bool is a C bool; the runtime takes an int32_t holding 0 or 1.
+    bool as_int32 = fn->param_class(i) == runtime::AbiClass::kBool;
+    str_append(args, args.empty() ? "" : ", ", as_int32 ? str_cat("(int32_t)", paren(a, kUnary)) : a.text);
+  }
+  Expr call{str_cat(fn->symbol, "(", args, ")"), kPostfix};
+  if (fn->result_class() != runtime::AbiClass::kPointer) return call;
+  // A void* result as the value's own C type (C++ does not convert it).
+  std::string type = c_type(op.result(0)->type());
+  if (runtime_result_c_type(*fn) == type) return call;
+  return {str_cat("(", type, ")", call.text), kUnary};
+}
+
+}  // namespace ppy::backends::cgen
