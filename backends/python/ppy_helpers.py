@@ -55,9 +55,9 @@ def _ppy_exc(name, msg):
     return cls(msg) if msg else cls()
 
 
-def _ppy_exc_matches(name, cls):
-    import builtins
-    return issubclass(getattr(builtins, name), getattr(builtins, cls))
+def _ppy_exc_matches(name, classes):
+    """ppy_exc_matches: `classes` is the class an except names, then its subclasses."""
+    return name in classes.split() or classes in ('BaseException', 'Exception')
 
 
 def _ppy_exp(x):

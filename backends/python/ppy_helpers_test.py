@@ -102,7 +102,8 @@ def test_exceptions():
     assert type(e) is KeyError and str(e) == str(KeyError("a"))
     assert h._ppy_exc("ValueError", "").args == ValueError().args
     assert str(h._ppy_exc("IndexError", "list index out of range")) == python_error(IndexError, lambda: [][0])
-    assert h._ppy_exc_matches("KeyError", "LookupError") and not h._ppy_exc_matches("KeyError", "ValueError")
+    assert h._ppy_exc_matches("KeyError", "LookupError IndexError KeyError")
+    assert not h._ppy_exc_matches("KeyError", "ValueError UnicodeError") and h._ppy_exc_matches("KeyError", "Exception")
     assert h._ppy_caught == [None]
 
 

@@ -35,28 +35,21 @@ PPY_RT_API void ppy_exc_set(const char* name, const char* message) {
   ppy_rt_set_error(PPY_STR_BYTES(n), PPY_STR_BYTES(m));
 }
 
-/** Whether an exception of class `name` is caught by `except cls`: the
- * builtin classes' bases, as Python has them. */
-PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* cls) {
-  static const char* const kBases[][2] = {
-      {"ZeroDivisionError", "ArithmeticError"},
-      {"OverflowError", "ArithmeticError"},
-      {"FloatingPointError", "ArithmeticError"},
-      {"IndexError", "LookupError"},
-      {"KeyError", "LookupError"},
-      {"RecursionError", "RuntimeError"},
-      {"NotImplementedError", "RuntimeError"},
-      {"UnicodeError", "ValueError"},
-  };
-  const char* c = PPY_STR_BYTES(cls);
-  if (strcmp(c, "BaseException") == 0) return 1;
+/** Whether an exception of class `name` is caught by an `except` whose
+ * `classes` are the class and its subclasses, space-separated, as the
+ * frontend writes them (it alone knows the hierarchy); `BaseException` and
+ * `Exception` catch everything the subset raises. */
+PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) {
+  const char* c = PPY_STR_BYTES(classes);
   const char* n = PPY_STR_BYTES(name);
-  while (n) {
-    if (strcmp(n, c) == 0) return 1;
-    const char* base = strcmp(n, "Exception") == 0 ? NULL : "Exception";
-    for (size_t i = 0; i < sizeof kBases / sizeof kBases[0]; ++i)
-      if (strcmp(n, kBases[i][0]) == 0) base = kBases[i][1];
-    n = base;
+  size_t len = strlen(n);
+  if (strcmp(c, "BaseException") == 0 || strcmp(c, "Exception") == 0) return 1;
+  for (const char* w = c; *w;) {
+    const char* end = strchr(w, ' ');
+    size_t wl = end ? (size_t)(end - w) : strlen(w);
+    if (wl == len && memcmp(w, n, len) == 0) return 1;
+    w += wl;
+    while (*w == ' ') ++w;
   }
   return 0;
 }

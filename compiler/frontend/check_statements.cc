@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "builtin_exceptions.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -341,14 +342,6 @@ void BodyChecker::stmt(Stmt& s) {
   }
 }
 
-static bool is_builtin_exception(const std::string& n) {
-  static const std::set<std::string> kNames = {
-      "BaseException",       "Exception",      "ArithmeticError",   "LookupError",   "ValueError",     "TypeError",
-      "IndexError",          "KeyError",       "ZeroDivisionError", "OverflowError", "AssertionError", "RuntimeError",
-      "NotImplementedError", "RecursionError", "MemoryError",
-  };
-  return kNames.count(n) > 0;
-}
 
 void BodyChecker::raise_stmt(Stmt& s) {
   if (gpu_) {

@@ -2,6 +2,7 @@
 // and finally, a try body outlined as a function whose call captures the status.
 #include <algorithm>
 
+#include "builtin_exceptions.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -156,7 +157,7 @@ void FunctionLowerer::try_except(const Stmt& s) {
     Block* next = nullptr;
     Value* hit = nullptr;
     for (const std::string& c : h.classes) {
-      Value* m = rt("ppy_exc_matches", {name, str_literal(c, h.pos)}, Type::i64(), h.pos);
+      Value* m = rt("ppy_exc_matches", {name, str_literal(caught_by(c), h.pos)}, Type::i64(), h.pos);
       Value* b = cmp("ne", m, const_i64(0, h.pos), h.pos);
       hit = hit ? or_(hit, b, h.pos) : b;
     }

@@ -1,0 +1,61 @@
+#include "builtin_exceptions.h"
+
+#include <iterator>
+
+namespace ppy::frontend {
+namespace {
+
+struct BuiltinException {
+  std::string_view name, base;
+};
+
+/// Python's own hierarchy, as far as the subset raises it.
+constexpr BuiltinException kExceptions[] = {
+    {"BaseException", ""},
+    {"Exception", "BaseException"},
+    {"ArithmeticError", "Exception"},
+    {"ZeroDivisionError", "ArithmeticError"},
+    {"OverflowError", "ArithmeticError"},
+    {"FloatingPointError", "ArithmeticError"},
+    {"LookupError", "Exception"},
+    {"IndexError", "LookupError"},
+    {"KeyError", "LookupError"},
+    {"ValueError", "Exception"},
+    {"UnicodeError", "ValueError"},
+    {"TypeError", "Exception"},
+    {"AssertionError", "Exception"},
+    {"RuntimeError", "Exception"},
+    {"NotImplementedError", "RuntimeError"},
+    {"RecursionError", "RuntimeError"},
+    {"MemoryError", "Exception"},
+};
+
+bool derives(std::string_view name, std::string_view ancestor) {
+  while (!name.empty()) {
+    if (name == ancestor) return true;
+    std::string_view base;
+    for (const BuiltinException& e : kExceptions)
+      if (e.name == name) base = e.base;
+    name = base;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool is_builtin_exception(std::string_view name) {
+  for (const BuiltinException& e : kExceptions)
+    if (e.name == name) return true;
+  return false;
+}
+
+std::string caught_by(std::string_view name) {
+  std::string out(name);
+  // Every exception the subset raises is an Exception: those two catch all.
+  if (name == "BaseException" || name == "Exception") return out;
+  for (const BuiltinException& e : kExceptions)
+    if (e.name != name && derives(e.name, name)) out.append(" ").append(e.name);
+  return out;
+}
+
+}  // namespace ppy::frontend

@@ -1,0 +1,19 @@
+#include "builtin_exceptions.h"
+
+#include <gtest/gtest.h>
+
+namespace ppy::frontend {
+namespace {
+
+TEST(BuiltinExceptions, AnExceptCatchesTheClassAndItsSubclasses) {
+  EXPECT_EQ(caught_by("ZeroDivisionError"), "ZeroDivisionError");
+  EXPECT_EQ(caught_by("ArithmeticError"), "ArithmeticError ZeroDivisionError OverflowError FloatingPointError");
+  EXPECT_EQ(caught_by("LookupError"), "LookupError IndexError KeyError");
+  EXPECT_EQ(caught_by("RuntimeError"), "RuntimeError NotImplementedError RecursionError");
+  EXPECT_EQ(caught_by("Exception"), "Exception");
+  EXPECT_TRUE(is_builtin_exception("KeyError"));
+  EXPECT_FALSE(is_builtin_exception("AppError"));
+}
+
+}  // namespace
+}  // namespace ppy::frontend
