@@ -1,11 +1,14 @@
 // The interpreter's compiler: each function of the module, once, from IR to
 // the register form the machine runs (internal.h).
+#include <algorithm>
 #include <bit>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 
 #include "internal.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/pipeline/semantics.h"
 #include "ppy/util/str_cat.h"
 
@@ -35,6 +38,40 @@ int32_t member_offset(Type t, size_t i) {
   int32_t w = 0;
   for (size_t k = 0; k < i && k < members(t); ++k) w += width(member(t, k));
   return w;
+}
+
+/// The math function of a math-dialect op (`mode` of Opc::Math).
+sem::MathFn math_fn(ir::CoreOp op) {
+  switch (op) {
+    case ir::CoreOp::MathSqrt:
+      return sem::MathFn::Sqrt;
+    case ir::CoreOp::MathSin:
+      return sem::MathFn::Sin;
+    case ir::CoreOp::MathCos:
+      return sem::MathFn::Cos;
+    case ir::CoreOp::MathTan:
+      return sem::MathFn::Tan;
+    case ir::CoreOp::MathExp:
+      return sem::MathFn::Exp;
+    case ir::CoreOp::MathExp2:
+      return sem::MathFn::Exp2;
+    case ir::CoreOp::MathLog:
+      return sem::MathFn::Log;
+    case ir::CoreOp::MathLog2:
+      return sem::MathFn::Log2;
+    case ir::CoreOp::MathLog10:
+      return sem::MathFn::Log10;
+    case ir::CoreOp::MathFloor:
+      return sem::MathFn::Floor;
+    case ir::CoreOp::MathCeil:
+      return sem::MathFn::Ceil;
+    case ir::CoreOp::MathTrunc:
+      return sem::MathFn::Trunc;
+    case ir::CoreOp::MathAbs:
+      return sem::MathFn::Abs;
+    default:  // MathPow: lower() asks only of math ops
+      return sem::MathFn::Pow;
+  }
 }
 
 /// Compiles one function body into a Code.
@@ -157,9 +194,10 @@ class Compiler {
     }
   }
 
+  /// One op as one instruction: a switch over every core and math op, so a
+  /// new one is a warning here rather than an op the interpreter skips.
   Inst lower(const ir::Operation& op) {
     Inst in;
-    const std::string& n = op.name();
     if (op.num_operands() > 0) in.a = reg(op.operand(0));
     if (op.num_operands() > 1) in.b = reg(op.operand(1));
     if (op.num_operands() > 2) in.c = reg(op.operand(2));
@@ -168,208 +206,203 @@ class Compiler {
     Type ot = op.num_operands() > 0 ? op.operand(0)->type() : Type::void_();
     in.norm = op.num_results() > 0 && rt.is_scalar() ? narrow(rt) : 0;
     auto pick = [&](Opc iwrap, Opc ichecked, Opc f) {
-      if (rt.is_float()) {
-        in.op = f;
-      } else {
-        in.op = sem::raises(sem::overflow_of(op)) ? ichecked : iwrap;
-      }
+      in.op = rt.is_float() ? f : ir::raises_on_overflow(op) ? ichecked : iwrap;
       return in;
     };
-    if (n == "core.const") {
-      in.op = Opc::Const;
-      const ir::Attribute* v = op.attr("value");
-      if (!v) return unsupported("core.const without a value");
-      if (rt.is_ptr() && v->is<ir::SymbolRef>()) {  // a global's address
-        auto g = globals_.find(v->as_symbol().name);
-        if (g == globals_.end()) return unsupported(ppy::str_cat("the address of @", v->as_symbol().name));
-        in.op = Opc::GlobalAddr;
-        in.imm = g->second;
-        return in;
+    auto as = [&](Opc opc) {
+      in.op = opc;
+      return in;
+    };
+    const ir::CoreOp kind = ir::core_op(op);
+    switch (kind) {
+      case ir::CoreOp::Const:
+        return lower_const(op, rt, in);
+      case ir::CoreOp::Add:
+        return pick(Opc::AddI, Opc::AddIC, Opc::AddF);
+      case ir::CoreOp::Sub:
+        return pick(Opc::SubI, Opc::SubIC, Opc::SubF);
+      case ir::CoreOp::Mul:
+        return pick(Opc::MulI, Opc::MulIC, Opc::MulF);
+      case ir::CoreOp::Neg:
+        return pick(Opc::NegI, Opc::NegIC, Opc::NegF);
+      case ir::CoreOp::Div:
+      case ir::CoreOp::Mod:
+        return lower_div(op, kind == ir::CoreOp::Div, rt, in);
+      case ir::CoreOp::And:
+        return as(Opc::And);
+      case ir::CoreOp::Or:
+        return as(Opc::Or);
+      case ir::CoreOp::Xor:
+        return as(Opc::Xor);
+      case ir::CoreOp::Shl:
+        in.imm = rt.bit_width();
+        in.flag = ir::raises_on_overflow(op);
+        return as(Opc::Shl);
+      case ir::CoreOp::Shr:
+        in.imm = rt.bit_width();
+        return as(rt.is_signed() || rt.kind() == TypeKind::Index ? Opc::ShrS : Opc::ShrU);
+      case ir::CoreOp::Cmp: {
+        std::optional<ir::Predicate> p = ir::predicate_of(op);
+        if (!p) return unsupported(ppy::str_cat(ir::core_op_name(kind), " without a predicate"));
+        in.mode = static_cast<uint8_t>(*p);
+        in.norm = 0;
+        return as(ot.is_float() ? Opc::CmpF : (ot.is_int() && !ot.is_signed()) ? Opc::CmpU : Opc::CmpS);
       }
-      if (rt.is_float())
-        in.imm = float_bits(v->is<double>()    ? v->as_float()
-                            : v->is<int64_t>() ? static_cast<double>(v->as_int())
-                                               : 0.0);
-      else if (v->is<bool>())
-        in.imm = v->as_bool();
-      else if (v->is<int64_t>())
-        in.imm = rt.is_bool() ? v->as_int() != 0 : v->as_int();
-      else if (v->is<double>())
-        in.imm = static_cast<int64_t>(v->as_float());
+      case ir::CoreOp::Select:
+        in.imm = width(rt);
+        in.norm = 0;
+        return as(aggregate(rt) ? Opc::SelectN : Opc::Select);
+      case ir::CoreOp::Cast:
+        return lower_cast(op, ot, rt, in);
+      case ir::CoreOp::Br:
+        in.a = edge(op.successors().at(0));
+        return as(Opc::Br);
+      case ir::CoreOp::CondBr:
+        in.c = in.a;
+        in.a = edge(op.successors().at(0));
+        in.b = edge(op.successors().at(1));
+        return as(Opc::CondBr);
+      case ir::CoreOp::Ret:
+        in.a = static_cast<int32_t>(code_->srcs.size());
+        in.b = 0;
+        for (ir::Value* v : op.operands()) in.b += push_srcs(v);
+        if (in.b != code_->nresults)
+          return unsupported(ppy::str_cat(ir::core_op_name(kind), " returns ", op.num_operands(),
+                                          " value(s) that do not match the results"));
+        return as(Opc::Ret);
+      case ir::CoreOp::Unreachable:
+        return as(Opc::Unreachable);
+      case ir::CoreOp::Guard:
+        return lower_guard(op, in);
+      case ir::CoreOp::Alloca: {
+        int64_t count = std::max<int64_t>(ir::attr_or<int64_t>(op, "count", 1), 1);
+        in.imm = code_->nalloca;
+        code_->nalloca += static_cast<int32_t>(count) * (rt.is_ptr() ? width(rt.elem()) : 1);
+        return as(Opc::Alloca);
+      }
+      case ir::CoreOp::Load:
+        in.imm = width(rt);
+        in.norm = 0;
+        return as(aggregate(rt) ? Opc::LoadN : Opc::Load);
+      case ir::CoreOp::Store:
+        in.imm = width(ot);
+        return as(aggregate(ot) ? Opc::StoreN : Opc::Store);
+      case ir::CoreOp::PtrOffset:
+        return as(Opc::PtrOffset);
+      case ir::CoreOp::BufferData:
+        return as(Opc::BufData);
+      case ir::CoreOp::BufferLen:
+        return as(Opc::BufLen);
+      case ir::CoreOp::BufferLoad:
+        in.imm = width(rt);
+        in.norm = 0;
+        return as(rt.kind() == TypeKind::Tuple ? Opc::BufLoadN : Opc::BufLoad);
+      case ir::CoreOp::BufferStore:
+        in.imm = width(ot);
+        return as(ot.kind() == TypeKind::Tuple ? Opc::BufStoreN : Opc::BufStore);
+      case ir::CoreOp::TupleMake:
+      case ir::CoreOp::StructMake:
+        in.a = static_cast<int32_t>(code_->srcs.size());
+        in.b = 0;
+        for (ir::Value* v : op.operands()) in.b += push_srcs(v);
+        in.norm = 0;
+        return as(Opc::Gather);
+      case ir::CoreOp::TupleExtract:
+      case ir::CoreOp::StructExtract:
+        return lower_extract(op, kind, ot, rt, in);
+      case ir::CoreOp::Call:
+        return lower_call(op, in);
+      case ir::CoreOp::CallExtern:
+        return lower_extern(op, in);
+      case ir::CoreOp::MathSqrt:
+      case ir::CoreOp::MathSin:
+      case ir::CoreOp::MathCos:
+      case ir::CoreOp::MathTan:
+      case ir::CoreOp::MathExp:
+      case ir::CoreOp::MathExp2:
+      case ir::CoreOp::MathLog:
+      case ir::CoreOp::MathLog2:
+      case ir::CoreOp::MathLog10:
+      case ir::CoreOp::MathFloor:
+      case ir::CoreOp::MathCeil:
+      case ir::CoreOp::MathTrunc:
+      case ir::CoreOp::MathAbs:
+      case ir::CoreOp::MathPow:
+        in.mode = static_cast<uint8_t>(math_fn(kind));
+        return as(Opc::Math);
+      case ir::CoreOp::CallIntrinsic:
+      case ir::CoreOp::Other:
+        break;
+    }
+    return unsupported(ppy::str_cat("the interpreter does not run ", op.name()));
+  }
+
+  /// A constant: its value's bits, or a global's address.
+  Inst lower_const(const ir::Operation& op, Type rt, Inst& in) {
+    in.op = Opc::Const;
+    const ir::Attribute* v = ir::const_value(op);
+    if (!v) return unsupported(ppy::str_cat(ir::core_op_name(ir::CoreOp::Const), " without a value"));
+    if (const ir::SymbolRef* s = ir::attr_if<ir::SymbolRef>(op, "value"); s && rt.is_ptr()) {  // a global's address
+      auto g = globals_.find(s->name);
+      if (g == globals_.end()) return unsupported(ppy::str_cat("the address of @", s->name));
+      in.op = Opc::GlobalAddr;
+      in.imm = g->second;
+      return in;
+    }
+    if (rt.is_float())
+      in.imm = float_bits(v->is<double>() ? v->as_float() : v->is<int64_t>() ? static_cast<double>(v->as_int()) : 0.0);
+    else if (v->is<bool>())
+      in.imm = v->as_bool();
+    else if (v->is<int64_t>())
+      in.imm = rt.is_bool() ? v->as_int() != 0 : v->as_int();
+    else if (v->is<double>())
+      in.imm = static_cast<int64_t>(v->as_float());
+    else
+      return unsupported(ppy::str_cat(ir::core_op_name(ir::CoreOp::Const), " of type ", rt.str()));
+    return in;
+  }
+
+  /// core.div or core.mod: a float's by its rounding (none: true division), an
+  /// integer's with its rounding in `mode` and whether it raises in `flag`.
+  Inst lower_div(const ir::Operation& op, bool div, Type rt, Inst& in) {
+    ir::Rounding rounding = ir::rounding_of(op);
+    if (rt.is_float()) {
+      bool floor = rounding == ir::Rounding::Floor;
+      if (div)
+        in.op = rounding == ir::Rounding::None ? Opc::DivF : floor ? Opc::DivFloorF : Opc::DivTruncF;
       else
-        return unsupported(ppy::str_cat("core.const of type ", rt.str()));
+        in.op = floor ? Opc::ModFloorF : Opc::ModTruncF;
       return in;
     }
-    if (n == "core.add") return pick(Opc::AddI, Opc::AddIC, Opc::AddF);
-    if (n == "core.sub") return pick(Opc::SubI, Opc::SubIC, Opc::SubF);
-    if (n == "core.mul") return pick(Opc::MulI, Opc::MulIC, Opc::MulF);
-    if (n == "core.neg") return pick(Opc::NegI, Opc::NegIC, Opc::NegF);
-    if (n == "core.div" || n == "core.mod") {
-      bool div = n == "core.div";
-      if (rt.is_float()) {
-        const ir::Attribute* r = op.attr("rounding");
-        bool floor = r && r->is<std::string>() && r->as_string() == "floor";
-        if (div)
-          in.op = !r ? Opc::DivF : floor ? Opc::DivFloorF : Opc::DivTruncF;
-        else
-          in.op = floor ? Opc::ModFloorF : Opc::ModTruncF;
-        return in;
-      }
-      in.op = div ? Opc::DivI : Opc::ModI;
-      in.mode = static_cast<uint8_t>(sem::rounding_of(op));
-      in.flag = sem::raises(sem::overflow_of(op));
-      return in;
-    }
-    if (n == "core.and") {
-      in.op = Opc::And;
-      return in;
-    }
-    if (n == "core.or") {
-      in.op = Opc::Or;
-      return in;
-    }
-    if (n == "core.xor") {
-      in.op = Opc::Xor;
-      return in;
-    }
-    if (n == "core.shl") {
-      in.op = Opc::Shl;
-      in.imm = rt.bit_width();
-      in.flag = sem::raises(sem::overflow_of(op));
-      return in;
-    }
-    if (n == "core.shr") {
-      in.op = rt.is_signed() || rt.kind() == TypeKind::Index ? Opc::ShrS : Opc::ShrU;
-      in.imm = rt.bit_width();
-      return in;
-    }
-    if (n == "core.cmp") {
-      auto p = sem::pred_of(op);
-      if (!p) return unsupported("core.cmp without a predicate");
-      in.mode = static_cast<uint8_t>(*p);
-      in.norm = 0;
-      in.op = ot.is_float() ? Opc::CmpF : (ot.is_int() && !ot.is_signed()) ? Opc::CmpU : Opc::CmpS;
-      return in;
-    }
-    if (n == "core.select") {
-      in.op = aggregate(rt) ? Opc::SelectN : Opc::Select;
-      in.imm = width(rt);
-      in.norm = 0;
-      return in;
-    }
-    if (n == "core.tuple_make" || n == "core.struct_make") {
-      in.op = Opc::Gather;
-      in.a = static_cast<int32_t>(code_->srcs.size());
-      in.b = 0;
-      for (ir::Value* v : op.operands()) in.b += push_srcs(v);
-      in.norm = 0;
-      return in;
-    }
-    if (n == "core.tuple_extract") {
-      const ir::Attribute* ix = op.attr("index");
-      if (!ix || !ix->is<int64_t>() || ot.kind() != TypeKind::Tuple || ix->as_int() < 0 ||
-          static_cast<size_t>(ix->as_int()) >= ot.num_elems())
-        return unsupported("core.tuple_extract without an index in range");
-      in.op = Opc::CopyN;
-      in.a += member_offset(ot, static_cast<size_t>(ix->as_int()));
-      in.imm = width(rt);
-      in.norm = 0;
-      return in;
-    }
-    if (n == "core.struct_extract") {
-      const ir::Attribute* f = op.attr("field");
-      int64_t ix = -1;
-      if (f && f->is<int64_t>()) ix = f->as_int();
-      if (f && f->is<std::string>() && ot.kind() == TypeKind::Struct)
+    in.op = div ? Opc::DivI : Opc::ModI;
+    // Integer division is C's unless it says floor (a bad word truncates, as before the verifier).
+    in.mode = static_cast<uint8_t>(rounding == ir::Rounding::Floor ? ir::Rounding::Floor : ir::Rounding::Trunc);
+    in.flag = ir::raises_on_overflow(op);
+    return in;
+  }
+
+  /// core.tuple_extract (by `index`) or core.struct_extract (by `field`, a
+  /// name or an index): a copy of the member's registers.
+  Inst lower_extract(const ir::Operation& op, ir::CoreOp kind, Type ot, Type rt, Inst& in) {
+    int64_t ix = -1;
+    if (kind == ir::CoreOp::TupleExtract) {
+      const int64_t* index = ir::attr_if<int64_t>(op, "index");
+      if (!index || ot.kind() != TypeKind::Tuple || *index < 0 || static_cast<size_t>(*index) >= ot.num_elems())
+        return unsupported(ppy::str_cat(ir::core_op_name(kind), " without an index in range"));
+      ix = *index;
+    } else {
+      if (const int64_t* i = ir::attr_if<int64_t>(op, "field")) ix = *i;
+      if (const std::string* name = ir::attr_if<std::string>(op, "field"); name && ot.kind() == TypeKind::Struct)
         for (size_t k = 0; k < members(ot); ++k)
-          if (ot.storage()->fields[k].name == f->as_string()) ix = static_cast<int64_t>(k);
+          if (ot.storage()->fields[k].name == *name) ix = static_cast<int64_t>(k);
       if (ot.kind() != TypeKind::Struct || ix < 0 || static_cast<size_t>(ix) >= members(ot))
-        return unsupported("core.struct_extract without a field of its struct");
-      in.op = Opc::CopyN;
-      in.a += member_offset(ot, static_cast<size_t>(ix));
-      in.imm = width(rt);
-      in.norm = 0;
-      return in;
+        return unsupported(ppy::str_cat(ir::core_op_name(kind), " without a field of its struct"));
     }
-    if (n == "core.cast") return lower_cast(op, ot, rt, in);
-    if (n == "core.br") {
-      in.op = Opc::Br;
-      in.a = edge(op.successors().at(0));
-      return in;
-    }
-    if (n == "core.cond_br") {
-      in.op = Opc::CondBr;
-      in.c = in.a;
-      in.a = edge(op.successors().at(0));
-      in.b = edge(op.successors().at(1));
-      return in;
-    }
-    if (n == "core.ret") {
-      in.op = Opc::Ret;
-      in.a = static_cast<int32_t>(code_->srcs.size());
-      in.b = 0;
-      for (ir::Value* v : op.operands()) in.b += push_srcs(v);
-      if (in.b != code_->nresults)
-        return unsupported(
-            ppy::str_cat("core.ret returns ", op.num_operands(), " value(s) that do not match the results"));
-      return in;
-    }
-    if (n == "core.unreachable") {
-      in.op = Opc::Unreachable;
-      return in;
-    }
-    if (n == "core.alloca") {
-      in.op = Opc::Alloca;
-      int64_t count = 1;
-      if (const ir::Attribute* c = op.attr("count"); c && c->is<int64_t>()) count = c->as_int();
-      if (count < 1) count = 1;
-      in.imm = code_->nalloca;
-      code_->nalloca += static_cast<int32_t>(count) * (rt.is_ptr() ? width(rt.elem()) : 1);
-      return in;
-    }
-    if (n == "core.load") {
-      in.op = aggregate(rt) ? Opc::LoadN : Opc::Load;
-      in.imm = width(rt);
-      in.norm = 0;
-      return in;
-    }
-    if (n == "core.store") {
-      in.op = aggregate(ot) ? Opc::StoreN : Opc::Store;
-      in.imm = width(ot);
-      return in;
-    }
-    if (n == "core.ptr_offset") {
-      in.op = Opc::PtrOffset;
-      return in;
-    }
-    if (n == "core.buffer_data") {
-      in.op = Opc::BufData;
-      return in;
-    }
-    if (n == "core.buffer_len") {
-      in.op = Opc::BufLen;
-      return in;
-    }
-    if (n == "core.buffer_load") {
-      in.op = rt.kind() == TypeKind::Tuple ? Opc::BufLoadN : Opc::BufLoad;
-      in.imm = width(rt);
-      in.norm = 0;
-      return in;
-    }
-    if (n == "core.buffer_store") {
-      in.op = ot.kind() == TypeKind::Tuple ? Opc::BufStoreN : Opc::BufStore;
-      in.imm = width(ot);
-      return in;
-    }
-    if (n == "core.guard") return lower_guard(op, in);
-    if (n == "core.call") return lower_call(op, in);
-    if (n == "core.call_extern") return lower_extern(op, in);
-    if (auto fn = sem::math_fn(n)) {
-      in.op = Opc::Math;
-      in.mode = static_cast<uint8_t>(*fn);
-      return in;
-    }
-    return unsupported(ppy::str_cat("the interpreter does not run ", n));
+    in.op = Opc::CopyN;
+    in.a += member_offset(ot, static_cast<size_t>(ix));
+    in.imm = width(rt);
+    in.norm = 0;
+    return in;
   }
 
   Inst lower_cast(const ir::Operation& op, Type from, Type to, Inst& in) {
@@ -387,7 +420,7 @@ class Compiler {
       else if (from.is_integer_like() || from.is_bool())
         in.op = Opc::CastIToF;
       else
-        return unsupported(ppy::str_cat("core.cast from ", from.str(), " to ", to.str()));
+        return unsupported(ppy::str_cat(ir::core_op_name(ir::CoreOp::Cast), " from ", from.str(), " to ", to.str()));
       return in;
     }
     if (to.is_bool()) {
@@ -396,7 +429,7 @@ class Compiler {
       else if (from.is_integer_like())
         in.op = Opc::CastIToBool;
       else
-        return unsupported(ppy::str_cat("core.cast from ", from.str(), " to bool"));
+        return unsupported(ppy::str_cat(ir::core_op_name(ir::CoreOp::Cast), " from ", from.str(), " to bool"));
       return in;
     }
     if (to.is_integer_like()) {
@@ -411,43 +444,32 @@ class Compiler {
       }
       if (from.is_integer_like()) {
         in.op = Opc::CastIToI;
-        in.flag = sem::overflow_of(op) != sem::Overflow::Wrap || !op.attr("overflow");
+        // Narrowing raises OverflowError unless the cast says `wrap` (or a
+        // word the verifier refuses, which wraps as the folder reads it).
+        ir::Overflow o = ir::overflow_of(op);
+        in.flag = o != ir::Overflow::Wrap && o != ir::Overflow::Unknown;
         return in;
       }
     }
-    return unsupported(ppy::str_cat("core.cast from ", from.str(), " to ", to.str()));
+    return unsupported(ppy::str_cat(ir::core_op_name(ir::CoreOp::Cast), " from ", from.str(), " to ", to.str()));
   }
 
+  /// A guard: what it raises when it fails, from the SDK's table of guard kinds.
   Inst lower_guard(const ir::Operation& op, Inst& in) {
-    static const std::unordered_map<std::string, std::pair<std::string, std::string>> kKinds = {
-        {"overflow", {"OverflowError", "integer overflow"}},
-        {"bounds", {"IndexError", "list index out of range"}},
-        {"zero_division", {"ZeroDivisionError", "division by zero"}},
-        {"range", {"ValueError", "math range error"}},
-        {"contract", {"AssertionError", ""}},
-        {"assert", {"AssertionError", ""}},
-    };
-    const ir::Attribute* k = op.attr("kind");
-    std::pair<std::string, std::string> what = {"RuntimeError", "guard failed"};
-    if (k && k->is<std::string>()) {
-      auto it = kKinds.find(k->as_string());
-      if (it != kKinds.end()) what = it->second;
-    }
-    if (const ir::Attribute* m = op.attr("message"); m && m->is<std::string>()) what.second = m->as_string();
+    ir::GuardException what = ir::guard_exception(op);
     in.op = Opc::Guard;
     in.imm = static_cast<int64_t>(code_->guards.size());
-    code_->guards.push_back(std::move(what));
+    code_->guards.emplace_back(std::string(what.exception), std::string(what.message));
     return in;
   }
 
   Inst lower_call(const ir::Operation& op, Inst& in) {
-    const ir::Attribute* c = op.attr("callee");
-    if (!c || !c->is<ir::SymbolRef>()) return unsupported("core.call without a @callee");
-    const ir::Attribute* cs = op.attr("capture_status");
-    bool capture = cs && cs->is<bool>() && cs->as_bool();
-    auto it = functions_.find(c->as_symbol().name);
+    const std::string* name = ir::call_callee(op);
+    if (!name) return unsupported(ppy::str_cat(ir::core_op_name(ir::CoreOp::Call), " without a @callee"));
+    bool capture = ir::captures_status(op);
+    auto it = functions_.find(*name);
     if (it == functions_.end())
-      return unsupported(ppy::str_cat("a call to @", c->as_symbol().name, ", which the module does not define"));
+      return unsupported(ppy::str_cat("a call to @", *name, ", which the module does not define"));
     const ir::Function& callee = *module_.functions()[static_cast<size_t>(it->second)];
     if (callee.params().size() != op.num_operands() || callee.results().size() + capture != op.num_results() ||
         (op.num_results() == 1 && callee.results()[0] != op.result(0)->type()))
@@ -475,9 +497,8 @@ class Compiler {
     call.args_begin = static_cast<int32_t>(code_->srcs.size());
     for (ir::Value* v : op.operands()) code_->srcs.push_back(reg(v));
     if (call.text >= 0) {
-      const ir::Attribute* t = op.attr("text");
       call.text = static_cast<int32_t>(code_->strings.size());
-      code_->strings.push_back(t && t->is<std::string>() ? t->as_string() : "");
+      code_->strings.push_back(ir::attr_or<std::string>(op, "text", ""));
     }
     in.op = Opc::Runtime;
     if (in.dst < 0) in.dst = 0;  // no result: nothing is written

@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "ppy/interp/interp.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/ir/ir.h"
 #include "ppy_runtime.h"
 
@@ -178,6 +180,12 @@ struct Code {
 
 /// Raises a Python exception: it unwinds to run_main (or a capture_status call).
 [[noreturn]] void raise(std::string name, std::string message);
+/// Raises what a failed guard of `kind` raises (ir::guard_exception), with
+/// `message`: the interpreter's own checks name their exceptions by kind.
+[[noreturn]] void raise(ir::GuardKind kind, std::string_view message);
+/// The same with the kind's default message.
+[[noreturn]] void raise(ir::GuardKind kind);
+/// OverflowError `integer overflow`: an integer result that does not fit.
 [[noreturn]] void overflow();
 
 /// Compiles `f` to registers; a function that cannot be run says why in

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include "gtest/gtest.h"
 #include "ppy/ir/text.h"
@@ -222,6 +223,43 @@ TEST(Interp, GuardMessageAttributeAndAssert) {
   c.create("core.guard", {c.const_bool(false)}, {}, {{"kind", Attribute("assert")}});
   c.ret();
   EXPECT_EQ(q.run().err, "AssertionError\n");
+}
+
+TEST(Interp, OwnChecksAndUnknownGuardsRaiseAsTheGuardTableSays) {
+  // An integer division with no guard before it: the zero_division kind's
+  // exception, with Python's integer wording.
+  const std::pair<const char*, const char*> kDivisions[] = {
+      {"core.div", "ZeroDivisionError: integer division or modulo by zero\n"},
+      {"core.mod", "ZeroDivisionError: integer modulo by zero\n"},
+  };
+  for (auto [op, err] : kDivisions) {
+    Program p;
+    Builder& b = p.start_main();
+    p.print_i64(b.op(op, {b.const_int(5), b.const_int(0)}, Type::i64(), kFloor));
+    b.ret();
+    auto r = p.run();
+    EXPECT_EQ(r.code, 1) << op;
+    EXPECT_EQ(r.err, err);
+  }
+  // A kind the table lacks still ends the program.
+  Program q;
+  Builder& c = q.start_main();
+  c.create("core.guard", {c.const_bool(false)}, {}, {{"kind", Attribute("no_such_kind")}});
+  c.ret();
+  auto r = q.run();
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "RuntimeError: guard failed\n");
+}
+
+/// An op of no dialect the interpreter knows is refused by name.
+TEST(Interp, AnOpOutsideCoreAndMathIsRefused) {
+  Program p;
+  Builder& b = p.start_main();
+  b.create("vendor.magic", {}, {}, {});
+  b.ret();
+  auto r = p.run();
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "error: @m_main: the interpreter does not run vendor.magic\n");
 }
 
 /// fib(n) by recursion: `if n < 2: return n; return fib(n-1) + fib(n-2)`.

@@ -4,10 +4,12 @@
 #include <cstring>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "internal.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/pipeline/semantics.h"
 #include "ppy/util/str_cat.h"
 #include "ppy_str.h"
@@ -20,7 +22,13 @@ namespace sem = ppy::pipeline::sem;
 
 [[noreturn]] void raise(std::string name, std::string message) { throw PyError{std::move(name), std::move(message)}; }
 
-[[noreturn]] void overflow() { raise("OverflowError", "integer overflow"); }
+[[noreturn]] void raise(ir::GuardKind kind, std::string_view message) {
+  raise(std::string(ir::guard_exception(kind).exception), std::string(message));
+}
+
+[[noreturn]] void raise(ir::GuardKind kind) { raise(kind, ir::guard_exception(kind).message); }
+
+[[noreturn]] void overflow() { raise(ir::GuardKind::Overflow); }
 
 /// Brings a 64-bit integer result back to a narrow type: wrapping, or raising.
 inline int64_t norm_wrap(const Inst& in, int64_t v) {
@@ -33,6 +41,9 @@ inline int64_t norm_check(const Inst& in, int64_t v) {
 inline double norm_f(const Inst& in, double v) { return in.norm ? static_cast<double>(static_cast<float>(v)) : v; }
 
 namespace {
+
+/// Python's IndexError for a store (a load's is the bounds guard's default).
+constexpr std::string_view kStoreOutOfRange = "list assignment index out of range";
 
 class Machine {
  public:
@@ -185,9 +196,9 @@ class Machine {
         case Opc::ModI: {
           int64_t a = r[in.a].i, b = r[in.b].i;
           if (b == 0)
-            raise("ZeroDivisionError",
+            raise(ir::GuardKind::ZeroDivision,
                   in.op == Opc::DivI ? "integer division or modulo by zero" : "integer modulo by zero");
-          auto rounding = static_cast<sem::Rounding>(in.mode);
+          auto rounding = static_cast<ir::Rounding>(in.mode);
           int64_t v;
           if (in.op == Opc::ModI) {
             v = *sem::int_mod(a, b, rounding);
@@ -249,14 +260,14 @@ class Machine {
           r[in.dst].i = sem::shr(r[in.a].i, r[in.b].i, static_cast<int>(in.imm), false);
           break;
         case Opc::CmpS:
-          r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), r[in.a].i, r[in.b].i);
+          r[in.dst].i = sem::compare(static_cast<ir::Predicate>(in.mode), r[in.a].i, r[in.b].i);
           break;
         case Opc::CmpU:
-          r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), static_cast<uint64_t>(r[in.a].i),
+          r[in.dst].i = sem::compare(static_cast<ir::Predicate>(in.mode), static_cast<uint64_t>(r[in.a].i),
                                      static_cast<uint64_t>(r[in.b].i));
           break;
         case Opc::CmpF:
-          r[in.dst].i = sem::compare(static_cast<sem::Pred>(in.mode), r[in.a].f, r[in.b].f);
+          r[in.dst].i = sem::compare(static_cast<ir::Predicate>(in.mode), r[in.a].f, r[in.b].f);
           break;
         case Opc::Select:
           r[in.dst] = r[in.a].i ? r[in.b] : r[in.c];
@@ -297,8 +308,9 @@ class Machine {
           double v = r[in.a].f;
           auto i = sem::float_to_int(v, Type::scalar(static_cast<TypeKind>(in.norm)));
           if (!i) {
-            if (std::isnan(v)) raise("ValueError", "cannot convert float NaN to integer");
-            if (std::isinf(v)) raise("OverflowError", "cannot convert float infinity to integer");
+            // As the frontend's guards before int(x) (docs/runtime.md).
+            if (std::isnan(v)) raise(ir::GuardKind::Range, "cannot convert float NaN to integer");
+            if (std::isinf(v)) raise(ir::GuardKind::Overflow, "cannot convert float infinity to integer");
             overflow();
           }
           r[in.dst].i = *i;
@@ -355,21 +367,21 @@ class Machine {
         case Opc::BufLoad: {
           Buffer* b = r[in.a].buf;
           uint64_t i = static_cast<uint64_t>(r[in.b].i);
-          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list index out of range");
+          if (i >= static_cast<uint64_t>(b->len)) raise(ir::GuardKind::Bounds);
           r[in.dst] = elems(b)[i];
           break;
         }
         case Opc::BufStore: {
           Buffer* b = r[in.b].buf;
           uint64_t i = static_cast<uint64_t>(r[in.c].i);
-          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list assignment index out of range");
+          if (i >= static_cast<uint64_t>(b->len)) raise(ir::GuardKind::Bounds, kStoreOutOfRange);
           elems(b)[i] = r[in.a];
           break;
         }
         case Opc::BufLoadN: {
           Buffer* b = r[in.a].buf;
           uint64_t i = static_cast<uint64_t>(r[in.b].i);
-          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list index out of range");
+          if (i >= static_cast<uint64_t>(b->len)) raise(ir::GuardKind::Bounds);
           const Slot* box = elems(b)[i].p;
           for (int64_t k = 0; k < in.imm; ++k) r[in.dst + k] = box[k];
           break;
@@ -377,7 +389,7 @@ class Machine {
         case Opc::BufStoreN: {
           Buffer* b = r[in.b].buf;
           uint64_t i = static_cast<uint64_t>(r[in.c].i);
-          if (i >= static_cast<uint64_t>(b->len)) raise("IndexError", "list assignment index out of range");
+          if (i >= static_cast<uint64_t>(b->len)) raise(ir::GuardKind::Bounds, kStoreOutOfRange);
           Slot* box = static_cast<Slot*>(ppy_list_box(in.imm));
           for (int64_t k = 0; k < in.imm; ++k) box[k] = r[in.a + k];
           elems(b)[i].p = box;

@@ -11,6 +11,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "internal.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/ir/text.h"
 #include "ppy/runtime/abi.h"
 #include "ppy/util/str_cat.h"
@@ -134,10 +135,10 @@ void* own_implementation(std::string_view symbol) {
   return nullptr;
 }
 
+/// The callee an extern call names, for a message: a string, or a @symbol written by mistake.
 std::string callee_name(const ir::Operation& op) {
-  const ir::Attribute* c = op.attr("callee");
-  if (c && c->is<std::string>()) return c->as_string();
-  if (c && c->is<ir::SymbolRef>()) return c->as_symbol().name;
+  if (const std::string* c = ir::extern_callee(op)) return *c;
+  if (const std::string* c = ir::call_callee(op)) return *c;
   return "";
 }
 
