@@ -18,6 +18,7 @@
 #include "ppy/ir/testing.h"
 #include "ppy/host/discovery.h"
 #include "ppy/host/handle.h"
+#include "ppy/host/sandbox.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
@@ -107,6 +108,39 @@ TEST(Toy, StrictSandboxServesOverAUnixSocketToo) {
   auto r = (*h)->invoke(emit_of("toy", {m.get()}));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*h)->sandbox().writes_confined(), landlock_available() || (*h)->sandbox().bubblewrap);
+}
+
+TEST(Toy, AVendorsExecutableLinkedIntoItsDistributionRunsInTheStrictSandbox) {
+  // Issue 38: a vendor installs its program elsewhere and links it into the
+  // distribution's folder. Bubblewrap showed the folder and so the link, but
+  // not the file it names: `ppy-sandbox-init: cannot run ...`.
+  if (bubblewrap_support().program.empty()) GTEST_SKIP() << bubblewrap_support().why;
+  TempDir tmp;  // under /tmp, which a strict helper sees empty
+  const fs::path vendor = tmp.path / "vendor" / "bin" / "ppy-backend-toy";
+  fs::create_directories(vendor.parent_path());
+  fs::copy_file(fs::path(PPY_BINARY_DIR) / "backends" / "toy" / "ppy-backend-toy", vendor);
+  const fs::path dist = tmp.path / "dists" / "linked";
+  fs::create_directories(dist);
+  fs::create_symlink(vendor, dist / "ppy-backend-toy");
+  std::ofstream(dist / "manifest.toml") << "[distribution]\nname = \"ppy-toy-linked\"\nversion = \"0.1\"\n\n"
+                                           "[backends.toy]\nexecutable = \"ppy-backend-toy\"\nsandbox = \"strict\"\n";
+  std::vector<fs::path> path{tmp.path / "dists"};
+  ManifestIndex index = ManifestIndex::scan(path);
+  auto entry = index.lookup("toy");
+  ASSERT_TRUE(entry.ok()) << entry.status();
+  // Discovery resolved the file it really runs.
+  EXPECT_EQ((*entry)->executable, dist / "ppy-backend-toy");
+  EXPECT_EQ((*entry)->real_executable, fs::canonical(vendor));
+  for (auto connection : {ProcessOptions::Connection::SocketPair, ProcessOptions::Connection::UnixSocket}) {
+    ConnectOptions o;
+    o.connection = connection;
+    auto h = connect_backend(**entry, o);
+    ASSERT_TRUE(h.ok()) << h.status();
+    EXPECT_TRUE((*h)->sandbox().bubblewrap);
+    auto m = small_module("m");
+    auto r = (*h)->invoke(emit_of("toy", {m.get()}));
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
 }
 
 class Conformance : public ::testing::TestWithParam<Hosting> {
