@@ -18,6 +18,7 @@
 #include "ppy/ir/testing.h"
 #include "ppy/host/discovery.h"
 #include "ppy/host/handle.h"
+#include "ppy/host/process.h"
 #include "ppy/host/sandbox.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
@@ -141,6 +142,30 @@ TEST(Toy, AVendorsExecutableLinkedIntoItsDistributionRunsInTheStrictSandbox) {
     auto r = (*h)->invoke(emit_of("toy", {m.get()}));
     ASSERT_TRUE(r.ok()) << r.status();
   }
+}
+
+TEST(StrictSandbox, AVendorsProgramFindsItsLibraryBesideIt) {
+  // What the loader needs comes along: the vendor's library, found through
+  // the program's RUNPATH `$ORIGIN/../lib` outside every visible folder.
+  if (bubblewrap_support().program.empty()) GTEST_SKIP() << bubblewrap_support().why;
+  TempDir tmp;
+  const fs::path built = fs::path(PPY_HOST_TEST_DIR) / "vendored";
+  fs::create_directories(tmp.path / "vendor" / "bin");
+  fs::create_directories(tmp.path / "vendor" / "lib");
+  fs::copy_file(built / "bin" / "ppy-test-vendored", tmp.path / "vendor" / "bin" / "ppy-test-vendored");
+  fs::copy_file(built / "lib" / "libppy_vendored.so", tmp.path / "vendor" / "lib" / "libppy_vendored.so");
+  fs::create_directories(tmp.path / "dist");
+  fs::create_symlink(tmp.path / "vendor" / "bin" / "ppy-test-vendored", tmp.path / "dist" / "tool");
+  ProcessOptions o;
+  o.executable = tmp.path / "dist" / "tool";
+  o.sandbox.mode = SandboxMode::Strict;
+  auto p = BackendProcess::spawn(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE((*p)->sandbox().bubblewrap);
+  ExitInfo e = (*p)->wait_for(10s);
+  EXPECT_EQ(e.kind, ExitInfo::Kind::Exited) << e.describe() << "\n" << (*p)->output_tail();
+  EXPECT_EQ(e.code, 0) << (*p)->output_tail();
+  EXPECT_THAT((*p)->output_tail(), HasSubstr("vendored: 42"));
 }
 
 class Conformance : public ::testing::TestWithParam<Hosting> {
