@@ -776,6 +776,7 @@ absl::StatusOr<std::unique_ptr<BackendHandle>> connect_backend(const BackendEntr
   } else {
     ProcessOptions po;
     po.executable = entry.executable;
+    po.real_executable = entry.real_executable;
     po.args = entry.args;
     po.sandbox = o.sandbox_override ? *o.sandbox_override : policy_from(settings);
     const ProcessOptions::Connection connection = o.connection.value_or(entry.connection);

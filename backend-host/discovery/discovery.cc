@@ -130,6 +130,11 @@ absl::StatusOr<Distribution> read_manifest(const fs::path& manifest) {
       if (exe.empty() == !settings->endpoints)
         return absl::InvalidArgumentError(str_cat(where, " needs exactly one of 'executable' and 'endpoint' (or 'endpoints')"));
       e.executable = resolve(base, exe);
+      if (!exe.empty()) {
+        std::error_code ec;
+        e.real_executable = fs::canonical(e.executable, ec);
+        if (ec) e.real_executable.clear();
+      }
       if (settings->endpoints) e.endpoints = *settings->endpoints;
       settings->tls.apply(e.tls, base);
       if (const toml::node* n = t->get("args")) {

@@ -66,8 +66,9 @@ enum SlotState : int { kFree, kFilling, kLive, kOwned, kCleaning, kDone };
 constexpr int kSlots = 128;
 struct Slot {
   std::atomic<int> state{kFree};
-  std::atomic<pid_t> pid{0};  // Live: 0 until spawn has the child, then its pid
-  char dir[512];              // valid from Live on
+  std::atomic<pid_t> pid{0};   // Live: 0 until spawn has the child, then its pid
+  std::atomic<int> pidfd{-1};  // Live: the child's pidfd (stored before pid), or -1
+  char dir[512];               // valid from Live on
 };
 Slot g_slots[kSlots];
 
@@ -101,6 +102,7 @@ int register_helper(const std::string& dir) {
     int expected = kFree;
     if (g_slots[i].state.compare_exchange_strong(expected, kFilling)) {
       g_slots[i].pid.store(0);
+      g_slots[i].pidfd.store(-1);
       memcpy(g_slots[i].dir, dir.c_str(), dir.size() + 1);
       g_slots[i].state.store(kLive);
       return i;
@@ -146,17 +148,67 @@ void remove_tree_at(int dirfd, const char* name, int depth) noexcept {
 /// How a helper ended when the signal or exit cleanup reaped it first.
 constexpr ExitInfo kReapedByCleanup{ExitInfo::Kind::Signaled, 0, SIGKILL};
 
-/// Signals a helper's process group and then the helper. A pid of 1 or less
-/// is refused: kill(-1) would reach every process the user may signal.
-void signal_helper(pid_t pid, int sig) noexcept {
-  if (pid <= 1) return;
-  ::kill(-pid, sig);
-  ::kill(pid, sig);
+// Every signal the host sends goes to a process it knows to be its own
+// unreaped child (issue 38: a build that had printed its summary was
+// SIGKILLed). A raw pid is only a number: once the child is reaped it may
+// name a stranger, or a thread of the driver itself (kill() of a thread id
+// ends its whole process), and `kill(-pid)` a group the driver does not own.
+// So the child itself is signalled through its pidfd (opened while it was an
+// unreaped child, and it names that process whatever the pid becomes); its
+// group only while the child is still unreaped (a group's id is its leader's
+// pid, which the kernel keeps until the leader is reaped); it is reaped
+// through the pidfd too; and a pid or group that is the driver's own is
+// refused whatever path got there.
+
+constexpr idtype_t kPidfdId = static_cast<idtype_t>(3);  // P_PIDFD (Linux 5.4)
+
+/// Whether `pid` is this process, one of its threads or its process group.
+/// Async-signal-safe.
+bool is_self(pid_t pid) noexcept {
+  if (pid == getpid() || pid == getpgrp()) return true;
+  char path[40] = "/proc/self/task/";
+  char digits[12];
+  int n = 0;
+  for (unsigned v = static_cast<unsigned>(pid); n == 0 || v > 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
+  size_t at = strlen(path);
+  while (n > 0) path[at++] = digits[--n];
+  path[at] = 0;
+  return access(path, F_OK) == 0;
 }
 
-void kill_and_reap(pid_t pid) noexcept {
-  signal_helper(pid, SIGKILL);
-  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+/// waitid on the child behind `pidfd` (or, without one, `pid`). Async-signal-safe.
+int wait_child(int pidfd, pid_t pid, siginfo_t* info, int options) noexcept {
+  if (pidfd >= 0) {
+    int r = waitid(kPidfdId, static_cast<id_t>(pidfd), info, options);
+    if (r == 0 || errno != EINVAL) return r;  // EINVAL: a kernel before P_PIDFD
+  }
+  return waitid(P_PID, static_cast<id_t>(pid), info, options);
+}
+
+/// Whether the child is still this process's to reap: running, or ended and
+/// not yet reaped (its pid and group id are then still its own).
+bool unreaped(int pidfd, pid_t pid) noexcept {
+  siginfo_t info = {};
+  return wait_child(pidfd, pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0;
+}
+
+/// Signals a helper's process group, then the helper. Call only while it is
+/// unreaped. A pid of 1 or less is refused (kill(-1) would reach every
+/// process the user may signal), and so is one that is the driver's own.
+void signal_helper(int pidfd, pid_t pid, int sig) noexcept {
+  if (pid <= 1 || is_self(pid)) return;
+  ::kill(-pid, sig);
+  if (pidfd >= 0 && syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0) == 0) return;
+  if (pidfd < 0 || errno == ENOSYS) ::kill(pid, sig);  // no pidfd here: the pid, unreaped, is still its own
+}
+
+/// For the signal and exit cleanup, which owns the slot's child: kills its
+/// group and it, and reaps it, if it is still unreaped.
+void kill_and_reap(int pidfd, pid_t pid) noexcept {
+  if (pid <= 1 || !unreaped(pidfd, pid)) return;
+  signal_helper(pidfd, pid, SIGKILL);
+  siginfo_t info = {};
+  while (wait_child(pidfd, pid, &info, WEXITED) < 0 && errno == EINTR) {
   }
 }
 
@@ -277,7 +329,8 @@ void kill_all_helpers() noexcept {
     // it, and may be stopped before it removes the folder: removing it twice
     // is harmless.
     pid_t pid = slot.pid.load();
-    if (state == kLive && pid > 0) kill_and_reap(pid);
+    int pidfd = slot.pidfd.load();  // stored before the pid
+    if (state == kLive && pid > 0) kill_and_reap(pidfd, pid);
     remove_tree_at(AT_FDCWD, slot.dir, 0);
     slot.state.store(kDone);
   }
@@ -352,9 +405,15 @@ void sweep_abandoned(const fs::path& root) {
     std::ifstream in(dir / kDriverFile);
     std::string pid, start, their_ns;
     if (!(in >> pid >> start >> their_ns) || their_ns != ns) continue;  // not ours to judge
+    // Gone, or its pid now another process's (or a thread's): another start
+    // time. A driver whose start time cannot be read is not judged gone
+    // unless its pid is free: its helper's folder is its working directory.
+    const pid_t driver = static_cast<pid_t>(std::atol(pid.c_str()));
+    if (driver <= 1) continue;
+    const std::string now = process_identity(driver);
+    const bool gone = now.empty() ? (::kill(driver, 0) != 0 && errno == ESRCH) : now != pid + " " + start;
     std::error_code removing;
-    if (process_identity(static_cast<pid_t>(std::atol(pid.c_str()))) != pid + " " + start)
-      fs::remove_all(dir, removing);  // one that will not go does not stop the sweep
+    if (gone) fs::remove_all(dir, removing);  // one that will not go does not stop the sweep
   }
 }
 
@@ -438,7 +497,8 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   // Wrapped (ppy-sandbox-init, bubblewrap): the helper's own exec happens
   // later, so its outcome comes back on a pipe; the write end is fd 8 in the
   // child, the read end far from the numbers the child sets up.
-  const std::vector<std::string> command = sandbox_command(p->report_, opt.executable, args, p->scratch_, socket_dir);
+  const std::vector<std::string> command =
+      sandbox_command(p->report_, opt.executable, args, p->scratch_, socket_dir, opt.real_executable);
   OwnedFd ready_read, ready_write;
   if (p->report_.reaper) {
     int raw[2];
@@ -458,14 +518,19 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
   const std::string scratch = p->scratch_.string();
   const pid_t parent = getpid();
   const int child_fd = theirs.get();
-  pid_t failed_pid = -1;
 
   // vfork: the child borrows the driver's memory until exec instead of
   // copying its page tables, which for a driver holding a large module is
   // most of a spawn. The driver's handlers must not run in the borrowed
   // memory: signals stay blocked in the child until it has defaulted them, and
   // its mask is restored last, just before exec.
+  // A child that fails before or at its exec says so here (the driver's
+  // memory) and exits, rather than through Boost's error: Boost would then
+  // reap it itself (WNOHANG, so maybe not), leaving the driver a pid it can
+  // no longer tell from another process's. Reported this way, the child is
+  // still the driver's own unreaped child when the driver reaps it.
   bool sandbox_failed = false;
+  int child_errno = 0;
   std::optional<SignalsBlocked> blocked(std::in_place);
   const sigset_t mask = blocked->before();
   std::error_code ec;
@@ -497,27 +562,42 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
         if (ready_fd >= 0) dup2(ready_fd, kSandboxReadyFd);  // the copy is not close-on-exec
         if (chdir(scratch.c_str()) != 0 || !sandbox.apply()) {
           sandbox_failed = true;  // the driver's memory: it reads this after
-          exec.set_error(std::error_code(errno ? errno : EPERM, std::system_category()), "");
+          child_errno = errno ? errno : EPERM;
           _exit(126);
         }
         sigprocmask(SIG_SETMASK, &mask, nullptr);  // last: the helper starts with the driver's mask
       }),
-      bp::extend::on_error([&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }), ec);
+      bp::extend::on_exec_error([&](auto& exec, const std::error_code& e) {
+        // In the child, its exec failed: Boost has set its error, which is cleared.
+        child_errno = e.value() ? e.value() : ENOEXEC;
+        exec.set_error(std::error_code(), "");
+        _exit(127);
+      }),
+      ec);
   blocked.reset();
   // The child has its copies (or is gone): the driver keeps only its own ends.
   log.reset();
   null.reset();
   theirs.reset();
   ready_write.reset();
-  if (ec) {
-    if (failed_pid > 0) waitpid(failed_pid, nullptr, 0);
-    return fail(str_cat(sandbox_failed ? "sandbox setup failed: " : "", ec.message(), p->output_tail().empty() ? "" : "\n" + p->output_tail()));
-  }
+  // No child (the vfork itself failed): nothing to reap.
+  if (ec) return fail(ec.message());
   c.detach();
+  if (child_errno) {
+    pid_t failed = c.id();
+    while (failed > 0 && waitpid(failed, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    const std::string why = std::error_code(child_errno, std::system_category()).message();
+    return fail(str_cat(sandbox_failed ? "sandbox setup failed: " : "", why,
+                        p->output_tail().empty() ? "" : "\n" + p->output_tail()));
+  }
   p->pid_ = c.id();
   p->pidfd_ = pidfd_open(p->pid_);  // our unreaped child: the pid is still its own
   p->fd_ = ours.release();
-  if (p->slot_ >= 0) g_slots[p->slot_].pid.store(p->pid_);
+  if (p->slot_ >= 0) {
+    g_slots[p->slot_].pidfd.store(p->pidfd_);  // before the pid: the cleanup reads the pid first
+    g_slots[p->slot_].pid.store(p->pid_);
+  }
   if (ready_read.valid()) {
     // From here a failure's ~BackendProcess ends what was started.
     std::string why = wait_until_started(ready_read.get());
@@ -529,7 +609,9 @@ absl::StatusOr<std::unique_ptr<BackendProcess>> BackendProcess::spawn(ProcessOpt
 
 BackendProcess::~BackendProcess() {
   terminate();
-  if (pidfd_ >= 0) close(pidfd_);
+  // When the signal or exit cleanup took the helper, it may still be using
+  // the pidfd: the process is ending, so it is left open.
+  if (pidfd_ >= 0 && !taken_by_cleanup_) close(pidfd_);
 }
 
 int BackendProcess::take_fd() {
@@ -581,7 +663,10 @@ ExitInfo BackendProcess::poll() {
 bool BackendProcess::claim_locked() {
   if (!claimed_ && slot_ >= 0) {
     int expected = kLive;  // our slot is Live until we or the cleanup take it
-    if (!g_slots[slot_].state.compare_exchange_strong(expected, kOwned)) return false;
+    if (!g_slots[slot_].state.compare_exchange_strong(expected, kOwned)) {
+      taken_by_cleanup_ = true;
+      return false;
+    }
   }
   return claimed_ = true;
 }
@@ -589,7 +674,7 @@ bool BackendProcess::claim_locked() {
 ExitInfo BackendProcess::poll_locked() {
   if (pid_ <= 1 || !exit_.running()) return exit_;
   siginfo_t info = {};
-  if (waitid(P_PID, pid_, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+  if (wait_child(pidfd_, pid_, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
     if (errno == ECHILD) exit_ = kReapedByCleanup;
     return exit_;
   }
@@ -599,13 +684,13 @@ ExitInfo BackendProcess::poll_locked() {
   if (!claim_locked()) return exit_ = kReapedByCleanup;
   // Exited but not reaped: its pid (and group) cannot be reused yet, so the
   // group can be killed safely (grandchildren it left).
-  ::kill(-pid_, SIGKILL);
-  int status = 0, r;
-  while ((r = waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
+  if (!is_self(pid_)) ::kill(-pid_, SIGKILL);
+  int r;
+  while ((r = wait_child(pidfd_, pid_, &info, WEXITED)) < 0 && errno == EINTR) {
   }
   if (r < 0) exit_ = kReapedByCleanup;
-  else if (WIFSIGNALED(status)) exit_ = {ExitInfo::Kind::Signaled, 0, WTERMSIG(status)};
-  else exit_ = {ExitInfo::Kind::Exited, WEXITSTATUS(status), 0};
+  else if (info.si_code == CLD_EXITED) exit_ = {ExitInfo::Kind::Exited, info.si_status, 0};
+  else exit_ = {ExitInfo::Kind::Signaled, 0, info.si_status};  // CLD_KILLED, CLD_DUMPED
   return exit_;
 }
 
@@ -617,7 +702,7 @@ ExitInfo BackendProcess::wait_for(std::chrono::milliseconds timeout) {
 ExitInfo BackendProcess::wait_locked(std::unique_lock<std::mutex>& lock, std::chrono::milliseconds timeout) {
   if (!poll_locked().running()) return exit_;
   auto end = std::chrono::steady_clock::now() + timeout;
-  int pfd = pidfd_open(pid_);
+  const int pfd = pidfd_;  // ours for its whole life
   while (poll_locked().running()) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
@@ -631,7 +716,6 @@ ExitInfo BackendProcess::wait_locked(std::unique_lock<std::mutex>& lock, std::ch
     }
     lock.lock();
   }
-  if (pfd >= 0) close(pfd);
   return exit_;
 }
 
@@ -642,12 +726,12 @@ ExitInfo BackendProcess::finish(bool graceful) {
   if (!claim_locked()) exit_ = kReapedByCleanup;
   const bool started = pid_ > 1;  // spawn may have failed before the child
   if (started && poll_locked().running() && graceful) {
-    signal_helper(pid_, SIGTERM);
+    signal_helper(pidfd_, pid_, SIGTERM);  // claimed and running: only we reap it
     wait_locked(lock, grace_);
   }
   if (cleaned_) return exit_;  // another caller finished it while we waited
   if (started && exit_.running()) {
-    signal_helper(pid_, SIGKILL);
+    signal_helper(pidfd_, pid_, SIGKILL);
     wait_locked(lock, std::chrono::milliseconds(10'000));
     if (cleaned_) return exit_;
   }

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <fstream>
 #include <thread>
 #include <vector>
@@ -811,6 +812,60 @@ TEST_F(DriverDeathTest, SigkilledDriverTakesItsHelperAlong) {
   EXPECT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGKILL);  // PR_SET_PDEATHSIG
   fs::remove_all(run);                   // nobody was left to remove it: a SIGKILL cannot be handled
+}
+
+// Issue 38: a build that had printed its summary exited by SIGKILL. A pid
+// is only a number: once its child is reaped (here by a stray waitpid, the
+// thief a failed spawn used to be) the kernel gives it to the next process or
+// thread, and kill() of a thread id ends that thread's whole process. The
+// exit cleanup (what the handlers and the exit hook run) used to kill a Live
+// helper's raw pid and group; it now signals through the pidfd, and only a
+// child that is still unreaped.
+TEST_F(ProcessTest, TheCleanupNeverSignalsAPidReusedByTheDriversOwnThread) {
+  fs::path helper = script("exit 0");
+  pid_t driver = fork();
+  if (driver == 0) {
+    SandboxPolicy off;
+    off.mode = SandboxMode::Off;
+    ProcessOptions o;
+    o.executable = helper;
+    o.sandbox = off;
+    auto p = BackendProcess::spawn(o);
+    if (!p.ok()) _exit(3);
+    const pid_t stale = (*p)->pid();
+    if (waitpid(stale, nullptr, 0) != stale) _exit(4);  // reaped behind the host's back
+    // Threads until one of them is given the helper's old number.
+    std::atomic<bool> release{false};
+    std::thread holder;
+    const auto end = std::chrono::steady_clock::now() + 10s;
+    while (!holder.joinable() && std::chrono::steady_clock::now() < end) {
+      for (int i = 0; i < 256 && !holder.joinable(); ++i) {
+        std::atomic<int> seen{0};
+        std::thread t([&] {
+          seen = static_cast<int>(gettid());
+          if (seen == stale)
+            while (!release) std::this_thread::sleep_for(1ms);
+        });
+        while (seen == 0) std::this_thread::yield();
+        if (seen == stale) {
+          holder = std::move(t);
+        } else {
+          t.join();
+        }
+      }
+    }
+    if (!holder.joinable()) _exit(2);  // not reused in time (a large pid_max): nothing to show
+    kill_all_helpers();  // the exit hook's work, with the helper still registered Live
+    (*p)->kill();
+    release = true;
+    holder.join();
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(driver, &status, 0), driver);
+  ASSERT_FALSE(WIFSIGNALED(status)) << "the driver was killed by its own cleanup: signal " << WTERMSIG(status);
+  if (WEXITSTATUS(status) == 2) GTEST_SKIP() << "the helper's pid was not reused within 10 s here";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 // The sandbox probes' answers are kept between runs (each driver forked three

@@ -18,10 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <mutex>
 
+#include "loader_needs.h"
 #include "ppy/host/env.h"
 #include "ppy/util/str_cat.h"
 
@@ -499,9 +501,32 @@ std::vector<std::string> sandbox_environment(const SandboxPolicy& policy, const 
   return out;
 }
 
+fs::path real_executable(const fs::path& executable) {
+  std::error_code ec;
+  fs::path real = fs::canonical(executable, ec);
+  return ec ? fs::path() : real;
+}
+
+namespace {
+
+/// Whether `p` lies beneath `dir` (lexically: both absolute and normal).
+bool beneath(const fs::path& p, const fs::path& dir) {
+  auto [d, q] = std::mismatch(dir.begin(), dir.end(), p.begin(), p.end());
+  return d == dir.end();
+}
+
+/// Whether `p` is beneath one of the system folders a strict helper sees.
+bool in_system_folder(const fs::path& p) {
+  for (const char* dir : kSystemFolders)
+    if (beneath(p, dir)) return true;
+  return false;
+}
+
+}  // namespace
+
 std::vector<std::string> sandbox_command(const SandboxReport& plan, const fs::path& executable,
                                          const std::vector<std::string>& args, const fs::path& scratch,
-                                         const fs::path& socket_dir) {
+                                         const fs::path& socket_dir, const fs::path& real) {
   const fs::path exe = fs::absolute(executable);
   std::vector<std::string> cmd;
   if (plan.reaper) {
@@ -521,13 +546,28 @@ std::vector<std::string> sandbox_command(const SandboxReport& plan, const fs::pa
                         (home && dir == fs::path(*home));
     const std::string visible = (shared ? exe : dir).string();
     cmd.insert(cmd.end(), {"--ro-bind", visible, visible});
+    // The file it really is (a vendor's executable the distribution links
+    // to, wherever it lies) and what its loader opens to start it, each alone:
+    // visible, read-only, at the path it is opened by. The helper is run by
+    // that real path.
+    fs::path program = real.empty() ? real_executable(exe) : real;
+    if (program.empty()) program = exe;  // missing: its exec says why
+    std::vector<fs::path> bound;
+    auto seen = [&](const fs::path& p) {
+      if (in_system_folder(p) || p == visible || (!shared && beneath(p, dir))) return true;
+      return std::find(bound.begin(), bound.end(), p) != bound.end();
+    };
+    if (!seen(program)) bound.push_back(program);
+    for (const fs::path& need : internal::loader_needs(program, seen)) bound.push_back(need);
+    for (const fs::path& file : bound) cmd.insert(cmd.end(), {"--ro-bind", file.string(), file.string()});
     cmd.insert(cmd.end(), {"--ro-bind", plan.init_program.string(), plan.init_program.string()});
     // The unix-socket fallback binds its socket in the run folder, which holds scratch/.
     const fs::path& writable = socket_dir.empty() ? scratch : socket_dir;
     cmd.insert(cmd.end(), {"--bind", writable.string(), writable.string(), "--chdir", scratch.string(), "--",
-                           plan.init_program.string(), "init", "--"});
+                           plan.init_program.string(), "init", "--", program.string()});
+  } else {
+    cmd.push_back(exe.string());
   }
-  cmd.push_back(exe.string());
   cmd.insert(cmd.end(), args.begin(), args.end());
   return cmd;
 }

@@ -26,6 +26,21 @@ std::string format_names(const std::vector<EmitFormat>& formats) {
   return out;
 }
 
+/// Which file an installed helper backend really runs: the manifest's
+/// executable with its links resolved (a vendor's program linked into the
+/// distribution's folder runs from where it lies). Empty for a builtin or a
+/// remote backend.
+std::string runs_line(const BackendCatalog& catalog, const std::string& name) {
+  if (catalog.is_builtin(name)) return {};
+  auto entry = catalog.index().lookup(name);
+  if (!entry.ok() || !*entry || (*entry)->remote() || (*entry)->executable.empty()) return {};
+  const host::BackendEntry& e = **entry;
+  if (e.real_executable.empty()) return str_cat("runs ", e.executable.string(), " (which does not resolve to a file)");
+  if (e.real_executable == e.executable) return str_cat("runs ", e.executable.string());
+  return str_cat("runs ", e.real_executable.string(), " (the manifest names ", e.executable.string(),
+                 ", a link to it)");
+}
+
 }  // namespace
 
 int doctor(Streams io) {
@@ -56,6 +71,8 @@ int doctor(Streams io) {
     if (!handle.ok()) {
       all_usable = false;
       io.out << "  " << std::left << std::setw(10) << name << " unusable: " << error_text(handle.status()) << "\n";
+      if (std::string runs = runs_line(catalog, name); !runs.empty())
+        io.out << std::string(13, ' ') << escape_control(runs) << "\n";
       continue;
     }
     const host::BackendInfo& info = (*handle)->info();
@@ -68,6 +85,8 @@ int doctor(Streams io) {
     // Whole: it is part of every artifact's cache key, and a vendor compares it.
     io.out << "  " << std::setw(10) << "" << " " << emits << "fingerprint " << escape_control(info.fingerprint)
            << "\n";
+    if (std::string runs = runs_line(catalog, name); !runs.empty())
+      io.out << std::string(13, ' ') << escape_control(runs) << "\n";
   }
   for (auto& problem : catalog.index().problems()) {
     all_usable = false;

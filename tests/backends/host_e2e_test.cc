@@ -18,6 +18,8 @@
 #include "ppy/ir/testing.h"
 #include "ppy/host/discovery.h"
 #include "ppy/host/handle.h"
+#include "ppy/host/process.h"
+#include "ppy/host/sandbox.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
@@ -107,6 +109,63 @@ TEST(Toy, StrictSandboxServesOverAUnixSocketToo) {
   auto r = (*h)->invoke(emit_of("toy", {m.get()}));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*h)->sandbox().writes_confined(), landlock_available() || (*h)->sandbox().bubblewrap);
+}
+
+TEST(Toy, AVendorsExecutableLinkedIntoItsDistributionRunsInTheStrictSandbox) {
+  // Issue 38: a vendor installs its program elsewhere and links it into the
+  // distribution's folder. Bubblewrap showed the folder and so the link, but
+  // not the file it names: `ppy-sandbox-init: cannot run ...`.
+  if (bubblewrap_support().program.empty()) GTEST_SKIP() << bubblewrap_support().why;
+  TempDir tmp;  // under /tmp, which a strict helper sees empty
+  const fs::path vendor = tmp.path / "vendor" / "bin" / "ppy-backend-toy";
+  fs::create_directories(vendor.parent_path());
+  fs::copy_file(fs::path(PPY_BINARY_DIR) / "backends" / "toy" / "ppy-backend-toy", vendor);
+  const fs::path dist = tmp.path / "dists" / "linked";
+  fs::create_directories(dist);
+  fs::create_symlink(vendor, dist / "ppy-backend-toy");
+  std::ofstream(dist / "manifest.toml") << "[distribution]\nname = \"ppy-toy-linked\"\nversion = \"0.1\"\n\n"
+                                           "[backends.toy]\nexecutable = \"ppy-backend-toy\"\nsandbox = \"strict\"\n";
+  std::vector<fs::path> path{tmp.path / "dists"};
+  ManifestIndex index = ManifestIndex::scan(path);
+  auto entry = index.lookup("toy");
+  ASSERT_TRUE(entry.ok()) << entry.status();
+  // Discovery resolved the file it really runs.
+  EXPECT_EQ((*entry)->executable, dist / "ppy-backend-toy");
+  EXPECT_EQ((*entry)->real_executable, fs::canonical(vendor));
+  for (auto connection : {ProcessOptions::Connection::SocketPair, ProcessOptions::Connection::UnixSocket}) {
+    ConnectOptions o;
+    o.connection = connection;
+    auto h = connect_backend(**entry, o);
+    ASSERT_TRUE(h.ok()) << h.status();
+    EXPECT_TRUE((*h)->sandbox().bubblewrap);
+    auto m = small_module("m");
+    auto r = (*h)->invoke(emit_of("toy", {m.get()}));
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
+}
+
+TEST(StrictSandbox, AVendorsProgramFindsItsLibraryBesideIt) {
+  // What the loader needs comes along: the vendor's library, found through
+  // the program's RUNPATH `$ORIGIN/../lib` outside every visible folder.
+  if (bubblewrap_support().program.empty()) GTEST_SKIP() << bubblewrap_support().why;
+  TempDir tmp;
+  const fs::path built = fs::path(PPY_HOST_TEST_DIR) / "vendored";
+  fs::create_directories(tmp.path / "vendor" / "bin");
+  fs::create_directories(tmp.path / "vendor" / "lib");
+  fs::copy_file(built / "bin" / "ppy-test-vendored", tmp.path / "vendor" / "bin" / "ppy-test-vendored");
+  fs::copy_file(built / "lib" / "libppy_vendored.so", tmp.path / "vendor" / "lib" / "libppy_vendored.so");
+  fs::create_directories(tmp.path / "dist");
+  fs::create_symlink(tmp.path / "vendor" / "bin" / "ppy-test-vendored", tmp.path / "dist" / "tool");
+  ProcessOptions o;
+  o.executable = tmp.path / "dist" / "tool";
+  o.sandbox.mode = SandboxMode::Strict;
+  auto p = BackendProcess::spawn(o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE((*p)->sandbox().bubblewrap);
+  ExitInfo e = (*p)->wait_for(10s);
+  EXPECT_EQ(e.kind, ExitInfo::Kind::Exited) << e.describe() << "\n" << (*p)->output_tail();
+  EXPECT_EQ(e.code, 0) << (*p)->output_tail();
+  EXPECT_THAT((*p)->output_tail(), HasSubstr("vendored: 42"));
 }
 
 class Conformance : public ::testing::TestWithParam<Hosting> {

@@ -87,6 +87,26 @@ TEST_F(E2E, DoctorReportsDuplicatedNames) {
   EXPECT_THAT(b.err, AllOf(HasSubstr("error[E1903]"), HasSubstr("registered by more than one distribution")));
 }
 
+TEST_F(E2E, DoctorSaysWhichFileALinkedBackendReallyRuns) {
+  // A vendor's program outside the distribution's folder (here under /tmp,
+  // which a strict helper sees empty), linked into it, started strict.
+  fs::path vendor = path("vendor/bin/ppy-e2e-dummy");
+  fs::create_directories(vendor.parent_path());
+  fs::copy_file(kDummy, vendor);
+  std::string dists = runtime_dist("ppy-e2e-linked", "[backends.linked]\nexecutable = \"linked-dummy\"\n"
+                                                     "args = [\"--e2e-name\", \"linked\"]\nsandbox = \"strict\"\n");
+  fs::path link = path("dists/ppy-e2e-linked/linked-dummy");
+  fs::create_symlink(vendor, link);
+  Result r = ppy({"doctor"}, sets({"main"}) + ":" + dists);
+  EXPECT_THAT(r.out, HasSubstr("\n  linked     available")) << r;
+  EXPECT_THAT(r.out, HasSubstr("\n             runs " + fs::canonical(vendor).string() + " (the manifest names " +
+                               link.string() + ", a link to it)\n"))
+      << r;
+  // Every installed helper says which file it runs.
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\n  dummy      [^\n]*\n[^\n]*\n             runs /[^\n]+\n")))
+      << r.out;
+}
+
 TEST_F(E2E, BackendsListsWithoutStartingAnything) {
   std::string started = p("spy-started");
   std::string extra = runtime_dist("ppy-e2e-spy", "[backends.spy]\nexecutable = \"" + kDummy +

@@ -42,6 +42,12 @@ struct BackendEntry {
   std::filesystem::path manifest;
   /// Absolute path of the helper executable; empty for a remote backend.
   std::filesystem::path executable;
+  /// The file `executable` really is, every symbolic link resolved (a vendor
+  /// may install its program elsewhere and link it into the distribution's
+  /// folder): what a strict sandbox makes visible and runs, and what `ppy
+  /// doctor` names. Empty when it does not resolve (a missing file: starting
+  /// it says why) and for a remote backend.
+  std::filesystem::path real_executable;
   /// Extra command-line arguments the manifest gives the helper.
   std::vector<std::string> args;
   /// How the helper is reached (`connection = "fd" | "socket"`).

@@ -46,6 +46,9 @@ struct ProcessOptions {
   using Connection = HelperConnection;
 
   std::filesystem::path executable;
+  /// The file `executable` really is, as discovery resolved it
+  /// (BackendEntry::real_executable); empty: resolved at spawn.
+  std::filesystem::path real_executable;
   /// Arguments after the connection's own (`--fd 3` or `--socket PATH`).
   std::vector<std::string> args;
   SandboxPolicy sandbox;
@@ -127,6 +130,7 @@ class BackendProcess {
   ExitInfo exit_;
   std::string final_tail_;
   bool claimed_ = false;  // the registry's slot is ours: the handler leaves this helper alone
+  bool taken_by_cleanup_ = false;  // the signal or exit cleanup has the slot (and may use the pidfd)
   bool cleaned_ = false;
 };
 

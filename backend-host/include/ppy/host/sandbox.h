@@ -131,13 +131,23 @@ SandboxReport plan_sandbox(const SandboxPolicy& policy);
 std::vector<std::string> sandbox_environment(const SandboxPolicy& policy, const EnvLookup& env,
                                              const std::filesystem::path& scratch);
 
+/// `executable` with every symbolic link resolved (the file the kernel
+/// runs), or empty when it does not resolve (a missing file).
+[[nodiscard]] std::filesystem::path real_executable(const std::filesystem::path& executable);
+
 /// The command line that runs `executable args` as `plan` says: the helper
 /// itself (off, or without ppy-sandbox-init), ppy-sandbox-init around it, and
 /// in strict mode bubblewrap between them. `socket_dir`: where the helper
-/// binds its unix socket, when it does.
+/// binds its unix socket, when it does. In strict mode bubblewrap runs the
+/// helper by `real` (`real_executable(executable)` when empty, as discovery
+/// resolved it), which is made visible read-only on its own wherever it lies
+/// (a vendor's executable linked into a distribution's folder), and so is
+/// each file its loader needs from outside the visible folders (a `#!`
+/// interpreter, libraries found through its RPATH/RUNPATH).
 std::vector<std::string> sandbox_command(const SandboxReport& plan, const std::filesystem::path& executable,
                                          const std::vector<std::string>& args, const std::filesystem::path& scratch,
-                                         const std::filesystem::path& socket_dir = {});
+                                         const std::filesystem::path& socket_dir = {},
+                                         const std::filesystem::path& real = {});
 
 /// The descriptor a wrapped helper's start is reported on: 4 bytes, 0 once
 /// the helper is executing, or the errno of its failed exec.
