@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "ppy/backend/api_version.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/runtime/runtime_source.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
@@ -116,8 +117,7 @@ class CBackend : public Backend {
 
   /// A try body's call: its status comes back as a second result (docs/runtime.md, "Exceptions").
   static bool capture(const ir::Operation& op) {
-    const ir::Attribute* cs = op.attr("capture_status");
-    return op.name() == "core.call" && cs && cs->is<bool>() && cs->as_bool();
+    return ir::core_op(op) == ir::CoreOp::Call && ir::captures_status(op);
   }
 
   absl::Status validate(const ir::Module& module, const BackendContext&) const override {
@@ -130,9 +130,10 @@ class CBackend : public Backend {
                      n == "gpu.block_id" || n == "gpu.block_dim" || n == "gpu.grid_dim" || n == "gpu.barrier" ||
                      n == "gpu.launch";
         // Shifts are i64 helpers of the host runtime, not device code.
-        bool device_shift = (n == "core.shl" || n == "core.shr") &&
+        ir::CoreOp k = ir::core_op(op);
+        bool device_shift = (k == ir::CoreOp::Shl || k == ir::CoreOp::Shr) &&
                             (f->attributes().get("gpu.kind") || op.result(0)->type() != ir::Type::i64());
-        if (!known || device_shift || n == "core.call_intrinsic" || (op.num_results() > 1 && !capture(op)) ||
+        if (!known || device_shift || k == ir::CoreOp::CallIntrinsic || (op.num_results() > 1 && !capture(op)) ||
             !op.regions().empty())
           status = validation_error({"c", str_cat(n, " in ", f->name()), "", op.loc() ? op.loc() : f->loc()});
       });

@@ -2,6 +2,7 @@
 // arithmetic, comparisons, casts, tuples and objects, loads, list elements and
 // calls (a runtime function's call is c_runtime_calls.cc's).
 #include <map>
+#include <optional>
 
 #include "c_writer.h"
 #include "ppy/util/str_cat.h"
@@ -10,7 +11,7 @@ namespace ppy::backends::cgen {
 namespace {
 
 bool truthy(const ir::Operation& c) {
-  const ir::Attribute* a = c.attr("value");
+  const ir::Attribute* a = ir::const_value(c);
   if (!a) return false;
   if (a->is<bool>()) return a->as_bool();
   if (a->is<int64_t>()) return a->as_int() != 0;
@@ -19,7 +20,7 @@ bool truthy(const ir::Operation& c) {
 
 bool is_true(const ir::Value* v) {
   const ir::Operation* d = v->def();
-  return d && d->name() == "core.const" && v->type().is_bool() && truthy(*d);
+  return d && ir::core_op(*d) == ir::CoreOp::Const && v->type().is_bool() && truthy(*d);
 }
 
 /// nvcc and hipcc fuse `a * b + c` into one fma by default, which rounds once
@@ -31,6 +32,61 @@ const char* rounded_device_op(ir::Type t, std::string_view sym) {
   if (sym == "-") return d ? "__dsub_rn" : "__fsub_rn";
   if (sym == "*") return d ? "__dmul_rn" : "__fmul_rn";
   return nullptr;
+}
+
+/// The C library function a math op calls.
+const char* math_function(ir::CoreOp k) {
+  switch (k) {
+    case ir::CoreOp::MathSqrt:
+      return "sqrt";
+    case ir::CoreOp::MathSin:
+      return "sin";
+    case ir::CoreOp::MathCos:
+      return "cos";
+    case ir::CoreOp::MathTan:
+      return "tan";
+    case ir::CoreOp::MathExp:
+      return "exp";
+    case ir::CoreOp::MathExp2:
+      return "exp2";
+    case ir::CoreOp::MathLog:
+      return "log";
+    case ir::CoreOp::MathLog2:
+      return "log2";
+    case ir::CoreOp::MathLog10:
+      return "log10";
+    case ir::CoreOp::MathFloor:
+      return "floor";
+    case ir::CoreOp::MathCeil:
+      return "ceil";
+    case ir::CoreOp::MathTrunc:
+      return "trunc";
+    case ir::CoreOp::MathAbs:
+      return "fabs";
+    case ir::CoreOp::MathPow:
+      return "pow";
+    default:
+      return nullptr;
+  }
+}
+
+/// The predicate that holds exactly when `p` does not, on integers.
+ir::Predicate inverse(ir::Predicate p) {
+  switch (p) {
+    case ir::Predicate::Eq:
+      return ir::Predicate::Ne;
+    case ir::Predicate::Ne:
+      return ir::Predicate::Eq;
+    case ir::Predicate::Lt:
+      return ir::Predicate::Ge;
+    case ir::Predicate::Le:
+      return ir::Predicate::Gt;
+    case ir::Predicate::Gt:
+      return ir::Predicate::Le;
+    case ir::Predicate::Ge:
+      return ir::Predicate::Lt;
+  }
+  return p;
 }
 
 }  // namespace
@@ -55,36 +111,35 @@ Expr CWriter::negate(const ir::Value* v) {
   const ir::Operation* d = v->def();
   if (d && values_->inlined(v)) {
     bool flt = d->num_operands() && d->operand(0)->type().is_float();
-    if (d->name() == "core.cmp") {
-      std::string_view p = str_attr(*d, "predicate");
+    ir::CoreOp k = ir::core_op(*d);
+    if (k == ir::CoreOp::Cmp) {
       // NaN compares false both ways: only == and != turn around for floats.
-      static const std::map<std::string_view, std::string_view> kInverse = {{"eq", "ne"}, {"ne", "eq"}, {"lt", "ge"},
-                                                                            {"le", "gt"}, {"gt", "le"}, {"ge", "lt"}};
-      if (auto it = kInverse.find(p); it != kInverse.end() && (!flt || p == "eq" || p == "ne"))
-        return compare(*d, it->second);
+      std::optional<ir::Predicate> p = ir::predicate_of(*d);
+      if (p && (!flt || *p == ir::Predicate::Eq || *p == ir::Predicate::Ne)) return compare(*d, inverse(*p));
     }
-    if (d->name() == "core.xor" && d->result(0)->type().is_bool() && is_true(d->operand(1))) return expr(d->operand(0));
+    if (k == ir::CoreOp::Xor && d->result(0)->type().is_bool() && is_true(d->operand(1))) return expr(d->operand(0));
   }
   return {str_cat("!", paren(expr(v), kUnary)), kUnary};
 }
 
-Expr CWriter::compare(const ir::Operation& op, std::string_view pred) {
-  static const std::map<std::string_view, std::pair<const char*, int>> kSym = {
-      {"eq", {"==", kEq}},  {"ne", {"!=", kEq}}, {"lt", {"<", kRel}},
-      {"le", {"<=", kRel}}, {"gt", {">", kRel}}, {"ge", {">=", kRel}}};
-  auto it = kSym.find(pred);
-  if (it == kSym.end()) return fail(op, "core.cmp without a predicate"), Expr{"false", kAtom};
+Expr CWriter::compare(const ir::Operation& op, ir::Predicate pred) {
+  // C's operator and its precedence, in Predicate's order.
+  static constexpr std::pair<const char*, int> kSym[] = {{"==", kEq},  {"!=", kEq}, {"<", kRel},
+                                                         {"<=", kRel}, {">", kRel}, {">=", kRel}};
+  const char* sym = kSym[static_cast<size_t>(pred)].first;
+  int prec = kSym[static_cast<size_t>(pred)].second;
   // A handle compared with itself (`a is a` once the slots are gone): cc
   // warns of the tautology.
-  if (op.operand(0) == op.operand(1) && op.operand(0)->type().is_ptr())
-    return {pred == "eq" || pred == "le" || pred == "ge" ? "true" : "false", kAtom};
-  int prec = it->second.second;
+  if (op.operand(0) == op.operand(1) && op.operand(0)->type().is_ptr()) {
+    bool holds = pred == ir::Predicate::Eq || pred == ir::Predicate::Le || pred == ir::Predicate::Ge;
+    return {holds ? "true" : "false", kAtom};
+  }
   // `!a == b` draws -Wlogical-not-parentheses: a negation is parenthesized here.
   auto side = [&](const ir::Value* v) {
     Expr e = expr(v);
     return e.text.starts_with("!") ? str_cat("(", e.text, ")") : paren(e, prec + 1);
   };
-  return {str_cat(side(op.operand(0)), " ", it->second.first, " ", side(op.operand(1))), prec};
+  return {str_cat(side(op.operand(0)), " ", sym, " ", side(op.operand(1))), prec};
 }
 
 Expr CWriter::binary(const ir::Operation& op, const char* sym, int prec) {
@@ -117,128 +172,162 @@ Expr CWriter::arith(const ir::Operation& op, const char* sym, int prec, const ch
   if (gpu_ && (rt.kind() == ir::TypeKind::F64 || rt.kind() == ir::TypeKind::F32))
     if (const char* fn = rounded_device_op(rt, sym)) return call(fn, {op.operand(0), op.operand(1)});
   if (!int_type(rt)) return binary(op, sym, prec);
-  std::string_view mode = str_attr(op, "overflow");
-  if (raising_int(op) && !o_.unsafe && !gpu_) return helper(checked, {op.operand(0), op.operand(1)});
-  if (mode == "proven" && std::string_view(sym) != "*") return binary(op, sym, prec);
+  ir::Overflow overflow = ir::overflow_of(op);
+  if (ir::raises(overflow) && !o_.unsafe && !gpu_) return helper(checked, {op.operand(0), op.operand(1)});
+  if (overflow == ir::Overflow::Proven && std::string_view(sym) != "*") return binary(op, sym, prec);
   return wrapping(op, sym);
 }
 
+Expr CWriter::constant(const ir::Operation& op) {
+  if (const std::string* g = global_of(op.result(0))) return {str_cat("&", *g), kUnary};
+  ir::Type rt = op.result(0)->type();
+  std::optional<int64_t> i = ir::int_constant(op.result(0));
+  if (rt.is_float()) {
+    std::string s = float_literal(i ? static_cast<double>(*i) : ir::attr_or<double>(op, "value", 0.0));
+    return {s, s[0] == '-' ? kUnary : kAtom};
+  }
+  if (rt.is_bool()) return {truthy(op) ? "true" : "false", kAtom};
+  int64_t v = i.value_or(ir::attr_or<bool>(op, "value", false));
+  if (v == INT64_MIN) return {"INT64_MIN", kAtom};
+  std::string s = std::to_string(v);
+  return {s, v < 0 ? kUnary : kAtom};
+}
+
+Expr CWriter::divide(const ir::Operation& op, bool div) {
+  ir::Rounding r = ir::rounding_of(op);
+  if (op.result(0)->type().is_float()) {
+    if (div && r == ir::Rounding::None) return binary(op, "/", kMul);
+    if (r == ir::Rounding::Floor)
+      return call(div ? "ppy_float_floordiv" : "ppy_float_floormod", {op.operand(0), op.operand(1)});
+    if (div) return {str_cat("trunc(", binary(op, "/", kMul).text, ")"), kPostfix};
+    return call("fmod", {op.operand(0), op.operand(1)});
+  }
+  if (gpu_) return binary(op, div ? "/" : "%", kMul);
+  if (r == ir::Rounding::Floor)
+    return call(div ? "ppy_int_floordiv" : "ppy_int_floormod", {op.operand(0), op.operand(1)});
+  return helper(div ? "ppy_c_div_trunc" : "ppy_c_mod_trunc", {op.operand(0), op.operand(1)});
+}
+
 Expr CWriter::op_expr(const ir::Operation& op) {
-  const std::string& n = op.name();
   ir::Type rt = op.num_results() ? op.result(0)->type() : ir::Type::void_();
-  if (n == "core.const") {
-    const ir::Attribute* a = op.attr("value");
-    if (const std::string* g = global_of(op.result(0))) return {str_cat("&", *g), kUnary};
-    if (rt.is_float()) {
-      double d = !a ? 0.0 : a->is<double>() ? a->as_float() : a->is<int64_t>() ? static_cast<double>(a->as_int()) : 0.0;
-      std::string s = float_literal(d);
-      return {s, s[0] == '-' ? kUnary : kAtom};
+  ir::CoreOp k = ir::core_op(op);
+  switch (k) {
+    case ir::CoreOp::Const:
+      return constant(op);
+    case ir::CoreOp::Add:
+      return arith(op, "+", kAdd, "ppy_c_add");
+    case ir::CoreOp::Sub:
+      return arith(op, "-", kAdd, "ppy_c_sub");
+    case ir::CoreOp::Mul:
+      return arith(op, "*", kMul, "ppy_c_mul");
+    case ir::CoreOp::Neg:
+      if (!int_type(rt)) return {str_cat("-", paren(expr(op.operand(0)), kUnary)), kUnary};
+      if (ir::raises_on_overflow(op) && !o_.unsafe && !gpu_) return helper("ppy_c_neg", {op.operand(0)});
+      return {str_cat("(int64_t)(0 - (uint64_t)", paren(expr(op.operand(0)), kUnary), ")"), kUnary};
+    case ir::CoreOp::Shl:
+      return helper(ir::raises_on_overflow(op) && !o_.unsafe ? "ppy_c_shl" : "ppy_c_shl_wrap",
+                    {op.operand(0), op.operand(1)});
+    case ir::CoreOp::Shr:
+      return helper("ppy_c_shr", {op.operand(0), op.operand(1)});
+    case ir::CoreOp::Div:
+    case ir::CoreOp::Mod:
+      return divide(op, k == ir::CoreOp::Div);
+    case ir::CoreOp::And:
+    case ir::CoreOp::Or: {
+      bool is_and = k == ir::CoreOp::And;
+      if (rt.is_bool() && !tree_has_effects(op.operand(1)))
+        return bitwise(op, is_and ? "&&" : "||", is_and ? kAndAnd : kOrOr);
+      return bitwise(op, is_and ? "&" : "|", is_and ? kBitAnd : kBitOr);
     }
-    if (rt.is_bool()) return {a && truthy(op) ? "true" : "false", kAtom};
-    int64_t v = !a ? 0 : a->is<int64_t>() ? a->as_int() : a->is<bool>() ? a->as_bool() : 0;
-    if (v == INT64_MIN) return {"INT64_MIN", kAtom};
-    std::string s = std::to_string(v);
-    return {s, v < 0 ? kUnary : kAtom};
-  }
-  if (n == "core.add") return arith(op, "+", kAdd, "ppy_c_add");
-  if (n == "core.sub") return arith(op, "-", kAdd, "ppy_c_sub");
-  if (n == "core.mul") return arith(op, "*", kMul, "ppy_c_mul");
-  if (n == "core.neg") {
-    if (!int_type(rt)) return {str_cat("-", paren(expr(op.operand(0)), kUnary)), kUnary};
-    if (raising_int(op) && !o_.unsafe && !gpu_) return helper("ppy_c_neg", {op.operand(0)});
-    return {str_cat("(int64_t)(0 - (uint64_t)", paren(expr(op.operand(0)), kUnary), ")"), kUnary};
-  }
-  if (n == "core.shl")
-    return helper(raising_int(op) && !o_.unsafe ? "ppy_c_shl" : "ppy_c_shl_wrap", {op.operand(0), op.operand(1)});
-  if (n == "core.shr") return helper("ppy_c_shr", {op.operand(0), op.operand(1)});
-  if (n == "core.div" || n == "core.mod") {
-    bool div = n == "core.div";
-    std::string_view r = str_attr(op, "rounding");
-    if (rt.is_float()) {
-      if (div && r.empty()) return binary(op, "/", kMul);
-      if (r == "floor") return call(div ? "ppy_float_floordiv" : "ppy_float_floormod", {op.operand(0), op.operand(1)});
-      if (div) return {str_cat("trunc(", binary(op, "/", kMul).text, ")"), kPostfix};
-      return call("fmod", {op.operand(0), op.operand(1)});
+    case ir::CoreOp::Xor:
+      if (rt.is_bool() && is_true(op.operand(1))) return {str_cat("!", paren(expr(op.operand(0)), kUnary)), kUnary};
+      if (rt.is_bool()) return bitwise(op, "!=", kEq);
+      return bitwise(op, "^", kBitXor);
+    case ir::CoreOp::Cmp:
+      if (std::optional<ir::Predicate> p = ir::predicate_of(op)) return compare(op, *p);
+      return fail(op, "core.cmp without a predicate"), Expr{"false", kAtom};
+    case ir::CoreOp::Select:
+      return {str_cat(paren(expr(op.operand(0)), kOrOr), " ? ", paren(expr(op.operand(1)), kOrOr), " : ",
+                      paren(expr(op.operand(2)), kTernary)),
+              kTernary};
+    case ir::CoreOp::Cast:
+      return cast(op);
+    case ir::CoreOp::TupleMake:
+    case ir::CoreOp::StructMake: {
+      std::string a;
+      for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+      if (o_.dialect == Dialect::C) return {str_cat("(", c_type(rt), "){", a, "}"), kPostfix};
+      return {str_cat(c_type(rt), "{", a, "}"), kPostfix};
     }
-    if (gpu_) return binary(op, div ? "/" : "%", kMul);
-    if (r == "floor") return call(div ? "ppy_int_floordiv" : "ppy_int_floormod", {op.operand(0), op.operand(1)});
-    return helper(div ? "ppy_c_div_trunc" : "ppy_c_mod_trunc", {op.operand(0), op.operand(1)});
+    case ir::CoreOp::StructExtract: {
+      ir::Type st = op.operand(0)->type();
+      const std::string* name = ir::attr_if<std::string>(op, "field");
+      std::string field = name ? *name : "";
+      if (const int64_t* i = ir::attr_if<int64_t>(op, "field");
+          i && static_cast<size_t>(*i) < st.storage()->fields.size())
+        field = st.storage()->fields[static_cast<size_t>(*i)].name;
+      return {str_cat(paren(expr(op.operand(0)), kPostfix), ".f_", field), kPostfix};
+    }
+    case ir::CoreOp::TupleExtract:
+      return {str_cat(paren(expr(op.operand(0)), kPostfix), ".f", ir::attr_or<int64_t>(op, "index", 0)), kPostfix};
+    case ir::CoreOp::Load:
+      if (source::is_slot(op.operand(0))) return {values_->name(op.operand(0)), kAtom};
+      if (const std::string* g = global_of(op.operand(0))) return {*g, kAtom};
+      if (rt.kind() == ir::TypeKind::Struct)
+        return {str_cat(c_type(rt), "_load(", expr(op.operand(0)).text, ")"), kPostfix};
+      return {str_cat("*", paren(expr(op.operand(0)), kUnary)), kUnary};
+    case ir::CoreOp::PtrOffset:
+      return binary(op, "+", kAdd);
+    case ir::CoreOp::BufferLoad:
+      if (op.operand(0)->type().elem().kind() == ir::TypeKind::Bool)  // a bool's slot holds 0 or 1
+        return {str_cat("(", element(op.operand(0), op.operand(1)), " != 0)"), kAtom};
+      return {element(op.operand(0), op.operand(1)), kPostfix};
+    case ir::CoreOp::BufferLen:
+      return call("ppy_list_len", {op.operand(0)});
+    case ir::CoreOp::BufferData:
+      return call(op.operand(0)->type().elem().is_float() ? "PPY_LIST_F64" : "PPY_LIST_I64", {op.operand(0)});
+    case ir::CoreOp::Call: {
+      const std::string* callee = ir::call_callee(op);
+      std::string name = callee ? *callee : "";
+      auto it = fn_names_.find(name);
+      if (it == fn_names_.end()) return fail(op, str_cat("a call to @", name)), Expr{"0", kAtom};
+      std::string a;
+      for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
+      return {str_cat(it->second, "(", a, ")"), kPostfix};
+    }
+    case ir::CoreOp::CallExtern:
+      return runtime_call(op);
+    case ir::CoreOp::MathSqrt:
+    case ir::CoreOp::MathSin:
+    case ir::CoreOp::MathCos:
+    case ir::CoreOp::MathTan:
+    case ir::CoreOp::MathExp:
+    case ir::CoreOp::MathExp2:
+    case ir::CoreOp::MathLog:
+    case ir::CoreOp::MathLog2:
+    case ir::CoreOp::MathLog10:
+    case ir::CoreOp::MathFloor:
+    case ir::CoreOp::MathCeil:
+    case ir::CoreOp::MathTrunc:
+    case ir::CoreOp::MathAbs:
+      return call(math_function(k), {op.operand(0)});
+    case ir::CoreOp::MathPow:
+      return call(math_function(k), {op.operand(0), op.operand(1)});
+    // Statements, terminators and what validate() refuses are no expressions;
+    // the gpu dialect (Other) is below.
+    case ir::CoreOp::Br:
+    case ir::CoreOp::CondBr:
+    case ir::CoreOp::Ret:
+    case ir::CoreOp::Unreachable:
+    case ir::CoreOp::Guard:
+    case ir::CoreOp::Alloca:
+    case ir::CoreOp::Store:
+    case ir::CoreOp::BufferStore:
+    case ir::CoreOp::CallIntrinsic:
+    case ir::CoreOp::Other:
+      break;
   }
-  if (n == "core.and" || n == "core.or") {
-    bool is_and = n == "core.and";
-    if (rt.is_bool() && !tree_has_effects(op.operand(1)))
-      return bitwise(op, is_and ? "&&" : "||", is_and ? kAndAnd : kOrOr);
-    return bitwise(op, is_and ? "&" : "|", is_and ? kBitAnd : kBitOr);
-  }
-  if (n == "core.xor") {
-    if (rt.is_bool() && is_true(op.operand(1))) return {str_cat("!", paren(expr(op.operand(0)), kUnary)), kUnary};
-    if (rt.is_bool()) return bitwise(op, "!=", kEq);
-    return bitwise(op, "^", kBitXor);
-  }
-  if (n == "core.cmp") return compare(op, str_attr(op, "predicate"));
-  if (n == "core.select")
-    return {str_cat(paren(expr(op.operand(0)), kOrOr), " ? ", paren(expr(op.operand(1)), kOrOr), " : ",
-                    paren(expr(op.operand(2)), kTernary)),
-            kTernary};
-  if (n == "core.cast") return cast(op);
-  if (n == "core.tuple_make") {
-    std::string a;
-    for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
-    if (o_.dialect == Dialect::C) return {str_cat("(", c_type(rt), "){", a, "}"), kPostfix};
-    return {str_cat(c_type(rt), "{", a, "}"), kPostfix};
-  }
-  if (n == "core.struct_make") {
-    std::string a;
-    for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
-    if (o_.dialect == Dialect::C) return {str_cat("(", c_type(rt), "){", a, "}"), kPostfix};
-    return {str_cat(c_type(rt), "{", a, "}"), kPostfix};
-  }
-  if (n == "core.struct_extract") {
-    const ir::Attribute* f = op.attr("field");
-    ir::Type st = op.operand(0)->type();
-    std::string field = f && f->is<std::string>() ? f->as_string() : "";
-    if (f && f->is<int64_t>() && static_cast<size_t>(f->as_int()) < st.storage()->fields.size())
-      field = st.storage()->fields[static_cast<size_t>(f->as_int())].name;
-    return {str_cat(paren(expr(op.operand(0)), kPostfix), ".f_", field), kPostfix};
-  }
-  if (n == "core.tuple_extract") {
-    const ir::Attribute* ix = op.attr("index");
-    return {str_cat(paren(expr(op.operand(0)), kPostfix), ".f", ix && ix->is<int64_t>() ? ix->as_int() : 0), kPostfix};
-  }
-  if (n == "core.load") {
-    if (source::is_slot(op.operand(0))) return {values_->name(op.operand(0)), kAtom};
-    if (const std::string* g = global_of(op.operand(0))) return {*g, kAtom};
-    if (rt.kind() == ir::TypeKind::Struct)
-      return {str_cat(c_type(rt), "_load(", expr(op.operand(0)).text, ")"), kPostfix};
-    return {str_cat("*", paren(expr(op.operand(0)), kUnary)), kUnary};
-  }
-  if (n == "core.ptr_offset") return binary(op, "+", kAdd);
-  if (n == "core.buffer_load") {
-    if (op.operand(0)->type().elem().kind() == ir::TypeKind::Bool)  // a bool's slot holds 0 or 1
-      return {str_cat("(", element(op.operand(0), op.operand(1)), " != 0)"), kAtom};
-    return {element(op.operand(0), op.operand(1)), kPostfix};
-  }
-  if (n == "core.buffer_len") return call("ppy_list_len", {op.operand(0)});
-  if (n == "core.buffer_data") {
-    bool f = op.operand(0)->type().elem().is_float();
-    return call(f ? "PPY_LIST_F64" : "PPY_LIST_I64", {op.operand(0)});
-  }
-  if (n == "core.call") {
-    const ir::Attribute* c = op.attr("callee");
-    std::string name = c && c->is<ir::SymbolRef>() ? c->as_symbol().name : "";
-    auto it = fn_names_.find(name);
-    if (it == fn_names_.end()) return fail(op, str_cat("a call to @", name)), Expr{"0", kAtom};
-    std::string a;
-    for (const ir::Value* v : op.operands()) str_append(a, a.empty() ? "" : ", ", expr(v).text);
-    return {str_cat(it->second, "(", a, ")"), kPostfix};
-  }
-  if (n == "core.call_extern") return runtime_call(op);
-  if (op.dialect() == "math") {
-    std::string f = n.substr(5);
-    if (f == "abs") f = "fabs";
-    if (f == "pow") return call("pow", {op.operand(0), op.operand(1)});
-    return call(f, {op.operand(0)});
-  }
+  const std::string& n = op.name();
   if (op.dialect() == "gpu") {
     static const std::map<std::string, std::string> kIds = {{"gpu.thread_id", "threadIdx"},
                                                             {"gpu.block_id", "blockIdx"},

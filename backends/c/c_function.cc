@@ -22,8 +22,9 @@ absl::StatusOr<std::string> CWriter::function(const ir::Function& f) {
   // warning); their stores keep only what has effects.
   read_slots_.clear();
   ir::walk(f.body(), [&](const ir::Operation& op) {
-    if (op.name() == "core.load" && source::is_slot(op.operand(0))) read_slots_.insert(op.operand(0));
-    if (op.name() == "core.call")  // a slot handed to a try body (its address)
+    ir::CoreOp k = ir::core_op(op);
+    if (k == ir::CoreOp::Load && source::is_slot(op.operand(0))) read_slots_.insert(op.operand(0));
+    if (k == ir::CoreOp::Call)  // a slot handed to a try body (its address)
       for (const ir::Value* v : op.operands())
         if (source::is_slot(v)) read_slots_.insert(v);
   });
@@ -60,7 +61,7 @@ bool CWriter::silent_block(const Node& n) {
 
 bool CWriter::statement_of(const ir::Operation& op) {
   if (!values_->is_statement(op)) return false;
-  if (op.name() == "core.store" && source::is_slot(op.operand(1))) {
+  if (ir::core_op(op) == ir::CoreOp::Store && source::is_slot(op.operand(1))) {
     const ir::Value* v = op.operand(0);
     if (!values_->inlined(v) && values_->name(v) == values_->name(op.operand(1))) return false;
   }
@@ -103,7 +104,7 @@ void CWriter::seq(const Seq& s, bool top) {
 }
 
 void CWriter::ret(const ir::Operation& t, bool last) {
-  if (t.name() == "core.unreachable") {
+  if (ir::core_op(t) == ir::CoreOp::Unreachable) {
     line(gpu_ ? "return;" : "ppy_rt_raise(\"SystemError\", \"reached core.unreachable\");");
     return;
   }
@@ -199,9 +200,10 @@ void CWriter::gotos(const ir::Function& f) {
       edge(s);
       line(str_cat("goto block", number.at(s.block), ";"));
     };
-    if (t.name() == "core.br") {
+    ir::CoreOp k = ir::core_op(t);
+    if (k == ir::CoreOp::Br) {
       go(t.successors()[0]);
-    } else if (t.name() == "core.cond_br") {
+    } else if (k == ir::CoreOp::CondBr) {
       line(str_cat("if (", expr(t.operand(0)).text, ") {"));
       ++indent_;
       go(t.successors()[0]);

@@ -2,10 +2,14 @@
 // (`ppy_c_add`, ...): what the native runtime does not spell, written into a
 // unit after the runtime, only those it calls.
 #include "c_syntax.h"
+#include "ppy/util/str_cat.h"
 
 namespace ppy::backends::cgen {
 
 const std::map<std::string, std::string>& helper_texts() {
+  // A zero divisor raises what a zero_division guard does (the SDK's table),
+  // with CPython's message for integer `//` and `%`.
+  static const std::string zero_division = c_string(ir::guard_exception(ir::GuardKind::ZeroDivision).exception);
   static const auto* h = new std::map<std::string, std::string>{
       {"ppy_c_add",
        "static inline int64_t ppy_c_add(int64_t a, int64_t b) {\n"
@@ -46,17 +50,19 @@ const std::map<std::string, std::string>& helper_texts() {
        "static inline int64_t ppy_c_shr(int64_t a, int64_t b) {\n"
        "  return b < 0 || b > 63 ? (a < 0 ? -1 : 0) : a >> b;\n"
        "}\n"},
-      {"ppy_c_div_trunc",
-       "static inline int64_t ppy_c_div_trunc(int64_t a, int64_t b) {\n"
-       "  if (b == 0) ppy_rt_raise(\"ZeroDivisionError\", \"integer division or modulo by zero\");\n"
-       "  if (a == INT64_MIN && b == -1) ppy_rt_overflow();\n"
-       "  return a / b;\n"
-       "}\n"},
-      {"ppy_c_mod_trunc",
-       "static inline int64_t ppy_c_mod_trunc(int64_t a, int64_t b) {\n"
-       "  if (b == 0) ppy_rt_raise(\"ZeroDivisionError\", \"integer modulo by zero\");\n"
-       "  return b == -1 ? 0 : a % b;\n"
-       "}\n"},
+      {"ppy_c_div_trunc", str_cat("static inline int64_t ppy_c_div_trunc(int64_t a, int64_t b) {\n"
+                                  "  if (b == 0) ppy_rt_raise(",
+                                  zero_division,
+                                  ", \"integer division or modulo by zero\");\n"
+                                  "  if (a == INT64_MIN && b == -1) ppy_rt_overflow();\n"
+                                  "  return a / b;\n"
+                                  "}\n")},
+      {"ppy_c_mod_trunc", str_cat("static inline int64_t ppy_c_mod_trunc(int64_t a, int64_t b) {\n"
+                                  "  if (b == 0) ppy_rt_raise(",
+                                  zero_division,
+                                  ", \"integer modulo by zero\");\n"
+                                  "  return b == -1 ? 0 : a % b;\n"
+                                  "}\n")},
   };
   return *h;
 }

@@ -28,8 +28,9 @@ bool needs_collector(const ir::Module& module) {
       const runtime::RuntimeFunction* fn = runtime::runtime_callee(op);
       if (fn && fn->has(runtime::kCollector)) needs = true;
       // A tuple in a list is boxed by ppy_list_box (docs/runtime.md, "Lists").
-      if ((op.name() == "core.buffer_load" || op.name() == "core.buffer_store") &&
-          op.operand(op.name() == "core.buffer_load" ? 0 : 1)->type().elem().kind() == ir::TypeKind::Tuple)
+      ir::CoreOp k = ir::core_op(op);
+      if ((k == ir::CoreOp::BufferLoad || k == ir::CoreOp::BufferStore) &&
+          op.operand(k == ir::CoreOp::BufferLoad ? 0 : 1)->type().elem().kind() == ir::TypeKind::Tuple)
         needs = true;
     });
   }

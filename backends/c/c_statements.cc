@@ -7,44 +7,22 @@ namespace ppy::backends::cgen {
 
 void CWriter::statement(const ir::Operation& op) {
   const std::string& n = op.name();
-  if (n == "core.store") {
-    const ir::Value* slot = op.operand(1);
-    if (source::is_slot(slot)) {
-      const ir::Value* v = op.operand(0);
-      bool param = !values_->inlined(v) && v->arg_owner() == fn_->body().entry();
-      if (!read_slots_.count(slot) && !param) {
-        if (values_->inlined(v) && tree_has_effects(v)) line(str_cat("(void)", paren(expr(v), kUnary), ";"));
-        return;
-      }
-      if (!read_slots_.count(slot)) return;
-      line(str_cat(values_->name(slot), " = ", expr(v).text, ";"));
-    } else if (const std::string* g = global_of(slot)) {
-      line(str_cat(*g, " = ", expr(op.operand(0)).text, ";"));
-    } else if (op.operand(0)->type().kind() == ir::TypeKind::Struct) {
-      line(str_cat(c_type(op.operand(0)->type()), "_store(", expr(slot).text, ", ", expr(op.operand(0)).text, ");"));
-    } else {
-      line(str_cat("*", paren(expr(slot), kUnary), " = ", expr(op.operand(0)).text, ";"));
-    }
-    return;
-  }
-  if (n == "core.buffer_store") {
-    ir::Type elem = op.operand(1)->type().elem();
-    if (elem.kind() == ir::TypeKind::Tuple) {  // a new box (docs/runtime.md, "Lists")
-      line(str_cat("((void**)", paren(expr(op.operand(1)), kPostfix), "->data)[", expr(op.operand(2)).text,
-                   "] = ppy_box_", boxed(elem), "(", expr(op.operand(0)).text, ");"));
+  switch (ir::core_op(op)) {
+    case ir::CoreOp::Store:
+      return store(op);
+    case ir::CoreOp::BufferStore:
+      return buffer_store(op);
+    case ir::CoreOp::Guard: {
+      ir::GuardException e = ir::guard_exception(op);
+      line(str_cat("if (", negate(op.operand(0)).text, ") ppy_rt_raise(", c_string(e.exception), ", ",
+                   c_string(e.message), ");"));
       return;
     }
-    line(str_cat(element(op.operand(1), op.operand(2)), " = ", expr(op.operand(0)).text, ";"));
-    return;
-  }
-  if (n == "core.guard") {
-    auto [exc, msg] = guard_exception(op);
-    line(str_cat("if (", negate(op.operand(0)).text, ") ppy_rt_raise(", c_string(exc), ", ", c_string(msg), ");"));
-    return;
-  }
-  if (n == "core.call") {
-    const ir::Attribute* cs = op.attr("capture_status");
-    if (cs && cs->is<bool>() && cs->as_bool()) return capture(op);
+    case ir::CoreOp::Call:
+      if (ir::captures_status(op)) return capture(op);
+      break;
+    default:  // the rest are expressions (c_expr.cc), written below as a statement
+      break;
   }
   if (n == "gpu.launch") return launch(op);
   if (n == "gpu.barrier") {
@@ -63,9 +41,39 @@ void CWriter::statement(const ir::Operation& op) {
   line(str_cat(values_->name(op.result(0)), " = ", op_expr(op).text, ";"));
 }
 
+void CWriter::store(const ir::Operation& op) {
+  const ir::Value* slot = op.operand(1);
+  if (source::is_slot(slot)) {
+    const ir::Value* v = op.operand(0);
+    bool param = !values_->inlined(v) && v->arg_owner() == fn_->body().entry();
+    if (!read_slots_.count(slot) && !param) {
+      if (values_->inlined(v) && tree_has_effects(v)) line(str_cat("(void)", paren(expr(v), kUnary), ";"));
+      return;
+    }
+    if (!read_slots_.count(slot)) return;
+    line(str_cat(values_->name(slot), " = ", expr(v).text, ";"));
+  } else if (const std::string* g = global_of(slot)) {
+    line(str_cat(*g, " = ", expr(op.operand(0)).text, ";"));
+  } else if (op.operand(0)->type().kind() == ir::TypeKind::Struct) {
+    line(str_cat(c_type(op.operand(0)->type()), "_store(", expr(slot).text, ", ", expr(op.operand(0)).text, ");"));
+  } else {
+    line(str_cat("*", paren(expr(slot), kUnary), " = ", expr(op.operand(0)).text, ";"));
+  }
+}
+
+void CWriter::buffer_store(const ir::Operation& op) {
+  ir::Type elem = op.operand(1)->type().elem();
+  if (elem.kind() == ir::TypeKind::Tuple) {  // a new box (docs/runtime.md, "Lists")
+    line(str_cat("((void**)", paren(expr(op.operand(1)), kPostfix), "->data)[", expr(op.operand(2)).text,
+                 "] = ppy_box_", boxed(elem), "(", expr(op.operand(0)).text, ");"));
+    return;
+  }
+  line(str_cat(element(op.operand(1), op.operand(2)), " = ", expr(op.operand(0)).text, ";"));
+}
+
 void CWriter::capture(const ir::Operation& op) {
-  const ir::Attribute* c = op.attr("callee");
-  std::string callee = c && c->is<ir::SymbolRef>() ? c->as_symbol().name : "";
+  const std::string* c = ir::call_callee(op);
+  std::string callee = c ? *c : "";
   const ir::Function* g = m_.function(callee);
   if (!g || !fn_names_.count(callee) || g->results().size() + 1 != op.num_results())
     return fail(op, str_cat("a capture_status call of @", callee));
@@ -97,8 +105,8 @@ void CWriter::capture(const ir::Operation& op) {
 }
 
 void CWriter::launch(const ir::Operation& op) {
-  const ir::Attribute* c = op.attr("callee");
-  std::string callee = c && c->is<ir::SymbolRef>() ? c->as_symbol().name : "";
+  const std::string* c = ir::call_callee(op);
+  std::string callee = c ? *c : "";
   if (!fn_names_.count(callee)) return fail(op, str_cat("a launch of @", callee, ", which the module does not define"));
   bool hip = o_.dialect == Dialect::Hip;
   std::string api = hip ? "hip" : "cuda";
@@ -110,9 +118,9 @@ void CWriter::launch(const ir::Operation& op) {
   for (size_t i = 6; i < op.num_operands(); ++i) {
     const ir::Value* a = op.operand(i);
     const ir::Operation* d = a->def();
-    if (d && d->name() == "core.cast" && d->operand(0)->def() && d->operand(0)->def()->name() == "core.buffer_data")
-      d = d->operand(0)->def();
-    if (d && d->name() == "core.buffer_data") {
+    auto is = [](const ir::Operation* o, ir::CoreOp k) { return o && ir::core_op(*o) == k; };
+    if (is(d, ir::CoreOp::Cast) && is(d->operand(0)->def(), ir::CoreOp::BufferData)) d = d->operand(0)->def();
+    if (is(d, ir::CoreOp::BufferData)) {
       std::string list = expr(d->operand(0)).text;
       ir::Type elem = d->operand(0)->type().elem();
       std::string t = c_type(elem);

@@ -60,33 +60,12 @@ std::string c_string(std::string_view s) {
   return out + "\"";
 }
 
-std::pair<std::string, std::string> guard_exception(const ir::Operation& op) {
-  static const std::map<std::string, std::pair<std::string, std::string>> kKinds = {
-      {"overflow", {"OverflowError", "integer overflow"}},
-      {"bounds", {"IndexError", "list index out of range"}},
-      {"zero_division", {"ZeroDivisionError", "division by zero"}},
-      {"range", {"ValueError", "math range error"}},
-      {"contract", {"AssertionError", ""}},
-      {"assert", {"AssertionError", ""}},
-  };
-  std::pair<std::string, std::string> what = {"RuntimeError", "guard failed"};
-  if (const ir::Attribute* k = op.attr("kind"); k && k->is<std::string>())
-    if (auto it = kKinds.find(k->as_string()); it != kKinds.end()) what = it->second;
-  if (const ir::Attribute* m = op.attr("message"); m && m->is<std::string>()) what.second = m->as_string();
-  return what;
-}
-
 std::string_view str_attr(const ir::Operation& op, std::string_view key) {
   const ir::Attribute* a = op.attr(key);
   return a && a->is<std::string>() ? std::string_view(a->as_string()) : std::string_view();
 }
 
 bool int_type(ir::Type t) { return t.kind() == ir::TypeKind::I64 || t.kind() == ir::TypeKind::Index; }
-
-bool raising_int(const ir::Operation& op) {
-  std::string_view o = str_attr(op, "overflow");
-  return o == "python" || o == "checked";
-}
 
 std::string float_literal(double d) {
   if (std::isnan(d)) return "NAN";

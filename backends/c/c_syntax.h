@@ -1,6 +1,7 @@
 #pragma once
 /// The C spelling the writer's parts share: expressions with their
-/// precedence, literals, reserved names and the attributes of ops it reads.
+/// precedence, literals and reserved names. What an op means (which op, its
+/// overflow, rounding, predicate, guard) is read through ppy/ir/core_ops.h.
 /// Internal to the c backend (not installed).
 
 #include <map>
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "ppy/ir/core_ops.h"
 #include "ppy/ir/ir.h"
 
 namespace ppy::backends::cgen {
@@ -51,18 +53,11 @@ std::string c_string(std::string_view s);
 /// A double as a C literal: Python's repr where it is one, NAN and INFINITY.
 std::string float_literal(double d);
 
-/// The exception and message a failing `core.guard` raises.
-std::pair<std::string, std::string> guard_exception(const ir::Operation& op);
-
 /// A string attribute of `op`, or empty.
 std::string_view str_attr(const ir::Operation& op, std::string_view key);
 
 /// i64 or index: both int64_t in C.
 bool int_type(ir::Type t);
-
-/// Whether integer arithmetic `op` raises OverflowError (`overflow = python`
-/// or `checked`) rather than wraps or is proven not to overflow.
-bool raising_int(const ir::Operation& op);
 
 /// Helpers for checked and wrapping arithmetic the runtime does not spell
 /// (`ppy_c_add`, ...), by name; a unit carries those it calls.

@@ -49,9 +49,10 @@ absl::StatusOr<std::string> CWriter::run() {
   std::string globals;
   for (auto& f : m_.functions())
     ir::walk(f->body(), [&](const ir::Operation& op) {
-      const ir::Attribute* a = op.name() == "core.const" ? op.attr("value") : nullptr;
-      if (!a || !a->is<ir::SymbolRef>() || global_names_.count(a->as_symbol().name)) return;
-      auto g = m_.globals().find(a->as_symbol().name);
+      const ir::SymbolRef* sym =
+          ir::core_op(op) == ir::CoreOp::Const ? ir::attr_if<ir::SymbolRef>(op, "value") : nullptr;
+      if (!sym || global_names_.count(sym->name)) return;
+      auto g = m_.globals().find(sym->name);
       if (g == m_.globals().end() || !(g->second.type.is_scalar() || g->second.type.kind() == ir::TypeKind::Buffer ||
                                        (g->second.type.is_ptr() && g->second.type.elem().kind() == ir::TypeKind::I8)))
         return;
@@ -154,10 +155,9 @@ std::set<const ir::Function*> CWriter::recursive_functions() const {
   std::map<const ir::Function*, std::set<const ir::Function*>> calls;
   for (auto& f : m_.functions())
     ir::walk(f->body(), [&](const ir::Operation& op) {
-      if (op.name() != "core.call") return;
-      const ir::Attribute* c = op.attr("callee");
-      if (!c || !c->is<ir::SymbolRef>()) return;
-      if (const ir::Function* g = m_.function(c->as_symbol().name); g && !g->is_declaration()) calls[f.get()].insert(g);
+      const std::string* callee = ir::core_op(op) == ir::CoreOp::Call ? ir::call_callee(op) : nullptr;
+      if (!callee) return;
+      if (const ir::Function* g = m_.function(*callee); g && !g->is_declaration()) calls[f.get()].insert(g);
     });
   std::set<const ir::Function*> out;
   for (auto& f : m_.functions()) {
@@ -214,7 +214,9 @@ source::ValueOptions CWriter::value_options() const {
   for (auto& [sym, n] : fn_names_) vo.reserved.insert(n);
   for (auto& [sym, n] : global_names_) vo.reserved.insert(n);
   // Prints stay statements; the rest may be written inside an expression.
-  vo.inlinable = [](const ir::Operation& op) { return op.name() != "core.call_extern" || op.num_results() == 1; };
+  vo.inlinable = [](const ir::Operation& op) {
+    return ir::core_op(op) != ir::CoreOp::CallExtern || op.num_results() == 1;
+  };
   return vo;
 }
 

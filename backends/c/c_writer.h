@@ -107,6 +107,11 @@ class CWriter {
   // --- statements (c_statements.cc) ---
 
   void statement(const ir::Operation& op);
+  /// `core.store`: a slot's variable (only where it is read), a global, a
+  /// struct through its `_store`, else through the pointer.
+  void store(const ir::Operation& op);
+  /// `core.buffer_store`: a list's element; a tuple goes in a new box.
+  void buffer_store(const ir::Operation& op);
   /// `core.call {capture_status = true}` (a try body, docs/runtime.md
   /// "Exceptions"): the arguments in a frame, a thunk of the callee run by the
   /// runtime's ppy_rt_try, which answers the status; a slot goes by its address.
@@ -120,7 +125,8 @@ class CWriter {
   /// A list's element: an 8-byte slot (ppy_runtime.h), a bool held as int64_t.
   std::string element(const ir::Value* list, const ir::Value* index);
   Expr negate(const ir::Value* v);
-  Expr compare(const ir::Operation& op, std::string_view pred);
+  /// `core.cmp` `op` with predicate `pred` (its own, or the inverse when negated).
+  Expr compare(const ir::Operation& op, ir::Predicate pred);
   Expr binary(const ir::Operation& op, const char* sym, int prec);
   /// `&`, `|`, `^`, `&&`, `||` with every compound operand in parentheses
   /// (what -Wparentheses asks for).
@@ -132,6 +138,10 @@ class CWriter {
   Expr wrapping(const ir::Operation& op, const char* sym);
   Expr arith(const ir::Operation& op, const char* sym, int prec, const char* checked);
   Expr op_expr(const ir::Operation& op);
+  /// core.div and core.mod by their type, rounding and target.
+  Expr divide(const ir::Operation& op, bool div);
+  /// `core.const`: a global's address, or a literal of the result's type.
+  Expr constant(const ir::Operation& op);
   bool tree_has_effects(const ir::Value* v);
   Expr cast(const ir::Operation& op);
 
