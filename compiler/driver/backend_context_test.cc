@@ -49,6 +49,10 @@ constexpr char kGuardOnly[] =
     "from app.lib import f\n\n\ndef main() -> None:\n    print(f(1, 2))\n\n\nif __name__ == \"__main__\":\n    "
     "main()\n";
 
+constexpr char kWithCode[] =
+    "from app.lib import f\n\nprint(\"start\")\n\n\ndef main() -> None:\n    print(f(1, 2))\n\n\n"
+    "if __name__ == \"__main__\":\n    main()\n";
+
 TEST_F(EntryContext, SourcesNameTheEntryModuleAndItsMain) {
   project("app.main", kGuardOnly);
   Compilation c = compiled(root_.string());
@@ -58,7 +62,7 @@ TEST_F(EntryContext, SourcesNameTheEntryModuleAndItsMain) {
 }
 
 TEST_F(EntryContext, AnEntryWithCodeStartsAtItsCode) {
-  project("app.main", std::string("print(\"start\")\n\n") + kGuardOnly);
+  project("app.main", kWithCode);
   Compilation c = compiled(root_.string());
   BackendContext ctx = context(c, root_.string());
   EXPECT_EQ(ctx.entry_module, "app.main");
@@ -76,7 +80,7 @@ TEST_F(EntryContext, ALibraryHasNoEntry) {
 }
 
 TEST_F(EntryContext, ALinkedPpyirNamesTheEntryItsModulesHad) {
-  project("app.main", std::string("print(\"start\")\n\n") + kGuardOnly);
+  project("app.main", kWithCode);
   Compilation sources = compiled(root_.string());
   absl::StatusOr<std::unique_ptr<ir::Module>> linked = ir::link(sources.module_list(), "program");
   ASSERT_TRUE(linked.ok()) << linked.status();
