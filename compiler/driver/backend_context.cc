@@ -25,6 +25,43 @@ BackendIdentity backend_identity(const host::BackendInfo& info, const BackendCon
   return b;
 }
 
+namespace {
+
+std::string_view qualname_of(const ir::Function& f) {
+  const ir::Attribute* q = f.attributes().get("ppy.qualname");
+  return q && q->is<std::string>() ? std::string_view(q->as_string()) : std::string_view();
+}
+
+/// The defined function whose qualname is `<module><suffix>`, with `module` one
+/// of `modules` (any module when empty), the first in module order.
+const ir::Function* entry_function(const Compilation& c, const std::string& module, std::string_view suffix) {
+  for (auto& m : c.modules)
+    for (auto& f : m->functions()) {
+      std::string_view q = qualname_of(*f);
+      if (f->is_declaration() || !q.ends_with(suffix) || q.size() == suffix.size()) continue;
+      if (module.empty() || q.substr(0, q.size() - suffix.size()) == module) return f.get();
+    }
+  return nullptr;
+}
+
+/// Fills `entry_module` and `entry_symbol`: the entry's code (`__main__`), else
+/// its `main()`, as every backend starts a program. Sources name the entry
+/// module (the project's); a `.ppyir` (one module, or a linked program) is
+/// searched for the one module with code of its own, else the one `main`.
+void fill_entry(const Compilation& c, BackendContext& ctx) {
+  std::string module = c.project ? c.project->entry : "";
+  if (c.project && module.empty()) return;  // a library
+  const ir::Function* f = nullptr;
+  for (std::string_view suffix : {".__main__", ".main"})
+    if (!f) f = entry_function(c, module, suffix);
+  if (!f) return;
+  std::string_view q = qualname_of(*f);
+  ctx.entry_module = std::string(q.substr(0, q.rfind('.')));
+  ctx.entry_symbol = f->name();
+}
+
+}  // namespace
+
 std::string cache_root(const Compilation& c, const std::string& target_path) {
   fs::path root = c.project ? fs::path(c.project->root) : fs::path(target_path).parent_path();
   if (root.empty()) root = ".";
@@ -47,6 +84,7 @@ BackendContext make_context(const Compilation& c, const host::BackendInfo& info,
     if (const SourceModule* entry = c.project->module(c.project->entry))
       ctx.entry = c.portable_paths ? under_root(entry->path, c.project->root) : entry->path;
   if (c.from_ppyir) ctx.entry = target_path;
+  fill_entry(c, ctx);
   BackendIdentity backend = backend_identity(info, config);
   for (auto& [name, key] : c.keys) ctx.identity[name] = artifact_identity(key, backend);
   return ctx;

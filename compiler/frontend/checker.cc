@@ -201,6 +201,27 @@ ModuleInterface interface_of(const ModuleInfo& m) {
   return out;
 }
 
+namespace {
+
+/// The modules whose code (`__init__`) runs before the entry's, in Python's
+/// import order: each module's imports first, each module once.
+std::vector<std::string> init_order(const ModuleInfo& m, const ModuleInterfaces& all) {
+  std::vector<std::string> order;
+  std::set<std::string> seen = {m.name};
+  std::function<void(const std::vector<std::string>&)> visit = [&](const std::vector<std::string>& imports) {
+    for (const std::string& i : imports) {
+      auto it = all.find(i);
+      if (it == all.end() || !seen.insert(i).second) continue;
+      visit(it->second.imports);
+      if (it->second.functions.count("__init__")) order.push_back(i);
+    }
+  };
+  visit(m.imports);
+  return order;
+}
+
+}  // namespace
+
 void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& diags) {
   // Import bindings: every project module named must exist, and every imported name.
   for (auto& [local, b] : m.bindings) {
@@ -245,6 +266,23 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
   for (auto& [local, b] : m.bindings)
     if (m.func_index.count(local) || m.consts.count(local))
       diags.error("E1021", m.path, b.pos.line, b.pos.col, str_cat("'", local, "' is both imported and defined in module ", m.name));
+  // An entry whose guard only calls main() has main() for its code, unless a
+  // module it imports has code of its own: that runs first, as Python imports
+  // it, so the guard becomes the entry's code (`__main__`) after all.
+  if (m.is_entry && !m.guard_code.empty() && !m.func("__main__") && !init_order(m, all).empty()) {
+    m.code_def = std::make_unique<FuncDef>();
+    m.code_def->name = "__main__";
+    m.code_def->pos = m.guard_code[0]->pos;
+    m.code_def->body = std::move(m.guard_code);
+    m.code_def->incomplete = m.ast.incomplete;
+    FuncInfo code;
+    code.def = m.code_def.get();
+    code.name = "__main__";
+    code.result = Ty::None;
+    code.module_code = true;
+    m.func_index["__main__"] = m.funcs.size();
+    m.funcs.push_back(std::move(code));
+  }
   // The module's code first: it gives the module variables their types, which
   // functions that use them (`global`, or a read) need.
   for (FuncInfo& f : m.funcs)
@@ -269,17 +307,7 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
                   str_cat("the program entry '", name, "' must be a host function without parameters"));
   }
   if (FuncInfo* code = m.func("__main__"); code && code->module_code) {
-    // Python's import order: each module's imports first, each module once.
-    std::set<std::string> seen = {m.name};
-    std::function<void(const std::vector<std::string>&)> visit = [&](const std::vector<std::string>& imports) {
-      for (const std::string& i : imports) {
-        auto it = all.find(i);
-        if (it == all.end() || !seen.insert(i).second) continue;
-        visit(it->second.imports);
-        if (it->second.functions.count("__init__")) m.init_order.push_back(i);
-      }
-    };
-    visit(m.imports);
+    m.init_order = init_order(m, all);
     for (const std::string& i : m.init_order) {
       code->callees.insert(i + ".__init__");
       m.externals.insert(i + ".__init__");

@@ -94,6 +94,10 @@ struct ModuleInfo {
   std::map<std::string, Binding> bindings;
   /// `main()` when it is all the guard says (main is then the entry itself).
   std::vector<std::pair<std::string, Pos>> main_calls;
+  /// Entry only: that guard's `main()` statement, kept so that the checker can
+  /// make it the module's code after all when an imported module has code of its
+  /// own to run first (Python runs it on import, before the guard).
+  std::vector<StmtPtr> guard_code;
   /// The module's classes by name (types.h's ClassInfo), and in source order.
   std::map<std::string, Ty> classes;
   std::vector<Ty> class_order;

@@ -113,6 +113,7 @@ class Declarer {
     // `if __name__ == "__main__": main()` alone: main() is the entry, as ever.
     if (m_.is_entry && guard_only && code.size() == 1 && is_call_of_main(*code[0])) {
       m_.main_calls.emplace_back("main", code[0]->value->pos);
+      m_.guard_code = std::move(code);
       return;
     }
     declare_module_code(std::move(code));

@@ -108,6 +108,8 @@ TEST_F(E2E, BuildFromPpyir) {
   auto n = notes(d, "build");
   ASSERT_EQ(n.size(), 1u) << d;
   EXPECT_EQ(field(n[0], "entry"), p("one.ppyir"));
+  EXPECT_EQ(field(n[0], "entry_module"), "one");
+  EXPECT_EQ(field(n[0], "entry_symbol"), "one_main");
   Result ds = ppy({"build", one, "--backend", "dummy", "-o", p("outds")});
   ASSERT_EQ(ds.status, 0) << ds;
   EXPECT_TRUE(is_hex64(ids_of(n[0])["one"]));
@@ -198,6 +200,9 @@ TEST_F(E2E, ContextReachesTheBackendOutOfProcess) {
   EXPECT_EQ(field(n[0], "root"), proj);
   // The entry module's file, of three, relative to the root (the same in every checkout: docs/cache.md).
   EXPECT_EQ(field(n[0], "entry"), "src/app/main.ppy");
+  // Its name and the symbol the program starts at: a module carries no file.
+  EXPECT_EQ(field(n[0], "entry_module"), "app.main");
+  EXPECT_EQ(field(n[0], "entry_symbol"), "app_main_main");
   // Its own table, and no other backend's.
   EXPECT_THAT(n[0], HasSubstr("table={level=3;sdk-version=7;target=t1}"));
   EXPECT_THAT(n[0], Not(HasSubstr("secret")));
@@ -238,7 +243,21 @@ TEST_F(E2E, ALibraryOfSeveralModulesHasNoEntry) {
   auto n = notes(r, "build");
   ASSERT_EQ(n.size(), 1u) << r;
   EXPECT_EQ(field(n[0], "entry"), "");
+  EXPECT_EQ(field(n[0], "entry_module"), "");
+  EXPECT_EQ(field(n[0], "entry_symbol"), "");
   EXPECT_EQ(ids_of(n[0]).size(), 2u) << n[0];
+}
+
+TEST_F(E2E, ALinkedPpyirNamesTheEntryItsModulesHad) {
+  Result ir = ppy({"emit", "linked-ir", multi(""), "-o", p("program.ppyir")});
+  ASSERT_EQ(ir.status, 0) << ir;
+  Result r = ppy({"build", p("program.ppyir"), "--backend", "dummy", "-o", p("out")});
+  ASSERT_EQ(r.status, 0) << r;
+  auto n = notes(r, "build");
+  ASSERT_EQ(n.size(), 1u) << r;
+  EXPECT_EQ(field(n[0], "entry"), p("program.ppyir"));
+  EXPECT_EQ(field(n[0], "entry_module"), "app.main");
+  EXPECT_EQ(field(n[0], "entry_symbol"), "app_main_main");
 }
 
 TEST_F(E2E, EntryIsTheFileForABuildOfOne) {

@@ -17,7 +17,7 @@
 //   big-kb = N            build also writes big.bin, N KiB of a fixed pattern
 //   exec-file = NAME      build also writes NAME, a shell script it marks executable
 // Every emit, emit_program and build call notes what it saw:
-//   `dummy: <call> [<modules>] opt=N target=T entry=E root=R table={k=v;...} ids={m=hex;...}`
+//   `dummy: <call> [<modules>] opt=N target=T entry=E entry_module=M entry_symbol=S root=R table={k=v;...} ids={m=hex;...}`
 #include <unistd.h>
 
 #include <chrono>
@@ -195,7 +195,8 @@ class DummyBackend : public ppy::Backend {
     for (auto& [k, v] : context.backend_config) table += (table.empty() ? "" : ";") + k + "=" + v.str();
     for (auto& [m, id] : context.identity) ids += (ids.empty() ? "" : ";") + m + "=" + id;
     return "opt=" + std::to_string(context.opt_level) + " target=" + context.target +
-           " entry=" + context.entry.string() + " root=" + context.root.string() + " table={" + table +
+           " entry=" + context.entry.string() + " entry_module=" + context.entry_module +
+           " entry_symbol=" + context.entry_symbol + " root=" + context.root.string() + " table={" + table +
            "} ids={" + ids + "}";
   }
 

@@ -45,6 +45,20 @@ TEST_F(E2E, EmitOneModuleToFile) {
   EXPECT_THAT(names_in(path("out")), ElementsAre("one.txt"));
 }
 
+// docs/writing-a-backend.md, "Where module-scoped artifacts go": a call into
+// another module is a declaration of its public `<module>_<function>` symbol
+// whose qualname names the module that defines it, `<module><suffix>` beside.
+TEST_F(E2E, ModulesReferToEachOtherThroughDeclarations) {
+  Result r = ppy({"emit", "ir", multi(), "-o", p("ir") + "/"});
+  ASSERT_EQ(r.status, 0) << r;
+  auto files = tree(path("ir"));
+  ASSERT_TRUE(files.count("app.main.ppyir") && files.count("app.util.ppyir")) << r;
+  EXPECT_THAT(files["app.main.ppyir"], HasSubstr("\nextern func @app_util_total(i64) -> i64 attrs {"));
+  EXPECT_THAT(files["app.main.ppyir"], HasSubstr("ppy.qualname = \"app.util.total\""));
+  EXPECT_THAT(files["app.util.ppyir"], HasSubstr("\nfunc @app_util_total(%n: i64) -> i64 attrs {"));
+  EXPECT_THAT(files["app.util.ppyir"], HasSubstr("ppy.qualname = \"app.util.total\""));
+}
+
 TEST_F(E2E, EmitSeveralModulesToDirWritesOneFilePerModule) {
   std::string proj = multi();
   Result r = ppy({"emit", "dummy", proj, "-o", p("out") + "/"});

@@ -159,7 +159,14 @@ absl::StatusOr<std::string> manifest_toml(const Backend& backend, std::string_vi
 std::string BackendValidationError::message() const {
   std::string out = str_cat("backend '", backend, "' cannot take ", what);
   if (location && location->file) str_append(out, " at ", location->str());
-  if (!capability.empty()) str_append(out, " (needs ", capability, ")");
+  if (!phrasing.empty()) {
+    std::string words = phrasing;
+    for (size_t at = words.find("{}"); at != std::string::npos; at = words.find("{}", at + capability.size()))
+      words.replace(at, 2, capability);
+    str_append(out, " ", words);
+  } else if (!capability.empty()) {
+    str_append(out, " (needs ", capability, ")");
+  }
   return out;
 }
 

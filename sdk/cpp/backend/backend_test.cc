@@ -190,6 +190,21 @@ TEST(ValidationError, MessageAndFieldsSurviveTheStatus) {
   EXPECT_FALSE(validation_error_of(validation_error(no_loc))->location);
 }
 
+TEST(ValidationError, ABackendPhrasesWhatItLacks) {
+  BackendValidationError e{"npu", "core.div of f64 in f", "f64", ir::Location("k.ppy", 3, 5), "(this card has no {} units)"};
+  EXPECT_EQ(e.message(), "backend 'npu' cannot take core.div of f64 in f at k.ppy:3:5 (this card has no f64 units)");
+  absl::Status s = validation_error(e);
+  EXPECT_EQ(error_text(s), e.message());
+  EXPECT_EQ(validation_error_of(s)->capability, "f64");
+  // The words cross the protocol whole: the driver reads the backend's own message.
+  absl::Status back = wire::status_of(wire::error_to_proto(s, "npu"));
+  EXPECT_EQ(error_code(back), "E1802");
+  EXPECT_EQ(std::string(back.message()), e.message());
+  EXPECT_EQ(validation_error_of(back)->capability, "f64");
+  BackendValidationError words_only{"npu", "f", "", std::nullopt, "(not on this target)"};
+  EXPECT_EQ(words_only.message(), "backend 'npu' cannot take f (not on this target)");
+}
+
 TEST(Wire, EmitFormatRoundTripAndRefusals) {
   EmitFormat f{.name = "img", .suffix = ".img", .binary = true, .description = "d",
                .scope = EmitScope::Program, .requires_toolchain = false};

@@ -310,6 +310,8 @@ TEST(SessionWire, TheRequestAndContextCrossTheWireAsTheyWere) {
   ctx.target = "t";
   ctx.plugin_fingerprints = {{"pl", "f"}};
   ctx.entry = "/p/a.ppy";
+  ctx.entry_module = "a";
+  ctx.entry_symbol = "a___main__";
   ctx.identity = {{"a", "id-a"}};
   auto a = ir::testing::small_module("a");
   std::vector<const ir::Module*> mods = {a.get()};
@@ -322,6 +324,8 @@ TEST(SessionWire, TheRequestAndContextCrossTheWireAsTheyWere) {
   EXPECT_EQ(got.target, "t");
   EXPECT_EQ(got.plugin_fingerprints, ctx.plugin_fingerprints);
   EXPECT_EQ(got.entry, ctx.entry);
+  EXPECT_EQ(got.entry_module, "a");
+  EXPECT_EQ(got.entry_symbol, "a___main__");
   EXPECT_EQ(got.identity, ctx.identity);
   ASSERT_EQ(h.modules_size(), 1);
   EXPECT_EQ(h.modules(0).name(), "a");

@@ -259,6 +259,8 @@ BackendContext context_from_proto(const v1::InvokeHeader& header) {
   out.target = c.target();
   for (const auto& [k, v] : c.plugin_fingerprints()) out.plugin_fingerprints[k] = v;
   out.entry = c.entry();
+  out.entry_module = c.entry_module();
+  out.entry_symbol = c.entry_symbol();
   for (const auto& m : header.modules()) out.identity[m.name()] = m.identity();
   return out;
 }
@@ -272,6 +274,8 @@ void to_proto(const BackendContext& ctx, ModuleList modules, v1::InvokeHeader& h
   c->set_target(ctx.target);
   for (const auto& [k, v] : ctx.plugin_fingerprints) (*c->mutable_plugin_fingerprints())[k] = v;
   c->set_entry(ctx.entry.string());
+  c->set_entry_module(ctx.entry_module);
+  c->set_entry_symbol(ctx.entry_symbol);
   header.clear_modules();
   for (const ir::Module* m : modules) {
     for (const auto& [d, v] : m->dialects()) (*c->mutable_dialects())[d] = str_cat(v);

@@ -7,10 +7,19 @@
 # distribution's name, version and formats come from the backend class. In the
 # build tree the distribution is <build>/backends/<dir>/ (so PPY_BACKEND_PATH=
 # <build>/backends finds it); `cmake --install` puts it in
-# <prefix>/lib/ppy/backends/<dir>/, where an installed ppy looks. <dir> defaults
-# to the target's name without a leading `ppy-backend-`.
+# <PPY_BACKEND_DESTINATION>/<dir>/: by default <prefix>/lib/ppy/backends, where
+# a ppy installed in that prefix looks. <dir> defaults to the target's name
+# without a leading `ppy-backend-`.
+#
+# Without write access to ppy's prefix, install into a prefix of your own and
+# name its folder on PPY_BACKEND_PATH, or into the user's data folder, where
+# every ppy looks last (docs/writing-a-backend.md, "Installing"):
+#   cmake --install build --prefix /opt/vendor   # PPY_BACKEND_PATH=/opt/vendor/lib/ppy/backends
+#   cmake -B build -DPPY_BACKEND_DESTINATION=$HOME/.local/share/ppy/backends && cmake --install build
 include(${CMAKE_CURRENT_LIST_DIR}/PpyBackendHelper.cmake)
 set(_ppy_print_manifest ${CMAKE_CURRENT_LIST_DIR}/ppy_print_manifest.cmake)
+set(PPY_BACKEND_DESTINATION lib/ppy/backends CACHE STRING
+    "Where `cmake --install` puts each backend's distribution folder: relative to the prefix, or absolute")
 
 function(ppy_add_backend target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME" "SOURCES")
@@ -33,6 +42,6 @@ function(ppy_add_backend target)
     COMMAND ${CMAKE_COMMAND} -DHELPER=$<TARGET_FILE:${target}> -DOUT=${dist}/manifest.toml
             -P ${_ppy_print_manifest}
     COMMENT "manifest.toml of ${target}" VERBATIM)
-  install(TARGETS ${target} RUNTIME DESTINATION lib/ppy/backends/${dir})
-  install(FILES ${dist}/manifest.toml DESTINATION lib/ppy/backends/${dir})
+  install(TARGETS ${target} RUNTIME DESTINATION ${PPY_BACKEND_DESTINATION}/${dir})
+  install(FILES ${dist}/manifest.toml DESTINATION ${PPY_BACKEND_DESTINATION}/${dir})
 endfunction()

@@ -8,7 +8,6 @@
 #include "ppy/backend/client.h"
 #include "ppy/backend/serve_grpc.h"
 #include "ppy/backend/wire.h"
-#include "ppy/ir/testing.h"
 #include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
 #include "ppy/util/str_cat.h"
@@ -30,6 +29,34 @@ func @kern(%n: i64) -> () attrs {gpu.kind = "kernel"} loc("kern.ppy":1:0) {
 ^entry:
     %tid = gpu.thread_id.x : index loc("kern.ppy":2:10)
     core.ret
+}
+)";
+
+/// The program every emit and build is asked for: two modules as the frontend
+/// lowers `app.py` (`from lib import f`) and `lib.py`. Each public symbol is
+/// `<module>_<function>`, and `app` reaches `lib`'s function through a
+/// declaration, so a program-scoped backend may link them (`ppy/ir/linker.h`).
+constexpr char kApp[] = R"(ppyir 1
+module @app
+dialect core 1
+
+func @app_main() -> () attrs {ppy.qualname = "app.main"} loc("app.ppy":4:0) {
+^entry:
+    %0 = core.const 21 : i64
+    %1 = core.call %0 {callee = @lib_f} : i64
+    core.ret
+}
+
+extern func @lib_f(i64) -> i64 attrs {ppy.external = true, ppy.qualname = "lib.f"}
+)";
+constexpr char kLib[] = R"(ppyir 1
+module @lib
+dialect core 1
+
+func @lib_f(%x: i64) -> i64 attrs {ppy.qualname = "lib.f"} loc("lib.ppy":1:0) {
+^entry:
+    %0 = core.add %x, %x {overflow = "wrap"} : i64
+    core.ret %0
 }
 )";
 
@@ -69,8 +96,10 @@ std::string digest(const InvokeResult& r) {
 class Runner {
  public:
   Runner(const Connect& connect, const Settings& settings) : connect_(connect), settings_(settings) {
-    modules_.push_back(ir::testing::small_module("app"));
-    modules_.push_back(ir::testing::small_module("lib"));
+    for (const char* text : {kApp, kLib}) {
+      absl::StatusOr<std::unique_ptr<ir::Module>> m = ir::parse_module(text);
+      modules_.push_back(m.ok() ? *std::move(m) : std::make_unique<ir::Module>("unparsed"));
+    }
     for (auto& m : modules_) program_.push_back(m.get());
   }
 

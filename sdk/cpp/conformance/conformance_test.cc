@@ -9,6 +9,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ppy/backend/conformance_gtest.h"
+#include "ppy/ir/linker.h"
+#include "ppy/ir/text.h"
+#include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::conformance {
@@ -35,7 +38,7 @@ class Good : public Backend {
       ir::walk(f->body(), [&](const ir::Operation& op) {
         if (!gpu && op.dialect() == "gpu") gpu = &op;
       });
-      if (gpu) return validation_error({"good", gpu->name(), "device kernels", gpu->loc()});
+      if (gpu) return validation_error({std::string(name()), gpu->name(), "device kernels", gpu->loc()});
     }
     return absl::OkStatus();
   }
@@ -120,6 +123,31 @@ TEST(Conformance, ACorrectBackendPassesEveryCheck) {
                            "short deadline", "cancellation", "concurrent calls", "missing toolchain"})
     EXPECT_TRUE(named.count(name)) << name;
   EXPECT_TRUE(all_passed(checks));
+}
+
+/// A program-scoped backend: `build` links the modules it is given into one
+/// program (what a backend writing a single artifact does) and writes it.
+class Linking : public Good {
+ public:
+  using Good::Good;
+  std::string_view name() const override { return "linking"; }
+  absl::StatusOr<BuildResult> build(ModuleList ms, const std::filesystem::path& dir,
+                                    BackendContext&) const override {
+    PPY_ASSIGN_OR_RETURN(ir::LinkResult linked, ir::link_with_report(ms, "program"));
+    if (!linked.unresolved.empty())
+      return absl::FailedPreconditionError(str_cat("unresolved: @", linked.unresolved[0]));
+    std::ofstream(dir / "program.ppyir") << ir::print_module(*linked.module);
+    return BuildResult{{dir / "program.ppyir"}};
+  }
+};
+
+TEST(Conformance, ABackendThatLinksItsModulesInBuildPasses) {
+  Settings settings;
+  settings.name = "linking";
+  std::vector<Check> checks =
+      run_conformance_in_process([](const Options& o) { return std::make_unique<Linking>(o); }, settings);
+  for (const Check& c : checks) EXPECT_NE(c.outcome, Check::Outcome::Fail) << c.line();
+  EXPECT_EQ(by_name(checks)["build"].outcome, Check::Outcome::Pass) << by_name(checks)["build"].line();
 }
 
 TEST(Conformance, GoogleTestAssertionPassesForACorrectBackend) {

@@ -318,6 +318,26 @@ absl::StatusOr<std::unique_ptr<Module>> link(std::vector<std::unique_ptr<Module>
   return std::move(r.module);
 }
 
+namespace {
+
+/// Copies of `modules` for the linker, which consumes what it links.
+std::vector<std::unique_ptr<Module>> clones(std::span<const Module* const> modules) {
+  std::vector<std::unique_ptr<Module>> out;
+  out.reserve(modules.size());
+  for (const Module* m : modules) out.push_back(m ? clone(*m) : nullptr);
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<LinkResult> link_with_report(std::span<const Module* const> modules, std::string name) {
+  return link_with_report(clones(modules), std::move(name));
+}
+
+absl::StatusOr<std::unique_ptr<Module>> link(std::span<const Module* const> modules, std::string name) {
+  return link(clones(modules), std::move(name));
+}
+
 std::vector<std::string> unresolved_symbols(const Module& m) {
   std::set<std::string> referenced;
   for (auto& f : m.functions())

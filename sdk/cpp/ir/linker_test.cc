@@ -99,6 +99,29 @@ TEST(Link, ADefinitionAnswersTheDeclarationAndFunctionsMoveWhole) {
   EXPECT_THAT(verify(m), IsEmpty());
 }
 
+TEST(Link, TheModulesABuildReceivesLinkAsTheyComeAndStayAsTheyWere) {
+  // What `Backend::build` and `emit_program` get: a span of const modules.
+  Module app("app");
+  declare(app, "lib_f", {i64()}, {i64()});
+  define(app, "app_main", Visibility::Public, {"lib_f"});
+  Module lib("lib");
+  define(lib, "lib_f", Visibility::Public);
+  const std::string app_before = print_module(app), lib_before = print_module(lib);
+  std::vector<const Module*> program = {&app, &lib};
+
+  absl::StatusOr<std::unique_ptr<Module>> linked = link(std::span<const Module* const>(program), "program");
+  ASSERT_TRUE(linked.ok()) << linked.status();
+  EXPECT_THAT(function_names(**linked), ElementsAre("app_main", "lib_f"));
+  EXPECT_NE((*linked)->function("lib_f"), lib.function("lib_f"));  // copied, not moved
+  EXPECT_THAT(verify(**linked), IsEmpty());
+  EXPECT_EQ(print_module(app), app_before);
+  EXPECT_EQ(print_module(lib), lib_before);
+
+  absl::StatusOr<LinkResult> report = link_with_report(std::span<const Module* const>(program));
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_THAT(report->unresolved, IsEmpty());
+}
+
 TEST(Link, ADefinitionAnswersDeclarationsOfModulesAfterIt) {
   auto util = std::make_unique<Module>("util");
   define(*util, "twice", Visibility::Public);
@@ -455,7 +478,7 @@ TEST(Link, DialectsMergeAtTheHighestVersionAndAttributesFirstCome) {
 }
 
 TEST(Link, NothingToLinkIsAnEmptyModule) {
-  auto m = link({}, "empty");
+  auto m = link(std::vector<std::unique_ptr<Module>>{}, "empty");
   ASSERT_TRUE(m.ok());
   EXPECT_EQ((*m)->name(), "empty");
   EXPECT_TRUE((*m)->functions().empty());

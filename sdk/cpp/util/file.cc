@@ -106,6 +106,17 @@ bool is_executable(const fs::path& path) {
   return ::stat(path.c_str(), &st) == 0 && (st.st_mode & S_IXUSR) != 0;
 }
 
+absl::Status mark_executable(const fs::path& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return failure(errno, "mark executable", path);
+  mode_t mode = st.st_mode & 07777;
+  if (mode & S_IRUSR) mode |= S_IXUSR;
+  if (mode & S_IRGRP) mode |= S_IXGRP;
+  if (mode & S_IROTH) mode |= S_IXOTH;
+  if (::chmod(path.c_str(), mode) != 0) return failure(errno, "mark executable", path);
+  return absl::OkStatus();
+}
+
 absl::Status write_new_file(const fs::path& path, std::string_view bytes, const FileWriteOptions& options) {
   if (int err = put(path, bytes, options.executable)) return failure(err, "write", shown(path, options));
   observe_write(path);

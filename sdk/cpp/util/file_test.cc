@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,19 @@ TEST_F(FileTest, KeepsTheExecuteBitLessTheUmask) {
   // Replacing an executable with a plain file drops the bit: the mode is the new file's.
   ASSERT_TRUE(write_file_atomic(dir_ / "tool", "data now").ok());
   EXPECT_FALSE(is_executable(dir_ / "tool"));
+}
+
+TEST_F(FileTest, MarkExecutableAddsTheExecuteBitsWhereReadIsAllowed) {
+  fs::path out = dir_ / "a.out";
+  std::ofstream(out) << "#!/bin/sh\n";  // as a backend's build writes it: 0666 less the umask
+  fs::permissions(out, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  EXPECT_FALSE(is_executable(out));
+  ASSERT_TRUE(mark_executable(out).ok());
+  EXPECT_EQ(mode(out), 0750u);
+  EXPECT_TRUE(is_executable(out));
+  absl::Status absent = mark_executable(dir_ / "absent");
+  EXPECT_TRUE(absl::IsNotFound(absent)) << absent;
+  EXPECT_NE(absent.message().find("cannot mark executable " + (dir_ / "absent").string()), std::string::npos);
 }
 
 TEST_F(FileTest, ErrorsNameThePathAndKeepTheErrnoKind) {

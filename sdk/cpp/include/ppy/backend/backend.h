@@ -118,8 +118,14 @@ struct BackendValidationError {
   std::string what;        ///< what it cannot take: `gpu.thread_id in kern`
   std::string capability;  ///< what it lacks: `device kernels`
   std::optional<ir::Location> location;
+  /// How the message ends, in the backend's own words, in place of `(needs
+  /// <capability>)`; `{}` stands for the capability: `"(no {} on this card)"`,
+  /// `"(tiles of 128 lanes; the loop has {})"`. Empty: `(needs {})`. The
+  /// message crosses the protocol whole, so the user reads these words.
+  std::string phrasing;
 
-  /// `backend 'toy' cannot take gpu.thread_id in kern at k.ppy:3:5 (needs device kernels)`
+  /// `backend 'toy' cannot take gpu.thread_id in kern at k.ppy:3:5 (needs device kernels)`,
+  /// or with `phrasing = "(no {} on this card)"`: `... at k.ppy:3:5 (no device kernels on this card)`.
   std::string message() const;
 };
 
@@ -160,6 +166,16 @@ struct BackendContext {
   /// The entry module's file (the project's `entry`, or its one module), or the
   /// `.ppyir` given; empty for a library, which has no entry.
   std::filesystem::path entry;
+  /// The entry module's name (`app.main`; the module whose functions' qualnames
+  /// begin `app.main.`), in every build of a program, of sources or of a
+  /// `.ppyir` (linked or not); empty for a library. A module carries no file, so
+  /// this, not `entry`, is what to match modules against.
+  std::string entry_module;
+  /// The symbol the program starts at (a function of no parameters returning
+  /// nothing): the entry module's code when it has any (`@app_main___main__`,
+  /// which runs the code of the modules it imports first), else its `main()`
+  /// (`@app_main_main`). Empty for a library.
+  std::string entry_symbol;
   std::map<std::string, std::string> identity;  ///< module name -> artifact identity
   /// In `emit_program`: a fresh empty folder of its own for files the emit needs
   /// on the way (a linker's inputs), removed after the call, as `build` gets its

@@ -5,6 +5,10 @@
 /// (`run_conformance_in_process`, or `ppy/backend/conformance_gtest.h`). They
 /// speak only the wire protocol, so a backend in any language is checked alike.
 ///
+/// Emits and builds are asked for a two-module program as the frontend lowers
+/// one: `app` (`@app_main` calls `@lib_f` through a declaration) and `lib`
+/// (defines `@lib_f`), so a program-scoped backend may link its modules.
+///
 /// Each check says what was expected and what came back. The checks, in order:
 ///   handshake            name, a declared API version literal (the driver's),
 ///                        formats with a scope, passes at the `backend` stage

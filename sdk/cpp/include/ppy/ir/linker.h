@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,11 @@ namespace ppy::ir {
 absl::StatusOr<std::unique_ptr<Module>> link(std::vector<std::unique_ptr<Module>> modules,
                                              std::string name = "linked");
 
+/// link() of copies of `modules`, which stay as they are: the modules a
+/// program-scoped `build` or `emit_program` receives (`ppy::ModuleList`) link as
+/// they come, without a clone of one's own first.
+absl::StatusOr<std::unique_ptr<Module>> link(std::span<const Module* const> modules, std::string name = "linked");
+
 /// What link() did besides the module, for drivers that report it.
 struct LinkResult {
   std::unique_ptr<Module> module;
@@ -52,6 +58,8 @@ struct LinkResult {
 /// link(), with its report.
 absl::StatusOr<LinkResult> link_with_report(std::vector<std::unique_ptr<Module>> modules,
                                             std::string name = "linked");
+/// link_with_report() of copies of `modules`, which stay as they are.
+absl::StatusOr<LinkResult> link_with_report(std::span<const Module* const> modules, std::string name = "linked");
 
 /// The functions `m` declares without a body that its code references by
 /// `@sym` (calls, launches, any symbol attribute), sorted.

@@ -40,6 +40,14 @@ struct FileWriteOptions {
 /// Whether the file at `path` has its owner's execute bit (false when absent).
 bool is_executable(const std::filesystem::path& path);
 
+/// Gives the file at `path` the execute bits its read bits allow (`chmod +x`
+/// as a compiler's output gets it: owner, group and others where each may
+/// read): how a backend's `build` marks an executable it wrote, which then stays
+/// executable under `-o` and in the artifact cache. Writing it with
+/// `write_file_atomic(path, bytes, {.executable = true})` does the same at once.
+/// "cannot mark executable PATH: CAUSE" on failure.
+[[nodiscard]] absl::Status mark_executable(const std::filesystem::path& path);
+
 /// Makes `path` hold `bytes` atomically (see above); the folder must exist.
 /// "cannot write PATH: CAUSE" on failure, `path` then as it was.
 [[nodiscard]] absl::Status write_file_atomic(const std::filesystem::path& path, std::string_view bytes,
