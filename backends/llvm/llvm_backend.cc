@@ -17,6 +17,7 @@
 #include "lower.h"
 #include "native.h"
 #include "ppy/ir/core_ops.h"
+#include "ppy/runtime/abi.h"
 #include "ppy/runtime/runtime_source.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
@@ -299,11 +300,8 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
         if ((kind == ir::CoreOp::BufferLoad || kind == ir::CoreOp::BufferStore) &&
             op.operand(kind == ir::CoreOp::BufferLoad ? 0 : 1)->type().elem().kind() == ir::TypeKind::Tuple)
           strings = true;
-        if (kind != ir::CoreOp::CallExtern) return;
-        const std::string* c = ir::extern_callee(op);
-        if (c && (c->starts_with("ppy_str_") || c->starts_with("ppy_exc_") || c->starts_with("ppy_list_") ||
-                  c->starts_with("ppy_obj_") || c->starts_with("ppy_dict_") || c->starts_with("ppy_set_") ||
-                  *c == "ppy_print_string"))
+        // A runtime function on the collector (abi.def's COLLECTOR).
+        if (const runtime::RuntimeFunction* fn = runtime::runtime_callee(op); fn && fn->has(runtime::kCollector))
           strings = true;
       });
     }

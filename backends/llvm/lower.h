@@ -27,7 +27,8 @@ struct LowerOptions {
 absl::StatusOr<std::unique_ptr<llvm::Module>> lower_module(const ir::Module& module, llvm::LLVMContext& context,
                                                            const LowerOptions& options);
 
-/// The runtime functions a `core.call_extern` may name (docs/runtime.md).
+/// Whether a `core.call_extern` of `name` calls the runtime: the runtime ABI
+/// table's lookup (ppy/runtime/abi.h), which declares such a call.
 bool is_runtime_function(std::string_view name);
 
 }  // namespace ppy::llvm_backend

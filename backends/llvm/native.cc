@@ -6,9 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cassert>
 #include <cstdlib>
 #include <cstring>
 
+#include "ppy/runtime/abi.h"
 #include "ppy/util/str_cat.h"
 
 extern char** environ;
@@ -110,6 +112,37 @@ std::string c_type(ir::Type t) {
   }
 }
 
+/// The C prototype of runtime function `symbol` from its abi.def entry, its
+/// parameters named `names`: the header declares what a C caller of the
+/// exports needs, as the runtime's own header spells it.
+std::string runtime_prototype(std::string_view symbol, std::initializer_list<std::string_view> names) {
+  const runtime::RuntimeFunction* fn = runtime::find_runtime_function(symbol);
+  assert(fn && fn->params.size() == names.size() && "not a runtime function of abi.def");
+  auto spelled = [](std::string_view pattern) -> std::string {
+    if (pattern.starts_with("buffer<")) return "ppy_list*";
+    switch (runtime::abi_class(pattern)) {
+      case runtime::AbiClass::kVoid:
+        return "void";
+      case runtime::AbiClass::kInt:
+        return "int64_t";
+      case runtime::AbiClass::kBool:
+        return "int32_t";
+      case runtime::AbiClass::kDouble:
+        return "double";
+      case runtime::AbiClass::kPointer:
+        return "void*";
+    }
+    return "void*";
+  };
+  std::string out = str_cat(spelled(fn->result), " ", symbol, "(");
+  size_t i = 0;
+  for (std::string_view name : names) {
+    str_append(out, i ? ", " : "", spelled(fn->params[i]), " ", name);
+    ++i;
+  }
+  return out + ");\n";
+}
+
 }  // namespace
 
 std::vector<ExportedFunction> exported_functions(std::span<const ir::Module* const> modules) {
@@ -153,9 +186,11 @@ std::string c_header(const std::string& name, const std::vector<ExportedFunction
   out +=
       "/* A list: a handle to its length, capacity and elements (8 bytes each),\n"
       " * made by the runtime on Boehm's collector (link -lgc). */\n"
-      "typedef struct ppy_list ppy_list;\n"
-      "ppy_list* ppy_list_new_i64(int64_t n);\n"
-      "ppy_list* ppy_list_new_f64(int64_t n);\n"
+      "typedef struct ppy_list ppy_list;\n";
+  out += runtime_prototype("ppy_list_new_i64", {"n"});
+  out += runtime_prototype("ppy_list_new_f64", {"n"});
+  // ppy_list_len is the list guards', which no call_extern names: not in abi.def.
+  out +=
       "int64_t ppy_list_len(const ppy_list* l);\n"
       "#define PPY_LIST_I64(l) (*(int64_t**)((char*)(l) + 16))\n"
       "#define PPY_LIST_F64(l) (*(double**)((char*)(l) + 16))\n"

@@ -58,10 +58,16 @@ absl::StatusOr<int> run_objects(const std::vector<ObjectFile>& objects, const st
   llvm::orc::SymbolMap runtime;
 #define PPY_JIT_SYMBOL(name) \
   runtime[es.intern(#name)] = {llvm::orc::ExecutorAddr::fromPtr(&name), llvm::JITSymbolFlags::Exported};
+  // Every function a core.call_extern may name: the runtime ABI table, so a
+  // new runtime function needs no edit here.
+#define PPY_RUNTIME_FUNCTION(sym, ...) PPY_JIT_SYMBOL(sym)
+#include "ppy/runtime/abi.def"
+#undef PPY_RUNTIME_FUNCTION
+  // The support the backend's own code calls, which no call_extern names:
+  // ppy_rt_raise, ppy_rt_try, ppy_rt_depth, ppy_float_to_i64... (the
+  // runtime's core list) and a tuple's box in a list.
   PPY_RT_SYMBOLS(PPY_JIT_SYMBOL)
-  PPY_STR_SYMBOLS(PPY_JIT_SYMBOL)
-  PPY_OBJ_SYMBOLS(PPY_JIT_SYMBOL)
-  PPY_DICT_SYMBOLS(PPY_JIT_SYMBOL)
+  PPY_JIT_SYMBOL(ppy_list_box)
 #undef PPY_JIT_SYMBOL
   if (auto e = lib.define(llvm::orc::absoluteSymbols(std::move(runtime)))) return jit_error(std::move(e));
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
