@@ -361,6 +361,45 @@ PPY_RT_API ppy_str* ppy_str_strip(const ppy_str* s) { return ppy_str_strip_sides
 PPY_RT_API ppy_str* ppy_str_lstrip(const ppy_str* s) { return ppy_str_strip_sides(s, 1, 0); }
 PPY_RT_API ppy_str* ppy_str_rstrip(const ppy_str* s) { return ppy_str_strip_sides(s, 0, 1); }
 
+/** `s` with `left` and `right` copies of `fill` (one ASCII byte) around it. */
+static ppy_str* ppy_str_pad(const ppy_str* s, int64_t left, int64_t right, char fill) {
+  ppy_str* r = ppy_str_alloc(s->len + left + right, s->ncp + left + right);
+  char* o = PPY_STR_BYTES(r);
+  memset(o, fill, (size_t)left);
+  memcpy(o + left, PPY_STR_BYTES(s), (size_t)s->len);
+  memset(o + left + s->len, fill, (size_t)right);
+  return r;
+}
+
+/** str.zfill: zeros on the left up to `width` code points, after a leading sign. */
+PPY_RT_API ppy_str* ppy_str_zfill(const ppy_str* s, int64_t width) {
+  if (width <= s->ncp) return ppy_str_make(PPY_STR_BYTES(s), s->len);
+  ppy_str* r = ppy_str_pad(s, width - s->ncp, 0, '0');
+  char* o = PPY_STR_BYTES(r);
+  if (s->len && (PPY_STR_BYTES(s)[0] == '+' || PPY_STR_BYTES(s)[0] == '-')) {
+    o[0] = PPY_STR_BYTES(s)[0]; /* the sign moves to the front, as CPython's */
+    o[width - s->ncp] = '0';
+  }
+  return r;
+}
+
+/** str.center: spaces on both sides up to `width`; the odd one goes left when
+ * width is odd, as CPython's `left = marg / 2 + (marg & width & 1)`. */
+PPY_RT_API ppy_str* ppy_str_center(const ppy_str* s, int64_t width) {
+  if (width <= s->ncp) return ppy_str_make(PPY_STR_BYTES(s), s->len);
+  int64_t marg = width - s->ncp, left = marg / 2 + (marg & width & 1);
+  return ppy_str_pad(s, left, marg - left, ' ');
+}
+
+/** str.isdigit: non-empty and every code point a digit (ASCII digits only:
+ * docs/language.md lists the deviation, as for upper and lower). */
+PPY_RT_API int64_t ppy_str_isdigit(const ppy_str* s) {
+  if (s->len == 0) return 0;
+  for (int64_t i = 0; i < s->len; ++i)
+    if (PPY_STR_BYTES(s)[i] < '0' || PPY_STR_BYTES(s)[i] > '9') return 0;
+  return 1;
+}
+
 PPY_RT_API int64_t ppy_str_startswith(const ppy_str* s, const ppy_str* prefix) {
   return prefix->len <= s->len && memcmp(PPY_STR_BYTES(s), PPY_STR_BYTES(prefix), (size_t)prefix->len) == 0;
 }

@@ -102,6 +102,23 @@ TEST_F(Str, Methods) {
   EXPECT_EQ(T(ppy_str_repeat(S("ab"), -1)), "");
 }
 
+TEST_F(Str, PaddingAndDigitsAsPython) {
+  EXPECT_EQ(T(ppy_str_zfill(S("42"), 5)), "00042");
+  EXPECT_EQ(T(ppy_str_zfill(S("-42"), 5)), "-0042");
+  EXPECT_EQ(T(ppy_str_zfill(S("+"), 3)), "+00");
+  EXPECT_EQ(T(ppy_str_zfill(S("abc"), 2)), "abc");
+  EXPECT_EQ(T(ppy_str_zfill(S("\xc3\xa9"), 3)), "00\xc3\xa9");
+  EXPECT_EQ(ppy_str_len(ppy_str_zfill(S("\xc3\xa9"), 3)), 3);
+  EXPECT_EQ(T(ppy_str_center(S("ab"), 5)), "  ab ");
+  EXPECT_EQ(T(ppy_str_center(S("abc"), 6)), " abc  ");
+  EXPECT_EQ(T(ppy_str_center(S("a"), 4)), " a  ");
+  EXPECT_EQ(T(ppy_str_center(S("menu"), -3)), "menu");
+  EXPECT_EQ(ppy_str_isdigit(S("0123")), 1);
+  EXPECT_EQ(ppy_str_isdigit(S("")), 0);
+  EXPECT_EQ(ppy_str_isdigit(S("-1")), 0);
+  EXPECT_EQ(ppy_str_isdigit(S("1\xc3\xa9")), 0);
+}
+
 TEST_F(Str, FormatSpecsAsPython) {
   EXPECT_EQ(T(ppy_str_format_i64(42, S("05d"))), "00042");
   EXPECT_EQ(T(ppy_str_format_i64(-42, S("05"))), "-0042");
