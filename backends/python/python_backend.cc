@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ppy/backend/api_version.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/runtime/abi.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
@@ -29,13 +30,32 @@ bool known_extern(std::string_view c) {
 /// variable: `core.const @g : ptr<T>`), which the writer makes a Python global.
 bool global_address(const ir::Value* v, const ir::Module& m) {
   const ir::Operation* d = v->def();
-  const ir::Attribute* a = d && d->name() == "core.const" ? d->attr("value") : nullptr;
+  const ir::Attribute* a = d ? ir::const_value(*d) : nullptr;
   if (!a || !a->is<ir::SymbolRef>()) return false;
   auto g = m.globals().find(a->as_symbol().name);
   return g != m.globals().end() && g->second.is_mutable &&
          (g->second.type.is_scalar() || g->second.type.kind() == ir::TypeKind::Buffer ||
           (g->second.type.is_ptr() && g->second.type.elem().kind() == ir::TypeKind::I8)) &&
          v->type() == ir::Type::ptr(g->second.type);
+}
+
+/// Whether the writer has a Python spelling for `op` (core op `c`) at all:
+/// not pointer arithmetic, a list's raw storage, intrinsics, arrays on the
+/// stack, or shifts of anything but i64.
+bool writes_op(const ir::Operation& op, ir::CoreOp c) {
+  switch (c) {
+    case ir::CoreOp::Shl:
+    case ir::CoreOp::Shr:
+      return op.result(0)->type() == ir::Type::i64();
+    case ir::CoreOp::PtrOffset:
+    case ir::CoreOp::BufferData:
+    case ir::CoreOp::CallIntrinsic:
+      return false;
+    case ir::CoreOp::Alloca:
+      return !op.attr("count");
+    default:
+      return true;
+  }
 }
 
 bool known_type(ir::Type t) {
@@ -119,34 +139,32 @@ class PythonBackend : public Backend {
       ir::walk(f->body(), [&](const ir::Operation& op) {
         if (!status.ok()) return;
         std::string where = str_cat(op.name(), " in ", f->name());
-        const ir::Attribute* cs = op.attr("capture_status");
-        bool capture = op.name() == "core.call" && cs && cs->is<bool>() && cs->as_bool() && op.num_results() == 2;
+        ir::CoreOp c = ir::core_op(op);
+        bool capture = c == ir::CoreOp::Call && ir::captures_status(op) && op.num_results() == 2;
         // A stack slot a try body was handed (its parameter): a one-element list.
         auto slot_param = [&](const ir::Value* v) {
           return v->arg_owner() == f->body().entry() && v->type().is_ptr() && v->type().ptr_space() == "stack";
         };
+        // The address a load reads or a store writes.
+        const ir::Value* address = c == ir::CoreOp::Load    ? op.operand(0)
+                                   : c == ir::CoreOp::Store ? op.operand(1)
+                                                            : nullptr;
         if (op.dialect() == "gpu") {
           status = refuse(where, "device code, which python3 cannot run", op.loc());
         } else if (op.dialect() != "core" && op.dialect() != "math") {
           status = refuse(where, "", op.loc());
-        } else if (op.name() == "core.call_extern") {
-          const ir::Attribute* c = op.attr("callee");
-          std::string callee = c && c->is<std::string>() ? c->as_string() : "";
-          if (!known_extern(callee))
-            status = refuse(str_cat("the runtime function '", callee, "' in ", f->name()), "", op.loc());
-        } else if (((op.name() == "core.shl" || op.name() == "core.shr") && op.result(0)->type() != ir::Type::i64()) ||
-                   op.name() == "core.ptr_offset" || op.name() == "core.buffer_data" ||
-                   op.name() == "core.call_intrinsic" || (op.name() == "core.alloca" && op.attr("count")) ||
-                   !op.regions().empty() || (op.num_results() > 1 && !capture)) {
+        } else if (c == ir::CoreOp::CallExtern) {
+          const std::string* callee = ir::extern_callee(op);
+          std::string name = callee ? *callee : "";
+          if (!known_extern(name))
+            status = refuse(str_cat("the runtime function '", name, "' in ", f->name()), "", op.loc());
+        } else if (!writes_op(op, c) || !op.regions().empty() || (op.num_results() > 1 && !capture)) {
           status = refuse(where, "", op.loc());
-        } else if (op.name() == "core.const" && op.num_results() == 1 && global_address(op.result(0), module)) {
+        } else if (c == ir::CoreOp::Const && op.num_results() == 1 && global_address(op.result(0), module)) {
           // a module variable's address: read and written as a Python global
-        } else if ((op.name() == "core.load" || op.name() == "core.store") &&
-                   op.operand(op.name() == "core.load" ? 0 : 1)->type().elem().kind() != ir::TypeKind::Struct &&
-                   !(op.operand(op.name() == "core.load" ? 0 : 1)->def() &&
-                     op.operand(op.name() == "core.load" ? 0 : 1)->def()->name() == "core.alloca") &&
-                   !slot_param(op.operand(op.name() == "core.load" ? 0 : 1)) &&
-                   !global_address(op.operand(op.name() == "core.load" ? 0 : 1), module)) {
+        } else if (address && address->type().elem().kind() != ir::TypeKind::Struct &&
+                   !(address->def() && ir::core_op(*address->def()) == ir::CoreOp::Alloca) && !slot_param(address) &&
+                   !global_address(address, module)) {
           status = refuse(str_cat(op.name(), " through a pointer in ", f->name()), "", op.loc());
         } else {
           for (auto& r : op.results())

@@ -35,18 +35,16 @@ Expr ModuleWriter::runtime_call(const ir::Operation& op) {
 }
 
 Expr ModuleWriter::slice(const ir::Operation& op) {
-  const ir::Operation* d = op.operand(4)->def();
-  const ir::Attribute* v = d && d->name() == "core.const" ? d->attr("value") : nullptr;
-  if (!v || !v->is<int64_t>())
-    return fail(op, str_cat(str_attr(op, "callee"), " with bounds it cannot read")), Expr{"None", kAtom};
-  int64_t omitted = v->as_int();
+  std::optional<int64_t> bounds = ir::int_constant(op.operand(4));  // which of start and stop the source omitted
+  if (!bounds) return fail(op, str_cat(str_attr(op, "callee"), " with bounds it cannot read")), Expr{"None", kAtom};
+  int64_t omitted = *bounds;
   std::string start = omitted & 1 ? "" : expr(op.operand(1)).text;
   std::string stop = omitted & 2 ? "" : expr(op.operand(2)).text;
   return {str_cat(paren(expr(op.operand(0)), kAtom), "[", start, ":", stop, ":", expr(op.operand(3)).text, "]"), kAtom};
 }
 
 std::optional<ModuleWriter::PrintItem> ModuleWriter::print_item(const ir::Operation& op) {
-  if (op.name() != "core.call_extern") return std::nullopt;
+  if (ir::core_op(op) != ir::CoreOp::CallExtern) return std::nullopt;
   std::string_view c = str_attr(op, "callee");
   if (c == "ppy_print_i64" || c == "ppy_print_f64" || c == "ppy_print_bool")
     return PrintItem{PrintItem::Value, expr(op.operand(0)).text};

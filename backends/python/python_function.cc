@@ -14,25 +14,18 @@ using source::FunctionValues;
 using source::Node;
 using source::Seq;
 
-/// The exception and default message of a guard kind (docs/runtime.md).
-std::pair<std::string, std::string> guard_exception(const ir::Operation& op) {
-  static const std::map<std::string, std::pair<std::string, std::string>> kKinds = {
-      {"overflow", {"OverflowError", "integer overflow"}},
-      {"bounds", {"IndexError", "list index out of range"}},
-      {"zero_division", {"ZeroDivisionError", "division by zero"}},
-      {"range", {"ValueError", "math range error"}},
-      {"contract", {"AssertionError", ""}},
-      {"assert", {"AssertionError", ""}},
-  };
-  std::pair<std::string, std::string> what = {"RuntimeError", "guard failed"};
-  if (const ir::Attribute* k = op.attr("kind"); k && k->is<std::string>())
-    if (auto it = kKinds.find(k->as_string()); it != kKinds.end()) what = it->second;
-  if (const ir::Attribute* m = op.attr("message"); m && m->is<std::string>()) what.second = m->as_string();
-  return what;
+std::string raise_text(std::string_view exc, std::string_view msg) {
+  return msg.empty() ? str_cat("raise ", exc) : str_cat("raise ", exc, "(", py_string(msg), ")");
 }
 
-std::string raise_text(const std::string& exc, const std::string& msg) {
-  return msg.empty() ? str_cat("raise ", exc) : str_cat("raise ", exc, "(", py_string(msg), ")");
+std::string raise_text(const ir::GuardException& e) { return raise_text(e.exception, e.message); }
+
+/// What reaching `core.unreachable` raises: the IR promises it never happens,
+/// so getting there means a bad module, which ends the program as a guard of
+/// unknown kind does (RuntimeError), naming the function.
+std::string unreachable_text(const ir::Function& f) {
+  return raise_text(ir::guard_exception(ir::GuardKind::Unknown).exception,
+                    str_cat("@", f.name(), " reached core.unreachable"));
 }
 
 }  // namespace
@@ -57,7 +50,7 @@ absl::StatusOr<std::string> ModuleWriter::function(const ir::Function& f) {
   // one-element lists here and there, so what it assigns is seen after it.
   cells_.clear();
   ir::walk(f.body(), [&](const ir::Operation& op) {
-    if (op.name() == "core.call")
+    if (ir::core_op(op) == ir::CoreOp::Call)
       for (const ir::Value* v : op.operands())
         if (source::is_slot(v)) cells_.insert(v);
   });
@@ -78,7 +71,7 @@ absl::StatusOr<std::string> ModuleWriter::function(const ir::Function& f) {
   // A function that assigns module variables declares them global.
   std::set<std::string> assigned;
   ir::walk(f.body(), [&](const ir::Operation& op) {
-    if (op.name() == "core.store" && op.num_operands() == 2)
+    if (ir::core_op(op) == ir::CoreOp::Store && op.num_operands() == 2)
       if (const std::string* g = global_of(op.operand(1))) assigned.insert(*g);
   });
   if (!assigned.empty()) {
@@ -130,8 +123,8 @@ void ModuleWriter::seq(const Seq& s, bool top) {
         break;
       case Node::Kind::Return: {
         const ir::Operation& t = *n.op;
-        if (t.name() == "core.unreachable") {
-          line(raise_text("RuntimeError", str_cat("@", fn_->name(), " reached core.unreachable")));
+        if (ir::core_op(t) == ir::CoreOp::Unreachable) {
+          line(unreachable_text(*fn_));
         } else if (t.num_operands() == 0) {
           if (!(top && i + 1 == s.size())) line("return");
         } else {
@@ -237,7 +230,9 @@ void ModuleWriter::edges_to(const Seq& s, const ir::Block* header, std::vector<c
 bool ModuleWriter::for_range(const Node& loop, const ir::Value* c, const Seq& body) {
   const ir::Block* header = loop.block;
   const ir::Operation* cmp = c->def();
-  if (!values_->inlined(c) || !cmp || cmp->name() != "core.cmp" || str_attr(*cmp, "predicate") != "lt") return false;
+  if (!values_->inlined(c) || !cmp || ir::core_op(*cmp) != ir::CoreOp::Cmp ||
+      ir::predicate_of(*cmp) != ir::Predicate::Lt)
+    return false;
   const ir::Value* i = cmp->operand(0);
   const ir::Value* n = cmp->operand(1);
   if (i->arg_owner() != header || !int_type(i->type())) return false;
@@ -246,7 +241,7 @@ bool ModuleWriter::for_range(const Node& loop, const ir::Value* c, const Seq& bo
   std::set<const ir::Block*> inside;
   collect_blocks(loop.body, inside);
   if (const ir::Operation* nd = n->def()) {
-    if (nd->name() != "core.const" && (values_->inlined(n) || inside.count(nd->parent()))) return false;
+    if (ir::core_op(*nd) != ir::CoreOp::Const && (values_->inlined(n) || inside.count(nd->parent()))) return false;
   } else if (inside.count(n->arg_owner())) {
     return false;
   }
@@ -257,7 +252,8 @@ bool ModuleWriter::for_range(const Node& loop, const ir::Value* c, const Seq& bo
   for (const ir::Successor* e : back) {
     const ir::Value* next = e->args.at(k);
     const ir::Operation* add = next->def();
-    if (!add || add->name() != "core.add" || add->operand(0) != i || const_int(add->operand(1)) != 1) return false;
+    if (!add || ir::core_op(*add) != ir::CoreOp::Add || add->operand(0) != i || const_int(add->operand(1)) != 1)
+      return false;
     steps.insert(add);
   }
   // i read only inside the loop (its header included).
@@ -318,9 +314,10 @@ void ModuleWriter::dispatch(const ir::Function& f) {
       edge(s);
       line(str_cat("_block = ", number.at(s.block)));
     };
-    if (t.name() == "core.br") {
+    ir::CoreOp tc = ir::core_op(t);
+    if (tc == ir::CoreOp::Br) {
       go(t.successors()[0]);
-    } else if (t.name() == "core.cond_br") {
+    } else if (tc == ir::CoreOp::CondBr) {
       line(str_cat("if ", expr(t.operand(0)).text, ":"));
       ++indent_;
       go(t.successors()[0]);
@@ -329,8 +326,8 @@ void ModuleWriter::dispatch(const ir::Function& f) {
       ++indent_;
       go(t.successors()[1]);
       --indent_;
-    } else if (t.name() == "core.unreachable") {
-      line(raise_text("RuntimeError", str_cat("@", f.name(), " reached core.unreachable")));
+    } else if (tc == ir::CoreOp::Unreachable) {
+      line(unreachable_text(f));
     } else {
       std::string vals;
       for (const ir::Value* v : t.operands()) str_append(vals, vals.empty() ? "" : ", ", expr(v).text);
@@ -375,55 +372,55 @@ void ModuleWriter::block_ops(const ir::Block& b) {
 }
 
 void ModuleWriter::statement(const ir::Operation& op) {
-  const std::string& n = op.name();
-  if (n == "core.store") {
-    const ir::Value* slot = op.operand(1);
-    if (const std::string* g = global_of(slot)) {
-      line(str_cat(*g, " = ", expr(op.operand(0)).text));
+  switch (ir::core_op(op)) {
+    case ir::CoreOp::Store:
+      return store(op);
+    case ir::CoreOp::BufferStore:
+      line(str_cat(paren(expr(op.operand(1)), kAtom), "[", expr(op.operand(2)).text, "] = ", expr(op.operand(0)).text));
       return;
-    }
-    if (op.operand(0)->type().kind() == ir::TypeKind::Struct) {  // an object's fields (docs/runtime.md,
-                                                                 // "Objects")
-      line(str_cat(paren(expr(slot), kAtom), "[:", op.operand(0)->type().storage()->fields.size(),
-                   "] = ", expr(op.operand(0)).text));
+    case ir::CoreOp::Call:
+      if (ir::captures_status(op)) return capture(op);
+      break;
+    case ir::CoreOp::Guard:
+      line(str_cat("if ", negate(op.operand(0)).text, ":"));
+      ++indent_;
+      line(raise_text(ir::guard_exception(op)));
+      --indent_;
       return;
-    }
-    if (!source::is_slot(slot) && !cells_.count(slot)) return fail(op, "a store through a pointer");
-    const ir::Value* v = op.operand(0);
-    if (!values_->inlined(v) && values_->name(v) == values_->name(slot)) return;
-    line(str_cat(values_->name(slot), cells_.count(slot) ? "[0]" : "", " = ", expr(v).text));
-    return;
-  }
-  if (n == "core.buffer_store") {
-    line(str_cat(paren(expr(op.operand(1)), kAtom), "[", expr(op.operand(2)).text, "] = ", expr(op.operand(0)).text));
-    return;
-  }
-  if (n == "core.call") {
-    const ir::Attribute* cs = op.attr("capture_status");
-    if (cs && cs->is<bool>() && cs->as_bool()) return capture(op);
-  }
-  if (n == "core.guard") {
-    auto [exc, msg] = guard_exception(op);
-    line(str_cat("if ", negate(op.operand(0)).text, ":"));
-    ++indent_;
-    line(raise_text(exc, msg));
-    --indent_;
-    return;
+    default:
+      break;
   }
   if (op.num_results() == 0 || (op.num_results() == 1 && values_->uses(op.result(0)) == 0 && !needs_check(op))) {
     Expr e = op_expr(op);
     if (!e.text.empty()) line(e.text);
     return;
   }
-  if (op.num_results() != 1) return fail(op, str_cat(n, " with ", op.num_results(), " results"));
+  if (op.num_results() != 1) return fail(op, str_cat(op.name(), " with ", op.num_results(), " results"));
   const std::string& name = values_->name(op.result(0));
   line(str_cat(name, " = ", op_expr(op).text));
   if (needs_check(op) && (covers_inner(op) || !cannot_overflow(op))) {
     line(check_text(op, name));
     ++indent_;
-    line(raise_text("OverflowError", "integer overflow"));
+    line(raise_text(ir::guard_exception(ir::GuardKind::Overflow)));  // what an overflow guard raises
     --indent_;
   }
+}
+
+void ModuleWriter::store(const ir::Operation& op) {
+  const ir::Value* slot = op.operand(1);
+  if (const std::string* g = global_of(slot)) {
+    line(str_cat(*g, " = ", expr(op.operand(0)).text));
+    return;
+  }
+  if (op.operand(0)->type().kind() == ir::TypeKind::Struct) {  // an object's fields (docs/runtime.md, "Objects")
+    line(str_cat(paren(expr(slot), kAtom), "[:", op.operand(0)->type().storage()->fields.size(),
+                 "] = ", expr(op.operand(0)).text));
+    return;
+  }
+  if (!source::is_slot(slot) && !cells_.count(slot)) return fail(op, "a store through a pointer");
+  const ir::Value* v = op.operand(0);
+  if (!values_->inlined(v) && values_->name(v) == values_->name(slot)) return;
+  line(str_cat(values_->name(slot), cells_.count(slot) ? "[0]" : "", " = ", expr(v).text));
 }
 
 void ModuleWriter::fail(const ir::Operation& op, std::string what) {
@@ -431,8 +428,8 @@ void ModuleWriter::fail(const ir::Operation& op, std::string what) {
 }
 
 void ModuleWriter::capture(const ir::Operation& op) {
-  const ir::Attribute* c = op.attr("callee");
-  std::string name = c && c->is<ir::SymbolRef>() ? c->as_symbol().name : "";
+  const std::string* callee = ir::call_callee(op);
+  std::string name = callee ? *callee : "";
   auto it = fn_names_.find(name);
   if (it == fn_names_.end() || op.num_results() != 2) return fail(op, str_cat("a capture_status call of @", name));
   helpers_.insert("_ppy_caught");

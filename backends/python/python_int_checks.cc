@@ -12,19 +12,27 @@ namespace {
 
 /// An op whose check is `MIN <= x <= MAX` on the exact (Python) result.
 bool range_checked(const ir::Operation& op) {
-  const std::string& n = op.name();
-  return (n == "core.add" || n == "core.sub" || n == "core.mul" || n == "core.neg") && needs_check(op);
+  switch (ir::core_op(op)) {
+    case ir::CoreOp::Add:
+    case ir::CoreOp::Sub:
+    case ir::CoreOp::Mul:
+    case ir::CoreOp::Neg:
+      return needs_check(op);
+    default:
+      return false;
+  }
 }
 
 /// What a range-checked `core.add`/`core.sub` adds to its other operand when
 /// that is a constant's: `x + k`, `k + x`, `x - k`. The operand is in `*x`.
 std::optional<__int128> constant_offset(const ir::Operation& op, const ir::Value** x) {
-  if (!range_checked(op) || op.name() == "core.mul" || op.name() == "core.neg") return std::nullopt;
+  ir::CoreOp c = ir::core_op(op);
+  if ((c != ir::CoreOp::Add && c != ir::CoreOp::Sub) || !range_checked(op)) return std::nullopt;
   if (auto k = const_int(op.operand(1))) {
     *x = op.operand(0);
-    return op.name() == "core.add" ? __int128(*k) : -__int128(*k);
+    return c == ir::CoreOp::Add ? __int128(*k) : -__int128(*k);
   }
-  if (auto k = const_int(op.operand(0)); k && op.name() == "core.add") {
+  if (auto k = const_int(op.operand(0)); k && c == ir::CoreOp::Add) {
     *x = op.operand(1);
     return *k;
   }
@@ -41,6 +49,24 @@ std::string hex_literal(__int128 v) {
 
 }  // namespace
 
+ir::Predicate inverse(ir::Predicate p) {
+  switch (p) {
+    case ir::Predicate::Eq:
+      return ir::Predicate::Ne;
+    case ir::Predicate::Ne:
+      return ir::Predicate::Eq;
+    case ir::Predicate::Lt:
+      return ir::Predicate::Ge;
+    case ir::Predicate::Le:
+      return ir::Predicate::Gt;
+    case ir::Predicate::Gt:
+      return ir::Predicate::Le;
+    case ir::Predicate::Ge:
+      return ir::Predicate::Lt;
+  }
+  return p;
+}
+
 std::string_view str_attr(const ir::Operation& op, std::string_view key) {
   const ir::Attribute* a = op.attr(key);
   return a && a->is<std::string>() ? std::string_view(a->as_string()) : std::string_view();
@@ -48,64 +74,58 @@ std::string_view str_attr(const ir::Operation& op, std::string_view key) {
 
 bool int_type(ir::Type t) { return t.kind() == ir::TypeKind::I64 || t.kind() == ir::TypeKind::Index; }
 
-bool raising_int(const ir::Operation& op) {
-  std::string_view o = str_attr(op, "overflow");
-  return o == "python" || o == "checked";
-}
-
 bool safe_divisor(const ir::Operation& op) {
-  const ir::Operation* d = op.operand(1)->def();
-  if (!d || d->name() != "core.const") return false;
-  const ir::Attribute* v = d->attr("value");
-  return v && v->is<int64_t>() && v->as_int() != -1;
+  std::optional<int64_t> k = ir::int_constant(op.operand(1));
+  return k && *k != -1;
 }
 
 bool needs_check(const ir::Operation& op) {
-  const std::string& n = op.name();
   if (op.num_results() != 1 || !int_type(op.result(0)->type())) return false;
-  if (n == "core.add" || n == "core.sub" || n == "core.mul" || n == "core.neg") return raising_int(op);
-  if (n == "core.div") return raising_int(op) && !safe_divisor(op);
-  if (n == "core.cast") return op.operand(0)->type().is_float();
-  return false;
+  switch (ir::core_op(op)) {
+    case ir::CoreOp::Add:
+    case ir::CoreOp::Sub:
+    case ir::CoreOp::Mul:
+    case ir::CoreOp::Neg:
+      return ir::raises_on_overflow(op);
+    case ir::CoreOp::Div:
+      return ir::raises_on_overflow(op) && !safe_divisor(op);
+    case ir::CoreOp::Cast:
+      return op.operand(0)->type().is_float();
+    default:
+      return false;
+  }
 }
 
 std::optional<int64_t> const_int(const ir::Value* v) {
-  const ir::Operation* d = v->def();
-  if (!d || d->name() != "core.const" || !int_type(v->type())) return std::nullopt;
-  const ir::Attribute* a = d->attr("value");
-  if (a && a->is<int64_t>()) return a->as_int();
-  return std::nullopt;
+  if (!int_type(v->type())) return std::nullopt;
+  return ir::int_constant(v);
 }
 
 ModuleWriter::Bounds ModuleWriter::implied(const ir::Value* c, bool truth) {
   Bounds b;
   const ir::Operation* d = c->def();
-  if (!d || d->name() != "core.cmp" || !int_type(d->operand(0)->type())) return b;
-  std::string p(str_attr(*d, "predicate"));
-  if (!truth) {
-    static const std::map<std::string, std::string> kInverse = {{"eq", "ne"}, {"ne", "eq"}, {"lt", "ge"},
-                                                                {"le", "gt"}, {"gt", "le"}, {"ge", "lt"}};
-    auto it = kInverse.find(p);
-    if (it == kInverse.end()) return b;
-    p = it->second;
-  }
+  if (!d || ir::core_op(*d) != ir::CoreOp::Cmp || !int_type(d->operand(0)->type())) return b;
+  std::optional<ir::Predicate> pred = ir::predicate_of(*d);
+  if (!pred) return b;
+  using P = ir::Predicate;
+  P p = truth ? *pred : inverse(*pred);
   const ir::Value* x = d->operand(0);
   const ir::Value* y = d->operand(1);
-  if (p == "gt" || p == "ge") {
+  if (p == P::Gt || p == P::Ge) {
     std::swap(x, y);
-    p = p == "gt" ? "lt" : "le";
+    p = p == P::Gt ? P::Lt : P::Le;
   }
   constexpr int64_t kMax = INT64_MAX, kMin = INT64_MIN;
   auto kx = const_int(x), ky = const_int(y);
-  if (p == "lt") {  // x < y
+  if (p == P::Lt) {  // x < y
     b.upper[x] = ky ? *ky - 1 : kMax - 1;
     b.lower[y] = kx ? *kx + 1 : kMin + 1;
     if (ky && *ky == kMin) b.upper.erase(x);
     if (kx && *kx == kMax) b.lower.erase(y);
-  } else if (p == "le") {  // x <= y
+  } else if (p == P::Le) {  // x <= y
     if (ky) b.upper[x] = *ky;
     if (kx) b.lower[y] = *kx;
-  } else if (p == "eq") {
+  } else if (p == P::Eq) {
     if (ky) b.upper[x] = b.lower[x] = *ky;
     if (kx) b.upper[y] = b.lower[y] = *kx;
   }
@@ -126,10 +146,10 @@ bool ModuleWriter::add_fits(const ir::Value* v, int64_t k) {
 }
 
 bool ModuleWriter::cannot_overflow(const ir::Operation& op) {
-  const std::string& n = op.name();
-  if (n != "core.add" && n != "core.sub") return false;
+  ir::CoreOp c = ir::core_op(op);
+  if (c != ir::CoreOp::Add && c != ir::CoreOp::Sub) return false;
   auto k1 = const_int(op.operand(1));
-  if (n == "core.add") {
+  if (c == ir::CoreOp::Add) {
     if (k1) return add_fits(op.operand(0), *k1);
     if (auto k0 = const_int(op.operand(0))) return add_fits(op.operand(1), *k0);
     return false;
@@ -169,10 +189,11 @@ std::string ModuleWriter::check_text(const ir::Operation& op, const std::string&
     return str_cat("if ", name, " > ", hex_literal(hi), " or ", name, " < ", hex_literal(lo), ":");
   }
   int side = 0;  // +1: can only pass the top; -1: only the bottom
-  if (op.name() == "core.add" || op.name() == "core.sub") {
+  ir::CoreOp c = ir::core_op(op);
+  if (c == ir::CoreOp::Add || c == ir::CoreOp::Sub) {
     auto k = const_int(op.operand(1));
-    if (!k && op.name() == "core.add") k = const_int(op.operand(0));
-    if (k && *k != 0) side = (*k > 0) == (op.name() == "core.add") ? 1 : -1;
+    if (!k && c == ir::CoreOp::Add) k = const_int(op.operand(0));
+    if (k && *k != 0) side = (*k > 0) == (c == ir::CoreOp::Add) ? 1 : -1;
   }
   if (side > 0) return str_cat("if ", name, " > 0x7FFFFFFFFFFFFFFF:");
   if (side < 0) return str_cat("if ", name, " < -0x8000000000000000:");

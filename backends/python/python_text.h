@@ -42,8 +42,10 @@ std::string paren(const Expr& e, int need);
 /// and control characters).
 std::string py_string(std::string_view s);
 
-/// Python's reserved words and the builtins the generated code calls: no
-/// variable or function of a generated module takes these names.
+/// Python's reserved words and the builtins the generated code calls or
+/// raises (the exceptions of guards, range checks and helpers among them): no
+/// variable or function of a generated module takes these names, so none
+/// shadows a builtin the module needs. Python's own names, not the IR's.
 const std::set<std::string, std::less<>>& python_reserved();
 
 }  // namespace ppy::backends::python

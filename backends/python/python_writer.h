@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "ppy/backends/source/structure.h"
 #include "ppy/backends/source/values.h"
+#include "ppy/ir/core_ops.h"
 #include "ppy/ir/ir.h"
 #include "python_text.h"
 
@@ -36,8 +37,8 @@ std::string_view str_attr(const ir::Operation& op, std::string_view key);
 /// i64 or index: a Python int.
 bool int_type(ir::Type t);
 
-/// Whether an integer op raises OverflowError (Python's ints) rather than wrap.
-bool raising_int(const ir::Operation& op);
+/// The predicate that holds exactly when `p` does not (`lt` -> `ge`).
+[[nodiscard]] ir::Predicate inverse(ir::Predicate p);
 
 /// An integer division whose divisor is a constant other than -1, which
 /// cannot overflow (only INT64_MIN // -1 does).
@@ -96,6 +97,8 @@ class ModuleWriter {
   void edge(const ir::Successor& s);
   void block_ops(const ir::Block& b);
   void statement(const ir::Operation& op);
+  /// core.store: a Python global, an object's fields, or a local (or cell).
+  void store(const ir::Operation& op);
   /// `core.call {capture_status = true}` (a try body): a real try statement;
   /// the status is 1 when it raised, and the exception is kept for ppy_exc_*.
   void capture(const ir::Operation& op);
@@ -151,7 +154,12 @@ class ModuleWriter {
   /// `e` wrapped to 64 bits where `op` wraps on overflow.
   Expr wrapped(Expr e, const ir::Operation& op);
   Expr op_expr(const ir::Operation& op);
-  Expr math(const ir::Operation& op);
+  /// core.struct_make and core.tuple_make: a Python tuple.
+  Expr tuple(const ir::Operation& op);
+  /// core.div and core.mod, by their rounding (true division on floats without one).
+  Expr division(const ir::Operation& op);
+  /// An op of the math dialect (`c` is its CoreOp).
+  Expr math(const ir::Operation& op, ir::CoreOp c);
   Expr cast(const ir::Operation& op);
 
   // --- runtime calls (python_calls.cc) ---
