@@ -1,5 +1,6 @@
 #include "python_text.h"
 
+#include "ppy/ir/core_ops.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::backends::python {
@@ -92,16 +93,17 @@ const std::set<std::string, std::less<>>& python_reserved() {
                                                                 "object",
                                                                 "type",
                                                                 "sys",
-                                                                "OverflowError",
-                                                                "IndexError",
-                                                                "ZeroDivisionError",
-                                                                "ValueError",
-                                                                "AssertionError",
-                                                                "RuntimeError",
                                                                 "RecursionError",
                                                                 "MemoryError",
                                                                 "__name__",
                                                                 "self"};
+  // The exceptions guards raise (the SDK's table): generated code names them.
+  static const bool with_guards = [] {
+    for (int k = 0; k <= static_cast<int>(ir::GuardKind::Unknown); ++k)
+      r->insert(std::string(ir::guard_exception(static_cast<ir::GuardKind>(k)).exception));
+    return true;
+  }();
+  (void)with_guards;
   return *r;
 }
 
