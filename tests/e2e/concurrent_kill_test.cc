@@ -7,6 +7,7 @@
 // started and ended all along so that pids are reused quickly: this
 // machine's pid_max may be 32768), and every build but the victim must end
 // well.
+#include <algorithm>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -96,7 +97,11 @@ class ConcurrentKill : public E2E {
 TEST_F(ConcurrentKill, FourBuildsIntoOneFolderOneKilledTheOthersEndWell) {
   fs::create_directories(path("tmp"));
   const std::string proj = project(800);
+  const auto ref_began = std::chrono::steady_clock::now();
   Result reference = ppy({"build", proj, "--backend", "dummy", "-o", p("ref")});
+  // A build's length here: the kills land within it, whatever the machine's speed.
+  const int64_t build_ms = std::max<int64_t>(
+      400, std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - ref_began).count());
   ASSERT_EQ(reference.status, 0) << reference;
   ASSERT_THAT(reference.err, HasSubstr("modules:  " + std::to_string(kModules)));
   const auto want = tree(path("ref"));
@@ -118,7 +123,7 @@ TEST_F(ConcurrentKill, FourBuildsIntoOneFolderOneKilledTheOthersEndWell) {
     const int victim = static_cast<int>(rng() % kBuilds);
     // "About a second in": while it compiles, calls the helper (which sleeps
     // 800 ms in build) or writes -o.
-    std::this_thread::sleep_for(std::chrono::milliseconds(300 + rng() % 1200));
+    std::this_thread::sleep_for(std::chrono::milliseconds(build_ms / 10 + static_cast<int64_t>(rng() % (build_ms / 2))));
     ::kill(children[victim].pid, SIGKILL);
     std::vector<Result> results(kBuilds);
     {
@@ -142,7 +147,7 @@ TEST_F(ConcurrentKill, FourBuildsIntoOneFolderOneKilledTheOthersEndWell) {
     if (HasFailure()) break;
   }
   std::cerr << "note: " << rounds << " rounds, " << killed << " victims killed before they ended\n";
-  EXPECT_GE(killed, rounds / 2) << "the kills came too late to test anything";
+  EXPECT_GE(killed, rounds / 4) << "the kills came too late to test anything";
   // No helper outlived its build: the run folders left are the victims'
   // (a SIGKILLed driver cannot remove its own), and the next driver's first
   // spawn sweeps them.
