@@ -38,18 +38,7 @@ bool needs_collector(const ir::Module& module) {
 }
 
 std::string_view runtime_result_c_type(const runtime::RuntimeFunction& fn) {
-  switch (fn.result_class()) {
-    case runtime::AbiClass::kVoid:
-      return "void";
-    case runtime::AbiClass::kInt:
-      return "int64_t";
-    case runtime::AbiClass::kBool:
-      return "int32_t";
-    case runtime::AbiClass::kDouble:
-      return "double";
-    case runtime::AbiClass::kPointer:
-      break;
-  }
+  if (fn.result_class() != runtime::AbiClass::kPointer) return runtime::c_type(fn.result_class());
   if (fn.result.starts_with("buffer<")) return "ppy_list*";
   if (fn.result == "ptr<i8>") return returns_opaque_handle(fn.symbol) ? "void*" : "ppy_str*";
   return "void*";  // `handle`: any traced reference

@@ -120,19 +120,7 @@ std::string runtime_prototype(std::string_view symbol, std::initializer_list<std
   assert(fn && fn->params.size() == names.size() && "not a runtime function of abi.def");
   auto spelled = [](std::string_view pattern) -> std::string {
     if (pattern.starts_with("buffer<")) return "ppy_list*";
-    switch (runtime::abi_class(pattern)) {
-      case runtime::AbiClass::kVoid:
-        return "void";
-      case runtime::AbiClass::kInt:
-        return "int64_t";
-      case runtime::AbiClass::kBool:
-        return "int32_t";
-      case runtime::AbiClass::kDouble:
-        return "double";
-      case runtime::AbiClass::kPointer:
-        return "void*";
-    }
-    return "void*";
+    return std::string(runtime::c_type(runtime::abi_class(pattern)));
   };
   std::string out = str_cat(spelled(fn->result), " ", symbol, "(");
   size_t i = 0;

@@ -96,6 +96,22 @@ AbiClass abi_class(std::string_view pattern) {
   return AbiClass::kPointer;
 }
 
+std::string_view c_type(AbiClass c) {
+  switch (c) {
+    case AbiClass::kVoid:
+      return "void";
+    case AbiClass::kInt:
+      return "int64_t";
+    case AbiClass::kBool:
+      return "int32_t";
+    case AbiClass::kDouble:
+      return "double";
+    case AbiClass::kPointer:
+      break;
+  }
+  return "void*";
+}
+
 AbiClass RuntimeFunction::result_class() const { return abi_class(result); }
 AbiClass RuntimeFunction::param_class(size_t i) const { return abi_class(params.at(i)); }
 

@@ -39,6 +39,8 @@ TEST(RuntimeAbiTable, TypePatterns) {
   EXPECT_EQ(abi_class("index"), AbiClass::kInt);
   EXPECT_EQ(abi_class("handle"), AbiClass::kPointer);
   EXPECT_EQ(abi_class("bool"), AbiClass::kBool);
+  EXPECT_EQ(c_type(AbiClass::kBool), "int32_t");
+  EXPECT_EQ(c_type(AbiClass::kPointer), "void*");
 }
 
 TEST(RuntimeAbiTable, ChecksACallAgainstItsEntry) {

@@ -73,6 +73,10 @@ bool type_matches(std::string_view pattern, const ir::Type& t);
 /// The ABI class of a type pattern.
 AbiClass abi_class(std::string_view pattern);
 
+/// The class's C spelling: `void`, `int64_t`, `int32_t`, `double`, `void*` (a
+/// backend writing C or C prototypes may spell a pointer more precisely).
+std::string_view c_type(AbiClass c);
+
 /// Checks a `core.call_extern` of a runtime function against its entry: the
 /// number and types of operands and results. The verifier and every backend
 /// refuse a call the table does not allow, with this message.
