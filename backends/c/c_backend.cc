@@ -165,7 +165,8 @@ class CBackend : public Backend {
   /// The contract's table: a builtin that only emits.
   absl::StatusOr<BuildResult> build(ModuleList, const fs::path&, BackendContext&) const override {
     return coded_error("E1802", "backend 'c' does not build: it only emits source (ppy emit c|cpp|header|cuda|hip "
-                                "TARGET); build the C with a C compiler");
+                                "TARGET); `ppy run --backend c TARGET` compiles and runs it, or build the C of "
+                                "`ppy emit c TARGET --standalone` with `cc prog.c $(pkg-config --libs bdw-gc) -lm`");
   }
 };
 

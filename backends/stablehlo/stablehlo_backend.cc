@@ -36,7 +36,13 @@ class StablehloBackend : public Backend {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<Artifact> emit(const ir::Module& module, const EmitFormat&, BackendContext&) const override {
+  absl::StatusOr<Artifact> emit(const ir::Module& module, const EmitFormat&, BackendContext& context) const override {
+    bool marked = false;
+    for (const auto& f : module.functions()) marked |= stablehlo::is_marked(*f) && !f->is_declaration();
+    // An empty module is a valid answer, but never a silent one.
+    if (!marked)
+      context.note(str_cat("module @", module.name(), " has no @xla.jit function: its StableHLO module is empty (mark "
+                           "a function with @xla.jit, docs/device-backends.md)"));
     return Artifact(stablehlo::print_module(module));
   }
 

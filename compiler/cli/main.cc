@@ -1,9 +1,13 @@
 // The `ppy` command line: parses arguments with CLI11 and calls the driver's roads.
 #include <iostream>
+#include <sstream>
 
 #include "CLI/CLI.hpp"
+#include "ppy/backend/api_version.h"
 #include "ppy/driver/commands.h"
+#include "ppy/driver/compile.h"
 #include "ppy/driver/llvm_roads.h"
+#include "ppy/ir/text.h"
 
 namespace {
 
@@ -20,6 +24,55 @@ void add_host_flags(CLI::App* cmd, ppy::driver::HostFlags& host) {
       ->check(CLI::Range(1, 86'400'000));
 }
 
+/// `ppy --version` and `ppy version`: what a bug report needs to name.
+std::string version_text() {
+  std::ostringstream out;
+  out << "ppy " << ppy::driver::compiler_version() << "\n"
+      << "IR schema: ppyir " << ppy::ir::kIRSchemaVersion << "\n"
+      << "backend API: " << ppy::kBackendApiVersion << "\n"
+      << "LLVM: " << PPY_LLVM_VERSION;  // CLI11 ends the --version text with its own newline
+  return out.str();
+}
+
+using Described = std::pair<const char*, const char*>;
+
+/// The source backends' emit flags (docs/source-backends.md).
+constexpr Described kEmitFlags[] = {
+    {"--standalone", "c, cpp: the whole program, ending in int main(void) (a project: emit linked-ir first)"},
+    {"--header-only", "c, cpp: every function static inline, under an include guard"},
+    {"--unsafe", "c, cpp, cuda, hip: integer arithmetic wraps instead of raising OverflowError"},
+};
+
+/// The LLVM road's flags and options (docs/llvm.md): accepted by the parser for
+/// every backend so that the refusal for another can say why (E1002).
+constexpr Described kLlvmRoadFlags[] = {
+    {"--unsafe", "integer arithmetic wraps instead of raising OverflowError; bounds checks stay"},
+    {"--pgo", "optimize with a profile (not implemented: refused)"},
+    {"--prover", "prove guards away with a solver (not implemented: refused)"},
+    {"--host-cpu", "tune for this machine's processor, its features enabled"},
+    {"--standalone", "one statically linked executable, nothing else needed to run it"},
+    {"--python-extension", "a CPython extension module exposing the @export functions"},
+    {"--library", "a static and a shared library, a C header and a pkg-config file"},
+    {"--report-opt", "LLVM's optimization remarks (inlining, vectorization, LICM, unrolling) as notes"},
+    {"--warm", "also cache the objects `ppy run` would make on first use"},
+};
+constexpr Described kLlvmRoadOptions[] = {
+    {"--sanitize", "build with sanitizers, e.g. address,undefined (not implemented: refused)"},
+    {"--report-opt-json", "write the optimization remarks as JSON to this file in the output folder"},
+    {"--target", "the target triple to build objects for (e.g. aarch64-linux-gnu)"},
+};
+
+/// `--diagnostics-format`, on the commands that compile source.
+void add_diagnostics_format(CLI::App* cmd) {
+  cmd->add_option_function<std::string>(
+         "--diagnostics-format",
+         [](const std::string& name) {
+           if (!ppy::driver::set_diagnostics_format(name)) throw CLI::ValidationError("--diagnostics-format", name);
+         },
+         "how source errors are written on stderr: text (default), json, or sarif (SARIF 2.1.0)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -27,7 +80,8 @@ int main(int argc, char** argv) {
   ppy::driver::prepare_driver_process();
   CLI::App app{"ppy: a compiler for a typed subset of Python, with out-of-process backends"};
   app.require_subcommand(1);
-  app.footer("Run `ppy COMMAND --help` for a command's options.");
+  app.footer("Run `ppy COMMAND --help` (or `ppy help COMMAND`) for a command's options.");
+  app.set_version_flag("--version", [] { return version_text(); }, "print the compiler, IR schema, backend API and LLVM versions");
   ppy::driver::Streams io{std::cout, std::cerr};
   int status = 0;
 
@@ -41,24 +95,27 @@ int main(int argc, char** argv) {
   // naming the format, refused with a pointer.
   emit_cmd->add_option("--format", emit.legacy_format, "format the C through clang-format (c, cpp, header, cuda, hip)")
       ->expected(0, 1);
-  for (const char* flag : {"--standalone", "--header-only", "--unsafe"})
-    emit_cmd->add_flag_callback(flag, [&emit, flag] { emit.flags.push_back(flag + 2); });
+  for (auto [flag, what] : kEmitFlags)
+    emit_cmd->add_flag_callback(flag, [&emit, flag] { emit.flags.push_back(flag + 2); }, what);
   add_opt_level(emit_cmd, emit.opt_level);
   add_host_flags(emit_cmd, emit.host);
   emit_cmd->add_flag("--no-cache", emit.no_cache, "neither read nor write the artifact cache (a backend being developed)");
+  add_diagnostics_format(emit_cmd);
   emit_cmd->callback([&] { status = ppy::driver::emit(emit, io); });
 
   ppy::driver::RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Compile a program through LLVM and run its main() in a JIT");
   run_cmd->add_option("target", run.target, "a .ppy file or a project folder")->required();
   run_cmd->add_flag("--interp", run.interp, "run with the reference IR interpreter instead");
-  run_cmd->add_option("--backend", run.backend, "build with this backend and run its output (llvm, python)");
+  run_cmd->add_option("--backend", run.backend, "build with this backend and run its output (llvm, c, python)");
   add_opt_level(run_cmd, run.opt_level);
+  add_diagnostics_format(run_cmd);
   run_cmd->callback([&] { status = ppy::driver::run(run, io); });
 
   std::string check_target;
   auto* check_cmd = app.add_subcommand("check", "Report the source's diagnostics; generate nothing");
   check_cmd->add_option("target", check_target, "a .ppy file or a project folder")->required();
+  add_diagnostics_format(check_cmd);
   check_cmd->callback([&] { status = ppy::driver::check(check_target, io); });
 
   ppy::driver::InspectOptions inspect;
@@ -86,14 +143,17 @@ int main(int argc, char** argv) {
   add_opt_level(build_cmd, build.opt_level);
   // The LLVM road's options: accepted by the parser so the refusal can say why (E1002).
   auto* llvm = build_cmd->add_option_group("LLVM road", "options of the LLVM backend, refused for any other");
-  for (const char* flag : {"--unsafe", "--pgo", "--prover", "--host-cpu", "--standalone", "--python-extension",
-                           "--library", "--report-opt", "--warm"})
-    llvm->add_flag_callback(flag, [&build, flag] { build.llvm_only.push_back(flag); });
-  for (const char* opt : {"--sanitize", "--report-opt-json", "--target"})
-    llvm->add_option_function<std::string>(opt, [&build, opt](const std::string& value) {
-      build.llvm_only.push_back(opt);
-      build.llvm_values[opt] = value;
-    });
+  for (auto [flag, what] : kLlvmRoadFlags)
+    llvm->add_flag_callback(flag, [&build, flag] { build.llvm_only.push_back(flag); }, what);
+  for (auto [opt, what] : kLlvmRoadOptions)
+    llvm->add_option_function<std::string>(
+        opt,
+        [&build, opt](const std::string& value) {
+          build.llvm_only.push_back(opt);
+          build.llvm_values[opt] = value;
+        },
+        what);
+  add_diagnostics_format(build_cmd);
   build_cmd->callback([&] { status = ppy::driver::build(build, io); });
 
   ppy::driver::CacheCommandOptions cache;
@@ -122,6 +182,31 @@ int main(int argc, char** argv) {
   conf_cmd->add_option("--missing-toolchain", conformance.missing_toolchain,
                        "KEY=VALUE of a table under which its toolchain is missing (repeatable)");
   conf_cmd->callback([&] { status = ppy::driver::conformance(conformance, io); });
+
+  app.add_subcommand("version", "Print the compiler, IR schema, backend API and LLVM versions")->callback([&] {
+    io.out << version_text() << "\n";
+  });
+  std::string help_topic;
+  auto* help_cmd = app.add_subcommand("help", "Print the options of COMMAND (or the commands, without one)");
+  help_cmd->add_option("command", help_topic, "the command to describe");
+  help_cmd->callback([&] {
+    if (help_topic.empty()) {
+      // app.help() would describe the command being run (`help`) instead.
+      io.out << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
+      return;
+    }
+    CLI::App* topic = nullptr;
+    try {
+      topic = app.get_subcommand(help_topic);
+    } catch (const CLI::OptionNotFound&) {
+    }
+    if (topic == nullptr) {
+      io.err << "error[E1002]: there is no command '" << help_topic << "'\nRun `ppy --help` for the commands.\n";
+      status = 2;
+      return;
+    }
+    io.out << topic->help(app.get_name());  // the usage line `ppy build --help` prints
+  });
 
   try {
     app.parse(argc, argv);

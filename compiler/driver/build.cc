@@ -28,7 +28,7 @@ namespace {
 /// What each LLVM-only option does, for its refusal.
 std::string llvm_option_purpose(const std::string& flag, const std::string& backend) {
   static const std::map<std::string, std::string> kPurpose = {
-      {"--unsafe", "it removes the runtime guards from LLVM code"},
+      {"--unsafe", "it makes LLVM code's integer arithmetic wrap instead of raising OverflowError"},
       {"--sanitize", "it builds LLVM code with a sanitizer"},
       {"--pgo", "it optimizes LLVM code with a profile"},
       {"--prover", "it proves guards away before LLVM code generation"},

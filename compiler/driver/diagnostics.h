@@ -26,14 +26,12 @@ inline int fail(std::ostream& err, const absl::Status& s, int exit_status = 2) {
   return exit_status;
 }
 
+/// Writes `diags` in the format `--diagnostics-format` chose (text by default).
+void write_diagnostics(std::ostream& err, const frontend::DiagnosticEngine& diags);
+
 /// Reports a failed compile: the source diagnostics when there are any, else
-/// the status. Returns the exit status for it (1).
-inline int report_failure(std::ostream& err, const absl::Status& s, const frontend::DiagnosticEngine& diags) {
-  if (diags.has_errors())
-    err << frontend::render_diagnostics(diags);
-  else
-    report(err, s);
-  return 1;
-}
+/// the status (as a diagnostic without a place, in JSON or SARIF). Returns the
+/// exit status for it (1).
+int report_failure(std::ostream& err, const absl::Status& s, const frontend::DiagnosticEngine& diags);
 
 }  // namespace ppy::driver

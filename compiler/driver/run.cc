@@ -11,6 +11,7 @@
 
 #include "diagnostics.h"
 #include "jit.h"
+#include "run_c.h"
 #include "ppy/driver/build_cache.h"
 #include "ppy/driver/backend_catalog.h"
 #include "ppy/driver/llvm_roads.h"
@@ -140,11 +141,13 @@ absl::StatusOr<std::vector<ObjectFile>> native_objects(host::BackendHandle& back
 
 int run(const RunOptions& opts, Streams io) {
   if (opts.backend && *opts.backend == "python") return run_python(opts, io);
+  if (opts.backend && *opts.backend == "c") return run_c(opts, io);
   if (opts.backend && *opts.backend != "llvm")
     return fail(io.err, coded_error("E1002", str_cat("ppy run --backend ", *opts.backend, ": `ppy run` runs a program "
-                                                     "through llvm's JIT, python3 (--backend python) or the reference "
-                                                     "interpreter (--interp); build with `ppy build --backend ",
-                                                     *opts.backend, "`")));
+                                                     "through llvm's JIT, the C compiler (--backend c), python3 "
+                                                     "(--backend python) or the reference interpreter (--interp); "
+                                                     "build with `ppy build --backend ", *opts.backend,
+                                                     "` and run what it wrote")));
   if (opts.interp) return run_interpreted(opts, io);
   // The JIT is the LLVM roads': in `ppy-llvm` (this returns only there, or when it cannot hand over).
   if (auto s = need_llvm_roads(); !s.ok()) return fail(io.err, s);
@@ -163,8 +166,7 @@ int run(const RunOptions& opts, Streams io) {
   if (entry_name.empty()) entry_name = c->modules.front()->name();
   const ir::Function* entry = find_entry(*c, entry_name);
   if (!entry) {
-    io.err << "error: module @" << entry_name << " has no function '" << entry_name
-           << "' (by symbol, qualname, or as the module's main)\n";
+    io.err << interp::nothing_to_run(entry_name) << "\n";
     return 2;
   }
   if (!entry->params().empty() || !entry->results().empty()) {
@@ -191,7 +193,7 @@ int check(const std::string& target, Streams io) {
   }
   frontend::DiagnosticEngine diags;
   bool clean = frontend::check_project(*project, diags);
-  io.err << frontend::render_diagnostics(diags);
+  write_diagnostics(io.err, diags);
   return clean && !diags.has_errors() ? 0 : 1;
 }
 

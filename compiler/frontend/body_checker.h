@@ -39,6 +39,11 @@ class BodyChecker {
 
  private:
   void error(Pos p, const char* code, std::string msg);
+  /// "; did you mean 'x'?" for an undefined `name`, from what the body can
+  /// see: its locals, the module's names and Python's builtins (check_names.cc).
+  std::string name_suggestion(const std::string& name) const;
+  /// Something in this body was refused (E1010): its consequences are not reported.
+  bool refused_ = false;
   /// Records an effect of the body, and where it first happens (`cur_pos_`).
   void effect(const char* e) {
     f_.effects.insert(e);

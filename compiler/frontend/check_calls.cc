@@ -87,9 +87,10 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
       if (!m_.bindings.count(first) && !m_.func_index.count(first) && !m_.consts.count(first)) {
         static const std::set<std::string> known = {"input", "open",       "list",      "dict", "set", "tuple",
                                                     "round", "isinstance", "enumerate", "zip",  "map", "filter",
-                                                    "type",  "divmod",     "pow",       "any",  "all"};
+                                                    "type",  "divmod",     "pow",       "any",  "all",
+                                                    "eval",  "exec"};
         if (known.count(first)) error(callee.pos, "E1010", str_cat("the builtin '", first, "' is outside the ppy subset"));
-        else error(callee.pos, "E1020", str_cat("name '", first, "' is not defined"));
+        else error(callee.pos, "E1020", str_cat("name '", first, "' is not defined", name_suggestion(first)));
       } else {
         error(callee.pos, "E1020", str_cat("'", *path, "' is not defined (or is outside the ppy subset)"));
       }
@@ -204,7 +205,7 @@ bool BodyChecker::call_args(Expr& e, const std::string& shown, const std::vector
         continue;
       }
       error(args[i]->pos, "E1030",
-            str_cat("argument '", names[i], "' of ", shown, "() is ", ty_name(params[i]), ", not ", ty_name(t),
+            str_cat("argument '", names[i], "' of ", shown, "() must be ", ty_name(params[i]), ", not ", ty_name(t),
                     hint_for(params[i], t)));
       ok = false;
     }
@@ -458,7 +459,7 @@ Ty BodyChecker::gpu_call(Expr& e, const std::string& n) {
       Ty t = value(a, Ty::Error);
       if (t == Ty::Error) continue;
       bool ok = t == params[i] || (is_ptr(params[i]) && is_list(t) && elem_of(t) == elem_of(params[i]));
-      if (!ok) error(a.pos, "E1030", str_cat("argument '", names[i], "' of kernel '", kr.name, "' is ", ty_name(params[i]), ", not ", ty_name(t)));
+      if (!ok) error(a.pos, "E1030", str_cat("argument '", names[i], "' of kernel '", kr.name, "' must be ", ty_name(params[i]), ", not ", ty_name(t)));
     }
     f_.callees.insert(e.kids[1]->target);
     f_.callee_sites.emplace(e.kids[1]->target, e.pos);

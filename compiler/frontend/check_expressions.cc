@@ -317,7 +317,7 @@ Ty BodyChecker::name(Expr& e) {
     return types_[e.str];
   }
   if (r.ref == Ref::Unresolved) {
-    error(e.pos, "E1020", str_cat("name '", e.str, "' is not defined"));
+    error(e.pos, "E1020", str_cat("name '", e.str, "' is not defined", name_suggestion(e.str)));
     return Ty::Error;
   }
   error(e.pos, "E1030", str_cat("'", e.str, "' is a ", r.ref == Ref::Module ? "module" : "function",

@@ -43,8 +43,12 @@ void BodyChecker::run() {
 
 void BodyChecker::error(Pos p, const char* code, std::string msg) {
   f_.has_body_errors = true;
-  // A statement the parser dropped may have bound the name: no follow-on errors.
-  if (f_.def->incomplete && (std::string_view(code) == "E1020" || std::string_view(code) == "E1060")) return;
+  std::string_view c = code;
+  // A statement the parser dropped, or one refused (E1010), may have bound a
+  // name, assigned a local or returned: what follows from that is not a second
+  // error (one root cause, one error).
+  if ((f_.def->incomplete || refused_) && (c == "E1020" || c == "E1060" || c == "E1050")) return;
+  if (c == "E1010") refused_ = true;
   d_.error(code, m_.path, p.line, p.col, std::move(msg));
 }
 

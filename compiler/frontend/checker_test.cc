@@ -11,6 +11,7 @@
 namespace ppy::frontend {
 namespace {
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string check(const std::string& src) {
   DiagnosticEngine d;
@@ -27,6 +28,24 @@ TEST(Checker, DefiniteAssignmentFollowsBranchesAndLoops) {
   EXPECT_EQ(check("def f() -> int:\n    while True:\n        x = 3\n        break\n    return x\n"), "");
   // After return nothing is reachable, so nothing there is "unassigned".
   EXPECT_EQ(check("def f() -> int:\n    return 1\n    return y\n"), "E1020 3:12 name 'y' is not defined\n");
+}
+
+// One root cause, one error: a refused statement may have bound or assigned
+// what the rest of the body reads, so those reads are not reported again.
+TEST(Checker, WhatARefusalImpliesIsNotASecondError) {
+  std::string errors = check("def ask() -> int:\n    if True:\n        n = eval(\"7\")\n    return n\n");
+  EXPECT_THAT(errors, HasSubstr("E1010 3:13 the builtin 'eval' is outside the ppy subset"));
+  EXPECT_THAT(errors, Not(HasSubstr("E1060")));
+  // Without a refusal the same read is still an error.
+  EXPECT_THAT(check("def ask(b: bool) -> int:\n    if b:\n        n = 1\n    return n\n"), HasSubstr("E1060 4:12"));
+}
+
+TEST(Checker, AnUndefinedNameSuggestsTheNearestVisibleOne) {
+  EXPECT_EQ(check("def main() -> None:\n    people = [1, 2]\n    print(len(pepole))\n"),
+            "E1020 3:15 name 'pepole' is not defined; did you mean 'people'?\n");
+  EXPECT_EQ(check("def total(xs: list[int]) -> int:\n    return sum(xs)\n\n\ndef main() -> None:\n    print(totl([1]))\n"),
+            "E1020 6:11 name 'totl' is not defined; did you mean 'total'?\n");
+  EXPECT_EQ(check("def main() -> None:\n    print(quux)\n"), "E1020 2:11 name 'quux' is not defined\n");
 }
 
 TEST(Checker, ReturnsOnEveryPath) {

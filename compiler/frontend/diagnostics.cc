@@ -2,6 +2,7 @@
 #include "ppy/frontend/diagnostics.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "ppy/util/escape.h"
 #include "ppy/util/str_cat.h"
@@ -88,10 +89,20 @@ std::string render_diagnostic(const SourceDiagnostic& d, const std::string& sour
   return out;
 }
 
+std::vector<SourceDiagnostic> in_source_order(const DiagnosticEngine& engine) {
+  std::vector<SourceDiagnostic> out = engine.diagnostics();
+  std::map<std::string, size_t> file_rank;
+  for (const auto& d : out) file_rank.emplace(d.file, file_rank.size());
+  std::stable_sort(out.begin(), out.end(), [&](const SourceDiagnostic& a, const SourceDiagnostic& b) {
+    return std::tuple(file_rank[a.file], a.line, a.col) < std::tuple(file_rank[b.file], b.line, b.col);
+  });
+  return out;
+}
+
 std::string render_diagnostics(const DiagnosticEngine& engine) {
   std::string out;
   std::map<std::string, size_t> shown;
-  for (const auto& d : engine.diagnostics()) {
+  for (const auto& d : in_source_order(engine)) {
     ++shown[d.file];
     auto it = engine.sources().find(d.file);
     out += render_diagnostic(d, it == engine.sources().end() ? std::string() : it->second);

@@ -327,7 +327,7 @@ TEST(Diagnostics, SeveralCheckErrorsInOneRun) {
   std::string text = render_diagnostics(d);
   EXPECT_THAT(text, HasSubstr("m.ppy:3:9: error[E1020]: name 'undefined' is not defined\n        c = undefined\n            ^\n"));
   EXPECT_THAT(text, HasSubstr("m.ppy:4:12: error[E1030]: function 'f' returns int, not float"));
-  EXPECT_THAT(text, HasSubstr("m.ppy:7:13: error[E1030]: argument 'a' of f() is int, not float"));
+  EXPECT_THAT(text, HasSubstr("m.ppy:7:13: error[E1030]: argument 'a' of f() must be int, not float"));
   EXPECT_EQ(d.error_count(), 3u);
 }
 

@@ -35,12 +35,18 @@ int32_t find_entry(const ir::Module& m, std::string_view entry) {
 
 }  // namespace
 
+std::string nothing_to_run(std::string_view entry) {
+  if (!entry.empty() && entry[0] == '@') entry.remove_prefix(1);
+  return ppy::str_cat("error: module '", entry, "' has nothing to run: no module-level code and no `def main()` ",
+                      "(a program runs its entry module's code, else its main(); docs/language.md, *Modules and ",
+                      "projects*)");
+}
+
 RunResult run_main(const ir::Module& linked, std::string_view entry, std::ostream& out, std::ostream& err,
                    const RunOptions& options) {
   int32_t index = find_entry(linked, entry);
   if (index < 0) {
-    err << "error: module @" << linked.name() << " has no function '" << entry
-        << "' (by symbol, qualname, or as the module's main)\n";
+    err << nothing_to_run(entry) << "\n";
     return {2};
   }
   RunOptions opts = options;

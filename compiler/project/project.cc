@@ -62,10 +62,20 @@ absl::Status collect_modules(const std::string& root_as_given, Project& p) {
       it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file() && fp.extension() == ".ppy") files.push_back(fp.string());
+    if (it->is_regular_file() && (fp.extension() == ".ppy" || fp.extension() == ".py")) files.push_back(fp.string());
   }
   std::sort(files.begin(), files.end());
+  const std::string other_suffix = p.module_suffix == ".ppy" ? ".py" : ".ppy";
   for (const std::string& f : files) {
+    if (fs::path(f).extension() != p.module_suffix) {
+      fs::path twin = fs::path(f).replace_extension(p.module_suffix);
+      if (std::find(files.begin(), files.end(), twin.string()) != files.end())
+        return coded_error("E1203", str_cat("module ", module_name_for(root_as_given, f), " comes from both ",
+                                            twin.string(), " and ", f, ": python3 would import the ", other_suffix,
+                                            " file; keep one"));
+      ++p.other_suffix_files;
+      continue;
+    }
     SourceModule m;
     m.name = module_name_for(root_as_given, f);
     m.path = f;
@@ -121,6 +131,11 @@ absl::Status read_pyproject(Project& p) {
         return bad(p.pyproject, "[tool.ppy] cache-max-size must be a size: a number of bytes, or a number with "
                                 "K, M, G or T (\"500M\", \"2G\")");
       p.cache_max_size = *size;
+    }
+    if (auto* ms = tool->get("module-suffix")) {
+      auto v = ms->value<std::string>();
+      if (!v || (*v != ".ppy" && *v != ".py")) return bad(p.pyproject, "[tool.ppy] module-suffix must be \".ppy\" or \".py\"");
+      p.module_suffix = *v;
     }
     if (auto* rc = tool->get("remote-cache")) {
       auto* s = rc->as_string();
@@ -213,7 +228,14 @@ absl::StatusOr<Project> load_project(const std::string& path) {
   std::sort(p.modules.begin(), p.modules.end(),
             [](const SourceModule& a, const SourceModule& b) { return a.name < b.name; });
   if (p.modules.empty())
-    return coded_error("E1202", str_cat("the project ", path, " has no .ppy modules under its source roots"));
+    return coded_error("E1202", str_cat("the project ", path, " has no ", p.module_suffix,
+                                        " modules under its source roots",
+                                        p.other_suffix_files == 0 ? ""
+                                        : p.module_suffix == ".ppy"
+                                            ? " (it has .py files: set module-suffix = \".py\" in [tool.ppy] to "
+                                              "compile them)"
+                                            : " (it has .ppy files: module-suffix = \".py\" in [tool.ppy] says to "
+                                              "read .py ones)"));
   if (p.entry.empty()) {
     p.entry = default_entry(p);
   } else if (!p.module(p.entry)) {

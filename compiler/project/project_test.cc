@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -154,6 +155,67 @@ TEST_F(ProjectTest, Errors) {
   p = load_project((dir_ / "missing").string());
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(error_code(p.status()), "E1202");
+}
+
+}  // namespace
+}  // namespace ppy
+
+namespace ppy {
+namespace {
+
+class ModuleSuffixTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ppy_suffix_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void put(const std::string& rel, const std::string& text) {
+    fs::create_directories((dir_ / rel).parent_path());
+    std::ofstream(dir_ / rel) << text;
+  }
+  fs::path dir_;
+};
+
+TEST_F(ModuleSuffixTest, PyFilesAreToolingUnlessTheProjectSaysOtherwise) {
+  put("pyproject.toml", "[tool.ppy]\n");
+  put("src/app/main.ppy", "x = 1\n");
+  put("setup.py", "print('tooling')\n");
+  put("src/app/conftest.py", "y = 2\n");
+  auto p = load_project(dir_.string());
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_EQ(p->modules.size(), 1u);
+  EXPECT_EQ(p->modules[0].name, "app.main");
+}
+
+TEST_F(ModuleSuffixTest, AProjectOfPyModules) {
+  put("pyproject.toml", "[tool.ppy]\nmodule-suffix = \".py\"\n");
+  put("src/app/main.py", "x = 1\n");
+  put("src/app/util.py", "y = 1\n");
+  auto p = load_project(dir_.string());
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_EQ(p->modules.size(), 2u);
+  EXPECT_EQ(p->modules[1].name, "app.util");
+  EXPECT_EQ(p->entry, "app.main");
+
+  put("src/app/util.ppy", "y = 2\n");  // python3 would import util.py, ppy util.ppy: refused
+  p = load_project(dir_.string());
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(error_code(p.status()), "E1203");
+  EXPECT_THAT(p.status().message(), HasSubstr("module app.util comes from both"));
+}
+
+TEST_F(ModuleSuffixTest, NoModulesOfTheSuffixSaysWhatItFound) {
+  put("main.py", "x = 1\n");
+  auto p = load_project(dir_.string());
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(error_code(p.status()), "E1202");
+  EXPECT_THAT(p.status().message(), HasSubstr("set module-suffix = \".py\" in [tool.ppy]"));
+  put("pyproject.toml", "[tool.ppy]\nmodule-suffix = \".pyx\"\n");
+  p = load_project(dir_.string());
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(error_code(p.status()), "E1201");
 }
 
 }  // namespace

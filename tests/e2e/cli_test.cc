@@ -8,6 +8,7 @@
 #include <chrono>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "e2e.h"
@@ -37,6 +38,70 @@ TEST_F(E2E, BadCommandLinesAreE1002WithAPointerToHelp) {
   Result help = ppy({"emit", "--help"});
   EXPECT_EQ(help.status, 0) << help;
   EXPECT_THAT(help.out, AllOf(HasSubstr("--sandbox"), HasSubstr("--backend-timeout")));
+}
+
+// Every option of every command says what it does: an option line of CLI11's
+// help has its description beside it, or on the next line when the option's
+// spelling fills the column.
+TEST_F(E2E, EveryOptionOfEveryCommandHasADescription) {
+  for (std::vector<std::string> command :
+       {std::vector<std::string>{}, {"emit"}, {"run"}, {"check"}, {"inspect"}, {"build"}, {"cache", "stats"},
+        {"cache", "clean"}, {"doctor"}, {"backends"}, {"conformance"}, {"version"}, {"help"}}) {
+    command.push_back("--help");
+    Result help = ppy(command);
+    ASSERT_EQ(help.status, 0) << help;
+    std::vector<std::string> lines;
+    std::istringstream in(help.out);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    int options = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      std::smatch m;
+      if (!std::regex_match(lines[i], m, std::regex(R"(( +)(-\S+)(.*))"))) continue;
+      ++options;
+      std::string rest = std::regex_replace(lines[i], std::regex(R"(\s+$)"), "");
+      bool beside = rest.size() > 30 && rest.find("  ", m[1].length()) != std::string::npos &&
+                    rest.find_first_not_of(' ', rest.find("  ", m[1].length())) != std::string::npos;
+      bool below = i + 1 < lines.size() && std::regex_match(lines[i + 1], std::regex(R"( {20,}\S.*)"));
+      EXPECT_TRUE(beside || below) << "ppy " << command.front() << ": " << m[2] << " has no description";
+    }
+    EXPECT_GT(options, 0) << help.out;
+  }
+}
+
+TEST_F(E2E, VersionAndHelpCommands) {
+  Result flag = ppy({"--version"});
+  ASSERT_EQ(flag.status, 0) << flag;
+  EXPECT_TRUE(std::regex_match(flag.out, std::regex("ppy [0-9][^\n]*\nIR schema: ppyir 1\nbackend API: 1\n"
+                                                    "LLVM: 19[.0-9]*\n")))
+      << flag.out;
+  Result word = ppy({"version"});
+  EXPECT_EQ(word.status, 0) << word;
+  EXPECT_EQ(word.out, flag.out);
+
+  Result help = ppy({"help", "build"});
+  ASSERT_EQ(help.status, 0) << help;
+  EXPECT_EQ(help.out, ppy({"build", "--help"}).out);
+  EXPECT_THAT(ppy({"help"}).out, HasSubstr("Subcommands:"));
+  Result unknown = ppy({"help", "frobnicate"});
+  EXPECT_EQ(unknown.status, 2) << unknown;
+  EXPECT_THAT(unknown.err, StartsWith("error[E1002]: there is no command 'frobnicate'"));
+}
+
+TEST_F(E2E, DiagnosticsAsSarifOnEveryCompilingCommand) {
+  std::string bad = fixture("bad.ppy");
+  for (std::vector<std::string> command : {std::vector<std::string>{"check"}, {"build"}, {"emit", "ir"}, {"run"}}) {
+    command.insert(command.end(), {bad, "--diagnostics-format", "sarif"});
+    Result r = ppy(command);
+    EXPECT_NE(r.status, 0) << r;
+    EXPECT_THAT(r.err, HasSubstr("\"version\": \"2.1.0\"")) << r;
+    EXPECT_THAT(r.err, HasSubstr("\"ruleId\": \"E1")) << r;
+    EXPECT_THAT(r.err, HasSubstr("\"uri\": \"" + bad + "\"")) << r;
+  }
+  Result json = ppy({"check", bad, "--diagnostics-format", "json"});
+  EXPECT_THAT(json.err, StartsWith("{\n  \"diagnostics\": [")) << json;
+  Result wrong = ppy({"check", bad, "--diagnostics-format", "xml"});
+  EXPECT_EQ(wrong.status, 2) << wrong;
+  EXPECT_THAT(wrong.err, StartsWith("error[E1002]: "));
 }
 
 TEST_F(E2E, InspectsTheIrAfterABackendsPasses) {

@@ -181,6 +181,43 @@ TEST_F(SourceBackends, PythonRefusesWhatItsRoadDoesNotTake) {
   EXPECT_THAT(other.err, HasSubstr("error[E1002]: ppy run --backend toy"));
 }
 
+TEST_F(SourceBackends, CRunCompilesAndRunsTheProgramAsPython3Does) {
+  fs::path prog = write("tri.ppy", kProgram);
+  Result r = ppy({"run", "--backend", "c", prog.string()});
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.out, "triangle 1 = 1\ntriangle 2 = 3\ntriangle 3 = 6\n0.3333333333333333\n");
+  EXPECT_TRUE(fs::exists(p(".ppy-cache/run/c/program.c")));
+
+  fs::path oops = write("oops.ppy", kRaises);
+  Result raised = ppy({"run", "--backend", "c", "-O", "0", oops.string()});
+  EXPECT_EQ(raised.status, 1) << raised;
+  EXPECT_EQ(raised.out, "2\n");
+  EXPECT_THAT(raised.err, EndsWith("IndexError: list index out of range\n"));
+
+  // Without a C compiler on PATH the road says so, before any work.
+  Result no_cc = sh({"env", "PATH=" + p("no-tools").string(), kPpy, "run", "--backend", "c", prog.string()});
+  EXPECT_EQ(no_cc.status, 2) << no_cc;
+  EXPECT_THAT(no_cc.err, HasSubstr("error[E1801]: ppy run --backend c: unavailable: no C compiler"));
+}
+
+TEST_F(SourceBackends, AModuleWithNothingToRunSaysSoOnEveryRoad) {
+  fs::path lib = write("shapes.ppy", "def area(w: float, h: float) -> float:\n    return w * h\n");
+  for (std::vector<std::string> road : {std::vector<std::string>{"run"}, {"run", "--interp"}}) {
+    road.push_back(lib.string());
+    Result r = ppy(road);
+    EXPECT_EQ(r.status, 2) << r;
+    EXPECT_THAT(r.err, HasSubstr("error: module 'shapes' has nothing to run: no module-level code and no "
+                                 "`def main()`"));
+  }
+}
+
+TEST_F(SourceBackends, AnEmptyStablehloModuleIsNeverSilent) {
+  fs::path prog = write("tri.ppy", kProgram);
+  Result r = ppy({"emit", "stablehlo", prog.string()});
+  EXPECT_EQ(r.status, 0) << r;
+  EXPECT_THAT(r.err, HasSubstr("note: module @tri has no @xla.jit function: its StableHLO module is empty"));
+}
+
 TEST_F(SourceBackends, DoctorListsPython) {
   Result r = ppy({"doctor"});
   EXPECT_THAT(r.out, HasSubstr("  python     available"));

@@ -23,4 +23,24 @@ test -s "$prefix/out/$(basename "$program" .ppy).toy"
 test -x "$prefix/lib/ppy/backends/pytoy/ppy-backend-pytoy"
 test -f "$prefix/lib/ppy/backends/pytoy/gen/ppy/backend/v1/backend_pb2_grpc.py"
 run conformance pytoy --missing-toolchain sdk-version=missing
+# The ppy package for CPython is installed too: the same program under python3
+# with only the install's path prints what the installed compiler's build prints.
+py_path="$prefix/lib/python3/dist-packages"
+test -f "$py_path/ppy/__init__.py"
+cat > "$prefix/hello.ppy" <<'PROGRAM'
+from ppy import export
+
+
+@export
+def twice(n: int) -> int:
+    return n * 2
+
+
+if __name__ == "__main__":
+    print("twice", twice(21))
+PROGRAM
+PYTHONPATH="$py_path" python3 -m ppy "$prefix/hello.ppy" > "$prefix/python3.out"
+run run --interp "$prefix/hello.ppy" > "$prefix/ppy.out"
+grep -qx "twice 42" "$prefix/ppy.out"
+cmp "$prefix/python3.out" "$prefix/ppy.out"
 echo "install: ok"

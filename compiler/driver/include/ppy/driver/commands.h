@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ppy::driver {
@@ -109,6 +110,13 @@ int run(const RunOptions& opts, Streams io);
 
 /// `ppy check FILE|DIR`: diagnostics only.
 int check(const std::string& target, Streams io);
+
+/// `--diagnostics-format text|json|sarif` (check, build, emit, run): how every
+/// command of this process writes a failed compile's source diagnostics on its
+/// error stream. Set once by the CLI before the command runs; false for a name
+/// that is none of the three. Other failures (a backend's, the command line's)
+/// stay `error[CODE]: ...` lines.
+[[nodiscard]] bool set_diagnostics_format(std::string_view name);
 
 struct InspectOptions {
   std::string target;

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -52,8 +54,28 @@ class DiagnosticEngine {
 /// middle, and control characters in either are escaped (ppy/util/escape.h).
 std::string render_diagnostic(const SourceDiagnostic& d, const std::string& source);
 
+/// The recorded diagnostics in source order: files in the order their first
+/// error was reported, each file's by line and column (reports at one place
+/// keep their order). The checker reports as it walks, which is not always
+/// the order a reader reads in (a call is checked before the function it
+/// calls was finished, a module's code after its functions).
+std::vector<SourceDiagnostic> in_source_order(const DiagnosticEngine& engine);
+
 /// Every diagnostic of the engine, each rendered against its registered source,
-/// in the order they were reported, then how many each file had beyond the cap.
+/// in source order, then how many each file had beyond the cap.
 std::string render_diagnostics(const DiagnosticEngine& engine);
+
+/// The format `--diagnostics-format` names: text (the rendering above), JSON
+/// (one object, `{"diagnostics": [...]}`, for scripts) or SARIF 2.1.0 (what CI
+/// code scanning and editors read).
+enum class DiagnosticsFormat { kText, kJson, kSarif };
+
+/// `text`, `json` or `sarif`, else nullopt.
+std::optional<DiagnosticsFormat> parse_diagnostics_format(std::string_view name);
+
+/// The engine's diagnostics in `format`; `tool_version` is SARIF's
+/// `tool.driver.version`. A JSON or SARIF document ends with a newline.
+std::string render_diagnostics_as(const DiagnosticEngine& engine, DiagnosticsFormat format,
+                                  std::string_view tool_version);
 
 }  // namespace ppy::frontend

@@ -16,6 +16,7 @@
 /// `<Exception>: <message>` on the error stream, as python3's last line reads.
 
 #include <iosfwd>
+#include <string>
 #include <string_view>
 
 #include "ppy/ir/ir.h"
@@ -33,6 +34,11 @@ struct RunResult {
   /// function with no body); the reason is on the error stream.
   int exit_code = 0;
 };
+
+/// The error line (without its newline) for an entry that names nothing to
+/// run, the same on every road that runs a program: a module with neither
+/// module-level code nor a main() (a library, or GPU kernels alone).
+std::string nothing_to_run(std::string_view entry);
 
 /// Runs the entry function of `linked` and writes what it prints to `out`.
 /// `entry` is a symbol (`@main_main` or `main_main`), a qualname (`main.main`),

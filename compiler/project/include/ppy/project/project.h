@@ -56,6 +56,14 @@ struct Project {
   std::optional<uint64_t> cache_max_size;
   /// `[tool.ppy] remote-cache`: the base URL of a Bazel HTTP remote cache.
   std::optional<std::string> remote_cache;
+  /// `[tool.ppy] module-suffix`: which files under the source roots are modules,
+  /// `.ppy` (the default: `.py` files are the project's tooling, never read) or
+  /// `.py` (a project python3 imports as it is). Either way a module given by
+  /// both `x.ppy` and `x.py` is E1203: python3 would import one, ppy the other.
+  std::string module_suffix = ".ppy";
+  /// Files of the other suffix under the source roots, not read (for the
+  /// message when there are no modules).
+  int other_suffix_files = 0;
 
   /// The module of that name, or null.
   const SourceModule* module(const std::string& name) const;

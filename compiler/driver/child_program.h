@@ -1,0 +1,23 @@
+#pragma once
+// Running a program the driver made (`ppy run --backend c`'s executable):
+// in the foreground, on the driver's own standard streams.
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ppy::driver {
+
+/// Runs `argv` in `cwd` with the driver's stdin, stdout and stderr, waits for
+/// it and answers its exit status (128 + N when signal N ended it; 127 when it
+/// could not be started). The child dies with the driver (PR_SET_PDEATHSIG),
+/// so a killed driver leaves no program running. `out` is flushed first, so
+/// what the driver wrote comes before what the program writes.
+[[nodiscard]] int run_child(const std::vector<std::string>& argv, const std::filesystem::path& cwd, std::ostream& out);
+
+/// Runs a tool (a compiler) to completion with its stdout and stderr captured
+/// into `output`; answers its exit status as run_child does.
+[[nodiscard]] int run_tool_captured(const std::vector<std::string>& argv, std::string& output);
+
+}  // namespace ppy::driver

@@ -1,0 +1,59 @@
+"""The `ppy` package for CPython: a ppy program is a Python program, and runs
+unchanged under python3 with this package on its path.
+
+The names are those the compiler reads (`from ppy import export, pure, opt,
+cuda, native, xla`); under python3 each marker is a no-op: decorators return the
+function unchanged (`opt` checks its level as the compiler does). GPU kernels are
+compiled by ppy, not run by python3. `python3 -m ppy TARGET [ARGS...]` runs a
+file, or a project folder as ppy reads it (its `.ppy` modules importing each
+other; see __main__.py).
+"""
+
+
+def export(fn):
+    return fn
+
+
+class _Cuda:
+    @staticmethod
+    def kernel(fn):
+        return fn
+
+    @staticmethod
+    def device(fn):
+        return fn
+
+
+class _Pointer:
+    def __class_getitem__(cls, item):
+        return cls
+
+
+class _Native:
+    ptr = _Pointer
+    const_ptr = _Pointer
+
+
+class _Xla:
+    @staticmethod
+    def jit(fn):
+        return fn
+
+
+cuda = _Cuda()
+native = _Native()
+xla = _Xla()
+
+
+def pure(fn):
+    return fn
+
+
+def opt(level):
+    if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 3:
+        raise ValueError("@ppy.opt(level) requires an int level in 0..3")
+
+    def bind(fn):
+        return fn
+
+    return bind
