@@ -680,6 +680,7 @@ Ty BodyChecker::iter_type(Expr& it) {
     var_ty = Ty::Int;
   } else {
     views_ok_ = view_call(it) == 1;
+    lazy_ok_.insert(&it);  // a generator expression, zip(...), enumerate(...), reversed(...)
     Ty lt = value(it, Ty::Error);
     views_ok_ = 0;
     if (is_dict(lt) || is_set(lt) || (view_call(it) == 1 && is_list(lt))) {

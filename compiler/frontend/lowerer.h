@@ -174,6 +174,17 @@ class FunctionLowerer {
   /// `put` (a dict or set comprehension's) takes each element instead of the append to `out`.
   void comp_into(const Expr& e, Value* out, Ty elem, const std::function<void(const Expr&)>* put = nullptr);
 
+  // --- lazy sequences (lower_lazy.cc, docs/runtime.md, "Iterables") ---
+  /// range(...) as a value, zip/enumerate/reversed, and sum/any/all/list/set/dict of an iterable.
+  Value* lazy_builtin(const Expr& e);
+  /// Runs `sink(value, type)` on each value of the iterable `it` (a generator expression's elements
+  /// as they are made, or a for loop's values), in one loop; `sink` may leave the loop's block.
+  void each(const Expr& it, Ty elem, const std::function<void(Value*, Ty)>& sink);
+  /// The values of `it` as a list: a list itself, else a new one filled by `each`.
+  Value* as_list(const Expr& it, Ty elem);
+  /// `sum`, `any`, `all` in one loop; any/all leave it at the first value that decides.
+  Value* fold(const Expr& e);
+
   // --- exceptions (lower_exceptions.cc, docs/runtime.md, "Exceptions") ---
   /// How an outlined region ended when it did not raise: its i64 result.
   enum Outcome : int64_t { kFell = 0, kReturn = 1, kBreak = 2, kContinue = 3 };
