@@ -196,6 +196,19 @@ class BodyChecker {
   Ty table_from(Expr& e, const std::string& n, Ty expected);
   /// The generator expressions and iterable calls allowed where they are (an iterable's place).
   std::set<const Expr*> lazy_ok_;
+  /// Whether `x` is a local holding an iterator or a call of a generator function of the module.
+  bool maybe_iterator(const Expr& x) const;
+  /// An iterator argument `g` becomes `(v for v in g)`, which the builtins taking lists take.
+  void wrap_iterator(ExprPtr& x);
+  // --- generators (check_generator.cc) ---
+  /// Whether this function is a generator (it yields; its result is an Iterator); E1010 for an Iterator without yield.
+  bool generator_start();
+  void yield_stmt(Stmt& s);
+  void generator_return(Stmt& s);
+  /// Gives each for loop of a generator its own locals (`s.op` names them): what it walks lives in the frame.
+  void generator_loops(std::vector<StmtPtr>& body);
+  /// `next(g)`, `next(g, default)`.
+  Ty next_call(Expr& e);
 
   // --- classes (check_class.cc) ---
   /// The class whose method this is (null for a function).

@@ -223,7 +223,7 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
       static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool",   "abs", "min",
                                                      "max",   "str", "repr",  "ord", "chr",   "sorted", "sum", "list",
                                                      // lazy sequences
-                                                     "any", "all", "zip", "enumerate", "reversed"};
+                                                     "any", "all", "zip", "enumerate", "reversed", "next"};
       if (builtins.count(first)) {
         r.ref = Ref::Builtin;
         r.name = first;

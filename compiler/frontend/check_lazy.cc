@@ -10,8 +10,36 @@
 
 namespace ppy::frontend::checking {
 
+bool BodyChecker::maybe_iterator(const Expr& x) const {
+  if (x.kind == ExprKind::Name) {
+    auto t = types_.find(x.str);
+    return t != types_.end() && is_iterator(t->second);
+  }
+  if (x.kind != ExprKind::Call || x.kids[0]->kind != ExprKind::Name || types_.count(x.kids[0]->str)) return false;
+  const FuncInfo* f = m_.func(x.kids[0]->str);
+  return f && is_iterator(f->result);
+}
+
+void BodyChecker::wrap_iterator(ExprPtr& x) {
+  if (!maybe_iterator(*x)) return;
+  Pos p = x->pos;
+  auto gen = std::make_unique<Expr>();
+  gen->kind = ExprKind::ListComp;
+  gen->bval = true;
+  gen->pos = p;
+  gen->depth = x->depth + 1;
+  gen->ops.push_back("_v");
+  auto v = std::make_unique<Expr>();
+  v->kind = ExprKind::Name;
+  v->str = "_v";
+  v->pos = p;
+  gen->kids.push_back(std::move(v));
+  gen->kids.push_back(std::move(x));
+  x = std::move(gen);
+}
+
 bool BodyChecker::lazy_arg(const Expr& x) const {
-  if (is_genexp(x)) return true;
+  if (is_genexp(x) || maybe_iterator(x)) return true;
   if (x.kind != ExprKind::Call || x.kids[0]->kind != ExprKind::Name) return false;
   const std::string& f = x.kids[0]->str;
   return (f == "zip" || f == "enumerate" || f == "reversed" || f == "range") && !types_.count(f) &&
@@ -27,12 +55,15 @@ std::optional<Ty> BodyChecker::lazy_builtin(Expr& e, const std::string& n) {
   }
   if (n == "zip" || n == "enumerate" || n == "reversed") return lazy_iterable(e, n);
   if (n == "any" || n == "all") return lazy_fold(e, n);
+  if (n == "next") return next_call(e);
   if (nargs != 1 || !e.keywords.empty() || !lazy_arg(*e.kids[1])) return std::nullopt;
+  if (n != "sum") wrap_iterator(e.kids[1]);  // a generator's values, as a generator expression gives them
   Expr& a = *e.kids[1];
   if (n == "sum") return lazy_fold(e, n);
   if (n == "list") {
     // list(range(...)) and list(zip(a, b)) keep their own lowering (list_call).
-    if (!is_genexp(a) && (a.kids[0]->str == "range" || is_pairs_call(a))) return std::nullopt;
+    if (!is_genexp(a) && a.kind == ExprKind::Call && (a.kids[0]->str == "range" || is_pairs_call(a)))
+      return std::nullopt;
     lazy_ok_.insert(&a);
     Ty t = value(a, Ty::Error);
     if (t == Ty::Error) return t;
@@ -123,9 +154,9 @@ Ty BodyChecker::lazy_iterable(Expr& e, const std::string& n) {
     return Ty::Error;
   }
   Expr& a = *e.kids[1];
-  if (is_genexp(a) || (lazy_arg(a) && a.kids[0]->str != "range")) {
-    error(a.pos, "E1030",
-          str_cat("'", is_genexp(a) ? std::string("generator") : a.kids[0]->str, "' object is not reversible"));
+  bool gen = is_genexp(a) || maybe_iterator(a);
+  if (gen || (lazy_arg(a) && a.kids[0]->str != "range")) {
+    error(a.pos, "E1030", str_cat("'", gen ? std::string("generator") : a.kids[0]->str, "' object is not reversible"));
     return Ty::Error;
   }
   Ty elem = arg(a);

@@ -74,6 +74,11 @@ Value* FunctionLowerer::lazy_builtin(const Expr& e) {
   Pos p = e.pos;
   const std::string& n = e.target;
   if (n == "range") return as_list(e, Ty::Int);
+  if (n == "next") return next_call(e);
+  if (n == "yield" || n == "yield.from") {
+    gen_yield(e);
+    return nullptr;
+  }
   if (n == "lazy.sum" || n == "lazy.any" || n == "lazy.all") return fold(e);
   const Expr& a = *e.kids[1];
   if (n == "lazy.list") return expr(a);  // a new list already: a comprehension's, zip's ...
@@ -101,33 +106,61 @@ Value* FunctionLowerer::lazy_builtin(const Expr& e) {
     call_extern("ppy_list_reverse", {l}, p);
     return l;
   }
-  // zip and enumerate: a list of tuples, made in one counted loop whose lengths are read at each step.
-  std::vector<Ty> elems = tuple_elems(tup);
-  bool zip = n == "lazy.zip";
-  std::vector<Value*> lists;
-  for (size_t k = 1; k < (zip ? e.kids.size() : 2u); ++k) lists.push_back(as_list(*e.kids[k], elems[zip ? k - 1 : 1]));
-  Value* start = !zip && e.kids.size() == 3 ? convert(expr(*e.kids[2]), e.kids[2]->ty, Ty::Int, p) : nullptr;
+  // zip and enumerate: a list of tuples.
   Value* out = new_list(e.ty, const_index(0, p), p);
   std::string append = str_cat("ppy_list_append_", list_suffix(tup));
+  zip_loop(e, [&](Value* t) { call_extern(append.c_str(), {out, element_arg(t, tup, tup, p)}, p); });
+  return out;
+}
+
+void FunctionLowerer::zip_loop(const Expr& e, const std::function<void(Value*)>& body_fn) {
+  Pos p = e.pos;
+  Ty tup = list_elem(e.ty);
+  std::vector<Ty> elems = tuple_elems(tup);
+  bool zip = e.target == "lazy.zip";
+  // Each iterable as a list, but a generator's values, which are taken one at a time as Python's zip takes them.
+  std::vector<Value*> srcs;
+  std::vector<const Expr*> args;
+  for (size_t k = 1; k < (zip ? e.kids.size() : 2u); ++k) {
+    const Expr& a = *e.kids[k];
+    args.push_back(&a);
+    srcs.push_back(is_iterator(a.ty) ? expr(a) : as_list(a, elems[zip ? k - 1 : 1]));
+  }
+  Value* start = !zip && e.kids.size() == 3 ? convert(expr(*e.kids[2]), e.kids[2]->ty, Ty::Int, p) : nullptr;
+  LoopBlocks b = new_loop(zip ? "zip" : "enumerate", true);
+  std::vector<Value*> vals(srcs.size(), nullptr);
   auto test = [&](Value* i) {
+    // In order, stopping at the first that is exhausted (a generator after it is not run).
     Value* c = nullptr;
-    for (Value* l : lists) {
-      Value* lt = cmp("lt", i, list_len(l, p), p);
-      c = c ? and_(c, lt, p) : lt;
+    for (size_t k = 0; k < srcs.size(); ++k) {
+      if (c) {
+        Block* more = new_block(zip ? "zip.more" : "enumerate.more", ++labels_);
+        cond_br(c, more, {}, b.exit, {}, p);
+        cur_ = more;
+      }
+      Ty et = elems[zip ? k : 1];
+      if (is_iterator(args[k]->ty)) {
+        Value* r = gen_next(srcs[k], et, p);
+        vals[k] = extract(r, 1, p);
+        c = extract(r, 0, p);
+      } else {
+        c = cmp("lt", i, list_len(srcs[k], p), p);
+        vals[k] = nullptr;
+      }
     }
     return c;
   };
   auto body = [&](Value* i) {
-    std::vector<Value*> vals;
-    if (!zip) vals.push_back(start ? iadd(i, start, p) : i);
-    for (size_t k = 0; k < lists.size(); ++k) {
+    std::vector<Value*> tv;
+    if (!zip) tv.push_back(start ? iadd(i, start, p) : i);
+    for (size_t k = 0; k < srcs.size(); ++k) {
       Ty et = elems[zip ? k : 1];
-      vals.push_back(emit("core.buffer_load", {lists[k], cast(i, Type::index(), p)}, {ir_type(et)}, {}, p));
+      tv.push_back(vals[k] ? vals[k]
+                           : emit("core.buffer_load", {srcs[k], cast(i, Type::index(), p)}, {ir_type(et)}, {}, p));
     }
-    call_extern(append.c_str(), {out, element_arg(make_tuple(vals, tup, p), tup, tup, p)}, p);
+    body_fn(make_tuple(tv, tup, p));
   };
-  loop(new_loop(zip ? "zip" : "enumerate", true), const_i64(0, p), test, body, nullptr, "proven", p);
-  return out;
+  loop(b, const_i64(0, p), test, body, nullptr, "proven", p);
 }
 
 }  // namespace ppy::frontend::lowering

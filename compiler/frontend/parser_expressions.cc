@@ -250,7 +250,7 @@ ExprPtr Parser::named_expr() {
 ExprPtr Parser::expr() {
   DepthGuard g(*this, cur().pos);
   if (at_kw("lambda")) unsupported(cur().pos, "a lambda");
-  if (at_kw("yield")) unsupported(cur().pos, "a generator ('yield')");
+  if (at_kw("yield")) unsupported(cur().pos, "a 'yield' expression (a generator yields in a statement of its own)");
   if (at_kw("await")) unsupported(cur().pos, "'await'");
   ExprPtr e = or_test();
   if (at_kw("if")) {
