@@ -42,7 +42,8 @@ enum class ExprKind : uint8_t {
   Slice,  ///< `a:b:c` in a subscript: kids are the parts present, ival their mask (1, 2, 4)
   FString,  ///< f"...": kids are its parts in order, Str literals and FFields
   FField,   ///< `{x!r:spec}` of an f-string: kids[0] the value, str the spec, ival the conversion ('r', 's', 0)
-  /// `[elt for x in it if cond]`: kids are elt, it and (ival 1) cond; ops the target's names
+  /// `[elt for x in it if cond]`: kids are elt, it and (ival 1) cond; ops the target's names.
+  /// A generator expression `(elt for x in it)` is one too, `bval` set on its first clause.
   ListComp,
   Dict,      ///< `{k: v, ...}`: kids are keys and values in turn
   Set,       ///< `{a, b}`: kids are the elements

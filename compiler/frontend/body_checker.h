@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -185,6 +186,34 @@ class BodyChecker {
   /// `sep.join(xs)` and `s.split([sep])`: the str methods that take or make a
   /// list[str].
   Ty str_list_method(Expr& e, Expr& callee);
+
+  // --- lazy sequences (check_lazy.cc, docs/language.md, "Iterables") ---
+  /// any/all, zip/enumerate/reversed, and sum/list/min/max/sorted of a generator expression or of
+  /// one of those: the call's type; nullopt when the call is not one of them (the older rules apply).
+  std::optional<Ty> lazy_builtin(Expr& e, const std::string& n);
+  /// Whether `x` is a generator expression or a call of zip, enumerate, reversed or range.
+  bool lazy_arg(const Expr& x) const;
+  /// `zip(...)`, `enumerate(xs[, start])`, `reversed(xs)`: a list of what they give, where an iterable goes.
+  Ty lazy_iterable(Expr& e, const std::string& n);
+  /// `sum(...)`, `any(...)`, `all(...)` of any iterable: one loop, no list made (e.ops[0] names sum's total).
+  Ty lazy_fold(Expr& e, const std::string& n);
+  /// `set(iterable)` and `dict(iterable of pairs)`.
+  Ty table_from(Expr& e, const std::string& n, Ty expected);
+  /// The generator expressions and iterable calls allowed where they are (an iterable's place).
+  std::set<const Expr*> lazy_ok_;
+  /// Whether `x` is a local holding an iterator or a call of a generator function of the module.
+  bool maybe_iterator(const Expr& x) const;
+  /// An iterator argument `g` becomes `(v for v in g)`, which the builtins taking lists take.
+  void wrap_iterator(ExprPtr& x);
+  // --- generators (check_generator.cc) ---
+  /// Whether this function is a generator (it yields; its result is an Iterator); E1010 for an Iterator without yield.
+  bool generator_start();
+  void yield_stmt(Stmt& s);
+  void generator_return(Stmt& s);
+  /// Gives each for loop of a generator its own locals (`s.op` names them): what it walks lives in the frame.
+  void generator_loops(std::vector<StmtPtr>& body);
+  /// `next(g)`, `next(g, default)`.
+  Ty next_call(Expr& e);
 
   // --- classes (check_class.cc) ---
   /// The class whose method this is (null for a function).

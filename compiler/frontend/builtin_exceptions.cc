@@ -28,6 +28,7 @@ constexpr BuiltinException kExceptions[] = {
     {"NotImplementedError", "RuntimeError"},
     {"RecursionError", "RuntimeError"},
     {"MemoryError", "Exception"},
+    {"StopIteration", "Exception"},  // lazy sequences: next() of an exhausted iterator
 };
 
 bool derives(std::string_view name, std::string_view ancestor) {

@@ -279,6 +279,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     }
     return Ty::None;
   }
+  if (auto lazy = lazy_builtin(e, n)) return *lazy;  // lazy sequences (check_lazy.cc)
   if (n == "list") return list_call(e, Ty::Error);
   if (!e.keywords.empty()) {
     error(e.keywords[0].pos, "E1032", str_cat(n, "() takes no keyword arguments"));

@@ -86,6 +86,7 @@ Ty BodyChecker::dict_display(Expr& e, Ty expected) {
 Ty BodyChecker::empty_table(Expr& e, const std::string& n, Ty expected) {
   e.ref = Ref::Builtin;
   e.target = n;
+  if (e.kids.size() == 2 && e.keywords.empty()) return table_from(e, n, expected);  // lazy sequences
   if (e.kids.size() != 1 || !e.keywords.empty()) {
     for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
     error(e.pos, "E1010", str_cat(n, "() with arguments is outside the ppy subset (it makes an empty ", n, ")"));

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "lazy.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -173,6 +174,12 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       return list_of(et);
     }
     case ExprKind::ListComp:
+      if (is_genexp(e) && !lazy_ok_.count(&e)) {  // lazy sequences
+        error(e.pos, "E1010",
+              "a generator expression is outside the ppy subset here (it is the argument of sum(), min(), max(), "
+              "any(), all(), sorted(), list(), set(), dict() or str.join(), or a for loop's iterable)");
+        return Ty::Error;
+      }
       return list_comp(e, expected);
     case ExprKind::Dict:
     case ExprKind::Set:
@@ -214,7 +221,9 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
   if (b == m_.bindings.end()) {
     if (rest.empty()) {
       static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool",   "abs", "min",
-                                                     "max",   "str", "repr",  "ord", "chr",   "sorted", "sum", "list"};
+                                                     "max",   "str", "repr",  "ord", "chr",   "sorted", "sum", "list",
+                                                     // lazy sequences
+                                                     "any", "all", "zip", "enumerate", "reversed", "next"};
       if (builtins.count(first)) {
         r.ref = Ref::Builtin;
         r.name = first;

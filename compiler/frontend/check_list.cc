@@ -150,9 +150,16 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
 }
 
 bool BodyChecker::is_pairs_call(const Expr& it) {
-  return it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name &&
-         (it.kids[0]->str == "enumerate" || it.kids[0]->str == "zip") && !types_.count(it.kids[0]->str) &&
-         !m_.func_index.count(it.kids[0]->str) && !m_.bindings.count(it.kids[0]->str);
+  if (!(it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name &&
+        (it.kids[0]->str == "enumerate" || it.kids[0]->str == "zip") && !types_.count(it.kids[0]->str) &&
+        !m_.func_index.count(it.kids[0]->str) && !m_.bindings.count(it.kids[0]->str)))
+    return false;
+  // Lazy sequences (check_lazy.cc) take the rest: zip of three or more, keywords, iterables of other kinds,
+  // and every zip and enumerate of a generator (its loops keep what they walk in its frame).
+  if (is_iterator(f_.result) || !it.keywords.empty() || (it.kids[0]->str == "zip" && it.kids.size() != 3)) return false;
+  for (size_t k = 1; k < it.kids.size(); ++k)
+    if (lazy_arg(*it.kids[k]) || view_call(*it.kids[k]) != 0) return false;
+  return true;
 }
 
 bool BodyChecker::pairs_iter(Expr& it, Ty types[2]) {
@@ -502,6 +509,8 @@ Ty BodyChecker::str_list_method(Expr& e, Expr& callee) {
       error(e.pos, "E1032", str_cat("str.join() takes exactly one argument (", nargs, " given)"));
       return Ty::Error;
     }
+    wrap_iterator(e.kids[1]);  // lazy sequences: `"".join(c for c in s)`, `"".join(gen())`
+    if (lazy_arg(*e.kids[1])) lazy_ok_.insert(e.kids[1].get());
     Ty t = value(*e.kids[1], strs);
     if (t == Ty::Error) return t;
     if (t != strs) {

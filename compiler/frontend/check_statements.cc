@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "lazy.h"
 #include "builtin_exceptions.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
@@ -32,8 +33,11 @@ void BodyChecker::run() {
   }
   if (!f_.module_code) declare_globals(def.body);
   collect_locals(def.body);
+  bool generator = generator_start();  // lazy sequences
   block(def.body);
-  if (flow_.reachable && f_.result != Ty::None && f_.result != Ty::Error)
+  if (generator) generator_loops(def.body);
+  f_.end_reachable = flow_.reachable;
+  if (flow_.reachable && f_.result != Ty::None && f_.result != Ty::Error && !is_iterator(f_.result))
     error(def.pos, "E1050",
           str_cat("function '", def.name, "' can reach its end without returning a ", ty_name(f_.result),
                   " (Python would return None)"));
@@ -172,6 +176,7 @@ void BodyChecker::stmt(Stmt& s) {
       return;
     case StmtKind::Expr:
       if (s.value->kind == ExprKind::Str) return;  // docstring
+      if (is_yield(*s.value)) return yield_stmt(s);  // lazy sequences
       expr(*s.value, Ty::Error, true);
       return;
     case StmtKind::Assign: {
@@ -300,6 +305,7 @@ void BodyChecker::stmt(Stmt& s) {
         error(s.pos, "E1001", "'return' outside function");
         return;
       }
+      if (is_iterator(f_.result)) return generator_return(s);  // lazy sequences
       if (s.value && !(s.value->kind == ExprKind::NoneLit && !is_optional(f_.result))) {
         Ty t = value(*s.value, f_.result);
         if (f_.result == Ty::None) {
@@ -684,8 +690,14 @@ Ty BodyChecker::iter_type(Expr& it) {
     var_ty = Ty::Int;
   } else {
     views_ok_ = view_call(it) == 1;
+    lazy_ok_.insert(&it);  // a generator expression, zip(...), enumerate(...), reversed(...)
     Ty lt = value(it, Ty::Error);
     views_ok_ = 0;
+    if (is_iterator(lt)) {  // a generator: what its body does happens at each step
+      for (const char* fx : {"io", "reads", "writes"}) effect(fx);
+      raises();
+      return iterator_elem(lt);
+    }
     if (is_dict(lt) || is_set(lt) || (view_call(it) == 1 && is_list(lt))) {
       raises();  // RuntimeError when the table changes size
       effect("reads");

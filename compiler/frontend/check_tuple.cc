@@ -43,6 +43,22 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
     Ty t = held(*a.kids[1]);
     return t == Ty::Error ? Ty::Error : optional_of(t);
   }
+  // Lazy sequences: `Iterator[T]` and `Generator[T, None, None]` (typing, collections.abc), a generator's result.
+  if (base && (*base == "Iterator" || *base == "typing.Iterator" || *base == "collections.abc.Iterator" ||
+               *base == "Generator" || *base == "typing.Generator" || *base == "collections.abc.Generator")) {
+    bool gen = base->ends_with("Generator");
+    const Expr& arg = *a.kids[1];
+    bool ok = gen ? arg.kind == ExprKind::Tuple && arg.kids.size() == 3 && arg.kids[1]->kind == ExprKind::NoneLit &&
+                        arg.kids[2]->kind == ExprKind::NoneLit
+                  : arg.kind != ExprKind::Tuple;
+    if (!ok) {
+      error(a.pos, "E1031", gen ? "Generator takes three types, the last two None: Generator[int, None, None]"
+                                : "Iterator takes one type: Iterator[int]");
+      return Ty::Error;
+    }
+    Ty t = held(gen ? *arg.kids[0] : arg);
+    return t == Ty::Error ? Ty::Error : iterator_of(t);
+  }
   // `list[T]` (and typing's `List[T]`): T an int, float, bool, str or a list of those.
   if (base && (*base == "list" || *base == "List" || *base == "typing.List")) {
     if (a.kids[1]->kind == ExprKind::Tuple) {

@@ -139,13 +139,20 @@ const std::set<std::string>& special_names() {
                                           "typing.Optional",
                                           "typing.Tuple",
                                           "typing.List",
+                                          // lazy sequences
+                                          "typing.Iterator",
+                                          "typing.Generator",
+                                          "collections",
+                                          "collections.abc",
+                                          "collections.abc.Iterator",
+                                          "collections.abc.Generator",
                                           "dataclasses",
                                           "dataclasses.dataclass"};
   return s;
 }
 bool is_special_module(const std::string& m) {
   return m == "math" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" || m == "typing" ||
-         m == "dataclasses";
+         m == "dataclasses" || m == "collections.abc";
 }
 
 std::optional<std::string> dotted(const Expr& e) {

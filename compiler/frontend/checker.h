@@ -54,6 +54,8 @@ struct FuncInfo {
   Pos pure_pos;
   /// `@ppy.opt(n)`: the function's own optimization level (0..3), or -1.
   int opt_level = -1;
+  /// Whether the body can run off its end (a generator's end is where it is exhausted).
+  bool end_reachable = true;
 };
 
 /// What a module-level name bound by an import stands for.

@@ -13,7 +13,7 @@ Type str_type() { return Type::ptr(Type::scalar(ir::TypeKind::I8)); }
 Type ir_type(Ty t) {
   // An object is a handle, `ptr<i8>` like a str's: its fields are reached
   // through the pointer cast to its class's struct (struct_type).
-  if (is_class(t)) return str_type();
+  if (is_class(t) || is_iterator(t)) return str_type();  // a handle (is_iterator: lazy sequences)
   // A tuple is a `tuple<...>` of its elements; `T | None` is `tuple<bool, T>`
   // (present, value: a zero value when None); None itself is a false bool.
   if (is_tuple(t)) {
@@ -82,6 +82,7 @@ AttrArray effects_attr(const std::set<std::string>& effects) {
 }
 
 void FunctionLowerer::run() {
+  if (is_iterator(f_.result)) return gen_run();  // lazy sequences: a generator
   Block* entry = fn_->create_entry_block("entry");
   cur_ = entry;
   Pos p = f_.def->pos;

@@ -9,6 +9,7 @@
 namespace ppy::frontend::lowering {
 
 void FunctionLowerer::ret(Value* v, Pos p) {
+  if (gen_ && outlined_.empty()) return gen_suspend(-1, false, p);  // a generator's return: exhausted
   if (outlined_.empty()) {
     emit("core.ret", v ? std::vector<Value*>{v} : std::vector<Value*>{}, {}, {}, p);
     return;
@@ -94,7 +95,7 @@ void FunctionLowerer::finish(const Region& r, Pos p) {
     } else if (!outlined_.empty()) {
       ret(nullptr, p);  // the value is in `.ret` already
     } else {
-      ret(f_.result == Ty::None ? nullptr : load_local(".ret", p), p);
+      ret(f_.result == Ty::None || gen_ ? nullptr : load_local(".ret", p), p);
     }
     cur_ = stay;
   }

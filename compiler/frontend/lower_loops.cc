@@ -44,6 +44,7 @@ void FunctionLowerer::while_stmt(const Stmt& s) {
 }
 
 void FunctionLowerer::for_stmt(const Stmt& s) {
+  if (gen_) return gen_for(s);  // a generator's loop (lower_generator.cc)
   const Expr& t = *s.targets[0];
   const Expr& it = *s.value;
   if (it.target == "enumerate" || it.target == "zip") return for_pairs(s);
@@ -92,6 +93,22 @@ void FunctionLowerer::pairs_loop(const Expr& it, Pos p, const PairBody& body_fn)
 void FunctionLowerer::for_loop(const std::string& var_name, Pos var_pos, const Expr& it, Pos p,
                                const std::function<void()>& body_fn, const Expr* unpack,
                                const std::function<void(Value*)>& sink) {
+  if (is_iterator(it.ty) || it.target == "lazy.zip" || it.target == "lazy.enumerate") {  // lower_generator.cc
+    auto each_value = [&](Value* v) {
+      if (sink)
+        sink(v);
+      else if (unpack)
+        assign(*unpack, v, is_iterator(it.ty) ? iterator_elem(it.ty) : list_elem(it.ty));
+      else
+        store_local(var_name, v, var_pos);
+      body_fn();
+    };
+    if (is_iterator(it.ty))
+      iter_loop(it, p, each_value);
+    else
+      zip_loop(it, each_value);  // lower_lazy.cc: no list of its tuples made
+    return;
+  }
   LoopBlocks blocks = new_loop("for", true);
   Value* start;
   Value* step;

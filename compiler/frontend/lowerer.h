@@ -174,6 +174,44 @@ class FunctionLowerer {
   /// `put` (a dict or set comprehension's) takes each element instead of the append to `out`.
   void comp_into(const Expr& e, Value* out, Ty elem, const std::function<void(const Expr&)>* put = nullptr);
 
+  // --- lazy sequences (lower_lazy.cc, docs/runtime.md, "Iterables") ---
+  /// range(...) as a value, zip/enumerate/reversed, and sum/any/all/list/set/dict of an iterable.
+  Value* lazy_builtin(const Expr& e);
+  /// Runs `sink(value, type)` on each value of the iterable `it` (a generator expression's elements
+  /// as they are made, or a for loop's values), in one loop; `sink` may leave the loop's block.
+  void each(const Expr& it, Ty elem, const std::function<void(Value*, Ty)>& sink);
+  /// The values of `it` as a list: a list itself, else a new one filled by `each`.
+  Value* as_list(const Expr& it, Ty elem);
+  /// zip(...) / enumerate(...): `body_fn(tuple)` for each tuple, generators' values taken one at a time.
+  void zip_loop(const Expr& e, const std::function<void(Value*)>& body_fn);
+  /// `sum`, `any`, `all` in one loop; any/all leave it at the first value that decides.
+  Value* fold(const Expr& e);
+
+  // --- generators (lower_generator.cc, docs/runtime.md, "Generators") ---
+  /// A generator function: `fn_` makes its frame; a private `<fn>__resume` runs its body to the next yield.
+  void gen_run();
+  /// The frame: `struct<gen.<name>, __tid: i64, state: i64, s0: T0, ...>`, a field per local.
+  Type frame_type() const;
+  /// A value of type `t` for a frame field not yet assigned (a null handle for objects and tables).
+  Value* frame_zero(Ty t, Pos p);
+  /// The locals saved in the frame with `state`, then `ret (has, v)` (v null: a zero).
+  void gen_suspend(int64_t state, bool has, Pos p, Value* v = nullptr);
+  /// `yield v` / `yield from it`.
+  void gen_yield(const Expr& e);
+  /// A generator's for loop, over what `gen_walk` walks.
+  void gen_for(const Stmt& s);
+  /// A loop over `it` keeping what it walks in the locals `<n>_i`, `<n>_seq`, ... (a yield may leave and come back).
+  void gen_walk(const Expr& it, const std::string& n, Pos p, const std::function<void(Value*, Ty)>& body);
+  /// The next value of the iterator `g`, `tuple<bool, T>` (false: exhausted), from its generator's resume.
+  Value* gen_next(Value* g, Ty elem, Pos p);
+  /// A loop over the values of an iterator (a for loop, a comprehension, a consumer).
+  void iter_loop(const Expr& it, Pos p, const std::function<void(Value*)>& each_value);
+  /// `next(g)` (StopIteration when exhausted), `next(g, default)`.
+  Value* next_call(const Expr& e);
+  bool gen_ = false;          ///< lowering a generator's resume function
+  Value* frame_ = nullptr;    ///< its frame
+  std::vector<Block*> resumes_;  ///< where the body goes on after each yield, in order
+
   // --- exceptions (lower_exceptions.cc, docs/runtime.md, "Exceptions") ---
   /// How an outlined region ended when it did not raise: its i64 result.
   enum Outcome : int64_t { kFell = 0, kReturn = 1, kBreak = 2, kContinue = 3 };

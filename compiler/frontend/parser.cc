@@ -235,7 +235,18 @@ StmtPtr Parser::small_stmt() {
       if (at_kw("from")) unsupported(cur().pos, "'raise ... from'");
       return s;
     }
-    if (t.text == "yield") unsupported(t.pos, "a generator ('yield')");
+    if (t.text == "yield") {  // lazy sequences: `yield v` and `yield from it`, a call of the name `yield`
+      auto s = make(StmtKind::Expr, take().pos);
+      auto call = node(ExprKind::Call, t.pos);
+      auto callee = node(ExprKind::Name, t.pos);
+      callee->str = "yield";
+      if (accept_kw("from")) call->ival = 1;
+      if (at(Tok::Newline) || at_op(";") || at(Tok::End)) unsupported(t.pos, "a bare 'yield' (it yields None)");
+      call->kids.push_back(std::move(callee));
+      call->kids.push_back(testlist());
+      s->value = std::move(call);
+      return s;
+    }
     if (is_keyword(t.text) && t.text != "not" && t.text != "lambda" && t.text != "None" && t.text != "True" &&
         t.text != "False" && t.text != "await")
       fail(t.pos, str_cat("invalid syntax: unexpected '", t.text, "'"));

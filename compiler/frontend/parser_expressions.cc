@@ -164,7 +164,7 @@ ExprPtr Parser::testlist() {
   return finish(std::move(t));
 }
 
-ExprPtr Parser::comprehension(ExprPtr elt, Pos p, ExprKind kind, ExprPtr value) {
+ExprPtr Parser::comprehension(ExprPtr elt, Pos p, ExprKind kind, ExprPtr value, bool generator) {
   std::vector<ExprPtr> clauses;
   while (at_kw("for")) {
     Pos cp = cur().pos;
@@ -187,7 +187,12 @@ ExprPtr Parser::comprehension(ExprPtr elt, Pos p, ExprKind kind, ExprPtr value) 
   bool list = kind == ExprKind::ListComp;
   if (!list && clauses.size() > 1)
     unsupported(clauses[1]->pos, "a dict or set comprehension with several 'for' clauses");
-  expect_op(list ? "]" : "}");
+  if (generator) {  // lazy sequences: `(elt for x in it)`, its `)` left to the caller
+    if (!at_op(")")) fail(cur().pos, "Generator expression must be parenthesized");
+    clauses[0]->bval = true;
+  } else {
+    expect_op(list ? "]" : "}");
+  }
   if (!list) {
     clauses[0]->kind = kind;
     clauses[0]->kids[0] = std::move(elt);
@@ -245,7 +250,7 @@ ExprPtr Parser::named_expr() {
 ExprPtr Parser::expr() {
   DepthGuard g(*this, cur().pos);
   if (at_kw("lambda")) unsupported(cur().pos, "a lambda");
-  if (at_kw("yield")) unsupported(cur().pos, "a generator ('yield')");
+  if (at_kw("yield")) unsupported(cur().pos, "a 'yield' expression (a generator yields in a statement of its own)");
   if (at_kw("await")) unsupported(cur().pos, "'await'");
   ExprPtr e = or_test();
   if (at_kw("if")) {
@@ -405,7 +410,11 @@ ExprPtr Parser::trailers(ExprPtr e) {
         } else {
           if (!n->keywords.empty()) fail(cur().pos, "positional argument follows keyword argument");
           n->kids.push_back(named_expr());
-          if (at_kw("for")) unsupported(cur().pos, "a generator expression");
+          if (at_kw("for") && n->kids.size() == 2 && n->keywords.empty()) {  // `f(x for x in xs)`
+            Pos gp = n->kids[1]->pos;
+            n->kids[1] = comprehension(std::move(n->kids[1]), gp, ExprKind::ListComp, nullptr, true);
+          }
+          if (at_kw("for")) fail(cur().pos, "Generator expression must be parenthesized");
         }
         if (!accept_op(",")) break;
       }
@@ -513,7 +522,11 @@ ExprPtr Parser::atom() {
         take();
         if (accept_op(")")) return finish(node(ExprKind::Tuple, t.pos));
         ExprPtr e = named_expr();
-        if (at_kw("for")) unsupported(cur().pos, "a generator expression");
+        if (at_kw("for")) {  // `(x for x in xs)`
+          e = comprehension(std::move(e), t.pos, ExprKind::ListComp, nullptr, true);
+          expect_op(")");
+          return e;
+        }
         if (at_op(",")) {
           auto tup = node(ExprKind::Tuple, t.pos);
           tup->kids.push_back(std::move(e));

@@ -154,7 +154,9 @@ class Parser {
   /// (`ival` of them).
   /// A dict or set comprehension (`kind` DictComp or SetComp, closed by `}`) has one
   /// `for` clause; a dict's `value` is its last kid, after the conditions.
-  ExprPtr comprehension(ExprPtr elt, Pos p, ExprKind kind = ExprKind::ListComp, ExprPtr value = nullptr);
+  /// `generator`: a generator expression (lazy sequences), marked `bval` on its first clause; the caller takes `)`.
+  ExprPtr comprehension(ExprPtr elt, Pos p, ExprKind kind = ExprKind::ListComp, ExprPtr value = nullptr,
+                        bool generator = false);
   /// `{}`, `{k: v, ...}`, `{a, b}` and their comprehensions.
   ExprPtr brace_display(Pos p);
   ExprPtr named_expr();

@@ -135,7 +135,7 @@ TEST(Parser, ConstructsOutsideTheSubsetAreNamed) {
   const Case cases[] = {
       {"def f() -> None:\n    with open('x') as g:\n        pass\n", "a with statement", 2, 5},
       {"async def f() -> None:\n    pass\n", "async code", 1, 1},
-      {"def f() -> int:\n    yield 1\n", "a generator ('yield')", 2, 5},
+      {"def f() -> None:\n    x = yield 1\n", "a 'yield' expression (a generator yields in a statement of its own)", 2, 9},
       {"def f(n: int) -> None:\n    if (m := n) > 1:\n        pass\n", "an assignment expression (':=')", 2, 11},
       {"def f() -> None:\n    g = lambda x: x\n", "a lambda", 2, 9},
       {"def f(n: int) -> None:\n    match n:\n        case 1:\n            "

@@ -12,7 +12,7 @@
 namespace ppy::frontend {
 namespace {
 
-enum class Kind { NoneValue, Tuple, Optional, List, Class, Dict, Set };
+enum class Kind { NoneValue, Tuple, Optional, List, Class, Dict, Set, Iterator };
 
 struct Compound {
   Kind kind;
@@ -57,6 +57,17 @@ Table& table() {
 }  // namespace
 
 Ty none_value() { return table().intern(Kind::NoneValue, {}, "None"); }
+
+// Lazy sequences: a generator's frame.
+Ty iterator_of(Ty elem) { return table().intern(Kind::Iterator, {elem}, str_cat("Iterator[", ty_name(elem), "]")); }
+bool is_iterator(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Iterator;
+}
+Ty iterator_elem(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Iterator ? c->elems[0] : Ty::Error;
+}
 
 Ty tuple_of(const std::vector<Ty>& elems) {
   std::string name = "tuple[";

@@ -23,6 +23,11 @@ Ty list_elem(Ty t);
 /// Whether a list may hold values of type `t`: int, float, bool, str, lists,
 /// tuples and optionals of those (a tuple or an optional is boxed, docs/runtime.md).
 bool list_holdable(Ty t);
+/// `Iterator[elem]` (also `Generator[elem, None, None]`): a generator's frame on the collector (lazy sequences).
+Ty iterator_of(Ty elem);
+bool is_iterator(Ty t);
+/// What an iterator yields (Error for anything else).
+Ty iterator_elem(Ty t);
 /// `dict[key, value]` and `set[elem]`: handles to the runtime's tables (ppy_dict.h).
 Ty dict_of(Ty key, Ty value);
 Ty set_of(Ty elem);

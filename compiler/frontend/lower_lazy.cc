@@ -1,0 +1,166 @@
+// IR generation, lazy sequences (docs/runtime.md, "Iterables"): sum/any/all of any iterable as one loop
+// (a generator expression's elements made one at a time, any/all leaving at the first that decides),
+// zip/enumerate/reversed and range(...) as lists where an iterable goes, list/set/dict of an iterable.
+#include "lazy.h"
+#include "lowerer.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend::lowering {
+
+namespace {
+
+/// What a loop over `it` gives at each step (the checker's iter_type).
+Ty iter_elem(const Expr& it) {
+  if (it.target == "range") return Ty::Int;
+  if (it.ty == Ty::Str) return Ty::Str;
+  if (is_dict(it.ty) || is_set(it.ty)) return key_of(it.ty);
+  return list_elem(it.ty);
+}
+
+}  // namespace
+
+void FunctionLowerer::each(const Expr& it, Ty elem, const std::function<void(Value*, Ty)>& sink) {
+  if (is_genexp(it)) {  // its clauses' loops, each element handed on as it is made
+    std::function<void(const Expr&)> put = [&](const Expr& x) { sink(coerce(expr(x), x.ty, elem, x.pos), elem); };
+    comp_into(it, nullptr, elem, &put);
+    return;
+  }
+  for_loop(
+      str_cat(".each", ++labels_), it.pos, it, it.pos, [] {}, nullptr, [&](Value* v) { sink(v, elem); });
+}
+
+Value* FunctionLowerer::as_list(const Expr& it, Ty elem) {
+  if (it.target != "range" && is_list(it.ty)) return expr(it);  // a list, or one made (a comprehension, zip ...)
+  Pos p = it.pos;
+  Value* out = new_list(list_of(elem), const_index(0, p), p);
+  std::string append = str_cat("ppy_list_append_", list_suffix(elem));
+  each(it, elem, [&](Value* v, Ty t) { call_extern(append.c_str(), {out, element_arg(v, t, elem, p)}, p); });
+  return out;
+}
+
+Value* FunctionLowerer::fold(const Expr& e) {
+  Pos p = e.pos;
+  const Expr& a = *e.kids[1];
+  Ty elem = iter_elem(a);
+  if (e.target == "lazy.sum") {
+    const std::string& total = e.ops[0];
+    Ty tt = e.ty;
+    store_local(total, tt == Ty::Float ? const_f64(0.0, p) : const_i64(0, p), p);
+    each(a, elem, [&](Value* v, Ty t) {
+      Value* sum = arith("+", load_local(total, p), tt, convert(v, t, tt, p), tt, tt, p);
+      store_local(total, sum, p);
+    });
+    return load_local(total, p);
+  }
+  bool any = e.target == "lazy.any";
+  int n = ++labels_;
+  Block* done = new_block(any ? "any.done" : "all.done", n);
+  Value* result = done->add_argument(Type::i1(), any ? "any" : "all");
+  each(a, elem, [&](Value* v, Ty t) {
+    Value* c = truth(v, t, p);
+    Block* next = new_block(any ? "any.next" : "all.next", ++labels_);
+    if (any)
+      cond_br(c, done, {const_bool(true, p)}, next, {}, p);
+    else
+      cond_br(c, next, {}, done, {const_bool(false, p)}, p);
+    cur_ = next;
+  });
+  if (!terminated()) br(done, {const_bool(!any, p)}, p);
+  cur_ = done;
+  return result;
+}
+
+Value* FunctionLowerer::lazy_builtin(const Expr& e) {
+  Pos p = e.pos;
+  const std::string& n = e.target;
+  if (n == "range") return as_list(e, Ty::Int);
+  if (n == "next") return next_call(e);
+  if (n == "yield" || n == "yield.from") {
+    gen_yield(e);
+    return nullptr;
+  }
+  if (n == "lazy.sum" || n == "lazy.any" || n == "lazy.all") return fold(e);
+  const Expr& a = *e.kids[1];
+  if (n == "lazy.list") return expr(a);  // a new list already: a comprehension's, zip's ...
+  if (n == "lazy.set" || n == "lazy.dict") {
+    Value* out = new_table(e.ty, p);
+    bool set = n == "lazy.set";
+    Ty elem = iter_elem(a);
+    each(a, elem, [&](Value* v, Ty t) {
+      if (set) {
+        set_add(out, e.ty, key(coerce(v, t, key_of(e.ty), p), e.ty, p), p);
+      } else {
+        std::vector<Ty> kv = tuple_elems(t);
+        Value* k = coerce(extract(v, 0, p), kv[0], key_of(e.ty), p);
+        Value* val = coerce(extract(v, 1, p), kv[1], dict_value(e.ty), p);
+        table_set(out, e.ty, key(k, e.ty, p), val, p);
+      }
+    });
+    return out;
+  }
+  Ty tup = list_elem(e.ty);
+  if (n == "lazy.reversed") {
+    Value* l = as_list(a, tup);
+    bool fresh = is_genexp(a) || a.target == "range" || !is_list(a.ty) || a.target.starts_with("lazy.");
+    if (!fresh) l = list_copy(l, e.ty, p);
+    call_extern("ppy_list_reverse", {l}, p);
+    return l;
+  }
+  // zip and enumerate: a list of tuples.
+  Value* out = new_list(e.ty, const_index(0, p), p);
+  std::string append = str_cat("ppy_list_append_", list_suffix(tup));
+  zip_loop(e, [&](Value* t) { call_extern(append.c_str(), {out, element_arg(t, tup, tup, p)}, p); });
+  return out;
+}
+
+void FunctionLowerer::zip_loop(const Expr& e, const std::function<void(Value*)>& body_fn) {
+  Pos p = e.pos;
+  Ty tup = list_elem(e.ty);
+  std::vector<Ty> elems = tuple_elems(tup);
+  bool zip = e.target == "lazy.zip";
+  // Each iterable as a list, but a generator's values, which are taken one at a time as Python's zip takes them.
+  std::vector<Value*> srcs;
+  std::vector<const Expr*> args;
+  for (size_t k = 1; k < (zip ? e.kids.size() : 2u); ++k) {
+    const Expr& a = *e.kids[k];
+    args.push_back(&a);
+    srcs.push_back(is_iterator(a.ty) ? expr(a) : as_list(a, elems[zip ? k - 1 : 1]));
+  }
+  Value* start = !zip && e.kids.size() == 3 ? convert(expr(*e.kids[2]), e.kids[2]->ty, Ty::Int, p) : nullptr;
+  LoopBlocks b = new_loop(zip ? "zip" : "enumerate", true);
+  std::vector<Value*> vals(srcs.size(), nullptr);
+  auto test = [&](Value* i) {
+    // In order, stopping at the first that is exhausted (a generator after it is not run).
+    Value* c = nullptr;
+    for (size_t k = 0; k < srcs.size(); ++k) {
+      if (c) {
+        Block* more = new_block(zip ? "zip.more" : "enumerate.more", ++labels_);
+        cond_br(c, more, {}, b.exit, {}, p);
+        cur_ = more;
+      }
+      Ty et = elems[zip ? k : 1];
+      if (is_iterator(args[k]->ty)) {
+        Value* r = gen_next(srcs[k], et, p);
+        vals[k] = extract(r, 1, p);
+        c = extract(r, 0, p);
+      } else {
+        c = cmp("lt", i, list_len(srcs[k], p), p);
+        vals[k] = nullptr;
+      }
+    }
+    return c;
+  };
+  auto body = [&](Value* i) {
+    std::vector<Value*> tv;
+    if (!zip) tv.push_back(start ? iadd(i, start, p) : i);
+    for (size_t k = 0; k < srcs.size(); ++k) {
+      Ty et = elems[zip ? k : 1];
+      tv.push_back(vals[k] ? vals[k]
+                           : emit("core.buffer_load", {srcs[k], cast(i, Type::index(), p)}, {ir_type(et)}, {}, p));
+    }
+    body_fn(make_tuple(tv, tup, p));
+  };
+  loop(b, const_i64(0, p), test, body, nullptr, "proven", p);
+}
+
+}  // namespace ppy::frontend::lowering
