@@ -140,12 +140,17 @@ const std::set<std::string>& special_names() {
                                           "typing.Tuple",
                                           "typing.List",
                                           "dataclasses",
-                                          "dataclasses.dataclass"};
+                                          "dataclasses.dataclass",
+                                          // functions as values (callable.h)
+                                          "typing.Callable",
+                                          "collections",
+                                          "collections.abc",
+                                          "collections.abc.Callable"};
   return s;
 }
 bool is_special_module(const std::string& m) {
   return m == "math" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" || m == "typing" ||
-         m == "dataclasses";
+         m == "dataclasses" || m == "collections" || m == "collections.abc";
 }
 
 std::optional<std::string> dotted(const Expr& e) {
