@@ -297,6 +297,23 @@ Expr CWriter::op_expr(const ir::Operation& op) {
     }
     case ir::CoreOp::CallExtern:
       return runtime_call(op);
+    case ir::CoreOp::FuncRef: {  // a function value: its address, as the ptr<i8> it travels as
+      const std::string* callee = ir::call_callee(op);
+      auto it = fn_names_.find(callee ? *callee : "");
+      if (it == fn_names_.end()) return fail(op, "a core.func_ref of no function"), Expr{"0", kAtom};
+      return {str_cat("((", c_type(rt), ")(uintptr_t)&", it->second, ")"), kAtom};
+    }
+    case ir::CoreOp::CallIndirect: {  // the value cast back to the function's type, then called
+      std::string params, args;
+      for (size_t i = 1; i < op.num_operands(); ++i) {
+        str_append(params, i > 1 ? ", " : "", c_type(op.operand(i)->type()));
+        str_append(args, i > 1 ? ", " : "", expr(op.operand(i)).text);
+      }
+      std::string result = op.num_results() ? c_type(op.result(0)->type()) : std::string("void");
+      return {str_cat("((", result, " (*)(", params.empty() ? "void" : params, "))(uintptr_t)",
+                      paren(expr(op.operand(0)), kUnary), ")(", args, ")"),
+              kPostfix};
+    }
     case ir::CoreOp::MathSqrt:
     case ir::CoreOp::MathSin:
     case ir::CoreOp::MathCos:

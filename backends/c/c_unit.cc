@@ -153,12 +153,19 @@ absl::StatusOr<std::string> CWriter::export_header() {
 
 std::set<const ir::Function*> CWriter::recursive_functions() const {
   std::map<const ir::Function*, std::set<const ir::Function*>> calls;
+  // A call through a function value may reach any function taken as a value.
+  std::set<const ir::Function*> values, calls_values;
   for (auto& f : m_.functions())
     ir::walk(f->body(), [&](const ir::Operation& op) {
-      const std::string* callee = ir::core_op(op) == ir::CoreOp::Call ? ir::call_callee(op) : nullptr;
+      ir::CoreOp k = ir::core_op(op);
+      if (k == ir::CoreOp::CallIndirect) calls_values.insert(f.get());
+      const std::string* callee = k == ir::CoreOp::Call || k == ir::CoreOp::FuncRef ? ir::call_callee(op) : nullptr;
       if (!callee) return;
-      if (const ir::Function* g = m_.function(*callee); g && !g->is_declaration()) calls[f.get()].insert(g);
+      const ir::Function* g = m_.function(*callee);
+      if (!g || g->is_declaration()) return;
+      (k == ir::CoreOp::FuncRef ? values : calls[f.get()]).insert(g);
     });
+  for (const ir::Function* f : calls_values) calls[f].insert(values.begin(), values.end());
   std::set<const ir::Function*> out;
   for (auto& f : m_.functions()) {
     std::set<const ir::Function*> seen;

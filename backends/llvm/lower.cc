@@ -89,13 +89,20 @@ absl::Status ModuleLowering::lower_globals() {
 void ModuleLowering::find_recursive() {
   // Tarjan's strongly connected components over the module's call graph.
   std::unordered_map<std::string, std::vector<std::string>> calls;
+  // A call through a function value may reach any function taken as a value.
+  std::vector<std::string> values;
+  std::vector<std::string> calls_values;
   for (auto& f : ir_.functions()) {
     auto& out = calls[f->name()];
     ir::walk(f->body(), [&](const ir::Operation& op) {
+      if (ir::core_op(op) == ir::CoreOp::CallIndirect) calls_values.push_back(f->name());
+      if (ir::core_op(op) == ir::CoreOp::FuncRef)
+        if (const std::string* callee = ir::call_callee(op)) values.push_back(*callee);
       if (ir::core_op(op) != ir::CoreOp::Call) return;
       if (const std::string* callee = ir::call_callee(op)) out.push_back(*callee);
     });
   }
+  for (const std::string& f : calls_values) calls[f].insert(calls[f].end(), values.begin(), values.end());
   std::unordered_map<std::string, int> index, low;
   std::unordered_set<std::string> on_stack;
   std::vector<std::string> stack;

@@ -323,6 +323,24 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     }
     case ir::CoreOp::CallExtern:
       return lower_call_extern(op);
+    case ir::CoreOp::FuncRef: {  // a function value: the function's address
+      const std::string* callee = ir::call_callee(op);
+      if (!callee || !m_.has_function(*callee)) return fail(op, "a core.func_ref of no function of the module");
+      return set(m_.function(*callee));
+    }
+    case ir::CoreOp::CallIndirect: {  // a call of the function value operand 0 holds, by the operands' types
+      std::vector<llvm::Type*> params;
+      for (size_t i = 1; i < op.num_operands(); ++i) params.push_back(args[i]->getType());
+      llvm::Type* result = op.num_results() ? m_.type(op.result(0)->type()) : llvm::Type::getVoidTy(m_.ctx());
+      if (!result || op.num_results() > 1) return fail(op, "an indirect call of this result type");
+      auto* fty = llvm::FunctionType::get(result, params, false);
+      std::vector<llvm::Value*> rest(args.begin() + 1, args.end());
+      llvm::CallInst* call = b_.CreateCall(fty, args[0], rest);
+      for (size_t i = 0; i < params.size(); ++i)  // zeroext bools, as every function of the module takes them
+        if (params[i]->isIntegerTy(1)) call->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::ZExt);
+      if (result->isIntegerTy(1)) call->addRetAttr(llvm::Attribute::ZExt);
+      return set(call);
+    }
     default:
       break;
   }

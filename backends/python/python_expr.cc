@@ -186,6 +186,17 @@ Expr ModuleWriter::op_expr(const ir::Operation& op) {
     }
     case ir::CoreOp::CallExtern:
       return runtime_call(op);
+    case ir::CoreOp::FuncRef: {  // a function value: Python's own function object
+      const std::string* callee = ir::call_callee(op);
+      auto it = fn_names_.find(callee ? *callee : "");
+      if (it == fn_names_.end()) return fail(op, "a core.func_ref of no function"), Expr{"None", kAtom};
+      return {it->second, kAtom};
+    }
+    case ir::CoreOp::CallIndirect: {
+      std::string a;
+      for (size_t i = 1; i < op.num_operands(); ++i) str_append(a, i > 1 ? ", " : "", expr(op.operand(i)).text);
+      return {str_cat(paren(expr(op.operand(0)), kAtom), "(", a, ")"), kAtom};
+    }
     default:
       if (ir::is_math(c)) return math(op, c);
       break;

@@ -61,6 +61,8 @@ Effects effects_of(const ir::Operation& op, const ir::Module* module) {
       // Recursion too deep raises in Python whatever the callee does.
       e.raises = true;
     }
+  } else if (kind == ir::CoreOp::CallIndirect) {  // a function value: any function it may be
+    e.reads = e.writes = e.raises = true;
   } else if (n == "gpu.launch" || n == "gpu.barrier" || n == "gpu.subgroup_barrier") {
     e.writes = e.reads = true;
   }

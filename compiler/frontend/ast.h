@@ -50,6 +50,10 @@ enum class ExprKind : uint8_t {
   /// `{k: v for x in it if cond}`: kids are k, it, (ival 1) cond, then v last; ops the target's names
   DictComp,
   SetComp,  ///< `{elt for x in it if cond}`: as ListComp
+  /// `lambda a, b: body` (callable.h): ops its parameters' names, kids[0] the
+  /// body until the checker moves it into the function it makes (ival: that
+  /// function's index in ModuleInfo::closures).
+  Lambda,
 };
 
 /// What a name, attribute or call refers to (set by the checker).
@@ -70,6 +74,7 @@ enum class Ref : uint8_t {
            ///< name)
   Super,   ///< `super().m(args)`: the base's method (target `Class.m`, the
            ///< function called)
+  Value,   ///< `f(args)` where `f` is a function value (callable.h): an indirect call
 };
 
 struct Expr;
@@ -126,6 +131,7 @@ enum class StmtKind : uint8_t {
   /// `class Name(Base):`: def holds the name, decorators and body (its params
   /// none), targets the bases.
   Class,
+  Nonlocal,  ///< `nonlocal a, b`: names in `names` (callable.h)
 };
 
 struct Stmt;

@@ -269,6 +269,33 @@ class BodyChecker {
   /// Where d.keys() and d.values() may be read (1), and d.items() too (2): what takes a list.
   int views_ok_ = 0;
 
+  // --- functions as values (check_closure.cc, callable.h) ---
+  /// The names of the body's `nonlocal` statements (E1001 when none is bound around it).
+  void collect_nonlocals(const std::vector<StmtPtr>& body);
+  /// The variables this body may reach in the functions around it, with their types.
+  void visible(std::map<std::string, Ty>& out) const;
+  /// A nested function sees the variables around it as its own (its locals hide them).
+  void seed_enclosing();
+  /// `def` inside a function: a closure assigned to the local of its name, its body checked at the end.
+  void nested_def(Stmt& s);
+  /// The nested defs' bodies, after this body (every variable around them has its type).
+  void check_nested();
+  /// The variables around it a nested function uses: its captures, and the cells of the one that owns them.
+  void finish_closure(FuncInfo& c, BodyChecker& child);
+  /// `lambda a: body`, its parameters' types from the Callable `expected`.
+  Ty lambda_expr(Expr& e, Ty expected);
+  /// `f(args)` where `f` (e.kids[0], checked) is a value of the Callable type `ct`.
+  Ty value_call(Expr& e, Ty ct);
+  /// A function of the module named as a value.
+  Ty function_value(Expr& e, const Resolved& r);
+  /// `sorted(xs, key=, reverse=)`, `min`/`max(xs, key=)` and `xs.sort(key=, reverse=)` (n "sort", `base` the
+  /// list's type): check_keyed.cc.
+  Ty keyed_call(Expr& e, const std::string& n, Ty base);
+  BodyChecker* outer_ = nullptr;     ///< the function around a nested one
+  std::set<std::string> nonlocal_;   ///< names of this body's `nonlocal` statements
+  std::set<std::string> enclosing_;  ///< variables of the functions around it, seen as its own
+  std::vector<size_t> deferred_;     ///< nested defs (their index in ModuleInfo::closures) to check last
+
   ModuleInfo& m_;
   FuncInfo& f_;
   const ModuleInterfaces& all_;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "callable.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -53,6 +54,15 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     if (!path) {
       for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
       if (bt != Ty::Error) error(callee.pos, "E1010", str_cat("methods of ", ty_name(bt), " are outside the ppy subset"));
+      return Ty::Error;
+    }
+  }
+  // A function value: a local (`f(x)`, a nested def), or any expression giving one (`ops[i](x)`).
+  if ((!path || (callee.kind == ExprKind::Name && types_.count(*path))) && callee.kind != ExprKind::Attribute) {
+    Ty ct = value(callee, Ty::Error);
+    if (is_callable(ct)) return value_call(e, ct);
+    if (ct == Ty::Error) {
+      for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
       return Ty::Error;
     }
   }
@@ -281,6 +291,9 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
   }
   if (auto lazy = lazy_builtin(e, n)) return *lazy;  // lazy sequences (check_lazy.cc)
   if (n == "list") return list_call(e, Ty::Error);
+  if ((n == "sorted" || n == "min" || n == "max") && !gpu_ &&
+      (!e.keywords.empty() || (n == "sorted" && e.kids.size() == 2 && view_call(*e.kids[1]) == 2)))
+    return keyed_call(e, n, Ty::Error);  // key= and reverse= (check_keyed.cc)
   if (!e.keywords.empty()) {
     error(e.keywords[0].pos, "E1032", str_cat(n, "() takes no keyword arguments"));
     return Ty::Error;

@@ -2,6 +2,7 @@
 // assigned, constructors, method calls (dispatched on the instance's class),
 // super(), isinstance.
 #include "body_checker.h"
+#include "callable.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -119,6 +120,11 @@ Ty BodyChecker::ctor_call(Expr& e, Ty cls) {
 Ty BodyChecker::method_call(Expr& e, Expr& callee, Ty bt) {
   ClassInfo& c = *class_info(bt);
   const std::string& name = callee.str;
+  if (int fi = c.field(name); fi >= 0 && is_callable(c.fields[static_cast<size_t>(fi)].second)) {
+    Ty ct = value(callee, Ty::Error);  // a field holding a function value (check_closure.cc)
+    if (ct == Ty::Error) return Ty::Error;
+    return value_call(e, ct);
+  }
   auto it = c.methods.find(name);
   if (it == c.methods.end() || name == "__init__") {
     for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);

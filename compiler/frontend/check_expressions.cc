@@ -6,6 +6,7 @@
 
 #include "body_checker.h"
 #include "lazy.h"
+#include "callable.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -39,6 +40,7 @@ void BodyChecker::index(Expr& e) {
 
 Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
   switch (e.kind) {
+    case ExprKind::Lambda: return lambda_expr(e, expected);  // check_closure.cc
     case ExprKind::Int: return Ty::Int;
     case ExprKind::Float: return Ty::Float;
     case ExprKind::Bool: return Ty::Bool;
@@ -317,6 +319,7 @@ Ty BodyChecker::name(Expr& e) {
   }
   Resolved r = resolve_path(e.str);
   if (r.ref == Ref::Const) return use_const(e, r);
+  if (r.ref == Ref::Func) return function_value(e, r);  // a function as a value (callable.h)
   if (r.ref == Ref::Unresolved && m_.module_vars.count(e.str) && !f_.module_code) {
     // Python reads a module variable a function does not assign.
     if (!use_module_var(e.str, e.pos)) return Ty::Error;

@@ -21,6 +21,7 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
                   " given)"));
     return Ty::Error;
   };
+  if (name == "sort" && !e.keywords.empty()) return keyed_call(e, "sort", base);  // check_keyed.cc
   if (!e.keywords.empty()) {
     error(e.keywords[0].pos, "E1010", str_cat("list.", name, "() with keywords is outside the ppy subset"));
     return Ty::Error;

@@ -32,9 +32,12 @@ void BodyChecker::run() {
     order_.push_back(n);
   }
   if (!f_.module_code) declare_globals(def.body);
+  collect_nonlocals(def.body);
   collect_locals(def.body);
+  seed_enclosing();
   bool generator = generator_start();  // lazy sequences
   block(def.body);
+  check_nested();
   if (generator) generator_loops(def.body);
   f_.end_reachable = flow_.reachable;
   if (flow_.reachable && f_.result != Ty::None && f_.result != Ty::Error && !is_iterator(f_.result))
@@ -62,7 +65,7 @@ void BodyChecker::raises() {
 
 void BodyChecker::collect_target(const Expr& t) {
   if (t.kind == ExprKind::Name) {
-    if (!types_.count(t.str)) {
+    if (!types_.count(t.str) && !nonlocal_.count(t.str)) {
       types_[t.str] = Ty::Error;
       unknown_.insert(t.str);
     }
@@ -74,6 +77,13 @@ void BodyChecker::collect_target(const Expr& t) {
 void BodyChecker::collect_locals(const std::vector<StmtPtr>& body) {
   for (auto& s : body) {
     if (s->kind == StmtKind::Class) continue;  // refused (a class inside a function)
+    if (s->kind == StmtKind::Def && s->def && !f_.module_code) {  // a nested def binds its name
+      Expr name;
+      name.kind = ExprKind::Name;
+      name.str = s->def->name;
+      collect_target(name);
+      continue;
+    }
     for (auto& t : s->targets) collect_target(*t);
     for (auto& h : s->handlers)
       if (!h.name.empty() && !types_.count(h.name)) {
@@ -340,8 +350,13 @@ void BodyChecker::stmt(Stmt& s) {
       try_stmt(s);
       return;
     case StmtKind::Def:
-      error(s.pos, "E1010", f_.module_code ? "a function defined inside a module-level block is outside the ppy subset"
-                                           : "a nested function is outside the ppy subset");
+      if (f_.module_code) {
+        error(s.pos, "E1010", "a function defined inside a module-level block is outside the ppy subset");
+        return;
+      }
+      nested_def(s);
+      return;
+    case StmtKind::Nonlocal:  // declared before the body is checked (collect_nonlocals)
       return;
     case StmtKind::Import:
     case StmtKind::ImportFrom:

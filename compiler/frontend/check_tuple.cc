@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "callable.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -13,6 +14,7 @@ namespace ppy::frontend::checking {
 
 std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(const Expr&)>& elem,
                                       const std::function<void(Pos, const char*, std::string)>& error) {
+  if (auto c = callable_annotation(a, elem, error)) return c;  // Callable[[A, B], R] (callable.h)
   auto held = [&](const Expr& x) {
     Ty t = elem(x);
     if (t != Ty::Error && !holdable(t)) {

@@ -147,12 +147,15 @@ const std::set<std::string>& special_names() {
                                           "collections.abc.Iterator",
                                           "collections.abc.Generator",
                                           "dataclasses",
-                                          "dataclasses.dataclass"};
+                                          "dataclasses.dataclass",
+                                          // functions as values (callable.h)
+                                          "typing.Callable",
+                                          "collections.abc.Callable"};
   return s;
 }
 bool is_special_module(const std::string& m) {
   return m == "math" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" || m == "typing" ||
-         m == "dataclasses" || m == "collections.abc";
+         m == "dataclasses" || m == "collections" || m == "collections.abc";
 }
 
 std::optional<std::string> dotted(const Expr& e) {

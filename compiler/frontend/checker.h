@@ -3,6 +3,7 @@
 // resolution, types, definite assignment, reachability and effects of every
 // function body. It annotates the AST; IR generation trusts what it wrote.
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -56,6 +57,14 @@ struct FuncInfo {
   int opt_level = -1;
   /// Whether the body can run off its end (a generator's end is where it is exhausted).
   bool end_reachable = true;
+  // --- functions as values (callable.h, docs/runtime.md "Functions as values") ---
+  /// A nested def or a lambda: its IR function takes the closure first.
+  bool closure = false;
+  /// A closure's variables of the functions around it, in the closure's order,
+  /// each a cell (a handle to where the variable lives) in this function.
+  std::vector<std::pair<std::string, Ty>> captures;
+  /// Own locals a nested function reads or writes: they live in cells.
+  std::set<std::string> cells;
 };
 
 /// What a module-level name bound by an import stands for.
@@ -109,6 +118,13 @@ struct ModuleInfo {
   /// Qualnames of other modules' functions this module calls (extern
   /// declarations).
   std::set<std::string> externals;
+  /// Nested defs and lambdas (callable.h), each an IR function of the module; a
+  /// deque, so a function being checked keeps its place while more are added.
+  std::deque<FuncInfo> closures;
+  std::deque<std::unique_ptr<FuncDef>> closure_defs;  ///< a lambda's function, made by the checker
+  std::map<const FuncDef*, size_t> closure_of;        ///< a nested def's index in `closures`
+  /// Functions of the module used as values: each gets an entry taking the closure first.
+  std::set<std::string> func_values;
 
   FuncInfo* func(const std::string& n) {
     auto it = func_index.find(n);

@@ -3,6 +3,7 @@
 // lowers to is the lower_*.cc files' (lowerer.h names them).
 #include "lower.h"
 
+#include "callable.h"
 #include "lowerer.h"
 
 namespace ppy::frontend {
@@ -14,6 +15,7 @@ Type ir_type(Ty t) {
   // An object is a handle, `ptr<i8>` like a str's: its fields are reached
   // through the pointer cast to its class's struct (struct_type).
   if (is_class(t) || is_iterator(t)) return str_type();  // a handle (is_iterator: lazy sequences)
+  if (is_callable(t)) return str_type();  // a function value: a closure's handle (callable.h)
   // A tuple is a `tuple<...>` of its elements; `T | None` is `tuple<bool, T>`
   // (present, value: a zero value when None); None itself is a false bool.
   if (is_tuple(t)) {
@@ -86,7 +88,11 @@ void FunctionLowerer::run() {
   Block* entry = fn_->create_entry_block("entry");
   cur_ = entry;
   Pos p = f_.def->pos;
-  for (size_t i = 0; i < f_.def->params.size(); ++i) entry->argument(i)->set_hint(f_.def->params[i].name);
+  size_t first = f_.closure ? 1 : 0;  // a closure's function takes the closure first (lower_closure.cc)
+  if (f_.closure) entry->argument(0)->set_hint("closure");
+  for (size_t i = 0; i < f_.def->params.size(); ++i)
+    entry->argument(first + i)->set_hint(f_.def->params[i].name);
+  cells_ = f_.cells;
   for (auto& [name, ty] : f_.locals) {
     if (ty == Ty::Error) continue;
     if (f_.module_code && m_.shared_vars.count(name)) {
@@ -96,15 +102,16 @@ void FunctionLowerer::run() {
       if (ty == Ty::Str || is_list(ty) || is_class(ty)) call_extern("ppy_list_root", {slots_.at(name)}, p);
       continue;
     }
-    slots_[name] = emit("core.alloca", {}, {Type::ptr(ir_type(ty), "stack")}, {}, p);
-    slots_[name]->set_hint((name[0] == '.' ? name.substr(1) : name) + "_slot");
+    slots_[name] = emit("core.alloca", {}, {Type::ptr(is_cell(name) ? str_type() : ir_type(ty), "stack")}, {}, p);
+    slots_[name]->set_hint((name[0] == '.' ? name.substr(1) : name) + (is_cell(name) ? "_cell" : "_slot"));
     slot_ty_[name] = ty;
     stack_slots_.push_back(name);
   }
   for (auto& [name, ty] : f_.globals)
     if (ty != Ty::Error) global_slot(name, ty, p);
+  if (!cells_.empty() || f_.closure) closure_entry(p);
   for (size_t i = 0; i < f_.def->params.size(); ++i)
-    emit("core.store", {entry->argument(i), slots_.at(f_.def->params[i].name)}, {}, {}, f_.def->params[i].pos);
+    store_local(f_.def->params[i].name, entry->argument(first + i), f_.def->params[i].pos);
   // The entry's code runs after the code of every module it imports.
   if (f_.module_code)
     for (const std::string& mod : m_.init_order)
@@ -167,8 +174,13 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
                                                : ir::Attribute(false);
     mod->globals()[g.name] = g;
   }
-  for (const FuncInfo& f : m.funcs) {
+  std::vector<const FuncInfo*> funcs;
+  for (const FuncInfo& f : m.funcs) funcs.push_back(&f);
+  for (const FuncInfo& f : m.closures) funcs.push_back(&f);  // nested defs and lambdas (callable.h)
+  for (const FuncInfo* fp : funcs) {
+    const FuncInfo& f = *fp;
     std::vector<ir::Param> params;
+    if (f.closure) params.push_back({lowering::str_type(), {}, "closure"});
     for (size_t i = 0; i < f.params.size(); ++i) params.push_back({ir_type(f.params[i]), {}, f.def->params[i].name});
     std::vector<Type> results;
     if (f.result != Ty::None) results.push_back(ir_type(f.result));
@@ -179,6 +191,7 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
     if (f.exported) fn->attributes().set("ppy.export", true);
     if (f.xla_jit) fn->attributes().set("xla.jit", true);
     if (f.opt_level >= 0) fn->attributes().set("ppy.opt_level", int64_t{f.opt_level});
+    if (f.closure) fn->set_visibility(ir::Visibility::Private);
     if (!f.gpu_kind.empty()) {
       fn->attributes().set("gpu.kind", f.gpu_kind);
       mod->dialects()["gpu"] = 1;
@@ -186,6 +199,7 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
     ir::Function* raw = mod->add_function(std::move(fn));
     lowering::FunctionLowerer(m, f, raw, *mod, all).run();
   }
+  lowering::lower_value_entries(m, *mod);
   for (const std::string& q : m.externals) {
     size_t dot = q.rfind('.');
     std::string mn = q.substr(0, dot), fname = q.substr(dot + 1);

@@ -21,6 +21,8 @@ Value* FunctionLowerer::call(const Expr& e) {
     case Ref::Cuda:
     case Ref::Native:
       return gpu_call(e);
+    case Ref::Value:  // a function value (lower_closure.cc)
+      return value_call(e);
     default:
       return const_i64(0, p);
   }
@@ -54,6 +56,7 @@ Value* FunctionLowerer::builtin(const Expr& e) {
     print_call(e);
     return nullptr;
   }
+  if (n.starts_with("keyed.")) return keyed_builtin(e);  // key= / reverse= (lower_keyed.cc)
   if (n == "int0") return const_i64(0, p);
   if (n == "float0") return const_f64(0.0, p);
   if (n == "bool0") return const_bool(false, p);

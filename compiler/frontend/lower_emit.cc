@@ -176,10 +176,12 @@ void FunctionLowerer::global_slot(const std::string& name, Ty ty, Pos p) {
 }
 
 void FunctionLowerer::store_local(const std::string& name, Value* v, Pos p) {
+  if (is_cell(name)) return store_cell(name, v, p);  // shared with a nested function (lower_closure.cc)
   emit("core.store", {v, slots_.at(name)}, {}, {}, p);
 }
 
 Value* FunctionLowerer::load_local(const std::string& name, Pos p) {
+  if (is_cell(name)) return load_cell(name, p);
   return emit("core.load", {slots_.at(name)}, {ir_type(slot_ty_.at(name))}, {}, p);
 }
 

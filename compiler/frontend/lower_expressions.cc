@@ -25,8 +25,11 @@ Value* FunctionLowerer::expr(const Expr& e) {
       return str_literal(e.str, p);
     case ExprKind::FString:
       return fstring(e);
+    case ExprKind::Lambda:  // lower_closure.cc
+      return closure_value(static_cast<size_t>(e.ival), p);
     case ExprKind::Name:
     case ExprKind::Attribute:
+      if (e.kind == ExprKind::Name && e.ref == Ref::Func) return function_value(e.target, p);  // a function as a value
       if (e.kind == ExprKind::Attribute && e.ref != Ref::Const && is_class(e.kids[0]->ty))
         return field_get(expr(*e.kids[0]), e.kids[0]->ty, e.str, p);
       if (e.ref == Ref::Const) {

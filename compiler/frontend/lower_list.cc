@@ -2,6 +2,7 @@
 // conventions, list(), the builtins and methods of lists, `[x] * n`.
 #include <cmath>
 
+#include "callable.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -40,6 +41,7 @@ std::string FunctionLowerer::value_desc(Ty e) {
     return d + ")";
   }
   if (is_class(e)) return "o";  // objects: the checker refuses what would read this
+  if (is_callable(e)) return "o";  // function values (callable.h): handles, as objects
   if (is_list(e)) return "[" + list_desc(e);
   return "n";  // the value None (a tuple element `(1, None)`)
 }

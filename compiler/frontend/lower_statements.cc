@@ -13,8 +13,12 @@ void FunctionLowerer::block(const std::vector<StmtPtr>& body) {
 
 void FunctionLowerer::stmt(const Stmt& s) {
   switch (s.kind) {
+    case StmtKind::Def:  // a nested def: its closure, in the local of its name (lower_closure.cc)
+      if (auto it = m_.closure_of.find(s.def.get()); it != m_.closure_of.end())
+        store_local(s.def->name, closure_value(it->second, s.pos), s.pos);
+      return;
     case StmtKind::Pass:
-    case StmtKind::Def:
+    case StmtKind::Nonlocal:
     case StmtKind::Global:
     case StmtKind::Import:
     case StmtKind::ImportFrom:

@@ -47,6 +47,12 @@ int64_t object_bytes(Type t);
 /// A function's `ppy.effects`: its effects, or `pure` when it has none.
 AttrArray effects_attr(const std::set<std::string>& effects);
 
+/// The symbol of module function `func`'s value entry: it takes the closure
+/// first, then the function's parameters (lower_closure.cc).
+std::string value_entry_symbol(const std::string& module, const std::string& func);
+/// The value entries of the module's functions used as values.
+void lower_value_entries(const ModuleInfo& m, ir::Module& mod);
+
 /// Where `continue` and `break` of the innermost loop go.
 struct Loop {
   Block* cont;
@@ -424,6 +430,37 @@ class FunctionLowerer {
   /// that only of one dataclass without subclasses whose fields hold no
   /// object).
   Value* object_equal(Value* a, Ty at, Value* b, Ty bt, Pos p);
+
+  // --- functions as values (lower_closure.cc, callable.h) ---
+ public:
+  /// Calls the function value `fn` (a closure handle) of Callable type `ct`
+  /// with `args`, each already of its parameter's IR type: the result, or
+  /// null when the function returns None. What any construct that calls a
+  /// function value (a sort key, map's function) lowers to.
+  Value* call_value(Value* fn, Ty ct, std::vector<Value*> args, Pos p);
+
+ private:
+  bool is_cell(const std::string& name) const { return cells_.count(name) != 0; }
+  /// The cell of local `name`, as a pointer to its struct.
+  Value* cell_of(const std::string& name, Pos p);
+  Value* load_cell(const std::string& name, Pos p);
+  void store_cell(const std::string& name, Value* v, Pos p);
+  /// At entry: a new cell for each own variable a nested function shares, and
+  /// a closure's captured cells into slots of their own.
+  void closure_entry(Pos p);
+  /// A closure running `symbol` that shares the cells of locals `shared`.
+  Value* make_closure(const std::string& symbol, const std::vector<std::string>& shared, Pos p);
+  /// The value of a nested def or lambda (its index in ModuleInfo::closures).
+  Value* closure_value(size_t index, Pos p);
+  /// The value of a module function `fname`: a closure of its value entry.
+  Value* function_value(const std::string& fname, Pos p);
+  /// `f(args)` of a function value (Ref::Value).
+  Value* value_call(const Expr& e);
+  /// `sorted`, `list.sort`, `min`, `max` with key= / reverse= (lower_keyed.cc).
+  Value* keyed_builtin(const Expr& e);
+  /// The list a keyed call walks: a list, a table's keys, or `d.items()`'s pairs; `elem` its element type.
+  Value* keyed_source(const Expr& a, Ty& elem, Pos p);
+  std::set<std::string> cells_;  ///< locals whose slot holds a cell's handle
 
   const ModuleInterfaces& all_;
   const ModuleInfo& m_;

@@ -212,7 +212,16 @@ StmtPtr Parser::small_stmt() {
       } while (accept_op(","));
       return s;
     }
-    if (t.text == "nonlocal") unsupported(t.pos, "a 'nonlocal' statement");
+    if (t.text == "nonlocal") {
+      auto s = make(StmtKind::Nonlocal, take().pos);
+      do {
+        ImportName n;
+        n.pos = cur().pos;
+        n.name = expect_name();
+        s->names.push_back(std::move(n));
+      } while (accept_op(","));
+      return s;
+    }
     if (t.text == "del") {
       // `del d[k]` of a dict: the statement `d.__delitem__(k)`, which the checker takes of a dict only.
       Token d = take();

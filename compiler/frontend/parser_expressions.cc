@@ -249,7 +249,7 @@ ExprPtr Parser::named_expr() {
 
 ExprPtr Parser::expr() {
   DepthGuard g(*this, cur().pos);
-  if (at_kw("lambda")) unsupported(cur().pos, "a lambda");
+  if (at_kw("lambda")) return lambda();
   if (at_kw("yield")) unsupported(cur().pos, "a 'yield' expression (a generator yields in a statement of its own)");
   if (at_kw("await")) unsupported(cur().pos, "'await'");
   ExprPtr e = or_test();
@@ -267,6 +267,19 @@ ExprPtr Parser::expr() {
     return finish(std::move(n));
   }
   return e;
+}
+
+ExprPtr Parser::lambda() {
+  auto n = node(ExprKind::Lambda, take().pos);
+  while (!at_op(":")) {
+    if (at_op("*") || at_op("**") || at_op("/")) unsupported(cur().pos, "a lambda's '*', '**' or '/' parameter");
+    n->ops.push_back(expect_name());
+    if (at_op("=")) unsupported(cur().pos, "a lambda parameter's default");
+    if (!accept_op(",")) break;
+  }
+  expect_op(":");
+  n->kids.push_back(expr());
+  return finish(std::move(n));
 }
 
 ExprPtr Parser::bool_chain(const char* kw, ExprPtr (Parser::*next)()) {

@@ -145,6 +145,8 @@ class Parser {
   ExprPtr slice(ExprPtr start, Pos p);
   /// Sets `e`'s depth from its kids'; refuses an expression nested too deeply (E1090).
   ExprPtr finish(ExprPtr e);
+  /// `lambda a, b: body` (callable.h): a Lambda whose ops are the parameters.
+  ExprPtr lambda();
   ExprPtr testlist();
   /// The rest of `[elt for x in it if cond ...]` after `elt`: `for` clauses (one
   /// name, or names separated by commas), each with any number of `if`s.

@@ -2,6 +2,8 @@
 #include "types.h"
 
 #include <deque>
+
+#include "callable.h"
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,7 +14,7 @@
 namespace ppy::frontend {
 namespace {
 
-enum class Kind { NoneValue, Tuple, Optional, List, Class, Dict, Set, Iterator };
+enum class Kind { NoneValue, Tuple, Optional, List, Class, Dict, Set, Iterator, Callable };
 
 struct Compound {
   Kind kind;
@@ -97,6 +99,7 @@ Ty list_elem(Ty t) {
 }
 
 bool list_holdable(Ty t) {
+  if (is_callable(t)) return true;  // a function value is a handle (callable.h)
   if (is_class(t) || t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
   if (is_list(t)) return list_holdable(list_elem(t));
   return (is_tuple(t) || is_optional(t)) && holdable(t);
@@ -195,6 +198,7 @@ bool orderable(Ty t) {
 bool element_fits(Ty t, Ty elem) { return t == elem || ((is_tuple(elem) || is_optional(elem)) && assignable(t, elem)); }
 
 bool holdable(Ty t) {
+  if (is_callable(t)) return true;  // a function value is a handle (callable.h)
   if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || is_none_value(t) || is_class(t)) return true;
   if (is_optional(t)) return holdable(optional_inner(t));
   if (is_list(t)) return list_holdable(list_elem(t));
@@ -228,7 +232,7 @@ bool is_subclass(Ty a, Ty b) {
 }
 
 bool holds_object(Ty t) {
-  if (is_class(t)) return true;
+  if (is_class(t) || is_callable(t)) return true;  // a function value is compared and printed as an object is
   if (is_list(t)) return holds_object(list_elem(t));
   if (is_optional(t)) return holds_object(optional_inner(t));
   for (Ty e : tuple_elems(t))
@@ -237,6 +241,10 @@ bool holds_object(Ty t) {
 }
 
 bool printable(Ty t, std::string* why) {
+  if (is_callable(t)) {
+    *why = "printing a function value is outside the ppy subset (Python prints its address)";
+    return false;
+  }
   if (is_class(t)) {
     const ClassInfo& c = *class_info(t);
     if (!c.dataclass) {
@@ -261,6 +269,33 @@ bool printable(Ty t, std::string* why) {
   for (Ty e : tuple_elems(t))
     if (!printable(e, why)) return false;
   return true;
+}
+
+// ---- Functions as values (callable.h) ----
+
+Ty callable_of(const std::vector<Ty>& params, Ty result) {
+  std::string name = "Callable[[";
+  for (size_t i = 0; i < params.size(); ++i) str_append(name, i ? ", " : "", ty_name(params[i]));
+  str_append(name, "], ", result == Ty::None ? "None" : ty_name(result), "]");
+  std::vector<Ty> elems = params;
+  elems.push_back(result);
+  return table().intern(Kind::Callable, std::move(elems), std::move(name));
+}
+
+bool is_callable(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Callable;
+}
+
+std::vector<Ty> callable_params(Ty t) {
+  const Compound* c = table().get(t);
+  if (!c || c->kind != Kind::Callable) return {};
+  return std::vector<Ty>(c->elems.begin(), c->elems.end() - 1);
+}
+
+Ty callable_result(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Callable ? c->elems.back() : Ty::Error;
 }
 
 }  // namespace ppy::frontend

@@ -314,6 +314,26 @@ class Compiler {
         return lower_call(op, in);
       case ir::CoreOp::CallExtern:
         return lower_extern(op, in);
+      case ir::CoreOp::FuncRef: {
+        // A function value is its index in the module plus 1 (0 is no function).
+        const std::string* name = ir::call_callee(op);
+        auto it = name ? functions_.find(*name) : functions_.end();
+        if (it == functions_.end()) return unsupported("a core.func_ref of a function the module does not define");
+        in.op = Opc::Const;
+        in.imm = static_cast<int64_t>(it->second) + 1;
+        return in;
+      }
+      case ir::CoreOp::CallIndirect: {
+        CallSite site;
+        site.fn_reg = reg(op.operand(0));
+        site.args_begin = static_cast<int32_t>(code_->srcs.size());
+        for (size_t k = 1; k < op.num_operands(); ++k) site.nargs += push_srcs(op.operand(k));
+        in.op = Opc::CallIndirect;
+        in.imm = static_cast<int64_t>(code_->calls.size());
+        code_->calls.push_back(site);
+        if (in.dst < 0) in.dst = 0;  // no results: nothing is written
+        return in;
+      }
       case ir::CoreOp::MathSqrt:
       case ir::CoreOp::MathSin:
       case ir::CoreOp::MathCos:

@@ -114,6 +114,7 @@ enum class Opc : uint8_t {
   Guard,
   Math,
   Runtime,  // a function of the runtime's ABI table, called by its signature (Code::runtime_calls)
+  CallIndirect,  // core.call_indirect: a Call whose callee is the function value in register a
   Unsupported,
 };
 
@@ -159,6 +160,9 @@ struct CallSite {
   int32_t args_begin = 0;
   int32_t nargs = 0;
   bool capture = false;  ///< capture_status: a raise inside gives status 1 (a trailing result)
+  /// core.call_indirect: the register holding the function value (its function
+  /// index plus 1, as core.func_ref makes it); callee and code stay unset.
+  int32_t fn_reg = -1;
 };
 
 /// A function compiled to registers.

@@ -68,7 +68,8 @@ class Machine {
     codes_.reserve(m.functions().size());
     for (auto& f : m.functions()) codes_.push_back(compile_function(m, *f, index, globals));
     for (Code& c : codes_)
-      for (CallSite& s : c.calls) s.code = &codes_[s.callee];
+      for (CallSite& s : c.calls)
+        if (s.callee >= 0) s.code = &codes_[s.callee];
     frames_.resize(static_cast<size_t>(opts_.recursion_limit) + 2);
   }
 
@@ -100,7 +101,14 @@ class Machine {
   }
 
   void call(const CallSite& site, const Code& caller, Slot* r, Slot* out) {
-    const Code& callee = *site.code;
+    const Code* target = site.code;
+    if (site.fn_reg >= 0) {  // core.call_indirect: the function value names the callee
+      int64_t k = r[site.fn_reg].i - 1;
+      if (k < 0 || k >= static_cast<int64_t>(codes_.size()))
+        throw InternalError{ppy::str_cat("@", caller.name, ": an indirect call of no function")};
+      target = &codes_[static_cast<size_t>(k)];
+    }
+    const Code& callee = *target;
     if (!callee.error.empty()) throw InternalError{callee.error};
     if (depth_ >= opts_.recursion_limit) raise("RecursionError", "maximum recursion depth exceeded");
     Slot* f = frame(depth_ + 1, callee);
@@ -396,6 +404,7 @@ class Machine {
           break;
         }
         case Opc::Call:
+        case Opc::CallIndirect:
           call(code.calls[static_cast<size_t>(in.imm)], code, r, r + in.dst);
           break;
         case Opc::Guard:

@@ -48,6 +48,8 @@ constexpr std::pair<CoreOp, std::string_view> kOps[] = {
     {CoreOp::Call, "core.call"},
     {CoreOp::CallExtern, "core.call_extern"},
     {CoreOp::CallIntrinsic, "core.call_intrinsic"},
+    {CoreOp::FuncRef, "core.func_ref"},
+    {CoreOp::CallIndirect, "core.call_indirect"},
     {CoreOp::MathSqrt, "math.sqrt"},
     {CoreOp::MathSin, "math.sin"},
     {CoreOp::MathCos, "math.cos"},

@@ -10,6 +10,10 @@
 #include "ppy/util/str_cat.h"
 
 namespace ppy::ir {
+namespace detail {
+/// core.func_ref and core.call_indirect (dialect_core_callable.cc).
+void add_callable_ops(Dialect& d);
+}  // namespace detail
 namespace {
 
 OpSpec op(std::string name, std::optional<int> operands, std::optional<int> results) {
@@ -476,6 +480,7 @@ Dialect core_dialect() {
   guard.required_attributes = {"kind"};
   ops.push_back(guard);
   install_hooks(d);
+  detail::add_callable_ops(d);
   return d;
 }
 

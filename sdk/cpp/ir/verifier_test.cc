@@ -564,6 +564,56 @@ TEST_F(VerifierTest, CallMustMatchItsCallee) {
                           "function @f, block ^entry, op core.call: callee must be a symbol (@name)"));
 }
 
+// Functions as values (docs/ir.md, "Functions as values").
+TEST_F(VerifierTest, FuncRefAndCallIndirectMatchTheirCallee) {
+  Type p8 = Type::ptr(Type::scalar(TypeKind::I8));
+  Block* callee = body("twice", {p8, Type::i64()}, {Type::i64()});
+  ret(callee, {callee->argument(1)});
+  Block* b = body("f");
+  Value* x = const_i64(b, 1);
+  Value* fn = op(b, "core.func_ref", {}, {p8}, {{"callee", SymbolRef{"twice"}}})->result();
+  op(b, "core.call_indirect", {fn, fn, x}, {Type::i64()});  // fine: the closure, then the argument
+  op(b, "core.func_ref", {}, {Type::i64()}, {{"callee", SymbolRef{"twice"}}});
+  op(b, "core.func_ref", {}, {p8}, {{"callee", SymbolRef{"nope"}}});
+  op(b, "core.call_indirect", {fn, x}, {Type::i64()});
+  op(b, "core.call_indirect", {fn, fn, x}, {Type::f64()});
+  op(b, "core.call_indirect", {x, x}, {Type::i64()});
+  op(b, "core.call_indirect", {}, {});
+  ret(b);
+  EXPECT_THAT(diags(),
+              ElementsAre("function @f, block ^entry, op core.func_ref: the result must be ptr<i8>, got i64",
+                          "function @f, block ^entry, op core.func_ref: callee @nope is not a function of the module",
+                          "function @f, block ^entry, op core.call_indirect: passes 1 argument(s) but @twice takes 2",
+                          "function @f, block ^entry, op core.call_indirect: result #0 is f64 but @twice returns i64",
+                          "function @f, block ^entry, op core.call_indirect: the function value must be ptr<i8>, got "
+                          "i64",
+                          "function @f, block ^entry, op core.call_indirect: needs the function value as its first "
+                          "operand"));
+}
+
+TEST_F(VerifierTest, FunctionValuesRoundTripThroughText) {
+  const char* text = R"(ppyir 1
+module @m
+dialect core 1
+
+func @twice(%closure: ptr<i8>, %x: i64) -> i64 {
+^entry:
+    core.ret %x
+}
+
+func @f(%x: i64) -> i64 {
+^entry:
+    %fn = core.func_ref {callee = @twice} : ptr<i8>
+    %0 = core.call_indirect %fn, %fn, %x : i64
+    core.ret %0
+}
+)";
+  auto parsed = parse_module(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_THAT(verify(**parsed), IsEmpty());
+  EXPECT_EQ(print_module(**parsed), text);
+}
+
 // ---- core type rules ----
 
 TEST_F(VerifierTest, IntegerArithmeticNeedsOverflowAndRounding) {

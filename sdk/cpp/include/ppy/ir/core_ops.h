@@ -64,6 +64,9 @@ enum class CoreOp : uint8_t {
   Call,
   CallExtern,
   CallIntrinsic,
+  // Functions as values (docs/ir.md, "Functions as values").
+  FuncRef,
+  CallIndirect,
   // The math dialect (floats; `math.pow` takes two operands).
   MathSqrt,
   MathSin,

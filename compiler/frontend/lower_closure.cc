@@ -1,0 +1,147 @@
+// IR generation, functions as values (callable.h; docs/runtime.md, "Functions
+// as values"): cells, closures, a module function's value entry, and calls
+// through values.
+#include "callable.h"
+#include "lowerer.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend::lowering {
+namespace {
+
+/// A cell: where a variable that a nested function shares lives, on the
+/// collector, as an object of one field.
+Type cell_struct(Ty t) { return Type::struct_("cell", {{"__tid", Type::i64()}, {"v", ir_type(t)}}); }
+
+/// A closure's memory: the function it runs, then the cells it shares. A call
+/// reads `fn` through the first three fields alone (closure_head).
+Type closure_struct(size_t ncells) {
+  std::vector<std::pair<std::string, Type>> fields{{"__tid", Type::i64()}, {"fn", str_type()}};
+  for (size_t i = 0; i < ncells; ++i) fields.emplace_back(str_cat("c", i), str_type());
+  return Type::struct_("closure", fields);
+}
+Type closure_head() { return closure_struct(0); }
+
+}  // namespace
+
+Value* FunctionLowerer::cell_of(const std::string& name, Pos p) {
+  Ty t = slot_ty_.at(name);
+  Value* h = emit("core.load", {slots_.at(name)}, {str_type()}, {}, p);
+  return cast(h, Type::ptr(cell_struct(t)), p);
+}
+
+Value* FunctionLowerer::load_cell(const std::string& name, Pos p) {
+  Ty t = slot_ty_.at(name);
+  Value* s = emit("core.load", {cell_of(name, p)}, {cell_struct(t)}, {}, p);
+  return emit("core.struct_extract", {s}, {ir_type(t)}, {{"field", std::string("v")}}, p);
+}
+
+void FunctionLowerer::store_cell(const std::string& name, Value* v, Pos p) {
+  Ty t = slot_ty_.at(name);
+  Value* ptr = cell_of(name, p);
+  Value* s = emit("core.struct_make", {const_i64(0, p), v}, {cell_struct(t)}, {}, p);
+  emit("core.store", {s, ptr}, {}, {}, p);
+}
+
+void FunctionLowerer::closure_entry(Pos p) {
+  // Own variables that nested functions share: a new cell each, before any
+  // assignment (a parameter's is stored into it next).
+  for (const std::string& n : f_.cells) {
+    if (!slots_.count(n) || !cells_.count(n)) continue;
+    Value* h =
+        rt("ppy_obj_new", {const_i64(object_bytes(cell_struct(slot_ty_.at(n))), p), const_i64(0, p)}, str_type(), p);
+    emit("core.store", {h, slots_.at(n)}, {}, {}, p);
+  }
+  if (!f_.closure || f_.captures.empty()) return;
+  // The variables of the functions around it: the cells its closure holds.
+  Value* clo = fn_->body().entry()->argument(0);
+  Value* s = emit("core.load", {cast(clo, Type::ptr(closure_struct(f_.captures.size())), p)},
+                  {closure_struct(f_.captures.size())}, {}, p);
+  for (size_t i = 0; i < f_.captures.size(); ++i) {
+    const auto& [n, t] = f_.captures[i];
+    slots_[n] = emit("core.alloca", {}, {Type::ptr(str_type(), "stack")}, {}, p);
+    slots_[n]->set_hint(n + "_cell");
+    slot_ty_[n] = t;
+    stack_slots_.push_back(n);
+    cells_.insert(n);
+    Value* h = emit("core.struct_extract", {s}, {str_type()}, {{"field", str_cat("c", i)}}, p);
+    emit("core.store", {h, slots_.at(n)}, {}, {}, p);
+  }
+}
+
+Value* FunctionLowerer::make_closure(const std::string& symbol, const std::vector<std::string>& shared, Pos p) {
+  Type st = closure_struct(shared.size());
+  Value* h = rt("ppy_obj_new", {const_i64(object_bytes(st), p), const_i64(0, p)}, str_type(), p);
+  std::vector<Value*> fields{const_i64(0, p),
+                             emit("core.func_ref", {}, {str_type()}, {{"callee", SymbolRef{symbol}}}, p)};
+  for (const std::string& n : shared) fields.push_back(emit("core.load", {slots_.at(n)}, {str_type()}, {}, p));
+  emit("core.store", {emit("core.struct_make", std::move(fields), {st}, {}, p), cast(h, Type::ptr(st), p)}, {}, {}, p);
+  return h;
+}
+
+Value* FunctionLowerer::closure_value(size_t index, Pos p) {
+  const FuncInfo& c = m_.closures[index];
+  std::vector<std::string> shared;
+  for (auto& [n, t] : c.captures) shared.push_back(n);
+  return make_closure(symbol_name(m_.name, c.name), shared, p);
+}
+
+Value* FunctionLowerer::function_value(const std::string& fname, Pos p) {
+  return make_closure(value_entry_symbol(m_.name, fname), {}, p);
+}
+
+Value* FunctionLowerer::call_value(Value* fn, Ty ct, std::vector<Value*> args, Pos p) {
+  Value* head = emit("core.load", {cast(fn, Type::ptr(closure_head()), p)}, {closure_head()}, {}, p);
+  Value* entry = emit("core.struct_extract", {head}, {str_type()}, {{"field", std::string("fn")}}, p);
+  args.insert(args.begin(), fn);
+  args.insert(args.begin(), entry);
+  Ty r = callable_result(ct);
+  std::vector<Type> results;
+  if (r != Ty::None) results.push_back(ir_type(r));
+  ir::Operation* op = emit_op("core.call_indirect", std::move(args), results, {}, p);
+  return results.empty() ? nullptr : op->result(0);
+}
+
+Value* FunctionLowerer::value_call(const Expr& e) {
+  Ty ct = e.kids[0]->ty;
+  Value* fn = expr(*e.kids[0]);
+  std::vector<Ty> params = callable_params(ct);
+  std::vector<Value*> args;
+  for (size_t i = 1; i < e.kids.size(); ++i) {
+    Value* v = expr(*e.kids[i]);
+    args.push_back(coerce(v, e.kids[i]->ty, params[i - 1], e.kids[i]->pos));
+  }
+  return call_value(fn, ct, std::move(args), e.pos);
+}
+
+std::string value_entry_symbol(const std::string& module, const std::string& func) {
+  return symbol_name(module, func) + "__value";
+}
+
+void lower_value_entries(const ModuleInfo& m, ir::Module& mod) {
+  for (const std::string& name : m.func_values) {
+    const FuncInfo* f = m.func(name);
+    if (!f) continue;
+    std::vector<ir::Param> params{{str_type(), {}, "closure"}};
+    for (size_t i = 0; i < f->params.size(); ++i) params.push_back({ir_type(f->params[i]), {}, f->def->params[i].name});
+    std::vector<Type> results;
+    if (f->result != Ty::None) results.push_back(ir_type(f->result));
+    auto fn = std::make_unique<ir::Function>(value_entry_symbol(m.name, name), params, results);
+    fn->set_visibility(ir::Visibility::Private);
+    fn->set_loc(ir::Location(m.path, f->def->pos.line, f->def->pos.col));
+    fn->attributes().set("ppy.qualname", str_cat(m.name, ".", name, ".value"));
+    fn->attributes().set("ppy.effects", effects_attr({"io", "raises", "reads", "writes"}));
+    fn->attributes().set("ppy.synthesized", true);
+    ir::Function* raw = mod.add_function(std::move(fn));
+    Block* entry = raw->create_entry_block("entry");
+    std::vector<Value*> args;
+    for (size_t i = 1; i < raw->params().size(); ++i) args.push_back(entry->argument(i));
+    ir::Location loc(m.path, f->def->pos.line, f->def->pos.col);
+    ir::Operation* call = entry->append(ir::Operation::create(
+        "core.call", args, results, AttrDict{{"callee", SymbolRef{symbol_name(m.name, name)}}}, loc));
+    std::vector<Value*> rets;
+    for (size_t i = 0; i < call->num_results(); ++i) rets.push_back(call->result(i));
+    entry->append(ir::Operation::create("core.ret", rets, {}, {}, loc));
+  }
+}
+
+}  // namespace ppy::frontend::lowering
