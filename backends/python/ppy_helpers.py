@@ -56,8 +56,39 @@ def _ppy_exc(name, msg):
 
 
 def _ppy_exc_matches(name, classes):
-    """ppy_exc_matches: `classes` is the class an except names, then its subclasses."""
-    return name in classes.split() or classes in ('BaseException', 'Exception')
+    """ppy_exc_matches: `classes` is the class an except names, then its subclasses; `name` the exception's
+    class, or an exception class instance's classes (its own, then its bases)."""
+    return any(n in classes.split() for n in name.split()) or classes in ('BaseException', 'Exception')
+
+
+_ppy_exc_classes_made = {}  # an exception class of the program, by its classes: a Python class made once
+
+
+def _ppy_exc_obj(classes, msg, obj):
+    """ppy_exc_raise_object: the instance `obj` of the exception class first in `classes` (its bases after
+    it, the builtin one last) with `str()` `msg`; a builtin exception again when `obj` is None."""
+    names = classes.split()
+    if obj is None:
+        return _ppy_exc(names[0], msg)
+    cls = _ppy_exc_classes_made.get(classes)
+    if cls is None:
+        import builtins
+        cls = type(names[0], (getattr(builtins, names[-1]),), {'__str__': lambda self: self.ppy_msg})
+        cls.__module__ = '__main__'
+        _ppy_exc_classes_made[classes] = cls
+    e = cls()
+    e.ppy_msg, e.ppy_obj, e.ppy_classes = msg, obj, classes
+    return e
+
+
+def _ppy_exc_object():
+    """ppy_exc_object: the caught exception's instance of a class of the program, else None."""
+    return getattr(_ppy_caught[0], 'ppy_obj', None)
+
+
+def _ppy_exc_classes():
+    """ppy_exc_classes: the caught exception's classes, or its name."""
+    return getattr(_ppy_caught[0], 'ppy_classes', type(_ppy_caught[0]).__name__)
 
 
 def _ppy_exp(x):

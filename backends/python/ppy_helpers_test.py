@@ -104,6 +104,17 @@ def test_exceptions():
     assert str(h._ppy_exc("IndexError", "list index out of range")) == python_error(IndexError, lambda: [][0])
     assert h._ppy_exc_matches("KeyError", "LookupError IndexError KeyError")
     assert not h._ppy_exc_matches("KeyError", "ValueError UnicodeError") and h._ppy_exc_matches("KeyError", "Exception")
+    # an instance of an exception class: its classes match, its type prints as Python's own class would
+    e = h._ppy_exc_obj("InsufficientFunds BankError ValueError", "short by 2", [3, "x"])
+    assert isinstance(e, ValueError) and type(e).__name__ == "InsufficientFunds" and str(e) == "short by 2"
+    assert h._ppy_exc_matches(e.ppy_classes, "ValueError UnicodeError") and not h._ppy_exc_matches(e.ppy_classes, "KeyError")
+    assert h._ppy_exc_matches(e.ppy_classes, "BankError")
+    h._ppy_caught[0] = e
+    assert h._ppy_exc_object() == [3, "x"] and h._ppy_exc_classes() == e.ppy_classes
+    h._ppy_caught[0] = KeyError("k")
+    assert h._ppy_exc_object() is None and h._ppy_exc_classes() == "KeyError"
+    assert type(h._ppy_exc_obj("KeyError", "'k'", None)) is KeyError
+    h._ppy_caught[0] = None
     assert h._ppy_caught == [None]
 
 

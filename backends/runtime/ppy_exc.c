@@ -35,23 +35,71 @@ PPY_RT_API void ppy_exc_set(const char* name, const char* message) {
   ppy_rt_set_error(PPY_STR_BYTES(n), PPY_STR_BYTES(m));
 }
 
-/** Whether an exception of class `name` is caught by an `except` whose
- * `classes` are the class and its subclasses, space-separated, as the
- * frontend writes them (it alone knows the hierarchy); `BaseException` and
- * `Exception` catch everything the subset raises. */
-PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) {
-  const char* c = PPY_STR_BYTES(classes);
-  const char* n = PPY_STR_BYTES(name);
-  size_t len = strlen(n);
-  if (strcmp(c, "BaseException") == 0 || strcmp(c, "Exception") == 0) return 1;
-  for (const char* w = c; *w;) {
-    const char* end = strchr(w, ' ');
-    size_t wl = end ? (size_t)(end - w) : strlen(w);
-    if (wl == len && memcmp(w, n, len) == 0) return 1;
-    w += wl;
-    while (*w == ' ') ++w;
+/** Whether word `w` (`wl` bytes) is one of the space-separated `words`. */
+static int ppy_exc_word_in(const char* w, size_t wl, const char* words) {
+  for (const char* c = words; *c;) {
+    const char* end = strchr(c, ' ');
+    size_t cl = end ? (size_t)(end - c) : strlen(c);
+    if (cl == wl && memcmp(c, w, wl) == 0) return 1;
+    c += cl;
+    while (*c == ' ') ++c;
   }
   return 0;
+}
+
+/** Whether an exception is caught by an `except` whose `classes` are the
+ * class and its builtin subclasses, space-separated, as the frontend writes
+ * them (it alone knows the hierarchy). `name` is the exception's class, or
+ * an exception class instance's classes (its own, then its bases: ppy_exc_classes),
+ * any of which may match; `BaseException` and `Exception` catch everything
+ * the subset raises. */
+PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) {
+  const char* c = PPY_STR_BYTES(classes);
+  if (strcmp(c, "BaseException") == 0 || strcmp(c, "Exception") == 0) return 1;
+  for (const char* n = PPY_STR_BYTES(name); *n;) {
+    const char* end = strchr(n, ' ');
+    size_t nl = end ? (size_t)(end - n) : strlen(n);
+    if (ppy_exc_word_in(n, nl, c)) return 1;
+    n += nl;
+    while (*n == ' ') ++n;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Exception classes                                                          */
+
+/** `raise obj` of an exception class's instance (or again of a caught
+ * exception): `classes` is its class, then its bases up to the builtin one,
+ * space-separated (the first is the name an uncaught one prints); `object`
+ * the instance, NULL for a builtin exception. */
+PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise_object(const ppy_str* classes, const ppy_str* message, void* object) {
+  const char* c = PPY_STR_BYTES(classes);
+  const char* end = strchr(c, ' ');
+  const char* name = end ? PPY_STR_BYTES(ppy_str_literal(c, (int64_t)(end - c))) : c;
+  ppy_rt_raise_object(name, PPY_STR_BYTES(message), object, c);
+}
+
+/** The caught exception's instance (NULL for a builtin exception). */
+PPY_RT_API void* ppy_exc_object(void) {
+  void* object;
+  const char* classes;
+  ppy_rt_last_object(&object, &classes);
+  return object;
+}
+
+/** The caught exception's classes (ppy_exc_raise_object), or its name. */
+PPY_RT_API ppy_str* ppy_exc_classes(void) {
+  void* object;
+  const char* classes;
+  ppy_rt_last_object(&object, &classes);
+  return ppy_str_of_c(classes);
+}
+
+/** After ppy_exc_set: the caught exception's instance and classes. */
+PPY_RT_API void ppy_exc_set_object(void* object, const char* classes) {
+  ppy_rt_set_object(object, "");  /* reachable from the runtime's state while the copy is made */
+  ppy_rt_set_object(object, PPY_STR_BYTES(ppy_str_of_c(classes)));
 }
 
 #endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */

@@ -23,9 +23,14 @@ PPY_RT_API ppy_str* ppy_exc_name(void);
 PPY_RT_API ppy_str* ppy_exc_message(void);
 PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* cls);
 PPY_RT_API void ppy_exc_set(const char* name, const char* message);
+PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise_object(const ppy_str* classes, const ppy_str* message, void* object);
+PPY_RT_API void* ppy_exc_object(void);
+PPY_RT_API ppy_str* ppy_exc_classes(void);
+PPY_RT_API void ppy_exc_set_object(void* object, const char* classes);
 
 /** The exception functions compiled code may call (part of PPY_STR_SYMBOLS). */
-#define PPY_EXC_SYMBOLS(X) X(ppy_exc_raise) X(ppy_exc_name) X(ppy_exc_message) X(ppy_exc_matches) X(ppy_exc_set)
+#define PPY_EXC_SYMBOLS(X) X(ppy_exc_raise) X(ppy_exc_name) X(ppy_exc_message) X(ppy_exc_matches) X(ppy_exc_set) \
+  X(ppy_exc_raise_object) X(ppy_exc_object) X(ppy_exc_classes) X(ppy_exc_set_object)
 
 #ifdef __cplusplus
 }

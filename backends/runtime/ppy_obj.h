@@ -23,7 +23,11 @@ PPY_RT_API void* ppy_obj_new(int64_t bytes, int64_t tid);
 /** What an optional object holds when it is None (never read). */
 PPY_RT_API void* ppy_obj_null(void);
 
-#define PPY_OBJ_SYMBOLS(X) X(ppy_obj_new) X(ppy_obj_null)
+typedef struct ppy_str ppy_str; /* ppy_str.h */
+/** Python's default `repr()` of an instance: `<module.Name object at 0x...>`. */
+PPY_RT_API ppy_str* ppy_obj_repr(const ppy_str* name, const void* obj);
+
+#define PPY_OBJ_SYMBOLS(X) X(ppy_obj_new) X(ppy_obj_null) X(ppy_obj_repr)
 
 #ifdef __cplusplus
 }

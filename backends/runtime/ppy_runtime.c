@@ -20,6 +20,13 @@ static struct {
   int quiet;              /* ppy_rt_call: the caller reports the exception, not stderr */
   const char* error_name; /* the last raise, for ppy_rt_last_error */
   const char* error_message;
+  /* exception classes: the object a `raise` of a class instance carried
+     (NULL for a builtin exception) and its classes, its own then its bases,
+     space-separated; `pending_*` until ppy_rt_raise takes them */
+  void* error_object;
+  const char* error_classes;
+  void* pending_object;
+  const char* pending_classes;
   int64_t recursion_limit;    /* 0: Python's default, 1000 */
   ppy_rt_raise_fn raise_hook; /* ppy_rt_set_raise_hook */
 } ppy_rt_state;               /* zero-initialized: recursion_limit 0 means 1000 */
@@ -79,6 +86,10 @@ static void ppy_rt_write_err(const char* s, size_t n) {
 PPY_RT_API void ppy_rt_set_raise_hook(ppy_rt_raise_fn hook) { ppy_rt_state.raise_hook = hook; }
 
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* message) {
+  ppy_rt_state.error_object = ppy_rt_state.pending_object;
+  ppy_rt_state.error_classes = ppy_rt_state.pending_classes ? ppy_rt_state.pending_classes : name;
+  ppy_rt_state.pending_object = NULL;
+  ppy_rt_state.pending_classes = NULL;
   if (ppy_rt_state.raise_hook) ppy_rt_state.raise_hook(name, message);
   ppy_rt_flush();
   if (!ppy_rt_state.err) fflush(stdout);
@@ -94,6 +105,15 @@ PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* messa
   ppy_rt_state.error_message = message ? message : "";
   if (ppy_rt_state.trap) longjmp(*ppy_rt_state.trap, 1);
   exit(1);
+}
+
+/** A raise of an exception class's instance (ppy_exc_raise_object): as
+ * ppy_rt_raise, and ppy_rt_last_object answers `object` and `classes` next. */
+PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise_object(const char* name, const char* message, void* object,
+                                                    const char* classes) {
+  ppy_rt_state.pending_object = object;
+  ppy_rt_state.pending_classes = classes;
+  ppy_rt_raise(name, message);
 }
 
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_overflow(void) { ppy_rt_raise("OverflowError", "integer overflow"); }
@@ -159,6 +179,20 @@ PPY_RT_API void ppy_rt_last_error(const char** name, const char** message) {
 PPY_RT_INTERNAL void ppy_rt_set_error(const char* name, const char* message) {
   ppy_rt_state.error_name = name;
   ppy_rt_state.error_message = message;
+  ppy_rt_state.error_object = NULL;
+  ppy_rt_state.error_classes = name;
+}
+
+/** The last raise's object (NULL for a builtin exception) and its classes
+ * (just its name for a builtin exception). */
+PPY_RT_API void ppy_rt_last_object(void** object, const char** classes) {
+  *object = ppy_rt_state.error_object;
+  *classes = ppy_rt_state.error_classes ? ppy_rt_state.error_classes : "";
+}
+
+PPY_RT_INTERNAL void ppy_rt_set_object(void* object, const char* classes) {
+  ppy_rt_state.error_object = object;
+  ppy_rt_state.error_classes = classes;
 }
 
 /** Entering a function of a recursive cycle: RecursionError past the limit. */

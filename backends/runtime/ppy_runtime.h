@@ -117,6 +117,10 @@ PPY_RT_API int ppy_rt_run(void (*entry)(void));
 PPY_RT_API int ppy_rt_call(void (*fn)(void* arg), void* arg);
 PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg);
 PPY_RT_API void ppy_rt_last_error(const char** name, const char** message);
+/* exception classes (docs/runtime.md, "Exceptions") */
+PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise_object(const char* name, const char* message, void* object,
+                                                    const char* classes);
+PPY_RT_API void ppy_rt_last_object(void** object, const char** classes);
 PPY_RT_API void ppy_rt_set_recursion_limit(int64_t limit);
 PPY_RT_API void ppy_rt_enter(void);
 PPY_RT_API void ppy_rt_leave(void);
@@ -149,6 +153,9 @@ PPY_RT_INTERNAL void ppy_rt_write(const char* s, size_t n);
 /** Records a caught exception's name and message for ppy_rt_last_error
  * (ppy_exc_set). */
 PPY_RT_INTERNAL void ppy_rt_set_error(const char* name, const char* message);
+/** Records a caught exception's object and classes after ppy_rt_set_error
+ * (ppy_exc_set_object). */
+PPY_RT_INTERNAL void ppy_rt_set_object(void* object, const char* classes);
 #if defined(PPY_RT_STRINGS) && defined(PPY_RT_SEPARATE)
 /** Whether ppy_rt_gc_init ran: every allocation looks first (ppy_runtime.c). */
 extern PPY_RT_INTERNAL int ppy_rt_gc_ready;

@@ -169,6 +169,10 @@ struct Handler {
   std::vector<std::string> classes;  ///< builtin exception names; empty catches everything
   std::string name;                  ///< `as name`, or empty
   Pos name_pos;
+  /// Set by the checker: the local `as name` is kept in (its own name, or a
+  /// hidden one when it is an instance of an exception class), and its type.
+  std::string local;
+  Ty local_ty = Ty::Exc;
   std::vector<std::unique_ptr<Stmt>> body;
 };
 

@@ -240,6 +240,47 @@ class BodyChecker {
   Ty isinstance_call(Expr& e);
   /// E1010 unless `e`'s value prints as Python prints it (types.h's printable).
   bool check_printable(const Expr& e);
+  // --- exception classes (check_exception_class.cc) ---
+  /// BaseException's arguments `e.kids[1..]` (any printable values, no keywords).
+  bool exception_args(Expr& e);
+  /// `super().__init__(args)` in a method of an exception class whose base is builtin.
+  Ty base_exception_init(Expr& e);
+  /// `raise v` of anything but a builtin exception class: an instance, or a caught exception again.
+  void raise_value(Stmt& s);
+  /// `raise ... from cause`: an exception or None, evaluated and dropped.
+  void raise_cause(Stmt& s);
+  /// What `except h.classes as e` binds `e` to: the classes' common exception class, else Exc.
+  Ty handler_type(Handler& h);
+  // --- special methods (check_dunder.cc): operators rewritten into method calls ---
+  /// Makes `e` the call `self.name(args...)` (`self` checked already) and checks it.
+  Ty dunder_call(Expr& e, ExprPtr self, const char* name, std::vector<ExprPtr> args);
+  /// Makes `e` `not self.name(args...)`.
+  Ty negated_dunder(Expr& e, ExprPtr self, const char* name, std::vector<ExprPtr> args);
+  /// `a op b` where an operand is an instance: `__add__`, or the right one's `__radd__`, ...
+  Ty dunder_binary(Expr& e, Ty a, Ty b);
+  /// Whether the comparison `e` of operands `ts` calls a special method (`__eq__`, `__lt__`, `__contains__` ...).
+  bool compares_by_dunder(const Expr& e, const std::vector<Ty>& ts) const;
+  Ty dunder_compare(Expr& e, Ty a, Ty b);
+  /// `-x`, `+x`, `~x` of an instance.
+  Ty dunder_unary(Expr& e, Ty t);
+  /// `x(args)` of a local instance: `x.__call__(args)`.
+  Ty dunder_callable(Expr& e);
+  /// `x[k] = v` of a local instance: rewritten into the statement `x.__setitem__(k, v)`; false when it is not one.
+  bool setitem_stmt(Stmt& s);
+  // --- class members (check_class_member.cc) ---
+  /// `member` of class `cls` through the class: a class constant (Const) or a
+  /// static or class method (Func); false when it is neither.
+  bool class_member(Ty cls, const std::string& member, Resolved& r);
+  /// The class `name` stands for in a class method's body (its `cls`), else Error.
+  Ty classmethod_cls(const std::string& name);
+  /// `x.prop = v` of a property with a setter: rewritten into `x.__set_prop(v)`; false when it is not one.
+  bool property_set_stmt(Stmt& s);
+  /// `len(x)` of an instance: `x.__len__()`.
+  Ty dunder_len(Expr& e);
+  /// A truth test of an instance (checked, `e.ty` its class): its `__bool__`, else `__len__() != 0`.
+  void dunder_truth(Expr& e);
+  /// While an except clause's body is checked: its `as` name -> the hidden local holding the instance.
+  std::map<std::string, std::string> exc_alias_;
   // --- dicts and sets (check_dict.cc) ---
   /// A key (or set element) of type `key` for the table `table`; false (reported) when it is not.
   bool dict_key(Expr& k, Ty key, Ty table);

@@ -28,7 +28,22 @@ constexpr BuiltinException kExceptions[] = {
     {"NotImplementedError", "RuntimeError"},
     {"RecursionError", "RuntimeError"},
     {"MemoryError", "Exception"},
-    {"StopIteration", "Exception"},  // lazy sequences: next() of an exhausted iterator
+    // exception classes: what programs commonly raise themselves
+    {"StopIteration", "Exception"},
+    {"AttributeError", "Exception"},
+    {"NameError", "Exception"},
+    {"UnboundLocalError", "NameError"},
+    {"OSError", "Exception"},
+    {"FileNotFoundError", "OSError"},
+    {"FileExistsError", "OSError"},
+    {"PermissionError", "OSError"},
+    {"IsADirectoryError", "OSError"},
+    {"NotADirectoryError", "OSError"},
+    {"TimeoutError", "OSError"},
+    {"ConnectionError", "OSError"},
+    {"EOFError", "Exception"},
+    {"ImportError", "Exception"},
+    {"ModuleNotFoundError", "ImportError"},
 };
 
 bool derives(std::string_view name, std::string_view ancestor) {

@@ -15,5 +15,14 @@ TEST(BuiltinExceptions, AnExceptCatchesTheClassAndItsSubclasses) {
   EXPECT_FALSE(is_builtin_exception("AppError"));
 }
 
+TEST(BuiltinExceptions, TheClassesProgramsRaiseThemselves) {
+  EXPECT_EQ(caught_by("NameError"), "NameError UnboundLocalError");
+  EXPECT_EQ(caught_by("ImportError"), "ImportError ModuleNotFoundError");
+  EXPECT_EQ(caught_by("OSError"),
+            "OSError FileNotFoundError FileExistsError PermissionError IsADirectoryError NotADirectoryError "
+            "TimeoutError ConnectionError");
+  for (const char* n : {"StopIteration", "AttributeError", "EOFError"}) EXPECT_TRUE(is_builtin_exception(n)) << n;
+}
+
 }  // namespace
 }  // namespace ppy::frontend

@@ -22,6 +22,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     return super_call(e, callee);
   if (path && path->find('.') == std::string::npos && !types_.count(*path)) {
     if (auto ci = m_.classes.find(*path); ci != m_.classes.end()) return ctor_call(e, ci->second);
+    if (Ty k = classmethod_cls(*path); k != Ty::Error) return ctor_call(e, k);  // `cls(...)` (check_class_member.cc)
     if (*path == "isinstance" && !m_.bindings.count(*path) && !m_.func_index.count(*path)) return isinstance_call(e);
   }
   // A method of a value: `s.strip()`, `"a".upper()`, `t.lower().strip()`.
@@ -71,6 +72,10 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     error(callee.pos, "E1010", "only named functions can be called in the ppy subset");
     return Ty::Error;
   }
+  if (auto it = types_.find(callee.str);
+      callee.kind == ExprKind::Name && it != types_.end() && is_class(it->second) &&
+      class_info(it->second)->methods.count("__call__"))
+    return dunder_callable(e);  // check_dunder.cc
   std::string first = path->substr(0, path->find('.'));
   if (types_.count(first)) {
     if (callee.kind == ExprKind::Attribute) {
@@ -316,6 +321,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     Ty t = value(*e.kids[1], Ty::Error);
     views_ok_ = 0;
     if (t == Ty::Error) return t;
+    if (is_class(t) && class_info(t)->methods.count("__len__")) return dunder_len(e);  // check_dunder.cc
     if (is_tuple(t)) return Ty::Int;
     if (is_dict(t) || is_set(t)) {
       effect("reads");

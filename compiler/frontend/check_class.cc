@@ -4,6 +4,7 @@
 #include "body_checker.h"
 #include "callable.h"
 #include "checker_internal.h"
+#include "exception_classes.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -18,7 +19,12 @@ ClassInfo* BodyChecker::method_class() const {
 
 Ty BodyChecker::field_read(Expr& e, Ty bt) {
   ClassInfo& c = *class_info(bt);
-  int i = c.field(e.str);
+  int i = is_hidden_field(e.str) ? -1 : c.field(e.str);
+  if (i < 0 && c.methods.count(str_cat("@property:", e.str))) {  // a property: its getter's call
+    std::string name = e.str;
+    return dunder_call(e, std::move(e.kids[0]), name.c_str(), {});
+  }
+  if (Resolved r; i < 0 && class_member(bt, e.str, r) && r.ref == Ref::Const) return use_const(e, r);
   if (i < 0) {
     if (c.methods.count(e.str))
       error(e.pos, "E1010",
@@ -112,6 +118,10 @@ Ty BodyChecker::ctor_call(Expr& e, Ty cls) {
       defaults.push_back(init->defaults[i]);
     }
     calls_method(qual, e.pos);
+  } else if (!c.exception_base.empty()) {  // BaseException's own: any arguments
+    e.ref = Ref::Ctor;
+    effect("writes");
+    return exception_args(e) ? cls : Ty::Error;
   }
   effect("writes");  // a new object, written by its __init__
   return call_args(e, c.name, names, params, defaults) ? cls : Ty::Error;
@@ -155,6 +165,9 @@ Ty BodyChecker::method_call(Expr& e, Expr& callee, Ty bt) {
 Ty BodyChecker::super_call(Expr& e, Expr& callee) {
   const Expr& sup = *callee.kids[0];
   ClassInfo* c = method_class();
+  if (c && !c->exception_base.empty() && sup.kids.size() == 1 && callee.str == "__init__" &&
+      (c->base == Ty::Error || !class_info(c->base)->methods.count("__init__")))
+    return base_exception_init(e);
   if (sup.kids.size() != 1 || !sup.keywords.empty() || !c || c->base == Ty::Error) {
     for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
     error(sup.pos, "E1010",

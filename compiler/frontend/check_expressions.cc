@@ -28,6 +28,7 @@ Ty BodyChecker::value(Expr& e, Ty expected) {
 
 void BodyChecker::condition(Expr& e) {
   Ty t = value(e, Ty::Error);
+  if (is_class(t)) dunder_truth(e);  // __bool__ / __len__ (check_dunder.cc)
   if (is_ptr(t)) error(e.pos, "E1030", "a native pointer cannot be a condition");
 }
 
@@ -106,6 +107,13 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       return call(e, stmt_level);
     case ExprKind::Subscript: {
       Ty bt = value(*e.kids[0], Ty::Error);
+      if (is_class(bt) && class_info(bt)->methods.count("__getitem__")) {  // check_dunder.cc
+        Ty kt = value(*e.kids[1], Ty::Error);
+        if (kt == Ty::Error) return kt;
+        std::vector<ExprPtr> key;
+        key.push_back(std::move(e.kids[1]));
+        return dunder_call(e, std::move(e.kids[0]), "__getitem__", std::move(key));
+      }
       if (is_tuple(bt)) return tuple_subscript(e, bt);
       if (maybe_none(*e.kids[0])) return Ty::Error;
       if (is_dict(bt) || is_set(bt)) return dict_subscript(e, bt);
@@ -219,6 +227,10 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
       return r;
     }
   }
+  if (!rest.empty() && rest.find('.') == std::string::npos && m_.classes.count(first)) {
+    // `Class.NAME` of a class constant, `Class.m` of a static or class method (check_class_member.cc).
+    if (class_member(m_.classes.at(first), rest, r)) return r;
+  }
   auto b = m_.bindings.find(first);
   if (b == m_.bindings.end()) {
     if (rest.empty()) {
@@ -302,6 +314,7 @@ Ty BodyChecker::use_const(Expr& e, const Resolved& r) {
 }
 
 Ty BodyChecker::name(Expr& e) {
+  if (auto a = exc_alias_.find(e.str); a != exc_alias_.end()) e.str = a->second;  // `as e` of an exception class
   auto lt = types_.find(e.str);
   if (lt != types_.end()) {
     e.ref = Ref::Local;
@@ -370,9 +383,11 @@ Ty BodyChecker::unary(Expr& e) {
   if (t == Ty::Error) return t;
   if (e.str == "not") {
     if (is_ptr(t)) error(e.pos, "E1030", "'not' of a native pointer");
+    if (is_class(t)) dunder_truth(*e.kids[0]);  // __bool__ / __len__ (check_dunder.cc)
     return Ty::Bool;
   }
   if (maybe_none(*e.kids[0])) return Ty::Error;
+  if (is_class(t)) return dunder_unary(e, t);
   if (!is_numeric(t)) {
     error(e.pos, "E1030", str_cat("bad operand type for unary ", e.str, ": ", ty_name(t)));
     return Ty::Error;
@@ -454,6 +469,7 @@ Ty BodyChecker::binary(Expr& e) {
   Ty a = value(*e.kids[0], Ty::Error), b = value(*e.kids[1], Ty::Error);
   if (a == Ty::Error || b == Ty::Error) return Ty::Error;
   if (maybe_none(*e.kids[0]) || maybe_none(*e.kids[1])) return Ty::Error;
+  if (is_class(a) || is_class(b)) return dunder_binary(e, a, b);  // check_dunder.cc
   if (a == Ty::Str || b == Ty::Str) return str_binary(e, a, b);
   if (op == "+" && is_list(a) && a == b) {
     e.target = "list.concat";
@@ -485,6 +501,7 @@ Ty BodyChecker::compare(Expr& e) {
   for (Ty t : ts)
     if (t == Ty::Error) ok = false;
   if (!ok) return Ty::Error;
+  if (compares_by_dunder(e, ts)) return dunder_compare(e, ts[0], ts[1]);  // check_dunder.cc
   for (size_t i = 0; i + 1 < ts.size(); ++i) {
     const std::string& op = e.ops[i];
     if ((op == "in" || op == "not in") && is_list(ts[i + 1]) && ts.size() == 2) return list_contains(e, ts);

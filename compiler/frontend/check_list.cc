@@ -3,6 +3,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "object_list_helpers.h"
 #include "builtins.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
@@ -33,6 +34,17 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
     return Ty::Error;
   }
   e.builtin = m->id;
+  if (is_class(elem) && e.keywords.empty() &&
+      class_info(elem)->methods.count(name == "sort" ? "__lt__" : "__eq__") &&
+      ((name == "sort" && nargs == 0) || ((name == "index" || name == "count" || name == "remove") && nargs == 1))) {
+    // A helper written in ppy beside the class (object_list_helpers.h).
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(callee.kids[0]));
+    if (nargs == 1) args.push_back(std::move(e.kids[1]));
+    make_function_call(e, list_helper_name(name, class_info(elem)->name), std::move(args));
+    e.builtin = {};
+    return call(e, false);
+  }
   if (holds_object(elem) && (name == "index" || name == "count" || name == "remove" || name == "sort")) {
     for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
     error(callee.pos, "E1010", str_cat("list.", name, "() of a ", ty_name(base), " is outside the ppy subset"));
@@ -410,6 +422,29 @@ Ty BodyChecker::table_comp(Expr& e, Ty expected) {
 
 Ty BodyChecker::list_contains(Expr& e, const std::vector<Ty>& ts) {
   Ty elem = list_elem(ts[1]);
+  if (is_class(elem) && class_info(elem)->methods.count("__eq__") && is_class(ts[0]) && assignable(ts[0], elem)) {
+    // `x in xs` by __eq__: a helper written in ppy beside the class (object_list_helpers.h).
+    bool negated = e.ops[0] == "not in";
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(e.kids[1]));
+    args.push_back(std::move(e.kids[0]));
+    auto inner = std::make_unique<Expr>();
+    inner->pos = e.pos;
+    make_function_call(*inner, list_helper_name("contains", class_info(elem)->name), std::move(args));
+    inner->ty = call(*inner, false);
+    if (inner->ty == Ty::Error) return Ty::Error;
+    Pos p = e.pos;
+    if (!negated) {
+      e = std::move(*inner);
+      return Ty::Bool;
+    }
+    e = Expr{};
+    e.kind = ExprKind::Unary;
+    e.pos = p;
+    e.str = "not";
+    e.kids.push_back(std::move(inner));
+    return Ty::Bool;
+  }
   if (holds_object(elem)) {
     error(e.pos, "E1010", str_cat("'", e.ops[0], "' of a ", ty_name(ts[1]), " is outside the ppy subset"));
     return Ty::Error;
@@ -454,6 +489,14 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
   }
   Ty elem = list_elem(t);
   effect("reads");
+  if (is_class(elem) && n != "sum" && nargs == 1 && class_info(elem)->methods.count("__lt__") &&
+      is_list(e.kids[1]->ty)) {
+    // sorted(), min(), max() by __lt__: a helper written in ppy beside the class (object_list_helpers.h).
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(e.kids[1]));
+    make_function_call(e, list_helper_name(n, class_info(elem)->name), std::move(args));
+    return call(e, false);
+  }
   if (n == "sum") {
     if (elem != Ty::Int && elem != Ty::Float) {
       error(e.kids[1]->pos, "E1030",

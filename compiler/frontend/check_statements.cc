@@ -190,6 +190,10 @@ void BodyChecker::stmt(Stmt& s) {
       expr(*s.value, Ty::Error, true);
       return;
     case StmtKind::Assign: {
+      if (setitem_stmt(s) || property_set_stmt(s)) {  // `x[k] = v`, `x.prop = v` (check_dunder.cc, check_class_member.cc)
+        stmt(s);
+        return;
+      }
       Ty vt = Ty::Error;
       bool elementwise = s.value->kind == ExprKind::Tuple;  // `a, b = x, y`: element by element
       for (auto& t : s.targets)
@@ -379,27 +383,12 @@ void BodyChecker::raise_stmt(Stmt& s) {
     if (handlers_.empty()) error(s.pos, "E1010", "a bare 'raise' outside an except clause is outside the ppy subset");
     return;
   }
+  raise_cause(s);
   Expr& v = *s.value;
   Expr* cls = v.kind == ExprKind::Call ? v.kids[0].get() : &v;
-  if (cls->kind == ExprKind::Name && types_.count(cls->str) && v.kind == ExprKind::Name) {
-    // `raise e`: the exception an enclosing handler names, raised again.
-    Pos outer = cur_pos_;
-    flow_.reachable = true;
-    Ty t = value(v, Ty::Error);
-    flow_.reachable = false;
-    cur_pos_ = outer;
-    if (t != Ty::Exc && t != Ty::Error)
-      error(v.pos, "E1030", str_cat("exceptions must derive from BaseException, not ", ty_name(t)));
-    return;
-  }
-  if (cls->kind != ExprKind::Name || types_.count(cls->str) || !is_builtin_exception(cls->str)) {
-    error(
-        cls->pos, "E1010",
-        cls->kind == ExprKind::Name
-            ? str_cat(
-                  "raising '", cls->str,
-                  "' is outside the ppy subset (builtin exceptions only: user-defined exception classes need classes)")
-            : std::string("raising anything but a builtin exception is outside the ppy subset"));
+  if (cls->kind != ExprKind::Name || types_.count(cls->str) || exc_alias_.count(cls->str) ||
+      !is_builtin_exception(cls->str) || m_.classes.count(cls->str)) {
+    raise_value(s);  // an instance of an exception class, or `raise e` again (check_exception_class.cc)
     return;
   }
   cls->ref = Ref::Builtin;
@@ -439,28 +428,44 @@ void BodyChecker::try_stmt(Stmt& s) {
     flow_ = start;
     flow_.reachable = true;
     forget_narrowing(s.body);
-    for (auto& c : h.classes)
-      if (!is_builtin_exception(c))
-        error(
-            h.pos, "E1010",
-            str_cat(
-                "catching '", c,
-                "' is outside the ppy subset (builtin exceptions only: user-defined exception classes need classes)"));
-    // Every handler keeps the exception it caught in a local: its `as` name,
-    // or a hidden one, which a bare `raise` reads.
-    std::string local = h.name.empty() ? str_cat(".exc", h.pos.line, "_", h.pos.col) : h.name;
-    Ty& have = types_[local];
-    if (have != Ty::Error && have != Ty::Exc) {
-      error(h.name_pos, "E1030", str_cat("'", local, "' holds ", ty_name(have), "; it cannot name an exception"));
-    } else {
-      have = Ty::Exc;
-      unknown_.erase(local);
-      note_local(local);
+    // Every handler keeps the exception it caught in a hidden local, which a
+    // bare `raise` reads, and in its `as` name: an instance of an exception
+    // class in a hidden local of its own that the name stands for in the
+    // clause (check_exception_class.cc).
+    h.local_ty = handler_type(h);
+    std::string hidden = str_cat(".exc", h.pos.line, "_", h.pos.col);
+    types_[hidden] = Ty::Exc;
+    note_local(hidden);
+    flow_.assigned.insert(hidden);
+    std::string saved_alias;
+    if (!h.name.empty() && h.local_ty != Ty::Exc) {
+      h.local = str_cat(".", h.name, h.pos.line, "_", h.pos.col);
+      types_[h.local] = h.local_ty;
+      note_local(h.local);
+      flow_.assigned.insert(h.local);
+      if (auto a = exc_alias_.find(h.name); a != exc_alias_.end()) saved_alias = a->second;
+      exc_alias_[h.name] = h.local;
+    } else if (!h.name.empty()) {
+      h.local = h.name;
+      Ty& have = types_[h.name];
+      if (have != Ty::Error && have != Ty::Exc) {
+        error(h.name_pos, "E1030", str_cat("'", h.name, "' holds ", ty_name(have), "; it cannot name an exception"));
+      } else {
+        have = Ty::Exc;
+        unknown_.erase(h.name);
+        note_local(h.name);
+      }
+      flow_.assigned.insert(h.name);
     }
-    flow_.assigned.insert(local);
-    handlers_.push_back(local);
+    handlers_.push_back(hidden);
     block(h.body);
     handlers_.pop_back();
+    if (h.local_ty != Ty::Exc && !h.name.empty()) {
+      if (saved_alias.empty())
+        exc_alias_.erase(h.name);
+      else
+        exc_alias_[h.name] = saved_alias;
+    }
     // Python deletes the name at the end of the clause.
     if (!h.name.empty()) flow_.assigned.erase(h.name);
     out = merge(out, flow_);

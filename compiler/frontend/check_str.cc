@@ -231,6 +231,10 @@ Ty BodyChecker::fstring(Expr& e) {
       part->ty = t;
       continue;
     }
+    if (is_class(t) && part->str.empty()) {  // `{obj}` / `{obj!r}`: its str() / repr() (lower_dunder.cc)
+      if (!check_printable(x)) ok = false;
+      continue;
+    }
     bool shown_as_str = is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t);  // `{xs}`: str(xs)
     if ((!is_numeric(t) && t != Ty::Str && !shown_as_str) || (shown_as_str && !part->str.empty())) {
       error(x.pos, "E1010",

@@ -6,6 +6,10 @@
 #include <optional>
 
 #include "checker.h"
+#include "dunder_methods.h"
+#include "builtin_exceptions.h"
+#include "exception_classes.h"
+#include "object_list_helpers.h"
 #include "checker_internal.h"
 #include "parser.h"
 #include "ppy/util/str_cat.h"
@@ -444,6 +448,8 @@ class Declarer {
     for (size_t i = 1; i < init.params.size(); ++i) params[init.params[i].name] = init.params[i].ty;
     for (auto& s : init.body) {
       std::string n;
+      if (s->targets.size() == 1 && self_attr(*s->targets[0], self, &n) && c.methods.count(str_cat("@property:", n)))
+        continue;  // a property's setter runs
       if (s->kind == StmtKind::AnnAssign && s->targets.size() == 1 && self_attr(*s->targets[0], self, &n)) {
         add_field(c, n, annotation_type(s->annotation.get(), false, str_cat("field '", n, "'")), s->pos);
         continue;
@@ -475,6 +481,55 @@ class Declarer {
         add_field(c, n, ty, t->pos);
       }
     }
+  }
+
+  /// A constant class attribute (`MAX = 10`, `UNIT: str = "C"`): kept as the
+  /// module constant `Class.NAME` (the checker reads it through the class, an
+  /// instance or a subclass). False when `s` is not one (reported by the caller).
+  bool class_constant(ClassInfo& c, Stmt& s) {
+    if (s.targets.size() != 1 || s.targets[0]->kind != ExprKind::Name || !s.value) return false;
+    std::optional<ConstInfo> v = fold(*s.value);
+    if (!v) return false;
+    if (s.annotation) {
+      Ty t = annotation_type(s.annotation.get(), false, str_cat("class attribute '", s.targets[0]->str, "'"));
+      if (t != Ty::Error && !assignable(v->ty, t)) return false;
+    }
+    v->pos = s.pos;
+    m_.consts[str_cat(c.name, ".", s.targets[0]->str)] = *v;
+    return true;
+  }
+
+  /// `@staticmethod` and `@classmethod` (a function `Class.m`; a class
+  /// method's `cls` is its class), `@property` and `@x.setter` (methods; the
+  /// setter is `__set_x`), marked in the class's methods as `@static:m`,
+  /// `@classmethod:m`, `@property:x`, `@setter:x`. False when `f` has none.
+  bool decorated_member(ClassInfo& c, FuncDef& f, std::vector<FuncDef*>& methods) {
+    if (f.decorators.size() != 1) return false;
+    auto d = dotted(*f.decorators[0]);
+    if (!d) return false;
+    if (*d == "staticmethod" || *d == "classmethod") {
+      if (*d == "classmethod") {
+        if (f.params.empty()) return false;
+        f.params.erase(f.params.begin());
+      }
+      c.methods[str_cat(*d == "staticmethod" ? "@static:" : "@classmethod:", f.name)] = c.ty;
+      f.decorators.clear();
+      f.name = str_cat(c.name, ".", f.name);
+      declare_function(f);
+      return true;
+    }
+    if (f.params.empty()) return false;
+    if (*d == "property") {
+      c.methods[str_cat("@property:", f.name)] = c.ty;
+    } else if (*d == str_cat(f.name, ".setter")) {
+      c.methods[str_cat("@setter:", f.name)] = c.ty;
+      f.name = str_cat("__set_", f.name);
+    } else {
+      return false;
+    }
+    f.decorators.clear();
+    methods.push_back(&f);
+    return true;
   }
 
   /// Whether a top-level statement of `body` is `super().__init__(...)`.
@@ -522,6 +577,9 @@ class Declarer {
       auto bi = b.kind == ExprKind::Name ? m_.classes.find(b.str) : m_.classes.end();
       if (bi == m_.classes.end() || class_info(bi->second)->tid == 0) {
         if (b.kind == ExprKind::Name && b.str == "object") {
+        } else if (b.kind == ExprKind::Name && bi == m_.classes.end() && is_builtin_exception(b.str) &&
+                   !c.dataclass) {
+          make_exception_class(c, b.str);  // exception classes: exception_classes.h
         } else if (b.kind == ExprKind::Name && bi == m_.classes.end()) {
           error(b.pos, "E1010",
                 str_cat("base class '", b.str,
@@ -537,6 +595,7 @@ class Declarer {
         c.base = base.ty;
         c.fields = base.fields;
         c.methods = base.methods;
+        c.exception_base = base.exception_base;
         base.subclasses.push_back(c.ty);
         if (c.dataclass != base.dataclass)
           error(def.pos, "E1010",
@@ -556,6 +615,7 @@ class Declarer {
           break;
         case StmtKind::Def: {
           FuncDef& f = *b->def;
+          if (decorated_member(c, f, methods)) continue;  // @staticmethod, @classmethod, @property
           if (f.params.empty()) {
             error(f.pos, "E1010",
                   str_cat("method '", f.name,
@@ -565,11 +625,12 @@ class Declarer {
           }
           if (!f.decorators.empty()) {
             error(f.decorators[0]->pos, "E1010",
-                  "a decorated method (@staticmethod, @classmethod, "
-                  "@property...) is outside the ppy subset");
+                  "this decorated method is outside the ppy subset (methods take @staticmethod, "
+                  "@classmethod, @property and @name.setter)");
             continue;
           }
-          if (f.name.size() > 4 && f.name.starts_with("__") && f.name.ends_with("__") && f.name != "__init__") {
+          if (f.name.size() > 4 && f.name.starts_with("__") && f.name.ends_with("__") && f.name != "__init__" &&
+              !is_supported_dunder(f.name)) {
             error(f.pos, "E1010",
                   str_cat("method '", f.name,
                           "' is outside the ppy subset (of the special methods, "
@@ -583,7 +644,10 @@ class Declarer {
           methods.push_back(&f);
           continue;
         }
+        case StmtKind::Assign:
         case StmtKind::AnnAssign:
+          if (!c.dataclass && class_constant(c, *b)) continue;  // `MAX = 10`: read as Class.MAX or self.MAX
+          if (b->kind == StmtKind::Assign) break;
           if (c.dataclass && b->targets.size() == 1 && b->targets[0]->kind == ExprKind::Name) {
             const std::string& n = b->targets[0]->str;
             Ty t = annotation_type(b->annotation.get(), false, str_cat("field '", n, "'"));
@@ -620,8 +684,8 @@ class Declarer {
       error(b->pos, "E1010",
             c.dataclass ? "in a dataclass's body, only field annotations, "
                           "methods and a docstring are in the ppy subset"
-                        : "class attributes are outside the ppy subset: a "
-                          "class's body has its methods (fields are set "
+                        : "class attributes other than constants are outside the ppy subset: a "
+                          "class's body has its methods and constants (fields are set "
                           "in __init__, or declared by a @dataclass)");
     }
     if (c.dataclass) m_.field_defaults[c.name] = defaults;
@@ -642,9 +706,11 @@ class Declarer {
                         "either through the base)"));
       }
       c.methods[f->name] = c.ty;
+      if (f->name.starts_with("__set_") && c.methods.count(str_cat("@setter:", f->name.substr(6))))
+        init_fields(c, *f);  // what a property's setter stores is a field too
       if (f->name == "__init__") {
         init_fields(c, *f);
-        if (c.base != Ty::Error && !class_info(c.base)->fields.empty() && !calls_super_init(f->body))
+        if (c.base != Ty::Error && has_own_fields(*class_info(c.base)) && !calls_super_init(f->body))
           error(f->pos, "E1010",
                 str_cat("an __init__ that does not call super().__init__(...) "
                         "at its top level is outside the ppy "
@@ -872,6 +938,7 @@ class Declarer {
 
 void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& diags) {
   m.ast = parse_module(text, m.path, diags);
+  add_list_helpers(m.ast, m.path);  // sorted() and `in` of lists of instances (object_list_helpers.h)
   Declarer(m, diags).run();
 }
 

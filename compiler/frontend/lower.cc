@@ -49,7 +49,8 @@ Type ir_type(Ty t) {
     case Ty::Str:
       return str_type();
     case Ty::Exc:
-      return Type::tuple({str_type(), str_type()});  // (class name, message)
+      // (class name, message, instance of an exception class or null, classes: ppy_exc_classes)
+      return Type::tuple({str_type(), str_type(), str_type(), str_type()});
     default:
       return Type::void_();
   }

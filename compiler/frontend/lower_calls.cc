@@ -35,7 +35,8 @@ Value* FunctionLowerer::user_call(const Expr& e) {
   for (auto& k : e.keywords) placed.emplace_back(k.value->param_index, expr(*k.value));
   args.resize(placed.size());
   for (auto& [i, v] : placed) args[static_cast<size_t>(i)] = v;
-  size_t dot = e.target.rfind('.');
+  // A static or class method of this module is the function `Class.m` (check_class_member.cc).
+  size_t dot = e.target.starts_with(m_.name + ".") ? m_.name.size() : e.target.rfind('.');
   std::string sym = symbol_name(e.target.substr(0, dot), e.target.substr(dot + 1));
   // An argument takes its parameter's type (a value or None into an optional).
   std::vector<Ty> params = kernel_params(e.target.substr(0, dot), e.target.substr(dot + 1));

@@ -2,6 +2,7 @@
 // calls dispatched by type id, isinstance, reprs and equality of dataclasses.
 #include <algorithm>
 
+#include "exception_classes.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -23,6 +24,7 @@ Value* FunctionLowerer::repr_str(Value* v, Ty t, Pos p) {
   auto cat = [&](Value* a, Value* b) { return rt("ppy_str_concat", {a, b}, str_type(), p); };
   if (t == Ty::Str) return rt("ppy_str_repr", {v}, str_type(), p);
   if (is_none_value(t)) return str_literal("None", p);
+  if (is_class(t) && custom_text(t)) return object_repr(v, t, p);  // lower_dunder.cc
   if (is_class(t)) {
     const ClassInfo& c = *class_info(t);
     Value* s = str_literal(c.name + "(", p);
@@ -106,6 +108,7 @@ Value* FunctionLowerer::construct(const Expr& e) {
   }
   std::vector<Value*> args = placed_args(e, params);
   Value* obj = rt("ppy_obj_new", {const_i64(object_bytes(st), p), const_i64(c.tid, p)}, str_type(), p);
+  if (!c.exception_base.empty()) init_exception(obj, cls, e, args, p);  // lower_exception_class.cc
   if (c.dataclass) {
     args.insert(args.begin(), const_i64(c.tid, p));
     emit("core.store", {emit("core.struct_make", std::move(args), {st}, {}, p), cast(obj, Type::ptr(st), p)}, {}, {},
@@ -167,6 +170,10 @@ Value* FunctionLowerer::method_call(const Expr& e) {
 }
 
 Value* FunctionLowerer::super_call(const Expr& e) {
+  if (e.target == kBaseExceptionInit) {
+    base_exception_init(e);
+    return nullptr;
+  }
   const FuncInfo& f = *m_.func(e.target);
   std::vector<Value*> args = placed_args(e, std::vector<Ty>(f.params.begin() + 1, f.params.end()));
   return call_method(f, load_local(f_.def->params[0].name, e.pos), std::move(args), e.pos);

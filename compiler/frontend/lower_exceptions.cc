@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "builtin_exceptions.h"
+#include "exception_classes.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -104,11 +105,13 @@ void FunctionLowerer::finish(const Region& r, Pos p) {
 Value* FunctionLowerer::caught(Pos p) {
   Value* name = rt("ppy_exc_name", {}, str_type(), p);
   Value* msg = rt("ppy_exc_message", {}, str_type(), p);
-  return emit("core.tuple_make", {name, msg}, {ir_type(Ty::Exc)}, {}, p);
+  Value* obj = rt("ppy_exc_object", {}, str_type(), p);
+  Value* classes = rt("ppy_exc_classes", {}, str_type(), p);
+  return emit("core.tuple_make", {name, msg, obj, classes}, {ir_type(Ty::Exc)}, {}, p);
 }
 
 void FunctionLowerer::raise_exc(Value* exc, Pos p) {
-  call_extern("ppy_exc_raise", {extract(exc, 0, p), extract(exc, 1, p)}, p);
+  call_extern("ppy_exc_raise_object", {extract(exc, 3, p), extract(exc, 1, p), extract(exc, 2, p)}, p);
   emit("core.unreachable", {}, {}, {}, p);
 }
 
@@ -119,11 +122,16 @@ void FunctionLowerer::raise_stmt(const Stmt& s) {
     return;
   }
   const Expr& v = *s.value;
-  if (v.kind == ExprKind::Name && v.ref == Ref::Local) {
-    raise_exc(load_local(v.str, p), p);
+  const Expr& cls = v.kind == ExprKind::Call ? *v.kids[0] : v;
+  if (cls.ref != Ref::Builtin) {  // an instance of an exception class, or a caught exception again
+    Value* x = expr(v);
+    if (s.annotation && s.annotation->kind != ExprKind::NoneLit) expr(*s.annotation);  // the cause: evaluated only
+    if (v.ty == Ty::Exc)
+      raise_exc(x, p);
+    else
+      raise_object(x, v.ty, p);
     return;
   }
-  const Expr& cls = v.kind == ExprKind::Call ? *v.kids[0] : v;
   Value* msg;
   if (v.kind == ExprKind::Call && v.kids.size() == 2) {
     const Expr& a = *v.kids[1];
@@ -133,6 +141,7 @@ void FunctionLowerer::raise_stmt(const Stmt& s) {
   } else {
     msg = str_literal("", p);
   }
+  if (s.annotation && s.annotation->kind != ExprKind::NoneLit) expr(*s.annotation);  // the cause: evaluated only
   call_extern("ppy_exc_raise", {str_literal(cls.str, p), msg}, p);
   emit("core.unreachable", {}, {}, {}, p);
 }
@@ -151,14 +160,16 @@ void FunctionLowerer::try_except(const Stmt& s) {
   if (!terminated()) br(end, {}, p);
   cur_ = raised;
   Value* exc = caught(p);
-  Value* name = extract(exc, 0, p);
+  Value* classes = extract(exc, 3, p);
   bool caught_all = false;
   for (const Handler& h : s.handlers) {
     Block* body = new_block("except.body");
     Block* next = nullptr;
     Value* hit = nullptr;
     for (const std::string& c : h.classes) {
-      Value* m = rt("ppy_exc_matches", {name, str_literal(caught_by(c), h.pos)}, Type::i64(), h.pos);
+      // A class of the module: its name, which the classes of its instances and its subclasses' list.
+      bool own = m_.classes.count(c) && is_exception_class(m_.classes.at(c));
+      Value* m = rt("ppy_exc_matches", {classes, str_literal(own ? c : caught_by(c), h.pos)}, Type::i64(), h.pos);
       Value* b = cmp("ne", m, const_i64(0, h.pos), h.pos);
       hit = hit ? or_(hit, b, h.pos) : b;
     }
@@ -169,8 +180,9 @@ void FunctionLowerer::try_except(const Stmt& s) {
       br(body, {}, h.pos);
     }
     cur_ = body;
-    std::string local = h.name.empty() ? str_cat(".exc", h.pos.line, "_", h.pos.col) : h.name;
+    std::string local = str_cat(".exc", h.pos.line, "_", h.pos.col);
     store_local(local, exc, h.pos);
+    if (!h.local.empty()) store_local(h.local, h.local_ty == Ty::Exc ? exc : extract(exc, 2, h.pos), h.pos);
     handlers_.push_back(local);
     block(h.body);
     handlers_.pop_back();

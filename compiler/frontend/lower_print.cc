@@ -140,6 +140,10 @@ void FunctionLowerer::print_number_list(Value* v, Ty t, Pos p) {
 }
 
 void FunctionLowerer::print_compound(Value* v, Ty t, Pos p, bool repr) {
+  if (is_class(t) && custom_text(t)) {  // __str__, __repr__, an exception, Python's default (lower_dunder.cc)
+    call_extern("ppy_print_string", {repr ? object_repr(v, t, p) : object_str(v, t, p)}, p);
+    return;
+  }
   if (is_class(t)) {  // a dataclass: `Point(x=1, y=2)`
     const ClassInfo& c = *class_info(t);
     print_text(c.name + "(", p);

@@ -102,7 +102,7 @@ Value* FunctionLowerer::str_of(Value* v, Ty t, Pos p) {
       return extract(v, 1, p);
     default:
       if (is_list(t)) return list_repr(v, t, p);
-      if (is_class(t)) return repr_str(v, t, p);
+      if (is_class(t)) return custom_text(t) ? object_str(v, t, p) : repr_str(v, t, p);
       if (is_none_value(t)) return str_literal("None", p);
       // `str(x)` of an optional: its value's str, or None.
       if (is_optional(t))
@@ -115,6 +115,7 @@ Value* FunctionLowerer::str_of(Value* v, Ty t, Pos p) {
 
 Value* FunctionLowerer::repr_of(Value* v, Ty t, Pos p) {
   if (t == Ty::Str) return rt("ppy_str_repr", {v}, str_type(), p);
+  if (is_class(t)) return custom_text(t) ? object_repr(v, t, p) : repr_str(v, t, p);
   if (is_optional(t))
     return select(extract(v, 0, p), repr_of(extract(v, 1, p), optional_inner(t), p), str_literal("None", p), p);
   return str_of(v, t, p);

@@ -423,6 +423,26 @@ class FunctionLowerer {
   Value* method_call(const Expr& e);
   /// `super().m(args)`: the base's method, called on this method's self.
   Value* super_call(const Expr& e);
+  // --- exception classes and special methods (lower_exception_class.cc, lower_dunder.cc) ---
+  /// An exception class's hidden fields from a constructor's positional arguments (`args`, of `types`).
+  void set_exception_args(Value* obj, Ty cls, const std::vector<Value*>& args, const std::vector<Ty>& types, Pos p);
+  /// After `ppy_obj_new` of an exception class: its classes and its arguments (BaseException.__new__).
+  void init_exception(Value* obj, Ty cls, const Expr& ctor, const std::vector<Value*>& args, Pos p);
+  /// `super().__init__(args)` of an exception class whose base is builtin.
+  void base_exception_init(const Expr& e);
+  /// `raise obj` of an exception class's instance.
+  void raise_object(Value* obj, Ty cls, Pos p);
+  /// What the classes of `cls`'s subtree each give, by type id: `key` groups
+  /// the classes whose value `make` writes alike (a single group needs no test).
+  Value* by_class(Value* obj, Ty cls, Type result, const std::function<std::string(Ty)>& key,
+                  const std::function<Value*(Ty)>& make, Pos p);
+  /// `str(obj)` / `repr(obj)` of an instance: its `__str__` / `__repr__`, an
+  /// exception's message / `Name(args)`, a dataclass's fields, else Python's
+  /// `<module.Name object at 0x...>`.
+  Value* object_str(Value* obj, Ty cls, Pos p);
+  Value* object_repr(Value* obj, Ty cls, Pos p);
+  /// Whether `cls` or a subclass defines `__str__` or `__repr__` (or is not a dataclass).
+  bool custom_text(Ty cls) const;
   /// `isinstance(x, K)`: K's type ids are one range (they are numbered in
   /// preorder).
   Value* isinstance(const Expr& e);

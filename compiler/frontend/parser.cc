@@ -241,7 +241,10 @@ StmtPtr Parser::small_stmt() {
     if (t.text == "raise") {
       auto s = make(StmtKind::Raise, take().pos);
       if (!at(Tok::Newline) && !at_op(";") && !at(Tok::End)) s->value = expr();
-      if (at_kw("from")) unsupported(cur().pos, "'raise ... from'");
+      if (s->value && at_kw("from")) {  // `raise E from cause`: the cause is evaluated, then dropped
+        take();
+        s->annotation = expr();
+      }
       return s;
     }
     if (t.text == "yield") {  // lazy sequences: `yield v` and `yield from it`, a call of the name `yield`

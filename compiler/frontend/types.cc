@@ -247,6 +247,7 @@ bool printable(Ty t, std::string* why) {
   }
   if (is_class(t)) {
     const ClassInfo& c = *class_info(t);
+    if (printable_object(t)) return true;  // exception classes, __str__ and __repr__ (lower_dunder.cc)
     if (!c.dataclass) {
       *why = str_cat("printing an instance of ", c.name,
                      ", which is not a @dataclass, is outside the ppy subset "

@@ -67,6 +67,9 @@ struct ClassInfo {
   Ty ty = Ty::Error;
   Ty base = Ty::Error;  ///< the base class, Error when none
   bool dataclass = false;
+  /// An exception class (exception_classes.h): the builtin exception at the
+  /// root of its bases (`ValueError`), empty for any other class.
+  std::string exception_base;
   /// Every field, the base's first (a subclass's struct starts with its
   /// base's).
   std::vector<std::pair<std::string, Ty>> fields;
@@ -98,6 +101,9 @@ bool holds_object(Ty t);
 /// it cannot print): objects only of dataclasses whose fields hold no object,
 /// no list of objects.
 bool printable(Ty t, std::string* why);
+/// Whether every class from `t` down prints through its own `__str__` /
+/// `__repr__` or as an exception (dunder_methods.cc).
+bool printable_object(Ty t);
 
 
 /// Whether Python orders values of type `t` with `<`: numbers, bools, strs,

@@ -44,6 +44,10 @@ inline Slot* elems(Buffer* b) { return static_cast<Slot*>(b->data); }
 struct PyError {
   std::string name;
   std::string message;
+  /// An exception class's instance and its classes (ppy_rt_raise_object);
+  /// null and empty for a builtin exception.
+  void* object = nullptr;
+  std::string classes;
 };
 
 /// The IR cannot be run as given: ends the program with status 2.

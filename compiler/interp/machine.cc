@@ -123,6 +123,7 @@ class Machine {
       } catch (const PyError& e) {
         depth_ = saved;
         ppy_exc_set(e.name.c_str(), e.message.c_str());
+        if (!e.classes.empty()) ppy_exc_set_object(e.object, e.classes.c_str());
         out[callee.nresults].i = 1;
       }
       return;
@@ -447,7 +448,12 @@ int run_function(const ir::Module& m, int32_t entry, std::ostream& out, std::ost
   ppy_rt_gc_init();
   // Runtime functions raise through the hook, as this machine does, and print
   // (ppy_print_*) to the interpreter's output.
-  ppy_rt_set_raise_hook(+[](const char* name, const char* message) { throw PyError{name, message ? message : ""}; });
+  ppy_rt_set_raise_hook(+[](const char* name, const char* message) {
+    void* object;
+    const char* classes;
+    ppy_rt_last_object(&object, &classes);
+    throw PyError{name, message ? message : "", object, classes};
+  });
   Sinks sinks{out, err};
   ppy_rt_set_output(
       +[](void* ctx, const char* bytes, size_t n) {

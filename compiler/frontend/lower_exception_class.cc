@@ -1,0 +1,65 @@
+// IR generation, exception classes (docs/runtime.md, "Exceptions"): an
+// instance's hidden fields (its classes, str() and reprs of its arguments),
+// BaseException's __init__, raising an instance.
+#include "exception_classes.h"
+#include "lowerer.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend::lowering {
+
+void FunctionLowerer::set_exception_args(Value* obj, Ty cls, const std::vector<Value*>& args,
+                                         const std::vector<Ty>& types, Pos p) {
+  auto cat = [&](Value* a, Value* b) { return rt("ppy_str_concat", {a, b}, str_type(), p); };
+  Value* reprs = nullptr;
+  for (size_t i = 0; i < args.size(); ++i) {
+    Value* r = repr_str(args[i], types[i], p);
+    reprs = reprs ? cat(cat(reprs, str_literal(", ", p)), r) : r;
+  }
+  Value* text;
+  if (args.empty()) {
+    text = str_literal("", p);
+  } else if (args.size() == 1) {
+    // str() of a KeyError is its key's repr, as Python has it.
+    text = class_info(cls)->exception_base == "KeyError" ? reprs : str_of(args[0], types[0], p);
+  } else {
+    text = cat(cat(str_literal("(", p), reprs), str_literal(")", p));
+  }
+  field_set(obj, cls, std::string(kExcStrField), text, p);
+  field_set(obj, cls, std::string(kExcArgsField), reprs ? reprs : str_literal("", p), p);
+}
+
+void FunctionLowerer::init_exception(Value* obj, Ty cls, const Expr& ctor, const std::vector<Value*>& args, Pos p) {
+  field_set(obj, cls, std::string(kExcClassesField), str_literal(exception_classes(*class_info(cls)), p), p);
+  // BaseException.__new__ keeps the positional arguments, whatever __init__ does with them.
+  // An argument given to an __init__ parameter has the parameter's type (an int made a float).
+  const ClassInfo& c = *class_info(cls);
+  const FuncInfo* init = nullptr;
+  if (auto it = c.methods.find("__init__"); it != c.methods.end()) init = &method(it->second, "__init__");
+  std::vector<Value*> given;
+  std::vector<Ty> types;
+  for (size_t i = 1; i < ctor.kids.size() && i - 1 < args.size(); ++i) {
+    given.push_back(args[i - 1]);
+    types.push_back(init && i < init->params.size() ? init->params[i] : ctor.kids[i]->ty);
+  }
+  set_exception_args(obj, cls, given, types, p);
+}
+
+void FunctionLowerer::base_exception_init(const Expr& e) {
+  std::vector<Value*> args;
+  std::vector<Ty> types;
+  for (size_t i = 1; i < e.kids.size(); ++i) {
+    args.push_back(expr(*e.kids[i]));
+    types.push_back(e.kids[i]->ty);
+  }
+  const std::string& self = f_.def->params[0].name;
+  set_exception_args(load_local(self, e.pos), f_.def->params[0].ty, args, types, e.pos);
+}
+
+void FunctionLowerer::raise_object(Value* obj, Ty cls, Pos p) {
+  Value* classes = field_get(obj, cls, std::string(kExcClassesField), p);
+  Value* msg = object_str(obj, cls, p);
+  call_extern("ppy_exc_raise_object", {classes, msg, obj}, p);
+  emit("core.unreachable", {}, {}, {}, p);
+}
+
+}  // namespace ppy::frontend::lowering
