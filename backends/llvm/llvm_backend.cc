@@ -1,6 +1,7 @@
 // The `llvm` backend: the SDK's Backend over lower / codegen / native.
 #include "ppy/backends/llvm_backend.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -16,6 +17,7 @@
 #include "llvm/TargetParser/Triple.h"
 #include "lower.h"
 #include "native.h"
+#include "sanitize.h"
 #include "ppy/ir/core_ops.h"
 #include "ppy/runtime/abi.h"
 #include "ppy/runtime/runtime_source.h"
@@ -149,10 +151,13 @@ class LLVMBackend final : public Backend {
     lo.data_layout = machine.createDataLayout().getStringRepresentation();
     PPY_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> lowered, lower_module(module, llvm_context, lo));
     PPY_RETURN_IF_ERROR(verify(*lowered));
+    PPY_ASSIGN_OR_RETURN(Sanitizers sanitizers, sanitizers_of(context));
+    mark_for_sanitizers(*lowered, sanitizers);
     if (option("debug-crash") == "codegen")
       llvm::report_fatal_error("debug-crash: an injected crash inside LLVM code generation", true);
     bool want = has_flag(context, "report-opt") || has_flag(context, "report-opt-json");
     optimize(*lowered, machine, context.opt_level, want ? remarks : nullptr);
+    run_sanitizer_passes(*lowered, machine, context.opt_level, sanitizers);
     return lowered;
   }
 
@@ -228,6 +233,18 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
                        "--standalone, --library and --python-extension each build one thing; "
                        "give one of them",
                        absl::StatusCode::kInvalidArgument);
+  PPY_ASSIGN_OR_RETURN(Sanitizers sanitizers, sanitizers_of(context));
+  if (sanitizers.any()) {
+    if (cross)
+      return coded_error("E1002", str_cat("--sanitize runs the program here, and ", triple, " is another machine"),
+                         absl::StatusCode::kInvalidArgument);
+    if (library || python)
+      return coded_error("E1002",
+                         str_cat("--sanitize with ", library ? "--library" : "--python-extension",
+                                 " is refused: sanitized code needs the sanitizer runtime loaded first by the "
+                                 "program that hosts it; build the executable (--standalone, or the default)"),
+                         absl::StatusCode::kInvalidArgument);
+  }
   std::vector<ExportedFunction> exports = exported_functions(modules);
   if (python)
     for (auto& f : exports)
@@ -308,18 +325,33 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
   fs::path rt_c = work / "ppy_runtime.c", rt_o = work / "ppy_runtime.o";
   if (auto s = write(work / "ppy_runtime.h", runtime::source()); !s.ok()) return cleanup(), s;
   if (auto s = write(rt_c, str_cat("#define PPY_RT_API\n#define PPY_RT_DATA\n", strings ? "#define PPY_RT_STRINGS 1\n" : "",
+                                   sanitizers.any() ? sanitizer_runtime_prelude(sanitizers) : "",
                                    "#include \"ppy_runtime.h\"\n"));
       !s.ok())
     return cleanup(), s;
   std::string cc = linker->string();
-  if (auto r = run_tool({cc, "-std=c11", "-O2", "-fPIC", "-c", rt_c.string(), "-o", rt_o.string()}, work); !r.ok())
-    return cleanup(), r.status();
+  // Sanitized, the runtime is clang's (instrumented as LLVM 19's runtimes expect).
+  std::vector<std::string> rt_compile = {cc, "-std=c11", "-O2", "-fPIC", "-c", rt_c.string(), "-o", rt_o.string()};
+  std::vector<std::string> sanitizer_libs;
+  if (sanitizers.any()) {
+    auto clang = sanitizer_c_compiler();
+    if (!clang.ok()) return cleanup(), clang.status();
+    auto libs = sanitizer_link_args(sanitizers);
+    if (!libs.ok()) return cleanup(), libs.status();
+    sanitizer_libs = std::move(*libs);
+    rt_compile[0] = clang->string();
+    for (auto& f : sanitizer_compile_flags(sanitizers)) rt_compile.push_back(f);
+  }
+  if (auto r = run_tool(rt_compile, work); !r.ok()) return cleanup(), r.status();
   std::vector<fs::path> with_runtime = objects;
   with_runtime.push_back(rt_o);
   auto link = [&](std::vector<std::string> args, const fs::path& output) -> absl::Status {
     std::vector<std::string> argv = {cc};
     argv.insert(argv.end(), args.begin(), args.end());
     for (auto& o : with_runtime) argv.push_back(o.string());
+    // An executable carries the sanitizer runtime; a shared library leaves it to its host.
+    if (std::find(args.begin(), args.end(), "-shared") == args.end())
+      argv.insert(argv.end(), sanitizer_libs.begin(), sanitizer_libs.end());
     if (strings) argv.push_back("-lgc");
     argv.insert(argv.end(), {"-lm", "-o", output.string()});
     fs::create_directories(output.parent_path(), ec);
@@ -338,7 +370,13 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
     if (!entry.ok()) return cleanup(), entry.status();
     if (auto s = write(work / "ppy_entry.o", *entry); !s.ok()) return cleanup(), s;
     with_runtime.push_back(work / "ppy_entry.o");
-    if (auto s = link({"-static"}, out / name); !s.ok()) return cleanup(), s;
+    // The sanitizer runtimes need the dynamic loader: libc stays shared then.
+    if (sanitizers.any())
+      context.note(str_cat("--standalone --sanitize ", sanitizers.spelled(),
+                           ": the program and the sanitizer runtime are linked in, libc and libgc stay shared"));
+    if (auto s = link(sanitizers.any() ? std::vector<std::string>{} : std::vector<std::string>{"-static"}, out / name);
+        !s.ok())
+      return cleanup(), s;
     fs::remove_all(out / "obj", ec);
     result.outputs.push_back(name);
     cleanup();

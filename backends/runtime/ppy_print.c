@@ -134,7 +134,16 @@ typedef struct ppy_spec {
   int64_t width, precision; /* -1: none */
   char grouping;            /* ',', '_' or 0 */
   char type;                /* 0 for none */
+  int sign_given;           /* a sign was written (a string refuses it) */
+  int trailing;             /* characters after the type: Python's "Invalid format specifier" */
 } ppy_spec;
+
+/** A width or precision's next digit: Python's ValueError past Py_ssize_t
+ * (and never a signed overflow here). */
+static int64_t ppy_spec_digit(int64_t v, char d) {
+  if (v > (INT64_MAX - (d - '0')) / 10) ppy_rt_raise("ValueError", "Too many decimal digits in format string");
+  return v * 10 + (d - '0');
+}
 
 /** Reads a spec the frontend has checked (docs/runtime.md, "Strings"). */
 static ppy_spec ppy_spec_parse(const ppy_str* s) {
@@ -160,7 +169,10 @@ static ppy_spec ppy_spec_parse(const ppy_str* s) {
       i = 1;
     }
   }
-  if (i < n && (b[i] == '+' || b[i] == '-' || b[i] == ' ')) sp.sign = b[i++];
+  if (i < n && (b[i] == '+' || b[i] == '-' || b[i] == ' ')) {
+    sp.sign = b[i++];
+    sp.sign_given = 1;
+  }
   if (i < n && b[i] == '#') {
     sp.alt = 1;
     ++i;
@@ -171,21 +183,42 @@ static ppy_spec ppy_spec_parse(const ppy_str* s) {
   }
   if (i < n && b[i] >= '0' && b[i] <= '9') {
     sp.width = 0;
-    while (i < n && b[i] >= '0' && b[i] <= '9') sp.width = sp.width * 10 + (b[i++] - '0');
+    while (i < n && b[i] >= '0' && b[i] <= '9') sp.width = ppy_spec_digit(sp.width, b[i++]);
   }
   if (i < n && (b[i] == ',' || b[i] == '_')) sp.grouping = b[i++];
   if (i < n && b[i] == '.') {
     ++i;
     sp.precision = 0;
-    while (i < n && b[i] >= '0' && b[i] <= '9') sp.precision = sp.precision * 10 + (b[i++] - '0');
+    while (i < n && b[i] >= '0' && b[i] <= '9') sp.precision = ppy_spec_digit(sp.precision, b[i++]);
   }
   if (i < n) sp.type = b[i];
+  sp.trailing = i + 1 < n;
   if (sp.zero && !sp.align) {
     sp.fill[0] = '0';
     sp.fill_len = 1;
     sp.align = '=';
   }
   return sp;
+}
+
+/** Python's ValueError for a spec the type does not take: a code not in
+ * `codes`, characters after the code. (A spec made at run time, `format(v,
+ * spec)` or a nested field, is checked only here.) */
+static void ppy_spec_check(const ppy_spec* sp, const ppy_str* spec, const char* codes, const char* type_name) {
+  char msg[160];
+  if (sp->trailing) {
+    snprintf(msg, sizeof msg, "Invalid format specifier '%.*s' for object of type '%s'",
+             (int)(spec->len > 100 ? 100 : spec->len), PPY_STR_BYTES(spec), type_name);
+    ppy_rt_raise("ValueError", msg);
+  }
+  if (sp->type && !strchr(codes, sp->type)) {
+    if ((unsigned char)sp->type < 0x80 && (unsigned char)sp->type >= 0x20)
+      snprintf(msg, sizeof msg, "Unknown format code '%c' for object of type '%s'", sp->type, type_name);
+    else
+      snprintf(msg, sizeof msg, "Unknown format code '\\x%x' for object of type '%s'", (unsigned char)sp->type,
+               type_name);
+    ppy_rt_raise("ValueError", msg);
+  }
 }
 
 /** `digits` (ASCII) with a separator every `every` digits from the right. */
@@ -234,6 +267,8 @@ PPY_RT_API ppy_str* ppy_str_format_i64(int64_t v, const ppy_str* spec) {
   if (sp.type == 'e' || sp.type == 'E' || sp.type == 'f' || sp.type == 'F' || sp.type == 'g' || sp.type == 'G' ||
       sp.type == '%')
     return ppy_str_format_f64((double)v, spec);
+  ppy_spec_check(&sp, spec, "bdnoxX", "int");
+  if (sp.precision >= 0) ppy_rt_raise("ValueError", "Precision not allowed in integer format specifier");
   uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   int base = sp.type == 'b' ? 2 : sp.type == 'o' ? 8 : (sp.type == 'x' || sp.type == 'X') ? 16 : 10;
   const char* dig = sp.type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -270,6 +305,8 @@ PPY_RT_API ppy_str* ppy_str_format_i64(int64_t v, const ppy_str* spec) {
  * with a precision, `g` that keeps a point). */
 PPY_RT_API ppy_str* ppy_str_format_f64(double v, const ppy_str* spec) {
   ppy_spec sp = ppy_spec_parse(spec);
+  ppy_spec_check(&sp, spec, "eEfFgGn%", "float");
+  if (sp.type == 'n') sp.type = 'g'; /* the C locale's 'n' */
   int neg = signbit(v) && !isnan(v);
   double a = fabs(v);
   char t = sp.type;
@@ -317,6 +354,10 @@ PPY_RT_API ppy_str* ppy_str_format_f64(double v, const ppy_str* spec) {
  * a precision that truncates. */
 PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec) {
   ppy_spec sp = ppy_spec_parse(spec);
+  ppy_spec_check(&sp, spec, "s", "str");
+  if (sp.sign_given) ppy_rt_raise("ValueError", "Sign not allowed in string format specifier");
+  if (sp.alt) ppy_rt_raise("ValueError", "Alternate form (#) not allowed in string format specifier");
+  if (sp.align == '=') ppy_rt_raise("ValueError", "'=' alignment not allowed in string format specifier");
   int64_t ncp = s->ncp, nbytes = s->len;
   if (sp.precision >= 0 && sp.precision < ncp) {
     nbytes = ppy_str_offset(s, sp.precision);

@@ -110,6 +110,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--backend", run.backend, "build with this backend and run its output (llvm, c, python)");
   add_opt_level(run_cmd, run.opt_level);
   add_diagnostics_format(run_cmd);
+  run_cmd->add_option("--sanitize", run.sanitize,
+                      "address, undefined or address,undefined: build an instrumented executable and run it");
   run_cmd->callback([&] { status = ppy::driver::run(run, io); });
 
   std::string check_target;

@@ -71,7 +71,7 @@ int build(const BuildOptions& opts, Streams io) {
       return fail(io.err, coded_error("E1002", str_cat(flag, " is an option of the LLVM road (",
                                                        llvm_option_purpose(flag, opts.backend), "); backend '",
                                                        opts.backend, "' does not take it")));
-    if (flag == "--pgo" || flag == "--prover" || flag == "--sanitize")
+    if (flag == "--pgo" || flag == "--prover")
       return fail(io.err, coded_error("E1002", str_cat(flag, " is not implemented here (",
                                                        llvm_option_purpose(flag, opts.backend),
                                                        "); build without it")));

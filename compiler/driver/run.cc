@@ -12,6 +12,7 @@
 #include "diagnostics.h"
 #include "jit.h"
 #include "run_c.h"
+#include "run_sanitized.h"
 #include "ppy/driver/build_cache.h"
 #include "ppy/driver/backend_catalog.h"
 #include "ppy/driver/llvm_roads.h"
@@ -140,6 +141,7 @@ absl::StatusOr<std::vector<ObjectFile>> native_objects(host::BackendHandle& back
 }
 
 int run(const RunOptions& opts, Streams io) {
+  if (opts.sanitize) return run_sanitized(opts, io);
   if (opts.backend && *opts.backend == "python") return run_python(opts, io);
   if (opts.backend && *opts.backend == "c") return run_c(opts, io);
   if (opts.backend && *opts.backend != "llvm")
@@ -176,6 +178,11 @@ int run(const RunOptions& opts, Streams io) {
   auto config = backend_config(c->project ? &*c->project : nullptr, info.name);
   if (!config.ok()) return fail(io.err, config.status());
   BackendContext ctx = make_context(*c, info, *config, opts.target);
+  if (auto sanitize = sanitize_in_project_flags(ctx)) {  // [tool.ppy.backends.llvm.flags] sanitize
+    RunOptions sanitized = opts;
+    sanitized.sanitize = *sanitize;
+    return run_sanitized(sanitized, io);
+  }
   std::vector<std::string> notes;
   auto objects = native_objects(**backend, *c, ctx, opts.target, notes);
   if (!objects.ok()) return fail(io.err, objects.status());

@@ -39,6 +39,9 @@ absl::Status from_backend(const absl::Status& s, const std::string& module) {
     return session_error(*e, error_text(s));
   }
   const std::string code = error_code(s);
+  // A request the backend refuses (flags it cannot combine: --sanitize thread,
+  // --standalone with --library) is the caller's error, E1002, not a failure.
+  if (code == "E1002") return s;
   SessionFailure kind = SessionFailure::Internal;
   if (s.code() == absl::StatusCode::kUnimplemented || code == "E1802") kind = SessionFailure::Unsupported;
   else if (code == "E1801") kind = SessionFailure::Toolchain;

@@ -56,7 +56,14 @@ struct RunOptions {
   std::optional<std::string> backend;
   /// Run with the reference interpreter instead of the LLVM backend's JIT.
   bool interp = false;
+  /// `--sanitize address,undefined`: build a sanitized executable and run it
+  /// (the JIT cannot host ASan; docs/llvm.md, "Sanitizers").
+  std::optional<std::string> sanitize;
 };
+
+/// `ppy run --sanitize LIST`: `ppy build --standalone --sanitize LIST` into a
+/// temporary folder, then the executable, whose exit status it returns.
+int run_sanitized(const RunOptions& opts, Streams io);
 
 struct BuildOptions {
   std::string target;

@@ -1,0 +1,80 @@
+// `ppy run --sanitize LIST`: the JIT cannot host ASan (its runtime must own the
+// process from its first instruction: shadow memory, interceptors of malloc
+// and libc), so the program is built as a sanitized executable and run.
+#include "run_sanitized.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "diagnostics.h"
+#include "ppy/driver/commands.h"
+#include "ppy/util/str_cat.h"
+
+namespace fs = std::filesystem;
+
+namespace ppy::driver {
+
+std::optional<std::string> sanitize_in_project_flags(const BackendContext& context) {
+  auto flags = context.backend_config.find("flags");
+  if (flags == context.backend_config.end() || !flags->second.is<ConfigValue::Table>()) return std::nullopt;
+  const ConfigValue::Table& table = flags->second.as<ConfigValue::Table>();
+  auto it = table.find("sanitize");
+  if (it == table.end()) return std::nullopt;
+  return it->second.str();
+}
+
+int run_sanitized(const RunOptions& opts, Streams io) {
+  if (opts.interp || (opts.backend && *opts.backend != "llvm"))
+    return fail(io.err, coded_error("E1002", str_cat("--sanitize is an option of the LLVM road, and ",
+                                                     opts.interp ? "--interp runs the reference interpreter"
+                                                                 : "--backend " + *opts.backend + " runs without it",
+                                                     "; drop --sanitize, or run through llvm")));
+  std::error_code ec;
+  std::string folder = (fs::temp_directory_path(ec) / "ppy-sanitize-XXXXXX").string();
+  if (!::mkdtemp(folder.data()))
+    return fail(io.err,
+                absl::InternalError(str_cat("cannot make a folder for the sanitized build: ", std::strerror(errno))));
+  struct Removed {
+    std::string path;
+    ~Removed() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  } removed{folder};
+
+  // Cached like any build: a second run with nothing changed compiles nothing.
+  BuildOptions b;
+  b.target = opts.target;
+  b.backend = "llvm";
+  b.opt_level = opts.opt_level;
+  b.output = folder + "/out";
+  b.llvm_only = {"--standalone", "--sanitize"};
+  b.llvm_values["--sanitize"] = opts.sanitize.value_or("");
+  std::ostringstream out, err;
+  if (int status = build(b, {out, err}); status != 0) {
+    io.err << err.str();
+    return status;
+  }
+  std::string executable = out.str().substr(0, out.str().find('\n'));
+  io.out.flush();
+  std::cout.flush();
+  pid_t pid = ::fork();
+  if (pid < 0) return fail(io.err, absl::InternalError("cannot start the sanitized program: fork failed"));
+  if (pid == 0) {
+    ::execl(executable.c_str(), executable.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+}  // namespace ppy::driver
