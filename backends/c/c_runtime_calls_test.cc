@@ -15,6 +15,9 @@
 #include "ppy_obj.h"
 #include "ppy_runtime.h"
 #include "ppy_str.h"
+#include "ppy_math.h"
+#include "ppy_num.h"
+#include "ppy_str_more.h"
 
 namespace ppy::backends::cgen {
 namespace {

@@ -246,3 +246,18 @@ def _ppy_trunc(x):
 def _ppy_wrap(v):
     """v reduced to a signed 64-bit integer (wrapping arithmetic)."""
     return ((v + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000
+
+
+_ppy_math = __import__("math")
+
+
+def _ppy_math_i64(v):
+    """An int result of math (lcm, factorial, comb, perm, prod) within 64 bits, as ppy's ints."""
+    if not -0x8000000000000000 <= v <= 0x7FFFFFFFFFFFFFFF:
+        raise OverflowError("integer overflow")
+    return v
+
+
+def _ppy_isclose(a, b, rel_tol, abs_tol):
+    """math.isclose with its keyword-only tolerances."""
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)

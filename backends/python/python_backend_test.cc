@@ -297,14 +297,14 @@ module @t
 func @t_main() -> () attrs {ppy.qualname = "t.main"} {
 ^entry:
     %0 = core.call_extern {abi = "c", callee = "ppy_str_literal", text = "b"} : ptr<i8>
-    %1 = core.call_extern %0 {abi = "c", callee = "ppy_str_title"} : ptr<i8>
+    %1 = core.call_extern %0 {abi = "c", callee = "ppy_str_translate"} : ptr<i8>
     core.ret
 }
 )");
   auto b = create_python_backend({});
   absl::Status s = b->validate(*m, BackendContext{});
   EXPECT_EQ(error_code(s), "E1802");
-  EXPECT_THAT(std::string(s.message()), HasSubstr("the runtime function 'ppy_str_title' in t_main"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("the runtime function 'ppy_str_translate' in t_main"));
 }
 
 TEST(PythonBackend, ModulesNestUnderTheirPackages) {

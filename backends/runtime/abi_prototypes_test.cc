@@ -11,6 +11,9 @@
 #include "ppy_dict.h"
 #include "ppy_obj.h"
 #include "ppy_runtime.h"
+#include "ppy_math.h"
+#include "ppy_num.h"
+#include "ppy_str_more.h"
 #include "ppy_str.h"
 
 namespace {

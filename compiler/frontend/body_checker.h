@@ -14,6 +14,7 @@
 
 #include "ast.h"
 #include "checker.h"
+#include "format_template.h"
 #include "ppy/frontend/diagnostics.h"
 #include "ppy/frontend/frontend.h"
 #include "types.h"
@@ -156,6 +157,19 @@ class BodyChecker {
   Ty str_call(Expr& e);
   /// An f-string: its fields' values and format specs.
   Ty fstring(Expr& e);
+  // --- formatting (check_format.cc) ---
+  /// `template.format(...)` of a literal or constant template.
+  Ty str_format(Expr& e, Expr& callee);
+  /// `template % args` of a literal or constant template.
+  Ty str_percent(Expr& e, Ty a, Ty b);
+  /// `format(x[, spec])`.
+  Ty format_call(Expr& e);
+  /// `int(s, base)` (`n` "int"), `hex`, `oct`, `bin`, `round`, `divmod`, `pow` (check_number.cc).
+  Ty number_builtin(Expr& e, const std::string& n);
+  /// `math.NAME(...)` of a function builtins.def lists for "math" (check_math.cc).
+  Ty math_table_call(Expr& e, const std::string& name);
+  /// Whether argument `arg` (of type `t`) fits field `f` of a template at `at`; reported when not.
+  bool format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos at);
 
   // --- lists (check_list.cc) ---
   /// `xs.method(...)` of a list `xs`: the method's result type (None for append).

@@ -1,5 +1,6 @@
 #include "builtins.h"
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 
@@ -10,6 +11,26 @@ namespace {
 
 BuiltinType parse_type(std::string_view s) {
   BuiltinType t;
+  if (size_t eq = s.find('='); eq != std::string_view::npos) {  // an optional parameter and its default
+    t = parse_type(s.substr(0, eq));
+    std::string_view d = s.substr(eq + 1);
+    t.optional = true;
+    if (d == "MAX") t.int_default = INT64_MAX;
+    else if (d.size() >= 2 && d.front() == '\'' && d.back() == '\'') t.str_default = d.substr(1, d.size() - 2);
+    else if (t.ty == Ty::Float) t.float_default = std::stod(std::string(d));
+    else t.int_default = std::stoll(std::string(d));
+    return t;
+  }
+  if (s.starts_with("tuple[") && s.ends_with("]")) {
+    std::vector<Ty> elems;
+    for (std::string_view rest = s.substr(6, s.size() - 7); !rest.empty();) {
+      size_t comma = rest.find(", ");
+      elems.push_back(parse_type(rest.substr(0, comma)).ty);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+    }
+    t.ty = tuple_of(elems);
+    return t;
+  }
   if (s.starts_with("list[") && s.ends_with("]")) {
     BuiltinType inner = parse_type(s.substr(5, s.size() - 6));
     t.kind = BuiltinType::ListOf;
@@ -65,6 +86,28 @@ const BuiltinMethod* find_builtin_method(std::string_view receiver, std::string_
     if (m.receiver == receiver && m.name == name) return &m;
   return nullptr;
 }
+
+const BuiltinMethod* find_builtin_method(std::string_view receiver, std::string_view name, size_t nargs) {
+  for (const BuiltinMethod& m : table())
+    if (m.receiver == receiver && m.name == name && required_params(m) <= nargs && nargs <= m.params.size()) return &m;
+  return find_builtin_method(receiver, name);
+}
+
+bool affix_tuple(const BuiltinMethod& m, Ty t) {
+  if (m.name != "startswith" && m.name != "endswith") return false;
+  if (!is_tuple(t)) return false;
+  for (Ty e : tuple_elems(t))
+    if (e != Ty::Str) return false;
+  return true;
+}
+
+size_t required_params(const BuiltinMethod& m) {
+  size_t n = 0;
+  for (const BuiltinType& p : m.params) n += !p.optional;
+  return n;
+}
+
+const std::vector<BuiltinMethod>& builtin_methods() { return table(); }
 
 const BuiltinMethod& builtin_method(BuiltinId id) { return table().at(static_cast<size_t>(id)); }
 

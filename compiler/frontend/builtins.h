@@ -25,6 +25,12 @@ struct BuiltinType {
   enum Kind : uint8_t { Fixed, Elem, Key, Value, ListOf } kind = Fixed;
   Ty ty = Ty::None;         ///< Fixed: the type
   Kind inner = Fixed;       ///< ListOf: what the list holds (Fixed uses ty)
+  /// A parameter Python lets a call leave out (`int=8`, `int=MAX`, `str=' '`):
+  /// lowering passes the default.
+  bool optional = false;
+  int64_t int_default = 0;
+  double float_default = 0;
+  std::string_view str_default;
 };
 
 /// One line of builtins.def, its signature parsed.
@@ -40,6 +46,19 @@ struct BuiltinMethod {
 
 /// The method `name` of a `receiver` ("str", "list", "dict", "set"), or null.
 const BuiltinMethod* find_builtin_method(std::string_view receiver, std::string_view name);
+
+/// The method `name` of a `receiver` that takes `nargs` arguments (a method
+/// written on several lines, one per form); else its first line, or null.
+const BuiltinMethod* find_builtin_method(std::string_view receiver, std::string_view name, size_t nargs);
+
+/// How many arguments `m` needs (its parameters without a default).
+size_t required_params(const BuiltinMethod& m);
+
+/// Whether `m` is startswith or endswith and `t` a tuple of strs (any of them).
+bool affix_tuple(const BuiltinMethod& m, Ty t);
+
+/// Every line of builtins.def, in order (the first is None's).
+const std::vector<BuiltinMethod>& builtin_methods();
 
 /// The entry of `id` (not None).
 const BuiltinMethod& builtin_method(BuiltinId id);

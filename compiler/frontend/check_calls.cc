@@ -296,6 +296,8 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
   }
   if (auto lazy = lazy_builtin(e, n)) return *lazy;  // lazy sequences (check_lazy.cc)
   if (n == "list") return list_call(e, Ty::Error);
+  if (n == "format") return format_call(e);  // check_format.cc
+  if (is_number_builtin(n) || (n == "int" && e.kids.size() == 3)) return number_builtin(e, n);  // check_number.cc
   if ((n == "sorted" || n == "min" || n == "max") && !gpu_ &&
       (!e.keywords.empty() || (n == "sorted" && e.kids.size() == 2 && view_call(*e.kids[1]) == 2)))
     return keyed_call(e, n, Ty::Error);  // key= and reverse= (check_keyed.cc)
@@ -405,6 +407,9 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
 
 Ty BodyChecker::math_call(Expr& e, const std::string& n) {
   e.target = n;
+  // builtins.def's math functions (check_math.cc); `math.log(x)` of one argument stays the dialect's.
+  if (is_math_table_function(n.substr(5)) && !(n == "math.log" && e.kids.size() == 2 && e.keywords.empty()))
+    return math_table_call(e, n.substr(5));
   size_t want = n == "math.pow" ? 2 : 1;
   if (e.kids.size() - 1 != want || !e.keywords.empty()) {
     error(e.pos, "E1032", str_cat(n, "() takes exactly ", want, " argument", want == 1 ? "" : "s"));

@@ -237,7 +237,8 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
       static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool",   "abs", "min",
                                                      "max",   "str", "repr",  "ord", "chr",   "sorted", "sum", "list",
                                                      // lazy sequences
-                                                     "any", "all", "zip", "enumerate", "reversed", "next"};
+                                                     "any", "all", "zip", "enumerate", "reversed", "next",
+                                                     /* text */ "format", "hex", "oct", "bin", "round", "divmod", "pow"};
       if (builtins.count(first)) {
         r.ref = Ref::Builtin;
         r.name = first;
@@ -259,6 +260,10 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
       r.ty = Ty::Float;
       r.value.ty = Ty::Float;
       r.value.f = full == "math.pi" ? M_PI : full == "math.e" ? M_E : full == "math.tau" ? 2 * M_PI : INFINITY;
+    }
+    if (text_constant(full, r.value)) {  // string's constants, math.nan (text_constants.cc)
+      r.ref = Ref::Const;
+      r.ty = r.value.ty;
     }
     return r;
   }

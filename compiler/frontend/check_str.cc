@@ -21,10 +21,7 @@ Ty BodyChecker::str_binary(Expr& e, Ty a, Ty b) {
     raises();  // MemoryError for a result that cannot be held
     return Ty::Str;
   }
-  if (op == "%" && a == Ty::Str) {
-    error(e.pos, "E1010", "%-formatting of a str is outside the ppy subset");
-    return Ty::Error;
-  }
+  if (op == "%" && a == Ty::Str) return str_percent(e, a, b);  // check_format.cc
   error(e.pos, "E1030",
         op == "+" ? str_cat("can only concatenate str (not \"", ty_name(a == Ty::Str ? b : a), "\") to str")
                   : str_cat("unsupported operand types for ", op, ": ", ty_name(a), " and ", ty_name(b)));
@@ -62,19 +59,22 @@ Ty BodyChecker::str_subscript(Expr& e) {
 Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
   (void)base;
   const std::string& name = callee.str;
-  const BuiltinMethod* m = find_builtin_method("str", name);
+  const BuiltinMethod* m = find_builtin_method("str", name, e.kids.size() - 1);
   if (!m) {
     for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
     error(callee.pos, "E1010", str_cat("the str method '", name, "' is outside the ppy subset"));
     return Ty::Error;
   }
   if (m->id == BuiltinId::StrJoin || m->id == BuiltinId::StrSplit) return str_list_method(e, callee);
-  size_t nargs = e.kids.size() - 1, want = m->params.size();
+  if (m->id == BuiltinId::StrFormat) return str_format(e, callee);  // check_format.cc
+  size_t nargs = e.kids.size() - 1, want = m->params.size(), least = required_params(*m);
   if (!e.keywords.empty()) {
     error(e.keywords[0].pos, "E1032", str_cat("str.", name, "() takes no keyword arguments"));
     return Ty::Error;
   }
-  if (nargs != want) {
+  if (least < want && nargs >= least && nargs <= want) {
+    // a form with optional parameters (check_format.cc's block of builtins.def)
+  } else if (nargs != want) {
     bool refused = m->more && nargs > want;  // Python's optional arguments the subset leaves out
     error(e.pos, refused ? "E1010" : "E1032",
           refused ? str_cat("str.", name, "() with ", nargs, " arguments is outside the ppy subset (it takes ", want,
@@ -89,6 +89,8 @@ Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
     Ty t = value(*e.kids[k], want_ty);
     if (t == Ty::Error) {
       ok = false;
+    } else if (k == 1 && affix_tuple(*m, t)) {
+      // `s.startswith(("a", "b"))`: any of the tuple's strs
     } else if (want_ty == Ty::Int ? t != Ty::Int && t != Ty::Bool : t != want_ty) {
       error(e.kids[k]->pos, "E1030",
             want_ty == Ty::Str ? str_cat("str.", name, "() takes str arguments, not ", ty_name(t))
@@ -99,6 +101,7 @@ Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
   e.ref = Ref::Builtin;
   e.target = "str." + name;
   e.builtin = m->id;
+  if (m->id > BuiltinId::StrFormat) raises();  // text's methods: ValueError, TypeError of a fill
   return ok ? resolve(m->result, Ty::Str) : Ty::Error;
 }
 
@@ -129,7 +132,7 @@ Ty BodyChecker::str_call(Expr& e) {
 
 /// Whether `spec` (an f-string field's format spec) is one Python takes for a
 /// value of type `t` and the runtime formats; else the reason and its code.
-static bool check_spec(const std::string& spec, Ty t, std::string& why, const char*& code) {
+bool check_spec(const std::string& spec, Ty t, std::string& why, const char*& code) {
   code = "E1030";
   size_t i = 0, n = spec.size();
   char align = 0, sign = 0, grouping = 0, type = 0;

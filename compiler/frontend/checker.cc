@@ -9,6 +9,7 @@
 
 #include "body_checker.h"
 #include "checker_internal.h"
+#include "format_template.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -95,7 +96,8 @@ Ty ty_from_name(const std::string& s) {
 namespace checking {
 
 const std::set<std::string>& special_names() {
-  static const std::set<std::string> s = {"math",
+  static const std::set<std::string> s = [] {
+   std::set<std::string> names = {"math",
                                           "math.sqrt",
                                           "math.sin",
                                           "math.cos",
@@ -151,11 +153,14 @@ const std::set<std::string>& special_names() {
                                           // functions as values (callable.h)
                                           "typing.Callable",
                                           "collections.abc.Callable"};
+    add_text_names(names);  // text_constants.cc
+    return names;
+  }();
   return s;
 }
 bool is_special_module(const std::string& m) {
-  return m == "math" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" || m == "typing" ||
-         m == "dataclasses" || m == "collections" || m == "collections.abc";
+  return m == "math" || m == "string" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" ||
+         m == "typing" || m == "dataclasses" || m == "collections" || m == "collections.abc";
 }
 
 std::optional<std::string> dotted(const Expr& e) {

@@ -11,6 +11,7 @@
 #include "exception_classes.h"
 #include "object_list_helpers.h"
 #include "checker_internal.h"
+#include "format_template.h"
 #include "parser.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -791,6 +792,7 @@ class Declarer {
           c.f = sp == "math.pi" ? M_PI : sp == "math.e" ? M_E : sp == "math.tau" ? 2 * M_PI : INFINITY;
           return c;
         }
+        if (checking::text_constant(sp, c)) return c;  // string's constants, math.nan (text_constants.cc)
         break;
       }
       case ExprKind::Unary: {

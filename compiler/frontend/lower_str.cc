@@ -7,6 +7,7 @@ namespace ppy::frontend::lowering {
 Value* FunctionLowerer::str_binary(const Expr& e, Value* a, Value* b) {
   Pos p = e.pos;
   if (e.str == "+") return rt("ppy_str_concat", {a, b}, str_type(), p);
+  if (e.str == "%") return str_percent(e, b);  // lower_format.cc
   // `s * n` or `n * s`
   bool str_first = e.kids[0]->ty == Ty::Str;
   Value* s = str_first ? a : b;
@@ -41,6 +42,7 @@ Value* FunctionLowerer::slice_of(const Expr& e, Value* s, const char* callee, Ty
 
 Value* FunctionLowerer::str_method(const Expr& e) {
   Pos p = e.pos;
+  if (e.builtin == BuiltinId::StrFormat) return str_format(e);  // lower_format.cc
   const BuiltinMethod& m = builtin_method(e.builtin);
   Value* s = expr(*e.kids[0]->kids[0]);
   if (e.builtin == BuiltinId::StrSplit && e.kids.size() == 1) return rt("ppy_str_split_ws", {s}, ir_type(e.ty), p);
@@ -50,6 +52,11 @@ Value* FunctionLowerer::str_method(const Expr& e) {
     Value* v = expr(*e.kids[k]);
     args.push_back(want == Ty::Int ? convert(v, e.kids[k]->ty, Ty::Int, p) : v);
   }
+  for (size_t k = args.size() - 1; k < m.params.size(); ++k)  // the defaults of parameters left out
+    args.push_back(m.params[k].ty == Ty::Str ? str_literal(std::string(m.params[k].str_default), p)
+                                             : const_i64(m.params[k].int_default, p));
+  if (e.kids.size() > 1 && affix_tuple(m, e.kids[1]->ty)) return affix_any(e, args);  // lower_format.cc
+  if (is_tuple(e.ty)) return str_tuple_result(e, args);
   std::string callee(m.runtime);
   if (e.ty == Ty::Bool) return cmp("ne", rt(callee.c_str(), args, Type::i64(), p), const_i64(0, p), p);
   return rt(callee.c_str(), args, e.ty == Ty::Int ? Type::i64() : ir_type(e.ty), p);

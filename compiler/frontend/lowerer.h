@@ -19,6 +19,7 @@
 
 #include "builtins.h"
 #include "checker.h"
+#include "format_template.h"
 #include "ppy/frontend/frontend.h"
 #include "ppy/ir/ir.h"
 #include "types.h"
@@ -306,6 +307,26 @@ class FunctionLowerer {
   Value* str_method(const Expr& e);
   /// An f-string: its parts made into strings and concatenated in order.
   Value* fstring(const Expr& e);
+  // --- formatting (lower_format.cc) ---
+  /// `template.format(...)`: its arguments in order, then its pieces.
+  Value* str_format(const Expr& e);
+  /// `template % rhs`, `rhs` the right operand's value (a tuple's elements or one value).
+  Value* str_percent(const Expr& e, Value* rhs);
+  /// `format(x[, spec])`.
+  Value* format_call(const Expr& e);
+  /// `int(s, base)`, `hex`, `oct`, `bin`, `round`, `divmod`, `pow` (lower_number.cc).
+  Value* number_builtin(const Expr& e);
+  /// `math.NAME(...)` of a function builtins.def lists for "math" (lower_math.cc).
+  Value* math_table_call(const Expr& e);
+  /// `s.startswith(t)` / `s.endswith(t)` of a tuple `t` of strs: any of them (`args`: s, t, the rest).
+  Value* affix_any(const Expr& e, const std::vector<Value*>& args);
+  /// A str method whose result is a tuple (partition): the runtime's list made a tuple.
+  Value* str_tuple_result(const Expr& e, const std::vector<Value*>& args);
+  /// One field: `v` (of type `t`) converted as the field says, then formatted by its spec.
+  Value* format_piece(Value* v, Ty t, const FormatPiece& f, Pos p);
+  /// The pieces of a template concatenated, each field taking its argument.
+  Value* format_pieces(const std::vector<FormatPiece>& pieces, const std::vector<Value*>& args,
+                       const std::vector<Ty>& types, Pos p);
   /// `str(v)` of a value of source type `t`.
   Value* str_of(Value* v, Ty t, Pos p);
   /// `repr(x)`: a str's repr, an optional's value's repr or None; else as str(x).

@@ -19,6 +19,9 @@
 #include "ppy_obj.h"
 #include "ppy_runtime.h"
 #include "ppy_str.h"
+#include "ppy_math.h"
+#include "ppy_num.h"
+#include "ppy_str_more.h"
 
 namespace ppy::interp::detail {
 namespace {

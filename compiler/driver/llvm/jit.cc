@@ -18,6 +18,9 @@
 #include "ppy_dict.h"
 #include "ppy_runtime.h"
 #include "ppy_str.h"
+#include "ppy_math.h"
+#include "ppy_num.h"
+#include "ppy_str_more.h"
 
 namespace ppy::driver {
 namespace {

@@ -1,0 +1,403 @@
+/* ppy_str_more.c: the str methods beyond ppy_str.c's (ppy_str_more.h). */
+#include "ppy_str_more.h"
+
+#if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
+
+/* ------------------------------------------------------------------------ */
+/* Classification and case (ASCII; other code points are caseless letters)  */
+
+static int ppy_sm_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
+static int ppy_sm_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
+static int ppy_sm_alpha(unsigned char c) { return ppy_sm_upper(c) || ppy_sm_lower(c) || c >= 0x80; }
+static int ppy_sm_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+/** Python's whitespace among ASCII (str.isspace, str.split()). */
+static int ppy_sm_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
+
+/** Whether `s` is non-empty and every byte passes `ok`. */
+static int64_t ppy_sm_all(const ppy_str* s, int (*ok)(unsigned char)) {
+  if (s->len == 0) return 0;
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  for (int64_t i = 0; i < s->len; ++i)
+    if (!ok(b[i])) return 0;
+  return 1;
+}
+
+static int ppy_sm_alnum(unsigned char c) { return ppy_sm_alpha(c) || ppy_sm_digit(c); }
+
+PPY_RT_API int64_t ppy_str_isalpha(const ppy_str* s) { return ppy_sm_all(s, ppy_sm_alpha); }
+PPY_RT_API int64_t ppy_str_isalnum(const ppy_str* s) { return ppy_sm_all(s, ppy_sm_alnum); }
+PPY_RT_API int64_t ppy_str_isspace(const ppy_str* s) { return ppy_sm_all(s, ppy_sm_space); }
+
+/** islower / isupper: some cased character, and none of the other case. */
+static int64_t ppy_sm_cased(const ppy_str* s, int upper) {
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int seen = 0;
+  for (int64_t i = 0; i < s->len; ++i) {
+    if (upper ? ppy_sm_lower(b[i]) : ppy_sm_upper(b[i])) return 0;
+    if (upper ? ppy_sm_upper(b[i]) : ppy_sm_lower(b[i])) seen = 1;
+  }
+  return seen;
+}
+
+PPY_RT_API int64_t ppy_str_islower(const ppy_str* s) { return ppy_sm_cased(s, 0); }
+PPY_RT_API int64_t ppy_str_isupper(const ppy_str* s) { return ppy_sm_cased(s, 1); }
+
+static char ppy_sm_to_upper(char c) { return ppy_sm_lower((unsigned char)c) ? (char)(c - 32) : c; }
+static char ppy_sm_to_lower(char c) { return ppy_sm_upper((unsigned char)c) ? (char)(c + 32) : c; }
+
+/** A copy of `s` whose bytes are to be rewritten in place (same length). */
+static ppy_str* ppy_sm_copy(const ppy_str* s) { return ppy_str_make(PPY_STR_BYTES(s), s->len); }
+
+PPY_RT_API ppy_str* ppy_str_capitalize(const ppy_str* s) {
+  ppy_str* r = ppy_sm_copy(s);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t i = 0; i < r->len; ++i) o[i] = i == 0 ? ppy_sm_to_upper(o[i]) : ppy_sm_to_lower(o[i]);
+  return r;
+}
+
+/** Each word's first cased character upper, the rest lower (a word: a run of
+ * cased characters, as CPython's title). */
+PPY_RT_API ppy_str* ppy_str_title(const ppy_str* s) {
+  ppy_str* r = ppy_sm_copy(s);
+  char* o = PPY_STR_BYTES(r);
+  int prev_cased = 0;
+  for (int64_t i = 0; i < r->len; ++i) {
+    unsigned char c = (unsigned char)o[i];
+    if ((c & 0xC0) == 0x80) continue; /* inside a code point */
+    o[i] = prev_cased ? ppy_sm_to_lower(o[i]) : ppy_sm_to_upper(o[i]);
+    prev_cased = ppy_sm_alpha(c);
+  }
+  return r;
+}
+
+PPY_RT_API ppy_str* ppy_str_swapcase(const ppy_str* s) {
+  ppy_str* r = ppy_sm_copy(s);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t i = 0; i < r->len; ++i)
+    o[i] = ppy_sm_upper((unsigned char)o[i]) ? ppy_sm_to_lower(o[i]) : ppy_sm_to_upper(o[i]);
+  return r;
+}
+
+PPY_RT_API ppy_str* ppy_str_casefold(const ppy_str* s) {
+  ppy_str* r = ppy_sm_copy(s);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t i = 0; i < r->len; ++i) o[i] = ppy_sm_to_lower(o[i]);
+  return r;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Padding with a fill character                                             */
+
+/** `s` with `left` and `right` copies of `fill` (one code point) around it. */
+static ppy_str* ppy_sm_pad(const ppy_str* s, int64_t width, const ppy_str* fill, int where) {
+  if (fill->ncp != 1) ppy_rt_raise("TypeError", "The fill character must be exactly one character long");
+  if (width <= s->ncp) return ppy_sm_copy(s);
+  int64_t marg = width - s->ncp;
+  int64_t left = where < 0 ? 0 : where > 0 ? marg : marg / 2 + (marg & width & 1);
+  int64_t right = marg - left, fl = fill->len;
+  ppy_str* r = ppy_str_alloc(s->len + marg * fl, width);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t k = 0; k < left; ++k, o += fl) memcpy(o, PPY_STR_BYTES(fill), (size_t)fl);
+  memcpy(o, PPY_STR_BYTES(s), (size_t)s->len);
+  o += s->len;
+  for (int64_t k = 0; k < right; ++k, o += fl) memcpy(o, PPY_STR_BYTES(fill), (size_t)fl);
+  return r;
+}
+
+PPY_RT_API ppy_str* ppy_str_ljust(const ppy_str* s, int64_t width, const ppy_str* fill) {
+  return ppy_sm_pad(s, width, fill, -1);
+}
+PPY_RT_API ppy_str* ppy_str_rjust(const ppy_str* s, int64_t width, const ppy_str* fill) {
+  return ppy_sm_pad(s, width, fill, 1);
+}
+PPY_RT_API ppy_str* ppy_str_center_fill(const ppy_str* s, int64_t width, const ppy_str* fill) {
+  return ppy_sm_pad(s, width, fill, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Stripping a set of characters                                             */
+
+/** The length in bytes of the code point starting at `b[i]` (of `n`). */
+static int64_t ppy_sm_cp_len(const char* b, int64_t i, int64_t n) {
+  int64_t e = i + 1;
+  while (e < n && ((unsigned char)b[e] & 0xC0) == 0x80) ++e;
+  return e - i;
+}
+
+/** Whether the code point of `k` bytes at `p` is one of `chars`. */
+static int ppy_sm_in(const ppy_str* chars, const char* p, int64_t k) {
+  const char* c = PPY_STR_BYTES(chars);
+  for (int64_t i = 0; i < chars->len;) {
+    int64_t m = ppy_sm_cp_len(c, i, chars->len);
+    if (m == k && memcmp(c + i, p, (size_t)k) == 0) return 1;
+    i += m;
+  }
+  return 0;
+}
+
+static ppy_str* ppy_sm_strip(const ppy_str* s, const ppy_str* chars, int left, int right) {
+  const char* b = PPY_STR_BYTES(s);
+  int64_t i = 0, n = s->len;
+  if (left)
+    while (i < n) {
+      int64_t k = ppy_sm_cp_len(b, i, n);
+      if (!ppy_sm_in(chars, b + i, k)) break;
+      i += k;
+    }
+  if (right)
+    while (n > i) {
+      int64_t start = n - 1;
+      while (start > i && ((unsigned char)b[start] & 0xC0) == 0x80) --start;
+      if (!ppy_sm_in(chars, b + start, n - start)) break;
+      n = start;
+    }
+  return ppy_str_make(b + i, n - i);
+}
+
+PPY_RT_API ppy_str* ppy_str_strip_chars(const ppy_str* s, const ppy_str* chars) { return ppy_sm_strip(s, chars, 1, 1); }
+PPY_RT_API ppy_str* ppy_str_lstrip_chars(const ppy_str* s, const ppy_str* chars) {
+  return ppy_sm_strip(s, chars, 1, 0);
+}
+PPY_RT_API ppy_str* ppy_str_rstrip_chars(const ppy_str* s, const ppy_str* chars) {
+  return ppy_sm_strip(s, chars, 0, 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Searching a range [start, end) of code points                             */
+
+static int64_t ppy_sm_count_cps(const char* b, int64_t n) {
+  int64_t c = 0;
+  for (int64_t i = 0; i < n; ++i) c += ((unsigned char)b[i] & 0xC0) != 0x80;
+  return c;
+}
+
+/** start and end adjusted as a slice's (negative from the end, clamped). */
+static void ppy_sm_range(const ppy_str* s, int64_t* start, int64_t* end) {
+  int64_t n = s->ncp;
+  if (*end > n)
+    *end = n;
+  else if (*end < 0) {
+    *end += n;
+    if (*end < 0) *end = 0;
+  }
+  if (*start < 0) {
+    *start += n;
+    if (*start < 0) *start = 0;
+  }
+}
+
+/** The code point index of the first (or, `last`, the last) `sub` in
+ * s[start:end], or -1. */
+static int64_t ppy_sm_find(const ppy_str* s, const ppy_str* sub, int64_t start, int64_t end, int last) {
+  ppy_sm_range(s, &start, &end);
+  if (start > s->ncp || end - start < sub->ncp) return -1;
+  const char* b = PPY_STR_BYTES(s);
+  int64_t lo = ppy_str_offset(s, start), hi = ppy_str_offset(s, end);
+  int64_t found = -1;
+  for (int64_t i = lo; i + sub->len <= hi; ++i) {
+    if (((unsigned char)b[i] & 0xC0) == 0x80) continue;
+    if (memcmp(b + i, PPY_STR_BYTES(sub), (size_t)sub->len) == 0) {
+      found = i;
+      if (!last) break;
+    }
+  }
+  return found < 0 ? -1 : ppy_sm_count_cps(b, found);
+}
+
+PPY_RT_API int64_t ppy_str_find_range(const ppy_str* s, const ppy_str* sub, int64_t start, int64_t end) {
+  return ppy_sm_find(s, sub, start, end, 0);
+}
+PPY_RT_API int64_t ppy_str_rfind_range(const ppy_str* s, const ppy_str* sub, int64_t start, int64_t end) {
+  return ppy_sm_find(s, sub, start, end, 1);
+}
+PPY_RT_API int64_t ppy_str_index_range(const ppy_str* s, const ppy_str* sub, int64_t start, int64_t end) {
+  int64_t at = ppy_sm_find(s, sub, start, end, 0);
+  if (at < 0) ppy_rt_raise("ValueError", "substring not found");
+  return at;
+}
+PPY_RT_API int64_t ppy_str_rindex_range(const ppy_str* s, const ppy_str* sub, int64_t start, int64_t end) {
+  int64_t at = ppy_sm_find(s, sub, start, end, 1);
+  if (at < 0) ppy_rt_raise("ValueError", "substring not found");
+  return at;
+}
+
+/** Non-overlapping occurrences in s[start:end]. */
+PPY_RT_API int64_t ppy_str_count_range(const ppy_str* s, const ppy_str* sub, int64_t start, int64_t end) {
+  ppy_sm_range(s, &start, &end);
+  if (start > s->ncp || end < start) return 0;
+  if (sub->len == 0) return end - start + 1;
+  const char* b = PPY_STR_BYTES(s);
+  int64_t lo = ppy_str_offset(s, start), hi = ppy_str_offset(s, end), c = 0;
+  for (int64_t i = lo; i + sub->len <= hi;) {
+    if (memcmp(b + i, PPY_STR_BYTES(sub), (size_t)sub->len) == 0) {
+      ++c;
+      i += sub->len;
+    } else {
+      ++i;
+    }
+  }
+  return c;
+}
+
+/** Whether s[start:end] begins (or, `at_end`, ends) with `part`. */
+static int64_t ppy_sm_affix(const ppy_str* s, const ppy_str* part, int64_t start, int64_t end, int at_end) {
+  ppy_sm_range(s, &start, &end);
+  if (start > s->ncp || end - start < part->ncp) return 0;
+  int64_t lo = ppy_str_offset(s, start), hi = ppy_str_offset(s, end);
+  int64_t at = at_end ? hi - part->len : lo;
+  if (at < lo) return 0;
+  return memcmp(PPY_STR_BYTES(s) + at, PPY_STR_BYTES(part), (size_t)part->len) == 0;
+}
+
+PPY_RT_API int64_t ppy_str_startswith_range(const ppy_str* s, const ppy_str* prefix, int64_t start, int64_t end) {
+  return ppy_sm_affix(s, prefix, start, end, 0);
+}
+PPY_RT_API int64_t ppy_str_endswith_range(const ppy_str* s, const ppy_str* suffix, int64_t start, int64_t end) {
+  return ppy_sm_affix(s, suffix, start, end, 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* partition, splitlines, split with maxsplit                                */
+
+/** The byte offset of the first (or last) `sep` in `s`, or -1. */
+static int64_t ppy_sm_search(const ppy_str* s, const ppy_str* sep, int last) {
+  const char* b = PPY_STR_BYTES(s);
+  int64_t found = -1;
+  for (int64_t i = 0; i + sep->len <= s->len; ++i)
+    if (memcmp(b + i, PPY_STR_BYTES(sep), (size_t)sep->len) == 0) {
+      found = i;
+      if (!last) break;
+    }
+  return found;
+}
+
+static ppy_list* ppy_sm_partition(const ppy_str* s, const ppy_str* sep, int last) {
+  if (sep->len == 0) ppy_rt_raise("ValueError", "empty separator");
+  ppy_list* r = ppy_list_make(0, 1);
+  const char* b = PPY_STR_BYTES(s);
+  int64_t at = ppy_sm_search(s, sep, last);
+  if (at < 0) {
+    ppy_str* empty = ppy_str_alloc(0, 0);
+    ppy_list_append_ptr(r, last ? empty : ppy_sm_copy(s));
+    ppy_list_append_ptr(r, ppy_str_alloc(0, 0));
+    ppy_list_append_ptr(r, last ? ppy_sm_copy(s) : ppy_str_alloc(0, 0));
+    return r;
+  }
+  ppy_list_append_ptr(r, ppy_str_make(b, at));
+  ppy_list_append_ptr(r, ppy_sm_copy(sep));
+  ppy_list_append_ptr(r, ppy_str_make(b + at + sep->len, s->len - at - sep->len));
+  return r;
+}
+
+PPY_RT_API ppy_list* ppy_str_partition(const ppy_str* s, const ppy_str* sep) { return ppy_sm_partition(s, sep, 0); }
+PPY_RT_API ppy_list* ppy_str_rpartition(const ppy_str* s, const ppy_str* sep) { return ppy_sm_partition(s, sep, 1); }
+
+/** The length of the line break at `b[i]` (of `n`), 0 if none: \n, \r, \r\n,
+ * \v, \f, \x1c-\x1e, \x85, U+2028, U+2029, as str.splitlines. */
+static int64_t ppy_sm_line_break(const unsigned char* b, int64_t i, int64_t n) {
+  unsigned char c = b[i];
+  if (c == '\r') return i + 1 < n && b[i + 1] == '\n' ? 2 : 1;
+  if (c == '\n' || c == '\v' || c == '\f' || (c >= 0x1c && c <= 0x1e)) return 1;
+  if (c == 0xC2 && i + 1 < n && b[i + 1] == 0x85) return 2;
+  if (c == 0xE2 && i + 2 < n && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9)) return 3;
+  return 0;
+}
+
+PPY_RT_API ppy_list* ppy_str_splitlines(const ppy_str* s) {
+  ppy_list* r = ppy_list_make(0, 1);
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t n = s->len, from = 0;
+  for (int64_t i = 0; i < n;) {
+    int64_t k = ppy_sm_line_break(b, i, n);
+    if (k == 0) {
+      ++i;
+      continue;
+    }
+    ppy_list_append_ptr(r, ppy_str_make((const char*)b + from, i - from));
+    i += k;
+    from = i;
+  }
+  if (from < n) ppy_list_append_ptr(r, ppy_str_make((const char*)b + from, n - from));
+  return r;
+}
+
+/** `s.split(sep, maxsplit)`: at most `maxsplit` splits (all when negative). */
+PPY_RT_API ppy_list* ppy_str_split_max(const ppy_str* s, const ppy_str* sep, int64_t maxsplit) {
+  if (sep->len == 0) ppy_rt_raise("ValueError", "empty separator");
+  ppy_list* r = ppy_list_make(0, 1);
+  const char* b = PPY_STR_BYTES(s);
+  int64_t from = 0;
+  for (int64_t at = 0; at + sep->len <= s->len && maxsplit != 0;) {
+    if (memcmp(b + at, PPY_STR_BYTES(sep), (size_t)sep->len) == 0) {
+      ppy_list_append_ptr(r, ppy_str_make(b + from, at - from));
+      at += sep->len;
+      from = at;
+      --maxsplit;
+    } else {
+      ++at;
+    }
+  }
+  ppy_list_append_ptr(r, ppy_str_make(b + from, s->len - from));
+  return r;
+}
+
+/** `s.rsplit(sep, maxsplit)`: the splits taken from the right. */
+PPY_RT_API ppy_list* ppy_str_rsplit_max(const ppy_str* s, const ppy_str* sep, int64_t maxsplit) {
+  if (sep->len == 0) ppy_rt_raise("ValueError", "empty separator");
+  ppy_list* parts = ppy_list_make(0, 1);
+  const char* b = PPY_STR_BYTES(s);
+  int64_t to = s->len;
+  for (int64_t at = s->len - sep->len; at >= 0 && maxsplit != 0;) {
+    if (memcmp(b + at, PPY_STR_BYTES(sep), (size_t)sep->len) == 0) {
+      ppy_list_append_ptr(parts, ppy_str_make(b + at + sep->len, to - at - sep->len));
+      to = at;
+      at -= sep->len;
+      --maxsplit;
+    } else {
+      --at;
+    }
+  }
+  ppy_list_append_ptr(parts, ppy_str_make(b, to));
+  ppy_list_reverse(parts);
+  return parts;
+}
+
+/** `s.rsplit()`: as `s.split()` (without maxsplit the direction is unseen). */
+PPY_RT_API ppy_list* ppy_str_rsplit_ws(const ppy_str* s) { return ppy_str_split_ws(s); }
+
+/** Tabs replaced by spaces to the next multiple of `tabsize` (a newline or a
+ * carriage return starts the column again). */
+PPY_RT_API ppy_str* ppy_str_expandtabs(const ppy_str* s, int64_t tabsize) {
+  ppy_text t = {NULL, 0, 0};
+  const char* b = PPY_STR_BYTES(s);
+  int64_t col = 0;
+  for (int64_t i = 0; i < s->len; ++i) {
+    char c = b[i];
+    if (c == '\t') {
+      if (tabsize > 0) {
+        int64_t spaces = tabsize - col % tabsize;
+        for (int64_t k = 0; k < spaces; ++k) ppy_text_add(&t, " ", 1);
+        col += spaces;
+      }
+      continue;
+    }
+    ppy_text_add(&t, &c, 1);
+    if (c == '\n' || c == '\r')
+      col = 0;
+    else if (((unsigned char)c & 0xC0) != 0x80)
+      ++col;
+  }
+  return ppy_str_make(t.b ? t.b : "", (int64_t)t.n);
+}
+
+PPY_RT_API ppy_str* ppy_str_removeprefix(const ppy_str* s, const ppy_str* prefix) {
+  if (ppy_str_startswith(s, prefix)) return ppy_str_make(PPY_STR_BYTES(s) + prefix->len, s->len - prefix->len);
+  return ppy_sm_copy(s);
+}
+
+PPY_RT_API ppy_str* ppy_str_removesuffix(const ppy_str* s, const ppy_str* suffix) {
+  if (ppy_str_endswith(s, suffix)) return ppy_str_make(PPY_STR_BYTES(s), s->len - suffix->len);
+  return ppy_sm_copy(s);
+}
+
+#endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */

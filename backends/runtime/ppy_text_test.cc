@@ -1,0 +1,146 @@
+// The text runtime (ppy_str_more.h, ppy_num.h, ppy_math.h) against python3's
+// answers: edge cases first, Python's exceptions through the raise hook.
+#include <gc.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "ppy_math.h"
+#include "ppy_num.h"
+#include "ppy_runtime.h"
+#include "ppy_str_more.h"
+
+namespace {
+
+struct Raised {
+  std::string name, message;
+};
+
+class Text : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ppy_rt_gc_init();
+    ppy_rt_set_raise_hook(+[](const char* n, const char* m) { throw Raised{n, m ? m : ""}; });
+  }
+  void TearDown() override { ppy_rt_set_raise_hook(nullptr); }
+};
+
+ppy_str* S(const std::string& s) { return ppy_str_literal(s.data(), static_cast<int64_t>(s.size())); }
+std::string T(const ppy_str* s) { return std::string(PPY_STR_BYTES(s), static_cast<size_t>(s->len)); }
+std::vector<std::string> L(const ppy_list* l) {
+  std::vector<std::string> out;
+  for (int64_t i = 0; i < l->len; ++i) out.push_back(T(static_cast<ppy_str**>(l->data)[i]));
+  return out;
+}
+Raised raised(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Raised& r) {
+    return r;
+  }
+  return {};
+}
+ppy_list* floats(std::vector<double> v) {
+  ppy_list* l = ppy_list_new_f64(static_cast<int64_t>(v.size()));
+  for (size_t i = 0; i < v.size(); ++i) PPY_LIST_F64(l)[i] = v[i];
+  return l;
+}
+
+constexpr int64_t kEnd = INT64_MAX;
+
+TEST_F(Text, SearchesARangeAsASlice) {
+  ppy_str* path = S("/usr/local/lib/python3/site.py");
+  EXPECT_EQ(ppy_str_rfind_range(path, S("/"), 0, kEnd), 22);
+  EXPECT_EQ(ppy_str_find_range(path, S("lib"), 0, 8), -1);
+  EXPECT_EQ(ppy_str_find_range(S("abc"), S(""), 4, kEnd), -1);  // past the end, even empty
+  EXPECT_EQ(ppy_str_find_range(S("abc"), S(""), 3, kEnd), 3);
+  EXPECT_EQ(ppy_str_find_range(S("héllo"), S("l"), -2, kEnd), 3);  // code points, from the end
+  EXPECT_EQ(ppy_str_count_range(S("abc"), S(""), 1, 2), 2);
+  EXPECT_EQ(ppy_str_count_range(S("aaaa"), S("aa"), 0, kEnd), 2);
+  EXPECT_EQ(ppy_str_startswith_range(path, S("local"), 5, kEnd), 1);
+  EXPECT_EQ(ppy_str_endswith_range(path, S(".py"), -3, kEnd), 1);
+  EXPECT_EQ(ppy_str_startswith_range(S("abc"), S(""), 4, kEnd), 0);
+  Raised r = raised([&] { ppy_str_index_range(path, S("zz"), 0, kEnd); });
+  EXPECT_EQ(r.name, "ValueError");
+  EXPECT_EQ(r.message, "substring not found");
+}
+
+TEST_F(Text, SplitsAndPartitions) {
+  ppy_str* path = S("/usr/local/lib");
+  EXPECT_EQ(L(ppy_str_rsplit_max(path, S("/"), 1)), (std::vector<std::string>{"/usr/local", "lib"}));
+  EXPECT_EQ(L(ppy_str_split_max(path, S("/"), 2)), (std::vector<std::string>{"", "usr", "local/lib"}));
+  EXPECT_EQ(L(ppy_str_split_max(path, S("/"), 0)), (std::vector<std::string>{"/usr/local/lib"}));
+  EXPECT_EQ(L(ppy_str_splitlines(S("a\nb\r\nc\rd\n"))), (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ(L(ppy_str_splitlines(S(""))), (std::vector<std::string>{}));
+  EXPECT_EQ(L(ppy_str_partition(S("k=v=w"), S("="))), (std::vector<std::string>{"k", "=", "v=w"}));
+  EXPECT_EQ(L(ppy_str_rpartition(S("k=v=w"), S("="))), (std::vector<std::string>{"k=v", "=", "w"}));
+  EXPECT_EQ(L(ppy_str_rpartition(S("abc"), S(";"))), (std::vector<std::string>{"", "", "abc"}));
+  EXPECT_EQ(raised([&] { ppy_str_partition(S("abc"), S("")); }).message, "empty separator");
+}
+
+TEST_F(Text, CasesPadsAndStrips) {
+  EXPECT_EQ(T(ppy_str_title(S("they're bill's 3rd"))), "They'Re Bill'S 3Rd");
+  EXPECT_EQ(T(ppy_str_capitalize(S("hELLO wORLD"))), "Hello world");
+  EXPECT_EQ(T(ppy_str_swapcase(S("aBc1"))), "AbC1");
+  EXPECT_EQ(ppy_str_isupper(S("A1")), 1);
+  EXPECT_EQ(ppy_str_islower(S("1")), 0);
+  EXPECT_EQ(ppy_str_isalpha(S("")), 0);
+  EXPECT_EQ(ppy_str_isspace(S(" \t\n")), 1);
+  EXPECT_EQ(T(ppy_str_center_fill(S("mid"), 8, S("*"))), "**mid***");  // CPython puts the odd one right here
+  EXPECT_EQ(T(ppy_str_ljust(S("é"), 4, S("ü"))), "éüüü");
+  EXPECT_EQ(raised([&] { ppy_str_rjust(S("x"), 3, S("ab")); }).message,
+            "The fill character must be exactly one character long");
+  EXPECT_EQ(T(ppy_str_strip_chars(S("xyhixy"), S("yx"))), "hi");
+  EXPECT_EQ(T(ppy_str_rstrip_chars(S("aéé"), S("é"))), "a");
+  EXPECT_EQ(T(ppy_str_expandtabs(S("a\tbc\td"), 4)), "a   bc  d");
+  EXPECT_EQ(T(ppy_str_removeprefix(S("test_x"), S("test_"))), "x");
+}
+
+TEST_F(Text, IntOfAStrInABase) {
+  EXPECT_EQ(ppy_str_to_i64_base(S("0x1f"), 16), 31);
+  EXPECT_EQ(ppy_str_to_i64_base(S(" -0b101 "), 0), -5);
+  EXPECT_EQ(ppy_str_to_i64_base(S("zz"), 36), 1295);
+  EXPECT_EQ(ppy_str_to_i64_base(S("0"), 0), 0);
+  EXPECT_EQ(raised([&] { ppy_str_to_i64_base(S("010"), 0); }).message, "invalid literal for int() with base 0: '010'");
+  EXPECT_EQ(raised([&] { ppy_str_to_i64_base(S("9"), 8); }).message, "invalid literal for int() with base 8: '9'");
+  EXPECT_EQ(raised([&] { ppy_str_to_i64_base(S("1"), 37); }).message, "int() base must be >= 2 and <= 36, or 0");
+  EXPECT_EQ(raised([&] { ppy_str_to_i64_base(S("1__0"), 10); }).name, "ValueError");
+}
+
+TEST_F(Text, RoundsAsCPython) {
+  EXPECT_EQ(ppy_f64_round(2.675, 2), 2.67);
+  EXPECT_EQ(ppy_f64_round(0.125, 2), 0.12);
+  EXPECT_EQ(ppy_f64_round(2.5, 0), 2.0);
+  EXPECT_EQ(ppy_f64_round(1234.5678, -2), 1200.0);
+  EXPECT_TRUE(std::signbit(ppy_f64_round(-0.4, 0)));
+  EXPECT_EQ(ppy_i64_round(1250, -2), 1200);
+  EXPECT_EQ(ppy_i64_round(1350, -2), 1400);
+  EXPECT_EQ(ppy_i64_round(-1250, -2), -1200);
+  EXPECT_EQ(ppy_pow_mod_i64(3, -1, 7), 5);
+  EXPECT_EQ(ppy_pow_mod_i64(3, 2, -5), -1);
+  EXPECT_EQ(ppy_pow_mod_i64(5, 0, 1), 0);
+  EXPECT_EQ(raised([] { ppy_pow_mod_i64(2, -1, 4); }).message, "base is not invertible for the given modulus");
+}
+
+TEST_F(Text, MathAsCPython) {
+  EXPECT_EQ(ppy_math_fsum(floats({0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1})), 1.0);
+  EXPECT_EQ(ppy_math_fsum(floats({1e100, 1.0, -1e100, 1e-100, 1e50, -1.0, -1e50})), 1e-100);
+  EXPECT_EQ(raised([&] { ppy_math_fsum(floats({INFINITY, -INFINITY})); }).message, "-inf + inf in fsum");
+  EXPECT_EQ(ppy_math_isqrt(INT64_MAX), 3037000499);
+  EXPECT_EQ(ppy_math_comb(60, 30), 118264581564861424);
+  EXPECT_EQ(raised([] { ppy_math_comb(70, 35); }).name, "OverflowError");
+  EXPECT_EQ(ppy_math_gcd(-12, 18), 6);
+  EXPECT_EQ(ppy_math_lcm(-4, 6), 12);
+  EXPECT_EQ(ppy_math_isclose(1.0, 1.0 + 1e-10, 1e-9, 0.0), 1);
+  EXPECT_EQ(ppy_math_isclose(INFINITY, 1e308, 1.0, 0.0), 0);
+  EXPECT_EQ(raised([] { ppy_math_asin(1.5); }).message, "math domain error");
+  EXPECT_EQ(raised([] { ppy_math_cosh(1000.0); }).message, "math range error");
+  EXPECT_EQ(raised([] { ppy_math_log_base(2.0, 1.0); }).name, "ZeroDivisionError");
+  EXPECT_EQ(ppy_math_hypot(INFINITY, NAN), INFINITY);
+  EXPECT_EQ(ppy_math_degrees(3.141592653589793), 180.0);
+}
+
+}  // namespace

@@ -1,0 +1,215 @@
+#include "format_template.h"
+
+#include <cctype>
+#include <cstdio>
+
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend {
+namespace {
+
+bool fail(FormatError& err, std::string message, const char* code = "E1030") {
+  err.code = code;
+  err.message = std::move(message);
+  return false;
+}
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+/// Appends literal text to the last piece, or starts one.
+void literal(std::vector<FormatPiece>& out, std::string_view text) {
+  if (out.empty() || out.back().field) out.emplace_back();
+  out.back().text += text;
+}
+
+}  // namespace
+
+bool parse_brace_template(std::string_view text, size_t npositional, const std::vector<std::string>& keywords,
+                          std::vector<FormatPiece>& out, FormatError& err) {
+  enum { Unknown, Auto, Manual } numbering = Unknown;
+  size_t next_auto = 0;
+  size_t i = 0, n = text.size();
+  while (i < n) {
+    char c = text[i];
+    if (c == '}') {
+      if (i + 1 < n && text[i + 1] == '}') {
+        literal(out, "}");
+        i += 2;
+        continue;
+      }
+      return fail(err, "Single '}' encountered in format string");
+    }
+    if (c != '{') {
+      size_t j = text.find_first_of("{}", i);
+      if (j == std::string_view::npos) j = n;
+      literal(out, text.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    if (i + 1 < n && text[i + 1] == '{') {
+      literal(out, "{");
+      i += 2;
+      continue;
+    }
+    if (i + 1 >= n) return fail(err, "Single '{' encountered in format string");
+    // A field runs to its matching '}' (braces in its spec nest).
+    size_t start = ++i;
+    int depth = 1;
+    for (; i < n; ++i) {
+      if (text[i] == '{')
+        ++depth;
+      else if (text[i] == '}' && --depth == 0)
+        break;
+    }
+    if (i >= n) return fail(err, "expected '}' before end of string");
+    std::string_view body = text.substr(start, i - start);
+    ++i;
+    size_t name_end = body.find_first_of("!:");
+    std::string_view name = body.substr(0, name_end);
+    FormatPiece f;
+    f.field = true;
+    if (name_end != std::string_view::npos && body[name_end] == '!') {
+      if (name_end + 1 >= body.size()) return fail(err, "end of string while looking for conversion specifier");
+      char conv = body[name_end + 1];
+      if (name_end + 2 < body.size() && body[name_end + 2] != ':')
+        return fail(err, "expected ':' after conversion specifier");
+      if (conv == 'a') return fail(err, "the conversion '!a' is outside the ppy subset", "E1010");
+      if (conv != 'r' && conv != 's') return fail(err, str_cat("Unknown conversion specifier ", std::string(1, conv)));
+      f.conversion = conv;
+      name_end += 2;
+    }
+    if (name_end != std::string_view::npos && name_end < body.size()) f.spec = std::string(body.substr(name_end + 1));
+    if (f.spec.find('{') != std::string::npos)
+      return fail(err, "a nested field in a format spec (`{x:{w}}`) is outside the ppy subset", "E1010");
+    if (name.find_first_of(".[") != std::string_view::npos)
+      return fail(err,
+                  str_cat("the field '", name, "' (an attribute or an index of an argument) is outside the ppy subset"),
+                  "E1010");
+    if (name.empty()) {
+      if (numbering == Manual)
+        return fail(err, "cannot switch from manual field specification to automatic field numbering");
+      numbering = Auto;
+      f.arg = next_auto++;
+      if (f.arg >= npositional)
+        return fail(err, str_cat("Replacement index ", f.arg, " out of range for positional args tuple"));
+    } else if (all_digits(name)) {
+      if (numbering == Auto)
+        return fail(err, "cannot switch from automatic field numbering to manual field specification");
+      numbering = Manual;
+      if (name.size() > 9 || std::stoul(std::string(name)) >= npositional)
+        return fail(err, str_cat("Replacement index ", name, " out of range for positional args tuple"));
+      f.arg = std::stoul(std::string(name));
+    } else {
+      size_t k = 0;
+      while (k < keywords.size() && keywords[k] != name) ++k;
+      if (k == keywords.size()) return fail(err, str_cat("KeyError: '", name, "' (no keyword argument of that name)"));
+      f.arg = npositional + k;
+    }
+    out.push_back(std::move(f));
+  }
+  return true;
+}
+
+bool parse_percent_template(std::string_view text, size_t nargs, std::vector<FormatPiece>& out, FormatError& err) {
+  size_t used = 0, i = 0, n = text.size();
+  while (i < n) {
+    size_t j = text.find('%', i);
+    if (j == std::string_view::npos) {
+      literal(out, text.substr(i));
+      break;
+    }
+    if (j > i) literal(out, text.substr(i, j - i));
+    i = j + 1;
+    if (i < n && text[i] == '(')
+      return fail(err, "%-formatting by name (`%(name)s`) is outside the ppy subset", "E1010");
+    bool minus = false, plus = false, space = false, alt = false, zero = false;
+    for (; i < n; ++i) {
+      char c = text[i];
+      if (c == '-')
+        minus = true;
+      else if (c == '+')
+        plus = true;
+      else if (c == ' ')
+        space = true;
+      else if (c == '#')
+        alt = true;
+      else if (c == '0')
+        zero = true;
+      else
+        break;
+    }
+    std::string width, precision;
+    bool has_precision = false;
+    if (i < n && text[i] == '*') return fail(err, "a '*' width in %-formatting is outside the ppy subset", "E1010");
+    while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) width += text[i++];
+    if (i < n && text[i] == '.') {
+      has_precision = true;
+      ++i;
+      if (i < n && text[i] == '*')
+        return fail(err, "a '*' precision in %-formatting is outside the ppy subset", "E1010");
+      while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) precision += text[i++];
+      if (precision.empty()) precision = "0";
+    }
+    while (i < n && (text[i] == 'h' || text[i] == 'l' || text[i] == 'L')) ++i;
+    if (i >= n) return fail(err, "incomplete format");
+    char type = text[i++];
+    if (type == '%') {
+      literal(out, "%");
+      continue;
+    }
+    FormatPiece f;
+    f.field = true;
+    f.arg = used++;
+    f.percent_type = type == 'i' || type == 'u' ? 'd' : type;
+    std::string sign = plus ? "+" : space ? " " : "";
+    std::string pad = zero && !minus ? "0" : "";
+    std::string left = minus ? "<" : "";
+    switch (type) {
+      case 'd':
+      case 'i':
+      case 'u':
+      case 'x':
+      case 'X':
+      case 'o':
+        if (has_precision) return fail(err, "a precision on an integer's %-field is outside the ppy subset", "E1010");
+        f.spec = str_cat(left, sign, alt && type != 'd' && type != 'i' && type != 'u' ? "#" : "", pad, width,
+                         std::string(1, f.percent_type));
+        break;
+      case 'e':
+      case 'E':
+      case 'f':
+      case 'F':
+      case 'g':
+      case 'G':
+        f.spec =
+            str_cat(left, sign, alt ? "#" : "", pad, width, ".", has_precision ? precision : "6", std::string(1, type));
+        break;
+      case 's':
+      case 'r':
+      case 'c':
+        if (type != 'c') f.conversion = type;
+        if (!width.empty() || has_precision)
+          f.spec = str_cat(minus ? "<" : ">", width, has_precision ? "." : "", precision);
+        break;
+      case 'a':
+        return fail(err, "the %-field '%a' is outside the ppy subset", "E1010");
+      default: {
+        char code[8];
+        std::snprintf(code, sizeof code, "0x%x", static_cast<unsigned char>(type));
+        return fail(err,
+                    str_cat("unsupported format character '", std::string(1, type), "' (", code, ") at index ", i - 1));
+      }
+    }
+    out.push_back(std::move(f));
+  }
+  if (used > nargs) return fail(err, "not enough arguments for format string");
+  if (used < nargs) return fail(err, "not all arguments converted during string formatting");
+  return true;
+}
+
+}  // namespace ppy::frontend

@@ -1,0 +1,131 @@
+// IR generation, formatting (docs/runtime.md, "Strings"): `str.format`,
+// `%`-formatting and `format(x, spec)`. The template is parsed again here
+// (format_template.h, as the checker parsed it); the arguments are evaluated
+// once each, in order, then each field is formatted as an f-string's field is
+// and the pieces concatenated.
+#include "format_template.h"
+#include "lowerer.h"
+
+namespace ppy::frontend::lowering {
+
+Value* FunctionLowerer::format_piece(Value* v, Ty t, const FormatPiece& f, Pos p) {
+  switch (f.percent_type) {
+    case 'd':
+    case 'x':
+    case 'X':
+    case 'o':
+      v = t == Ty::Float ? float_to_int(v, p) : convert(v, t, Ty::Int, p);
+      t = Ty::Int;
+      break;
+    case 'e':
+    case 'E':
+    case 'f':
+    case 'F':
+    case 'g':
+    case 'G':
+      v = convert(v, t, Ty::Float, p);
+      t = Ty::Float;
+      break;
+    case 'c':
+      if (t != Ty::Str) v = rt("ppy_str_chr", {convert(v, t, Ty::Int, p)}, str_type(), p);
+      t = Ty::Str;
+      break;
+    default:
+      break;
+  }
+  if (f.conversion == 'r') {
+    v = repr_of(v, t, p);
+    t = Ty::Str;
+  } else if (f.conversion == 's') {
+    v = str_of(v, t, p);
+    t = Ty::Str;
+  }
+  if (f.spec.empty()) return str_of(v, t, p);
+  Value* spec = str_literal(f.spec, p);
+  if (t == Ty::Str) return rt("ppy_str_format_str", {v, spec}, str_type(), p);
+  if (t == Ty::Float) return rt("ppy_str_format_f64", {v, spec}, str_type(), p);
+  return rt("ppy_str_format_i64", {cast(v, Type::i64(), p), spec}, str_type(), p);
+}
+
+Value* FunctionLowerer::format_pieces(const std::vector<FormatPiece>& pieces, const std::vector<Value*>& args,
+                                      const std::vector<Ty>& types, Pos p) {
+  Value* acc = nullptr;
+  for (const FormatPiece& f : pieces) {
+    Value* v = f.field ? format_piece(args[f.arg], types[f.arg], f, p) : str_literal(f.text, p);
+    acc = acc ? rt("ppy_str_concat", {acc, v}, str_type(), p) : v;
+  }
+  return acc ? acc : str_literal("", p);
+}
+
+Value* FunctionLowerer::str_format(const Expr& e) {
+  Pos p = e.pos;
+  const Expr& tmpl = *e.kids[0]->kids[0];
+  std::vector<Value*> args;
+  std::vector<Ty> types;
+  std::vector<std::string> names;
+  for (size_t k = 1; k < e.kids.size(); ++k) {
+    args.push_back(expr(*e.kids[k]));
+    types.push_back(e.kids[k]->ty);
+  }
+  for (auto& kw : e.keywords) {
+    args.push_back(expr(*kw.value));
+    types.push_back(kw.value->ty);
+    names.push_back(kw.name);
+  }
+  std::vector<FormatPiece> pieces;
+  FormatError err;
+  if (!parse_brace_template(tmpl.str, e.kids.size() - 1, names, pieces, err)) return str_literal("", p);
+  return format_pieces(pieces, args, types, p);
+}
+
+Value* FunctionLowerer::str_percent(const Expr& e, Value* rhs) {
+  Pos p = e.pos;
+  Ty b = e.kids[1]->ty;
+  std::vector<Value*> args;
+  std::vector<Ty> types;
+  if (is_tuple(b)) {
+    types = tuple_elems(b);
+    for (size_t i = 0; i < types.size(); ++i) args.push_back(extract(rhs, i, p));
+  } else {
+    args.push_back(rhs);
+    types.push_back(b);
+  }
+  std::vector<FormatPiece> pieces;
+  FormatError err;
+  if (!parse_percent_template(e.kids[0]->str, args.size(), pieces, err)) return str_literal("", p);
+  return format_pieces(pieces, args, types, p);
+}
+
+Value* FunctionLowerer::format_call(const Expr& e) {
+  const Expr& a = *e.kids[1];
+  FormatPiece f;
+  f.field = true;
+  if (e.kids.size() > 2) f.spec = e.kids[2]->str;
+  return format_piece(expr(a), a.ty, f, e.pos);
+}
+
+Value* FunctionLowerer::affix_any(const Expr& e, const std::vector<Value*>& args) {
+  Pos p = e.pos;
+  const BuiltinMethod& m = builtin_method(e.builtin);
+  Value* any = nullptr;
+  size_t n = tuple_elems(e.kids[1]->ty).size();
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<Value*> one = args;
+    one[1] = extract(args[1], i, p);
+    Value* hit = cmp("ne", rt(std::string(m.runtime).c_str(), one, Type::i64(), p), const_i64(0, p), p);
+    any = any ? or_(any, hit, p) : hit;
+  }
+  return any ? any : const_bool(false, p);
+}
+
+Value* FunctionLowerer::str_tuple_result(const Expr& e, const std::vector<Value*>& args) {
+  Pos p = e.pos;
+  const BuiltinMethod& m = builtin_method(e.builtin);
+  Value* parts = rt(std::string(m.runtime).c_str(), args, ir_type(list_of(Ty::Str)), p);
+  std::vector<Value*> elems;
+  for (size_t i = 0; i < tuple_elems(e.ty).size(); ++i)
+    elems.push_back(emit("core.buffer_load", {parts, const_index(static_cast<int64_t>(i), p)}, {str_type()}, {}, p));
+  return make_tuple(std::move(elems), e.ty, p);
+}
+
+}  // namespace ppy::frontend::lowering
