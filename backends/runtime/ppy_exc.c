@@ -43,7 +43,8 @@ PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) 
   const char* c = PPY_STR_BYTES(classes);
   const char* n = PPY_STR_BYTES(name);
   size_t len = strlen(n);
-  if (strcmp(c, "BaseException") == 0 || strcmp(c, "Exception") == 0) return 1;
+  if (strcmp(c, "BaseException") == 0) return 1;
+  if (strcmp(c, "Exception") == 0) return strcmp(n, "SystemExit") != 0; /* io (issue 33): SystemExit is no Exception */
   for (const char* w = c; *w;) {
     const char* end = strchr(w, ' ');
     size_t wl = end ? (size_t)(end - w) : strlen(w);

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--interp", run.interp, "run with the reference IR interpreter instead");
   run_cmd->add_option("--backend", run.backend, "build with this backend and run its output (llvm, python)");
   add_opt_level(run_cmd, run.opt_level);
+  run_cmd->add_option("args", run.args, "the program's arguments (sys.argv[1:]), after --");
   run_cmd->callback([&] { status = ppy::driver::run(run, io); });
 
   std::string check_target;

@@ -28,6 +28,16 @@ constexpr BuiltinException kExceptions[] = {
     {"NotImplementedError", "RuntimeError"},
     {"RecursionError", "RuntimeError"},
     {"MemoryError", "Exception"},
+    // io (issue 33): what sys.exit, input() and the files raise.
+    {"SystemExit", "BaseException"},
+    {"EOFError", "Exception"},
+    {"OSError", "Exception"},
+    {"FileNotFoundError", "OSError"},
+    {"PermissionError", "OSError"},
+    {"IsADirectoryError", "OSError"},
+    {"NotADirectoryError", "OSError"},
+    {"FileExistsError", "OSError"},
+    {"UnicodeDecodeError", "UnicodeError"},
 };
 
 bool derives(std::string_view name, std::string_view ancestor) {

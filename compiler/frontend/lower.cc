@@ -48,6 +48,8 @@ Type ir_type(Ty t) {
       return str_type();
     case Ty::Exc:
       return Type::tuple({str_type(), str_type()});  // (class name, message)
+    case Ty::File:  // io (issue 33): a stream's handle
+      return str_type();
     default:
       return Type::void_();
   }

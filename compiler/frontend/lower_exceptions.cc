@@ -123,6 +123,7 @@ void FunctionLowerer::raise_stmt(const Stmt& s) {
     return;
   }
   const Expr& cls = v.kind == ExprKind::Call ? *v.kids[0] : v;
+  if (cls.str == "SystemExit") return raise_system_exit(v, p);  // io (issue 33)
   Value* msg;
   if (v.kind == ExprKind::Call && v.kids.size() == 2) {
     const Expr& a = *v.kids[1];

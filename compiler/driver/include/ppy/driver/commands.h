@@ -55,6 +55,9 @@ struct RunOptions {
   std::optional<std::string> backend;
   /// Run with the reference interpreter instead of the LLVM backend's JIT.
   bool interp = false;
+  /// `ppy run FILE -- ARGS...`: the program's `sys.argv[1:]` (its
+  /// `sys.argv[0]` is `target` as given, as python3 shows the script's path).
+  std::vector<std::string> args;
 };
 
 struct BuildOptions {
