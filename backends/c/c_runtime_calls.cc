@@ -14,7 +14,9 @@ namespace {
 /// `ppy_str*`. c_runtime_calls_test holds the list against the prototypes.
 bool returns_opaque_handle(std::string_view symbol) {
   return symbol == "ppy_dict_new" || symbol == "ppy_obj_new" || symbol == "ppy_obj_null" ||
-         symbol == "ppy_exc_object";
+         symbol == "ppy_exc_object" ||
+         // io (issue 33): a stream's handle
+         symbol == "ppy_io_open" || symbol == "ppy_io_stdin" || symbol == "ppy_io_stdout" || symbol == "ppy_io_stderr";
 }
 
 }  // namespace

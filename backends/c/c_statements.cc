@@ -96,10 +96,13 @@ void CWriter::capture(const ir::Operation& op) {
     str_append(init, init.empty() ? "" : ", ", source::is_slot(v) ? str_cat("&", values_->name(v)) : expr(v).text);
   line("{");
   ++indent_;
-  line(str_cat(frame, " f = {", init.empty() ? "0" : init, "};"));
+  // `ppy_frame`, not a name a program's local may have (`with open(p) as f`).
+  line(str_cat(frame, " ppy_frame = {", init.empty() ? "0" : init, "};"));
   const ir::Value* status = op.result(op.num_results() - 1);
-  line(str_cat(values_->uses(status) ? values_->name(status) + " = " : "(void)", "ppy_rt_try(", thunk, ", &f);"));
-  if (op.num_results() == 2 && values_->uses(op.result(0))) line(str_cat(values_->name(op.result(0)), " = f.r;"));
+  line(str_cat(values_->uses(status) ? values_->name(status) + " = " : "(void)", "ppy_rt_try(", thunk,
+               ", &ppy_frame);"));
+  if (op.num_results() == 2 && values_->uses(op.result(0)))
+    line(str_cat(values_->name(op.result(0)), " = ppy_frame.r;"));
   --indent_;
   line("}");
 }

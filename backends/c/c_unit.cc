@@ -105,7 +105,11 @@ absl::StatusOr<std::string> CWriter::run() {
   if (!globals.empty()) str_append(out, "\n", globals);
   str_append(out, "\n", protos, thunks_, body);
   if (o_.standalone && entry)
-    str_append(out, "\nint main(void) { return ppy_rt_run(", fn_names_.at(entry->name()), "); }\n");
+    str_append(out,
+               needs_collector(m_)  // with the collector, sys.argv (issue 33)
+                   ? "\nint main(int argc, char** argv) {\n  ppy_sys_set_argv(argc, argv);\n  return ppy_rt_run("
+                   : "\nint main(void) { return ppy_rt_run(",
+               fn_names_.at(entry->name()), needs_collector(m_) ? ");\n}\n" : "); }\n");
   if (o_.header_only) str_append(out, "\n#endif /* ", guard, " */\n");
   return out;
 }

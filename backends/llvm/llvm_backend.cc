@@ -189,8 +189,10 @@ const ir::Function* find_main(ModuleList modules, const BackendContext& context)
   return nullptr;
 }
 
-/// `int main(void) { return ppy_rt_run(<entry>); }` as an object.
-absl::StatusOr<std::string> entry_object(const std::string& symbol, llvm::TargetMachine& machine) {
+/// `int main(void) { return ppy_rt_run(<entry>); }` as an object; with the
+/// collector, `main(argc, argv)` first hands its arguments to the runtime
+/// (`sys.argv`, issue 33).
+absl::StatusOr<std::string> entry_object(const std::string& symbol, llvm::TargetMachine& machine, bool strings) {
   llvm::LLVMContext ctx;
   llvm::Module m("ppy_entry", ctx);
   auto* i32 = llvm::Type::getInt32Ty(ctx);
@@ -198,8 +200,15 @@ absl::StatusOr<std::string> entry_object(const std::string& symbol, llvm::Target
   auto* entry = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false),
                                        llvm::GlobalValue::ExternalLinkage, symbol, m);
   auto run = m.getOrInsertFunction("ppy_rt_run", llvm::FunctionType::get(i32, {ptr}, false));
-  auto* main = llvm::Function::Create(llvm::FunctionType::get(i32, false), llvm::GlobalValue::ExternalLinkage, "main", m);
+  auto* main = llvm::Function::Create(strings ? llvm::FunctionType::get(i32, {i32, ptr}, false)
+                                              : llvm::FunctionType::get(i32, false),
+                                      llvm::GlobalValue::ExternalLinkage, "main", m);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", main));
+  if (strings) {
+    auto set_argv = m.getOrInsertFunction("ppy_sys_set_argv",
+                                          llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32, ptr}, false));
+    b.CreateCall(set_argv, {main->getArg(0), main->getArg(1)});
+  }
   b.CreateRet(b.CreateCall(run, {entry}));
   return emit_object(m, machine);
 }
@@ -366,7 +375,7 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
              coded_error("E1002",
                          "--standalone builds an executable, and the program has no main() in its entry module",
                          absl::StatusCode::kInvalidArgument);
-    auto entry = entry_object(main->name(), *machine);
+    auto entry = entry_object(main->name(), *machine, strings);
     if (!entry.ok()) return cleanup(), entry.status();
     if (auto s = write(work / "ppy_entry.o", *entry); !s.ok()) return cleanup(), s;
     with_runtime.push_back(work / "ppy_entry.o");
@@ -434,7 +443,7 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
   if (auto s = write(out / (lib + ".h"), header); !s.ok()) return cleanup(), s;
   result.outputs.push_back(lib + ".h");
   if (main) {
-    auto entry = entry_object(main->name(), *machine);
+    auto entry = entry_object(main->name(), *machine, strings);
     if (!entry.ok()) return cleanup(), entry.status();
     if (auto s = write(work / "ppy_entry.o", *entry); !s.ok()) return cleanup(), s;
     with_runtime.push_back(work / "ppy_entry.o");

@@ -48,17 +48,23 @@ _ppy_caught = [None]  # the exception the innermost try body raised
 def _ppy_exc(name, msg):
     """The builtin exception `name` with message `msg` (a KeyError's message is its key's repr)."""
     import builtins
+    caught = _ppy_caught[0]
+    if caught is not None and type(caught).__name__ == name and str(caught) == msg:
+        return caught  # raised again (a finally, no handler matched): the object itself, as Python does
     cls = getattr(builtins, name)
     if name == "KeyError" and msg:
         import ast
         return cls(ast.literal_eval(msg))
+    if name == "SystemExit":  # raised again: its code as sys.exit gave it (an int's text back to the int)
+        return cls(int(msg)) if msg.lstrip("-").isdigit() else cls(msg or None)
     return cls(msg) if msg else cls()
 
 
 def _ppy_exc_matches(name, classes):
     """ppy_exc_matches: `classes` is the class an except names, then its subclasses; `name` the exception's
     class, or an exception class instance's classes (its own, then its bases)."""
-    return any(n in classes.split() for n in name.split()) or classes in ('BaseException', 'Exception')
+    return (any(n in classes.split() for n in name.split()) or classes == 'BaseException'
+            or (classes == 'Exception' and name != 'SystemExit'))
 
 
 _ppy_exc_classes_made = {}  # an exception class of the program, by its classes: a Python class made once
@@ -157,6 +163,11 @@ def _ppy_mod_trunc(a, b):
     """Integer remainder with the dividend's sign."""
     r = abs(a) % abs(b)
     return r if a >= 0 else -r
+
+
+def _ppy_open(path, mode):
+    """open() of a text file, UTF-8 as ppy's runtime reads and writes it."""
+    return open(path, mode, encoding='utf-8')
 
 
 def _ppy_pow(a, b):

@@ -129,4 +129,9 @@ PPY_RT_INTERNAL void ppy_cset_add(ppy_dict* d, int64_t k);
 
 #endif /* PPY_RT_STRINGS */
 
+/* io (issue 33): the streams, files and the process, declared for whoever
+ * reads the runtime ABI table through this header. */
+#include "ppy_io.h"
+#include "ppy_sys.h"
+
 #endif /* PPY_DICT_H */

@@ -51,11 +51,13 @@ static int ppy_exc_word_in(const char* w, size_t wl, const char* words) {
  * class and its builtin subclasses, space-separated, as the frontend writes
  * them (it alone knows the hierarchy). `name` is the exception's class, or
  * an exception class instance's classes (its own, then its bases: ppy_exc_classes),
- * any of which may match; `BaseException` and `Exception` catch everything
- * the subset raises. */
+ * any of which may match; `BaseException` catches everything the subset
+ * raises, `Exception` everything but SystemExit. */
 PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) {
   const char* c = PPY_STR_BYTES(classes);
-  if (strcmp(c, "BaseException") == 0 || strcmp(c, "Exception") == 0) return 1;
+  if (strcmp(c, "BaseException") == 0) return 1;
+  /* io (issue 33): SystemExit derives from BaseException, not Exception. */
+  if (strcmp(c, "Exception") == 0) return strcmp(PPY_STR_BYTES(name), "SystemExit") != 0;
   for (const char* n = PPY_STR_BYTES(name); *n;) {
     const char* end = strchr(n, ' ');
     size_t nl = end ? (size_t)(end - n) : strlen(n);

@@ -29,6 +29,8 @@ static struct {
   const char* pending_classes;
   int64_t recursion_limit;    /* 0: Python's default, 1000 */
   ppy_rt_raise_fn raise_hook; /* ppy_rt_set_raise_hook */
+  int exit_status;            /* SystemExit: the status sys.exit asked for (ppy_rt_set_exit) */
+  int exit_prints;            /* SystemExit: its message goes to stderr (sys.exit("message")) */
 } ppy_rt_state;               /* zero-initialized: recursion_limit 0 means 1000 */
 
 PPY_RT_API void ppy_rt_flush(void) {
@@ -71,7 +73,7 @@ PPY_RT_INTERNAL void ppy_rt_write(const char* s, size_t n) {
   ppy_rt_state.len += n;
 }
 
-static void ppy_rt_write_err(const char* s, size_t n) {
+PPY_RT_INTERNAL void ppy_rt_write_err(const char* s, size_t n) {
   if (ppy_rt_state.err)
     ppy_rt_state.err(ppy_rt_state.ctx, s, n);
   else
@@ -93,18 +95,40 @@ PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* messa
   if (ppy_rt_state.raise_hook) ppy_rt_state.raise_hook(name, message);
   ppy_rt_flush();
   if (!ppy_rt_state.err) fflush(stdout);
-  if (!ppy_rt_state.quiet) {
-    ppy_rt_write_err(name, strlen(name));
-    if (message && message[0]) {
-      ppy_rt_write_err(": ", 2);
-      ppy_rt_write_err(message, strlen(message));
-    }
-    ppy_rt_write_err("\n", 1);
-  }
+  int status = 1;
+  if (!ppy_rt_state.quiet) status = ppy_rt_uncaught(name, message);
   ppy_rt_state.error_name = name;
   ppy_rt_state.error_message = message ? message : "";
   if (ppy_rt_state.trap) longjmp(*ppy_rt_state.trap, 1);
-  exit(1);
+  exit(status);
+}
+
+/* SystemExit (issue 33): what sys.exit asked for, kept until the raise ends
+ * the program or a handler catches it. */
+PPY_RT_API void ppy_rt_set_exit(int status, int prints) {
+  ppy_rt_state.exit_status = status;
+  ppy_rt_state.exit_prints = prints;
+}
+
+/** Reports an exception nothing caught, as python3 does, and answers the exit
+ * status: `<Name>: <message>` on stderr and 1, or for SystemExit the status
+ * sys.exit asked for, its message on stderr only for `sys.exit("message")`. */
+PPY_RT_API int ppy_rt_uncaught(const char* name, const char* message) {
+  ppy_rt_flush();
+  if (strcmp(name, "SystemExit") == 0) {
+    if (ppy_rt_state.exit_prints && message) {
+      ppy_rt_write_err(message, strlen(message));
+      ppy_rt_write_err("\n", 1);
+    }
+    return ppy_rt_state.exit_status;
+  }
+  ppy_rt_write_err(name, strlen(name));
+  if (message && message[0]) {
+    ppy_rt_write_err(": ", 2);
+    ppy_rt_write_err(message, strlen(message));
+  }
+  ppy_rt_write_err("\n", 1);
+  return 1;
 }
 
 /** A raise of an exception class's instance (ppy_exc_raise_object): as
@@ -129,7 +153,8 @@ PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
   if (setjmp(trap) == 0)
     entry();
   else
-    status = 1;
+    status = ppy_rt_state.error_name && strcmp(ppy_rt_state.error_name, "SystemExit") == 0 ? ppy_rt_state.exit_status
+                                                                                          : 1;
   ppy_rt_state.trap = saved;
   ppy_rt_depth = 0;
   ppy_rt_flush();

@@ -121,6 +121,11 @@ PPY_RT_API void ppy_rt_last_error(const char** name, const char** message);
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise_object(const char* name, const char* message, void* object,
                                                     const char* classes);
 PPY_RT_API void ppy_rt_last_object(void** object, const char** classes);
+/** SystemExit (ppy_sys.c): the exit status, and whether the message is shown. */
+PPY_RT_API void ppy_rt_set_exit(int status, int prints);
+/** Reports an uncaught exception on stderr and answers the exit status (1, or
+ * what sys.exit asked for): ppy_rt_raise's end, and the interpreter's. */
+PPY_RT_API int ppy_rt_uncaught(const char* name, const char* message);
 PPY_RT_API void ppy_rt_set_recursion_limit(int64_t limit);
 PPY_RT_API void ppy_rt_enter(void);
 PPY_RT_API void ppy_rt_leave(void);
@@ -150,6 +155,8 @@ PPY_RT_API void ppy_rt_gc_init(void);
 
 /** Appends `n` bytes to the output buffer (ppy_print.c, ppy_str.c). */
 PPY_RT_INTERNAL void ppy_rt_write(const char* s, size_t n);
+/** Writes `n` bytes to stderr, unbuffered (sys.stderr, uncaught errors). */
+PPY_RT_INTERNAL void ppy_rt_write_err(const char* s, size_t n);
 /** Records a caught exception's name and message for ppy_rt_last_error
  * (ppy_exc_set). */
 PPY_RT_INTERNAL void ppy_rt_set_error(const char* name, const char* message);

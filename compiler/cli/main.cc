@@ -112,6 +112,7 @@ int main(int argc, char** argv) {
   add_diagnostics_format(run_cmd);
   run_cmd->add_option("--sanitize", run.sanitize,
                       "address, undefined or address,undefined: build an instrumented executable and run it");
+  run_cmd->add_option("args", run.args, "the program's arguments (sys.argv[1:]), after --");
   run_cmd->callback([&] { status = ppy::driver::run(run, io); });
 
   std::string check_target;

@@ -26,6 +26,7 @@
 #include "ppy/project/project.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
+#include "ppy_sys.h"
 
 namespace ppy::driver {
 namespace {
@@ -55,9 +56,18 @@ int run_python(const RunOptions& opts, Streams io) {
   std::cout.flush();
   pid_t pid = fork();
   if (pid < 0) return fail(io.err, absl::InternalError("cannot start python3: fork failed"));
+  // In the caller's folder (a program opens files relative to it), the entry
+  // run as `__main__` from the build's folder, its arguments as sys.argv.
+  std::string runner = str_cat("import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv[1]; ",
+                               "del sys.argv[1]; runpy.run_module('", entry, "', run_name='__main__', ",
+                               "alter_sys=False)");
+  std::vector<std::string> args = {"python3", "-c", runner, std::filesystem::absolute(folder).string(), opts.target};
+  args.insert(args.end(), opts.args.begin(), opts.args.end());
   if (pid == 0) {
-    if (chdir(folder.c_str()) != 0) _exit(127);
-    execlp("python3", "python3", "-m", entry.c_str(), static_cast<char*>(nullptr));
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execvp("python3", argv.data());
     _exit(127);
   }
   int status = 0;
@@ -141,6 +151,16 @@ absl::StatusOr<std::vector<ObjectFile>> native_objects(host::BackendHandle& back
 }
 
 int run(const RunOptions& opts, Streams io) {
+  // sys.argv of a program run here (the interpreter, the JIT): its path as
+  // given, then its arguments. The runtime keeps the pointers: they live as
+  // long as this process.
+  static std::vector<std::string> argv_text;
+  static std::vector<char*> argv;
+  argv_text = {opts.target};
+  argv_text.insert(argv_text.end(), opts.args.begin(), opts.args.end());
+  argv.clear();
+  for (std::string& a : argv_text) argv.push_back(a.data());
+  ppy_sys_set_argv(static_cast<int>(argv.size()), argv.data());
   if (opts.sanitize) return run_sanitized(opts, io);
   if (opts.backend && *opts.backend == "python") return run_python(opts, io);
   if (opts.backend && *opts.backend == "c") return run_c(opts, io);

@@ -22,6 +22,7 @@ enum class Ty : uint16_t {
   ListInt, ListFloat,
   PtrInt, PtrFloat, ConstPtrInt, ConstPtrFloat,
   Exc,  ///< the exception an `except ... as e` clause names (its message, on the IR)
+  File,  ///< io (issue 33): a text stream, open()'s or sys.stdin/stdout/stderr (a handle, ppy_io.h)
   FirstCompound = 256,
 };
 
@@ -75,6 +76,8 @@ enum class Ref : uint8_t {
   Super,   ///< `super().m(args)`: the base's method (target `Class.m`, the
            ///< function called)
   Value,   ///< `f(args)` where `f` is a function value (callable.h): an indirect call
+  Sys,     ///< io (issue 33): sys, os, os.path, input, open and a stream's
+           ///< methods (target the dotted name, check_io.cc)
 };
 
 struct Expr;

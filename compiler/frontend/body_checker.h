@@ -126,6 +126,10 @@ class BodyChecker {
   Ty user_call(Expr& e, const Resolved& r);
   Ty builtin(Expr& e, const std::string& n, bool stmt_level);
   Ty math_call(Expr& e, const std::string& n);
+  // io (issue 33, check_io.cc): sys, os, os.path, input, open, a stream's methods.
+  Ty sys_value(Expr& e, const std::string& n);
+  Ty sys_call(Expr& e, const std::string& n);
+  Ty file_method(Expr& e, Expr& callee);
   Ty gpu_call(Expr& e, const std::string& n);
   // --- tuples and optional values (check_tuple.cc) ---
   Ty tuple_display(Expr& e, Ty expected);

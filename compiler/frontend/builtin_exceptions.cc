@@ -42,6 +42,9 @@ constexpr BuiltinException kExceptions[] = {
     {"TimeoutError", "OSError"},
     {"ConnectionError", "OSError"},
     {"EOFError", "Exception"},
+    {"SystemExit", "BaseException"},  // io (issue 33): sys.exit
+    {"UnicodeError", "ValueError"},   // io: a text file that is not UTF-8
+    {"UnicodeDecodeError", "UnicodeError"},
     {"ImportError", "Exception"},
     {"ModuleNotFoundError", "ImportError"},
 };

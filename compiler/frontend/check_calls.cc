@@ -45,6 +45,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
       return Ty::Error;
     }
     if (bt == Ty::Str) return str_method(e, callee, bt);
+    if (bt == Ty::File) return file_method(e, callee);  // io (issue 33)
     if (is_list(bt)) return list_method(e, callee, bt);
     if (is_class(bt)) return method_call(e, callee, bt);
     if (is_optional(bt) && is_class(optional_inner(bt))) {
@@ -96,6 +97,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     case Ref::Func: return user_call(e, r);
     case Ref::Builtin: return builtin(e, r.name, stmt_level);
     case Ref::Math: return math_call(e, r.name);
+    case Ref::Sys: return sys_call(e, r.name);  // io (issue 33)
     case Ref::Cuda:
     case Ref::Native: return gpu_call(e, r.name);
     case Ref::Unresolved:
@@ -271,7 +273,15 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
   if (n == "print") {
     effect("io");
     for (auto& k : e.keywords) {
-      if (k.name == "flush" && k.value->kind == ExprKind::Bool) continue;  // output is unbuffered anyway
+      if (k.name == "flush" && k.value->kind == ExprKind::Bool) continue;  // io (issue 33): lower_print flushes
+      if (k.name == "file") {  // io (issue 33): print(..., file=sys.stderr)
+        if (Ty ft = value(*k.value, Ty::Error); ft != Ty::File && ft != Ty::Error) {
+          error(k.value->pos, "E1030", str_cat("print's file must be a stream, not ", ty_name(ft)));
+          return Ty::Error;
+        }
+        raises();  // a closed file
+        continue;
+      }
       if (k.name != "sep" && k.name != "end") {
         error(k.pos, "E1010", str_cat("print(", k.name, "=...) is outside the ppy subset"));
         return Ty::Error;

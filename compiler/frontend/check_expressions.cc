@@ -242,6 +242,9 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
       if (builtins.count(first)) {
         r.ref = Ref::Builtin;
         r.name = first;
+      } else if (is_io_name(first)) {  // io (issue 33): input, open
+        r.ref = Ref::Sys;
+        r.name = first;
       }
     }
     return r;
@@ -249,6 +252,11 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
   const Binding& bd = b->second;
   if (bd.kind == Binding::Special) {
     std::string full = bd.name + (rest.empty() ? "" : "." + rest);
+    if (is_io_name(full)) {  // io (issue 33): sys, os, os.path
+      r.ref = Ref::Sys;
+      r.name = full;
+      return r;
+    }
     if (!special_names().count(full)) return r;
     r.name = full;
     if (full.starts_with("math.")) r.ref = Ref::Math;
@@ -338,6 +346,7 @@ Ty BodyChecker::name(Expr& e) {
   Resolved r = resolve_path(e.str);
   if (r.ref == Ref::Const) return use_const(e, r);
   if (r.ref == Ref::Func) return function_value(e, r);  // a function as a value (callable.h)
+  if (r.ref == Ref::Sys) return sys_value(e, r.name);  // io (issue 33): `argv` after `from sys import argv`
   if (r.ref == Ref::Unresolved && m_.module_vars.count(e.str) && !f_.module_code) {
     // Python reads a module variable a function does not assign.
     if (!use_module_var(e.str, e.pos)) return Ty::Error;
@@ -362,6 +371,7 @@ Ty BodyChecker::attribute(Expr& e) {
     if (!types_.count(first)) {
       Resolved r = resolve_path(*path);
       if (r.ref == Ref::Const) return use_const(e, r);
+      if (r.ref == Ref::Sys) return sys_value(e, r.name);  // io (issue 33): sys.argv, sys.stdin
       if (r.ref == Ref::Unresolved) {
         if (!m_.bindings.count(first) && !m_.consts.count(first) && !m_.func_index.count(first))
           error(e.kids[0]->pos, "E1020", str_cat("name '", first, "' is not defined"));

@@ -718,6 +718,11 @@ Ty BodyChecker::iter_type(Expr& it) {
       raises();
       return iterator_elem(lt);
     }
+    if (lt == Ty::File) {  // io (issue 33): a stream's lines (lower_io.cc, for_lines)
+      raises();
+      effect("io");
+      return Ty::Str;
+    }
     if (is_dict(lt) || is_set(lt) || (view_call(it) == 1 && is_list(lt))) {
       raises();  // RuntimeError when the table changes size
       effect("reads");

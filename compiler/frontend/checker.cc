@@ -160,7 +160,7 @@ const std::set<std::string>& special_names() {
 }
 bool is_special_module(const std::string& m) {
   return m == "math" || m == "string" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" ||
-         m == "typing" || m == "dataclasses" || m == "collections" || m == "collections.abc";
+         m == "typing" || m == "dataclasses" || m == "collections" || m == "collections.abc" || is_io_module(m);
 }
 
 std::optional<std::string> dotted(const Expr& e) {
@@ -241,7 +241,7 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
   // Import bindings: every project module named must exist, and every imported name.
   for (auto& [local, b] : m.bindings) {
     if (b.kind == Binding::Special) {
-      if (!special_names().count(b.name))
+      if (!special_names().count(b.name) && !checking::is_io_name(b.name))
         diags.error("E1070", m.path, b.pos.line, b.pos.col, str_cat("'", b.name, "' is not available in the ppy subset"));
       continue;
     }

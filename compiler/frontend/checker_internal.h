@@ -16,6 +16,10 @@ namespace ppy::frontend::checking {
 const std::set<std::string>& special_names();
 /// Whether `m` is one of the special modules (`math`, `ppy`, `ppy.cuda`, ...).
 bool is_special_module(const std::string& m);
+/// io (issue 33, check_io.cc): sys, os and os.path, and the names of theirs
+/// (and the builtins input and open) the subset has.
+bool is_io_module(const std::string& m);
+bool is_io_name(const std::string& name);
 /// `a.b.c` for a chain of names and attributes, else nullopt.
 std::optional<std::string> dotted(const Expr& e);
 /// A tuple or optional annotation (`tuple[int, float]`, `int | None`): its

@@ -82,6 +82,11 @@ TEST_P(Programs, LowersToVerifiedIR) {
 
 // Runs the unoptimized IR in the reference interpreter: stdout must be python3's.
 TEST_P(Programs, RunsLikePython) {
+  // io (issue 33): an io_* program reads its arguments, standard input and
+  // files (NAME.args, NAME.stdin, NAME.files/): the differential suite runs it
+  // with them in a working directory of its own.
+  if (fs::path(GetParam()).filename().string().starts_with("io_"))
+    GTEST_SKIP() << "runs with its fixtures in the differential suite";
   auto project = load_project(GetParam());
   ASSERT_TRUE(project.ok()) << project.status();
   DiagnosticEngine diags;

@@ -263,7 +263,11 @@ class Declarer {
   }
 
   void bind(const std::string& name, Binding b) {
-    if (m_.bindings.count(name)) {
+    if (auto had = m_.bindings.find(name); had != m_.bindings.end()) {
+      // io (issue 33): `import os` and `import os.path` both bind `os`, as in Python.
+      if (had->second.kind == Binding::Special && b.kind == Binding::Special && had->second.name == b.name &&
+          checking::is_io_module(b.name))
+        return;
       error(b.pos, "E1021", str_cat("'", name, "' is imported twice"));
       return;
     }

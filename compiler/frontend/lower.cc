@@ -51,6 +51,8 @@ Type ir_type(Ty t) {
     case Ty::Exc:
       // (class name, message, instance of an exception class or null, classes: ppy_exc_classes)
       return Type::tuple({str_type(), str_type(), str_type(), str_type()});
+    case Ty::File:  // io (issue 33): a stream's handle
+      return str_type();
     default:
       return Type::void_();
   }

@@ -18,6 +18,8 @@ Value* FunctionLowerer::call(const Expr& e) {
       return builtin(e);
     case Ref::Math:
       return math_call(e);
+    case Ref::Sys:  // io (issue 33)
+      return sys_call(e);
     case Ref::Cuda:
     case Ref::Native:
       return gpu_call(e);

@@ -132,6 +132,7 @@ void FunctionLowerer::raise_stmt(const Stmt& s) {
       raise_object(x, v.ty, p);
     return;
   }
+  if (cls.str == "SystemExit") return raise_system_exit(v, p);  // io (issue 33)
   Value* msg;
   if (v.kind == ExprKind::Call && v.kids.size() == 2) {
     const Expr& a = *v.kids[1];

@@ -49,6 +49,7 @@ void FunctionLowerer::for_stmt(const Stmt& s) {
   const Expr& it = *s.value;
   if (it.target == "enumerate" || it.target == "zip") return for_pairs(s);
   if (it.target == "dict.items") return for_items(s);
+  if (it.ty == Ty::File) return for_lines(s);  // io (issue 33)
   for_loop(
       t.str, t.pos, it, s.pos, [&] { block(s.body); }, t.kind == ExprKind::Tuple ? &t : nullptr);
 }

@@ -7,6 +7,8 @@ namespace ppy::frontend::lowering {
 
 void FunctionLowerer::print_call(const Expr& e) {
   Pos p = e.pos;
+  for (auto& k : e.keywords)
+    if (k.name == "file" || (k.name == "flush" && k.value->bval)) return print_to_stream(e);  // io (issue 33)
   std::vector<std::pair<Value*, const Expr*>> vals;
   std::map<size_t, std::vector<std::string>> choices;
   for (size_t i = 1; i < e.kids.size(); ++i) {

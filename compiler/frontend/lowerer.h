@@ -276,6 +276,12 @@ class FunctionLowerer {
   Value* user_call(const Expr& e);
   Value* builtin(const Expr& e);
   Value* math_call(const Expr& e);
+  // io (issue 33, lower_io.cc)
+  Value* sys_value(const Expr& e);
+  Value* sys_call(const Expr& e);
+  void for_lines(const Stmt& s);
+  void raise_system_exit(const Expr& v, Pos p);
+  void print_to_stream(const Expr& e);
   Value* gpu_call(const Expr& e);
   /// The parameter types of function `name` of module `mod` (this one or an imported one).
   std::vector<Ty> kernel_params(const std::string& mod, const std::string& name);

@@ -41,6 +41,8 @@ const char* ty_name(Ty t) {
       return "native.const_ptr[float]";
     case Ty::Exc:
       return "exception";
+    case Ty::File:  // io (issue 33)
+      return "TextIOWrapper";
     default:
       break;
   }
@@ -122,7 +124,7 @@ void Parser::compound_or_simple(std::vector<StmtPtr>& out) {
     if (t.text == "def") return out.push_back(def_stmt({}));
     if (t.text == "class") return out.push_back(class_stmt({}));
     if (t.text == "try") return out.push_back(try_stmt());
-    if (t.text == "with") unsupported(t.pos, "a with statement");
+    if (t.text == "with") return with_stmt(out);  // io (issue 33)
     if (t.text == "async") unsupported(t.pos, "async code");
     if (t.text == "match" && starts_match_stmt()) unsupported(t.pos, "a match statement");
     if (t.text == "type" && peek().kind == Tok::Name && !is_keyword(peek().text) &&

@@ -121,6 +121,7 @@ class Parser {
   StmtPtr if_stmt();
   /// `try:` with `except` clauses, `else` and `finally` (docs/language.md, "Exceptions").
   StmtPtr try_stmt();
+  void with_stmt(std::vector<StmtPtr>& out);  ///< io (issue 33, parser_with.cc)
   StmtPtr while_stmt();
   StmtPtr for_stmt();
   ExprPtr target_list();

@@ -474,10 +474,9 @@ int run_function(const ir::Module& m, int32_t entry, std::ostream& out, std::ost
     machine.run(entry);
   } catch (const PyError& e) {
     machine.flush();
-    err << e.name;
-    if (!e.message.empty()) err << ": " << e.message;
-    err << "\n";
-    return 1;
+    // As the runtime reports it: `<Name>: <message>` and 1, or SystemExit's
+    // status and message (issue 33).
+    return ppy_rt_uncaught(e.name.c_str(), e.message.c_str());
   } catch (const InternalError& e) {
     machine.flush();
     err << "error: " << e.message << "\n";

@@ -35,15 +35,17 @@ def main():
     prog = os.path.abspath(args.program).rstrip(os.sep)
     ppy = os.path.abspath(args.ppy)
     cwd = os.path.dirname(prog)
+    differential.FIXTURES = differential.Fixtures(prog)  # NAME.args, NAME.stdin, NAME.files/
     if os.path.isdir(prog):
-        py = differential.run([sys.executable, os.path.join(HERE, "..", "programs", "pyrun.py"), prog], cwd, args.timeout)
+        py = differential.run([sys.executable, os.path.join(HERE, "..", "programs", "pyrun.py"), prog], cwd, args.timeout,
+                              program=True)
         expected_path = prog + ".expected"
     else:
         with open(prog, encoding="utf-8") as f:
             if not differential.is_program(f.read()):
                 print(f"{prog}: not a program (no __main__ guard, no module-level call); skipped")
                 return 77
-        py = differential.run([sys.executable, "-c", differential.PY_RUNNER, prog], cwd, args.timeout)
+        py = differential.run([sys.executable, "-c", differential.PY_RUNNER, prog], cwd, args.timeout, program=True)
         expected_path = os.path.splitext(prog)[0] + ".expected"
     error_line = None
     if os.path.exists(os.path.splitext(expected_path)[0] + ".error"):
@@ -82,7 +84,11 @@ def main():
                 if got[0] != 0:
                     problems.append(f"{label}: {os.path.basename(cc)} refused the output:\n{got[2][-3000:]}")
                     continue
-                got = differential.run([exe], tmp, args.timeout)
+                got = differential.run([exe], tmp, args.timeout, program=True)
+                if got[0] == py[0] and got[0] != 0 and error_line is None:
+                    differential.check_road(label, got, py, problems)  # stderr and the exception's name
+                elif got[0] == 0 and py[0] == 0 and got[2] != py[2]:
+                    problems.append(f"{label}: stderr differs from python3's:\n" + differential.diff(py[2], got[2], "python3", label))
                 if got[0] != py[0]:
                     problems.append(f"{label}: exit status {got[0]}, python3 {py[0]}\n  stderr: {got[2].strip()[-1500:]}")
                 elif got[0] != 0 and error_line is not None and differential.last_line(got[2]) != error_line:

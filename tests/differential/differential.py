@@ -21,6 +21,16 @@ no module-level call such as a bare `main()`).
 With --refused (a program the frontend refuses), `ppy run` and `ppy run --interp`
 must both refuse it with the same exit status and the same diagnostics.
 
+A program may come with fixtures beside it (issue 33): `NAME.args` (its
+arguments, split as a shell splits them: `sys.argv[1:]`), `NAME.stdin` (its
+standard input) and `NAME.files/` (files copied into the working directory).
+Every run, python3's and each road's, happens in a fresh temporary working
+directory holding those files, so a program may read and write files there.
+Stderr is compared too: python3's with its traceback dropped (the lines from
+`Traceback (most recent call last):` up to the exception's line) against
+ppy's, so an uncaught exception's line, `sys.exit("message")` and writes to
+`sys.stderr` must read the same.
+
 With `--backend python` the only road is `ppy run --backend python`: the python
 backend's output run by python3, whose last stderr line must also equal
 `<name>.error` where one is recorded. That build writes the project's cache, so
@@ -32,6 +42,7 @@ import argparse
 import difflib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -72,7 +83,7 @@ except ImportError:
         return lambda f: f
     stub.opt = _opt
     sys.modules["ppy"] = stub
-sys.argv = [prog]
+sys.argv = [prog] + sys.argv[2:]
 sys.path.insert(0, root)
 runpy.run_path(prog, run_name="__main__")
 '''
@@ -84,13 +95,65 @@ def is_program(text):
     return "__main__" in text or re.search(r"^[A-Za-z_][\w.]*\s*\(", text, re.M) is not None
 
 
-def run(cmd, cwd, timeout):
+class Fixtures:
+    """A program's arguments, standard input and files (NAME.args, NAME.stdin,
+    NAME.files/), and the fresh working directory each run gets."""
+
+    def __init__(self, prog):
+        base = os.path.splitext(prog)[0] if not os.path.isdir(prog) else prog
+        self.args, self.stdin, self.files = [], None, None
+        if os.path.exists(base + ".args"):
+            with open(base + ".args", encoding="utf-8") as f:
+                self.args = shlex.split(f.read())
+        if os.path.exists(base + ".stdin"):
+            with open(base + ".stdin", encoding="utf-8", newline="") as f:
+                self.stdin = f.read()
+        if os.path.isdir(base + ".files"):
+            self.files = base + ".files"
+
+    def workdir(self):
+        """A new empty working directory holding the program's files."""
+        d = tempfile.mkdtemp(prefix="ppy-workdir-")
+        if self.files:
+            shutil.copytree(self.files, d, dirs_exist_ok=True)
+        return d
+
+
+FIXTURES = None  # the program's Fixtures, once main() read them
+
+
+def run(cmd, cwd, timeout, program=False):
+    """Runs `cmd`; a `program` run gets the program's arguments after it, its
+    standard input and a fresh working directory holding its files."""
+    fx = FIXTURES
+    work = None
+    if fx is not None and program:
+        cmd = list(cmd) + fx.args
+        work = cwd = fx.workdir()
     try:
-        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                           input=fx.stdin if fx is not None and program and fx.stdin is not None else "")
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
         return "timeout", out, f"timed out after {timeout}s"
+    finally:
+        if work:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def without_traceback(stderr):
+    """python3's stderr as ppy writes it: each traceback reduced to its last line."""
+    out, skipping = [], False
+    for line in stderr.splitlines(True):
+        if line.startswith("Traceback (most recent call last):"):
+            skipping = True
+            continue
+        if skipping and (line.startswith(" ") or not line.strip()):
+            continue
+        skipping = False
+        out.append(line)
+    return "".join(out)
 
 
 def exception_name(stderr):
@@ -135,12 +198,14 @@ def refused(ppy, prog, timeout):
 
 def road_command(ppy, road, level, prog, scratch):
     """The command that runs `prog` through `road` at `level`, or a failed build."""
+    sep = ["--"] if FIXTURES and FIXTURES.args else []
     if road == "jit":
-        return [ppy, "run", "-O", level, prog], None
+        return [ppy, "run", "-O", level, prog] + sep, None
     if road == "interp":
-        return [ppy, "run", "--interp", "-O", level, prog], None
+        return [ppy, "run", "--interp", "-O", level, prog] + sep, None
     out = os.path.join(scratch, f"exe-O{level}")
     built = subprocess.run([ppy, "build", prog, "--backend", "llvm", "--standalone", "-O", level, "-o", out],
+                           cwd=scratch,
                            capture_output=True, text=True)
     if built.returncode != 0:
         return None, f"ppy build --standalone -O{level} failed ({built.returncode}):\n{built.stderr[-1500:]}"
@@ -166,20 +231,23 @@ def main():
     prog = os.path.abspath(args.program).rstrip(os.sep)
     ppy = os.path.abspath(args.ppy)
     cwd = os.path.dirname(prog)
+    global FIXTURES
+    if not args.refused:
+        FIXTURES = Fixtures(prog)
     if args.refused:
         return refused(ppy, prog, args.timeout)
     problems = []
     if os.path.isdir(prog):
         # A project folder: python3 runs it as tests/programs/pyrun.py does.
         pyrun = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs", "pyrun.py")
-        py = run([sys.executable, pyrun, prog], cwd, args.timeout)
+        py = run([sys.executable, pyrun, prog], cwd, args.timeout, program=True)
         expected_path = prog + ".expected"
     else:
         with open(prog, encoding="utf-8") as f:
             if not is_program(f.read()):
                 print(f"{prog}: not a program (no __main__ guard, no module-level call); skipped")
                 return 77
-        py = run([sys.executable, "-c", PY_RUNNER, prog], cwd, args.timeout)
+        py = run([sys.executable, "-c", PY_RUNNER, prog], cwd, args.timeout, program=True)
         expected_path = os.path.splitext(prog)[0] + ".expected"
     if os.path.basename(prog) == "main.ppy" and not os.path.exists(expected_path):
         expected_path = os.path.dirname(prog) + ".expected"
@@ -214,6 +282,11 @@ def main():
 
 def check_road(label, got, py, problems, error_line=None):
     """Adds to `problems` where one road's run differs from python3's."""
+    if got[0] == py[0] and got[0] != "timeout" and without_traceback(py[2]) != without_traceback(got[2]) and (
+            got[0] == 0 or exception_name(got[2]) == exception_name(py[2])) and (
+            error_line is None or got[0] == 0):
+        problems.append(f"{label}: stderr differs from python3's (its traceback dropped):\n"
+                        + diff(without_traceback(py[2]), without_traceback(got[2]), "python3", label))
     if got[0] != py[0]:
         problems.append(f"{label}: exit status {got[0]}, python3 {py[0]}\n  ppy stderr: {got[2].strip()[-1500:]}"
                         f"\n  python3 stderr (last line): {py[2].strip().splitlines()[-1:]}")
@@ -229,8 +302,9 @@ def compare_backend(args, ppy, target, py, error_line, problems):
     """`ppy run --backend NAME` at each level, in the program's copy."""
     for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
         label = f"ppy run --backend {args.backend} -O{level}"
-        got = run([ppy, "run", "--backend", args.backend, "-O", level, target], os.path.dirname(target),
-                  args.timeout)
+        sep = ["--"] if FIXTURES and FIXTURES.args else []
+        got = run([ppy, "run", "--backend", args.backend, "-O", level, target] + sep, os.path.dirname(target),
+                  args.timeout, program=True)
         check_road(label, got, py, problems, error_line)
 
 
@@ -258,7 +332,7 @@ def compare_roads(args, ppy, prog, cwd, scratch, py, problems):
         if error:
             problems.append(error)
             continue
-        got = run(cmd, cwd, args.timeout)
+        got = run(cmd, cwd, args.timeout, program=True)
         check_road(label, got, py, problems)
 
 

@@ -59,6 +59,9 @@ struct RunOptions {
   /// `--sanitize address,undefined`: build a sanitized executable and run it
   /// (the JIT cannot host ASan; docs/llvm.md, "Sanitizers").
   std::optional<std::string> sanitize;
+  /// `ppy run FILE -- ARGS...`: the program's `sys.argv[1:]` (its
+  /// `sys.argv[0]` is `target` as given, as python3 shows the script's path).
+  std::vector<std::string> args;
 };
 
 /// `ppy run --sanitize LIST`: `ppy build --standalone --sanitize LIST` into a

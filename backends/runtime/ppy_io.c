@@ -1,0 +1,236 @@
+/* ppy_io.c: the standard streams and text files (ppy_io.h). */
+#include "ppy_io.h"
+
+#include "ppy_list.h"
+#include "ppy_str.h"
+#include "ppy_sys.h"
+
+#if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
+
+#include <errno.h>
+#include <sys/stat.h>
+
+enum { PPY_IO_STDIN, PPY_IO_STDOUT, PPY_IO_STDERR, PPY_IO_FILE };
+
+typedef struct ppy_file {
+  FILE* fp; /* stdin or the file; NULL for stdout and stderr (the runtime's writers) */
+  int kind;
+  int readable, writable, closed;
+  int64_t offset; /* bytes read so far: where a decoding error is */
+  char* line;     /* the line buffer (malloc'd, reused) */
+  size_t line_cap;
+} ppy_file;
+
+static ppy_file* ppy_io_std[3];
+
+static ppy_file* ppy_io_new(FILE* fp, int kind, int readable, int writable) {
+  ppy_file* f = (ppy_file*)GC_MALLOC(sizeof(ppy_file));
+  f->fp = fp;
+  f->kind = kind;
+  f->readable = readable;
+  f->writable = writable;
+  return f;
+}
+
+static void* ppy_io_standard(int kind) {
+  if (!ppy_io_std[kind]) {
+    ppy_io_std[kind] =
+        ppy_io_new(kind == PPY_IO_STDIN ? stdin : NULL, kind, kind == PPY_IO_STDIN, kind != PPY_IO_STDIN);
+    ppy_list_root((void*)&ppy_io_std[kind]);
+  }
+  return ppy_io_std[kind];
+}
+
+PPY_RT_API void* ppy_io_stdin(void) { return ppy_io_standard(PPY_IO_STDIN); }
+PPY_RT_API void* ppy_io_stdout(void) { return ppy_io_standard(PPY_IO_STDOUT); }
+PPY_RT_API void* ppy_io_stderr(void) { return ppy_io_standard(PPY_IO_STDERR); }
+
+PPY_RT_API void* ppy_io_open(const ppy_str* path, const ppy_str* mode) {
+  const char* m = PPY_STR_BYTES(mode);
+  char kind = 0;
+  int plus = 0, ok = 1;
+  for (const char* c = m; *c; ++c) {
+    if (*c == 'r' || *c == 'w' || *c == 'a' || *c == 'x') {
+      if (kind) ok = 0;
+      kind = *c;
+    } else if (*c == '+' && !plus) {
+      plus = 1;
+    } else if (*c != 't') {
+      ok = 0;
+    }
+  }
+  if (!ok || !kind) {
+    size_t n = (size_t)mode->len + 32;
+    char* text = (char*)GC_MALLOC_ATOMIC(n);
+    snprintf(text, n, "invalid mode: '%s'", m);
+    ppy_rt_raise("ValueError", text);
+  }
+  const char* p = PPY_STR_BYTES(path);
+  struct stat st;
+  if (kind == 'r' && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) ppy_sys_raise_os_error(EISDIR, path);
+  const char* cmode = kind == 'r'   ? (plus ? "r+" : "r")
+                      : kind == 'w' ? (plus ? "w+" : "w")
+                      : kind == 'a' ? (plus ? "a+" : "a")
+                                    : (plus ? "w+x" : "wx");
+  FILE* fp = fopen(p, cmode);
+  if (!fp) ppy_sys_raise_os_error(errno, path);
+  return ppy_io_new(fp, PPY_IO_FILE, kind == 'r' || plus, kind != 'r' || plus);
+}
+
+static void ppy_io_check(ppy_file* f, int reading) {
+  if (f->closed) ppy_rt_raise("ValueError", "I/O operation on closed file.");
+  if (reading && !f->readable) ppy_rt_raise("io.UnsupportedOperation", "not readable");
+  if (!reading && !f->writable) ppy_rt_raise("io.UnsupportedOperation", "not writable");
+}
+
+/** UnicodeDecodeError unless bytes[0, n) are UTF-8 (`at`: the file offset of
+ * bytes[0], for the message's position). */
+static void ppy_io_check_utf8(const unsigned char* b, int64_t n, int64_t at) {
+  for (int64_t i = 0; i < n;) {
+    unsigned c = b[i];
+    int need = c < 0x80                          ? 0
+               : (c & 0xE0) == 0xC0 && c >= 0xC2 ? 1
+               : (c & 0xF0) == 0xE0              ? 2
+               : (c & 0xF8) == 0xF0 && c <= 0xF4 ? 3
+                                                 : -1;
+    const char* why = NULL;
+    if (need < 0) {
+      why = "invalid start byte";
+    } else {
+      for (int k = 1; k <= need && !why; ++k) {
+        if (i + k >= n) {
+          why = "unexpected end of data";
+          break;
+        }
+        unsigned d = b[i + k];
+        unsigned lo = 0x80, hi = 0xBF;
+        if (k == 1 && c == 0xE0) lo = 0xA0;
+        if (k == 1 && c == 0xED) hi = 0x9F;
+        if (k == 1 && c == 0xF0) lo = 0x90;
+        if (k == 1 && c == 0xF4) hi = 0x8F;
+        if (d < lo || d > hi) why = "invalid continuation byte";
+      }
+    }
+    if (why) {
+      char* text = (char*)GC_MALLOC_ATOMIC(128);
+      snprintf(text, 128, "'utf-8' codec can't decode byte 0x%02x in position %lld: %s", c, (long long)(at + i), why);
+      ppy_rt_raise("UnicodeDecodeError", text);
+    }
+    i += need + 1;
+  }
+}
+
+static void ppy_io_push(ppy_file* f, size_t* len, char c) {
+  if (*len + 1 >= f->line_cap) {
+    size_t cap = f->line_cap ? f->line_cap * 2 : 256;
+    char* grown = (char*)realloc(f->line, cap);
+    if (!grown) ppy_rt_raise("MemoryError", "");
+    f->line = grown;
+    f->line_cap = cap;
+  }
+  f->line[(*len)++] = c;
+}
+
+/** Reads up to a newline (`whole`: to the end) into f->line, newlines
+ * translated; answers the text as a str. */
+static ppy_str* ppy_io_take(ppy_file* f, int whole) {
+  if (f->kind == PPY_IO_STDIN) ppy_rt_flush(); /* what the program printed first reaches a terminal first */
+  size_t len = 0;
+  int64_t start = f->offset;
+  for (;;) {
+    int c = getc(f->fp);
+    if (c == EOF) break;
+    ++f->offset;
+    if (c == '\r') {
+      int d = getc(f->fp);
+      if (d == '\n')
+        ++f->offset;
+      else if (d != EOF)
+        ungetc(d, f->fp);
+      c = '\n';
+    }
+    ppy_io_push(f, &len, (char)c);
+    if (c == '\n' && !whole) break;
+  }
+  ppy_io_check_utf8((const unsigned char*)f->line, (int64_t)len, start);
+  return ppy_str_literal(len ? f->line : "", (int64_t)len);
+}
+
+PPY_RT_API ppy_str* ppy_io_read(void* stream) {
+  ppy_file* f = (ppy_file*)stream;
+  ppy_io_check(f, 1);
+  return ppy_io_take(f, 1);
+}
+
+PPY_RT_API ppy_str* ppy_io_readline(void* stream) {
+  ppy_file* f = (ppy_file*)stream;
+  ppy_io_check(f, 1);
+  return ppy_io_take(f, 0);
+}
+
+PPY_RT_API ppy_list* ppy_io_readlines(void* stream) {
+  ppy_file* f = (ppy_file*)stream;
+  ppy_io_check(f, 1);
+  ppy_list* l = ppy_list_new_ptr(0);
+  for (;;) {
+    ppy_str* s = ppy_io_take(f, 0);
+    if (s->len == 0) break;
+    ppy_list_append_ptr(l, s);
+  }
+  return l;
+}
+
+PPY_RT_API int64_t ppy_io_write(void* stream, const ppy_str* s) {
+  ppy_file* f = (ppy_file*)stream;
+  ppy_io_check(f, 0);
+  if (f->kind == PPY_IO_STDOUT)
+    ppy_rt_write(PPY_STR_BYTES(s), (size_t)s->len);
+  else if (f->kind == PPY_IO_STDERR)
+    ppy_rt_write_err(PPY_STR_BYTES(s), (size_t)s->len);
+  else if (s->len && fwrite(PPY_STR_BYTES(s), 1, (size_t)s->len, f->fp) != (size_t)s->len)
+    ppy_sys_raise_os_error(errno, NULL);
+  return s->ncp;
+}
+
+PPY_RT_API void ppy_io_writelines(void* stream, const ppy_list* lines) {
+  for (int64_t i = 0; i < lines->len; ++i) ppy_io_write(stream, ((ppy_str**)lines->data)[i]);
+  if (lines->len == 0) ppy_io_check((ppy_file*)stream, 0);
+}
+
+PPY_RT_API void ppy_io_flush(void* stream) {
+  ppy_file* f = (ppy_file*)stream;
+  if (f->closed) ppy_rt_raise("ValueError", "I/O operation on closed file.");
+  if (f->kind == PPY_IO_STDOUT) ppy_rt_flush();
+  if (f->kind == PPY_IO_FILE) fflush(f->fp);
+}
+
+/** Closing twice is no error, as in Python; closing a standard stream only
+ * marks it closed. */
+PPY_RT_API void ppy_io_close(void* stream) {
+  ppy_file* f = (ppy_file*)stream;
+  if (f->closed) return;
+  if (f->kind == PPY_IO_STDOUT) ppy_rt_flush();
+  f->closed = 1;
+  if (f->kind == PPY_IO_FILE) fclose(f->fp);
+  f->fp = NULL;
+  free(f->line);
+  f->line = NULL;
+  f->line_cap = 0;
+}
+
+PPY_RT_API ppy_str* ppy_io_input(void) {
+  ppy_file* f = (ppy_file*)ppy_io_stdin();
+  ppy_io_check(f, 1);
+  ppy_str* s = ppy_io_take(f, 0);
+  if (s->len == 0) ppy_rt_raise("EOFError", "EOF when reading a line");
+  if (PPY_STR_BYTES(s)[s->len - 1] == '\n') return ppy_str_literal(PPY_STR_BYTES(s), s->len - 1);
+  return s;
+}
+
+PPY_RT_API ppy_str* ppy_io_input_prompt(const ppy_str* prompt) {
+  ppy_rt_write(PPY_STR_BYTES(prompt), (size_t)prompt->len);
+  ppy_rt_flush();
+  return ppy_io_input();
+}
+
+#endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */

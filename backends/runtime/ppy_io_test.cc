@@ -1,0 +1,118 @@
+// Streams, files and the process (ppy_io.h, ppy_sys.h) as compiled code calls
+// them: posixpath's answers, Python's exceptions and messages through the raise
+// hook, newline translation and UTF-8 checks, sys.argv and SystemExit.
+#include <gc.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "ppy_dict.h"  // ppy_io.h, ppy_sys.h
+#include "ppy_runtime.h"
+#include "ppy_str.h"
+
+namespace {
+
+struct Raised {
+  std::string name, message;
+};
+
+class Io : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ppy_rt_gc_init();
+    ppy_rt_set_raise_hook(+[](const char* n, const char* m) { throw Raised{n, m ? m : ""}; });
+    dir_ = std::filesystem::temp_directory_path() / ("ppy_io_test_" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    ppy_rt_set_raise_hook(nullptr);
+    std::filesystem::remove_all(dir_);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::filesystem::path dir_;
+};
+
+ppy_str* S(const std::string& s) { return ppy_str_literal(s.data(), static_cast<int64_t>(s.size())); }
+std::string T(const ppy_str* s) { return std::string(PPY_STR_BYTES(s), static_cast<size_t>(s->len)); }
+
+template <typename F>
+Raised raised(F f) {
+  try {
+    f();
+  } catch (const Raised& r) {
+    return r;
+  }
+  return {"(nothing)", ""};
+}
+
+void write_bytes(const std::string& p, const std::string& bytes) {
+  FILE* f = std::fopen(p.c_str(), "wb");
+  std::fwrite(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+}
+
+TEST_F(Io, PathsFollowPosixpath) {
+  EXPECT_EQ(T(ppy_os_path_join(S("a"), S("b"))), "a/b");
+  EXPECT_EQ(T(ppy_os_path_join(S("a/"), S("b"))), "a/b");
+  EXPECT_EQ(T(ppy_os_path_join(S("a"), S("/b"))), "/b");
+  EXPECT_EQ(T(ppy_os_path_join(S(""), S("b"))), "b");
+  EXPECT_EQ(T(ppy_os_path_basename(S("a/b.txt"))), "b.txt");
+  EXPECT_EQ(T(ppy_os_path_basename(S("dir/"))), "");
+  EXPECT_EQ(T(ppy_os_path_dirname(S("/usr//lib"))), "/usr");
+  EXPECT_EQ(T(ppy_os_path_dirname(S("//x"))), "//");
+  EXPECT_EQ(T(ppy_os_path_dirname(S("file"))), "");
+  EXPECT_EQ(T(ppy_os_path_splitext(S("a.tar.gz"), 0)), "a.tar");
+  EXPECT_EQ(T(ppy_os_path_splitext(S("a.tar.gz"), 1)), ".gz");
+  EXPECT_EQ(T(ppy_os_path_splitext(S(".bashrc"), 1)), "");
+  EXPECT_EQ(T(ppy_os_path_splitext(S("a.b/c"), 1)), "");
+}
+
+TEST_F(Io, OpenRaisesPythonsOsErrors) {
+  Raised r = raised([&] { ppy_io_open(S(path("missing")), S("r")); });
+  EXPECT_EQ(r.name, "FileNotFoundError");
+  EXPECT_EQ(r.message, "[Errno 2] No such file or directory: '" + path("missing") + "'");
+  EXPECT_EQ(raised([&] { ppy_io_open(S(dir_.string()), S("r")); }).name, "IsADirectoryError");
+  write_bytes(path("x"), "");
+  EXPECT_EQ(raised([&] { ppy_io_open(S(path("x")), S("x")); }).message, "[Errno 17] File exists: '" + path("x") + "'");
+  EXPECT_EQ(raised([&] { ppy_io_open(S(path("x")), S("rb")); }).message, "invalid mode: 'rb'");
+}
+
+TEST_F(Io, ReadingTranslatesNewlinesAndChecksUtf8) {
+  write_bytes(path("t"), "a\r\nb\rc\n\xc3\xa9");
+  void* f = ppy_io_open(S(path("t")), S("r"));
+  EXPECT_EQ(T(ppy_io_readline(f)), "a\n");
+  EXPECT_EQ(T(ppy_io_read(f)), "b\nc\n\xc3\xa9");
+  EXPECT_EQ(T(ppy_io_readline(f)), "");
+  ppy_io_close(f);
+  EXPECT_EQ(raised([&] { ppy_io_read(f); }).message, "I/O operation on closed file.");
+  write_bytes(path("bad"), "ok\n\xe2\x82");
+  void* g = ppy_io_open(S(path("bad")), S("r"));
+  Raised r = raised([&] { ppy_io_read(g); });
+  EXPECT_EQ(r.name, "UnicodeDecodeError");
+  EXPECT_EQ(r.message, "'utf-8' codec can't decode byte 0xe2 in position 3: unexpected end of data");
+}
+
+TEST_F(Io, WriteAnswersCodePoints) {
+  void* f = ppy_io_open(S(path("w")), S("w"));
+  EXPECT_EQ(ppy_io_write(f, S("h\xc3\xa9!")), 3);
+  EXPECT_EQ(raised([&] { ppy_io_read(f); }).message, "not readable");
+  ppy_io_close(f);
+  ppy_io_close(f);  // twice: no error, as in Python
+}
+
+TEST_F(Io, ArgvAndExit) {
+  static char a0[] = "prog", a1[] = "x y";
+  static char* argv[] = {a0, a1};
+  ppy_sys_set_argv(2, argv);
+  ppy_list* l = ppy_sys_argv();
+  ASSERT_EQ(l->len, 2);
+  EXPECT_EQ(T(static_cast<ppy_str**>(l->data)[1]), "x y");
+  Raised r = raised([] { ppy_sys_exit(3); });
+  EXPECT_EQ(r.name, "SystemExit");
+  EXPECT_EQ(r.message, "3");
+}
+
+}  // namespace
