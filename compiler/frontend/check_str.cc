@@ -59,6 +59,12 @@ Ty BodyChecker::str_subscript(Expr& e) {
 Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
   (void)base;
   const std::string& name = callee.str;
+  // `s.split(sep, maxsplit=n)`: the keyword is the second positional argument (text).
+  if ((name == "split" || name == "rsplit") && e.kids.size() == 2 && e.keywords.size() == 1 &&
+      e.keywords[0].name == "maxsplit") {
+    e.kids.push_back(std::move(e.keywords[0].value));
+    e.keywords.clear();
+  }
   const BuiltinMethod* m = find_builtin_method("str", name, e.kids.size() - 1);
   if (!m) {
     for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
