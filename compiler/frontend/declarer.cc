@@ -569,7 +569,9 @@ class Declarer {
                   "@property...) is outside the ppy subset");
             continue;
           }
-          if (f.name.size() > 4 && f.name.starts_with("__") && f.name.ends_with("__") && f.name != "__init__") {
+          // `__iter__` written as a generator makes instances iterable (lazy sequences, check_lazy.cc).
+          if (f.name.size() > 4 && f.name.starts_with("__") && f.name.ends_with("__") && f.name != "__init__" &&
+              f.name != "__iter__") {
             error(f.pos, "E1010",
                   str_cat("method '", f.name,
                           "' is outside the ppy subset (of the special methods, "
