@@ -225,7 +225,8 @@ Ty BodyChecker::lazy_fold(Expr& e, const std::string& n) {
   if (elem == Ty::Error) return elem;
   if (n == "sum") {
     if (elem != Ty::Int && elem != Ty::Float && elem != Ty::Bool) {
-      error(a.pos, "E1030", str_cat("sum() of ", ty_name(elem), " values is outside the ppy subset (it adds ints or floats)"));
+      error(a.pos, "E1030",
+            str_cat("sum() of ", ty_name(elem), " values is outside the ppy subset (it adds ints or floats)"));
       return Ty::Error;
     }
     Ty total = elem == Ty::Float ? Ty::Float : Ty::Int;
