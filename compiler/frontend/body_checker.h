@@ -219,6 +219,10 @@ class BodyChecker {
   Ty table_from(Expr& e, const std::string& n, Ty expected);
   /// The generator expressions and iterable calls allowed where they are (an iterable's place).
   std::set<const Expr*> lazy_ok_;
+  /// The `__iter__` of class `cls` (or a base) when it is a generator, else null.
+  const FuncInfo* generator_iter(Ty cls) const;
+  /// An object `it` (checked) whose class's `__iter__` is a generator becomes `it.__iter__()` (true).
+  bool iterable_object(Expr& it);
   /// Whether `x` is a local holding an iterator or a call of a generator function of the module.
   bool maybe_iterator(const Expr& x) const;
   /// An iterator argument `g` becomes `(v for v in g)`, which the builtins taking lists take.

@@ -128,8 +128,9 @@ Ty BodyChecker::next_call(Expr& e) {
   if (d == Ty::Error) return d;
   if (d == elem) return elem;
   if (is_none_value(d) || assignable(d, elem)) return assignable(d, elem) ? elem : optional_of(elem);
-  error(e.kids[2]->pos, "E1030",
-        str_cat("next() of ", ty_name(g), " takes a default of ", ty_name(elem), " in the ppy subset, not ", ty_name(d)));
+  error(
+      e.kids[2]->pos, "E1030",
+      str_cat("next() of ", ty_name(g), " takes a default of ", ty_name(elem), " in the ppy subset, not ", ty_name(d)));
   return Ty::Error;
 }
 

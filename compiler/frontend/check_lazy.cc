@@ -10,13 +10,52 @@
 
 namespace ppy::frontend::checking {
 
+const FuncInfo* BodyChecker::generator_iter(Ty cls) const {
+  const ClassInfo* c = class_info(cls);
+  if (!c) return nullptr;
+  auto m = c->methods.find("__iter__");
+  if (m == c->methods.end()) return nullptr;
+  const FuncInfo* f = m_.func(class_info(m->second)->name + ".__iter__");
+  return f && is_iterator(f->result) ? f : nullptr;
+}
+
+bool BodyChecker::iterable_object(Expr& it) {
+  if (!is_class(it.ty) || !generator_iter(it.ty)) return false;
+  // `for x in obj`: `for x in obj.__iter__()`, the node rewritten in place.
+  auto obj = std::make_unique<Expr>(std::move(it));
+  Pos p = obj->pos;
+  it = Expr{};
+  it.kind = ExprKind::Call;
+  it.pos = p;
+  it.depth = obj->depth + 2;
+  auto attr = std::make_unique<Expr>();
+  attr->kind = ExprKind::Attribute;
+  attr->pos = p;
+  attr->str = "__iter__";
+  attr->depth = obj->depth + 1;
+  attr->kids.push_back(std::move(obj));
+  it.kids.push_back(std::move(attr));
+  return true;
+}
+
 bool BodyChecker::maybe_iterator(const Expr& x) const {
   if (x.kind == ExprKind::Name) {
     auto t = types_.find(x.str);
-    return t != types_.end() && is_iterator(t->second);
+    return t != types_.end() && (is_iterator(t->second) || generator_iter(t->second));
   }
-  if (x.kind != ExprKind::Call || x.kids[0]->kind != ExprKind::Name || types_.count(x.kids[0]->str)) return false;
-  const FuncInfo* f = m_.func(x.kids[0]->str);
+  if (x.kind != ExprKind::Call) return false;
+  const Expr& callee = *x.kids[0];
+  if (callee.kind == ExprKind::Attribute && callee.kids[0]->kind == ExprKind::Name) {  // `obj.method(...)`
+    auto t = types_.find(callee.kids[0]->str);
+    if (t == types_.end() || !is_class(t->second)) return false;
+    const ClassInfo* c = class_info(t->second);
+    auto m = c->methods.find(callee.str);
+    if (m == c->methods.end()) return false;
+    const FuncInfo* f = m_.func(class_info(m->second)->name + "." + callee.str);
+    return f && is_iterator(f->result);
+  }
+  if (callee.kind != ExprKind::Name || types_.count(callee.str)) return false;
+  const FuncInfo* f = m_.func(callee.str);
   return f && is_iterator(f->result);
 }
 
@@ -186,7 +225,8 @@ Ty BodyChecker::lazy_fold(Expr& e, const std::string& n) {
   if (elem == Ty::Error) return elem;
   if (n == "sum") {
     if (elem != Ty::Int && elem != Ty::Float && elem != Ty::Bool) {
-      error(a.pos, "E1030", str_cat("sum() of ", ty_name(elem), " values is outside the ppy subset (it adds ints or floats)"));
+      error(a.pos, "E1030",
+            str_cat("sum() of ", ty_name(elem), " values is outside the ppy subset (it adds ints or floats)"));
       return Ty::Error;
     }
     Ty total = elem == Ty::Float ? Ty::Float : Ty::Int;

@@ -712,6 +712,7 @@ Ty BodyChecker::iter_type(Expr& it) {
     views_ok_ = view_call(it) == 1;
     lazy_ok_.insert(&it);  // a generator expression, zip(...), enumerate(...), reversed(...)
     Ty lt = value(it, Ty::Error);
+    if (iterable_object(it)) lt = value(it, Ty::Error);  // lazy sequences: a class whose __iter__ yields
     views_ok_ = 0;
     if (is_iterator(lt)) {  // a generator: what its body does happens at each step
       for (const char* fx : {"io", "reads", "writes"}) effect(fx);

@@ -634,8 +634,9 @@ class Declarer {
                   "@classmethod, @property and @name.setter)");
             continue;
           }
+          // `__iter__` written as a generator makes instances iterable (lazy sequences, check_lazy.cc).
           if (f.name.size() > 4 && f.name.starts_with("__") && f.name.ends_with("__") && f.name != "__init__" &&
-              !is_supported_dunder(f.name)) {
+              f.name != "__iter__" && !is_supported_dunder(f.name)) {
             error(f.pos, "E1010",
                   str_cat("method '", f.name,
                           "' is outside the ppy subset (of the special methods, "

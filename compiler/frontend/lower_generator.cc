@@ -71,8 +71,8 @@ void FunctionLowerer::gen_run() {
 
   // The resume function: the body, entered at the state the frame holds.
   Type result = ir_type(tuple_of({Ty::Bool, elem}));
-  auto fn = std::make_unique<ir::Function>(str_cat(fn_->name(), "__resume"),
-                                           std::vector<ir::Param>{{str_type(), {}, "frame"}}, std::vector<Type>{result});
+  auto fn = std::make_unique<ir::Function>(
+      str_cat(fn_->name(), "__resume"), std::vector<ir::Param>{{str_type(), {}, "frame"}}, std::vector<Type>{result});
   fn->set_loc(ir::Location(m_.path, p.line, p.col));
   fn->set_visibility(ir::Visibility::Private);
   fn->attributes().set("ppy.qualname", str_cat(m_.name, ".", f_.name, ".resume"));
@@ -123,8 +123,7 @@ void FunctionLowerer::gen_run() {
     cond_br(cmp("eq", state, const_i64(k, p), p), to, {}, next, {}, p);
     cur_ = next;
   }
-  emit("core.ret", {make_tuple({const_bool(false, p), frame_zero(elem, p)}, tuple_of({Ty::Bool, elem}), p)}, {}, {},
-       p);
+  emit("core.ret", {make_tuple({const_bool(false, p), frame_zero(elem, p)}, tuple_of({Ty::Bool, elem}), p)}, {}, {}, p);
 }
 
 void FunctionLowerer::gen_suspend(int64_t state, bool has, Pos p, Value* v) {
@@ -162,7 +161,8 @@ void FunctionLowerer::gen_for(const Stmt& s) {
   });
 }
 
-void FunctionLowerer::gen_walk(const Expr& it, const std::string& n, Pos p, const std::function<void(Value*, Ty)>& body) {
+void FunctionLowerer::gen_walk(const Expr& it, const std::string& n, Pos p,
+                               const std::function<void(Value*, Ty)>& body) {
   Ty elem = walked_elem(it);
   std::string idx = n + "_i", seq = n + "_seq";
   if (it.target == "range") {
