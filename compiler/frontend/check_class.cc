@@ -9,6 +9,9 @@
 
 namespace ppy::frontend::checking {
 
+/// `obj.m` as a value: the method bound to the object (check_closure.cc).
+Ty bound_method_value(ModuleInfo& m, Expr& e, Ty bt);
+
 ClassInfo* BodyChecker::method_class() const {
   size_t dot = f_.name.find('.');
   if (dot == std::string::npos) return nullptr;
@@ -19,6 +22,10 @@ ClassInfo* BodyChecker::method_class() const {
 Ty BodyChecker::field_read(Expr& e, Ty bt) {
   ClassInfo& c = *class_info(bt);
   int i = c.field(e.str);
+  if (i < 0 && c.methods.count(e.str) && e.str != "__init__" && !gpu_) {  // `obj.m`, not called (check_closure.cc)
+    effect("reads");
+    return bound_method_value(m_, e, bt);
+  }
   if (i < 0) {
     if (c.methods.count(e.str))
       error(e.pos, "E1010",
