@@ -13,8 +13,11 @@
 //   closure and emits `core.call_indirect %fn, %closure, args... : R`. The
 //   checker marks such a call `Ref::Value` (BodyChecker::value_call).
 // - A lambda takes its parameter types from the Callable expected where it
-//   goes; a builtin that takes a function (a sort key, map's) checks it with
-//   `BodyChecker::function_arg(expr, params)` and gets the Callable type back.
+//   goes. A builtin that takes a function (a sort key, map's) checks its
+//   argument with `value(arg, callable_of({elem}, Ty::Error))` (a result of
+//   Error lets a lambda's body decide it), then `is_callable` and
+//   `callable_params` of what it got, and records the effects of a call
+//   through a value (io, raises, reads, writes), as check_keyed.cc does.
 
 #include <functional>
 #include <optional>

@@ -10,6 +10,9 @@
 
 namespace ppy::frontend::checking {
 
+/// `obj.m` as a value: the method bound to the object (check_closure.cc).
+Ty bound_method_value(ModuleInfo& m, Expr& e, Ty bt);
+
 ClassInfo* BodyChecker::method_class() const {
   size_t dot = f_.name.find('.');
   if (dot == std::string::npos) return nullptr;
@@ -25,6 +28,10 @@ Ty BodyChecker::field_read(Expr& e, Ty bt) {
     return dunder_call(e, std::move(e.kids[0]), name.c_str(), {});
   }
   if (Resolved r; i < 0 && class_member(bt, e.str, r) && r.ref == Ref::Const) return use_const(e, r);
+  if (i < 0 && c.methods.count(e.str) && e.str != "__init__" && !gpu_) {  // `obj.m`, not called (check_closure.cc)
+    effect("reads");
+    return bound_method_value(m_, e, bt);
+  }
   if (i < 0) {
     if (c.methods.count(e.str))
       error(e.pos, "E1010",

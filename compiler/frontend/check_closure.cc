@@ -342,5 +342,25 @@ Ty BodyChecker::function_value(Expr& e, const Resolved& r) {
   return callable_of(f->params, f->result);
 }
 
+Ty bound_method_value(ModuleInfo& m_, Expr& e, Ty bt) {
+  const ClassInfo& c = *class_info(bt);
+  const std::string& name = e.str;
+  const FuncInfo* f = m_.func(str_cat(ty_name(c.methods.at(name)), ".", name));
+  if (!f) return Ty::Error;
+  for (Ty p : f->params)
+    if (p == Ty::Error) return Ty::Error;
+  if (f->result == Ty::Error) return Ty::Error;
+  // The method of the object's class runs: each override below the static class may.
+  std::function<void(Ty)> impls = [&](Ty t) {
+    const ClassInfo& k = *class_info(t);
+    m_.func_values.insert(str_cat(ty_name(k.methods.at(name)), ".", name));  // a method: its bound entry
+    for (Ty sub : k.subclasses) impls(sub);
+  };
+  impls(bt);
+  e.ref = Ref::Method;
+  e.target = name;
+  return callable_of(std::vector<Ty>(f->params.begin() + 1, f->params.end()), f->result);
+}
+
 }  // namespace checking
 }  // namespace ppy::frontend

@@ -1,6 +1,9 @@
 // IR generation, functions as values (callable.h; docs/runtime.md, "Functions
 // as values"): cells, closures, a module function's value entry, and calls
 // through values.
+#include <algorithm>
+#include <functional>
+
 #include "callable.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
@@ -69,13 +72,55 @@ void FunctionLowerer::closure_entry(Pos p) {
 }
 
 Value* FunctionLowerer::make_closure(const std::string& symbol, const std::vector<std::string>& shared, Pos p) {
-  Type st = closure_struct(shared.size());
+  std::vector<Value*> cells;
+  for (const std::string& n : shared) cells.push_back(emit("core.load", {slots_.at(n)}, {str_type()}, {}, p));
+  return closure_of(emit("core.func_ref", {}, {str_type()}, {{"callee", SymbolRef{symbol}}}, p), cells, p);
+}
+
+Value* FunctionLowerer::closure_of(Value* fn, const std::vector<Value*>& cells, Pos p) {
+  Type st = closure_struct(cells.size());
   Value* h = rt("ppy_obj_new", {const_i64(object_bytes(st), p), const_i64(0, p)}, str_type(), p);
-  std::vector<Value*> fields{const_i64(0, p),
-                             emit("core.func_ref", {}, {str_type()}, {{"callee", SymbolRef{symbol}}}, p)};
-  for (const std::string& n : shared) fields.push_back(emit("core.load", {slots_.at(n)}, {str_type()}, {}, p));
+  std::vector<Value*> fields{const_i64(0, p), fn};
+  fields.insert(fields.end(), cells.begin(), cells.end());
   emit("core.store", {emit("core.struct_make", std::move(fields), {st}, {}, p), cast(h, Type::ptr(st), p)}, {}, {}, p);
   return h;
+}
+
+Value* FunctionLowerer::bound_method(const Expr& e) {
+  Pos p = e.pos;
+  Ty cls = e.kids[0]->ty;
+  const std::string& name = e.target;
+  Value* self = expr(*e.kids[0]);
+  // The implementation each class of the subtree runs, by type id (as a call's dispatch).
+  std::vector<std::pair<Ty, std::vector<int64_t>>> impls;
+  std::function<void(Ty)> visit = [&](Ty t) {
+    const ClassInfo& k = *class_info(t);
+    Ty impl = k.methods.at(name);
+    auto it = std::find_if(impls.begin(), impls.end(), [&](auto& x) { return x.first == impl; });
+    if (it == impls.end())
+      impls.push_back({impl, {k.tid}});
+    else
+      it->second.push_back(k.tid);
+    for (Ty sub : k.subclasses) visit(sub);
+  };
+  visit(cls);
+  auto ref = [&](Ty impl) {
+    return emit("core.func_ref", {}, {str_type()},
+                {{"callee", SymbolRef{bound_entry_symbol(m_.name, str_cat(ty_name(impl), ".", name))}}}, p);
+  };
+  Value* fn = ref(impls.back().first);
+  if (impls.size() > 1) {
+    Value* tid = type_id(self, cls, p);
+    for (size_t k = impls.size() - 1; k-- > 0;) {
+      Value* hit = nullptr;
+      for (int64_t id : impls[k].second) {
+        Value* c = cmp("eq", tid, const_i64(id, p), p);
+        hit = hit ? or_(hit, c, p) : c;
+      }
+      fn = select(hit, ref(impls[k].first), fn, p);
+    }
+  }
+  return closure_of(fn, {self}, p);
 }
 
 Value* FunctionLowerer::closure_value(size_t index, Pos p) {
@@ -117,8 +162,46 @@ std::string value_entry_symbol(const std::string& module, const std::string& fun
   return symbol_name(module, func) + "__value";
 }
 
+std::string bound_entry_symbol(const std::string& module, const std::string& qual) {
+  return symbol_name(module, qual) + "__bound";
+}
+
 void lower_value_entries(const ModuleInfo& m, ir::Module& mod) {
+  for (const std::string& qual : m.func_values) {       // `obj.m`: the object is the closure's c0
+    if (qual.find('.') == std::string::npos) continue;  // a module function (below)
+    const FuncInfo* f = m.func(qual);
+    if (!f) continue;
+    std::vector<ir::Param> params{{str_type(), {}, "closure"}};
+    for (size_t i = 1; i < f->params.size(); ++i) params.push_back({ir_type(f->params[i]), {}, f->def->params[i].name});
+    std::vector<Type> results;
+    if (f->result != Ty::None) results.push_back(ir_type(f->result));
+    auto fn = std::make_unique<ir::Function>(bound_entry_symbol(m.name, qual), params, results);
+    ir::Location loc(m.path, f->def->pos.line, f->def->pos.col);
+    fn->set_visibility(ir::Visibility::Private);
+    fn->set_loc(loc);
+    fn->attributes().set("ppy.qualname", str_cat(m.name, ".", qual, ".bound"));
+    fn->attributes().set("ppy.effects", effects_attr({"io", "raises", "reads", "writes"}));
+    fn->attributes().set("ppy.synthesized", true);
+    ir::Function* raw = mod.add_function(std::move(fn));
+    Block* entry = raw->create_entry_block("entry");
+    Type st = closure_struct(1);
+    Value* as =
+        entry->append(ir::Operation::create("core.cast", {entry->argument(0)}, {Type::ptr(st)}, {}, loc))->result(0);
+    Value* s = entry->append(ir::Operation::create("core.load", {as}, {st}, {}, loc))->result(0);
+    Value* self = entry
+                      ->append(ir::Operation::create("core.struct_extract", {s}, {str_type()},
+                                                     AttrDict{{"field", std::string("c0")}}, loc))
+                      ->result(0);
+    std::vector<Value*> args{self};
+    for (size_t i = 1; i < raw->params().size(); ++i) args.push_back(entry->argument(i));
+    ir::Operation* call = entry->append(ir::Operation::create(
+        "core.call", args, results, AttrDict{{"callee", SymbolRef{symbol_name(m.name, qual)}}}, loc));
+    std::vector<Value*> rets;
+    for (size_t i = 0; i < call->num_results(); ++i) rets.push_back(call->result(i));
+    entry->append(ir::Operation::create("core.ret", rets, {}, {}, loc));
+  }
   for (const std::string& name : m.func_values) {
+    if (name.find('.') != std::string::npos) continue;  // a method: its bound entry (above)
     const FuncInfo* f = m.func(name);
     if (!f) continue;
     std::vector<ir::Param> params{{str_type(), {}, "closure"}};

@@ -51,6 +51,9 @@ AttrArray effects_attr(const std::set<std::string>& effects);
 /// The symbol of module function `func`'s value entry: it takes the closure
 /// first, then the function's parameters (lower_closure.cc).
 std::string value_entry_symbol(const std::string& module, const std::string& func);
+/// The symbol of method `qual`'s (`Class.m`) bound entry: it takes the closure
+/// (holding the object) first, then the method's parameters after self.
+std::string bound_entry_symbol(const std::string& module, const std::string& qual);
 /// The value entries of the module's functions used as values.
 void lower_value_entries(const ModuleInfo& m, ir::Module& mod);
 
@@ -497,12 +500,17 @@ class FunctionLowerer {
   void closure_entry(Pos p);
   /// A closure running `symbol` that shares the cells of locals `shared`.
   Value* make_closure(const std::string& symbol, const std::vector<std::string>& shared, Pos p);
+  /// A closure of the function value `fn` holding `cells` (handles).
+  Value* closure_of(Value* fn, const std::vector<Value*>& cells, Pos p);
   /// The value of a nested def or lambda (its index in ModuleInfo::closures).
   Value* closure_value(size_t index, Pos p);
   /// The value of a module function `fname`: a closure of its value entry.
   Value* function_value(const std::string& fname, Pos p);
   /// `f(args)` of a function value (Ref::Value).
   Value* value_call(const Expr& e);
+  /// `obj.m` as a value: a closure holding the object, running the bound entry
+  /// of the method of the object's class (chosen by its type id).
+  Value* bound_method(const Expr& e);
   /// `sorted`, `list.sort`, `min`, `max` with key= / reverse= (lower_keyed.cc).
   Value* keyed_builtin(const Expr& e);
   /// The list a keyed call walks: a list, a table's keys, or `d.items()`'s pairs; `elem` its element type.
