@@ -115,7 +115,7 @@ TEST_F(Io, ReadingLineByLineRunsInBoundedMemory) {
   ppy_io_close(f);
   EXPECT_EQ(lines, 800000);
   EXPECT_GT(bytes, 32 * 1000 * 1000);
-  EXPECT_LT(GC_get_heap_size() - heap_before, size_t{8} << 20);
+  EXPECT_LT(GC_get_heap_size(), heap_before + (size_t{8} << 20));  // the heap may also shrink
 }
 
 TEST_F(Io, WriteAnswersCodePoints) {
