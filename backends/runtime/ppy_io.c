@@ -134,7 +134,6 @@ static void ppy_io_push(ppy_file* f, size_t* len, char c) {
 /** Reads up to a newline (`whole`: to the end) into f->line, newlines
  * translated; answers the text as a str. */
 static ppy_str* ppy_io_take(ppy_file* f, int whole) {
-  if (f->kind == PPY_IO_STDIN) ppy_rt_flush(); /* what the program printed first reaches a terminal first */
   size_t len = 0;
   int64_t start = f->offset;
   for (;;) {
@@ -221,6 +220,7 @@ PPY_RT_API void ppy_io_close(void* stream) {
 PPY_RT_API ppy_str* ppy_io_input(void) {
   ppy_file* f = (ppy_file*)ppy_io_stdin();
   ppy_io_check(f, 1);
+  ppy_rt_flush(); /* as CPython's input() flushes stdout first; sys.stdin's reads do not */
   ppy_str* s = ppy_io_take(f, 0);
   if (s->len == 0) ppy_rt_raise("EOFError", "EOF when reading a line");
   if (PPY_STR_BYTES(s)[s->len - 1] == '\n') return ppy_str_literal(PPY_STR_BYTES(s), s->len - 1);

@@ -93,8 +93,7 @@ PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* messa
   ppy_rt_state.pending_object = NULL;
   ppy_rt_state.pending_classes = NULL;
   if (ppy_rt_state.raise_hook) ppy_rt_state.raise_hook(name, message);
-  ppy_rt_flush();
-  if (!ppy_rt_state.err) fflush(stdout);
+  /* A raise a try catches flushes nothing, as in python3 (issue 33). */
   int status = 1;
   if (!ppy_rt_state.quiet) status = ppy_rt_uncaught(name, message);
   ppy_rt_state.error_name = name;
@@ -112,23 +111,28 @@ PPY_RT_API void ppy_rt_set_exit(int status, int prints) {
 
 /** Reports an exception nothing caught, as python3 does, and answers the exit
  * status: `<Name>: <message>` on stderr and 1, or for SystemExit the status
- * sys.exit asked for, its message on stderr only for `sys.exit("message")`. */
+ * sys.exit asked for, its message on stderr only for `sys.exit("message")`.
+ * Then stdout is flushed: python3 writes the report first and flushes stdout
+ * as it exits, which a pipe holding both shows. */
 PPY_RT_API int ppy_rt_uncaught(const char* name, const char* message) {
-  ppy_rt_flush();
+  int status = 1;
   if (strcmp(name, "SystemExit") == 0) {
     if (ppy_rt_state.exit_prints && message) {
       ppy_rt_write_err(message, strlen(message));
       ppy_rt_write_err("\n", 1);
     }
-    return ppy_rt_state.exit_status;
+    status = ppy_rt_state.exit_status;
+  } else {
+    ppy_rt_write_err(name, strlen(name));
+    if (message && message[0]) {
+      ppy_rt_write_err(": ", 2);
+      ppy_rt_write_err(message, strlen(message));
+    }
+    ppy_rt_write_err("\n", 1);
   }
-  ppy_rt_write_err(name, strlen(name));
-  if (message && message[0]) {
-    ppy_rt_write_err(": ", 2);
-    ppy_rt_write_err(message, strlen(message));
-  }
-  ppy_rt_write_err("\n", 1);
-  return 1;
+  ppy_rt_flush();
+  if (!ppy_rt_state.err) fflush(stdout);
+  return status;
 }
 
 /** A raise of an exception class's instance (ppy_exc_raise_object): as

@@ -37,7 +37,8 @@ bool is_std_stream(const std::string& n) { return n == "sys.stdin" || n == "sys.
 bool is_io_module(const std::string& m) { return m == "sys" || m == "os" || m == "os.path"; }
 
 bool is_io_name(const std::string& n) {
-  if (is_io_module(n) || n == "sys.argv" || is_std_stream(n) || n == "os.environ" || io_functions().count(n))
+  if (is_io_module(n) || n == "sys.argv" || is_std_stream(n) || n == "os.environ" || io_functions().count(n) ||
+      n == "typing.TextIO")
     return true;
   size_t dot = n.rfind('.');
   return dot != std::string::npos && is_std_stream(n.substr(0, dot)) && stream_methods().count(n.substr(dot + 1));

@@ -293,6 +293,7 @@ class Declarer {
     if (a->kind == ExprKind::NoneLit) return allow_none ? Ty::None : bad();
     if (a->kind == ExprKind::Name || a->kind == ExprKind::Str)
       if (auto it = m_.classes.find(a->str); it != m_.classes.end()) return it->second;
+    if (auto path = dotted(*a); path && resolve_special(*path) == "typing.TextIO") return Ty::File;  // io (issue 33)
     if (a->kind == ExprKind::Name) {
       if (a->str == "int") return Ty::Int;
       if (a->str == "float") return Ty::Float;

@@ -89,6 +89,9 @@ runpy.run_path(prog, run_name="__main__")
 '''
 
 
+PY_COMMAND = [sys.executable, "-c", PY_RUNNER]
+
+
 def is_program(text):
     """Whether python3 running the module does something: it has the `__main__`
     guard or calls something at module level (a script's bare `main()`)."""
@@ -122,7 +125,7 @@ class Fixtures:
 FIXTURES = None  # the program's Fixtures, once main() read them
 
 
-def run(cmd, cwd, timeout, program=False):
+def run(cmd, cwd, timeout, program=False, merged=False):
     """Runs `cmd`; a `program` run gets the program's arguments after it, its
     standard input and a fresh working directory holding its files."""
     fx = FIXTURES
@@ -131,7 +134,8 @@ def run(cmd, cwd, timeout, program=False):
         cmd = list(cmd) + fx.args
         work = cwd = fx.workdir()
     try:
-        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+        p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT if merged else subprocess.PIPE, text=True, timeout=timeout,
                            input=fx.stdin if fx is not None and program and fx.stdin is not None else "")
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired as e:
@@ -232,6 +236,9 @@ def main():
     ppy = os.path.abspath(args.ppy)
     cwd = os.path.dirname(prog)
     global FIXTURES
+    # python3 as a program's user runs it: stdout block-buffered into a pipe (the
+    # oracle of where output is flushed), whatever this shell asked of it.
+    os.environ.pop("PYTHONUNBUFFERED", None)
     if not args.refused:
         FIXTURES = Fixtures(prog)
     if args.refused:
@@ -334,6 +341,13 @@ def compare_roads(args, ppy, prog, cwd, scratch, py, problems):
             continue
         got = run(cmd, cwd, args.timeout, program=True)
         check_road(label, got, py, problems)
+        if road == "exe" and os.path.basename(prog).startswith("io_") and got[0] == py[0]:
+            # Stdout and stderr into one pipe: the executable flushes where python3 does.
+            py_merged = run(PY_COMMAND + [prog], cwd, args.timeout, program=True, merged=True)
+            exe_merged = run(cmd, cwd, args.timeout, program=True, merged=True)
+            if without_traceback(py_merged[1]) != exe_merged[1]:
+                problems.append(f"{label}: stdout and stderr in one pipe interleave otherwise than python3's:\n"
+                                + diff(without_traceback(py_merged[1]), exe_merged[1], "python3", label))
 
 
 if __name__ == "__main__":
