@@ -157,7 +157,7 @@ class LLVMBackend final : public Backend {
       llvm::report_fatal_error("debug-crash: an injected crash inside LLVM code generation", true);
     bool want = has_flag(context, "report-opt") || has_flag(context, "report-opt-json");
     optimize(*lowered, machine, context.opt_level, want ? remarks : nullptr);
-    run_sanitizer_passes(*lowered, machine, context.opt_level, sanitizers);
+    run_sanitizer_passes(*lowered, machine, sanitizers);
     return lowered;
   }
 

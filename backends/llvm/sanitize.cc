@@ -105,8 +105,7 @@ void mark_for_sanitizers(llvm::Module& module, const Sanitizers& sanitizers) {
     if (!f.isDeclaration()) f.addFnAttr(llvm::Attribute::SanitizeAddress);
 }
 
-void run_sanitizer_passes(llvm::Module& module, llvm::TargetMachine& machine, int opt_level,
-                          const Sanitizers& sanitizers) {
+void run_sanitizer_passes(llvm::Module& module, llvm::TargetMachine& machine, const Sanitizers& sanitizers) {
   // UBSan has no IR pass: clang emits its checks from C's types. The generated
   // code's own guards (overflow, shifts, division, bounds) are those checks.
   if (!sanitizers.address) return;
@@ -124,7 +123,6 @@ void run_sanitizer_passes(llvm::Module& module, llvm::TargetMachine& machine, in
   options.UseAfterScope = true;  // as clang's default
   llvm::ModulePassManager mpm;
   mpm.addPass(llvm::AddressSanitizerPass(options));
-  (void)opt_level;
   mpm.run(module, mam);
 }
 

@@ -37,8 +37,7 @@ void mark_for_sanitizers(llvm::Module& module, const Sanitizers& sanitizers);
 
 /// Runs the instrumentation passes over an optimized module (where clang puts
 /// them: after the pipeline).
-void run_sanitizer_passes(llvm::Module& module, llvm::TargetMachine& machine, int opt_level,
-                          const Sanitizers& sanitizers);
+void run_sanitizer_passes(llvm::Module& module, llvm::TargetMachine& machine, const Sanitizers& sanitizers);
 
 /// The C compiler that instruments the runtime as the sanitizer runtimes
 /// expect: `clang-19`, else `clang`. E1801 when there is none.
