@@ -57,7 +57,7 @@ constexpr Described kLlvmRoadFlags[] = {
     {"--warm", "also cache the objects `ppy run` would make on first use"},
 };
 constexpr Described kLlvmRoadOptions[] = {
-    {"--sanitize", "build with sanitizers, e.g. address,undefined (not implemented: refused)"},
+    {"--sanitize", "address, undefined or address,undefined: instrument the code and the runtime (docs/llvm.md)"},
     {"--report-opt-json", "write the optimization remarks as JSON to this file in the output folder"},
     {"--target", "the target triple to build objects for (e.g. aarch64-linux-gnu)"},
 };
