@@ -24,15 +24,18 @@ def main():
         source = stem + ".ppy" if os.path.isfile(stem + ".ppy") else stem
         if not os.path.exists(source):
             continue
-        for extra in (".args", ".stdin"):  # fixtures the plain runner does not give
+        for extra in (".args", ".stdin", ".files"):  # fixtures the plain runner does not give
             if os.path.exists(stem + extra):
                 break
         else:
             with tempfile.TemporaryDirectory() as tmp:
-                target = os.path.join(tmp, os.path.basename(source))
+                # The program in a folder of its own; it runs in another, empty one.
+                os.makedirs(os.path.join(tmp, "program"))
+                os.makedirs(os.path.join(tmp, "work"))
+                target = os.path.join(tmp, "program", os.path.basename(source))
                 (shutil.copytree if os.path.isdir(source) else shutil.copy)(source, target)
-                got = subprocess.run([sys.executable, "-m", "ppy", target], cwd=tmp, env=env, capture_output=True,
-                                     text=True, timeout=120)
+                got = subprocess.run([sys.executable, "-m", "ppy", target], cwd=os.path.join(tmp, "work"), env=env,
+                                     capture_output=True, text=True, timeout=120)
             ran += 1
             want = open(expected, encoding="utf-8").read()
             if got.stdout != want:

@@ -101,8 +101,10 @@ TEST_P(Programs, RunsLikePython) {
   std::stringstream want;
   want << want_in.rdbuf();
   EXPECT_EQ(out.str(), want.str()) << err.str();
-  // Programs named raises_* end in a Python exception: exit status 1, its name on stderr.
-  bool raises = fs::path(GetParam()).filename().string().starts_with("raises_");
+  // Programs named raises_*, and any with a recorded `<name>.error`, end in a
+  // Python exception: exit status 1, its name on stderr.
+  bool raises = fs::path(GetParam()).filename().string().starts_with("raises_") ||
+                fs::exists(fs::path(GetParam()).replace_extension(".error"));
   EXPECT_EQ(r.exit_code, raises ? 1 : 0) << err.str();
   if (raises) {
     // `<name>.error` holds the last line python3 wrote to stderr.

@@ -294,7 +294,7 @@ TEST(Interp, RecursionAndEntryLookup) {
   }
   auto missing = p.run("nope");
   EXPECT_EQ(missing.code, 2);
-  EXPECT_NE(missing.err.find("no function 'nope'"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("module 'nope' has nothing to run"), std::string::npos) << missing.err;
 }
 
 TEST(Interp, UnboundedRecursionIsRecursionError) {
