@@ -34,6 +34,16 @@ for name in numbers loops; do
   cmp "$name.emitted.js" "out/$name.js"
   echo "$name: as python3"
 done
+# A project of two modules: one program, the imported module's code first.
+cp -r "$src/tests/install/js/project" project
+mkdir project-py
+for m in lib main; do cp "project/src/app/$m.ppy" "project-py/$m.py"; done
+mkdir project-py/app && mv project-py/*.py project-py/app/
+(cd project-py && python3 -m app.main) > project.expected
+run build project --backend js -o project-out
+node project-out/app.main.js > project.got
+diff -u project.expected project.got
+echo "project: as python3"
 # An int past i64 raises as on ppy's other roads (python3 has no limit to compare).
 cp "$src/tests/install/js/overflow.ppy" .
 run build overflow.ppy --backend js -o out
