@@ -15,7 +15,7 @@
 #include "absl/status/statusor.h"
 #include "c_syntax.h"
 #include "ppy/backends/c_backend.h"
-#include "ppy/backends/source/structure.h"
+#include "ppy/source/structure.h"
 #include "ppy/backends/source/values.h"
 #include "ppy/runtime/abi.h"
 

@@ -23,7 +23,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "ppy/backends/source/structure.h"
+#include "ppy/source/structure.h"
 #include "ppy/backends/source/values.h"
 #include "ppy/ir/core_ops.h"
 #include "ppy/ir/ir.h"

@@ -80,16 +80,6 @@ const std::string* global_symbol(const ir::Value* v) {
   return a && a->is<ir::SymbolRef>() ? &a->as_symbol().name : nullptr;
 }
 
-std::string identifier(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    out.push_back(ok ? c : '_');
-  }
-  if (!out.empty() && out[0] >= '0' && out[0] <= '9') out.insert(out.begin(), '_');
-  return out;
-}
-
 FunctionValues::FunctionValues(const ir::Function& f, const ir::Module* module, ValueOptions options)
     : module_(module), options_(std::move(options)) {
   taken_ = options_.reserved;

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "ppy/ir/ir.h"
+#include "ppy/source/names.h"
+#include "ppy/source/structure.h"
 
 namespace ppy::backends::source {
 
@@ -111,7 +113,13 @@ class FunctionValues {
 /// or null: how a source backend finds the variable a load or store names.
 const std::string* global_symbol(const ir::Value* v);
 
-/// `s` as an identifier: [A-Za-z0-9_], not starting with a digit; empty stays empty.
-std::string identifier(std::string_view s);
+// The structurizer and the name helpers are the SDK's (ppy/source/, PpySdk::source),
+// offered to every source-emitting backend; the c and python backends spell them
+// source::X.
+using ppy::source::identifier;
+using ppy::source::Node;
+using ppy::source::reachable_blocks;
+using ppy::source::Seq;
+using ppy::source::structure;
 
 }  // namespace ppy::backends::source

@@ -1,14 +1,14 @@
 // Structuring a CFG: dominators find the loops (a back edge goes to a block that
 // dominates its source), post-dominators within the current loop find where the
 // two arms of a branch rejoin, and the blocks are then written out nested.
-#include "ppy/backends/source/structure.h"
+#include "ppy/source/structure.h"
 
 #include <algorithm>
 #include <unordered_map>
 
 #include "ppy/ir/core_ops.h"
 
-namespace ppy::backends::source {
+namespace ppy::source {
 namespace {
 
 bool is_branch(const ir::Operation* op) {
@@ -339,4 +339,4 @@ std::optional<Seq> structure(const ir::Function& f) {
   return Structurer(f).run();
 }
 
-}  // namespace ppy::backends::source
+}  // namespace ppy::source

@@ -1,7 +1,20 @@
 #pragma once
 /// Structured control flow recovered from a function's CFG, for backends that
-/// write source meant to be read (c, python): `while`, `if`/`else`, `break`,
-/// `continue` and `return` in place of blocks and branches.
+/// write source meant to be read (ppy's c and python, a vendor's JavaScript):
+/// `while`, `if`/`else`, `break`, `continue` and `return` in place of blocks with
+/// arguments and branches, so a source-emitting backend needs no `for (;;)
+/// switch (block)` dispatcher. Part of the installed SDK: target
+/// `PpySdk::source` (docs/writing-a-backend.md, "Writing source").
+///
+/// A backend walks the `Seq` that `structure()` returns: for a Block node it
+/// writes the block's operations (not the terminator), for an Edge node it
+/// assigns the branch's values to the target block's arguments (all at once:
+/// `a, b = b, a` may be among them), for If it writes `if (cond) {then} else
+/// {else}` with `op->operand(0)` as the condition, for Loop `while (true)
+/// {body}`, and Break, Continue and Return as they say (a Return's `op` is the
+/// `core.ret`, whose operands are returned, or `core.unreachable`). Every block
+/// argument is assigned by the Edge nodes before the block is reached, so a
+/// block argument is an ordinary variable declared at the function's top.
 ///
 /// The recovery handles reducible CFGs whose loops have at most one exit target
 /// and whose branches rejoin where they post-dominate, which is every CFG the
@@ -15,12 +28,13 @@
 
 #include "ppy/ir/ir.h"
 
-namespace ppy::backends::source {
+namespace ppy::source {
 
 struct Node;
 /// Statements in order.
 using Seq = std::vector<Node>;
 
+/// One statement of the structured body; which fields are set depends on `kind`.
 struct Node {
   enum class Kind {
     Block,     ///< the ops of `block`, its terminator excluded
@@ -48,4 +62,4 @@ std::optional<Seq> structure(const ir::Function& f);
 /// order a block-dispatch fallback numbers them).
 std::vector<const ir::Block*> reachable_blocks(const ir::Function& f);
 
-}  // namespace ppy::backends::source
+}  // namespace ppy::source
