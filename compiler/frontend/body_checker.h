@@ -215,6 +215,16 @@ class BodyChecker {
   Ty lazy_iterable(Expr& e, const std::string& n);
   /// `sum(...)`, `any(...)`, `all(...)` of any iterable: one loop, no list made (e.ops[0] names sum's total).
   Ty lazy_fold(Expr& e, const std::string& n);
+  /// `map(f, it, ...)` and `filter(f, it)` where an iterable goes: `e` becomes the generator
+  /// expression they mean, checked (check_map.cc).
+  Ty map_call(Expr& e, const std::string& n);
+  /// `functools.reduce(f, it[, init])`: one loop over the iterable, the accumulator a local of its own
+  /// (e.ops[0]) (check_functools.cc).
+  Ty reduce_call(Expr& e);
+  /// `functools.partial(f, args...)`: a Callable of the parameters left (check_functools.cc).
+  Ty partial_call(Expr& e, Ty expected);
+  /// itertools' functions (`n` without the module) where an iterable goes (check_itertools.cc).
+  Ty itertools_call(Expr& e, const std::string& n);
   /// `set(iterable)` and `dict(iterable of pairs)`.
   Ty table_from(Expr& e, const std::string& n, Ty expected);
   /// The generator expressions and iterable calls allowed where they are (an iterable's place).
@@ -223,6 +233,15 @@ class BodyChecker {
   const FuncInfo* generator_iter(Ty cls) const;
   /// An object `it` (checked) whose class's `__iter__` is a generator becomes `it.__iter__()` (true).
   bool iterable_object(Expr& it);
+  // --- the iteration protocol by hand (check_iter_protocol.cc, iter_protocol.h) ---
+  /// The generator walking instances of `cls` by `__next__` (empty when it has none).
+  std::string next_walker(Ty cls) const;
+  /// The walker of what `cls.__iter__()` returns, when that is an instance with `__next__`.
+  std::string protocol_iter(Ty cls) const;
+  /// An object `it` (checked) iterable by `__iter__`/`__next__` becomes `__ppy_iter_C(it.__iter__())` (true).
+  bool protocol_object(Expr& it);
+  /// `next(obj)` / `next(obj, default)` of an instance with `__next__` (`g` its checked type).
+  std::optional<Ty> protocol_next(Expr& e, Ty g);
   /// Whether `x` is a local holding an iterator or a call of a generator function of the module.
   bool maybe_iterator(const Expr& x) const;
   /// An iterator argument `g` becomes `(v for v in g)`, which the builtins taking lists take.

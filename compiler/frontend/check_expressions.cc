@@ -238,6 +238,7 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
                                                      "max",   "str", "repr",  "ord", "chr",   "sorted", "sum", "list",
                                                      // lazy sequences
                                                      "any", "all", "zip", "enumerate", "reversed", "next",
+                                                     "map", "filter",  // map and filter (check_map.cc)
                                                      /* text */ "format", "hex", "oct", "bin", "round", "divmod", "pow"};
       if (builtins.count(first)) {
         r.ref = Ref::Builtin;
@@ -259,6 +260,10 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
     }
     if (!special_names().count(full)) return r;
     r.name = full;
+    if (full.starts_with("functools.") || full.starts_with("itertools.")) {  // lazy_builtin (check_functools.cc)
+      r.ref = Ref::Builtin;
+      return r;
+    }
     if (full.starts_with("math.")) r.ref = Ref::Math;
     else if (full.starts_with("ppy.cuda.")) r.ref = Ref::Cuda;
     else if (full.starts_with("ppy.native.")) r.ref = Ref::Native;

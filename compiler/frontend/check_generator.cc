@@ -114,6 +114,8 @@ Ty BodyChecker::next_call(Expr& e) {
   }
   Ty g = value(*e.kids[1], Ty::Error);
   if (g == Ty::Error) return g;
+  if (is_class(g))
+    if (auto t = protocol_next(e, g)) return *t;  // __next__ (check_iter_protocol.cc)
   if (!is_iterator(g)) {
     error(e.kids[1]->pos, "E1030", str_cat("'", ty_name(g), "' object is not an iterator"));
     return Ty::Error;

@@ -5,6 +5,7 @@
 #include "body_checker.h"
 #include "callable.h"
 #include "checker_internal.h"
+#include "lazy.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -25,6 +26,7 @@ Ty BodyChecker::keyed_call(Expr& e, const std::string& n, Ty base) {
   if (method) {
     elem = list_elem(base);
   } else {
+    wrap_iterator(e.kids[1]);  // a generator's values, as a generator expression gives them (check_lazy.cc)
     Expr& a = *e.kids[1];
     if (view_call(a) == 2 && a.kind == ExprKind::Call && a.kids[0]->kind == ExprKind::Attribute && a.kids.size() == 1 &&
         a.keywords.empty()) {  // `sorted(d.items(), key=...)`: the (key, value) pairs
@@ -40,6 +42,10 @@ Ty BodyChecker::keyed_call(Expr& e, const std::string& n, Ty base) {
       elem = a.ty;
     } else {
       views_ok_ = view_call(a) == 1;
+      // map(), filter() and a generator expression: the list of their values (check_map.cc)
+      if (is_genexp(a) || (a.kind == ExprKind::Call && a.kids[0]->kind == ExprKind::Name &&
+                           (a.kids[0]->str == "map" || a.kids[0]->str == "filter") && lazy_arg(a)))
+        lazy_ok_.insert(&a);
       Ty t = value(a, Ty::Error);
       views_ok_ = 0;
       if (t == Ty::Error) return Ty::Error;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "checker_internal.h"
 #include "lazy.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -20,6 +21,7 @@ const FuncInfo* BodyChecker::generator_iter(Ty cls) const {
 }
 
 bool BodyChecker::iterable_object(Expr& it) {
+  if (is_class(it.ty) && !generator_iter(it.ty)) return protocol_object(it);  // __next__ (check_iter_protocol.cc)
   if (!is_class(it.ty) || !generator_iter(it.ty)) return false;
   // `for x in obj`: `for x in obj.__iter__()`, the node rewritten in place.
   auto obj = std::make_unique<Expr>(std::move(it));
@@ -41,7 +43,8 @@ bool BodyChecker::iterable_object(Expr& it) {
 bool BodyChecker::maybe_iterator(const Expr& x) const {
   if (x.kind == ExprKind::Name) {
     auto t = types_.find(x.str);
-    return t != types_.end() && (is_iterator(t->second) || generator_iter(t->second));
+    return t != types_.end() &&
+           (is_iterator(t->second) || generator_iter(t->second) || !protocol_iter(t->second).empty());
   }
   if (x.kind != ExprKind::Call) return false;
   const Expr& callee = *x.kids[0];
@@ -55,6 +58,8 @@ bool BodyChecker::maybe_iterator(const Expr& x) const {
     return f && is_iterator(f->result);
   }
   if (callee.kind != ExprKind::Name || types_.count(callee.str)) return false;
+  if (auto c = m_.classes.find(callee.str); c != m_.classes.end())  // `C(...)` of an iterable class
+    return generator_iter(c->second) || !protocol_iter(c->second).empty();
   const FuncInfo* f = m_.func(callee.str);
   return f && is_iterator(f->result);
 }
@@ -79,9 +84,16 @@ void BodyChecker::wrap_iterator(ExprPtr& x) {
 
 bool BodyChecker::lazy_arg(const Expr& x) const {
   if (is_genexp(x) || maybe_iterator(x)) return true;
+  if (x.kind == ExprKind::Call) {  // itertools' functions (check_itertools.cc)
+    std::optional<std::string> d = dotted(*x.kids[0]);
+    auto b = d ? m_.bindings.find(d->substr(0, d->find('.'))) : m_.bindings.end();
+    if (b != m_.bindings.end() && b->second.kind == Binding::Special && b->second.name.starts_with("itertools"))
+      return true;
+  }
   if (x.kind != ExprKind::Call || x.kids[0]->kind != ExprKind::Name) return false;
   const std::string& f = x.kids[0]->str;
-  return (f == "zip" || f == "enumerate" || f == "reversed" || f == "range") && !types_.count(f) &&
+  return (f == "zip" || f == "enumerate" || f == "reversed" || f == "range" || f == "map" || f == "filter") &&
+         !types_.count(f) &&
          !m_.func_index.count(f) && !m_.bindings.count(f) && !m_.consts.count(f);
 }
 
@@ -93,6 +105,10 @@ std::optional<Ty> BodyChecker::lazy_builtin(Expr& e, const std::string& n) {
     return list_of(Ty::Int);
   }
   if (n == "zip" || n == "enumerate" || n == "reversed") return lazy_iterable(e, n);
+  if (n == "map" || n == "filter") return map_call(e, n);  // check_map.cc
+  if (n == "functools.reduce") return reduce_call(e);     // check_functools.cc
+  if (n == "functools.partial") return partial_call(e, Ty::Error);
+  if (n.starts_with("itertools.")) return itertools_call(e, n.substr(10));  // check_itertools.cc
   if (n == "any" || n == "all") return lazy_fold(e, n);
   if (n == "next") return next_call(e);
   if (nargs != 1 || !e.keywords.empty() || !lazy_arg(*e.kids[1])) return std::nullopt;
@@ -125,7 +141,13 @@ Ty BodyChecker::lazy_iterable(Expr& e, const std::string& n) {
   }
   auto arg = [&](Expr& x) {
     lazy_ok_.insert(&x);
-    return iter_type(x);
+    Ty t = iter_type(x);
+    if (x.kind == ExprKind::Call && x.str == "itertools.count") {  // check_itertools.cc: endless, never a list
+      error(x.pos, "E1010",
+            str_cat("itertools.count() inside ", n, "() is outside the ppy subset (write enumerate(xs, start))"));
+      return Ty::Error;
+    }
+    return t;
   };
   effect("reads");
   raises();  // MemoryError; enumerate's count is checked

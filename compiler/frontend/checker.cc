@@ -152,7 +152,13 @@ const std::set<std::string>& special_names() {
                                           "dataclasses.dataclass",
                                           // functions as values (callable.h)
                                           "typing.Callable",
-                                          "collections.abc.Callable"};
+                                          "collections.abc.Callable",
+                                          // functools and itertools (check_functools.cc, check_itertools.cc)
+                                          "functools", "functools.reduce", "functools.partial", "itertools",
+                                          "itertools.count", "itertools.islice", "itertools.chain",
+                                          "itertools.product", "itertools.permutations", "itertools.combinations",
+                                          "itertools.accumulate", "itertools.groupby",
+                                          "itertools.chain.from_iterable"};
     add_text_names(names);  // text_constants.cc
     return names;
   }();
@@ -160,7 +166,8 @@ const std::set<std::string>& special_names() {
 }
 bool is_special_module(const std::string& m) {
   return m == "math" || m == "string" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" ||
-         m == "typing" || m == "dataclasses" || m == "collections" || m == "collections.abc" || is_io_module(m);
+         m == "typing" || m == "dataclasses" || m == "collections" || m == "collections.abc" || is_io_module(m) ||
+         m == "functools" || m == "itertools";
 }
 
 std::optional<std::string> dotted(const Expr& e) {

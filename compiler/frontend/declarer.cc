@@ -9,6 +9,7 @@
 #include "dunder_methods.h"
 #include "builtin_exceptions.h"
 #include "exception_classes.h"
+#include "iter_protocol.h"
 #include "object_list_helpers.h"
 #include "checker_internal.h"
 #include "format_template.h"
@@ -637,7 +638,7 @@ class Declarer {
           }
           // `__iter__` written as a generator makes instances iterable (lazy sequences, check_lazy.cc).
           if (f.name.size() > 4 && f.name.starts_with("__") && f.name.ends_with("__") && f.name != "__init__" &&
-              f.name != "__iter__" && !is_supported_dunder(f.name)) {
+              f.name != "__iter__" && f.name != "__next__" /* iter_protocol.h */ && !is_supported_dunder(f.name)) {
             error(f.pos, "E1010",
                   str_cat("method '", f.name,
                           "' is outside the ppy subset (of the special methods, "
@@ -947,6 +948,7 @@ class Declarer {
 void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& diags) {
   m.ast = parse_module(text, m.path, diags);
   add_list_helpers(m.ast, m.path);  // sorted() and `in` of lists of instances (object_list_helpers.h)
+  add_iter_protocol_helpers(m.ast, m.path);  // classes with __next__ (iter_protocol.h)
   Declarer(m, diags).run();
 }
 

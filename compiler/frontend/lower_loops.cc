@@ -2,6 +2,7 @@
 // and the comprehensions built on them; one skeleton (LoopBlocks, loop) for all.
 #include <memory>
 
+#include "lazy.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -94,6 +95,21 @@ void FunctionLowerer::pairs_loop(const Expr& it, Pos p, const PairBody& body_fn)
 void FunctionLowerer::for_loop(const std::string& var_name, Pos var_pos, const Expr& it, Pos p,
                                const std::function<void()>& body_fn, const Expr* unpack,
                                const std::function<void(Value*)>& sink) {
+  if (is_genexp(it) && !(it.kids[0]->kind == ExprKind::ListComp && it.kids[0]->str == "for")) {
+    // map(), filter() and a generator expression of one clause: each element made just before the body
+    // runs, as Python interleaves them (several clauses make their list first: a `break` in the body
+    // would leave only the innermost of their loops).
+    each(it, list_elem(it.ty), [&](Value* v, Ty t) {
+      if (sink)
+        sink(v);
+      else if (unpack)
+        assign(*unpack, v, t);
+      else
+        store_local(var_name, v, var_pos);
+      body_fn();
+    });
+    return;
+  }
   if (is_iterator(it.ty) || it.target == "lazy.zip" || it.target == "lazy.enumerate") {  // lower_generator.cc
     auto each_value = [&](Value* v) {
       if (sink)
