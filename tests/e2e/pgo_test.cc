@@ -101,6 +101,20 @@ TEST_F(Pgo, AProfileOfAnotherProgramIsAWarning) {
   EXPECT_EQ(ran.out, kAnswer) << ran;
 }
 
+TEST_F(Pgo, AFunctionChangedSinceTheProfileIsAWarning) {
+  ASSERT_EQ(ppy({"run", "--profile", "prog.ppy"}).status, 0);
+  std::string changed = kProgram;
+  changed.replace(changed.find("        steps += 1\n"), 19,
+                  "        steps += 1\n        if steps > 100000:\n            return -1\n");
+  write_file(path("prog.ppy"), changed);
+  Result built = ppy({"build", "prog.ppy", "--pgo", "prog.ppyprof", "-o", "out"});
+  ASSERT_EQ(built.status, 0) << built;
+  EXPECT_THAT(built.err, HasSubstr("warning[W2009]: prog: function control flow change detected (hash mismatch) "
+                                   "prog_collatz"))
+      << built;
+  EXPECT_EQ(run_file(path("out/prog")).out, kAnswer);
+}
+
 TEST_F(Pgo, TheProfilesDigestIsPartOfTheKey) {
   ASSERT_EQ(ppy({"run", "--profile", "--profile-out", "a.ppyprof", "prog.ppy"}).status, 0);
   ASSERT_EQ(ppy({"build", "prog.ppy", "-o", "plain"}).status, 0);
