@@ -6,6 +6,7 @@
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/IR/Verifier.h"
@@ -66,15 +67,27 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> make_target_machine(const T
 
 namespace {
 
-/// Keeps the remarks of the passes `--report-opt` reports.
+/// Keeps the remarks of the passes `--report-opt` reports, and what LLVM says
+/// of a profile.
 class RemarkCollector : public llvm::DiagnosticHandler {
  public:
-  explicit RemarkCollector(std::vector<Remark>& out) : out_(out) {}
-  bool isAnyRemarkEnabled() const override { return true; }
-  bool isAnalysisRemarkEnabled(llvm::StringRef pass) const override { return wanted(pass); }
-  bool isMissedOptRemarkEnabled(llvm::StringRef pass) const override { return wanted(pass); }
-  bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override { return wanted(pass); }
+  RemarkCollector(std::vector<Remark>* out, std::vector<std::string>* profile)
+      : out_(out), profile_(profile) {}
+  bool isAnyRemarkEnabled() const override { return out_ != nullptr; }
+  bool isAnalysisRemarkEnabled(llvm::StringRef pass) const override { return out_ && wanted(pass); }
+  bool isMissedOptRemarkEnabled(llvm::StringRef pass) const override { return out_ && wanted(pass); }
+  bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override { return out_ && wanted(pass); }
   bool handleDiagnostics(const llvm::DiagnosticInfo& di) override {
+    if (di.getKind() == llvm::DK_PGOProfile) {
+      // A stale function or an unreadable profile: warned about, never an error.
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      llvm::DiagnosticPrinterRawOStream printer(os);
+      di.print(printer);
+      if (profile_) profile_->push_back(os.str());
+      return true;
+    }
+    if (!out_) return di.getSeverity() != llvm::DS_Error;
     auto* r = llvm::dyn_cast<llvm::DiagnosticInfoOptimizationBase>(&di);
     if (!r) return false;
     Remark out;
@@ -85,7 +98,7 @@ class RemarkCollector : public llvm::DiagnosticHandler {
     out.name = r->getRemarkName().str();
     out.function = r->getFunction().getName().str();
     out.message = r->getMsg();
-    out_.push_back(std::move(out));
+    out_->push_back(std::move(out));
     return true;
   }
 
@@ -94,16 +107,19 @@ class RemarkCollector : public llvm::DiagnosticHandler {
     return pass == "inline" || pass == "loop-vectorize" || pass == "slp-vectorizer" || pass == "licm" ||
            pass == "loop-unroll";
   }
-  std::vector<Remark>& out_;
+  std::vector<Remark>* out_;
+  std::vector<std::string>* profile_;
 };
 
 }  // namespace
 
-void optimize(llvm::Module& module, llvm::TargetMachine& machine, int opt_level, std::vector<Remark>* remarks) {
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, int opt_level, std::vector<Remark>* remarks,
+              const std::optional<llvm::PGOOptions>& pgo, std::vector<std::string>* profile_warnings) {
   std::unique_ptr<llvm::DiagnosticHandler> saved;
-  if (remarks) {
+  const bool collect = remarks || pgo;
+  if (collect) {
     saved = module.getContext().getDiagnosticHandler();
-    module.getContext().setDiagnosticHandler(std::make_unique<RemarkCollector>(*remarks));
+    module.getContext().setDiagnosticHandler(std::make_unique<RemarkCollector>(remarks, profile_warnings));
   }
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -112,7 +128,7 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, int opt_level,
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = opt_level >= 2;
   tuning.SLPVectorization = opt_level >= 2;
-  llvm::PassBuilder pb(&machine, tuning);
+  llvm::PassBuilder pb(&machine, tuning, pgo);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -125,7 +141,7 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, int opt_level,
   llvm::ModulePassManager mpm =
       opt_level <= 0 ? pb.buildO0DefaultPipeline(level) : pb.buildPerModuleDefaultPipeline(level);
   mpm.run(module, mam);
-  if (remarks) module.getContext().setDiagnosticHandler(std::move(saved));
+  if (collect) module.getContext().setDiagnosticHandler(std::move(saved));
 }
 
 absl::StatusOr<std::string> emit_object(llvm::Module& module, llvm::TargetMachine& machine, bool assembly) {

@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/PGOOptions.h"
 #include "llvm/Target/TargetMachine.h"
 
 namespace ppy::llvm_backend {
@@ -39,8 +40,12 @@ struct Remark {
 
 /// Runs the default pipeline of `opt_level` over `module` (O0 keeps only what
 /// must run). Remarks of inlining and vectorization go to `remarks` if given.
+/// With `pgo`, the pipeline instruments or reads a profile (backends/llvm/pgo.h);
+/// what LLVM says of the profile (a function whose code changed since) goes to
+/// `profile_warnings`.
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, int opt_level,
-              std::vector<Remark>* remarks = nullptr);
+              std::vector<Remark>* remarks = nullptr, const std::optional<llvm::PGOOptions>& pgo = std::nullopt,
+              std::vector<std::string>* profile_warnings = nullptr);
 
 /// The module as an ELF object, or as assembly text.
 absl::StatusOr<std::string> emit_object(llvm::Module& module, llvm::TargetMachine& machine, bool assembly = false);

@@ -17,6 +17,9 @@
 #include "llvm/TargetParser/Triple.h"
 #include "lower.h"
 #include "native.h"
+#include "pgo.h"
+#include "prover.h"
+#include "runtime_object.h"
 #include "sanitize.h"
 #include "ppy/ir/core_ops.h"
 #include "ppy/runtime/abi.h"
@@ -35,6 +38,9 @@ using namespace ppy::llvm_backend;
 
 /// This backend's own version: a change to what it writes bumps it.
 constexpr std::string_view kVersion = "llvm-backend 1";
+
+/// Each --prover query's limit: past it the guard stays.
+constexpr unsigned kProverTimeoutMs = 200;
 
 absl::Status write(const fs::path& path, std::string_view bytes) {
   std::error_code ec;
@@ -86,7 +92,8 @@ class LLVMBackend final : public Backend {
   std::optional<int> api_version() const override { return 1; }
   // The runtime's digest: the objects call it, so one made against another runtime must not be reused.
   std::string fingerprint() const override {
-    return str_cat(kVersion, "; LLVM ", LLVM_VERSION_STRING, "; runtime ", runtime::digest());
+    return str_cat(kVersion, "; LLVM ", LLVM_VERSION_STRING, "; runtime ", runtime::digest(),
+                   prover_available() ? "; " + prover_version() : "");
   }
 
   std::vector<EmitFormat> emit_formats() const override {
@@ -117,8 +124,10 @@ class LLVMBackend final : public Backend {
     PPY_ASSIGN_OR_RETURN(auto machine, target_machine(context));
     llvm::LLVMContext llvm_context;
     std::vector<Remark> remarks;
-    PPY_ASSIGN_OR_RETURN(auto compiled, compile(module, context, *machine, llvm_context, &remarks));
+    std::vector<std::string> warnings;
+    PPY_ASSIGN_OR_RETURN(auto compiled, compile(module, context, *machine, llvm_context, &remarks, &warnings));
     report(remarks, context);
+    for (auto& w : warnings) context.note(w);
     if (format.name == "llvm-ir") return Artifact(print_ir(*compiled));
     PPY_ASSIGN_OR_RETURN(auto code, emit_object(*compiled, *machine, format.name == "asm"));
     if (format.name == "asm") return Artifact(std::move(code));
@@ -144,19 +153,40 @@ class LLVMBackend final : public Backend {
   /// Lowered, verified and optimized.
   absl::StatusOr<std::unique_ptr<llvm::Module>> compile(const ir::Module& module, const BackendContext& context,
                                                         llvm::TargetMachine& machine, llvm::LLVMContext& llvm_context,
-                                                        std::vector<Remark>* remarks) const {
+                                                        std::vector<Remark>* remarks,
+                                                        std::vector<std::string>* warnings) const {
+    // --prover z3 (prover.h): guards the solver proves away, on a copy of the module.
+    std::unique_ptr<ir::Module> proved;
+    if (flag_value(context, "prover", "off") == "z3") {
+      proved = ir::clone(module);
+      PPY_ASSIGN_OR_RETURN(ProverReport r, prove_overflow_guards(*proved, kProverTimeoutMs));
+      if (has_flag(context, "report-opt"))
+        warnings->push_back(str_cat("prover: ", prover_version(), " removed ", r.proven, " of ", r.asked,
+                                    " overflow guards the range analysis kept in module '", module.name(), "'",
+                                    r.undecided ? str_cat(" (", r.undecided, " undecided in ", kProverTimeoutMs,
+                                                          " ms: kept)")
+                                                : ""));
+    }
+    const ir::Module& source = proved ? *proved : module;
     LowerOptions lo;
     lo.wrap_integers = has_flag(context, "unsafe");
     lo.triple = machine.getTargetTriple().str();
     lo.data_layout = machine.createDataLayout().getStringRepresentation();
-    PPY_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> lowered, lower_module(module, llvm_context, lo));
+    PPY_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> lowered, lower_module(source, llvm_context, lo));
     PPY_RETURN_IF_ERROR(verify(*lowered));
     PPY_ASSIGN_OR_RETURN(Sanitizers sanitizers, sanitizers_of(context));
     mark_for_sanitizers(*lowered, sanitizers);
     if (option("debug-crash") == "codegen")
       llvm::report_fatal_error("debug-crash: an injected crash inside LLVM code generation", true);
     bool want = has_flag(context, "report-opt") || has_flag(context, "report-opt-json");
-    optimize(*lowered, machine, context.opt_level, want ? remarks : nullptr);
+    // --pgo FILE / `ppy run --profile` (pgo.h): a profile that does not fit is a warning, never an error.
+    ProfileRequest profile = profile_request(context);
+    std::vector<std::string> profile_said;
+    optimize(*lowered, machine, context.opt_level, want ? remarks : nullptr, pgo_options(profile), &profile_said);
+    if (!profile.unusable.empty()) profile_said.push_back(profile.unusable);
+    if (!profile.use.empty())
+      if (std::string w = foreign_profile_warning(*lowered, profile.use); !w.empty()) profile_said.push_back(w);
+    for (auto& w : profile_said) warnings->push_back(profile_warning(w));
     run_sanitizer_passes(*lowered, machine, sanitizers);
     return lowered;
   }
@@ -272,9 +302,10 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
   // One object per module.
   std::vector<fs::path> objects;
   std::vector<Remark> remarks;
+  std::vector<std::string> warnings;
   for (const ir::Module* m : modules) {
     llvm::LLVMContext llvm_context;
-    auto compiled = compile(*m, context, *machine, llvm_context, &remarks);
+    auto compiled = compile(*m, context, *machine, llvm_context, &remarks, &warnings);
     if (!compiled.ok()) return cleanup(), compiled.status();
     auto code = emit_object(**compiled, *machine);
     if (!code.ok()) return cleanup(), code.status();
@@ -283,6 +314,10 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
     objects.push_back(obj);
   }
   report(remarks, context);
+  // One warning of each text (an unreadable profile is said once, not per module).
+  std::set<std::string> said;
+  for (auto& w : warnings)
+    if (said.insert(w).second) context.note(w);
   if (has_flag(context, "report-opt-json")) {
     fs::path file = flag_value(context, "report-opt-json");
     fs::path rel = file.filename().empty() ? fs::path("remarks.json") : file.filename();
@@ -333,15 +368,19 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
     }
   fs::path rt_c = work / "ppy_runtime.c", rt_o = work / "ppy_runtime.o";
   if (auto s = write(work / "ppy_runtime.h", runtime::source()); !s.ok()) return cleanup(), s;
-  if (auto s = write(rt_c, str_cat("#define PPY_RT_API\n#define PPY_RT_DATA\n", strings ? "#define PPY_RT_STRINGS 1\n" : "",
-                                   sanitizers.any() ? sanitizer_runtime_prelude(sanitizers) : "",
-                                   "#include \"ppy_runtime.h\"\n"));
-      !s.ok())
-    return cleanup(), s;
+  std::string rt_text = str_cat("#define PPY_RT_API\n#define PPY_RT_DATA\n", strings ? "#define PPY_RT_STRINGS 1\n" : "",
+                                sanitizers.any() ? sanitizer_runtime_prelude(sanitizers) : "",
+                                "#include \"ppy_runtime.h\"\n");
+  if (auto s = write(rt_c, rt_text); !s.ok()) return cleanup(), s;
   std::string cc = linker->string();
   // Sanitized, the runtime is clang's (instrumented as LLVM 19's runtimes expect).
   std::vector<std::string> rt_compile = {cc, "-std=c11", "-O2", "-fPIC", "-c", rt_c.string(), "-o", rt_o.string()};
   std::vector<std::string> sanitizer_libs;
+  if (has_flag(context, "profile-generate")) {
+    auto libs = profile_runtime_link_args();
+    if (!libs.ok()) return cleanup(), libs.status();
+    sanitizer_libs = std::move(*libs);  // linked into executables as the sanitizers' are
+  }
   if (sanitizers.any()) {
     auto clang = sanitizer_c_compiler();
     if (!clang.ok()) return cleanup(), clang.status();
@@ -351,7 +390,8 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
     rt_compile[0] = clang->string();
     for (auto& f : sanitizer_compile_flags(sanitizers)) rt_compile.push_back(f);
   }
-  if (auto r = run_tool(rt_compile, work); !r.ok()) return cleanup(), r.status();
+  // Once per machine (runtime_object.h): the same text, flags and compiler give the same object.
+  if (auto s = compile_runtime(rt_compile, rt_text, rt_c, rt_o, work); !s.ok()) return cleanup(), s;
   std::vector<fs::path> with_runtime = objects;
   with_runtime.push_back(rt_o);
   auto link = [&](std::vector<std::string> args, const fs::path& output) -> absl::Status {

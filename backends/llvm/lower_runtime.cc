@@ -148,6 +148,32 @@ absl::Status FunctionLowering::lower_call_extern(const ir::Operation& op) {
   return absl::OkStatus();
 }
 
+/// The string `text` as the runtime lays a `ppy_str` out (ppy_str.h: its
+/// length in bytes, in code points, the bytes and a NUL), one private constant
+/// per text and module. Strings are never written after they are made, and the
+/// collector leaves pointers outside its heap alone.
+static llvm::Constant* literal_str(llvm::Module& module, const std::string& text) {
+  std::string name = ".ppy_str." + std::to_string(std::hash<std::string>{}(text));
+  llvm::LLVMContext& ctx = module.getContext();
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* bytes = llvm::ConstantDataArray::getString(ctx, text, /*AddNull=*/true);
+  for (int k = 0;; ++k) {  // a hash collision takes the next name
+    std::string n = k ? name + "." + std::to_string(k) : name;
+    if (auto* gv = module.getGlobalVariable(n, /*AllowInternal=*/true)) {
+      auto* init = llvm::dyn_cast<llvm::ConstantStruct>(gv->getInitializer());
+      if (init && init->getOperand(2) == bytes) return gv;
+      continue;
+    }
+    int64_t code_points = 0;
+    for (unsigned char c : text) code_points += (c & 0xC0) != 0x80;
+    auto* init = llvm::ConstantStruct::getAnon(
+        {llvm::ConstantInt::get(i64, text.size()), llvm::ConstantInt::get(i64, code_points), bytes});
+    auto* gv = new llvm::GlobalVariable(module, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init, n);
+    gv->setAlignment(llvm::Align(16));
+    return gv;
+  }
+}
+
 absl::Status FunctionLowering::lower_runtime_call(const ir::Operation& op, const runtime::RuntimeFunction& fn) {
   if (absl::Status s = runtime::check_runtime_call(fn, op); !s.ok()) return fail(op, std::string(s.message()));
   auto* i32 = llvm::Type::getInt32Ty(ctx());
@@ -155,6 +181,12 @@ absl::Status FunctionLowering::lower_runtime_call(const ir::Operation& op, const
   if (fn.has(runtime::kText)) {  // the text's bytes and length (docs/runtime.md, "Strings")
     const std::string* text = attr_string(op, "text");
     std::string t = text ? *text : "";
+    if (fn.symbol == "ppy_str_literal" && op.num_results() == 1) {
+      // A literal is a constant ppy_str (issue 35): `op == "push"` in a loop
+      // allocated a string on the collector at every test before.
+      values_[op.result(0)] = literal_str(m_.module(), t);
+      return absl::OkStatus();
+    }
     if (t.empty() && fn.symbol == "ppy_print_str") return absl::OkStatus();  // prints nothing
     args = {m_.string(t), llvm::ConstantInt::get(i64(), t.size())};
   }

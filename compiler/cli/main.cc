@@ -47,8 +47,6 @@ constexpr Described kEmitFlags[] = {
 /// every backend so that the refusal for another can say why (E1002).
 constexpr Described kLlvmRoadFlags[] = {
     {"--unsafe", "integer arithmetic wraps instead of raising OverflowError; bounds checks stay"},
-    {"--pgo", "optimize with a profile (not implemented: refused)"},
-    {"--prover", "prove guards away with a solver (not implemented: refused)"},
     {"--host-cpu", "tune for this machine's processor, its features enabled"},
     {"--standalone", "one statically linked executable, nothing else needed to run it"},
     {"--python-extension", "a CPython extension module exposing the @export functions"},
@@ -59,6 +57,8 @@ constexpr Described kLlvmRoadFlags[] = {
 constexpr Described kLlvmRoadOptions[] = {
     {"--sanitize", "address, undefined or address,undefined: instrument the code and the runtime (docs/llvm.md)"},
     {"--report-opt-json", "write the optimization remarks as JSON to this file in the output folder"},
+    {"--pgo", "optimize with this profile (written by `ppy run --profile`; docs/llvm.md)"},
+    {"--prover", "z3 or off: prove overflow guards away with the Z3 solver where the range analysis cannot"},
     {"--target", "the target triple to build objects for (e.g. aarch64-linux-gnu)"},
 };
 
@@ -112,6 +112,10 @@ int main(int argc, char** argv) {
   add_diagnostics_format(run_cmd);
   run_cmd->add_option("--sanitize", run.sanitize,
                       "address, undefined or address,undefined: build an instrumented executable and run it");
+  // Profile-guided optimization (docs/llvm.md): record a profile, or build with one.
+  run_cmd->add_flag("--profile", run.profile, "run an instrumented build and write its profile (PROGRAM.ppyprof)");
+  run_cmd->add_option("--profile-out", run.profile_out, "with --profile: the profile's file (merged into if it exists)");
+  run_cmd->add_option("--pgo", run.pgo, "build with this profile (from --profile) and run that build");
   run_cmd->add_option("args", run.args, "the program's arguments (sys.argv[1:]), after --");
   run_cmd->callback([&] { status = ppy::driver::run(run, io); });
 

@@ -18,6 +18,8 @@
 #include "ppy/driver/compile.h"
 #include "ppy/driver/output.h"
 #include "ppy/driver/output_tree.h"
+#include "ppy/project/project.h"
+#include "ppy/util/file.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -63,6 +65,26 @@ std::string program_name(const Compilation& c, const std::string& target) {
   return stem.empty() ? "program" : stem;
 }
 
+/// `--pgo FILE`: the profile's absolute path for the backend and its digest
+/// for the key (docs/cache.md); a file that cannot be read is a warning and the
+/// build goes on without a profile (the flag is dropped).
+std::optional<std::string> resolve_profile(std::map<std::string, std::string>& flags) {
+  std::string given = flags["pgo"];
+  std::error_code ec;
+  fs::path path = fs::absolute(given, ec);
+  auto bytes = given.empty() ? absl::StatusOr<std::string>(absl::NotFoundError("no file named"))
+                             : read_file(path.string());
+  if (!bytes.ok() || bytes->empty()) {
+    flags.erase("pgo");
+    return str_cat("warning[W2009]: the profile '", given, "' cannot be read (",
+                   bytes.ok() ? std::string("it is empty") : std::string(bytes.status().message()),
+                   "); building without it (write one with `ppy run --profile`)");
+  }
+  flags["pgo"] = path.string();
+  flags["pgo-digest"] = sha256_hex(*bytes);
+  return std::nullopt;
+}
+
 }  // namespace
 
 int build(const BuildOptions& opts, Streams io) {
@@ -71,10 +93,9 @@ int build(const BuildOptions& opts, Streams io) {
       return fail(io.err, coded_error("E1002", str_cat(flag, " is an option of the LLVM road (",
                                                        llvm_option_purpose(flag, opts.backend), "); backend '",
                                                        opts.backend, "' does not take it")));
-    if (flag == "--pgo" || flag == "--prover")
-      return fail(io.err, coded_error("E1002", str_cat(flag, " is not implemented here (",
-                                                       llvm_option_purpose(flag, opts.backend),
-                                                       "); build without it")));
+    if (flag == "--prover")  // docs/llvm.md, "--prover z3"
+      if (auto v = opts.llvm_values.find(flag); v != opts.llvm_values.end() && v->second != "z3" && v->second != "off")
+        return fail(io.err, coded_error("E1002", str_cat("--prover takes z3 or off, not '", v->second, "'")));
   }
   if (opts.backend == "python") {
     if (opts.output)
@@ -118,6 +139,8 @@ int build(const BuildOptions& opts, Streams io) {
       auto v = opts.llvm_values.find(flag);
       flags[flag.substr(2)] = v == opts.llvm_values.end() ? "" : v->second;
     }
+    if (auto pgo = flags.find("pgo"); pgo != flags.end())
+      if (auto warning = resolve_profile(flags)) said << *warning << "\n";
     if (c->project && !c->project->entry.empty()) flags["entry"] = c->project->entry;
     flags["name"] = program_name(*c, opts.target);
     ConfigValue::Table table;
@@ -136,7 +159,8 @@ int build(const BuildOptions& opts, Streams io) {
   std::string key = combined_key("build", ctx.identity);
   if (!flags.empty()) {
     std::map<std::string, std::string> with_flags = ctx.identity;
-    for (auto& [k, v] : flags) with_flags["--" + k] = v;
+    for (auto& [k, v] : flags)
+      if (k != "pgo") with_flags["--" + k] = v;  // the profile by its digest (pgo-digest), not where it lies
     key = combined_key("build", with_flags);
   }
   if (!opts.output)
@@ -182,7 +206,7 @@ int build(const BuildOptions& opts, Streams io) {
   io.err << "backend:  " << info.name << "\n";
   io.err << "outputs:  " << outputs.size() << "\n";
   for (auto& o : outputs) io.out << (out / o).string() << "\n";
-  for (auto& n : notes) io.err << "note: " << n << "\n";
+  for (auto& n : notes) io.err << (n.starts_with("warning[") ? "" : "note: ") << n << "\n";  // W2009 as is
   report.summary(summary);
   return 0;
 }

@@ -161,6 +161,7 @@ int run(const RunOptions& opts, Streams io) {
   argv.clear();
   for (std::string& a : argv_text) argv.push_back(a.data());
   ppy_sys_set_argv(static_cast<int>(argv.size()), argv.data());
+  if (opts.profile || opts.pgo || opts.profile_out) return run_profiled(opts, io);
   if (opts.sanitize) return run_sanitized(opts, io);
   if (opts.backend && *opts.backend == "python") return run_python(opts, io);
   if (opts.backend && *opts.backend == "c") return run_c(opts, io);

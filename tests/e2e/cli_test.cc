@@ -159,8 +159,8 @@ TEST_F(E2E, LlvmOnlyOptionsAreRefused) {
   std::vector<Case> cases = {
       {{"--unsafe"}, "--unsafe"},
       {{"--sanitize", "address"}, "--sanitize"},
-      {{"--pgo"}, "--pgo"},
-      {{"--prover"}, "--prover"},
+      {{"--pgo", p("x.ppyprof")}, "--pgo"},
+      {{"--prover", "z3"}, "--prover"},
       {{"--host-cpu"}, "--host-cpu"},
       {{"--standalone"}, "--standalone"},
       {{"--python-extension"}, "--python-extension"},

@@ -253,15 +253,6 @@ TEST_F(LLVMRoad, UnsafeWrapsIntegersAndKeepsBoundsChecks) {
   EXPECT_EQ(b.err, "IndexError: list index out of range\n");
 }
 
-TEST_F(LLVMRoad, ProfileAndProverAreRefusedSayingSo) {
-  std::string prog = program("collatz");
-  for (std::string flag : {"--pgo", "--prover"}) {
-    Result r = ppy("build " + quote(prog) + " " + flag + " -o out");
-    EXPECT_EQ(r.status, 2) << r;
-    EXPECT_THAT(r.err, HasSubstr("error[E1002]: " + flag + " is not implemented here"));
-  }
-}
-
 TEST_F(LLVMRoad, OptimizationRemarksAreReported) {
   std::string prog = program("bubble_sort");
   Result r = ppy("build " + quote(prog) + " -O 3 --report-opt -o out");

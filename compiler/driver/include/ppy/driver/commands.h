@@ -59,6 +59,11 @@ struct RunOptions {
   /// `--sanitize address,undefined`: build a sanitized executable and run it
   /// (the JIT cannot host ASan; docs/llvm.md, "Sanitizers").
   std::optional<std::string> sanitize;
+  /// `--profile [--profile-out FILE]`: run an instrumented build and write its
+  /// profile; `--pgo FILE`: build with a profile and run that (docs/llvm.md).
+  bool profile = false;
+  std::optional<std::string> profile_out;
+  std::optional<std::string> pgo;
   /// `ppy run FILE -- ARGS...`: the program's `sys.argv[1:]` (its
   /// `sys.argv[0]` is `target` as given, as python3 shows the script's path).
   std::vector<std::string> args;
@@ -67,6 +72,11 @@ struct RunOptions {
 /// `ppy run --sanitize LIST`: `ppy build --standalone --sanitize LIST` into a
 /// temporary folder, then the executable, whose exit status it returns.
 int run_sanitized(const RunOptions& opts, Streams io);
+
+/// `ppy run --profile` / `--pgo FILE`: an executable built into a temporary
+/// folder (instrumented, or with the profile), run with the program's
+/// arguments; its exit status is returned (compiler/driver/run_profiled.cc).
+int run_profiled(const RunOptions& opts, Streams io);
 
 struct BuildOptions {
   std::string target;
