@@ -151,6 +151,32 @@ static int ppy_sign_op(int c, int op) { return op == 0 ? c < 0 : op == 1 ? c <= 
 
 static int ppy_list_order_at(const ppy_list* a, const ppy_list* b, const char* d, int op);
 
+/* iterfn (issue 31, sorted(key=)): a three-way compare of a value whose order is total (an int, a
+ * bool, a str, a tuple of those), so a tuple key compares each member once, not for == and then
+ * for <; 2 for the other kinds (a float may be NaN), which take the general path. */
+static int ppy_leaf_cmp3(const int64_t* a, const int64_t* b, const char* d) {
+  switch (d[0]) {
+    case 'i':
+    case 'b':
+      return a[0] < b[0] ? -1 : a[0] > b[0];
+    case 's': {
+      if (a[0] == b[0]) return 0;
+      int64_t c = ppy_str_compare((const ppy_str*)(intptr_t)a[0], (const ppy_str*)(intptr_t)b[0]);
+      return c < 0 ? -1 : c > 0;
+    }
+    case '(':
+      for (const char* e = d + 1; *e && *e != ')'; e = ppy_desc_next(e)) {
+        int c = ppy_leaf_cmp3(a, b, e);
+        if (c != 0) return c;
+        a += ppy_desc_width(e);
+        b += ppy_desc_width(e);
+      }
+      return 0;
+    default:
+      return 2;
+  }
+}
+
 static int ppy_val_order(const int64_t* a, const int64_t* b, const char* d, int op) {
   switch (d[0]) {
     case 'f': {
@@ -165,13 +191,16 @@ static int ppy_val_order(const int64_t* a, const int64_t* b, const char* d, int 
     }
     case '[':
       return ppy_list_order_at((const ppy_list*)(intptr_t)a[0], (const ppy_list*)(intptr_t)b[0], d + 1, op);
-    case '(':
+    case '(': {
+      int c = ppy_leaf_cmp3(a, b, d);
+      if (c != 2) return ppy_sign_op(c, op);
       for (const char* e = d + 1; *e && *e != ')'; e = ppy_desc_next(e)) {
         if (!ppy_val_eq(a, b, e)) return ppy_val_order(a, b, e, op);
         a += ppy_desc_width(e);
         b += ppy_desc_width(e);
       }
       return ppy_sign_op(0, op);
+    }
     default:
       return ppy_sign_op(a[0] < b[0] ? -1 : a[0] > b[0], op);
   }

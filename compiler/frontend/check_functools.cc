@@ -1,11 +1,12 @@
 // The body checker, functools (docs/stdlib.md, "functools"): `functools.reduce(f, it[, init])`, a fold
 // of any iterable (a list, a generator, map(), ...) through a function value, one loop and no list made.
-// `functools.partial` stays outside (E1010): a Callable value of the parameters left needs a closure
-// made of a function value and values of several types, which check_closure.cc does not make yet.
+// `functools.partial(f, a, ...)` of a function of the module is the lambda of the parameters left,
+// `lambda x: f(a, x)`, typed by f's signature (check_closure.cc makes it a closure).
 #include <string>
 
 #include "body_checker.h"
 #include "callable.h"
+#include "expr_build.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -69,10 +70,58 @@ Ty BodyChecker::reduce_call(Expr& e) {
 
 Ty BodyChecker::partial_call(Expr& e, Ty expected) {
   (void)expected;
-  for (size_t k = 1; k < e.kids.size(); ++k)
-    if (e.kids[k]->kind != ExprKind::Lambda) value(*e.kids[k], Ty::Error);
-  error(e.pos, "E1010", "functools.partial() is outside the ppy subset (write a lambda: lambda x: f(a, x))");
-  return Ty::Error;
+  Pos p = e.pos;
+  size_t nargs = e.kids.size() - 1;
+  auto fail = [&](Pos at, std::string msg) {
+    for (size_t k = 1; k < e.kids.size(); ++k)
+      if (e.kids[k]->kind != ExprKind::Lambda) value(*e.kids[k], Ty::Error);
+    error(at, "E1010", std::move(msg));
+    return Ty::Error;
+  };
+  if (!e.keywords.empty())
+    return fail(e.keywords[0].pos, "functools.partial() with keyword arguments is outside the ppy subset");
+  const FuncInfo* f = nargs >= 1 && e.kids[1]->kind == ExprKind::Name && !types_.count(e.kids[1]->str)
+                          ? m_.func(e.kids[1]->str)
+                          : nullptr;
+  if (!f || !f->gpu_kind.empty())
+    return fail(nargs >= 1 ? e.kids[1]->pos : p,
+                "functools.partial() of anything but a function of the module is outside the ppy subset (write a "
+                "lambda: lambda x: f(a, x))");
+  size_t fixed = nargs - 1;
+  if (fixed > f->params.size())
+    return fail(p,
+                str_cat(f->name, "() takes ", f->params.size(), " positional arguments but partial() fixes ", fixed));
+  // Python evaluates the fixed arguments once; a literal or a name read at each call means the same
+  // while the name is not assigned again (docs/stdlib.md).
+  for (size_t k = 2; k < e.kids.size(); ++k) {
+    const Expr& a = *e.kids[k];
+    bool plain = a.kind == ExprKind::Name || a.kind == ExprKind::Int || a.kind == ExprKind::Float ||
+                 a.kind == ExprKind::Str || a.kind == ExprKind::Bool || a.kind == ExprKind::NoneLit ||
+                 (a.kind == ExprKind::Unary && a.str == "-" &&
+                  (a.kids[0]->kind == ExprKind::Int || a.kids[0]->kind == ExprKind::Float));
+    if (!plain)
+      return fail(a.pos,
+                  "functools.partial()'s fixed arguments are names or literals in the ppy subset (name it first)");
+  }
+  // `partial(f, a)`: `lambda _pa0: f(a, _pa0)`, typed by f's signature.
+  int id = ++comps_;
+  std::vector<Ty> rest(f->params.begin() + static_cast<std::ptrdiff_t>(fixed), f->params.end());
+  std::vector<std::string> names;
+  std::vector<ExprPtr> args;
+  for (size_t k = 2; k < e.kids.size(); ++k) args.push_back(std::move(e.kids[k]));
+  for (size_t i = 0; i < rest.size(); ++i) {
+    names.push_back(str_cat("_pa", id, "_", i));
+    args.push_back(build::name(names.back(), p));
+  }
+  ExprPtr body = build::call(build::name(e.kids[1]->str, e.kids[1]->pos), std::move(args), p);
+  Expr lam;
+  lam.kind = ExprKind::Lambda;
+  lam.pos = p;
+  lam.ops = names;
+  lam.depth = body->depth + 1;
+  lam.kids.push_back(std::move(body));
+  e = std::move(lam);
+  return value(e, callable_of(rest, f->result));
 }
 
 }  // namespace ppy::frontend::checking

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "callable.h"
 #include "checker_internal.h"
 #include "expr_build.h"
 #include "lazy.h"
@@ -44,6 +45,72 @@ Ty BodyChecker::itertools_call(Expr& e, const std::string& n) {
     error(at, code, std::move(msg));
     return Ty::Error;
   };
+  if (n == "accumulate" && lazy_ok_.count(&e)) {
+    // accumulate(it[, func][, initial=x]): the list of running totals, made in one loop (lower_lazy.cc).
+    for (auto& k : e.keywords)
+      if (k.name != "initial" && k.name != "func")
+        return fail(k.pos, "E1032", str_cat("accumulate() got an unexpected keyword argument '", k.name, "'"));
+    ExprPtr func, initial;
+    if (nargs >= 2) func = std::move(e.kids[2]);
+    if (nargs > 2)
+      return fail(p, "E1032", str_cat("accumulate() takes at most 2 positional arguments (", nargs, " given)"));
+    if (nargs == 0) return fail(p, "E1032", "accumulate() missing required argument 'iterable' (pos 1)");
+    for (auto& k : e.keywords) (k.name == "func" ? func : initial) = std::move(k.value);
+    e.keywords.clear();
+    e.kids.resize(2);
+    if (func && func->kind == ExprKind::NoneLit) func.reset();
+    wrap_iterator(e.kids[1]);
+    Expr& a = *e.kids[1];
+    lazy_ok_.insert(&a);
+    Ty elem = iter_type(a);
+    if (elem == Ty::Error) return elem;
+    Ty acc = elem == Ty::Bool ? Ty::Int : elem;
+    ExprPtr none = build::node(ExprKind::NoneLit, p);
+    if (initial) {
+      Ty it = value(*initial, acc);
+      if (it == Ty::Error) return it;
+      if (!assignable(it, acc)) {
+        error(initial->pos, "E1030",
+              str_cat("accumulate()'s initial is ", ty_name(it), " where its values are ", ty_name(acc)));
+        return Ty::Error;
+      }
+    }
+    if (func) {
+      Ty ft = value(*func, callable_of({acc, elem}, Ty::Error));
+      if (ft == Ty::Error) return ft;
+      std::vector<Ty> ps = callable_params(ft);
+      if (!is_callable(ft) || ps.size() != 2 || !assignable(acc, ps[0]) || !assignable(elem, ps[1]) ||
+          !assignable(callable_result(ft), acc)) {
+        error(func->pos, "E1030",
+              str_cat("accumulate() takes a function Callable[[", ty_name(acc), ", ", ty_name(elem), "], ",
+                      ty_name(acc), "], not ", ty_name(ft)));
+        return Ty::Error;
+      }
+      for (const char* x : {"io", "raises", "reads", "writes"}) effect(x);
+    } else if (acc != Ty::Int && acc != Ty::Float) {
+      error(a.pos, "E1010",
+            str_cat("accumulate() of ", ty_name(elem),
+                    " values without a function is outside the ppy subset (it adds "
+                    "ints or floats)"));
+      return Ty::Error;
+    }
+    if (acc == Ty::Int) raises();  // OverflowError
+    raises();                      // MemoryError
+    int id = ++comps_;
+    std::string total = str_cat("_r", id), seen = str_cat("_r", id, "_seen");
+    types_[total] = acc;
+    types_[seen] = Ty::Bool;
+    for (const std::string& l : {total, seen}) {
+      note_local(l);
+      flow_.assigned.insert(l);
+    }
+    e.kids.push_back(func ? std::move(func) : std::move(none));
+    if (initial) e.kids.push_back(std::move(initial));
+    e.ops = {total, seen};
+    e.ref = Ref::Builtin;
+    e.target = "lazy.accumulate";
+    return list_of(acc);
+  }
   if (n == "accumulate" || n == "groupby")
     return fail(p, "E1010",
                 str_cat("itertools.", n,

@@ -85,7 +85,7 @@ def main():
                 emit = subprocess.run([args.ppy, "emit", "c", src, "--standalone", "-o", c_src], cwd=tmp,
                                       capture_output=True, text=True)
                 exe = os.path.join(tmp, name + "_c")
-                if emit.returncode == 0 and subprocess.run([cc, "-O2", c_src, "-o", exe, "-lm"],
+                if emit.returncode == 0 and subprocess.run([cc, "-O2", c_src, "-o", exe, "-lgc", "-lm"],
                                                            capture_output=True).returncode == 0:
                     row["ppy-c"], got = timed([exe], tmp, args.repeat)
                     if got != want:
