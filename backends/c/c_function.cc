@@ -32,7 +32,7 @@ absl::StatusOr<std::string> CWriter::function(const ir::Function& f) {
   for (const ir::Value* v : values.variables()) {
     bool slot = source::is_slot(v);
     ir::Type t = slot ? v->type().elem() : v->type();
-    if (slot ? !read_slots_.count(v) : values.uses(v) == 0) continue;
+    if (slot ? !read_slots_.count(v) : !values.live(v)) continue;
     line(str_cat(c_type(t), " ", values.name(v), " = ", zero(t), ";"));
   }
   if (recursive_.count(&f)) line("ppy_rt_enter();");
@@ -227,7 +227,10 @@ void CWriter::edge(const ir::Successor& s) {
   };
   std::vector<Move> pending;
   for (auto& [to, from] : values_->moves(s)) {
-    if (values_->uses(to) == 0) continue;
+    if (!values_->live(to)) {  // nothing reads it: only what computing it does
+      if (values_->inlined(from) && tree_has_effects(from)) line(str_cat("(void)", paren(expr(from), kUnary), ";"));
+      continue;
+    }
     Move m{to, expr(from).text, {}};
     values_->variables_read(from, m.reads);
     pending.push_back(std::move(m));

@@ -34,7 +34,7 @@ void CWriter::statement(const ir::Operation& op) {
     return;
   }
   if (op.num_results() != 1) return fail(op, str_cat(n, " with ", op.num_results(), " results"));
-  if (values_->uses(op.result(0)) == 0) {
+  if (!values_->live(op.result(0))) {
     line(str_cat("(void)", paren(op_expr(op), kUnary), ";"));
     return;
   }

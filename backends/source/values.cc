@@ -84,6 +84,7 @@ FunctionValues::FunctionValues(const ir::Function& f, const ir::Module* module, 
     : module_(module), options_(std::move(options)) {
   taken_ = options_.reserved;
   count_uses(f);
+  find_unread(f);
   for (auto& b : f.body().blocks()) decide_inlining(*b);
   if (options_.coalesce_copies) coalesce_copies(f);
   assign_names(f);
@@ -101,6 +102,38 @@ void FunctionValues::count_uses(const ir::Function& f) {
         user_[v] = &op;
       }
   });
+}
+
+void FunctionValues::find_unread(const ir::Function& f) {
+  for (auto& b : f.body().blocks())
+    for (auto& a : b->arguments())
+      if (uses(a.get()) == 0) unread_.insert(a.get());
+  // A local's slot that is only ever stored to: what is stored is unread.
+  std::set<const ir::Value*> slots_read;
+  ir::walk(f.body(), [&](const ir::Operation& op) {
+    bool store = ir::core_op(op) == ir::CoreOp::Store && op.num_operands() == 2;
+    for (size_t i = 0; i < op.num_operands(); ++i)
+      if (is_slot(op.operand(i)) && !(store && i == 1)) slots_read.insert(op.operand(i));
+  });
+  std::unordered_map<const ir::Value*, int> stored_unread;
+  ir::walk(f.body(), [&](const ir::Operation& op) {
+    if (ir::core_op(op) == ir::CoreOp::Store && op.num_operands() == 2 && is_slot(op.operand(1)) &&
+        !slots_read.count(op.operand(1)))
+      ++stored_unread[op.operand(0)];
+  });
+  // A block argument (or any value) whose every use passes it to an unread
+  // block argument is unread too: to a fixpoint, as loops pass them around.
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::unordered_map<const ir::Value*, int> unread_uses = stored_unread;
+    ir::walk(f.body(), [&](const ir::Operation& op) {
+      for (auto& s : op.successors())
+        for (size_t i = 0; i < s.args.size() && i < s.block->num_arguments(); ++i)
+          if (unread_.count(s.block->argument(i))) ++unread_uses[s.args[i]];
+    });
+    for (auto& [v, n] : unread_uses)
+      if (n == uses(v) && unread_.insert(v).second) changed = true;
+  }
 }
 
 void FunctionValues::decide_inlining(const ir::Block& b) {

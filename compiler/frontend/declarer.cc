@@ -10,6 +10,7 @@
 #include "builtin_exceptions.h"
 #include "exception_classes.h"
 #include "iter_protocol.h"
+#include "field_init.h"
 #include "object_list_helpers.h"
 #include "checker_internal.h"
 #include "format_template.h"
@@ -113,6 +114,7 @@ class Declarer {
     }
     m_.ast.body = std::move(kept);
     number_classes();
+    add_field_set_flags(m_);  // field_init.h: fields that may be read before assigned
     for (auto& [name, n] : bound)
       if (!m_.consts.count(name)) m_.module_vars.insert(name);
     if (code.empty()) return;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "exception_classes.h"
+#include "field_init.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -16,8 +17,9 @@ Value* FunctionLowerer::object_struct(Value* obj, Ty cls, Pos p) {
 Value* FunctionLowerer::field_get(Value* obj, Ty cls, const std::string& name, Pos p) {
   const ClassInfo& c = *class_info(cls);
   int i = c.field(name);
-  return emit("core.struct_extract", {object_struct(obj, cls, p)}, {ir_type(c.fields[static_cast<size_t>(i)].second)},
-              {{"field", name}}, p);
+  Value* s = object_struct(obj, cls, p);
+  if (c.field(field_set_flag(name)) >= 0) check_field_set(s, cls, name, p);  // lower_field_init.cc
+  return emit("core.struct_extract", {s}, {ir_type(c.fields[static_cast<size_t>(i)].second)}, {{"field", name}}, p);
 }
 
 Value* FunctionLowerer::repr_str(Value* v, Ty t, Pos p) {
@@ -58,8 +60,11 @@ void FunctionLowerer::field_set(Value* obj, Ty cls, const std::string& name, Val
   Value* ptr = cast(obj, Type::ptr(st), p);
   Value* s = emit("core.load", {ptr}, {st}, {}, p);
   std::vector<Value*> vals{emit("core.struct_extract", {s}, {Type::i64()}, {{"field", "__tid"}}, p)};
+  std::string flag = field_set_flag(name);
   for (auto& [n, t] : c.fields)
-    vals.push_back(n == name ? v : emit("core.struct_extract", {s}, {ir_type(t)}, {{"field", n}}, p));
+    vals.push_back(n == name   ? v
+                   : n == flag ? const_bool(true, p)
+                               : emit("core.struct_extract", {s}, {ir_type(t)}, {{"field", n}}, p));
   emit("core.store", {emit("core.struct_make", std::move(vals), {st}, {}, p), ptr}, {}, {}, p);
 }
 

@@ -433,6 +433,9 @@ class FunctionLowerer {
   // --- classes (lower_class.cc, docs/runtime.md, "Objects") ---
   /// The struct an object of class `cls` points to, loaded.
   Value* object_struct(Value* obj, Ty cls, Pos p);
+  /// Raises AttributeError unless the field `name` of the loaded struct `s` was
+  /// assigned (its set flag, field_init.h).
+  void check_field_set(Value* s, Ty cls, const std::string& name, Pos p);
   Value* field_get(Value* obj, Ty cls, const std::string& name, Pos p);
   /// Python's repr of a value as a str: a dataclass's `Point(x=1, s='a')`, its
   /// fields' reprs.

@@ -73,6 +73,12 @@ class FunctionValues {
     auto it = uses_.find(v);
     return it == uses_.end() ? 0 : it->second;
   }
+  /// Whether anything reads `v`: a use other than passing it to a block
+  /// argument nothing reads (itself passed on only to such arguments). A
+  /// backend that skips the moves into unread block arguments writes a value
+  /// that is not live for its effects alone (a call's, a guard's), never into
+  /// a variable.
+  [[nodiscard]] bool live(const ir::Value* v) const { return uses(v) > 0 && !unread_.count(v); }
   /// The variable of a parameter, block argument, slot or materialized result.
   const std::string& name(const ir::Value* v) const;
   /// Whether `op` is written as a statement of its own: not inlined, not a
@@ -87,6 +93,8 @@ class FunctionValues {
 
  private:
   void count_uses(const ir::Function& f);
+  /// The values only passed to block arguments nothing reads (live()).
+  void find_unread(const ir::Function& f);
   void decide_inlining(const ir::Block& b);
   void coalesce_copies(const ir::Function& f);
   void assign_names(const ir::Function& f);
@@ -99,6 +107,7 @@ class FunctionValues {
   const ir::Module* module_;
   ValueOptions options_;
   std::unordered_map<const ir::Value*, int> uses_;
+  std::set<const ir::Value*> unread_;
   std::unordered_map<const ir::Value*, const ir::Operation*> user_;  ///< the only user
   std::set<const ir::Value*> inlined_;
   std::unordered_map<const ir::Operation*, Effects> tree_effects_;
