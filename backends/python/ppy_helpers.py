@@ -33,7 +33,17 @@ def _ppy_dict_repr(d, desc):
     k, colon, v = desc.partition(':')
     if not colon:
         return '{' + ', '.join(item(x, k) for x in d) + '}' if d else 'set()'
-    return '{' + ', '.join(item(x, k) + ': ' + item(y, v) for x, y in d.items()) + '}'
+    kind = type(d).__name__  # stdlib: collections' dict classes
+    if kind == 'OrderedDict':
+        pairs = ', '.join('(' + item(x, k) + ', ' + item(y, v) + ')' for x, y in d.items())
+        return 'OrderedDict([' + pairs + '])' if d else 'OrderedDict()'
+    pairs = d.most_common() if kind == 'Counter' else d.items()
+    body = '{' + ', '.join(item(x, k) + ': ' + item(y, v) for x, y in pairs) + '}'
+    if kind == 'defaultdict':
+        return 'defaultdict(' + repr(d.default_factory) + ', ' + body + ')'
+    if kind == 'Counter':
+        return 'Counter(' + body + ')' if d else 'Counter()'
+    return body
 
 
 def _ppy_div_trunc(a, b):
@@ -272,3 +282,40 @@ def _ppy_math_i64(v):
 def _ppy_isclose(a, b, rel_tol, abs_tol):
     """math.isclose with its keyword-only tolerances."""
     return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+
+
+def _ppy_random_choice_index(n):
+    """The index random.choice takes into a sequence of n items, drawn as random.choice draws it."""
+    if not n:
+        raise IndexError("Cannot choose from an empty sequence")
+    return __import__("random")._inst._randbelow(n)
+
+
+def _ppy_collections_new(desc, flavor, factory):
+    """An empty defaultdict (flavor 1, factory 1 int, 2 float, 3 str, 4 list, 5 bool), Counter (2) or OrderedDict (3)."""
+    collections = __import__("collections")
+    if flavor == 1:
+        return collections.defaultdict([None, int, float, str, list, bool][factory])
+    return collections.Counter() if flavor == 2 else collections.OrderedDict()
+
+
+def _ppy_odict_end_key(d, last):
+    """The key OrderedDict.popitem(last) takes, or its KeyError."""
+    if not d:
+        raise KeyError("dictionary is empty")
+    return next(reversed(d)) if last else next(iter(d))
+
+
+def _ppy_random_choices(population, k):
+    """random.choices(population, k=k)."""
+    return __import__("random").choices(population, k=k)
+
+
+def _ppy_random_choices_w(population, weights, k):
+    """random.choices(population, weights, k=k)."""
+    return __import__("random").choices(population, weights, k=k)
+
+
+def _ppy_random_choices_cum(population, cum_weights, k):
+    """random.choices(population, cum_weights=cum_weights, k=k)."""
+    return __import__("random").choices(population, cum_weights=cum_weights, k=k)

@@ -214,7 +214,11 @@ static PPY_RT_NORETURN void ppy_dict_key_error(const ppy_dict* d, int64_t k) {
 
 static int64_t ppy_dict_lookup(const ppy_dict* d, int64_t k) {
   int64_t ix = ppy_dict_find(d, k);
-  if (PPY_RT_UNLIKELY(ix < 0)) ppy_dict_key_error(d, k);
+  if (PPY_RT_UNLIKELY(ix < 0)) {
+    if (d->flavor == PPY_DICT_DEFAULT || d->flavor == PPY_DICT_COUNTER)  // stdlib: __missing__
+      return ppy_collections_missing((ppy_dict*)d, k);
+    ppy_dict_key_error(d, k);
+  }
   return d->e[ix].value;
 }
 
@@ -388,6 +392,11 @@ PPY_RT_API void ppy_dict_check_iter(const void* d, int64_t n) {
 PPY_RT_API ppy_str* ppy_dict_repr(const void* dp, const ppy_str* desc) {
   const ppy_dict* d = (const ppy_dict*)dp;
   (void)desc;
+  if (d->flavor != PPY_DICT_PLAIN) return ppy_collections_repr(d);  // stdlib: defaultdict(...), Counter(...)
+  return ppy_dict_braces(d);
+}
+
+PPY_RT_INTERNAL ppy_str* ppy_dict_braces(const ppy_dict* d) {
   if (d->is_set && d->used == 0) return ppy_str_make("set()", 5);
   const char* s = PPY_STR_BYTES(d->desc);
   const char* vd = d->is_set ? NULL : strchr(s, ':') + 1;

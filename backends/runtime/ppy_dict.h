@@ -113,7 +113,17 @@ typedef struct ppy_dict {
   int64_t is_set;
   int64_t cset;    /* a set of ints kept as CPython keeps it (ppy_set.c): e is its slot table, n its fill */
   int64_t scanned; /* keys or values are handles: the entries are scanned */
+  int64_t flavor;  /* stdlib (ppy_collections.c): PPY_DICT_PLAIN, or what collections class it is */
+  int64_t factory; /* a defaultdict's default_factory (ppy_collections.h) */
 } ppy_dict;
+
+/** d[k] of a missing key of a defaultdict (the factory's value, stored) or a
+ * Counter (0, not stored): the value's word. */
+PPY_RT_INTERNAL int64_t ppy_collections_missing(ppy_dict* d, int64_t k);
+/** repr of a defaultdict, Counter or OrderedDict. */
+PPY_RT_INTERNAL ppy_str* ppy_collections_repr(const ppy_dict* d);
+/** `{k: v, ...}` of any dict, in its order (ppy_dict.c). */
+PPY_RT_INTERNAL ppy_str* ppy_dict_braces(const ppy_dict* d);
 
 /** A set of ints' slot table of `slots` (a power of two), empty. */
 PPY_RT_INTERNAL void ppy_cset_alloc(ppy_dict* d, int64_t slots);
@@ -133,5 +143,9 @@ PPY_RT_INTERNAL void ppy_cset_add(ppy_dict* d, int64_t k);
  * reads the runtime ABI table through this header. */
 #include "ppy_io.h"
 #include "ppy_sys.h"
+/* stdlib: random, time and collections, declared for the same readers. */
+#include "ppy_collections.h"
+#include "ppy_random.h"
+#include "ppy_time.h"
 
 #endif /* PPY_DICT_H */

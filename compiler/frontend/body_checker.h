@@ -129,6 +129,12 @@ class BodyChecker {
   // io (issue 33, check_io.cc): sys, os, os.path, input, open, a stream's methods.
   Ty sys_value(Expr& e, const std::string& n);
   Ty sys_call(Expr& e, const std::string& n);
+  /// stdlib: `random.NAME(...)`, `time.NAME(...)` (check_random.cc).
+  Ty random_call(Expr& e, const std::string& n);
+  /// stdlib: `Counter(xs)`, `defaultdict(int)`, `OrderedDict()` (check_collections.cc); nullopt for any other call.
+  std::optional<Ty> collections_ctor(Expr& e, Ty expected);
+  /// stdlib: most_common, update, total, move_to_end, popitem of a dict (check_collections.cc).
+  Ty collections_method(Expr& e, Expr& callee, Ty base);
   Ty file_method(Expr& e, Expr& callee);
   Ty gpu_call(Expr& e, const std::string& n);
   // --- tuples and optional values (check_tuple.cc) ---

@@ -35,6 +35,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     views_ok_ = 0;
     Ty bt = value(*callee.kids[0], Ty::Error);
     views_ok_ = views;
+    if (is_dict(bt) && is_collections_method(callee.str)) return collections_method(e, callee, bt);  // stdlib
     if (is_dict(bt) || is_set(bt)) return dict_method(e, callee, bt);
     views_ok_ = 0;
     if (callee.str == "__delitem__") {  // `del x[i]` of anything but a dict

@@ -104,6 +104,7 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
           !types_.count(e.kids[0]->str) && !m_.func_index.count(e.kids[0]->str) && !m_.bindings.count(e.kids[0]->str) &&
           !m_.consts.count(e.kids[0]->str))
         return empty_table(e, e.kids[0]->str, expected);
+      if (auto t = collections_ctor(e, expected)) return *t;  // stdlib: Counter(...), defaultdict(int) (check_collections.cc)
       return call(e, stmt_level);
     case ExprKind::Subscript: {
       Ty bt = value(*e.kids[0], Ty::Error);

@@ -38,7 +38,7 @@ bool is_io_module(const std::string& m) { return m == "sys" || m == "os" || m ==
 
 bool is_io_name(const std::string& n) {
   if (is_io_module(n) || n == "sys.argv" || is_std_stream(n) || n == "os.environ" || io_functions().count(n) ||
-      n == "typing.TextIO")
+      n == "typing.TextIO" || is_random_name(n))  // stdlib: random, time (check_random.cc)
     return true;
   size_t dot = n.rfind('.');
   return dot != std::string::npos && is_std_stream(n.substr(0, dot)) && stream_methods().count(n.substr(dot + 1));
@@ -64,6 +64,7 @@ Ty BodyChecker::sys_call(Expr& e, const std::string& n) {
     callee.kids[0]->ty = Ty::File;
     return file_method(e, callee);
   }
+  if (is_random_name(n)) return random_call(e, n);  // stdlib: random, time (check_random.cc)
   if (!io_functions().count(n)) {
     error(callee.pos, "E1030", str_cat("'", n, "' is not callable"));
     return Ty::Error;

@@ -15,6 +15,7 @@ namespace ppy::frontend::checking {
 std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(const Expr&)>& elem,
                                       const std::function<void(Pos, const char*, std::string)>& error) {
   if (auto c = callable_annotation(a, elem, error)) return c;  // Callable[[A, B], R] (callable.h)
+  if (auto c = collections_annotation(a, elem, error)) return c;  // stdlib: Counter[K], defaultdict[K, V] (check_collections.cc)
   auto held = [&](const Expr& x) {
     Ty t = elem(x);
     if (t != Ty::Error && !holdable(t)) {

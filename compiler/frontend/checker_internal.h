@@ -20,6 +20,15 @@ bool is_special_module(const std::string& m);
 /// (and the builtins input and open) the subset has.
 bool is_io_module(const std::string& m);
 bool is_io_name(const std::string& name);
+/// stdlib: the modules random and time, and their functions' names (check_random.cc).
+bool is_stdlib_module(const std::string& m);
+bool is_random_name(const std::string& name);
+/// stdlib: collections' dict classes (check_collections.cc): `collections.Counter` and the like, the methods
+/// they add to a dict, and their annotations (`Counter[str]` is `dict[str, int]`).
+bool is_collections_class_name(const std::string& name);
+bool is_collections_method(const std::string& name);
+std::optional<Ty> collections_annotation(const Expr& a, const std::function<Ty(const Expr&)>& elem,
+                                         const std::function<void(Pos, const char*, std::string)>& error);
 /// `a.b.c` for a chain of names and attributes, else nullopt.
 std::optional<std::string> dotted(const Expr& e);
 /// A tuple or optional annotation (`tuple[int, float]`, `int | None`): its

@@ -41,6 +41,8 @@ Value* FunctionLowerer::sys_value(const Expr& e) {
 Value* FunctionLowerer::sys_call(const Expr& e) {
   Pos p = e.pos;
   const std::string& n = e.target;
+  if (n.starts_with("random.") || n.starts_with("time.")) return random_call(e);  // stdlib (lower_random.cc)
+  if (n.starts_with("collections.")) return collections_call(e);  // stdlib (lower_collections.cc)
   if (n == "__ppy_with__") return expr(*e.kids[1]);  // the stream itself (parser_with.cc)
   std::vector<Value*> args;
   if (n.starts_with("file.")) args.push_back(expr(*e.kids[0]->kids[0]));  // the stream

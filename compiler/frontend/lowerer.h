@@ -282,6 +282,10 @@ class FunctionLowerer {
   // io (issue 33, lower_io.cc)
   Value* sys_value(const Expr& e);
   Value* sys_call(const Expr& e);
+  /// stdlib: random and time (lower_random.cc).
+  Value* random_call(const Expr& e);
+  /// stdlib: collections' constructors and methods (lower_collections.cc).
+  Value* collections_call(const Expr& e);
   void for_lines(const Stmt& s);
   void raise_system_exit(const Expr& v, Pos p);
   void print_to_stream(const Expr& e);
