@@ -91,11 +91,13 @@ Ty BodyChecker::random_call(Expr& e, const std::string& n) {
   if (name == "choices" && args.size() == 2) weights = args.back(), args.pop_back();
   // The element-generic functions: a list (or a str for choice) and its elements.
   if (name == "choice" || name == "shuffle" || name == "sample" || name == "choices") {
-    // `sample(range(n), k)` and the like: the range as the list it holds, `list(range(n))`.
-    if (!args.empty() && e.kids.size() > 1 && args[0] == e.kids[1].get() && args[0]->kind == ExprKind::Call &&
-        args[0]->kids[0]->kind == ExprKind::Name && args[0]->kids[0]->str == "range" && !types_.count("range") &&
-        !m_.bindings.count("range") && !m_.func_index.count("range") && !types_.count("list") &&
-        !m_.bindings.count("list") && !m_.func_index.count("list")) {
+    // `sample(range(n), k)` and the like: the range as the list it holds, `list(range(n))`
+    // (not for shuffle, as a range cannot be shuffled in place).
+    if (name != "shuffle" && !args.empty() && e.kids.size() > 1 && args[0] == e.kids[1].get() &&
+        args[0]->kind == ExprKind::Call && args[0]->kids[0]->kind == ExprKind::Name &&
+        args[0]->kids[0]->str == "range" && !types_.count("range") && !m_.bindings.count("range") &&
+        !m_.func_index.count("range") && !types_.count("list") && !m_.bindings.count("list") &&
+        !m_.func_index.count("list")) {
       auto wrap = std::make_unique<Expr>();
       wrap->kind = ExprKind::Call;
       wrap->pos = args[0]->pos;
