@@ -117,10 +117,10 @@ PPY_RT_API ppy_list* ppy_counter_most_common_all(const void* c) { return ppy_cou
 
 /** Adds `by` to the count of key word `k`. */
 static void ppy_counter_add(ppy_dict* d, int64_t k, int64_t by) {
-  int64_t had = ppy_dict_get_or_i64_i64(d, k, 0);
+  int64_t* count = ppy_dict_count_slot(d, k);
   int64_t sum;
-  if (__builtin_add_overflow(had, by, &sum)) ppy_rt_raise("OverflowError", "integer overflow");
-  ppy_dict_set_i64_i64(d, k, sum);
+  if (__builtin_add_overflow(*count, by, &sum)) ppy_rt_raise("OverflowError", "integer overflow");
+  *count = sum;
 }
 
 PPY_RT_API void ppy_counter_update_list(void* c, const ppy_list* xs) {

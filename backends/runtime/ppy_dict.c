@@ -144,6 +144,9 @@ static ppy_dict_entry* ppy_dict_entry_for(ppy_dict* d, int64_t k) {
   return e;
 }
 
+/* stdlib: a Counter's count of `k`, a new entry of 0 when missing: one lookup per counted word. */
+PPY_RT_INTERNAL int64_t* ppy_dict_count_slot(ppy_dict* d, int64_t k) { return &ppy_dict_entry_for(d, k)->value; }
+
 static void ppy_dict_delete(ppy_dict* d, int64_t ix) {
   if (d->cset) { /* a dummy */
     d->e[ix].live = -1;

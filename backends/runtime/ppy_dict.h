@@ -122,6 +122,8 @@ typedef struct ppy_dict {
 PPY_RT_INTERNAL int64_t ppy_collections_missing(ppy_dict* d, int64_t k);
 /** repr of a defaultdict, Counter or OrderedDict. */
 PPY_RT_INTERNAL ppy_str* ppy_collections_repr(const ppy_dict* d);
+/** The value word of key `k`, a new entry of 0 when missing (Counter's counting). */
+PPY_RT_INTERNAL int64_t* ppy_dict_count_slot(ppy_dict* d, int64_t k);
 /** `{k: v, ...}` of any dict, in its order (ppy_dict.c). */
 PPY_RT_INTERNAL ppy_str* ppy_dict_braces(const ppy_dict* d);
 

@@ -121,7 +121,6 @@ std::optional<Ty> BodyChecker::collections_ctor(Expr& e, Ty expected) {
     const Expr* f = nargs == 1 ? e.kids[1].get() : nullptr;
     int code = f && f->kind == ExprKind::Name && !types_.count(f->str) ? factory_code(f->str) : 0;
     if (!code) {
-      for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
       error(f ? f->pos : e.pos, "E1010",
             "defaultdict() takes one factory in the ppy subset: int, float, str, list or bool");
       return Ty::Error;

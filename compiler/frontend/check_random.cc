@@ -2,6 +2,7 @@
 // function a line of builtins.def (receiver "random" or "time"), its
 // arguments checked against the line; choice, shuffle, sample and choices take
 // a list of any element type and give its elements (lower_random.cc).
+#include <memory>
 #include <set>
 #include <string>
 
@@ -90,6 +91,26 @@ Ty BodyChecker::random_call(Expr& e, const std::string& n) {
   if (name == "choices" && args.size() == 2) weights = args.back(), args.pop_back();
   // The element-generic functions: a list (or a str for choice) and its elements.
   if (name == "choice" || name == "shuffle" || name == "sample" || name == "choices") {
+    // `sample(range(n), k)` and the like: the range as the list it holds, `list(range(n))`
+    // (not for shuffle, as a range cannot be shuffled in place).
+    if (name != "shuffle" && !args.empty() && e.kids.size() > 1 && args[0] == e.kids[1].get() &&
+        args[0]->kind == ExprKind::Call && args[0]->kids[0]->kind == ExprKind::Name &&
+        args[0]->kids[0]->str == "range" && !types_.count("range") && !m_.bindings.count("range") &&
+        !m_.func_index.count("range") && !types_.count("list") && !m_.bindings.count("list") &&
+        !m_.func_index.count("list")) {
+      auto wrap = std::make_unique<Expr>();
+      wrap->kind = ExprKind::Call;
+      wrap->pos = args[0]->pos;
+      wrap->depth = args[0]->depth + 1;
+      auto callee = std::make_unique<Expr>();
+      callee->kind = ExprKind::Name;
+      callee->pos = args[0]->pos;
+      callee->str = "list";
+      wrap->kids.push_back(std::move(callee));
+      wrap->kids.push_back(std::move(e.kids[1]));
+      e.kids[1] = std::move(wrap);
+      args[0] = e.kids[1].get();
+    }
     size_t want = name == "sample" ? 2 : 1;
     if (args.size() != want) {
       error(e.pos, "E1032",
