@@ -11,7 +11,8 @@
 // so each is written once, in the checker, and every road runs it as it runs generator expressions.
 // What is named in them more than once (combinations' xs, islice's bounds) must be a name or a
 // literal, so naming it again means what Python's one evaluation means. accumulate and groupby keep
-// a state between elements that a generator expression cannot hold: refused (E1010; docs/stdlib.md).
+// a state between elements that a generator expression cannot hold: each is one loop making a list
+// (lower_lazy.cc), as zip is.
 #include <optional>
 #include <string>
 
@@ -111,11 +112,60 @@ Ty BodyChecker::itertools_call(Expr& e, const std::string& n) {
     e.target = "lazy.accumulate";
     return list_of(acc);
   }
-  if (n == "accumulate" || n == "groupby")
-    return fail(p, "E1010",
-                str_cat("itertools.", n,
-                        "() is outside the ppy subset (it keeps a state between elements; write the loop: "
-                        "docs/stdlib.md, \"itertools\")"));
+  if (n == "groupby" && lazy_ok_.count(&e)) {
+    // groupby(it[, key]): the list of (key, list of the group's values) pairs, made in one loop.
+    for (auto& k : e.keywords)
+      if (k.name != "key")
+        return fail(k.pos, "E1032", str_cat("groupby() got an unexpected keyword argument '", k.name, "'"));
+    if (nargs == 0 || nargs > 2)
+      return fail(p, "E1032", str_cat("groupby() takes 1 or 2 arguments (", nargs, " given)"));
+    ExprPtr key = nargs == 2 ? std::move(e.kids[2]) : nullptr;
+    if (!e.keywords.empty()) key = std::move(e.keywords[0].value);
+    e.keywords.clear();
+    e.kids.resize(2);
+    if (key && key->kind == ExprKind::NoneLit) key.reset();
+    wrap_iterator(e.kids[1]);
+    Expr& a = *e.kids[1];
+    lazy_ok_.insert(&a);
+    Ty elem = iter_type(a);
+    if (elem == Ty::Error) return elem;
+    Ty kt = elem;
+    if (key) {
+      Ty ft = value(*key, callable_of({elem}, Ty::Error));
+      if (ft == Ty::Error) return ft;
+      std::vector<Ty> ps = callable_params(ft);
+      if (!is_callable(ft) || ps.size() != 1 || !assignable(elem, ps[0]) || callable_result(ft) == Ty::None) {
+        error(key->pos, "E1030",
+              str_cat("groupby()'s key takes a ", ty_name(elem), ": Callable[[", ty_name(elem), "], K], not ",
+                      ty_name(ft)));
+        return Ty::Error;
+      }
+      kt = callable_result(ft);
+      for (const char* x : {"io", "raises", "reads", "writes"}) effect(x);
+    }
+    Ty pair = tuple_of({kt, list_of(elem)});
+    if (is_class(kt) || !list_holdable(pair)) {
+      error(p, "E1030",
+            str_cat("groupby() of ", ty_name(elem), " values keyed by ", ty_name(kt), " is outside the ppy subset"));
+      return Ty::Error;
+    }
+    raises();  // MemoryError
+    int id = ++comps_;
+    std::vector<std::string> locals{str_cat("_gb", id, "_key"), str_cat("_gb", id, "_group"),
+                                    str_cat("_gb", id, "_seen")};
+    types_[locals[0]] = kt;
+    types_[locals[1]] = list_of(elem);
+    types_[locals[2]] = Ty::Bool;
+    for (const std::string& l : locals) {
+      note_local(l);
+      flow_.assigned.insert(l);
+    }
+    e.kids.push_back(key ? std::move(key) : build::node(ExprKind::NoneLit, p));
+    e.ops = locals;
+    e.ref = Ref::Builtin;
+    e.target = "lazy.groupby";
+    return list_of(pair);
+  }
   if (!lazy_ok_.count(&e))
     return fail(p, "E1010",
                 str_cat("itertools.", n,
