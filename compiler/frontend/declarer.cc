@@ -10,6 +10,7 @@
 #include "builtin_exceptions.h"
 #include "exception_classes.h"
 #include "field_init.h"
+#include "check_dataclass.h"
 #include "object_list_helpers.h"
 #include "checker_internal.h"
 #include "format_template.h"
@@ -666,9 +667,20 @@ class Declarer {
               continue;
             }
             std::optional<ConstInfo> d;
+            bool field_call = false;
             if (b->value) {
-              d = fold(*b->value);
-              if (!d)
+              auto callee = b->value->kind == ExprKind::Call ? dotted(*b->value->kids[0]) : std::nullopt;
+              d = dataclass_field_default(
+                  *b->value, callee ? resolve_special(*callee) : "", [&](const Expr& x) { return fold(x); },
+                  [&](const char* code, Pos p, std::string msg) { error(p, code, msg); }, &field_call);
+              if (!field_call) d = fold(*b->value);
+              if (field_call && d && !d->factory.empty()) {
+                bool fits = d->factory == "list" ? is_list(t) : d->factory == "dict" ? is_dict(t) : is_set(t);
+                if (t != Ty::Error && !fits)
+                  error(b->value->pos, "E1030",
+                        str_cat("the default_factory of field '", n, "' makes a ", d->factory, ", not ", ty_name(t)));
+              } else if (field_call && !d) {  // reported
+              } else if (!d)
                 error(b->value->pos, "E1010",
                       str_cat("the default of field '", n,
                               "' must be a constant int, float, bool or str "
