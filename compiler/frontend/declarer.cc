@@ -640,7 +640,8 @@ class Declarer {
           }
           // `__iter__` written as a generator makes instances iterable (lazy sequences, check_lazy.cc).
           if (f.name.size() > 4 && f.name.starts_with("__") && f.name.ends_with("__") && f.name != "__init__" &&
-              f.name != "__iter__" && !is_supported_dunder(f.name)) {
+              f.name != "__iter__" && !is_supported_dunder(f.name) &&
+              !(c.dataclass && f.name == "__post_init__")) {  // run by the generated __init__ (check_dataclass.h)
             error(f.pos, "E1010",
                   str_cat("method '", f.name,
                           "' is outside the ppy subset (of the special methods, "
