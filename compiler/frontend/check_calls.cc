@@ -1,4 +1,5 @@
 // The body checker, calls: user functions and their arguments, the builtins, math and ppy.cuda.
+#include "check_dataclass.h"
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -195,6 +196,12 @@ bool BodyChecker::call_args(Expr& e, const std::string& shown, const std::vector
     Keyword k;
     k.name = names[i];
     k.pos = e.pos;
+    if (!d.factory.empty()) {  // a dataclass field's default_factory (check_dataclass.cc)
+      k.value = factory_default(d.factory, e.pos);
+      args[i] = k.value.get();
+      e.keywords.push_back(std::move(k));
+      continue;
+    }
     k.value = std::make_unique<Expr>();
     k.value->kind = d.ty == Ty::Float     ? ExprKind::Float
                     : d.ty == Ty::Bool    ? ExprKind::Bool

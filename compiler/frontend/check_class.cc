@@ -115,6 +115,15 @@ Ty BodyChecker::ctor_call(Expr& e, Ty cls) {
       params.push_back(t);
     }
     defaults = m_.field_defaults[c.name];
+    if (auto post = c.methods.find("__post_init__"); post != c.methods.end()) {  // run after the fields are set
+      std::string qual = str_cat(ty_name(post->second), ".__post_init__");
+      const FuncInfo* f = m_.func(qual);
+      if (f && (f->params.size() != 1 || f->result != Ty::None)) {
+        error(e.pos, "E1010", str_cat(qual, " taking arguments or returning a value is outside the ppy subset"));
+        return Ty::Error;
+      }
+      calls_method(qual, e.pos);
+    }
   } else if (auto it = c.methods.find("__init__"); it != c.methods.end()) {
     std::string qual = str_cat(ty_name(it->second), ".__init__");
     const FuncInfo* init = m_.func(qual);

@@ -150,6 +150,8 @@ const std::set<std::string>& special_names() {
                                           "collections.abc.Generator",
                                           "dataclasses",
                                           "dataclasses.dataclass",
+                                          // dataclass fields' options (check_dataclass.cc)
+                                          "dataclasses.field",
                                           // functions as values (callable.h)
                                           "typing.Callable",
                                           "collections.abc.Callable",

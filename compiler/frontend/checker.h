@@ -24,6 +24,9 @@ struct ConstInfo {
   bool b = false;
   std::string s;  ///< a str constant's text
   Pos pos;
+  /// A dataclass field's `field(default_factory=list)` (check_dataclass.cc):
+  /// "list", "dict" or "set", a new empty one made at each call; empty otherwise.
+  std::string factory;
 };
 
 struct FuncInfo {

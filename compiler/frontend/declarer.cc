@@ -11,6 +11,7 @@
 #include "exception_classes.h"
 #include "iter_protocol.h"
 #include "field_init.h"
+#include "check_dataclass.h"
 #include "object_list_helpers.h"
 #include "checker_internal.h"
 #include "format_template.h"
@@ -640,7 +641,8 @@ class Declarer {
           }
           // `__iter__` written as a generator makes instances iterable (lazy sequences, check_lazy.cc).
           if (f.name.size() > 4 && f.name.starts_with("__") && f.name.ends_with("__") && f.name != "__init__" &&
-              f.name != "__iter__" && f.name != "__next__" /* iter_protocol.h */ && !is_supported_dunder(f.name)) {
+              f.name != "__iter__" && f.name != "__next__" /* iter_protocol.h */ && !is_supported_dunder(f.name) &&
+              !(c.dataclass && f.name == "__post_init__")) {  // run by the generated __init__ (check_dataclass.h)
             error(f.pos, "E1010",
                   str_cat("method '", f.name,
                           "' is outside the ppy subset (of the special methods, "
@@ -667,9 +669,20 @@ class Declarer {
               continue;
             }
             std::optional<ConstInfo> d;
+            bool field_call = false;
             if (b->value) {
-              d = fold(*b->value);
-              if (!d)
+              auto callee = b->value->kind == ExprKind::Call ? dotted(*b->value->kids[0]) : std::nullopt;
+              d = dataclass_field_default(
+                  *b->value, callee ? resolve_special(*callee) : "", [&](const Expr& x) { return fold(x); },
+                  [&](const char* code, Pos p, std::string msg) { error(p, code, msg); }, &field_call);
+              if (!field_call) d = fold(*b->value);
+              if (field_call && d && !d->factory.empty()) {
+                bool fits = d->factory == "list" ? is_list(t) : d->factory == "dict" ? is_dict(t) : is_set(t);
+                if (t != Ty::Error && !fits)
+                  error(b->value->pos, "E1030",
+                        str_cat("the default_factory of field '", n, "' makes a ", d->factory, ", not ", ty_name(t)));
+              } else if (field_call && !d) {  // reported
+              } else if (!d)
                 error(b->value->pos, "E1010",
                       str_cat("the default of field '", n,
                               "' must be a constant int, float, bool or str "

@@ -118,6 +118,8 @@ Value* FunctionLowerer::construct(const Expr& e) {
     args.insert(args.begin(), const_i64(c.tid, p));
     emit("core.store", {emit("core.struct_make", std::move(args), {st}, {}, p), cast(obj, Type::ptr(st), p)}, {}, {},
          p);
+    if (auto post = c.methods.find("__post_init__"); post != c.methods.end())
+      call_method(method(post->second, "__post_init__"), obj, {}, p);
   } else if (init) {
     call_method(*init, obj, std::move(args), p);
   }
