@@ -359,6 +359,13 @@ Ty BodyChecker::name(Expr& e) {
     error(e.pos, "E1020", str_cat("name '", e.str, "' is not defined", name_suggestion(e.str)));
     return Ty::Error;
   }
+  if (r.ref == Ref::Builtin && (e.str == "list" || e.str == "dict" || e.str == "set" || e.str == "int" ||
+                                e.str == "float" || e.str == "str" || e.str == "bool")) {  // generics
+    error(e.pos, "E1010",
+          str_cat("the type '", e.str, "' as a value is outside the ppy subset (a type alias is declared at module ",
+                  "level: `Name = list[int]`)"));
+    return Ty::Error;
+  }
   error(e.pos, "E1030", str_cat("'", e.str, "' is a ", r.ref == Ref::Module ? "module" : "function",
                                 "; it can only be called or used as cuda.launch's kernel"));
   return Ty::Error;
