@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "generics.h"
 #include "lazy.h"
 #include "callable.h"
 #include "checker_internal.h"
@@ -342,6 +343,12 @@ Ty BodyChecker::name(Expr& e) {
       global_effect(false);
     }
     return narrowed(e.str, lt->second);
+  }
+  if (names_generic_function(m_, all_, e.str)) {  // generics (check_generic.cc)
+    error(e.pos, "E1010",
+          str_cat("generic function '", e.str, "' as a value is outside the ppy subset (call it: each call's ",
+                  "argument types pick the function it calls)"));
+    return Ty::Error;
   }
   Resolved r = resolve_path(e.str);
   if (r.ref == Ref::Const) return use_const(e, r);

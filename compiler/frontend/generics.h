@@ -59,6 +59,10 @@ std::string annotation_text(const Expr& a);
 /// `first[int]`, `pair[str, list[int]]` (docs/ir.md says its IR symbol).
 std::string instance_name(const std::string& name, const std::vector<Ty>& args);
 
+/// Whether `name`, in `m`, names a generic function (its own or one imported
+/// from another module): only calls pick an instantiation, so it is no value.
+bool names_generic_function(const ModuleInfo& m, const ModuleInterfaces& all, const std::string& name);
+
 /// A deep copy of a function's AST as the parser made it (clone_ast.cc).
 std::unique_ptr<FuncDef> clone_def(const FuncDef& d);
 

@@ -126,6 +126,16 @@ TEST(Generics, WhatCannotBeInferredIsSaid) {
   EXPECT_THAT(m.diags, HasSubstr("cannot infer type parameter 'T' of make()"));
 }
 
+TEST(Generics, AGenericFunctionIsCalledNotPassed) {
+  auto l = lower(
+      "def first[T](xs: list[T]) -> T:\n"
+      "    return xs[0]\n"
+      "def main() -> None:\n"
+      "    print(sorted([[2], [1]], key=first))\n");
+  EXPECT_FALSE(l.module);
+  EXPECT_THAT(l.diags, HasSubstr("generic function 'first' as a value is outside the ppy subset"));
+}
+
 TEST(Generics, BoundedTypeVarsAndParamSpecsAreRefused) {
   auto l = lower(
       "from typing import TypeVar, ParamSpec\n"

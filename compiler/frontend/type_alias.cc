@@ -174,6 +174,16 @@ bool declare_if_generic(ModuleInfo& m, FuncDef& def, bool method, const std::fun
   return true;
 }
 
+bool names_generic_function(const ModuleInfo& m, const ModuleInterfaces& all, const std::string& name) {
+  if (m.generic_funcs.count(name)) return true;
+  auto b = m.bindings.find(name);
+  if (b == m.bindings.end() || b->second.kind != Binding::Func) return false;
+  auto mi = all.find(b->second.module);
+  if (mi == all.end()) return false;
+  auto fi = mi->second.functions.find(b->second.name);
+  return fi != mi->second.functions.end() && !fi->second.type_params.empty();
+}
+
 std::string annotation_text(const Expr& a) {
   switch (a.kind) {
     case ExprKind::Name:
