@@ -33,7 +33,8 @@ absl::StatusOr<std::string> ModuleWriter::run() {
     std::string root = mod.substr(0, mod.find('.'));
     if (used_names_.count(root)) alias = "_ppy_mod_" + source::identifier(mod);
     imports_[mod] = alias;
-    fn_names_[f->name()] = str_cat(alias, ".", last_part(q));
+    // As the defining module names it (generics: `heappush[int]` is `heappush_int_`).
+    fn_names_[f->name()] = str_cat(alias, ".", source::identifier(last_part(q)));
   }
   // Python names of the module's mutable globals (module variables): the
   // source name where it is free, else the symbol's.

@@ -39,6 +39,17 @@ std::map<std::string, std::string> dependency_abi(const ir::Module& m) {
     }
     text[from] += ir::print_function(*f);
   }
+  // generics: which instantiations a module defines depends on the modules that
+  // call it, not on its source alone, so they are part of its key
+  // (docs/cache.md).
+  std::string instances;
+  for (auto& f : m.functions()) {
+    if (f->is_declaration()) continue;
+    if (auto* q = f->attributes().get("ppy.qualname"); q && q->is<std::string>() &&
+                                                      q->as_string().find('[') != std::string::npos)
+      instances += q->as_string() + "\n";
+  }
+  if (!instances.empty()) text["<instances>"] = instances;
   for (auto& [_, t] : text) t = sha256_hex(t);
   return text;
 }

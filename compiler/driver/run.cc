@@ -58,7 +58,11 @@ int run_python(const RunOptions& opts, Streams io) {
   if (pid < 0) return fail(io.err, absl::InternalError("cannot start python3: fork failed"));
   // In the caller's folder (a program opens files relative to it), the entry
   // run as `__main__` from the build's folder, its arguments as sys.argv.
-  std::string runner = str_cat("import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv[1]; ",
+  // A module of the build named like one python3 has loaded already (the
+  // standard library's bisect, written in ppy: docs/stdlib.md) is the build's.
+  std::string runner = str_cat("import runpy, sys, os; sys.path.insert(0, sys.argv.pop(1)); ",
+                               "[sys.modules.pop(n[:-3], None) for n in os.listdir(sys.path[0]) if n.endswith('.py')]; ",
+                               "sys.argv[0] = sys.argv[1]; ",
                                "del sys.argv[1]; runpy.run_module('", entry, "', run_name='__main__', ",
                                "alter_sys=False)");
   std::vector<std::string> args = {"python3", "-c", runner, std::filesystem::absolute(folder).string(), opts.target};

@@ -161,6 +161,8 @@ struct FuncDef {
   ExprPtr returns;
   std::vector<ExprPtr> decorators;
   std::vector<StmtPtr> body;
+  /// generics: PEP 695's type parameters (`def first[T](...)`, `class Stack[T]:`).
+  std::vector<std::string> type_params;
   /// The parser dropped a statement of the body (reported): names it would have
   /// bound are unknown, so the checker does not call them undefined.
   bool incomplete = false;

@@ -124,6 +124,14 @@ class BodyChecker {
   bool bind_args(Expr& e, const std::string& fname, const std::vector<std::string>& names, std::vector<Expr*>& out,
                  const std::vector<std::optional<ConstInfo>>& defaults);
   Ty user_call(Expr& e, const Resolved& r);
+  // --- generics (check_generic.cc) ---
+  /// A call of a generic function (`first(xs)`, `heapq.heappush(h, x)`): its
+  /// type parameters inferred from the arguments' types, the call made one of
+  /// the instantiation `first[int]` (asked of its module); nullopt when `path`
+  /// names no generic function.
+  std::optional<Ty> generic_call(Expr& e, const std::string& path);
+  /// `a` (a template's annotation) with the type parameters bound in `args`.
+  Ty bound_annotation(const Expr& a, const std::map<std::string, Ty>& args, bool allow_none);
   Ty builtin(Expr& e, const std::string& n, bool stmt_level);
   Ty math_call(Expr& e, const std::string& n);
   // io (issue 33, check_io.cc): sys, os, os.path, input, open, a stream's methods.

@@ -93,6 +93,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     error(callee.pos, "E1030", str_cat("'", first, "' is a local variable, not a function"));
     return Ty::Error;
   }
+  if (auto g = generic_call(e, *path)) return *g;  // generics (check_generic.cc)
   Resolved r = resolve_path(*path);
   e.ref = r.ref;
   switch (r.ref) {

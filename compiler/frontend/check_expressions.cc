@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "generics.h"
 #include "lazy.h"
 #include "callable.h"
 #include "checker_internal.h"
@@ -349,6 +350,12 @@ Ty BodyChecker::name(Expr& e) {
     }
     return narrowed(e.str, lt->second);
   }
+  if (names_generic_function(m_, all_, e.str)) {  // generics (check_generic.cc)
+    error(e.pos, "E1010",
+          str_cat("generic function '", e.str, "' as a value is outside the ppy subset (call it: each call's ",
+                  "argument types pick the function it calls)"));
+    return Ty::Error;
+  }
   Resolved r = resolve_path(e.str);
   if (r.ref == Ref::Const) return use_const(e, r);
   if (r.ref == Ref::Func) return function_value(e, r);  // a function as a value (callable.h)
@@ -363,6 +370,13 @@ Ty BodyChecker::name(Expr& e) {
   }
   if (r.ref == Ref::Unresolved) {
     error(e.pos, "E1020", str_cat("name '", e.str, "' is not defined", name_suggestion(e.str)));
+    return Ty::Error;
+  }
+  if (r.ref == Ref::Builtin && (e.str == "list" || e.str == "dict" || e.str == "set" || e.str == "int" ||
+                                e.str == "float" || e.str == "str" || e.str == "bool")) {  // generics
+    error(e.pos, "E1010",
+          str_cat("the type '", e.str, "' as a value is outside the ppy subset (a type alias is declared at module ",
+                  "level: `Name = list[int]`)"));
     return Ty::Error;
   }
   error(e.pos, "E1030", str_cat("'", e.str, "' is a ", r.ref == Ref::Module ? "module" : "function",

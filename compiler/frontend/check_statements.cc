@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "generics.h"
 #include "lazy.h"
 #include "builtin_exceptions.h"
 #include "checker_internal.h"
@@ -496,6 +497,7 @@ std::string BodyChecker::hint_for(Ty want, Ty got) {
 
 Ty BodyChecker::annotation(const Expr* a) {
   if (!a) return Ty::Error;
+  if (auto t = named_type(m_, f_.type_args, *a)) return *t;  // generics: T, an alias (type_alias.cc)
   if (auto c = compound_annotation(
           *a, [&](const Expr& x) { return annotation(&x); },
           [&](Pos p, const char* code, std::string msg) { error(p, code, std::move(msg)); }))

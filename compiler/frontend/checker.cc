@@ -1,5 +1,6 @@
 // The checker: declarations, names, types, definite assignment, effects.
 #include "checker.h"
+#include "generics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -152,6 +153,9 @@ const std::set<std::string>& special_names() {
                                           "dataclasses.dataclass",
                                           // dataclass fields' options (check_dataclass.cc)
                                           "dataclasses.field",
+                                          // generics (type_alias.cc, check_generic.cc)
+                                          "typing.TypeVar", "typing.TypeAlias", "typing.Generic",
+                                          "typing.ParamSpec", "typing.TypeVarTuple", "typing.NewType",
                                           // functions as values (callable.h)
                                           "typing.Callable",
                                           "collections.abc.Callable",
@@ -212,6 +216,23 @@ ModuleInterface interface_of(const ModuleInfo& m) {
     s.gpu_kind = f.gpu_kind;
     s.exported = f.exported;
     out.functions[f.name] = std::move(s);
+  }
+  // generics: a template's signature as written, for its callers to infer from (check_generic.cc).
+  for (auto& [n, g] : m.generic_funcs) {
+    FuncSignature s;
+    s.name = n;
+    for (auto& p : g.def->params) {
+      s.param_names.push_back(p.name);
+      s.param_types.push_back(p.annotation ? checking::annotation_text(*p.annotation) : "<error>");
+    }
+    for (const auto& d : g.defaults) {
+      std::optional<ConstantValue> v;
+      if (d) v = ConstantValue{is_none_value(d->ty) ? "None" : ty_string(d->ty), d->i, d->f, d->b, d->s};
+      s.param_defaults.push_back(v);
+    }
+    s.result_type = g.def->returns ? checking::annotation_text(*g.def->returns) : "<error>";
+    s.type_params = g.type_params;
+    out.functions[n] = std::move(s);
   }
   for (auto& [n, c] : m.consts) {
     ConstantValue v;

@@ -68,6 +68,25 @@ struct FuncInfo {
   std::vector<std::pair<std::string, Ty>> captures;
   /// Own locals a nested function reads or writes: they live in cells.
   std::set<std::string> cells;
+  /// generics (check_generic.cc): an instantiation's type parameters, bound
+  /// (`T` -> int in `first[int]`); its annotations read them.
+  std::map<std::string, Ty> type_args;
+};
+
+/// generics: a generic function (`def first[T](xs: list[T]) -> T`, or one whose
+/// annotations name a module TypeVar), a template: never lowered itself, each
+/// instantiation is a function `first[int]` of its module (check_generic.cc).
+struct GenericFunc {
+  FuncDef* def = nullptr;
+  std::vector<std::string> type_params;  ///< in order of first appearance
+  std::vector<std::optional<ConstInfo>> defaults;  ///< of parameters whose type names no type parameter
+};
+
+/// generics: an instantiation a call asks for: template `name` of `module`, its
+/// type parameters bound to `args` (in the template's order).
+struct InstanceRequest {
+  std::string module, name;
+  std::vector<Ty> args;
 };
 
 /// What a module-level name bound by an import stands for.
@@ -128,6 +147,18 @@ struct ModuleInfo {
   std::map<const FuncDef*, size_t> closure_of;        ///< a nested def's index in `closures`
   /// Functions of the module used as values: each gets an entry taking the closure first.
   std::set<std::string> func_values;
+  // --- generics (type_alias.cc, check_generic.cc) ---
+  /// Type aliases (`Matrix = list[list[float]]`, `type Grid = ...`) and what they name.
+  std::map<std::string, Ty> type_aliases;
+  /// Names bound to `TypeVar("T")` at module level.
+  std::set<std::string> type_vars;
+  /// Generic functions by name (templates, not in `funcs`).
+  std::map<std::string, GenericFunc> generic_funcs;
+  /// Instantiations this module's calls ask for (of its own templates or another
+  /// module's), not yet made: frontend.cc hands each to its module.
+  std::vector<InstanceRequest> instance_requests;
+  /// Each instantiation's own copy of its template (the checker annotates it).
+  std::deque<std::unique_ptr<FuncDef>> instance_defs;
 
   FuncInfo* func(const std::string& n) {
     auto it = func_index.find(n);
@@ -155,6 +186,17 @@ void propagate_effects(ModuleInfo& m, const ModuleInterfaces& all);
 /// Checks the effect claims (`@ppy.pure`) against the effects after
 /// propagation; each one that does not hold is E1110, at what breaks it.
 void check_effect_claims(const ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& diags);
+
+// --- generics (check_generic.cc, type_alias.cc) ---
+
+/// Declares `def` (a template's copy, named for its instantiation: `first[int]`)
+/// as a function of `m`, its type parameters bound to `args` (declarer.cc).
+void declare_instance(ModuleInfo& m, FuncDef& def, const std::map<std::string, Ty>& args, DiagnosticEngine& diags);
+
+/// Makes and checks every instantiation the modules' calls ask for, each in the
+/// module that defines its template, until none is left (an instantiation's
+/// body may ask for more); `all` gets each module's interface again.
+void instantiate_generics(const std::vector<ModuleInfo*>& mods, ModuleInterfaces& all, DiagnosticEngine& diags);
 
 /// Source type from its interface spelling ("list[int]"), Error if unknown.
 Ty ty_from_name(const std::string& s);

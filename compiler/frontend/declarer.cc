@@ -15,6 +15,7 @@
 #include "object_list_helpers.h"
 #include "checker_internal.h"
 #include "format_template.h"
+#include "generics.h"
 #include "parser.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -75,6 +76,10 @@ class Declarer {
           continue;
         case StmtKind::Assign:
         case StmtKind::AnnAssign:
+          if (type_name(*s, bound)) {  // generics: a type alias or a TypeVar (type_alias.cc)
+            kept.push_back(std::move(s));
+            continue;
+          }
           if (is_constant(*s, bound)) {
             declare_constant(*s);
             kept.push_back(std::move(s));
@@ -190,6 +195,17 @@ class Declarer {
     return !list && folds;
   }
 
+  /// generics: declares a type alias or TypeVar (type_alias.cc); false for any other statement.
+  bool type_name(Stmt& s, const std::map<std::string, int>& bound) {
+    return checking::declare_type_name(
+        m_, s, [&](const Expr& a) { return annotation_type(&a, false, str_cat("type alias '", s.targets[0]->str, "'")); },
+        [&](const std::string& path) { return resolve_special(path); },
+        [&](const std::string& n) { return bound.count(n) && bound.at(n) == 1 && !global_names_.count(n); }, err());
+  }
+  checking::ErrorFn err() {
+    return [this](Pos p, const char* code, std::string msg) { error(p, code, std::move(msg)); };
+  }
+
   void declare_import(const Stmt& s) {
     auto prefixes = [&](const std::string& dotted) {
       for (size_t dot = dotted.find('.'); dot != std::string::npos; dot = dotted.find('.', dot + 1))
@@ -278,10 +294,14 @@ class Declarer {
     m_.bindings[name] = std::move(b);
   }
 
-  bool defined(const std::string& n) { return m_.func_index.count(n) || m_.consts.count(n) || m_.bindings.count(n); }
+  bool defined(const std::string& n) { return m_.func_index.count(n) || m_.consts.count(n) || m_.bindings.count(n) ||
+                                              m_.generic_funcs.count(n) || m_.type_aliases.count(n); }
 
   Ty annotation_type(const Expr* a, bool allow_none, const std::string& what) {
     if (!a) return Ty::Error;
+    if (auto t = checking::named_type(m_, type_args_, *a)) return *t;  // generics: T, an alias (type_alias.cc)
+    if (a->kind == ExprKind::Name && m_.type_vars.count(a->str))
+      return error(a->pos, "E1031", str_cat("'", a->str, "' is a TypeVar: only generic functions may name it")), Ty::Error;
     if (auto c = checking::compound_annotation(
             *a, [&](const Expr& x) { return annotation_type(&x, false, what); },
             [&](Pos p, const char* code, std::string msg) { error(p, code, std::move(msg)); }))
@@ -338,9 +358,16 @@ class Declarer {
       error(def.pos, "E1021", str_cat("'", qual, "' is defined twice in module ", m_.name));
       return;
     }
+    if (type_args_.empty() &&  // generics: a template, instantiated per call (type_alias.cc, check_generic.cc)
+        checking::declare_if_generic(
+            m_, def, self_class != Ty::Error,
+            [&](const Param& p) { return annotation_type(p.annotation.get(), false, str_cat("parameter '", p.name, "'")); },
+            [&](const Param& p) { return default_value(p, def.name, false); }, err()))
+      return;
     FuncInfo f;
     f.def = &def;
     f.name = qual;
+    f.type_args = type_args_;
     for (auto& deco : def.decorators) {
       if (deco->kind == ExprKind::Call) {
         auto path = dotted(*deco->kids[0]);
@@ -581,6 +608,12 @@ class Declarer {
             "this class decorator is outside the ppy subset (the subset has "
             "@dataclass, without arguments)");
     }
+    for (auto& b : s.targets)  // generics: classes are not (yet)
+      if (auto p = b->kind == ExprKind::Subscript ? dotted(*b->kids[0]) : std::nullopt;
+          p && resolve_special(*p) == "typing.Generic") {
+        error(b->pos, "E1010", "a generic class (Generic[T]) is outside the ppy subset");
+        return;
+      }
     if (s.targets.size() > 1) error(s.targets[1]->pos, "E1010", "multiple inheritance is outside the ppy subset");
     if (!s.targets.empty()) {
       const Expr& b = *s.targets[0];
@@ -953,12 +986,21 @@ class Declarer {
   ModuleInfo& m_;
   DiagnosticEngine& d_;
   bool quiet_ = false;  ///< fold() without reporting (a trial)
+  /// generics: an instantiation's type parameters, bound (declare_instance).
+  std::map<std::string, Ty> type_args_;
+  friend void frontend::declare_instance(ModuleInfo&, FuncDef&, const std::map<std::string, Ty>&, DiagnosticEngine&);
   std::set<std::string> global_names_;  ///< named by a `global` statement in some function
 };
 
 // ---------------------------------------------------------------------------
 
 }  // namespace
+
+void declare_instance(ModuleInfo& m, FuncDef& def, const std::map<std::string, Ty>& args, DiagnosticEngine& diags) {
+  Declarer d(m, diags);
+  d.type_args_ = args;
+  d.declare_function(def);
+}
 
 void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& diags) {
   m.ast = parse_module(text, m.path, diags);

@@ -29,6 +29,7 @@ LowerResult lower_module(const SourceModule& src, const ModuleInterfaces& others
   ModuleInterfaces all = others;
   all.erase(m.name);
   check_module(m, all, diags);
+  instantiate_generics({&m}, all, diags);  // generics (check_generic.cc)
   LowerResult r;
   if (diags.error_count() != before) {
     r.interface = interface_of(m);
@@ -75,6 +76,9 @@ std::vector<std::unique_ptr<ModuleInfo>> check_all(const Project& project, Diagn
     all[mods[i]->name] = interface_of(*mods[i]);
   }
   for (auto& m : mods) check_module(*m, all, diags);
+  std::vector<ModuleInfo*> raw;  // generics: each instantiation asked for, in its template's module
+  for (auto& m : mods) raw.push_back(m.get());
+  instantiate_generics(raw, all, diags);
   return mods;
 }
 

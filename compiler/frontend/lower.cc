@@ -145,6 +145,29 @@ std::string symbol_name(const std::string& module, const std::string& func) {
     if (c == '.') c = '_';
   // A method `Class.m` is `<module>_Class__m`.
   std::string f = func;
+  // generics: an instantiation `first[int]` is `<module>_first_G_int` (docs/ir.md).
+  if (f.find('[') != std::string::npos) {
+    std::string g;
+    int depth = 0;
+    for (char c : f) {
+      if (c == '[') {
+        g += depth++ == 0 ? "_G_" : "_L";
+      } else if (c == ']') {
+        if (--depth > 0) g += "_R";
+      } else if (depth == 0) {
+        g += c;
+      } else if (c == ',') {
+        g += "_C";
+      } else if (c == '|') {
+        g += "_U";
+      } else if (c == '.') {
+        g += "_D";
+      } else if (c != ' ') {
+        g += c;
+      }
+    }
+    f = g;
+  }
   if (size_t dot = f.find('.'); dot != std::string::npos) f.replace(dot, 1, "__");
   return s + "_" + f;
 }

@@ -129,7 +129,7 @@ void Parser::compound_or_simple(std::vector<StmtPtr>& out) {
     if (t.text == "match" && starts_match_stmt()) unsupported(t.pos, "a match statement");
     if (t.text == "type" && peek().kind == Tok::Name && !is_keyword(peek().text) &&
         (peek(2).kind == Tok::Op && (peek(2).text == "=" || peek(2).text == "[")))
-      unsupported(t.pos, "a type alias statement");
+      return out.push_back(type_alias_stmt());  // generics (type_params.cc)
   }
   if (at_op("@")) {
     std::vector<ExprPtr> decos;
@@ -482,7 +482,7 @@ StmtPtr Parser::def_stmt(std::vector<ExprPtr> decos) {
   d->pos = cur().pos;
   d->name = expect_name();
   d->decorators = std::move(decos);
-  if (at_op("[")) unsupported(cur().pos, "a generic function");
+  if (at_op("[")) d->type_params = type_params();  // generics: `def first[T](...)` (type_params.cc)
   expect_op("(");
   bool defaults = false;
   while (!at_op(")")) {

@@ -128,6 +128,11 @@ class Parser {
   /// `class Name[(Base, ...)]:` and its body (docs/language.md, "Classes").
   StmtPtr class_stmt(std::vector<ExprPtr> decos);
   StmtPtr def_stmt(std::vector<ExprPtr> decos);
+  // --- generics (type_params.cc) ---
+  /// PEP 695's `[T, U]` after a def's or a class's name: the parameters' names.
+  std::vector<std::string> type_params();
+  /// `type Name = T` (PEP 695): read as `Name: TypeAlias = T`.
+  StmtPtr type_alias_stmt();
 
   // --- expressions (parser_expressions.cc) ---
   ExprPtr node(ExprKind k, Pos p);

@@ -215,6 +215,7 @@ absl::StatusOr<Project> load_project(const std::string& path) {
     PPY_ASSIGN_OR_RETURN(m.text, read_text(fp));
     p.modules.push_back(std::move(m));
     p.entry = p.modules[0].name;
+    PPY_RETURN_IF_ERROR(add_stdlib_modules(p));  // heapq, bisect ... (stdlib.cc)
     return p;
   }
   p.root = path;
@@ -243,6 +244,7 @@ absl::StatusOr<Project> load_project(const std::string& path) {
     for (const auto& m : p.modules) str_append(names, names.empty() ? "" : ", ", m.name);
     return coded_error("E1204", str_cat("the entry module ", p.entry, " is not in the project; the modules are ", names));
   }
+  PPY_RETURN_IF_ERROR(add_stdlib_modules(p));  // heapq, bisect ... (stdlib.cc)
   return p;
 }
 

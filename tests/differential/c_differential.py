@@ -24,6 +24,19 @@ sys.path.insert(0, HERE)
 import differential  # noqa: E402  (the python3 runner and the helpers)
 
 
+def imports_stdlib(path):
+    """Whether a program file imports a standard module written in ppy (stdlib/*.ppy,
+    docs/stdlib.md): ppy compiles that as a second module, so the program is a project
+    to link first."""
+    names = {n[:-4] for n in os.listdir(os.path.join(HERE, "..", "..", "stdlib")) if n.endswith(".ppy")}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            words = line.replace(",", " ").split()
+            if len(words) >= 2 and words[0] in ("import", "from") and words[1].split(".")[0] in names:
+                return True
+    return False
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ppy", required=True)
@@ -61,7 +74,7 @@ def main():
             shutil.copyfile(prog, target)
         for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
             source = target
-            if os.path.isdir(target):
+            if os.path.isdir(target) or imports_stdlib(target):
                 source = os.path.join(tmp, f"linked{level}.ppyir")
                 got = differential.run([ppy, "emit", "linked-ir", "-O", level, target, "-o", source], tmp, args.timeout)
                 if got[0] != 0:

@@ -43,6 +43,10 @@ struct FuncSignature {
   std::vector<std::string> effects;      ///< sorted; empty means pure
   std::string gpu_kind;                  ///< "", "kernel" or "device"
   bool exported = false;
+  /// generics: a generic function's type parameters (its param_types and
+  /// result_type are then its annotations as written, `list[T]`); callers ask
+  /// its module for each instantiation (`first[int]`, docs/ir.md).
+  std::vector<std::string> type_params;
 };
 
 /// What other modules may use of a module.

@@ -76,6 +76,16 @@ struct Project {
 /// E1204 an entry module that does not exist, E1205 an unreadable file.
 absl::StatusOr<Project> load_project(const std::string& path);
 
+/// The standard library's ppy modules (docs/stdlib.md, "Modules written in
+/// ppy"): `$PPY_STDLIB` when set, else `<the executable's folder>/../share/ppy/stdlib`
+/// (the build tree's and an install's), else the source tree's `stdlib/`.
+std::string stdlib_dir();
+
+/// Adds to `p` each standard library module its modules import (and those
+/// import, in turn) that the project does not define itself: a module of the
+/// project shadows the standard library's, as in Python (stdlib.cc).
+absl::Status add_stdlib_modules(Project& p);
+
 /// The module name a source file gets: its path under `source_root` without the
 /// extension, '/' replaced by '.', a trailing `.__init__` dropped
 /// (`src/pkg/mod.ppy` under `src` -> `pkg.mod`).

@@ -1,0 +1,91 @@
+// generics: deep copies of the AST as the parser made it. Each instantiation
+// of a generic function is checked (and so annotated) on a copy of its
+// template of its own.
+#include "generics.h"
+
+namespace ppy::frontend::checking {
+namespace {
+
+ExprPtr clone_expr(const Expr* e);
+
+std::vector<ExprPtr> clone_exprs(const std::vector<ExprPtr>& v) {
+  std::vector<ExprPtr> out;
+  out.reserve(v.size());
+  for (auto& e : v) out.push_back(clone_expr(e.get()));
+  return out;
+}
+
+ExprPtr clone_expr(const Expr* e) {
+  if (!e) return nullptr;
+  auto c = std::make_unique<Expr>();
+  c->kind = e->kind;
+  c->pos = e->pos;
+  c->depth = e->depth;
+  c->ival = e->ival;
+  c->fval = e->fval;
+  c->bval = e->bval;
+  c->str = e->str;
+  c->kids = clone_exprs(e->kids);
+  c->ops = e->ops;
+  for (auto& k : e->keywords) c->keywords.push_back(Keyword{k.name, k.pos, clone_expr(k.value.get())});
+  return c;
+}
+
+std::vector<StmtPtr> clone_body(const std::vector<StmtPtr>& body);
+
+StmtPtr clone_stmt(const Stmt& s) {
+  auto c = std::make_unique<Stmt>();
+  c->kind = s.kind;
+  c->pos = s.pos;
+  c->targets = clone_exprs(s.targets);
+  c->value = clone_expr(s.value.get());
+  c->annotation = clone_expr(s.annotation.get());
+  c->op = s.op;
+  c->body = clone_body(s.body);
+  c->orelse = clone_body(s.orelse);
+  if (s.def) c->def = clone_def(*s.def);
+  c->module = s.module;
+  c->names = s.names;
+  for (auto& h : s.handlers) {
+    Handler n;
+    n.pos = h.pos;
+    n.classes = h.classes;
+    n.name = h.name;
+    n.name_pos = h.name_pos;
+    n.body = clone_body(h.body);
+    c->handlers.push_back(std::move(n));
+  }
+  c->finalbody = clone_body(s.finalbody);
+  return c;
+}
+
+std::vector<StmtPtr> clone_body(const std::vector<StmtPtr>& body) {
+  std::vector<StmtPtr> out;
+  out.reserve(body.size());
+  for (auto& s : body) out.push_back(clone_stmt(*s));
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<FuncDef> clone_def(const FuncDef& d) {
+  auto c = std::make_unique<FuncDef>();
+  c->name = d.name;
+  c->pos = d.pos;
+  for (auto& p : d.params) {
+    Param n;
+    n.name = p.name;
+    n.pos = p.pos;
+    n.annotation = clone_expr(p.annotation.get());
+    n.default_value = clone_expr(p.default_value.get());
+    c->params.push_back(std::move(n));
+  }
+  c->returns = clone_expr(d.returns.get());
+  c->decorators = clone_exprs(d.decorators);
+  c->body = clone_body(d.body);
+  c->type_params = d.type_params;
+  c->incomplete = d.incomplete;
+  return c;
+}
+
+}  // namespace ppy::frontend::checking
