@@ -1,0 +1,42 @@
+// Unset fields (field_init.h): which fields get a set flag, so that a read
+// before any assignment raises AttributeError, and which need none.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "ppy/frontend/frontend.h"
+#include "ppy/ir/text.h"
+
+namespace ppy::frontend {
+namespace {
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string ir_of(const std::string& src) {
+  DiagnosticEngine d;
+  LowerResult r = lower_module({"m", "m.ppy", src}, {}, d);
+  EXPECT_FALSE(d.has_errors());
+  return r.module ? ir::print_module(*r.module) : "";
+}
+
+TEST(FieldInit, FieldsAssignedFirstInInitNeedNoFlag) {
+  std::string ir = ir_of(
+      "class P:\n    def __init__(self, x: int, y: int) -> None:\n        self.x = x\n        self.y: int = y + self.x\n"
+      "        self.show()\n\n    def show(self) -> None:\n        print(self.x, self.y)\n\n\n"
+      "class Q(P):\n    def __init__(self, x: int) -> None:\n        super().__init__(x, 1)\n        self.z = 2\n\n\n"
+      "def main() -> None:\n    print(Q(1).z)\n");
+  EXPECT_THAT(ir, HasSubstr("__isset_z"));  // P's __init__ hands self to show() before Q sets z
+  EXPECT_THAT(ir, Not(HasSubstr("__isset_x")));
+  EXPECT_THAT(ir, Not(HasSubstr("__isset_y")));
+}
+
+TEST(FieldInit, AnEarlyReturnLeavesTheRestFlagged) {
+  std::string ir = ir_of(
+      "class C:\n    def __init__(self, n: int) -> None:\n        self.a = n\n        if n < 0:\n"
+      "            return\n        self.b = n\n\n\ndef main() -> None:\n    print(C(1).b)\n");
+  EXPECT_THAT(ir, HasSubstr("__isset_b"));
+  EXPECT_THAT(ir, HasSubstr("has no attribute 'b'"));
+  EXPECT_THAT(ir, Not(HasSubstr("__isset_a")));
+}
+
+}  // namespace
+}  // namespace ppy::frontend
