@@ -25,6 +25,7 @@ llvm::GlobalVariable* ModuleLowering::frames() {
 }
 
 llvm::Constant* ModuleLowering::code(const ir::Function& f) {
+  if (auto* g = module_->getNamedGlobal(str_cat(f.name(), ".code"))) return g;
   auto* init = llvm::ConstantStruct::getAnon(ctx_, {string(ir::trace_frame_name(f)), string(ir::trace_file(f))});
   auto* gv = new llvm::GlobalVariable(*module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
                                       str_cat(f.name(), ".code"));
@@ -44,6 +45,15 @@ void FunctionLowering::begin_frame() {
     llvm::IRBuilder<> pb(prologue_, prologue_->begin());
     frame_ = pb.CreateAlloca(ft, nullptr, "frame");
   }
+  // A function that calls nothing an exception could come through raises
+  // only from its own guards: its frame is linked on their failing edges
+  // alone, so it costs nothing until it raises.
+  bool calls = false;
+  ir::walk(f_.body(), [&](const ir::Operation& op) { calls = calls || may_raise_through(op); });
+  if (!calls) {
+    lazy_frame_ = true;
+    return;
+  }
   caller_frame_ = b_.CreateLoad(llvm::PointerType::get(ctx(), 0), m_.frames(), "caller_frame");
   b_.CreateStore(caller_frame_, b_.CreateStructGEP(ft, frame_, 0));
   b_.CreateStore(m_.code(f_), b_.CreateStructGEP(ft, frame_, 1));
@@ -54,7 +64,13 @@ void FunctionLowering::begin_frame() {
 
 void FunctionLowering::mark_line(llvm::IRBuilder<>& b) {
   if (!frame_) return;
-  b.CreateStore(llvm::ConstantInt::get(i64(), line_), b.CreateStructGEP(frame_type(ctx()), frame_, 2));
+  llvm::StructType* ft = frame_type(ctx());
+  if (lazy_frame_) {  // on a failing edge: the frame is linked here, as it raises
+    b.CreateStore(b.CreateLoad(llvm::PointerType::get(ctx(), 0), m_.frames()), b.CreateStructGEP(ft, frame_, 0));
+    b.CreateStore(m_.code(f_), b.CreateStructGEP(ft, frame_, 1));
+    b.CreateStore(frame_, m_.frames());
+  }
+  b.CreateStore(llvm::ConstantInt::get(i64(), line_), b.CreateStructGEP(ft, frame_, 2));
 }
 
 bool FunctionLowering::may_raise_through(const ir::Operation& op) {

@@ -299,6 +299,7 @@ class FunctionLowering {
   llvm::Value* frame_ = nullptr;              ///< tracebacks: this call's ppy_rt_frame, if it keeps one
   llvm::Value* caller_frame_ = nullptr;       ///< ppy_rt_frames on entry, put back at each return
   int64_t line_ = 0;                          ///< the source line of the op being lowered
+  bool lazy_frame_ = false;                   ///< the frame is linked only where a guard fails
 };
 
 }  // namespace ppy::llvm_backend
