@@ -187,6 +187,7 @@ class CWriter {
   ir::TraceRole trace_ = ir::TraceRole::kNone;  ///< tracebacks: the function's frame (c_trace.cc)
   int64_t trace_line_ = 0;
   int64_t trace_guard_at_ = 0;  ///< the line of the guard being written
+  std::map<const ir::Operation*, int64_t> trace_lines_;  ///< each op's line, in reverse post-order
   std::string out_;
   int indent_ = 0;
   absl::Status status_;

@@ -370,7 +370,8 @@ void ModuleWriter::block_ops(const ir::Block& b) {
       // An argument computed with effects (a call, a raise) is computed here,
       // after what was printed before it: a print() of its own.
       if (item->kind == PrintItem::Value && tree_has_effects(op.operand(0))) flush_prints(prints);
-      if (op.loc() && op.loc()->line) src_line_ = op.loc()->line;  // tracebacks (issue 34)
+      // tracebacks (issue 34): a print() written for several items has its first one's line
+      if (prints.empty() && op.loc() && op.loc()->line) src_line_ = op.loc()->line;
       prints.push_back(*item);
       continue;
     }

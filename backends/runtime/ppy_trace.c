@@ -117,16 +117,20 @@ PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const c
   int64_t lines[PPY_RT_TRACE_KEPT];
   size_t n = 0;
   const ppy_rt_frame* f = ppy_rt_frames;
+  int owner_added = 0;
   if (again && f) { /* the catching frame, at the line it had when it first caught it */
     codes[n] = f->code;
     lines[n++] = ppy_rt_trace_kept.n ? ppy_rt_trace_kept.lines[ppy_rt_trace_kept.n - 1] : f->line;
-    f = f->prev;
+    if (f == try_frames) /* caught again by a try of the same frame */
+      owner_added = 1;
+    else
+      f = f->prev;
   }
-  for (; f && f != try_frames && n < PPY_RT_TRACE_KEPT; f = f->prev) {
+  for (; !owner_added && f && f != try_frames && n < PPY_RT_TRACE_KEPT; f = f->prev) {
     codes[n] = f->code;
     lines[n++] = f->line;
   }
-  if (f && n < PPY_RT_TRACE_KEPT) { /* the try's own frame */
+  if (!owner_added && f && n < PPY_RT_TRACE_KEPT) { /* the try's own frame */
     codes[n] = f->code;
     lines[n++] = f->line;
   }
