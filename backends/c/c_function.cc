@@ -36,6 +36,7 @@ absl::StatusOr<std::string> CWriter::function(const ir::Function& f) {
     line(str_cat(c_type(t), " ", values.name(v), " = ", zero(t), ";"));
   }
   if (recursive_.count(&f)) line("ppy_rt_enter();");
+  trace_begin(f);  // tracebacks (issue 34, c_trace.cc)
   if (auto s = source::structure(f)) {
     seq(*s, true);
   } else {
@@ -108,7 +109,8 @@ void CWriter::ret(const ir::Operation& t, bool last) {
     line(gpu_ ? "return;" : "ppy_rt_raise(\"SystemError\", \"reached core.unreachable\");");
     return;
   }
-  bool cleanup = recursive_.count(fn_) != 0;
+  trace_mark(t);  // tracebacks (issue 34): the value may call
+  bool cleanup = recursive_.count(fn_) != 0 || trace_ == ir::TraceRole::kOwns;
   std::string value = t.num_operands() ? expr(t.operand(0)).text : "";
   bool braces = cleanup && !value.empty();
   if (braces) {
@@ -119,6 +121,7 @@ void CWriter::ret(const ir::Operation& t, bool last) {
     value = "result";
   }
   if (recursive_.count(fn_)) line("ppy_rt_leave();");
+  trace_leave();
   if (!value.empty())
     line(str_cat("return ", value, ";"));
   else if (!last)

@@ -7,6 +7,8 @@ namespace ppy::backends::cgen {
 
 void CWriter::statement(const ir::Operation& op) {
   const std::string& n = op.name();
+  if (int64_t line = trace_line_of(op)) trace_line_ = line;  // tracebacks (issue 34, c_trace.cc)
+  if (ir::core_op(op) != ir::CoreOp::Guard) trace_mark(op);
   switch (ir::core_op(op)) {
     case ir::CoreOp::Store:
       return store(op);
@@ -14,8 +16,10 @@ void CWriter::statement(const ir::Operation& op) {
       return buffer_store(op);
     case ir::CoreOp::Guard: {
       ir::GuardException e = ir::guard_exception(op);
-      line(str_cat("if (", negate(op.operand(0)).text, ") ppy_rt_raise(", c_string(e.exception), ", ",
-                   c_string(e.message), ");"));
+      trace_guard_at_ = trace_line_;
+      std::string at = trace_guard_line();  // the frame's line, on the failing branch only
+      line(str_cat("if (", negate(op.operand(0)).text, ") ", at.empty() ? "" : "(", at, "ppy_rt_raise(",
+                   c_string(e.exception), ", ", c_string(e.message), ")", at.empty() ? "" : ")", ";"));
       return;
     }
     case ir::CoreOp::Call:

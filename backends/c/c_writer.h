@@ -18,6 +18,7 @@
 #include "ppy/source/structure.h"
 #include "ppy/backends/source/values.h"
 #include "ppy/runtime/abi.h"
+#include "ppy/ir/trace.h"
 
 namespace ppy::backends::cgen {
 
@@ -104,6 +105,21 @@ class CWriter {
   /// Refuses the function being written (the first refusal wins).
   void fail(const ir::Operation& op, std::string what);
 
+  // --- tracebacks (issue 34, c_trace.cc) ---
+
+  /// The frame's declaration and link at the function's start (none for a
+  /// function that cannot raise; an outlined try body uses its enclosing one's).
+  void trace_begin(const ir::Function& f);
+  /// `ppy_tb->line = N;` before `op` when an exception may come through it.
+  void trace_mark(const ir::Operation& op);
+  bool trace_raises_through(const ir::Operation& op);
+  /// `op`'s line, or the first of the ops it is written with (0: none).
+  int64_t trace_line_of(const ir::Operation& op);
+  /// `ppy_tb->line = N, ` for a guard's failing branch (N: the guard's line).
+  std::string trace_guard_line();
+  /// Unlinks the frame before a return.
+  void trace_leave();
+
   // --- statements (c_statements.cc) ---
 
   void statement(const ir::Operation& op);
@@ -168,6 +184,10 @@ class CWriter {
   const ir::Function* fn_ = nullptr;
   const source::FunctionValues* values_ = nullptr;
   bool gpu_ = false;
+  ir::TraceRole trace_ = ir::TraceRole::kNone;  ///< tracebacks: the function's frame (c_trace.cc)
+  int64_t trace_line_ = 0;
+  int64_t trace_guard_at_ = 0;  ///< the line of the guard being written
+  std::map<const ir::Operation*, int64_t> trace_lines_;  ///< each op's line, in reverse post-order
   std::string out_;
   int indent_ = 0;
   absl::Status status_;

@@ -40,6 +40,7 @@ absl::Status FunctionLowering::run() {
     b_.CreateStore(deeper, m_.depth());
     prologue_end_ = b_.GetInsertBlock();
   }
+  begin_frame();  // tracebacks (issue 34)
   // Entry: the parameters feed the entry block's arguments.
   const ir::Block* entry = f_.body().entry();
   {
@@ -91,6 +92,7 @@ absl::Status FunctionLowering::run() {
 
 void FunctionLowering::leave() {
   if (depth_) b_.CreateStore(depth_, m_.depth());
+  if (caller_frame_) b_.CreateStore(caller_frame_, m_.frames());  // tracebacks (issue 34)
 }
 
 absl::Status FunctionLowering::branch_to(const ir::Successor& s, llvm::BasicBlock* from) {
@@ -122,6 +124,8 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     if (!lv) return fail(op, "an operand is not defined before its use");
     args.push_back(lv);
   }
+  if (op.loc() && op.loc()->line) line_ = op.loc()->line;  // tracebacks (issue 34)
+  if (frame_ && may_raise_through(op)) mark_line(b_);
   ir::Type rt = op.num_results() ? op.result(0)->type() : ir::Type::void_();
   llvm::Type* rlt = op.num_results() ? m_.type(rt) : nullptr;
   if (op.num_results() && !rlt) return fail(op, str_cat("a result of type ", rt.str()));

@@ -133,6 +133,10 @@ class ModuleLowering {
     return new llvm::GlobalVariable(*module_, llvm::Type::getInt64Ty(ctx_), false, llvm::GlobalValue::ExternalLinkage,
                                     nullptr, "ppy_rt_depth");
   }
+  /// Tracebacks (issue 34, lower_trace.cc): the runtime's `ppy_rt_frames`,
+  /// and the constant `ppy_rt_code` naming `f` for its frames.
+  llvm::GlobalVariable* frames();
+  llvm::Constant* code(const ir::Function& f);
   bool has_function(const std::string& name) const { return functions_.count(name) != 0; }
   /// Functions on a call cycle within this module: they count their depth
   /// (RecursionError, as the interpreter and python3 raise).
@@ -180,11 +184,12 @@ class FunctionLowering {
 
   /// The block that raises `name: message`, one per distinct pair.
   llvm::BasicBlock* raise_block(const std::string& name, const std::string& message) {
-    std::string key = name + '\0' + message;
+    std::string key = name + '\0' + message + (frame_ ? str_cat('\0', line_) : std::string());
     auto it = raise_blocks_.find(key);
     if (it != raise_blocks_.end()) return it->second;
     auto* bb = llvm::BasicBlock::Create(ctx(), "raise", fn_);
     llvm::IRBuilder<> rb(bb);
+    mark_line(rb);  // tracebacks: the frame's line, written on the failing edge only
     auto* call = rb.CreateCall(m_.support("ppy_rt_raise"), {m_.string(name), m_.string(message)});
     call->setDoesNotReturn();
     rb.CreateUnreachable();
@@ -214,6 +219,14 @@ class FunctionLowering {
     require_no_overflow(b_.CreateNot(overflow));
     return result;
   }
+
+  /// Tracebacks (issue 34, lower_trace.cc): links this function's frame into
+  /// the runtime's chain (in the prologue) when it may raise; `leave` unlinks it.
+  void begin_frame();
+  /// Writes the line being lowered into the frame, where `b` inserts.
+  void mark_line(llvm::IRBuilder<>& b);
+  /// Whether `op` is a call through which an exception may come.
+  static bool may_raise_through(const ir::Operation& op);
 
   absl::Status lower_op(const ir::Operation& op);
   absl::Status lower_arith(const ir::Operation& op);
@@ -283,6 +296,10 @@ class FunctionLowering {
   bool counts_depth_ = false;
   llvm::Value* depth_ = nullptr;              ///< ppy_rt_depth on entry
   llvm::BasicBlock* prologue_end_ = nullptr;  ///< where the prologue enters the body
+  llvm::Value* frame_ = nullptr;              ///< tracebacks: this call's ppy_rt_frame, if it keeps one
+  llvm::Value* caller_frame_ = nullptr;       ///< ppy_rt_frames on entry, put back at each return
+  int64_t line_ = 0;                          ///< the source line of the op being lowered
+  bool lazy_frame_ = false;                   ///< the frame is linked only where a guard fails
 };
 
 }  // namespace ppy::llvm_backend

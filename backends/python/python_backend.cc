@@ -187,7 +187,8 @@ class PythonBackend : public Backend {
   absl::StatusOr<BuildResult> build(ModuleList modules, const fs::path& output_dir, BackendContext&) const override {
     BuildResult result;
     for (const ir::Module* m : modules) {
-      PPY_ASSIGN_OR_RETURN(std::string text, python_source(*m));
+      PPY_ASSIGN_OR_RETURN(auto traced, python_source_traced(*m));
+      std::string& text = traced.first;
       fs::path rel = python_module_path(m->name(), modules);
       fs::path path = output_dir / rel;
       std::error_code ec;
@@ -196,6 +197,13 @@ class PythonBackend : public Backend {
       out << text;
       if (!out.flush()) return absl::InternalError(str_cat("cannot write ", path.string()));
       result.outputs.push_back(rel);
+      // Tracebacks (issue 34): the module's table beside it, `<module>.py.trace.json`.
+      fs::path table_rel = rel;
+      table_rel += ".trace.json";
+      std::ofstream table(output_dir / table_rel, std::ios::binary);
+      table << traced.second;
+      if (!table.flush()) return absl::InternalError(str_cat("cannot write ", (output_dir / table_rel).string()));
+      result.outputs.push_back(table_rel);
     }
     return result;
   }

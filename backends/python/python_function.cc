@@ -74,16 +74,22 @@ absl::StatusOr<std::string> ModuleWriter::function(const ir::Function& f) {
     if (ir::core_op(op) == ir::CoreOp::Store && op.num_operands() == 2)
       if (const std::string* g = global_of(op.operand(1))) assigned.insert(*g);
   });
+  size_t shift = 0;  // tracebacks (issue 34): what goes before out_'s marks
   if (!assigned.empty()) {
     std::string names;
     for (auto& g : assigned) str_append(names, names.empty() ? "" : ", ", g);
-    out_ = str_cat("    global ", names, "\n", out_);
+    std::string global_line = str_cat("    global ", names, "\n");
+    shift = global_line.size();
+    out_ = global_line + out_;
   }
   if (out_.empty()) out_ = "    pass\n";
-  return str_cat("def ", fn_names_.at(f.name()), "(", params, "):\n", out_);
+  std::string head = str_cat("def ", fn_names_.at(f.name()), "(", params, "):\n");
+  trace_function_text(shift + head.size());
+  return head + out_;
 }
 
 void ModuleWriter::line(std::string_view text) {
+  trace_mark();  // tracebacks (issue 34)
   out_.append(static_cast<size_t>(indent_) * 4, ' ');
   out_ += text;
   out_ += "\n";
@@ -123,6 +129,7 @@ void ModuleWriter::seq(const Seq& s, bool top) {
         break;
       case Node::Kind::Return: {
         const ir::Operation& t = *n.op;
+        if (t.loc() && t.loc()->line) src_line_ = t.loc()->line;  // tracebacks (issue 34)
         if (ir::core_op(t) == ir::CoreOp::Unreachable) {
           line(unreachable_text(*fn_));
         } else if (t.num_operands() == 0) {
@@ -146,6 +153,7 @@ void ModuleWriter::seq(const Seq& s, bool top) {
 
 void ModuleWriter::if_stmt(const Node& n, bool elif) {
   const ir::Value* c = n.op->operand(0);
+  if (n.op->loc() && n.op->loc()->line) src_line_ = n.op->loc()->line;  // tracebacks (issue 34)
   const Seq* then_s = &n.then_seq;
   const Seq* else_s = &n.else_seq;
   Expr cond = expr(c);
@@ -362,6 +370,8 @@ void ModuleWriter::block_ops(const ir::Block& b) {
       // An argument computed with effects (a call, a raise) is computed here,
       // after what was printed before it: a print() of its own.
       if (item->kind == PrintItem::Value && tree_has_effects(op.operand(0))) flush_prints(prints);
+      // tracebacks (issue 34): a print() written for several items has its first one's line
+      if (prints.empty() && op.loc() && op.loc()->line) src_line_ = op.loc()->line;
       prints.push_back(*item);
       continue;
     }
@@ -372,6 +382,7 @@ void ModuleWriter::block_ops(const ir::Block& b) {
 }
 
 void ModuleWriter::statement(const ir::Operation& op) {
+  if (op.loc() && op.loc()->line) src_line_ = op.loc()->line;  // tracebacks (issue 34)
   switch (ir::core_op(op)) {
     case ir::CoreOp::Store:
       return store(op);

@@ -55,6 +55,7 @@ absl::StatusOr<std::string> ModuleWriter::run() {
   for (auto& f : m_.functions()) {
     if (f->is_declaration()) continue;
     PPY_ASSIGN_OR_RETURN(std::string text, function(*f));
+    trace_function(*f, body.size() + 2);  // tracebacks (issue 34)
     str_append(body, "\n\n", text);
   }
   std::string helpers = helper_definitions(helpers_, &uses_math_);
@@ -81,10 +82,12 @@ absl::StatusOr<std::string> ModuleWriter::run() {
     }
   }
   out += helpers;
+  size_t body_at = out.size();
   out += body;
   if (const ir::Function* main = entry()) {
     str_append(out, "\n\nif __name__ == \"__main__\":\n    ", fn_names_.at(main->name()), "()\n");
   }
+  trace_module(out, body_at);
   return out;
 }
 

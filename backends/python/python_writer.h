@@ -27,6 +27,7 @@
 #include "ppy/backends/source/values.h"
 #include "ppy/ir/core_ops.h"
 #include "ppy/ir/ir.h"
+#include "ppy/ir/trace.h"
 #include "python_text.h"
 
 namespace ppy::backends::python {
@@ -56,6 +57,8 @@ class ModuleWriter {
   explicit ModuleWriter(const ir::Module& m) : m_(m) {}
 
   [[nodiscard]] absl::StatusOr<std::string> run();
+  /// After run(): the module's traceback table (python_trace.cc), JSON.
+  [[nodiscard]] std::string trace_table() const;
 
  private:
   // --- the module and its names (python_module.cc) ---
@@ -179,6 +182,29 @@ class ModuleWriter {
   /// ppy_str_slice and ppy_list_slice: a subscript that omits the bounds the
   /// source omitted.
   Expr slice(const ir::Operation& op);
+
+  // --- tracebacks (issue 34, python_trace.cc) ---
+
+  /// A line about to be written at out_'s end maps to source line src_line_.
+  void trace_mark();
+  /// The function's text is written: its marks move to offsets in that text
+  /// (`shift`: the bytes put before out_).
+  void trace_function_text(size_t shift);
+  /// The function's text goes at `offset` in the module's body.
+  void trace_function(const ir::Function& f, size_t offset);
+  /// The whole module's text is `out`, its body starting at `body_at`.
+  void trace_module(const std::string& out, size_t body_at);
+  struct TraceFunction {
+    std::string py_name, frame_name;
+    ir::TraceRole role;
+  };
+  int64_t src_line_ = 0;
+  std::vector<std::pair<size_t, int64_t>> marks_;              ///< out_ offset -> source line
+  std::vector<std::pair<size_t, int64_t>> text_marks_;         ///< the last function text's offset -> source line
+  std::vector<std::pair<size_t, int64_t>> body_marks_;         ///< body offset -> source line
+  std::vector<std::pair<int64_t, int64_t>> generated_lines_;   ///< generated line -> source line
+  std::vector<TraceFunction> trace_functions_;
+  std::string trace_file_;
 
   const ir::Module& m_;
   Bounds bounds_;

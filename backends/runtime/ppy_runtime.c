@@ -2,6 +2,7 @@
  * buffering, raising and try, recursion and arithmetic guards, the collector's
  * start. */
 #include "ppy_runtime.h"
+#include "ppy_trace.h"
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
 
@@ -9,6 +10,7 @@
 /* Output                                                                    */
 
 PPY_RT_DATA int64_t ppy_rt_depth;
+PPY_RT_DATA ppy_rt_frame* ppy_rt_frames; /* tracebacks (issue 34): ppy_trace.h */
 
 static struct {
   char buf[1 << 16];
@@ -31,6 +33,7 @@ static struct {
   ppy_rt_raise_fn raise_hook; /* ppy_rt_set_raise_hook */
   int exit_status;            /* SystemExit: the status sys.exit asked for (ppy_rt_set_exit) */
   int exit_prints;            /* SystemExit: its message goes to stderr (sys.exit("message")) */
+  ppy_rt_frame* try_frames;   /* tracebacks (issue 34): the frames where the innermost ppy_rt_try began */
 } ppy_rt_state;               /* zero-initialized: recursion_limit 0 means 1000 */
 
 PPY_RT_API void ppy_rt_flush(void) {
@@ -95,6 +98,7 @@ PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* messa
   if (ppy_rt_state.raise_hook) ppy_rt_state.raise_hook(name, message);
   /* A raise a try catches flushes nothing, as in python3 (issue 33). */
   int status = 1;
+  if (ppy_rt_state.quiet) ppy_rt_trace_caught(ppy_rt_state.try_frames, name, message); /* tracebacks (issue 34) */
   if (!ppy_rt_state.quiet) status = ppy_rt_uncaught(name, message);
   ppy_rt_state.error_name = name;
   ppy_rt_state.error_message = message ? message : "";
@@ -123,6 +127,7 @@ PPY_RT_API int ppy_rt_uncaught(const char* name, const char* message) {
     }
     status = ppy_rt_state.exit_status;
   } else {
+    ppy_rt_traceback(name, message); /* tracebacks (issue 34): the frames under way, ppy_trace.c */
     ppy_rt_write_err(name, strlen(name));
     if (message && message[0]) {
       ppy_rt_write_err(": ", 2);
@@ -154,6 +159,7 @@ PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
   volatile int status = 0;
   ppy_rt_state.trap = &trap;
   ppy_rt_depth = 0;
+  ppy_rt_frames = NULL; /* tracebacks (issue 34) */
   if (setjmp(trap) == 0)
     entry();
   else
@@ -161,6 +167,7 @@ PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
                                                                                           : 1;
   ppy_rt_state.trap = saved;
   ppy_rt_depth = 0;
+  ppy_rt_frames = NULL;
   ppy_rt_flush();
   return status;
 }
@@ -176,7 +183,10 @@ PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg) {
   jmp_buf trap;
   jmp_buf* saved = ppy_rt_state.trap;
   int64_t depth = ppy_rt_depth;
+  ppy_rt_frame* volatile frames = ppy_rt_frames; /* tracebacks (issue 34): the unwound frames' chain */
+  ppy_rt_frame* volatile try_frames = ppy_rt_state.try_frames;
   int quiet = ppy_rt_state.quiet;
+  ppy_rt_state.try_frames = ppy_rt_frames;
   volatile int64_t status = 0;
   ppy_rt_state.trap = &trap;
   ppy_rt_state.quiet = 1;
@@ -187,6 +197,8 @@ PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg) {
   ppy_rt_state.trap = saved;
   ppy_rt_state.quiet = quiet;
   ppy_rt_depth = depth;
+  ppy_rt_frames = frames;
+  ppy_rt_state.try_frames = try_frames;
   return status;
 }
 

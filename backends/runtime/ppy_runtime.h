@@ -147,7 +147,7 @@ PPY_RT_API void ppy_rt_gc_init(void);
   X(ppy_rt_flush) X(ppy_rt_raise) X(ppy_rt_overflow) X(ppy_rt_run) X(ppy_rt_call) X(ppy_rt_try)     \
   X(ppy_rt_enter) X(ppy_rt_leave) X(ppy_pow_i64) X(ppy_int_floordiv) X(ppy_int_floormod)            \
   X(ppy_float_floormod) X(ppy_float_floordiv) X(ppy_float_to_i64) X(ppy_rt_depth)                  \
-  PPY_PRINT_SYMBOLS(X) PPY_LIST_GUARD_SYMBOLS(X)
+  PPY_PRINT_SYMBOLS(X) PPY_LIST_GUARD_SYMBOLS(X) PPY_TRACE_SYMBOLS(X)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -176,5 +176,6 @@ extern PPY_RT_INTERNAL int ppy_rt_gc_ready;
 /* What PPY_RT_SYMBOLS names, declared for whoever includes this header. */
 #include "ppy_list.h"
 #include "ppy_print.h"
+#include "ppy_trace.h"
 
 #endif /* PPY_RUNTIME_H */

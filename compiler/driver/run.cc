@@ -11,6 +11,7 @@
 
 #include "diagnostics.h"
 #include "jit.h"
+#include "python_trace_hook.h"
 #include "run_c.h"
 #include "run_sanitized.h"
 #include "ppy/driver/build_cache.h"
@@ -60,7 +61,8 @@ int run_python(const RunOptions& opts, Streams io) {
   // run as `__main__` from the build's folder, its arguments as sys.argv.
   // A module of the build named like one python3 has loaded already (the
   // standard library's bisect, written in ppy: docs/stdlib.md) is the build's.
-  std::string runner = str_cat("import runpy, sys, os; sys.path.insert(0, sys.argv.pop(1)); ",
+  std::string runner = str_cat(python_traceback_hook(project->root),  // tracebacks (issue 34)
+                               "import runpy, sys, os; sys.path.insert(0, sys.argv.pop(1)); ",
                                "[sys.modules.pop(n[:-3], None) for n in os.listdir(sys.path[0]) if n.endswith('.py')]; ",
                                "sys.argv[0] = sys.argv[1]; ",
                                "del sys.argv[1]; runpy.run_module('", entry, "', run_name='__main__', ",
@@ -165,6 +167,14 @@ int run(const RunOptions& opts, Streams io) {
   argv.clear();
   for (std::string& a : argv_text) argv.push_back(a.data());
   ppy_sys_set_argv(static_cast<int>(argv.size()), argv.data());
+  // Tracebacks (issue 34) quote source lines from the files the locations
+  // name, relative to the program's folder.
+  static std::string source_root;
+  std::error_code ec;
+  std::filesystem::path target_path = std::filesystem::absolute(opts.target, ec);
+  source_root = std::filesystem::is_directory(target_path, ec) ? target_path.string()
+                                                               : target_path.parent_path().string();
+  ppy_rt_set_source_root(source_root.c_str());
   if (opts.profile || opts.pgo || opts.profile_out) return run_profiled(opts, io);
   if (opts.sanitize) return run_sanitized(opts, io);
   if (opts.backend && *opts.backend == "python") return run_python(opts, io);

@@ -9,6 +9,7 @@
 #include "callable.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
+#include "suggest_members.h"
 #include "types.h"
 
 namespace ppy::frontend::checking {
@@ -165,7 +166,8 @@ bool BodyChecker::bind_args(Expr& e, const std::string& fname, const std::vector
   for (auto& k : e.keywords) {
     auto it = std::find(names.begin(), names.end(), k.name);
     if (it == names.end()) {
-      error(k.pos, "E1032", str_cat(fname, "() got an unexpected keyword argument '", k.name, "'"));
+      error(k.pos, "E1032",
+            str_cat(fname, "() got an unexpected keyword argument '", k.name, "'", keyword_suggestion(k.name, names)));
       return false;
     }
     size_t i = static_cast<size_t>(it - names.begin());

@@ -6,6 +6,7 @@
 #include "checker_internal.h"
 #include "exception_classes.h"
 #include "ppy/util/str_cat.h"
+#include "suggest_members.h"
 #include "types.h"
 
 namespace ppy::frontend::checking {
@@ -37,7 +38,8 @@ Ty BodyChecker::field_read(Expr& e, Ty bt) {
       error(e.pos, "E1010",
             str_cat("a method as a value ('", c.name, ".", e.str, "') is outside the ppy subset: call it"));
     else
-      error(e.pos, "E1030", str_cat("'", c.name, "' object has no attribute '", e.str, "'"));
+      error(e.pos, "E1030",
+            str_cat("'", c.name, "' object has no attribute '", e.str, "'", member_suggestion(c, e.str)));
     return Ty::Error;
   }
   effect("reads");
@@ -71,7 +73,8 @@ void BodyChecker::field_assign(Expr& t, Ty vt, const Expr& v) {
     error(t.pos, "E1030",
           str_cat("'", c.name, "' object has no attribute '", t.str,
                   "' (a class's fields are what its __init__ assigns, or a "
-                  "dataclass's annotations)"));
+                  "dataclass's annotations)",
+                  member_suggestion(c, t.str)));
     return;
   }
   Ty ft = c.fields[static_cast<size_t>(i)].second;
@@ -159,7 +162,8 @@ Ty BodyChecker::method_call(Expr& e, Expr& callee, Ty bt) {
     else if (c.field(name) >= 0)
       error(callee.pos, "E1010", str_cat("calling field '", name, "' of ", c.name, " is outside the ppy subset"));
     else
-      error(callee.pos, "E1030", str_cat("'", c.name, "' object has no attribute '", name, "'"));
+      error(callee.pos, "E1030",
+            str_cat("'", c.name, "' object has no attribute '", name, "'", member_suggestion(c, name)));
     return Ty::Error;
   }
   std::string qual = str_cat(ty_name(it->second), ".", name);

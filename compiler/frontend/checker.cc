@@ -12,6 +12,7 @@
 #include "checker_internal.h"
 #include "format_template.h"
 #include "ppy/util/str_cat.h"
+#include "suggest_members.h"
 #include "types.h"
 
 namespace ppy::frontend {
@@ -268,6 +269,13 @@ std::vector<std::string> init_order(const ModuleInfo& m, const ModuleInterfaces&
 
 }  // namespace
 
+/// The project's module names: candidates for a misspelt import (suggest_members.h).
+static std::vector<std::string> project_modules(const ModuleInterfaces& all) {
+  std::vector<std::string> names;
+  for (auto& [name, _] : all) names.push_back(name);
+  return names;
+}
+
 void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& diags) {
   // Import bindings: every project module named must exist, and every imported name.
   for (auto& [local, b] : m.bindings) {
@@ -283,7 +291,8 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
       if (!found || b.module == m.name)
         diags.error("E1070", m.path, b.pos.line, b.pos.col,
                     b.module == m.name ? str_cat("module ", m.name, " imports itself")
-                                       : str_cat("no module named '", b.module, "' in the project"));
+                                       : str_cat("no module named '", b.module, "' in the project",
+                                                 module_suggestion(b.module, project_modules(all))));
       continue;
     }
     auto mod = all.find(b.module);
@@ -293,7 +302,8 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
     if ((mod == all.end() && !package) || b.module == m.name) {
       diags.error("E1070", m.path, b.pos.line, b.pos.col,
                   b.module == m.name ? str_cat("module ", m.name, " imports from itself")
-                                     : str_cat("no module named '", b.module, "' in the project"));
+                                     : str_cat("no module named '", b.module, "' in the project",
+                                               module_suggestion(b.module, project_modules(all))));
       continue;
     }
     if (mod != all.end() && mod->second.functions.count(b.name)) {

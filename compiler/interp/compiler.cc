@@ -85,6 +85,9 @@ class Compiler {
     Code code;
     code_ = &code;
     code.name = f.name();
+    code.frame_name = ir::trace_frame_name(f);  // tracebacks (issue 34)
+    code.file = ir::trace_file(f);
+    code.trace_role = ir::trace_role(f);
     code.nparams = 0;
     for (auto& p : f.params()) code.nparams += width(p.type);
     code.nresults = 0;
@@ -118,8 +121,11 @@ class Compiler {
           code.nregs += width(r.type());
         }
       }
+    int32_t line = f.loc() ? static_cast<int32_t>(f.loc()->line) : 0;
     for (auto& b : f.body().blocks())
       for (auto& op : b->operations()) {
+        if (op->loc() && op->loc()->line) line = static_cast<int32_t>(op->loc()->line);
+        code.lines.push_back(line);  // tracebacks (issue 34): an op without a location has the previous one's
         Inst in = lower(*op);
         if (!error_.empty()) {
           code.error = ppy::str_cat("@", f.name(), ": ", error_);

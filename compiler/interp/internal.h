@@ -16,6 +16,7 @@
 #include "ppy/interp/interp.h"
 #include "ppy/ir/core_ops.h"
 #include "ppy/ir/ir.h"
+#include "ppy/ir/trace.h"
 #include "ppy_runtime.h"
 
 namespace ppy::interp::detail {
@@ -41,6 +42,15 @@ using Slots = std::vector<Slot, traceable_allocator<Slot>>;
 inline Slot* elems(Buffer* b) { return static_cast<Slot*>(b->data); }
 
 /// A Python exception on its way to the top: ends the program with status 1.
+struct Code;
+
+/// A frame an exception came through (tracebacks, issue 34): the function and
+/// the line it was at.
+struct TraceEntry {
+  const Code* code = nullptr;
+  int32_t line = 0;
+};
+
 struct PyError {
   std::string name;
   std::string message;
@@ -48,6 +58,8 @@ struct PyError {
   /// null and empty for a builtin exception.
   void* object = nullptr;
   std::string classes;
+  /// The frames it came through so far, innermost first (tracebacks, issue 34).
+  std::vector<TraceEntry> trace;
 };
 
 /// The IR cannot be run as given: ends the program with status 2.
@@ -184,6 +196,11 @@ struct Code {
   int32_t nresults = 0;
   int32_t nparams = 0;
   std::string error;  ///< set when the function could not be compiled
+  /// Tracebacks (issue 34): each inst's source line, the frame's name and
+  /// file, and how the function takes part (ppy/ir/trace.h).
+  std::vector<int32_t> lines;
+  std::string frame_name, file;
+  ir::TraceRole trace_role = ir::TraceRole::kOwns;
 };
 
 /// Raises a Python exception: it unwinds to run_main (or a capture_status call).

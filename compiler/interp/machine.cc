@@ -75,6 +75,15 @@ class Machine {
 
   ~Machine() { flush(); }
 
+  /// Tracebacks (issue 34): `e` as it ends the program. Raised again by the
+  /// function whose try caught it (an `except` that does not match, a
+  /// `finally`), it carries the frames it first came through, as in python3.
+  std::vector<TraceEntry> uncaught_trace(const PyError& e) const {
+    std::vector<TraceEntry> trace = e.trace;
+    if (reraised(e)) trace.insert(trace.begin(), caught_.trace.begin(), caught_.trace.end());
+    return trace;
+  }
+
   void run(int32_t entry) {
     const Code& code = codes_[entry];
     if (!code.error.empty()) throw InternalError{code.error};
@@ -122,6 +131,7 @@ class Machine {
         out[callee.nresults].i = 0;
       } catch (const PyError& e) {
         depth_ = saved;
+        keep_caught(e, caller);  // tracebacks (issue 34)
         ppy_exc_set(e.name.c_str(), e.message.c_str());
         if (!e.classes.empty()) ppy_exc_set_object(e.object, e.classes.c_str());
         out[callee.nresults].i = 1;
@@ -131,6 +141,23 @@ class Machine {
     ++depth_;
     exec(callee, f, out);
     --depth_;
+  }
+
+  /// What the last try caught: its frames, innermost first, and the function
+  /// whose try it was.
+  struct Caught {
+    std::string name, message;
+    const Code* owner = nullptr;
+    std::vector<TraceEntry> trace;
+  };
+  bool reraised(const PyError& e) const {
+    return caught_.owner && !e.trace.empty() && e.trace.front().code == caught_.owner && e.name == caught_.name &&
+           e.message == caught_.message;
+  }
+  void keep_caught(const PyError& e, const Code& owner) {
+    std::vector<TraceEntry> trace = e.trace;
+    if (reraised(e)) trace.insert(trace.begin(), caught_.trace.begin(), caught_.trace.end());
+    caught_ = {e.name, e.message, &owner, std::move(trace)};
   }
 
   static void take(const Code& code, const Edge& e, Slot* r) {
@@ -153,6 +180,7 @@ class Machine {
   void exec(const Code& code, Slot* r, Slot* results) {
     const Inst* base = code.insts.data();
     const Inst* ip = base;
+    try {  // tracebacks (issue 34): an exception passing through notes this frame's line
     for (;;) {
       const Inst& in = *ip++;
       switch (in.op) {
@@ -425,8 +453,14 @@ class Machine {
           throw InternalError{ppy::str_cat("@", code.name, ": ", code.strings[static_cast<size_t>(in.imm)])};
       }
     }
+    } catch (PyError& e) {
+      size_t at = static_cast<size_t>(ip - base);
+      e.trace.push_back({&code, at && at <= code.lines.size() ? code.lines[at - 1] : 0});
+      throw;
+    }
   }
 
+  Caught caught_;  ///< tracebacks (issue 34)
   const ir::Module& m_;
   std::ostream& out_;
   RunOptions opts_;
@@ -443,6 +477,23 @@ struct Sinks {
 };
 
 }  // namespace
+
+/// Writes python3's traceback of the frames `trace` names (innermost first):
+/// an outlined try body's line is its enclosing function's, an adapter has
+/// no frame (ppy/ir/trace.h).
+static void write_traceback(const std::vector<TraceEntry>& trace) {
+  std::vector<const char*> functions, files;
+  std::vector<int64_t> lines;
+  for (auto it = trace.rbegin(); it != trace.rend(); ++it) {
+    const Code& c = *it->code;
+    if (c.trace_role == ir::TraceRole::kBorrows && !lines.empty()) lines.back() = it->line;
+    if (c.trace_role != ir::TraceRole::kOwns) continue;
+    functions.push_back(c.frame_name.c_str());
+    files.push_back(c.file.c_str());
+    lines.push_back(it->line);
+  }
+  ppy_rt_traceback_write(functions.data(), files.data(), lines.data(), functions.size());
+}
 
 int run_function(const ir::Module& m, int32_t entry, std::ostream& out, std::ostream& err, const RunOptions& opts) {
   ppy_rt_gc_init();
@@ -474,6 +525,7 @@ int run_function(const ir::Module& m, int32_t entry, std::ostream& out, std::ost
     machine.run(entry);
   } catch (const PyError& e) {
     machine.flush();
+    if (e.name != "SystemExit") write_traceback(machine.uncaught_trace(e));  // tracebacks (issue 34)
     // As the runtime reports it: `<Name>: <message>` and 1, or SystemExit's
     // status and message (issue 33).
     return ppy_rt_uncaught(e.name.c_str(), e.message.c_str());

@@ -8,7 +8,8 @@ For each level and language: `ppy emit c PROGRAM -O N --standalone` (a project i
 linked first: `ppy emit linked-ir` to one .ppyir, then `ppy emit c` of that), then
 `cc -std=c11 -Wall -Werror -O1 prog.c -lgc -lm` (`c++ -std=c++17`), then the program.
 Stdout and the exit status must equal python3's on the original program, and
-when python3 raised, the last line of stderr must equal `<name>.error`. Exit 0
+when python3 raised, the last line of stderr must equal `<name>.error` and, at
+-O0, the traceback python3's (differential.traceback_of says what is normalized). Exit 0
 when all agree, 1 with a report, 77 (skipped) for a module that is not a program.
 """
 
@@ -106,6 +107,10 @@ def main():
                     problems.append(f"{label}: exit status {got[0]}, python3 {py[0]}\n  stderr: {got[2].strip()[-1500:]}")
                 elif got[0] != 0 and error_line is not None and differential.last_line(got[2]) != error_line:
                     problems.append(f"{label}: the error reads {differential.last_line(got[2])!r}, python3's {error_line!r}")
+                if level == "0":  # tracebacks (issue 34), without quoted source: it runs elsewhere
+                    # Frames and names only: the c road's line of a call through a class's
+                    # method dispatch may be its statement's neighbour (docs/runtime.md).
+                    differential.check_traceback(label, got, py, problems, quotes=False, numbers=False)
                 if got[1] != py[1]:
                     problems.append(f"{label}: stdout differs from python3's:\n" + differential.diff(py[1], got[1], "python3", label))
     name = os.path.basename(prog)

@@ -29,7 +29,10 @@ directory holding those files, so a program may read and write files there.
 Stderr is compared too: python3's with its traceback dropped (the lines from
 `Traceback (most recent call last):` up to the exception's line) against
 ppy's, so an uncaught exception's line, `sys.exit("message")` and writes to
-`sys.stderr` must read the same.
+`sys.stderr` must read the same. At -O0 the traceback itself must be python3's
+on every road (issue 34; traceback_of says what is normalized: files by base
+name, python3's caret lines, and the executable's quoted source lines); a
+program that raises also runs its executable at -O0 for it.
 
 With `--backend python` the only road is `ppy run --backend python`: the python
 backend's output run by python3, whose last stderr line must also equal
@@ -158,6 +161,63 @@ def without_traceback(stderr):
         skipping = False
         out.append(line)
     return "".join(out)
+
+
+FRAME = re.compile(r'^  File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<function>.*)$')
+
+
+def traceback_of(stderr, quotes=True, numbers=True):
+    """The last traceback in `stderr`, normalized to what every road can print
+    alike (issue 34): each frame's file by its base name, only frames of the
+    program's own files (python3 run by the test's runner adds `<string>`,
+    `<frozen runpy>` and pyrun.py frames), python3 3.11's caret lines (`~~^^`)
+    dropped, with `quotes` false the quoted source lines too (a built
+    executable run elsewhere has no source to quote), with `numbers` false the
+    line numbers. None without one."""
+    lines = stderr.splitlines()
+    starts = [i for i, l in enumerate(lines) if l.startswith("Traceback (most recent call last):")]
+    if not starts:
+        return None
+    out, keep = [], False
+    for l in lines[starts[-1] + 1:]:
+        m = FRAME.match(l)
+        if m:
+            base = os.path.basename(m.group("file"))
+            keep = base.endswith((".ppy", ".py")) and base not in ("pyrun.py", "runpy.py")
+            if keep:
+                line = m.group("line") if numbers else "N"
+                out.append(f'  File "{base}", line {line}, in {m.group("function")}')
+            continue
+        if l.startswith("    "):
+            if keep and quotes and l.strip() and set(l.strip()) - set("^~"):
+                out.append(l)
+            continue
+        if l.startswith("  [Previous line repeated"):
+            if keep:
+                out.append(l)
+            continue
+        out.append(l)
+        break
+    return out
+
+
+def check_traceback(label, got, py, problems, quotes=True, numbers=True):
+    """The traceback `got` prints must be python3's (traceback_of says what is
+    normalized), where python3 printed one."""
+    want = traceback_of(py[2], quotes, numbers)
+    if want is None or got[0] != py[0]:
+        return
+    have = traceback_of(got[2], quotes, numbers)
+    # A module whose top-level code is only the `if __name__ == "__main__":`
+    # guard has no function for it on the IR (its entry is main itself), so
+    # ppy prints no `<module>` frame for it: python3's is dropped then.
+    if have and want and want[0].endswith(", in <module>") and not have[0].endswith(", in <module>"):
+        want = want[1:]
+        while want and want[0].startswith("    "):
+            want = want[1:]
+    if have != want:
+        problems.append(f"{label}: the traceback differs from python3's:\n"
+                        + diff("\n".join(want) + "\n", "\n".join(have or []) + "\n", "python3", label))
 
 
 def exception_name(stderr):
@@ -313,6 +373,8 @@ def compare_backend(args, ppy, target, py, error_line, problems):
         got = run([ppy, "run", "--backend", args.backend, "-O", level, target] + sep, os.path.dirname(target),
                   args.timeout, program=True)
         check_road(label, got, py, problems, error_line)
+        if level == "0":  # tracebacks (issue 34): at -O0, where no frame is inlined into its caller
+            check_traceback(label, got, py, problems)
 
 
 def compare_roads(args, ppy, prog, cwd, scratch, py, problems):
@@ -331,6 +393,9 @@ def compare_roads(args, ppy, prog, cwd, scratch, py, problems):
                 problems.append(f"opt -passes=verify refuses {ll} (-O{level}): {v.stderr[-1500:]}")
     roads = [r.strip() for r in args.roads.split(",") if r.strip()]
     exe_levels = {l.strip() for l in args.exe_levels.split(",") if l.strip()}
+    # A program that raises runs its executable at -O0 too: its traceback (issue 34).
+    if py[0] != 0 and traceback_of(py[2]) is not None and "0" in args.levels.split(","):
+        exe_levels.add("0")
     for level, road in [(l.strip(), r) for l in args.levels.split(",") if l.strip() for r in roads
                         if r != "exe" or l.strip() in exe_levels]:
         label = {"jit": f"ppy run -O{level}", "interp": f"ppy run --interp -O{level}",
@@ -341,13 +406,16 @@ def compare_roads(args, ppy, prog, cwd, scratch, py, problems):
             continue
         got = run(cmd, cwd, args.timeout, program=True)
         check_road(label, got, py, problems)
+        if level == "0":  # tracebacks (issue 34): at -O0, where no frame is inlined into its caller
+            check_traceback(label, got, py, problems, quotes=road != "exe")
         if road == "exe" and os.path.basename(prog).startswith("io_") and got[0] == py[0]:
             # Stdout and stderr into one pipe: the executable flushes where python3 does.
             py_merged = run(PY_COMMAND + [prog], cwd, args.timeout, program=True, merged=True)
             exe_merged = run(cmd, cwd, args.timeout, program=True, merged=True)
-            if without_traceback(py_merged[1]) != exe_merged[1]:
+            if without_traceback(py_merged[1]) != without_traceback(exe_merged[1]):
                 problems.append(f"{label}: stdout and stderr in one pipe interleave otherwise than python3's:\n"
-                                + diff(without_traceback(py_merged[1]), exe_merged[1], "python3", label))
+                                + diff(without_traceback(py_merged[1]), without_traceback(exe_merged[1]), "python3",
+                                       label))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,10 @@ int64_t binary_search_search(ppy_list* xs, int64_t target) {
   int64_t t_4 = 0;
   int64_t t_5 = 0;
   int64_t t_6 = 0;
+  static const ppy_rt_code ppy_tb_code = {"search", "binary_search.ppy"};
+  ppy_rt_frame ppy_tb_frame = {ppy_rt_frames, &ppy_tb_code, 1};
+  ppy_rt_frame* const ppy_tb = &ppy_tb_frame;
+  ppy_rt_frames = ppy_tb;
   lo = 0;
   hi = ppy_c_sub(ppy_list_len(xs), 1);
   goto block1;
@@ -38,13 +42,17 @@ block1:;
     goto block2;
   }
 block2:;
-  return -1;
+  {
+    int64_t result = -1;
+    ppy_rt_frames = ppy_tb_frame.prev;
+    return result;
+  }
 block3:;
   t = ppy_int_floordiv(ppy_c_add(lo, hi), 2);
   t_2 = ppy_list_len(xs);
   t_3 = t < 0;
   t_4 = t_3 ? t + t_2 : t;
-  if (!((t_4 >= 0) && (t_4 < t_2))) ppy_rt_raise("IndexError", "list index out of range");
+  if (!((t_4 >= 0) && (t_4 < t_2))) (ppy_tb->line = 6, ppy_rt_raise("IndexError", "list index out of range"));
   if (PPY_LIST_I64(xs)[t_4] == target) {
     goto block7;
   } else {
@@ -53,7 +61,7 @@ block3:;
 block4:;
   t_5 = ppy_list_len(xs);
   t_6 = t_3 ? t + t_5 : t;
-  if (!((t_6 >= 0) && (t_6 < t_5))) ppy_rt_raise("IndexError", "list index out of range");
+  if (!((t_6 >= 0) && (t_6 < t_5))) (ppy_tb->line = 8, ppy_rt_raise("IndexError", "list index out of range"));
   if (PPY_LIST_I64(xs)[t_6] < target) {
     goto block6;
   } else {
@@ -66,7 +74,11 @@ block6:;
   lo = t + 1;
   goto block1;
 block7:;
-  return t;
+  {
+    int64_t result = t;
+    ppy_rt_frames = ppy_tb_frame.prev;
+    return result;
+  }
 }
 
 void binary_search_main(void) {
@@ -75,6 +87,11 @@ void binary_search_main(void) {
   int64_t i = 0;
   int64_t t_3 = 0;
   int64_t t_4 = 0;
+  static const ppy_rt_code ppy_tb_code = {"main", "binary_search.ppy"};
+  ppy_rt_frame ppy_tb_frame = {ppy_rt_frames, &ppy_tb_code, 15};
+  ppy_rt_frame* const ppy_tb = &ppy_tb_frame;
+  ppy_rt_frames = ppy_tb;
+  ppy_tb->line = 16;
   t = ppy_list_new_i64(7);
   PPY_LIST_I64(t)[0] = 1;
   PPY_LIST_I64(t)[1] = 3;
@@ -83,6 +100,7 @@ void binary_search_main(void) {
   PPY_LIST_I64(t)[4] = 9;
   PPY_LIST_I64(t)[5] = 11;
   PPY_LIST_I64(t)[6] = 13;
+  ppy_tb->line = 17;
   t_2 = ppy_list_new_i64(6);
   PPY_LIST_I64(t_2)[0] = 1;
   PPY_LIST_I64(t_2)[1] = 7;
@@ -93,6 +111,7 @@ void binary_search_main(void) {
   i = 0;
   while (i < ppy_list_len(t_2)) {
     t_3 = PPY_LIST_I64(t_2)[i];
+    ppy_tb->line = 18;
     t_4 = binary_search_search(t, t_3);
     ppy_print_i64(t_3);
     ppy_print_space();
@@ -100,4 +119,5 @@ void binary_search_main(void) {
     ppy_print_newline();
     i = i + 1;
   }
+  ppy_rt_frames = ppy_tb_frame.prev;
 }

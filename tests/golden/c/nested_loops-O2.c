@@ -26,6 +26,10 @@ void nested_loops_main(void) {
   int64_t i_4 = 0;
   int64_t count_2 = 0;
   int64_t count_3 = 0;
+  static const ppy_rt_code ppy_tb_code = {"main", "nested_loops.ppy"};
+  ppy_rt_frame ppy_tb_frame = {ppy_rt_frames, &ppy_tb_code, 1};
+  ppy_rt_frame* const ppy_tb = &ppy_tb_frame;
+  ppy_rt_frames = ppy_tb;
   i = 1;
   while (1) {
     if (i < 5) {
@@ -67,6 +71,7 @@ void nested_loops_main(void) {
   }
   ppy_print_i64(count);
   ppy_print_newline();
+  ppy_rt_frames = ppy_tb_frame.prev;
 }
 
 int main(void) { return ppy_rt_run(nested_loops_main); }

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "ppy/backend/backend.h"
@@ -17,6 +18,10 @@ namespace ppy::backends {
 /// is expected to have passed `validate`; what the writer cannot express is an
 /// E1802 refusal all the same.
 absl::StatusOr<std::string> python_source(const ir::Module& module);
+/// The same and its traceback table (JSON: the source file, generated line ->
+/// source line, function -> frame name and role), which `ppy run --backend
+/// python` reads to print the original's traceback (issue 34, python_trace.cc).
+absl::StatusOr<std::pair<std::string, std::string>> python_source_traced(const ir::Module& module);
 
 /// Where `build` writes a module: `pkg/mod.py`, or `pkg/__init__.py` for a
 /// module another module of `modules` is nested in.

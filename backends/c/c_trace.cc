@@ -1,0 +1,109 @@
+// Tracebacks in C (issue 34, docs/runtime.md "Tracebacks"): a function that
+// may raise links a `ppy_rt_frame` (ppy_trace.h) into the runtime's chain at
+// entry and unlinks it at each return; the frame's line is written before a
+// statement through which an exception may come (a call), and for a guard
+// only on its failing branch. The same frames and names as the LLVM road
+// (ppy/ir/trace.h).
+#include <set>
+#include <vector>
+
+#include "c_writer.h"
+#include "ppy/ir/trace.h"
+#include "ppy/runtime/abi.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::backends::cgen {
+
+namespace {
+
+bool call_may_raise(const ir::Operation& op) {
+  switch (ir::core_op(op)) {
+    case ir::CoreOp::Call:
+    case ir::CoreOp::CallIndirect:
+      return true;
+    case ir::CoreOp::CallExtern: {
+      const runtime::RuntimeFunction* fn = runtime::runtime_callee(op);
+      return !fn || fn->has(runtime::kRaises) || fn->has(runtime::kNoReturn);
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void CWriter::trace_begin(const ir::Function& f) {
+  trace_ = gpu_ ? ir::TraceRole::kNone : ir::trace_role(f);
+  trace_line_ = 0;
+  // Each op's line: its own, else the one before it in reverse post-order (an
+  // op without a location has its predecessor's, whatever order the C is in).
+  trace_lines_.clear();
+  if (trace_ != ir::TraceRole::kNone && f.body().entry()) {
+    std::vector<const ir::Block*> order;
+    std::set<const ir::Block*> seen{f.body().entry()};
+    std::vector<std::pair<const ir::Block*, size_t>> stack{{f.body().entry(), 0}};
+    while (!stack.empty()) {
+      auto& [blk, next] = stack.back();
+      const ir::Operation* t = blk->terminator();
+      if (t && next < t->successors().size()) {
+        const ir::Block* s = t->successors()[next++].block;
+        if (seen.insert(s).second) stack.push_back({s, 0});
+        continue;
+      }
+      order.push_back(blk);
+      stack.pop_back();
+    }
+    int64_t line = f.loc() ? static_cast<int64_t>(f.loc()->line) : 0;
+    for (auto it = order.rbegin(); it != order.rend(); ++it)
+      for (auto& op : (*it)->operations()) {
+        if (op->loc() && op->loc()->line) line = op->loc()->line;
+        trace_lines_[op.get()] = line;
+      }
+  }
+  if (trace_ == ir::TraceRole::kNone) return;
+  if (trace_ == ir::TraceRole::kBorrows) {  // an outlined try body: its lines are its enclosing function's
+    line("ppy_rt_frame* const ppy_tb = ppy_rt_frames;");
+    line("(void)ppy_tb;");
+    return;
+  }
+  line(str_cat("static const ppy_rt_code ppy_tb_code = {", c_string(ir::trace_frame_name(f)), ", ",
+               c_string(ir::trace_file(f)), "};"));
+  trace_line_ = f.loc() ? static_cast<int64_t>(f.loc()->line) : 0;
+  line(str_cat("ppy_rt_frame ppy_tb_frame = {ppy_rt_frames, &ppy_tb_code, ", trace_line_, "};"));
+  line("ppy_rt_frame* const ppy_tb = &ppy_tb_frame;");
+  line("ppy_rt_frames = ppy_tb;");
+}
+
+bool CWriter::trace_raises_through(const ir::Operation& op) {
+  if (call_may_raise(op)) return true;
+  for (const ir::Value* v : op.operands())
+    if (values_->inlined(v) && v->def() && trace_raises_through(*v->def())) return true;
+  return false;
+}
+
+int64_t CWriter::trace_line_of(const ir::Operation& op) {
+  if (op.loc() && op.loc()->line) return op.loc()->line;
+  if (auto it = trace_lines_.find(&op); it != trace_lines_.end() && it->second) return it->second;
+  for (const ir::Value* v : op.operands())  // an op without one: what it is written with
+    if (values_->inlined(v) && v->def())
+      if (int64_t line = trace_line_of(*v->def())) return line;
+  return 0;
+}
+
+void CWriter::trace_mark(const ir::Operation& op) {
+  if (trace_ == ir::TraceRole::kNone || !trace_raises_through(op)) return;
+  int64_t at = trace_line_of(op);
+  if (!at) at = trace_line_;
+  line(str_cat("ppy_tb->line = ", at, ";"));
+}
+
+std::string CWriter::trace_guard_line() {
+  if (trace_ == ir::TraceRole::kNone) return "";
+  return str_cat("ppy_tb->line = ", trace_guard_at_, ", ");
+}
+
+void CWriter::trace_leave() {
+  if (trace_ == ir::TraceRole::kOwns) line("ppy_rt_frames = ppy_tb_frame.prev;");
+}
+
+}  // namespace ppy::backends::cgen

@@ -1,0 +1,178 @@
+/* ppy_trace.c: tracebacks of uncaught exceptions (ppy_trace.h). */
+#include "ppy_trace.h"
+
+#ifndef PPY_RT_DECLARATIONS_ONLY
+
+static const char* ppy_rt_source_root;
+
+PPY_RT_API void ppy_rt_set_source_root(const char* root) { ppy_rt_source_root = root; }
+
+/** Writes line `line` of `file`, stripped of its indentation and its end, as
+ * python3 quotes it (four spaces in); nothing when the file cannot be read. */
+static void ppy_rt_trace_quote(const char* file, int64_t line) {
+  FILE* f = NULL;
+  if (file[0] != '/' && ppy_rt_source_root && ppy_rt_source_root[0]) {
+    size_t rl = strlen(ppy_rt_source_root), fl = strlen(file);
+    char* path = (char*)malloc(rl + fl + 2);
+    if (!path) return;
+    memcpy(path, ppy_rt_source_root, rl);
+    path[rl] = '/';
+    memcpy(path + rl + 1, file, fl + 1);
+    f = fopen(path, "r");
+    free(path);
+  }
+  if (!f) f = fopen(file, "r");
+  if (!f) return;
+  char buf[4096];
+  int64_t at = 1;
+  int found = 0;
+  while (fgets(buf, sizeof buf, f)) {
+    size_t n = strlen(buf);
+    if (at == line) {
+      found = 1;
+      break;
+    }
+    if (n && buf[n - 1] == '\n') ++at;
+  }
+  fclose(f);
+  if (!found) return;
+  const char* s = buf;
+  while (*s == ' ' || *s == '\t' || *s == '\f') ++s;
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t')) --n;
+  if (!n) return;
+  ppy_rt_write_err("    ", 4);
+  ppy_rt_write_err(s, n);
+  ppy_rt_write_err("\n", 1);
+}
+
+/** The frame printed last and how often it came again since, for python3's
+ * `[Previous line repeated N more times]` after three alike (a recursion). */
+typedef struct {
+  const char *function, *file;
+  int64_t line, count;
+} ppy_rt_trace_run;
+
+static void ppy_rt_trace_repeated(ppy_rt_trace_run* run) {
+  if (run->count <= 3) return;
+  char text[96];
+  int64_t more = run->count - 3;
+  int len = snprintf(text, sizeof text, "  [Previous line repeated %lld more time%s]\n", (long long)more,
+                     more == 1 ? "" : "s");
+  ppy_rt_write_err(text, (size_t)len);
+}
+
+static void ppy_rt_trace_frame(ppy_rt_trace_run* run, const char* function, const char* file, int64_t line) {
+  if (run->function && run->line == line && strcmp(run->function, function) == 0 && strcmp(run->file, file) == 0) {
+    if (++run->count > 3) return;
+  } else {
+    ppy_rt_trace_repeated(run);
+    run->function = function;
+    run->file = file;
+    run->line = line;
+    run->count = 1;
+  }
+  char num[32];
+  int len = snprintf(num, sizeof num, "%lld", (long long)line);
+  ppy_rt_write_err("  File \"", 8);
+  ppy_rt_write_err(file, strlen(file));
+  ppy_rt_write_err("\", line ", 8);
+  ppy_rt_write_err(num, (size_t)len);
+  ppy_rt_write_err(", in ", 5);
+  ppy_rt_write_err(function, strlen(function));
+  ppy_rt_write_err("\n", 1);
+  if (line > 0) ppy_rt_trace_quote(file, line);
+}
+
+PPY_RT_API void ppy_rt_traceback_write(const char* const* functions, const char* const* files, const int64_t* lines,
+                                       size_t n) {
+  if (!n) return;
+  static const char head[] = "Traceback (most recent call last):\n";
+  ppy_rt_write_err(head, sizeof head - 1);
+  ppy_rt_trace_run run;
+  memset(&run, 0, sizeof run);
+  for (size_t i = 0; i < n; ++i) ppy_rt_trace_frame(&run, functions[i], files[i], lines[i]);
+  ppy_rt_trace_repeated(&run);
+}
+
+/* The frames the last caught raise unwound, innermost first, ending with the
+   frame of the try that caught it (its line then); `owner` is that frame. */
+enum { PPY_RT_TRACE_KEPT = 256 };
+static struct {
+  const ppy_rt_code* codes[PPY_RT_TRACE_KEPT];
+  int64_t lines[PPY_RT_TRACE_KEPT];
+  size_t n;
+  const ppy_rt_frame* owner;
+  const char* name;
+  const char* message;
+} ppy_rt_trace_kept;
+
+static int ppy_rt_trace_same(const char* a, const char* b) { return strcmp(a ? a : "", b ? b : "") == 0; }
+
+PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const char* name, const char* message) {
+  /* Raised again from the frame that caught it before: what it kept goes on. */
+  int again = ppy_rt_trace_kept.owner && ppy_rt_trace_kept.owner == ppy_rt_frames &&
+              ppy_rt_trace_same(ppy_rt_trace_kept.name, name) && ppy_rt_trace_same(ppy_rt_trace_kept.message, message);
+  const ppy_rt_code* codes[PPY_RT_TRACE_KEPT];
+  int64_t lines[PPY_RT_TRACE_KEPT];
+  size_t n = 0;
+  const ppy_rt_frame* f = ppy_rt_frames;
+  int owner_added = 0;
+  if (again && f) { /* the catching frame, at the line it had when it first caught it */
+    codes[n] = f->code;
+    lines[n++] = ppy_rt_trace_kept.n ? ppy_rt_trace_kept.lines[ppy_rt_trace_kept.n - 1] : f->line;
+    if (f == try_frames) /* caught again by a try of the same frame */
+      owner_added = 1;
+    else
+      f = f->prev;
+  }
+  for (; !owner_added && f && f != try_frames && n < PPY_RT_TRACE_KEPT; f = f->prev) {
+    codes[n] = f->code;
+    lines[n++] = f->line;
+  }
+  if (!owner_added && f && n < PPY_RT_TRACE_KEPT) { /* the try's own frame */
+    codes[n] = f->code;
+    lines[n++] = f->line;
+  }
+  if (again && ppy_rt_trace_kept.n > 1 && n + ppy_rt_trace_kept.n - 1 <= PPY_RT_TRACE_KEPT) {
+    /* inner frames first: what was kept (less its catching frame, now in front) */
+    size_t inner = ppy_rt_trace_kept.n - 1;
+    memmove(ppy_rt_trace_kept.codes + inner, codes, n * sizeof codes[0]);
+    memmove(ppy_rt_trace_kept.lines + inner, lines, n * sizeof lines[0]);
+    n += inner;
+  } else {
+    memcpy(ppy_rt_trace_kept.codes, codes, n * sizeof codes[0]);
+    memcpy(ppy_rt_trace_kept.lines, lines, n * sizeof lines[0]);
+  }
+  ppy_rt_trace_kept.n = n;
+  ppy_rt_trace_kept.owner = f;
+  ppy_rt_trace_kept.name = name;
+  ppy_rt_trace_kept.message = message;
+}
+
+PPY_RT_API void ppy_rt_traceback(const char* name, const char* message) {
+  size_t n = 0;
+  for (const ppy_rt_frame* f = ppy_rt_frames; f; f = f->prev) ++n;
+  if (!n) return;
+  /* Raised again by the frame whose try caught it: from where it first came. */
+  int again = ppy_rt_trace_kept.n && ppy_rt_trace_kept.owner == ppy_rt_frames &&
+              ppy_rt_trace_same(ppy_rt_trace_kept.name, name) && ppy_rt_trace_same(ppy_rt_trace_kept.message, message);
+  /* Outermost first, as python3 prints them: the chain reversed, without
+     allocating (the collector may be what failed). */
+  static const char head[] = "Traceback (most recent call last):\n";
+  ppy_rt_write_err(head, sizeof head - 1);
+  ppy_rt_trace_run run;
+  memset(&run, 0, sizeof run);
+  for (size_t k = n; k-- > (again ? 1u : 0u);) {
+    const ppy_rt_frame* f = ppy_rt_frames;
+    for (size_t i = 0; i < k; ++i) f = f->prev;
+    ppy_rt_trace_frame(&run, f->code->function, f->code->file, f->line);
+  }
+  if (again)
+    for (size_t k = ppy_rt_trace_kept.n; k-- > 0;)
+      ppy_rt_trace_frame(&run, ppy_rt_trace_kept.codes[k]->function, ppy_rt_trace_kept.codes[k]->file,
+                         ppy_rt_trace_kept.lines[k]);
+  ppy_rt_trace_repeated(&run);
+}
+
+#endif /* !PPY_RT_DECLARATIONS_ONLY */

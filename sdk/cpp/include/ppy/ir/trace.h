@@ -1,0 +1,31 @@
+#pragma once
+/// Tracebacks (issue 34, docs/runtime.md "Tracebacks"): what a function's
+/// frame is called in python3's traceback, and whether it has one. Every
+/// road that prints tracebacks (LLVM, C, the interpreter) reads these, so a
+/// frame is named once.
+
+#include <string>
+
+#include "ppy/ir/ir.h"
+
+namespace ppy::ir {
+
+/// How a function takes part in tracebacks.
+enum class TraceRole {
+  kOwns,     ///< a frame of its own: it may raise, or holds a try (its body's lines are its own)
+  kNone,     ///< no frame: it cannot raise, or it is an adapter that only calls the real
+             ///< function (`.bound`, `.value`), or device code
+  kBorrows,  ///< a try body the frontend outlined (`.tryN`): its lines are its enclosing function's
+};
+
+[[nodiscard]] TraceRole trace_role(const Function& f);
+
+/// The name python3 prints for a frame of `f` (`in NAME`): the last part of
+/// its qualified name, `<module>` for a module's top level; a generator's
+/// resume function is the generator's frame.
+[[nodiscard]] std::string trace_frame_name(const Function& f);
+
+/// The file `f`'s locations name, or `<unknown>`.
+[[nodiscard]] std::string trace_file(const Function& f);
+
+}  // namespace ppy::ir

@@ -1,0 +1,64 @@
+// Tracebacks: frame names and roles (ppy/ir/trace.h).
+#include "ppy/ir/trace.h"
+
+#include <string_view>
+#include <vector>
+
+#include "ppy/ir/core_ops.h"
+
+namespace ppy::ir {
+
+namespace {
+
+std::vector<std::string> qualname(const Function& f) {
+  std::string q = f.name();
+  if (const Attribute* a = f.attributes().get("ppy.qualname"); a && a->is<std::string>()) q = a->as_string();
+  std::vector<std::string> parts;
+  for (size_t at = 0;;) {
+    size_t dot = q.find('.', at);
+    parts.push_back(q.substr(at, dot == std::string::npos ? std::string::npos : dot - at));
+    if (dot == std::string::npos) break;
+    at = dot + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+TraceRole trace_role(const Function& f) {
+  std::vector<std::string> q = qualname(f);
+  const std::string& last = q.back();
+  if (q.size() > 1 && (last == "bound" || last == "value")) return TraceRole::kNone;
+  if (q.size() > 1 && last.size() > 3 && last.compare(0, 3, "try") == 0 &&
+      last.find_first_not_of("0123456789", 3) == std::string::npos)
+    return TraceRole::kBorrows;
+  if (f.attributes().get("gpu.kind")) return TraceRole::kNone;
+  bool has_try = false;
+  walk(f.body(), [&](const Operation& op) {
+    if (core_op(op) == CoreOp::Call && captures_status(op)) has_try = true;
+  });
+  if (has_try) return TraceRole::kOwns;
+  const Attribute* e = f.attributes().get("ppy.effects");
+  if (!e || !e->is_array()) return TraceRole::kOwns;
+  for (auto& x : e->as_array())
+    if (x.is<std::string>() && x.as_string() == "raises") return TraceRole::kOwns;
+  return TraceRole::kNone;
+}
+
+std::string trace_frame_name(const Function& f) {
+  std::vector<std::string> q = qualname(f);
+  if (q.size() > 1 && q.back() == "resume") q.pop_back();
+  const std::string& last = q.back();
+  if (last == "__main__" || last == "__init__module__" || last == "__module__") return "<module>";
+  // A property's accessor is the property in python3's frame.
+  for (const char* accessor : {"__get_", "__set_", "__del_"})
+    if (last.size() > std::string_view(accessor).size() && last.starts_with(accessor))
+      return last.substr(std::string_view(accessor).size());
+  return last;
+}
+
+std::string trace_file(const Function& f) {
+  return f.loc() && f.loc()->file ? *f.loc()->file : std::string("<unknown>");
+}
+
+}  // namespace ppy::ir
