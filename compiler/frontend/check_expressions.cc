@@ -52,7 +52,9 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       }
       return none_value();
     case ExprKind::Str: return Ty::Str;
-    case ExprKind::Name: return name(e);
+    case ExprKind::Name:
+      if (!pending_empty_.empty()) infer_from_read(e, expected);  // `return result` types `result = []` (check_infer.cc)
+      return name(e);
     case ExprKind::Attribute: return attribute(e);
     case ExprKind::Unary: return unary(e);
     case ExprKind::Binary: return binary(e);

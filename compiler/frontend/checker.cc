@@ -139,6 +139,7 @@ const std::set<std::string>& special_names() {
                                           "ppy.opt",
                                           "typing",
                                           "typing.Optional",
+                                          "typing.Union",  // issue 32 (unions.h)
                                           "typing.Tuple",
                                           "typing.List",
                                           // lazy sequences
