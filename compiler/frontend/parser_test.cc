@@ -170,14 +170,14 @@ TEST(Parser, ADroppedStatementCausesNoFollowOnErrors) {
   // The names a refused statement would bind are not "undefined" afterwards.
   DiagnosticEngine d;
   SourceModule s{"m", "m.ppy",
-                 "def main() -> None:\n    n = 1\n    match n:\n        case 1:\n            y = 2\n"
-                 "    print(y)\n    xs = [1, 2]\n    a, *b = xs\n    print(a, b)\n"};
+                 "def main() -> None:\n    n = 1\n    try:\n        y = 2\n    except* ValueError:\n"
+                 "            pass\n    print(y)\n    xs = [1, 2]\n    a, *b = xs\n    print(a, b)\n"};
   LowerResult r = lower_module(s, {}, d);
   EXPECT_EQ(r.module, nullptr);
   ASSERT_EQ(d.error_count(), 2u) << render_diagnostics(d);
   EXPECT_EQ(d.diagnostics()[0].code, "E1010");
   EXPECT_EQ(d.diagnostics()[1].code, "E1010");
-  EXPECT_EQ(d.diagnostics()[1].line, 8u);
+  EXPECT_EQ(d.diagnostics()[1].line, 9u);
 }
 
 TEST(Parser, DeepNestingIsRefusedNotACrash) {
