@@ -274,6 +274,15 @@ bool BodyChecker::maybe_none(const Expr& e) {
 
 bool BodyChecker::comparable(Ty a, Ty b, const std::string& op) {
   bool eq = op == "==" || op == "!=";
+  if (is_union(a) || is_union(b)) {  // issue 32: equal when the alternative held compares (unions.h)
+    if (!eq) return false;
+    std::vector<Ty> xs = is_union(a) ? union_alts(a) : std::vector<Ty>{a};
+    std::vector<Ty> ys = is_union(b) ? union_alts(b) : std::vector<Ty>{b};
+    for (Ty x : xs)
+      for (Ty y : ys)
+        if (comparable(x, y, op)) return true;
+    return false;
+  }
   if (is_numeric(a) && is_numeric(b)) return true;
   if (a == Ty::Str && b == Ty::Str) return true;
   if (is_list(a) || is_list(b)) return a == b && (eq || orderable(a));

@@ -73,6 +73,7 @@ Value* FunctionLowerer::compound_truth(Value* v, Ty t, Pos p) {
 }
 
 Value* FunctionLowerer::equal(Value* a, Ty at, Value* b, Ty bt, Pos p) {
+  if (is_union(at) || is_union(bt)) return union_equal(a, at, b, bt, p);  // issue 32 (lower_union.cc)
   if (is_class(at) && is_class(bt)) return object_equal(a, at, b, bt, p);
   if (is_none_value(at) && is_none_value(bt)) return const_bool(true, p);
   if (is_none_value(at) || is_none_value(bt)) {

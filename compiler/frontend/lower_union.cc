@@ -144,4 +144,30 @@ Value* FunctionLowerer::isinstance_any(const Expr& e) {
   return r;
 }
 
+namespace {
+
+/// Whether values of types `a` and `b` (neither a union) compare with `==` (check_tuple.cc's rule).
+bool equatable(Ty a, Ty b) {
+  if (is_numeric(a) && is_numeric(b)) return true;
+  if (a == b) return true;
+  if (is_class(a) && is_class(b)) return is_subclass(a, b) || is_subclass(b, a);
+  return false;
+}
+
+}  // namespace
+
+Value* FunctionLowerer::union_equal(Value* a, Ty at, Value* b, Ty bt, Pos p) {
+  if (!is_union(at)) return union_equal(b, bt, a, at, p);
+  return on_tag(
+      a, at, Type::i1(),
+      [&](Value* x, Ty xt) -> Value* {
+        if (is_union(bt))
+          return on_tag(
+              b, bt, Type::i1(),
+              [&](Value* y, Ty yt) { return equatable(xt, yt) ? equal(x, xt, y, yt, p) : const_bool(false, p); }, p);
+        return equatable(xt, bt) ? equal(x, xt, b, bt, p) : const_bool(false, p);
+      },
+      p);
+}
+
 }  // namespace ppy::frontend::lowering

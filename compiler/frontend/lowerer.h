@@ -495,6 +495,8 @@ class FunctionLowerer {
   /// str() (or repr()) of a union: its value's.
   Value* union_text(Value* v, Ty t, bool repr, Pos p);
   Value* union_truth(Value* v, Ty t, Pos p);
+  /// `a == b` where either is a union: false unless the values held compare equal.
+  Value* union_equal(Value* a, Ty at, Value* b, Ty bt, Pos p);
   /// Whether `v` (of static type `t`) is an instance of the builtin type or class `k`.
   Value* instance_test(Value* v, Ty t, Ty k, Pos p);
   /// `isinstance(x, K)` (check_union.cc).
