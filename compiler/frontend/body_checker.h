@@ -340,6 +340,8 @@ class BodyChecker {
   /// The field a match class pattern's positional sub-pattern names (`e.str` "\x02<i>": the i-th of a
   /// dataclass's fields, its __match_args__); false (reported) for any other class.
   bool match_field(Expr& e, const ClassInfo& c);
+  /// The list type among a (maybe optional) union's alternatives: what a list display there makes (else Error).
+  static Ty list_alternative(Ty expected);
   // --- dicts and sets (check_dict.cc) ---
   /// A key (or set element) of type `key` for the table `table`; false (reported) when it is not.
   bool dict_key(Expr& k, Ty key, Ty table);

@@ -10,6 +10,7 @@
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
+#include "unions.h"
 
 namespace ppy::frontend::checking {
 
@@ -145,6 +146,8 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
         error(e.pos, "E1100", "lists are not available in GPU code");
         return Ty::Error;
       }
+      if (is_union(expected) || is_union(optional_inner(expected)))  // the union's list (check_union.cc)
+        expected = list_alternative(expected);
       if (e.kids.empty()) {
         if (is_list(expected)) return expected;
         if (is_list(optional_inner(expected))) return optional_inner(expected);  // `xs: list[int] | None`

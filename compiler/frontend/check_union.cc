@@ -132,6 +132,13 @@ void BodyChecker::union_after_assign(const std::string& n, Ty declared, Ty vt) {
   if (union_tag(inner, vt) >= 0 || is_union(vt)) flow_.not_none.insert(narrow_entry(n, vt));
 }
 
+Ty BodyChecker::list_alternative(Ty expected) {
+  Ty u = is_optional(expected) ? optional_inner(expected) : expected;
+  for (Ty a : union_alts(u))
+    if (is_list(a)) return a;
+  return Ty::Error;
+}
+
 bool BodyChecker::match_field(Expr& e, const ClassInfo& c) {
   size_t i = static_cast<size_t>(std::stoul(e.str.substr(1)));
   if (!c.dataclass || i >= c.fields.size()) {
