@@ -144,6 +144,13 @@ def _ppy_repr_of(x, d):
         return 'True' if x else 'False'
     if c == '[':
         return _ppy_list_repr(x, d[1:])
+    if c == '<':  # a union (tag, alternatives...): what it holds (issue 32)
+        i = 1
+        for _ in range(x[0]):
+            i = _ppy_desc_end(d, i)
+        return _ppy_repr_of(x[1 + x[0]], d[i:_ppy_desc_end(d, i)])
+    if c == '{':  # a dict or set: its own descriptor in braces (issue 32)
+        return _ppy_dict_repr(x, d[1:_ppy_desc_end(d, 0) - 1])
     if c == 'n':
         return 'None'
     if c == '?':
@@ -162,6 +169,15 @@ def _ppy_desc_end(d, i):
     """Where the descriptor at d[i] ends."""
     if d[i] in '[?':
         return _ppy_desc_end(d, i + 1)
+    if d[i] == '<':
+        i += 1
+        while d[i] != '>':
+            i = _ppy_desc_end(d, i)
+    if d[i] == '{':
+        i += 1
+        while d[i] != '}':
+            i = _ppy_desc_end(d, i + 1 if d[i] == ':' else i)
+
     if d[i] == '(':
         i += 1
         while d[i] != ')':

@@ -80,6 +80,13 @@ def test_reprs():
     assert h._ppy_dict_repr({1: 0, 2: 1}, "i:b") == repr({1: False, 2: True})
     assert h._ppy_dict_repr({"k": [1]}, "s:[i") == repr({"k": [1]})
     assert h._ppy_dict_repr({3}, "i") == repr({3}) and h._ppy_dict_repr(set(), "i") == repr(set())
+    # issue 32: dicts and sets in lists and dicts (`{K:V}`, `{K}`), unions (`<...>`: tag, alternatives)
+    assert h._ppy_list_repr([{"a": 1}, {}], "{s:b}") == repr([{"a": True}, {}])
+    assert h._ppy_list_repr([{1}, set()], "{i}") == repr([{1}, set()])
+    assert h._ppy_dict_repr({"x": {"y": [1]}}, "s:{s:[i}") == repr({"x": {"y": [1]}})
+    assert h._ppy_list_repr([(0, 3, ""), (1, 0, "a")], "<is>") == repr([3, "a"])
+    assert h._ppy_list_repr([(1, (1, 0, 7))], "(i<bi>)") == repr([(1, 7)])
+    assert h._ppy_list_repr([(0, (5, 0), 0.0)], "<(ii)f>") == repr([(5, 0)])
 
 
 def changed_while_iterating(table, change):

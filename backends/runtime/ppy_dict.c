@@ -202,6 +202,11 @@ static void ppy_dict_repr_item(ppy_text* t, int64_t v, const char* dsc) {
         ppy_text_add(t, ")", 1);
       break;
     }
+    case '{': { /* a dict or set value prints by its own descriptor (issue 32) */
+      const ppy_str* r = ppy_dict_repr((const void*)(intptr_t)v, NULL);
+      ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
+      break;
+    }
     default:
       ppy_list_repr_into(t, (const ppy_list*)(intptr_t)v, dsc + 1);
       break;
@@ -260,7 +265,7 @@ PPY_RT_API void* ppy_dict_new(const ppy_str* desc) {
   d->str_keys = s[0] == 's';
   d->tup_keys = s[0] == '(' ? (int64_t)(strchr(s, ')') - s) - 1 : 0;
   d->is_set = colon == NULL;
-  d->scanned = d->str_keys || d->tup_keys || (colon && (colon[1] == 's' || colon[1] == '['));
+  d->scanned = d->str_keys || d->tup_keys || (colon && (colon[1] == 's' || colon[1] == '[' || colon[1] == '{'));
   d->used = 0;
   d->cset = d->is_set && s[0] == 'i';
   if (d->cset)
@@ -372,7 +377,8 @@ PPY_RT_API void ppy_dict_set_ptr_ptr(void* d, const void* k, void* v) {
 /** A new list of the keys (`which` 0) or values (1), in insertion order: what a loop walks. */
 static ppy_list* ppy_dict_column(const ppy_dict* d, int which) {
   const char* s = PPY_STR_BYTES(d->desc);
-  int scanned = which ? (strchr(s, ':')[1] == 's' || strchr(s, ':')[1] == '[') : (int)(d->str_keys || d->tup_keys);
+  int scanned = which ? (strchr(s, ':')[1] == 's' || strchr(s, ':')[1] == '[' || strchr(s, ':')[1] == '{')
+                      : (int)(d->str_keys || d->tup_keys);
   ppy_list* l = ppy_list_make(d->used, scanned);
   int64_t* out = (int64_t*)l->data;
   int64_t k = 0;
@@ -442,6 +448,9 @@ PPY_RT_API int64_t ppy_dict_eq(const void* ap, const void* bp) {
         break;
       case '[':
         if (!ppy_list_eq_at((const ppy_list*)PPY_W2P(x), (const ppy_list*)PPY_W2P(y), vd + 1)) return 0;
+        break;
+      case '{':
+        if (!ppy_dict_eq(PPY_W2P(x), PPY_W2P(y))) return 0;
         break;
       default:
         if (x != y) return 0;

@@ -2,6 +2,7 @@
  * and ordering of a value its descriptor describes (a scalar, a str, a list, a
  * tuple or an optional in its box), and the list methods that compare
  * elements: in, sorted, min and max, index, count, remove. */
+#include "ppy_dict.h"
 #include "ppy_list.h"
 #include "ppy_str.h"
 
@@ -16,6 +17,16 @@
 /** The descriptor after the one at `d`. */
 static const char* ppy_desc_next(const char* d) {
   if (d[0] == '[' || d[0] == '?') return ppy_desc_next(d + 1);
+  if (d[0] == '<') { /* a union: `<` its alternatives `>` (issue 32) */
+    for (++d; *d && *d != '>'; d = ppy_desc_next(d)) {
+    }
+    return *d ? d + 1 : d;
+  }
+  if (d[0] == '{') { /* a dict or set: `{K:V}` / `{K}` (issue 32) */
+    for (++d; *d && *d != '}'; d = ppy_desc_next(d))
+      if (*d == ':') ++d;
+    return *d ? d + 1 : d;
+  }
   if (d[0] != '(') return d + 1;
   for (++d; *d && *d != ')'; d = ppy_desc_next(d)) {
   }
@@ -25,6 +36,11 @@ static const char* ppy_desc_next(const char* d) {
 /** How many leaves a value of descriptor `d` takes in a box. */
 static int64_t ppy_desc_width(const char* d) {
   if (d[0] == '?') return 1 + ppy_desc_width(d + 1);
+  if (d[0] == '<') { /* the tag, then each alternative's leaves */
+    int64_t w = 1;
+    for (++d; *d && *d != '>'; d = ppy_desc_next(d)) w += ppy_desc_width(d);
+    return w;
+  }
   if (d[0] != '(') return 1;
   int64_t w = 0;
   for (++d; *d && *d != ')'; d = ppy_desc_next(d)) w += ppy_desc_width(d);
@@ -33,7 +49,20 @@ static int64_t ppy_desc_width(const char* d) {
 
 /** A list slot's value as its leaves: a tuple's or an optional's are in its box. */
 static const int64_t* ppy_slot_val(const int64_t* slot, const char* d) {
-  return (d[0] == '(' || d[0] == '?') ? (const int64_t*)(intptr_t)*slot : slot;
+  return (d[0] == '(' || d[0] == '?' || d[0] == '<') ? (const int64_t*)(intptr_t)*slot : slot;
+}
+
+/** The alternative a union's leaves at `v` hold (descriptor `*d`, leaves `*v` updated to it). */
+static void ppy_union_pick(const int64_t** v, const char** d) {
+  int64_t tag = (*v)[0];
+  const int64_t* at = *v + 1;
+  const char* e = *d + 1;
+  for (int64_t i = 0; i < tag && *e && *e != '>'; ++i) {
+    at += ppy_desc_width(e);
+    e = ppy_desc_next(e);
+  }
+  *v = at;
+  *d = e;
 }
 
 /** Appends Python's repr of the value whose leaves are at `v`. */
@@ -83,6 +112,18 @@ static void ppy_val_repr(ppy_text* t, const int64_t* v, const char* d) {
         ppy_text_add(t, ")", 1);
       break;
     }
+    case '<': { /* a union prints what it holds (issue 32) */
+      const int64_t* at = v;
+      const char* e = d;
+      ppy_union_pick(&at, &e);
+      ppy_val_repr(t, at, e);
+      break;
+    }
+    case '{': { /* a dict or set prints by its own descriptor (issue 32) */
+      const ppy_str* r = ppy_dict_repr((const void*)(intptr_t)v[0], NULL);
+      ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
+      break;
+    }
     default:
       ppy_list_repr_into(t, (const ppy_list*)(intptr_t)v[0], d + 1);
       break;
@@ -118,6 +159,18 @@ static int ppy_val_eq(const int64_t* a, const int64_t* b, const char* d) {
       return ppy_str_compare((const ppy_str*)(intptr_t)a[0], (const ppy_str*)(intptr_t)b[0]) == 0;
     case '[':
       return ppy_list_eq_at((const ppy_list*)(intptr_t)a[0], (const ppy_list*)(intptr_t)b[0], d + 1);
+    case '{':
+      return (int)ppy_dict_eq((const void*)(intptr_t)a[0], (const void*)(intptr_t)b[0]);
+    case '<': {
+      if (a[0] != b[0]) return 0;
+      const int64_t* x = a;
+      const int64_t* y = b;
+      const char* e = d;
+      const char* f = d;
+      ppy_union_pick(&x, &e);
+      ppy_union_pick(&y, &f);
+      return ppy_val_eq(x, y, e);
+    }
     case '?':
       if (!a[0] || !b[0]) return !a[0] == !b[0];
       return ppy_val_eq(a + 1, b + 1, d + 1);

@@ -336,6 +336,45 @@ class BodyChecker {
   void dunder_truth(Expr& e);
   /// While an except clause's body is checked: its `as` name -> the hidden local holding the instance.
   std::map<std::string, std::string> exc_alias_;
+  // --- del, empty displays typed by their first use (issue 32: check_del.cc, check_infer.cc) ---
+  /// `del xs[i]` / `del xs[a:b]` of a list `xs` of type `base` (the call `xs.__delitem__(k)`).
+  Ty list_del(Expr& e, Ty base);
+  /// An empty display (`[]`, `{}`, `set()`, `dict()`) assigned to a new local whose type its first use gives.
+  struct PendingEmpty {
+    Expr* display;  ///< the display, typed when the local is
+    Expr* target;   ///< the assignment's target name
+    char kind;      ///< 'l' (list), 'd' (dict), 's' (set)
+  };
+  std::map<std::string, PendingEmpty> pending_empty_;
+  /// `name = []` (and `{}`, `set()`, `dict()`) of a local with no type yet: typed later (true), not checked now.
+  bool defer_empty(Stmt& s);
+  /// A read of pending local `e` where a value of type `expected` is wanted (a return, an argument).
+  void infer_from_read(Expr& e, Ty expected);
+  /// `name.append(v)`, `name.add(v)`, `name.insert(i, v)`, `name.extend(xs)` of a pending local.
+  void infer_from_method(Expr& call, Expr& callee);
+  /// `name[k] = v` of a pending dict (`vt` the value's type).
+  void infer_from_store(Expr& target, Ty vt);
+  /// The pending local `n` is of type `t` from now on (E1030 when its display cannot be one).
+  void settle_empty(const std::string& n, Ty t, Pos p);
+  /// The pending locals no use typed (E1030), at the end of the body.
+  void unsettled_empty();
+  // --- unions and isinstance (issue 32: check_union.cc, unions.h) ---
+  /// `isinstance(x, K)`: K a class, a builtin type or a tuple of those.
+  Ty isinstance_any(Expr& e);
+  /// The types an isinstance() names (each's `ty` set); false (reported) when one is not a type.
+  bool instance_classes(Expr& k, std::vector<Ty>& out);
+  /// What an isinstance() test `c` proves of a local when it is `when_true` (entries of Flow::not_none).
+  void isinstance_facts(const Expr& c, bool when_true, std::set<std::string>& out);
+  /// The type local `n` is narrowed to by an isinstance() or an assignment here, else Error.
+  Ty union_narrowed(const std::string& n, Ty declared);
+  void forget_union_narrowing(const std::string& n);
+  /// Assigning a value of type `vt` to a union local narrows it to that alternative.
+  void union_after_assign(const std::string& n, Ty declared, Ty vt);
+  /// The field a match class pattern's positional sub-pattern names (`e.str` "\x02<i>": the i-th of a
+  /// dataclass's fields, its __match_args__); false (reported) for any other class.
+  bool match_field(Expr& e, const ClassInfo& c);
+  /// The list type among a (maybe optional) union's alternatives: what a list display there makes (else Error).
+  static Ty list_alternative(Ty expected);
   // --- dicts and sets (check_dict.cc) ---
   /// A key (or set element) of type `key` for the table `table`; false (reported) when it is not.
   bool dict_key(Expr& k, Ty key, Ty table);

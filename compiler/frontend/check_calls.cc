@@ -25,7 +25,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
   if (path && path->find('.') == std::string::npos && !types_.count(*path)) {
     if (auto ci = m_.classes.find(*path); ci != m_.classes.end()) return ctor_call(e, ci->second);
     if (Ty k = classmethod_cls(*path); k != Ty::Error) return ctor_call(e, k);  // `cls(...)` (check_class_member.cc)
-    if (*path == "isinstance" && !m_.bindings.count(*path) && !m_.func_index.count(*path)) return isinstance_call(e);
+    if (*path == "isinstance" && !m_.bindings.count(*path) && !m_.func_index.count(*path)) return isinstance_any(e);  // check_union.cc
   }
   // A method of a value: `s.strip()`, `"a".upper()`, `t.lower().strip()`.
   if (callee.kind == ExprKind::Attribute &&
@@ -33,6 +33,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
        (callee.kids[0]->kind == ExprKind::Name &&
         (m_.consts.count(callee.kids[0]->str) ||  // a module variable's method: `CACHE.append(x)`
          (m_.module_vars.count(callee.kids[0]->str) && !f_.module_code))))) {
+    infer_from_method(e, callee);  // `result.append(3)` types `result = []` (check_infer.cc)
     int views = views_ok_;
     views_ok_ = 0;
     Ty bt = value(*callee.kids[0], Ty::Error);
@@ -40,6 +41,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     if (is_dict(bt) && is_collections_method(callee.str)) return collections_method(e, callee, bt);  // stdlib
     if (is_dict(bt) || is_set(bt)) return dict_method(e, callee, bt);
     views_ok_ = 0;
+    if (callee.str == "__delitem__" && is_list(bt)) return list_del(e, bt);  // issue 32 (check_del.cc)
     if (callee.str == "__delitem__") {  // `del x[i]` of anything but a dict
       for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
       if (bt != Ty::Error)

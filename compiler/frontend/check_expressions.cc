@@ -11,6 +11,7 @@
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
+#include "unions.h"
 
 namespace ppy::frontend::checking {
 
@@ -53,7 +54,9 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       }
       return none_value();
     case ExprKind::Str: return Ty::Str;
-    case ExprKind::Name: return name(e);
+    case ExprKind::Name:
+      if (!pending_empty_.empty()) infer_from_read(e, expected);  // `return result` types `result = []` (check_infer.cc)
+      return name(e);
     case ExprKind::Attribute: return attribute(e);
     case ExprKind::Unary: return unary(e);
     case ExprKind::Binary: return binary(e);
@@ -145,6 +148,8 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
         error(e.pos, "E1100", "lists are not available in GPU code");
         return Ty::Error;
       }
+      if (is_union(expected) || is_union(optional_inner(expected)))  // the union's list (check_union.cc)
+        expected = list_alternative(expected);
       if (e.kids.empty()) {
         if (is_list(expected)) return expected;
         if (is_list(optional_inner(expected))) return optional_inner(expected);  // `xs: list[int] | None`

@@ -498,6 +498,7 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
     return call(e, false);
   }
   if (n == "sum") {
+    if (elem == Ty::Bool) elem = Ty::Int;  // unions: sum(flags) counts the true ones, as Python's
     if (elem != Ty::Int && elem != Ty::Float) {
       error(e.kids[1]->pos, "E1030",
             str_cat("sum() of ", ty_name(t), " is outside the ppy subset (it adds ints or floats)"));

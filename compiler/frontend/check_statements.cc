@@ -38,6 +38,7 @@ void BodyChecker::run() {
   seed_enclosing();
   bool generator = generator_start();  // lazy sequences
   block(def.body);
+  unsettled_empty();  // issue 32 (check_infer.cc)
   check_nested();
   if (generator) generator_loops(def.body);
   f_.end_reachable = flow_.reachable;
@@ -195,6 +196,7 @@ void BodyChecker::stmt(Stmt& s) {
         stmt(s);
         return;
       }
+      if (defer_empty(s)) return;  // `result = []`, typed by its first use (check_infer.cc)
       Ty vt = Ty::Error;
       bool elementwise = s.value->kind == ExprKind::Tuple;  // `a, b = x, y`: element by element
       for (auto& t : s.targets)
@@ -224,6 +226,12 @@ void BodyChecker::stmt(Stmt& s) {
           s.targets[0]->kids[0]->kind == ExprKind::Name) {
         auto it = types_.find(s.targets[0]->kids[0]->str);
         if (it != types_.end() && is_dict(it->second)) hint = dict_value(it->second);
+      }
+      // `self.d[k] = []`: the dict field's value type (issue 32).
+      if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Subscript &&
+          s.targets[0]->kids[0]->kind == ExprKind::Attribute) {
+        Ty ft = field_type_hint(*s.targets[0]->kids[0]);
+        if (is_dict(ft)) hint = dict_value(ft);
       }
       vt = value(*s.value, hint);
       for (auto& t : s.targets) {
@@ -515,6 +523,10 @@ Ty BodyChecker::annotation(const Expr* a) {
 }
 
 void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
+  if (!pending_empty_.empty()) {  // a later assignment or store types `x = []` (check_infer.cc)
+    if (t.kind == ExprKind::Name && pending_empty_.count(t.str)) settle_empty(t.str, vt, v.pos);
+    infer_from_store(t, vt);
+  }
   if (t.kind == ExprKind::Name) {
     auto it = types_.find(t.str);
     if (it == types_.end()) return;  // cannot happen: collected

@@ -9,8 +9,31 @@
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
+#include "unions.h"
 
 namespace ppy::frontend::checking {
+
+/// `A | B | ...` and `Union[A, B, ...]` (issue 32, unions.h): None among them makes the union optional.
+static Ty union_annotation(const std::vector<const Expr*>& parts, Pos at, const std::function<Ty(const Expr&)>& elem,
+                           const std::function<void(Pos, const char*, std::string)>& error) {
+  std::vector<Ty> alts;
+  for (const Expr* x : parts) {
+    if (x->kind == ExprKind::NoneLit) {
+      alts.push_back(none_value());
+      continue;
+    }
+    Ty t = elem(*x);
+    if (t == Ty::Error) return Ty::Error;
+    if (!union_member(t) && !is_union(t) && !is_optional(t)) {
+      error(x->pos, "E1010", str_cat("a union of ", ty_name(t), " is outside the ppy subset"));
+      return Ty::Error;
+    }
+    alts.push_back(t);
+  }
+  Ty u = union_of(alts);
+  if (u == Ty::Error) error(at, "E1031", "a union needs a type besides None");
+  return u;
+}
 
 std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(const Expr&)>& elem,
                                       const std::function<void(Pos, const char*, std::string)>& error) {
@@ -29,14 +52,19 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
   // `T | None` and `None | T`.
   if (a.kind == ExprKind::Binary && a.str == "|") {
     bool none_right = a.kids[1]->kind == ExprKind::NoneLit, none_left = a.kids[0]->kind == ExprKind::NoneLit;
-    if (none_right == none_left) {
-      error(a.pos, "E1031", "a union type is `T | None` in the ppy subset");
-      return Ty::Error;
-    }
+    if (none_right == none_left) return union_annotation({a.kids[0].get(), a.kids[1].get()}, a.pos, elem, error);
     Ty t = held(*a.kids[none_right ? 0 : 1]);
     return t == Ty::Error ? Ty::Error : optional_of(t);
   }
   std::optional<std::string> base = a.kind == ExprKind::Subscript ? dotted(*a.kids[0]) : std::nullopt;
+  if (base && (*base == "Union" || *base == "typing.Union")) {  // issue 32 (unions.h)
+    std::vector<const Expr*> parts;
+    if (a.kids[1]->kind == ExprKind::Tuple)
+      for (auto& k : a.kids[1]->kids) parts.push_back(k.get());
+    else
+      parts.push_back(a.kids[1].get());
+    return union_annotation(parts, a.pos, elem, error);
+  }
   // `Optional[T]` (from typing): `T | None`.
   if (base && (*base == "Optional" || *base == "typing.Optional")) {
     if (a.kids[1]->kind == ExprKind::Tuple) {
@@ -247,6 +275,15 @@ bool BodyChecker::maybe_none(const Expr& e) {
 
 bool BodyChecker::comparable(Ty a, Ty b, const std::string& op) {
   bool eq = op == "==" || op == "!=";
+  if (is_union(a) || is_union(b)) {  // issue 32: equal when the alternative held compares (unions.h)
+    if (!eq) return false;
+    std::vector<Ty> xs = is_union(a) ? union_alts(a) : std::vector<Ty>{a};
+    std::vector<Ty> ys = is_union(b) ? union_alts(b) : std::vector<Ty>{b};
+    for (Ty x : xs)
+      for (Ty y : ys)
+        if (comparable(x, y, op)) return true;
+    return false;
+  }
   if (is_numeric(a) && is_numeric(b)) return true;
   if (a == Ty::Str && b == Ty::Str) return true;
   if (is_list(a) || is_list(b)) return a == b && (eq || orderable(a));
@@ -344,6 +381,9 @@ std::set<std::string> BodyChecker::facts(const Expr& c, bool when_true) {
         if (b.count(n)) out.insert(n);
       return out;
     }
+    case ExprKind::Call:
+      isinstance_facts(c, when_true, out);  // issue 32 (check_union.cc)
+      return out;
     case ExprKind::Name:
       // `if x:` is false for None (and for a false value): true proves it is not None.
       if (when_true && optional_local(c)) out.insert(c.str);
@@ -353,11 +393,18 @@ std::set<std::string> BodyChecker::facts(const Expr& c, bool when_true) {
   }
 }
 
-void BodyChecker::narrow(const std::set<std::string>& names) { flow_.not_none.insert(names.begin(), names.end()); }
+void BodyChecker::narrow(const std::set<std::string>& names) {
+  for (auto& n : names)  // an isinstance narrowing replaces the one before it (check_union.cc)
+    if (auto mark = n.find('\x01'); mark != std::string::npos) forget_union_narrowing(n.substr(0, mark));
+  flow_.not_none.insert(names.begin(), names.end());
+}
 
 void BodyChecker::forget_narrowing(const std::vector<StmtPtr>& body) {
   std::function<void(const Expr&)> target = [&](const Expr& t) {
-    if (t.kind == ExprKind::Name) flow_.not_none.erase(t.str);
+    if (t.kind == ExprKind::Name) {
+      flow_.not_none.erase(t.str);
+      forget_union_narrowing(t.str);  // issue 32 (check_union.cc)
+    }
     for (auto& k : t.kids)
       if (t.kind == ExprKind::Tuple) target(*k);
   };
@@ -368,11 +415,13 @@ void BodyChecker::forget_narrowing(const std::vector<StmtPtr>& body) {
 }
 
 Ty BodyChecker::narrowed(const std::string& n, Ty declared) {
+  if (Ty u = union_narrowed(n, declared); u != Ty::Error) return u;  // isinstance (check_union.cc)
   if (is_optional(declared) && flow_.not_none.count(n)) return optional_inner(declared);
   return declared;
 }
 
 void BodyChecker::after_assign(const std::string& n, Ty declared, Ty vt) {
+  union_after_assign(n, declared, vt);  // issue 32 (check_union.cc)
   if (!is_optional(declared)) return;
   if (is_optional(vt) || is_none_value(vt) || vt == Ty::Error)
     flow_.not_none.erase(n);

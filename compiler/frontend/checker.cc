@@ -141,6 +141,7 @@ const std::set<std::string>& special_names() {
                                           "ppy.opt",
                                           "typing",
                                           "typing.Optional",
+                                          "typing.Union",  // issue 32 (unions.h)
                                           "typing.Tuple",
                                           "typing.List",
                                           // lazy sequences
@@ -280,7 +281,10 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
   // Import bindings: every project module named must exist, and every imported name.
   for (auto& [local, b] : m.bindings) {
     if (b.kind == Binding::Special) {
-      if (!special_names().count(b.name) && !checking::is_io_name(b.name))
+      if (b.name == "typing.Any")  // issue 32: a named refusal (docs/language.md, "Unions")
+        diags.error("E1010", m.path, b.pos.line, b.pos.col,
+                    "typing.Any is outside the ppy subset (every value has a static type: a union names several)");
+      else if (!special_names().count(b.name) && !checking::is_io_name(b.name))
         diags.error("E1070", m.path, b.pos.line, b.pos.col, str_cat("'", b.name, "' is not available in the ppy subset"));
       continue;
     }

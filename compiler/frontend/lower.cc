@@ -5,6 +5,7 @@
 
 #include "callable.h"
 #include "lowerer.h"
+#include "unions.h"
 
 namespace ppy::frontend {
 namespace lowering {
@@ -24,6 +25,11 @@ Type ir_type(Ty t) {
     return Type::tuple(members);
   }
   if (is_optional(t)) return Type::tuple({Type::i1(), ir_type(optional_inner(t))});
+  if (is_union(t)) {  // issue 32: (tag, alternatives...) (lower_union.cc)
+    std::vector<Type> members{Type::i64()};
+    for (Ty e : union_alts(t)) members.push_back(ir_type(e));
+    return Type::tuple(members);
+  }
   if (is_none_value(t)) return Type::i1();
   if (is_list(t)) return Type::buffer(ir_type(list_elem(t)));
   if (is_dict(t) || is_set(t)) return str_type();  // a handle to the runtime's table (ppy_dict.h)

@@ -54,7 +54,7 @@ Value* FunctionLowerer::user_call(const Expr& e) {
 Value* FunctionLowerer::builtin(const Expr& e) {
   Pos p = e.pos;
   const std::string& n = e.target;
-  if (n == "isinstance") return isinstance(e);
+  if (n == "isinstance") return isinstance_any(e);  // classes, builtin types, unions (lower_union.cc)
   if (n == "print") {
     print_call(e);
     return nullptr;
@@ -71,6 +71,7 @@ Value* FunctionLowerer::builtin(const Expr& e) {
   }
   // lazy sequences (lower_lazy.cc, lower_generator.cc)
   if (n == "range" || n.starts_with("lazy.") || n == "next" || n.starts_with("yield")) return lazy_builtin(e);
+  if (n == "list.del") return list_del(e);  // issue 32 (lower_del.cc)
   if (n == "list.sum" || n == "list.sorted" || n == "list.min" || n == "list.max") return list_builtin(e);
   if (n == "list.new" || n == "list.copy_of" || n == "list.of" || n == "list.pairs") return list_call(e);
   if (n == "set" || n == "dict") return new_table(e.ty, p);

@@ -189,7 +189,7 @@ Value* FunctionLowerer::load_as(const std::string& name, Ty ty, Pos p) {
   Value* v = load_local(name, p);
   Ty declared = slot_ty_.at(name);
   if (ty != declared && is_optional(declared) && ty == optional_inner(declared)) return extract(v, 1, p);
-  return v;
+  return narrow_value(v, declared, ty, p);  // isinstance and assignments (issue 32, lower_union.cc)
 }
 
 void FunctionLowerer::store_as(const std::string& name, Value* v, Ty vt, Pos p) {

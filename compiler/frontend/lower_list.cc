@@ -35,6 +35,11 @@ std::string FunctionLowerer::value_desc(Ty e) {
   if (e == Ty::Bool) return "b";
   if (e == Ty::Str) return "s";
   if (is_optional(e)) return "?" + value_desc(optional_inner(e));
+  if (is_union(e)) {  // issue 32: `<` the alternatives' descriptors `>`, the box's first leaf the tag
+    std::string d = "<";
+    for (Ty x : union_alts(e)) d += value_desc(x);
+    return d + ">";
+  }
   if (is_tuple(e)) {
     std::string d = "(";
     for (Ty x : tuple_elems(e)) d += value_desc(x);
@@ -43,6 +48,8 @@ std::string FunctionLowerer::value_desc(Ty e) {
   if (is_class(e)) return "o";  // objects: the checker refuses what would read this
   if (is_callable(e)) return "o";  // function values (callable.h): handles, as objects
   if (is_list(e)) return "[" + list_desc(e);
+  if (is_dict(e) || is_set(e))  // issue 32: `{K:V}` / `{K}`, the table's own descriptor in braces
+    return "{" + value_desc(key_of(e)) + (is_dict(e) ? ":" + value_desc(dict_value(e)) : "") + "}";
   return "n";  // the value None (a tuple element `(1, None)`)
 }
 
@@ -101,10 +108,10 @@ Value* FunctionLowerer::list_builtin(const Expr& e) {
   std::string sfx = list_suffix(elem);
   if (e.target == "list.sorted") return rt("ppy_list_sorted", {l, str_literal(list_desc(at), p)}, ir_type(e.ty), p);
   if (e.target == "list.sum" && e.kids.size() == 3) {
-    Value* start = convert(expr(*e.kids[2]), e.kids[2]->ty, elem, p);
-    return rt(str_cat("ppy_list_sum_from_", sfx).c_str(), {l, start}, ir_type(elem), p);
+    Value* start = convert(expr(*e.kids[2]), e.kids[2]->ty, e.ty, p);
+    return rt(str_cat("ppy_list_sum_from_", sfx).c_str(), {l, start}, ir_type(e.ty), p);
   }
-  if (e.target == "list.sum") return rt(str_cat("ppy_list_sum_", sfx).c_str(), {l}, ir_type(elem), p);
+  if (e.target == "list.sum") return rt(str_cat("ppy_list_sum_", sfx).c_str(), {l}, ir_type(e.ty), p);
   Value* max = const_i64(e.target == "list.max" ? 1 : 0, p);
   if (is_list(elem) || boxed(elem)) {  // lists and tuples order by the descriptor
     Value* h =

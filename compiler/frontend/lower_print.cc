@@ -160,6 +160,10 @@ void FunctionLowerer::print_compound(Value* v, Ty t, Pos p, bool repr) {
     call_extern("ppy_print_string", {list_repr(v, t, p)}, p);
     return;
   }
+  if (is_union(t)) {  // issue 32: what it holds (lower_union.cc)
+    call_extern("ppy_print_string", {union_text(v, t, repr, p)}, p);
+    return;
+  }
   if (is_none_value(t)) {
     print_text("None", p);
     return;

@@ -115,6 +115,7 @@ Value* FunctionLowerer::str_of(Value* v, Ty t, Pos p) {
       if (is_optional(t))
         return select(extract(v, 0, p), str_of(extract(v, 1, p), optional_inner(t), p), str_literal("None", p), p);
       if (is_tuple(t)) return tuple_repr(v, t, p);
+      if (is_union(t)) return union_text(v, t, false, p);  // issue 32 (lower_union.cc)
       if (is_table(t)) return rt("ppy_dict_repr", {v, str_literal(table_desc(t), p)}, str_type(), p);
       return str_literal("", p);
   }
@@ -125,6 +126,7 @@ Value* FunctionLowerer::repr_of(Value* v, Ty t, Pos p) {
   if (is_class(t)) return custom_text(t) ? object_repr(v, t, p) : repr_str(v, t, p);
   if (is_optional(t))
     return select(extract(v, 0, p), repr_of(extract(v, 1, p), optional_inner(t), p), str_literal("None", p), p);
+  if (is_union(t)) return union_text(v, t, true, p);  // issue 32
   return str_of(v, t, p);
 }
 

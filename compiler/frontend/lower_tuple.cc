@@ -16,6 +16,7 @@ Value* FunctionLowerer::make_tuple(std::vector<Value*> vals, Ty t, Pos p) {
 }
 
 Value* FunctionLowerer::zero_of(Ty t, Pos p) {
+  if (is_union(t)) return union_make(union_zero(union_alts(t)[0], p), t, 0, p);  // issue 32
   if (is_class(t)) return rt("ppy_obj_null", {}, str_type(), p);
   if (t == Ty::Float) return const_f64(0.0, p);
   if (t == Ty::Str) return str_literal("", p);
@@ -36,6 +37,7 @@ Value* FunctionLowerer::none_of(Ty opt, Pos p) {
 
 Value* FunctionLowerer::coerce(Value* v, Ty from, Ty to, Pos p) {
   if (from == to || from == Ty::Error || to == Ty::Error) return v;
+  if (from == Ty::Bool && to == Ty::Int) return convert(v, from, to, p);  // unions: a bool where an int is declared
   if (is_optional(to)) {
     Ty inner = optional_inner(to);
     if (is_none_value(from)) return none_of(to, p);
@@ -43,6 +45,7 @@ Value* FunctionLowerer::coerce(Value* v, Ty from, Ty to, Pos p) {
       return make_tuple({extract(v, 0, p), coerce(extract(v, 1, p), optional_inner(from), inner, p)}, to, p);
     return make_tuple({const_bool(true, p), coerce(v, from, inner, p)}, to, p);
   }
+  if (is_union(from) || is_union(to)) return union_coerce(v, from, to, p);  // issue 32 (lower_union.cc)
   if (is_tuple(from) && is_tuple(to)) {
     std::vector<Ty> a = tuple_elems(from), b = tuple_elems(to);
     std::vector<Value*> vals;
@@ -65,10 +68,12 @@ Value* FunctionLowerer::tuple_display(const Expr& e) {
 Value* FunctionLowerer::compound_truth(Value* v, Ty t, Pos p) {
   if (is_tuple(t) || is_class(t)) return const_bool(true, p);  // an object is true (no __bool__ or __len__)
   if (is_optional(t)) return and_(extract(v, 0, p), truth(extract(v, 1, p), optional_inner(t), p), p);
+  if (is_union(t)) return union_truth(v, t, p);  // issue 32
   return const_bool(false, p);  // None
 }
 
 Value* FunctionLowerer::equal(Value* a, Ty at, Value* b, Ty bt, Pos p) {
+  if (is_union(at) || is_union(bt)) return union_equal(a, at, b, bt, p);  // issue 32 (lower_union.cc)
   if (is_class(at) && is_class(bt)) return object_equal(a, at, b, bt, p);
   if (is_none_value(at) && is_none_value(bt)) return const_bool(true, p);
   if (is_none_value(at) || is_none_value(bt)) {

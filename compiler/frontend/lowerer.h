@@ -23,6 +23,7 @@
 #include "ppy/frontend/frontend.h"
 #include "ppy/ir/ir.h"
 #include "types.h"
+#include "unions.h"
 
 namespace ppy::frontend::lowering {
 
@@ -362,7 +363,7 @@ class FunctionLowerer {
   static std::string value_desc(Ty e);
   /// A tuple or an optional travels to the runtime's list functions as its box
   /// (docs/runtime.md, "Lists"): stored into a list of one element, taken out.
-  static bool boxed(Ty t) { return is_tuple(t) || is_optional(t); }
+  static bool boxed(Ty t) { return is_tuple(t) || is_optional(t) || is_union(t); }
   Value* box(Value* v, Ty elem, Pos p);
   Value* unbox(Value* handle, Ty elem, Pos p);
   /// An element `v` of type `t` as the runtime's list functions take it: a
@@ -370,6 +371,8 @@ class FunctionLowerer {
   Value* element_arg(Value* v, Ty t, Ty elem, Pos p);
   /// `xs[:]` as the runtime copies a list.
   Value* list_copy(Value* l, Ty t, Pos p);
+  /// `del xs[i]` / `del xs[a:b]` of a list (lower_del.cc, issue 32).
+  Value* list_del(const Expr& e);
   /// `list(x)`: a copy of a list; the characters of a str, the ints of a range,
   /// the pairs of zip or enumerate appended to a new list.
   Value* list_call(const Expr& e);
@@ -483,6 +486,28 @@ class FunctionLowerer {
   /// `isinstance(x, K)`: K's type ids are one range (they are numbered in
   /// preorder).
   Value* isinstance(const Expr& e);
+  // --- unions (issue 32, lower_union.cc, unions.h) ---
+  /// A zero value of an alternative (a null handle for a dict or set).
+  Value* union_zero(Ty t, Pos p);
+  /// The union `u` holding `v` as its alternative number `tag`.
+  Value* union_make(Value* v, Ty u, int tag, Pos p);
+  /// A value of union `from` as one of union `to` (wider, or narrower where a test proved it).
+  Value* union_convert(Value* v, Ty from, Ty to, Pos p);
+  /// coerce() where `from` or `to` is a union.
+  Value* union_coerce(Value* v, Ty from, Ty to, Pos p);
+  /// A local declared `declared` read where the checker narrowed it to `ty`.
+  Value* narrow_value(Value* v, Ty declared, Ty ty, Pos p);
+  /// `fn(value, alternative)` of the alternative union `u` holds, its result of type `result`.
+  Value* on_tag(Value* u, Ty ut, Type result, const std::function<Value*(Value*, Ty)>& fn, Pos p);
+  /// str() (or repr()) of a union: its value's.
+  Value* union_text(Value* v, Ty t, bool repr, Pos p);
+  Value* union_truth(Value* v, Ty t, Pos p);
+  /// `a == b` where either is a union: false unless the values held compare equal.
+  Value* union_equal(Value* a, Ty at, Value* b, Ty bt, Pos p);
+  /// Whether `v` (of static type `t`) is an instance of the builtin type or class `k`.
+  Value* instance_test(Value* v, Ty t, Ty k, Pos p);
+  /// `isinstance(x, K)` (check_union.cc).
+  Value* isinstance_any(const Expr& e);
   /// `a == b` of objects: identity, or a dataclass's fields (the checker allows
   /// that only of one dataclass without subclasses whose fields hold no
   /// object).

@@ -126,7 +126,10 @@ void Parser::compound_or_simple(std::vector<StmtPtr>& out) {
     if (t.text == "try") return out.push_back(try_stmt());
     if (t.text == "with") return with_stmt(out);  // io (issue 33)
     if (t.text == "async") unsupported(t.pos, "async code");
-    if (t.text == "match" && starts_match_stmt()) unsupported(t.pos, "a match statement");
+    if (t.text == "match" && starts_match_stmt()) {  // issue 32 (parser_match.cc)
+      StmtPtr m = match_stmt(out);
+      return out.push_back(std::move(m));
+    }
     if (t.text == "type" && peek().kind == Tok::Name && !is_keyword(peek().text) &&
         (peek(2).kind == Tok::Op && (peek(2).text == "=" || peek(2).text == "[")))
       return out.push_back(type_alias_stmt());  // generics (type_params.cc)
@@ -228,8 +231,8 @@ StmtPtr Parser::small_stmt() {
       // `del d[k]` of a dict: the statement `d.__delitem__(k)`, which the checker takes of a dict only.
       Token d = take();
       ExprPtr target = expr();
-      if (target->kind != ExprKind::Subscript || target->kids[1]->kind == ExprKind::Slice || at_op(","))
-        unsupported(d.pos, "a 'del' statement other than `del d[k]` of a dict");
+      if (target->kind != ExprKind::Subscript || at_op(","))  // issue 32: `del xs[a:b]` of a list too
+        unsupported(d.pos, "a 'del' statement other than `del x[k]` of a dict or list");
       auto s = make(StmtKind::Expr, d.pos);
       auto callee = node(ExprKind::Attribute, d.pos);
       callee->str = "__delitem__";

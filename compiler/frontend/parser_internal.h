@@ -28,6 +28,9 @@ class Parser {
       : t_(std::move(toks)), file_(file), diags_(diags) {}
 
   ModuleAst run();
+  /// A `case` pattern and what it asks of the subject (issue 32, parser_match.cc).
+  struct MatchPattern;
+  struct MatchLowered;
 
  private:
   // --- token helpers ---
@@ -122,6 +125,13 @@ class Parser {
   /// `try:` with `except` clauses, `else` and `finally` (docs/language.md, "Exceptions").
   StmtPtr try_stmt();
   void with_stmt(std::vector<StmtPtr>& out);  ///< io (issue 33, parser_with.cc)
+  /// `match subject:` and its cases, as an if/elif chain (issue 32, parser_match.cc); a hidden
+  /// local's assignment of the subject goes to `out` first.
+  StmtPtr match_stmt(std::vector<StmtPtr>& out);
+  MatchPattern match_patterns();
+  MatchPattern match_as_pattern();
+  MatchPattern match_closed_pattern();
+  MatchLowered lower_pattern(const MatchPattern& pat, const Expr& path);
   StmtPtr while_stmt();
   StmtPtr for_stmt();
   ExprPtr target_list();

@@ -4,6 +4,7 @@
 #include <deque>
 
 #include "callable.h"
+#include "unions.h"
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,7 +15,7 @@
 namespace ppy::frontend {
 namespace {
 
-enum class Kind { NoneValue, Tuple, Optional, List, Class, Dict, Set, Iterator, Callable };
+enum class Kind { NoneValue, Tuple, Optional, List, Class, Dict, Set, Iterator, Callable, Union };
 
 struct Compound {
   Kind kind;
@@ -102,7 +103,8 @@ bool list_holdable(Ty t) {
   if (is_callable(t)) return true;  // a function value is a handle (callable.h)
   if (is_class(t) || t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
   if (is_list(t)) return list_holdable(list_elem(t));
-  return (is_tuple(t) || is_optional(t)) && holdable(t);
+  if (is_dict(t) || is_set(t)) return true;  // issue 32: a table is a handle (its descriptor travels in the list's)
+  return (is_tuple(t) || is_optional(t) || is_union(t)) && holdable(t);
 }
 
 Ty dict_of(Ty key, Ty value) {
@@ -138,6 +140,7 @@ bool key_holdable(Ty t) {
   return !elems.empty();
 }
 bool dict_value_holdable(Ty t) {
+  if (is_dict(t) || is_set(t)) return true;  // issue 32: dicts and sets inside dicts
   return t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || (is_list(t) && list_holdable(t));
 }
 
@@ -174,6 +177,8 @@ const char* compound_name(Ty t) {
 
 bool assignable(Ty from, Ty to) {
   if (from == to) return true;
+  if (is_union(to) || is_union(from)) return union_accepts(to, from);  // unions.cc
+  if (from == Ty::Bool && to == Ty::Int) return true;  // unions: a bool is an int, as Python's (coerce() widens it)
   if (is_class(from) && is_class(to)) return is_subclass(from, to);  // a subclass's instance is its base's
   if (is_optional(to)) return is_none_value(from) || assignable(from, optional_inner(to));
   if (is_tuple(from) && is_tuple(to)) {
@@ -195,12 +200,15 @@ bool orderable(Ty t) {
   return true;
 }
 
-bool element_fits(Ty t, Ty elem) { return t == elem || ((is_tuple(elem) || is_optional(elem)) && assignable(t, elem)); }
+bool element_fits(Ty t, Ty elem) {
+  return t == elem || ((is_tuple(elem) || is_optional(elem) || is_union(elem)) && assignable(t, elem));
+}
 
 bool holdable(Ty t) {
   if (is_callable(t)) return true;  // a function value is a handle (callable.h)
   if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || is_none_value(t) || is_class(t)) return true;
   if (is_optional(t)) return holdable(optional_inner(t));
+  if (is_union(t)) return true;  // its alternatives were each holdable (unions.cc)
   if (is_list(t)) return list_holdable(list_elem(t));
   if (is_tuple(t)) {
     for (Ty e : tuple_elems(t))
@@ -235,6 +243,8 @@ bool holds_object(Ty t) {
   if (is_class(t) || is_callable(t)) return true;  // a function value is compared and printed as an object is
   if (is_list(t)) return holds_object(list_elem(t));
   if (is_optional(t)) return holds_object(optional_inner(t));
+  for (Ty e : union_alts(t))
+    if (holds_object(e)) return true;
   for (Ty e : tuple_elems(t))
     if (holds_object(e)) return true;
   return false;
@@ -267,9 +277,29 @@ bool printable(Ty t, std::string* why) {
     return false;
   }
   if (is_optional(t)) return printable(optional_inner(t), why);
+  for (Ty e : union_alts(t))
+    if (!printable(e, why)) return false;
   for (Ty e : tuple_elems(t))
     if (!printable(e, why)) return false;
   return true;
+}
+
+// ---- Unions (unions.h): interned with their alternatives in Ty order ----
+
+Ty union_interned(const std::vector<Ty>& alts) {
+  std::string name;
+  for (size_t i = 0; i < alts.size(); ++i) str_append(name, i ? " | " : "", ty_name(alts[i]));
+  return table().intern(Kind::Union, alts, std::move(name));
+}
+
+bool is_union(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Union;
+}
+
+std::vector<Ty> union_alts(Ty t) {
+  const Compound* c = table().get(t);
+  return c && c->kind == Kind::Union ? c->elems : std::vector<Ty>{};
 }
 
 // ---- Functions as values (callable.h) ----
