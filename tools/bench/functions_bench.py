@@ -33,15 +33,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 
 def timed(cmd, cwd, repeat):
-    """(best processor seconds, stdout) of `cmd` run `repeat` times, each in its own process."""
-    best, out = None, None
-    for _ in range(repeat):
-        elapsed, p = proc_time.run(cmd, cwd=cwd)
-        if p.returncode != 0:
-            raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr[-500:]}")
-        best = elapsed if best is None else min(best, elapsed)
-        out = p.stdout
-    return best, out
+    return proc_time.best_of(cmd, repeat, cwd=cwd)
 
 
 def main():

@@ -16,3 +16,16 @@ def run(cmd, cwd=None, env=None):
     p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), p
+
+
+def best_of(cmd, repeat, cwd=None, env=None):
+    """(best processor seconds, stdout) of `cmd` run `repeat` times, each run a
+    process of its own; a run that fails stops the benchmark with its stderr."""
+    best, out = None, None
+    for _ in range(repeat):
+        elapsed, p = run(cmd, cwd=cwd, env=env)
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr[-800:]}")
+        best = elapsed if best is None else min(best, elapsed)
+        out = p.stdout
+    return best, out

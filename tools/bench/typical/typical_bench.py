@@ -34,15 +34,7 @@ PARTS = ["objects", "words", "fstrings", "join", "bfs", "sort", "interp"]
 
 
 def best(cmd, repeat, cwd):
-    """(best processor seconds, stdout) of `cmd` run `repeat` times."""
-    times, out = [], None
-    for _ in range(repeat):
-        t, p = proc_time.run(cmd, cwd=cwd)
-        if p.returncode != 0:
-            raise SystemExit(f"bench: {' '.join(cmd)} failed ({p.returncode}): {p.stderr[-800:]}")
-        times.append(t)
-        out = p.stdout
-    return min(times), out
+    return proc_time.best_of(cmd, repeat, cwd=cwd)
 
 
 def build(ppy, src, out, extra, cwd):
