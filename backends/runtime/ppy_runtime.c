@@ -187,6 +187,7 @@ PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg) {
   ppy_rt_frame* volatile try_frames = ppy_rt_state.try_frames;
   int quiet = ppy_rt_state.quiet;
   ppy_rt_state.try_frames = ppy_rt_frames;
+  ppy_rt_trace_try_entered();
   volatile int64_t status = 0;
   ppy_rt_state.trap = &trap;
   ppy_rt_state.quiet = 1;

@@ -105,13 +105,21 @@ static struct {
   const ppy_rt_frame* owner;
   const char* name;
   const char* message;
+  uint64_t tries; /* ppy_rt_trace_tries when it was caught */
 } ppy_rt_trace_kept;
+
+/* How many tries have begun: a raise is the caught one raised again only while
+   no try began since it was caught (a handler's bare `raise`, a `finally`). */
+static uint64_t ppy_rt_trace_tries;
+
+PPY_RT_INTERNAL void ppy_rt_trace_try_entered(void) { ++ppy_rt_trace_tries; }
 
 static int ppy_rt_trace_same(const char* a, const char* b) { return strcmp(a ? a : "", b ? b : "") == 0; }
 
 PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const char* name, const char* message) {
   /* Raised again from the frame that caught it before: what it kept goes on. */
   int again = ppy_rt_trace_kept.owner && ppy_rt_trace_kept.owner == ppy_rt_frames &&
+              ppy_rt_trace_kept.tries == ppy_rt_trace_tries &&
               ppy_rt_trace_same(ppy_rt_trace_kept.name, name) && ppy_rt_trace_same(ppy_rt_trace_kept.message, message);
   const ppy_rt_code* codes[PPY_RT_TRACE_KEPT];
   int64_t lines[PPY_RT_TRACE_KEPT];
@@ -148,6 +156,7 @@ PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const c
   ppy_rt_trace_kept.owner = f;
   ppy_rt_trace_kept.name = name;
   ppy_rt_trace_kept.message = message;
+  ppy_rt_trace_kept.tries = ppy_rt_trace_tries;
 }
 
 PPY_RT_API void ppy_rt_traceback(const char* name, const char* message) {
@@ -156,6 +165,7 @@ PPY_RT_API void ppy_rt_traceback(const char* name, const char* message) {
   if (!n) return;
   /* Raised again by the frame whose try caught it: from where it first came. */
   int again = ppy_rt_trace_kept.n && ppy_rt_trace_kept.owner == ppy_rt_frames &&
+              ppy_rt_trace_kept.tries == ppy_rt_trace_tries &&
               ppy_rt_trace_same(ppy_rt_trace_kept.name, name) && ppy_rt_trace_same(ppy_rt_trace_kept.message, message);
   /* Outermost first, as python3 prints them: the chain reversed, without
      allocating (the collector may be what failed). */

@@ -52,6 +52,9 @@ PPY_RT_API void ppy_rt_traceback(const char* name, const char* message);
  * again (an `except` that does not match, a `finally`), the traceback shows
  * where it first came from, as python3's does. */
 #ifndef PPY_RT_DECLARATIONS_ONLY
+/** A try begins (ppy_rt_try): a raise after it is a new one, never the last
+ * caught one raised again, even with the same name and message. */
+PPY_RT_INTERNAL void ppy_rt_trace_try_entered(void);
 PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const char* name, const char* message);
 #endif
 

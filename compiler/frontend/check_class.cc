@@ -4,6 +4,7 @@
 #include "body_checker.h"
 #include "callable.h"
 #include "checker_internal.h"
+#include "field_init.h"
 #include "exception_classes.h"
 #include "ppy/util/str_cat.h"
 #include "suggest_members.h"
@@ -44,6 +45,7 @@ Ty BodyChecker::field_read(Expr& e, Ty bt) {
     return Ty::Error;
   }
   effect("reads");
+  if (c.field(field_set_flag(e.str)) >= 0) effect("raises");  // an unset field's AttributeError (field_init.h)
   return c.fields[static_cast<size_t>(i)].second;
 }
 

@@ -129,7 +129,8 @@ TEST_F(SourceBackends, PythonBuildWritesIntoTheProjectCacheAndSaysWhere) {
   Result r = ppy({"build", prog.string(), "--backend", "python"});
   ASSERT_EQ(r.status, 0) << r;
   fs::path written = p(".ppy-cache/backends/python/tri.py");
-  EXPECT_EQ(r.out, written.string() + "\n");
+  // The module, then the line map its tracebacks are told through (docs/runtime.md, "Tracebacks").
+  EXPECT_EQ(r.out, written.string() + "\n" + written.string() + ".trace.json\n");
   EXPECT_THAT(r.err, HasSubstr("backend:  python"));
   EXPECT_TRUE(fs::exists(written));
   Result run = sh({"python3", written.string()});
@@ -252,7 +253,10 @@ TEST_F(SourceBackends, CRaisesWithPythonsMessageAndStatus) {
   Result run = sh({p("oops").string()});
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.out, "2\n");
-  EXPECT_EQ(run.err, "IndexError: list index out of range\n");
+  // python3's traceback: the frame's file, line and function, then the line quoted.
+  EXPECT_EQ(run.err,
+            "Traceback (most recent call last):\n  File \"oops.ppy\", line 4, in main\n    print(xs[5])\n"
+            "IndexError: list index out of range\n");
 }
 
 TEST_F(SourceBackends, AHeaderDeclaresTheExportsForACProgram) {
@@ -310,7 +314,9 @@ TEST_F(SourceBackends, UnsafeWrapsButKeepsTheGuards) {
   ASSERT_EQ(sh({"cc", "-std=c11", "-Wall", "-Werror", "wrap.c", "-o", "wrap", "-lgc", "-lm"}).status, 0);
   Result run = sh({p("wrap").string()});
   EXPECT_EQ(run.out, "-9223372036854775808\n");
-  EXPECT_EQ(run.err, "IndexError: list index out of range\n");
+  EXPECT_EQ(run.err,
+            "Traceback (most recent call last):\n  File \"wrap.ppy\", line 5, in main\n    print(xs[3])\n"
+            "IndexError: list index out of range\n");
 }
 
 TEST_F(SourceBackends, FormatRunsClangFormat) {

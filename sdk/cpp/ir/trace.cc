@@ -26,6 +26,7 @@ std::vector<std::string> qualname(const Function& f) {
 }  // namespace
 
 TraceRole trace_role(const Function& f) {
+  if (!f.loc()) return TraceRole::kNone;
   std::vector<std::string> q = qualname(f);
   const std::string& last = q.back();
   if (q.size() > 1 && (last == "bound" || last == "value")) return TraceRole::kNone;
