@@ -12,41 +12,26 @@
 #include "ppy_dict.h"  // ppy_io.h, ppy_sys.h
 #include "ppy_runtime.h"
 #include "ppy_str.h"
+#include "runtime_test_support.h"
 
 namespace {
 
-struct Raised {
-  std::string name, message;
-};
+using namespace ppy::runtime_test;  // NOLINT: the runtime tests' shared helpers
 
-class Io : public ::testing::Test {
+class Io : public RuntimeTest {
  protected:
   void SetUp() override {
-    ppy_rt_gc_init();
-    ppy_rt_set_raise_hook(+[](const char* n, const char* m) { throw Raised{n, m ? m : ""}; });
+    RuntimeTest::SetUp();
     dir_ = std::filesystem::temp_directory_path() / ("ppy_io_test_" + std::to_string(getpid()));
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override {
-    ppy_rt_set_raise_hook(nullptr);
+    RuntimeTest::TearDown();
     std::filesystem::remove_all(dir_);
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   std::filesystem::path dir_;
 };
-
-ppy_str* S(const std::string& s) { return ppy_str_literal(s.data(), static_cast<int64_t>(s.size())); }
-std::string T(const ppy_str* s) { return std::string(PPY_STR_BYTES(s), static_cast<size_t>(s->len)); }
-
-template <typename F>
-Raised raised(F f) {
-  try {
-    f();
-  } catch (const Raised& r) {
-    return r;
-  }
-  return {"(nothing)", ""};
-}
 
 void write_bytes(const std::string& p, const std::string& bytes) {
   FILE* f = std::fopen(p.c_str(), "wb");

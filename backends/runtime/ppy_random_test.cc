@@ -11,21 +11,13 @@
 #include "ppy_dict.h"  // ppy_random.h, ppy_collections.h
 #include "ppy_runtime.h"
 #include "ppy_str.h"
+#include "runtime_test_support.h"
 
 namespace {
 
-struct Raised {
-  std::string name, message;
-};
+using namespace ppy::runtime_test;  // NOLINT: the runtime tests' shared helpers
 
-class Random : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ppy_rt_gc_init();
-    ppy_rt_set_raise_hook(+[](const char* n, const char* m) { throw Raised{n, m ? m : ""}; });
-  }
-  void TearDown() override { ppy_rt_set_raise_hook(nullptr); }
-};
+class Random : public RuntimeTest {};
 
 ppy_list* Ints(const std::vector<int64_t>& v) {
   ppy_list* l = ppy_list_new_i64(0);

@@ -10,35 +10,14 @@
 
 #include "gtest/gtest.h"
 #include "ppy_runtime.h"
+#include "runtime_test_support.h"
 
 namespace {
 
-struct Raised {
-  std::string name, message;
-};
+using namespace ppy::runtime_test;  // NOLINT: the runtime tests' shared helpers
 
 /// Raises come back as exceptions, as in the interpreter.
-class Str : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ppy_rt_gc_init();
-    ppy_rt_set_raise_hook(+[](const char* n, const char* m) { throw Raised{n, m ? m : ""}; });
-  }
-  void TearDown() override { ppy_rt_set_raise_hook(nullptr); }
-};
-
-ppy_str* S(const std::string& s) { return ppy_str_literal(s.data(), static_cast<int64_t>(s.size())); }
-std::string T(const ppy_str* s) { return std::string(PPY_STR_BYTES(s), static_cast<size_t>(s->len)); }
-
-template <typename F>
-Raised raised(F f) {
-  try {
-    f();
-  } catch (const Raised& r) {
-    return r;
-  }
-  return {"(nothing)", ""};
-}
+class Str : public RuntimeTest {};
 
 TEST_F(Str, LengthsAndIndicesCountCodePoints) {
   ppy_str* s = S("h\xc3\xa9llo");  // héllo

@@ -12,36 +12,18 @@
 #include "ppy_num.h"
 #include "ppy_runtime.h"
 #include "ppy_str_more.h"
+#include "runtime_test_support.h"
 
 namespace {
 
-struct Raised {
-  std::string name, message;
-};
+using namespace ppy::runtime_test;  // NOLINT: the runtime tests' shared helpers
 
-class Text : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ppy_rt_gc_init();
-    ppy_rt_set_raise_hook(+[](const char* n, const char* m) { throw Raised{n, m ? m : ""}; });
-  }
-  void TearDown() override { ppy_rt_set_raise_hook(nullptr); }
-};
+class Text : public RuntimeTest {};
 
-ppy_str* S(const std::string& s) { return ppy_str_literal(s.data(), static_cast<int64_t>(s.size())); }
-std::string T(const ppy_str* s) { return std::string(PPY_STR_BYTES(s), static_cast<size_t>(s->len)); }
 std::vector<std::string> L(const ppy_list* l) {
   std::vector<std::string> out;
   for (int64_t i = 0; i < l->len; ++i) out.push_back(T(static_cast<ppy_str**>(l->data)[i]));
   return out;
-}
-Raised raised(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Raised& r) {
-    return r;
-  }
-  return {};
 }
 ppy_list* floats(std::vector<double> v) {
   ppy_list* l = ppy_list_new_f64(static_cast<int64_t>(v.size()));

@@ -43,4 +43,23 @@ PYTHONPATH="$py_path" python3 -m ppy "$prefix/hello.ppy" > "$prefix/python3.out"
 run run --interp "$prefix/hello.ppy" > "$prefix/ppy.out"
 grep -qx "twice 42" "$prefix/ppy.out"
 cmp "$prefix/python3.out" "$prefix/ppy.out"
+# The standard library written in ppy (docs/stdlib.md) is installed beside the
+# compiler and found from its prefix: heapq's order is python3's.
+test -f "$prefix/share/ppy/stdlib/heapq.ppy"
+cat > "$prefix/top.ppy" <<'PROGRAM'
+import heapq
+
+
+def main() -> None:
+    heap: list[int] = []
+    for x in [5, 1, 8, 3, 9, 2]:
+        heapq.heappush(heap, x)
+    print(heap, heapq.nsmallest(3, [7, 4, 6, 1]), heapq.heappop(heap))
+
+
+if __name__ == "__main__":
+    main()
+PROGRAM
+run run "$prefix/top.ppy" > "$prefix/top.out"
+python3 "$prefix/top.ppy" | cmp - "$prefix/top.out"
 echo "install: ok"
