@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "exception_classes.h"
+#include "frontend_test_support.h"
 #include "ppy/frontend/frontend.h"
 #include "types.h"
 
@@ -12,14 +13,7 @@ namespace ppy::frontend {
 namespace {
 using ::testing::HasSubstr;
 
-std::string check(const std::string& src) {
-  DiagnosticEngine d;
-  lower_module({"m", "m.ppy", src}, {}, d);
-  std::string out;
-  for (auto& diag : d.diagnostics())
-    out += diag.code + " " + std::to_string(diag.line) + ":" + std::to_string(diag.col) + " " + diag.message + "\n";
-  return out;
-}
+using test_support::check;
 
 constexpr const char* kErrors =
     "class AppError(Exception):\n    pass\n\n\n"

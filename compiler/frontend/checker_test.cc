@@ -6,6 +6,7 @@
 #include <atomic>
 #include <thread>
 
+#include "frontend_test_support.h"
 #include "ppy/frontend/frontend.h"
 
 namespace ppy::frontend {
@@ -13,13 +14,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::string check(const std::string& src) {
-  DiagnosticEngine d;
-  lower_module({"m", "m.ppy", src}, {}, d);
-  std::string out;
-  for (auto& diag : d.diagnostics()) out += diag.code + " " + std::to_string(diag.line) + ":" + std::to_string(diag.col) + " " + diag.message + "\n";
-  return out;
-}
+using test_support::check;
 
 TEST(Checker, DefiniteAssignmentFollowsBranchesAndLoops) {
   EXPECT_EQ(check("def f(c: bool) -> int:\n    if c:\n        x = 1\n    else:\n        x = 2\n    return x\n"), "");

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "frontend_test_support.h"
 #include "ppy/frontend/frontend.h"
 
 namespace ppy::frontend {
@@ -10,14 +11,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::string check(const std::string& src) {
-  DiagnosticEngine d;
-  lower_module({"m", "m.ppy", src}, {}, d);
-  std::string out;
-  for (auto& diag : d.diagnostics())
-    out += diag.code + " " + std::to_string(diag.line) + ":" + std::to_string(diag.col) + " " + diag.message + "\n";
-  return out;
-}
+using test_support::check;
 
 // A refused unpacking is the one error: neither "can reach its end without
 // returning" nor "might be used before it is assigned" follows from it.

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "frontend_test_support.h"
 #include "ppy/frontend/frontend.h"
 
 namespace ppy::frontend {
@@ -11,14 +12,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::string check(const std::string& src) {
-  DiagnosticEngine d;
-  lower_module({"m", "m.ppy", src}, {}, d);
-  std::string out;
-  for (auto& diag : d.diagnostics())
-    out += diag.code + " " + std::to_string(diag.line) + ":" + std::to_string(diag.col) + " " + diag.message + "\n";
-  return out;
-}
+using test_support::check;
 
 constexpr const char* kPerson =
     "class Person:\n"
