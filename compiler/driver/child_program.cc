@@ -67,4 +67,17 @@ int run_tool_captured(const std::vector<std::string>& argv, std::string& output)
   return wait_status(pid);
 }
 
+bool ScratchFolder::make(const std::string& prefix) {
+  std::error_code ec;
+  std::string folder = (std::filesystem::temp_directory_path(ec) / (prefix + "-XXXXXX")).string();
+  if (!::mkdtemp(folder.data())) return false;
+  path_ = std::move(folder);
+  return true;
+}
+
+ScratchFolder::~ScratchFolder() {
+  std::error_code ignored;
+  if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+}
+
 }  // namespace ppy::driver

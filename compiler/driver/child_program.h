@@ -20,4 +20,18 @@ namespace ppy::driver {
 /// into `output`; answers its exit status as run_child does.
 [[nodiscard]] int run_tool_captured(const std::vector<std::string>& argv, std::string& output);
 
+/// A folder of its own under the system's temporary directory for a build the
+/// driver makes and runs once (`ppy run --sanitize`, `--profile`, `--pgo`),
+/// removed with everything in it when this goes out of scope.
+class ScratchFolder {
+ public:
+  /// Makes `<tmp>/<prefix>-XXXXXX`; false (errno says why) when it cannot.
+  [[nodiscard]] bool make(const std::string& prefix);
+  ~ScratchFolder();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace ppy::driver

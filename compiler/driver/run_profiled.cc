@@ -13,8 +13,10 @@
 #include <iostream>
 #include <sstream>
 
+#include "child_program.h"
 #include "diagnostics.h"
 #include "ppy/driver/commands.h"
+#include "ppy/driver/llvm_roads.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -87,16 +89,13 @@ int run_profiled(const RunOptions& opts, Streams io) {
                                     "ppy run --profile: unavailable: no llvm-profdata-19 on PATH to merge the "
                                     "profile (install llvm-19)"));
   std::error_code ec;
-  std::string folder = (fs::temp_directory_path(ec) / "ppy-profile-XXXXXX").string();
-  if (!::mkdtemp(folder.data()))
+  // The build is the LLVM road's: hand over to `ppy-llvm` before making a
+  // folder that a process replaced by exec would never remove.
+  if (auto s = need_llvm_roads(); !s.ok()) return fail(io.err, s);
+  ScratchFolder scratch;
+  if (!scratch.make("ppy-profile"))
     return fail(io.err, absl::InternalError(str_cat("cannot make a folder for the build: ", std::strerror(errno))));
-  struct Removed {
-    std::string path;
-    ~Removed() {
-      std::error_code ignored;
-      fs::remove_all(path, ignored);
-    }
-  } removed{folder};
+  const std::string& folder = scratch.path();
 
   BuildOptions b;
   b.target = opts.target;

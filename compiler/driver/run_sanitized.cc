@@ -12,8 +12,10 @@
 #include <iostream>
 #include <sstream>
 
+#include "child_program.h"
 #include "diagnostics.h"
 #include "ppy/driver/commands.h"
+#include "ppy/driver/llvm_roads.h"
 #include "ppy/util/str_cat.h"
 
 namespace fs = std::filesystem;
@@ -35,18 +37,14 @@ int run_sanitized(const RunOptions& opts, Streams io) {
                                                      opts.interp ? "--interp runs the reference interpreter"
                                                                  : "--backend " + *opts.backend + " runs without it",
                                                      "; drop --sanitize, or run through llvm")));
-  std::error_code ec;
-  std::string folder = (fs::temp_directory_path(ec) / "ppy-sanitize-XXXXXX").string();
-  if (!::mkdtemp(folder.data()))
+  // The build is the LLVM road's: hand over to `ppy-llvm` before making a
+  // folder that a process replaced by exec would never remove.
+  if (auto s = need_llvm_roads(); !s.ok()) return fail(io.err, s);
+  ScratchFolder scratch;
+  if (!scratch.make("ppy-sanitize"))
     return fail(io.err,
                 absl::InternalError(str_cat("cannot make a folder for the sanitized build: ", std::strerror(errno))));
-  struct Removed {
-    std::string path;
-    ~Removed() {
-      std::error_code ignored;
-      fs::remove_all(path, ignored);
-    }
-  } removed{folder};
+  const std::string& folder = scratch.path();
 
   // Cached like any build: a second run with nothing changed compiles nothing.
   BuildOptions b;
