@@ -12,8 +12,10 @@
 namespace ppy::driver {
 namespace {
 
-[[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::filesystem::path& cwd) {
+[[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+                             const std::vector<std::string>& env = {}) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
   if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -32,13 +34,14 @@ int wait_status(pid_t pid) {
 
 }  // namespace
 
-int run_child(const std::vector<std::string>& argv, const std::filesystem::path& cwd, std::ostream& out) {
+int run_child(const std::vector<std::string>& argv, const std::filesystem::path& cwd, std::ostream& out,
+              const std::vector<std::string>& env) {
   out.flush();
   std::cout.flush();
   std::cerr.flush();
   pid_t pid = ::fork();
   if (pid < 0) return 127;
-  if (pid == 0) exec_child(argv, cwd);
+  if (pid == 0) exec_child(argv, cwd, env);
   return wait_status(pid);
 }
 

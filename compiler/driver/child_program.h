@@ -13,8 +13,10 @@ namespace ppy::driver {
 /// it and answers its exit status (128 + N when signal N ended it; 127 when it
 /// could not be started). The child dies with the driver (PR_SET_PDEATHSIG),
 /// so a killed driver leaves no program running. `out` is flushed first, so
-/// what the driver wrote comes before what the program writes.
-[[nodiscard]] int run_child(const std::vector<std::string>& argv, const std::filesystem::path& cwd, std::ostream& out);
+/// what the driver wrote comes before what the program writes. `env` entries
+/// (`NAME=value`) are added to the driver's environment for the child.
+[[nodiscard]] int run_child(const std::vector<std::string>& argv, const std::filesystem::path& cwd, std::ostream& out,
+                            const std::vector<std::string>& env = {});
 
 /// Runs a tool (a compiler) to completion with its stdout and stderr captured
 /// into `output`; answers its exit status as run_child does.

@@ -3,45 +3,23 @@
 // folder (cached like any build) and runs it. A profiling run merges the raw
 // counters it wrote into an indexed profile with llvm-profdata-19 (merging
 // into FILE when it exists, so several runs add up).
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
-#include <sstream>
 
 #include "child_program.h"
 #include "diagnostics.h"
-#include "ppy/driver/commands.h"
 #include "ppy/driver/llvm_roads.h"
 #include "ppy/util/str_cat.h"
+#include "run_built.h"
 
 namespace fs = std::filesystem;
 
 namespace ppy::driver {
 namespace {
-
-/// Runs `argv` with `env` added to this process's environment; its exit status.
-int run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
-  pid_t pid = ::fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    _exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
-}
 
 /// `llvm-profdata-19` (or `llvm-profdata`) on PATH, or "".
 std::string profdata_tool() {
@@ -97,36 +75,12 @@ int run_profiled(const RunOptions& opts, Streams io) {
     return fail(io.err, absl::InternalError(str_cat("cannot make a folder for the build: ", std::strerror(errno))));
   const std::string& folder = scratch.path();
 
-  BuildOptions b;
-  b.target = opts.target;
-  b.backend = "llvm";
-  b.opt_level = opts.opt_level;
-  b.output = folder + "/out";
-  b.llvm_only = {"--standalone"};
-  if (opts.profile) {
-    b.llvm_only.push_back("--profile-generate");
-  } else {
-    b.llvm_only.push_back("--pgo");
-    b.llvm_values["--pgo"] = *opts.pgo;
-  }
-  std::ostringstream out, err;
-  if (int status = build(b, {out, err}); status != 0) {
-    io.err << err.str();
-    return status;
-  }
-  // The profile's warnings (W2009) reach the user; the build's listing does not.
-  std::istringstream said(err.str());
-  for (std::string line; std::getline(said, line);)
-    if (line.starts_with("warning[")) io.err << line << "\n";
-  std::string executable = out.str().substr(0, out.str().find('\n'));
-  std::vector<std::string> argv = {executable};
-  argv.insert(argv.end(), opts.args.begin(), opts.args.end());
+  BuiltForRun built = opts.profile ? build_for_run(opts, folder, {"--profile-generate"}, {}, io)
+                                   : build_for_run(opts, folder, {"--pgo"}, {{"--pgo", *opts.pgo}}, io);
+  if (built.status != 0) return built.status;
   std::vector<std::string> env;
   if (opts.profile) env.push_back(str_cat("LLVM_PROFILE_FILE=", folder, "/raw-%p.profraw"));
-  io.out.flush();
-  std::cout.flush();
-  int status = run_program(argv, env);
-  if (status < 0) return fail(io.err, absl::InternalError("cannot start the program: fork failed"));
+  int status = run_built(opts, built, io, env);
   if (!opts.profile) return status;
 
   // The raw counters (one file per process) merged into FILE, FILE's own
@@ -140,16 +94,17 @@ int run_profiled(const RunOptions& opts, Streams io) {
     return status;
   }
   int merged = -1;
+  std::string said;  // what llvm-profdata-19 printed
   if (fs::exists(target, ec)) {
     merge.push_back(target);
-    if ((merged = run_program(merge, {})) != 0) {
+    if ((merged = run_tool_captured(merge, said)) != 0) {
       io.err << "warning[W2009]: " << target << " is not a profile llvm-profdata-19 can read; it is replaced\n";
       merge.pop_back();
     }
   }
-  if (merged != 0 && (merged = run_program(merge, {})) != 0)
-    return fail(io.err,
-                absl::InternalError(str_cat("llvm-profdata-19 merge failed (exit ", merged, ") writing ", target)));
+  if (merged != 0 && (merged = run_tool_captured(merge, said)) != 0)
+    return fail(io.err, absl::InternalError(
+                            str_cat("llvm-profdata-19 merge failed (exit ", merged, ") writing ", target, ": ", said)));
   fs::copy_file(folder + "/merged.ppyprof", target, fs::copy_options::overwrite_existing, ec);
   if (ec) return fail(io.err, absl::InternalError(str_cat("cannot write ", target, ": ", ec.message())));
   io.err << "profile: " << target << "\n";

@@ -3,22 +3,14 @@
 // and libc), so the program is built as a sanitized executable and run.
 #include "run_sanitized.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <iostream>
-#include <sstream>
 
 #include "child_program.h"
 #include "diagnostics.h"
-#include "ppy/driver/commands.h"
 #include "ppy/driver/llvm_roads.h"
 #include "ppy/util/str_cat.h"
-
-namespace fs = std::filesystem;
+#include "run_built.h"
 
 namespace ppy::driver {
 
@@ -44,35 +36,12 @@ int run_sanitized(const RunOptions& opts, Streams io) {
   if (!scratch.make("ppy-sanitize"))
     return fail(io.err,
                 absl::InternalError(str_cat("cannot make a folder for the sanitized build: ", std::strerror(errno))));
-  const std::string& folder = scratch.path();
 
   // Cached like any build: a second run with nothing changed compiles nothing.
-  BuildOptions b;
-  b.target = opts.target;
-  b.backend = "llvm";
-  b.opt_level = opts.opt_level;
-  b.output = folder + "/out";
-  b.llvm_only = {"--standalone", "--sanitize"};
-  b.llvm_values["--sanitize"] = opts.sanitize.value_or("");
-  std::ostringstream out, err;
-  if (int status = build(b, {out, err}); status != 0) {
-    io.err << err.str();
-    return status;
-  }
-  std::string executable = out.str().substr(0, out.str().find('\n'));
-  io.out.flush();
-  std::cout.flush();
-  pid_t pid = ::fork();
-  if (pid < 0) return fail(io.err, absl::InternalError("cannot start the sanitized program: fork failed"));
-  if (pid == 0) {
-    ::execl(executable.c_str(), executable.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+  BuiltForRun built =
+      build_for_run(opts, scratch.path(), {"--sanitize"}, {{"--sanitize", opts.sanitize.value_or("")}}, io);
+  if (built.status != 0) return built.status;
+  return run_built(opts, built, io);
 }
 
 }  // namespace ppy::driver

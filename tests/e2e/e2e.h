@@ -7,6 +7,9 @@
 #pragma once
 
 #include <sys/types.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
 
 #include <filesystem>
 #include <functional>
@@ -156,6 +159,17 @@ class E2E : public ::testing::Test {
   }
   Result ppy(std::vector<std::string> args, const std::string& backend_path = sets({"main"})) const {
     return run(spawn(std::move(args), backend_path));
+  }
+
+  /// Runs an executable a build wrote (not `ppy`): its status, and its stdout
+  /// and stderr together in `out`.
+  Result run_file(const fs::path& exe) const {
+    std::string out = p(".exe-out");
+    int raw = std::system((exe.string() + " >" + out + " 2>&1").c_str());
+    Result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    r.out = read_file(out);
+    return r;
   }
 
   /// A distribution written now under <dir>/dists/<dist>/ (for per-test paths in `args`).

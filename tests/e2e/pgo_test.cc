@@ -3,10 +3,6 @@
 // --pgo` and `ppy run --pgo` build with it, the profile's digest is part of the
 // build's key, and a profile that cannot be used is a warning (W2009), never a
 // wrong build.
-#include <sys/wait.h>
-
-#include <cstdlib>
-
 #include "e2e.h"
 
 namespace ppy::e2e {
@@ -39,15 +35,6 @@ class Pgo : public E2E {
   void SetUp() override {
     E2E::SetUp();
     write_file(path("prog.ppy"), kProgram);
-  }
-  /// Runs an executable the build wrote (not `ppy`): its status and output.
-  Result run_file(const fs::path& exe) const {
-    std::string out = p(".exe-out");
-    int raw = std::system((exe.string() + " >" + out + " 2>&1").c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-    r.out = read_file(out);
-    return r;
   }
   /// The build's key line of `ppy build` (the artifact cache's entry it made or used).
   std::vector<std::string> cache_entries() const { return names_in(path(".ppy-cache/artifacts")); }

@@ -1,10 +1,6 @@
 // `--prover z3` (docs/llvm.md): overflow guards the shared range analysis keeps
 // and Z3 proves away, counted with --report-opt, the program's output unchanged;
 // E1801 where ppy was built without z3.
-#include <sys/wait.h>
-
-#include <cstdlib>
-
 #include "e2e.h"
 
 namespace ppy::e2e {
@@ -38,14 +34,6 @@ class Prover : public E2E {
   void SetUp() override {
     E2E::SetUp();
     write_file(path("prog.ppy"), kProgram);
-  }
-  Result run_file(const fs::path& exe) const {
-    std::string out = p(".exe-out");
-    int raw = std::system((exe.string() + " >" + out + " 2>&1").c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-    r.out = read_file(out);
-    return r;
   }
 };
 

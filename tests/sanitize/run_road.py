@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`ppy run --sanitize` as a user meets it: a program runs and prints, a raise
-ends it with status 1 and the exception's line, and what the road refuses is
+ends it with status 1 and the exception's line, its arguments reach sys.argv, and what the road refuses is
 E1002 with the reason (docs/llvm.md, "Sanitizers").
 
     run_road.py --ppy PATH/TO/ppy
@@ -31,6 +31,17 @@ if __name__ == "__main__":
     main()
 '''
 
+ARGS_PROGRAM = '''import sys
+
+
+def main() -> None:
+    print(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    main()
+'''
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -51,6 +62,13 @@ def main():
             if r.returncode != 1 or r.stdout != want or not r.stderr.strip().endswith("ValueError: done: fox"):
                 problems.append(f"run --sanitize {sanitize}: exit {r.returncode}, stdout {r.stdout!r}, "
                                 f"stderr {r.stderr[-1500:]!r}")
+        args_prog = os.path.join(tmp, "args.ppy")
+        with open(args_prog, "w") as f:
+            f.write(ARGS_PROGRAM)
+        r = ppy("run", "--sanitize", "address", args_prog, "--", "one", "two words")
+        if r.returncode != 0 or r.stdout != "['one', 'two words']\n":
+            problems.append(f"run --sanitize with arguments: exit {r.returncode}, stdout {r.stdout!r}, "
+                            f"stderr {r.stderr[-800:]!r}")
         for argv, says in [(["run", "--sanitize", "adress", prog], "unknown sanitizer 'adress'"),
                            (["run", "--sanitize", "thread", prog], "one thread"),
                            (["run", "--interp", "--sanitize", "address", prog], "--interp"),
@@ -66,7 +84,7 @@ def main():
         for p in problems:
             print(p)
         return 1
-    print("ok ppy run --sanitize (three sanitizer sets, six refusals)")
+    print("ok ppy run --sanitize (three sanitizer sets, arguments, six refusals)")
     return 0
 
 
