@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "ppy/source/names.h"
+
 namespace ppy::backends::python {
 
 /// How tightly a Python expression binds (higher binds tighter): the levels of
@@ -38,9 +40,8 @@ struct Expr {
 /// `e` where a place needs at least `need`: as it is, or in parentheses.
 std::string paren(const Expr& e, int need);
 
-/// A Python string literal for `s` (UTF-8 kept; escapes for quotes, backslash
-/// and control characters).
-std::string py_string(std::string_view s);
+/// A Python string literal for `s`: the SDK's spelling, which Python reads back.
+inline std::string py_string(std::string_view s) { return ppy::source::double_quoted(s); }
 
 /// Python's reserved words and the builtins the generated code calls or
 /// raises (the exceptions of guards, range checks and helpers among them): no
