@@ -1,0 +1,178 @@
+// End-to-end tests of plugins whose passes run out of process: the hostile
+// plugin (tests/backends/hostile_plugin_main.cc), spawned the way the driver
+// spawns backend helpers, through the pipeline's plugin API.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "ppy/host/plugin_handle.h"
+#include "ppy/ir/testing.h"
+#include "ppy/ir/verifier.h"
+#include "ppy/pipeline/pipeline.h"
+#include "ppy/plugin_host/remote_plugin.h"
+#include "ppy/util/error.h"
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+namespace ppy::plugin_host {
+namespace {
+
+const fs::path kHostilePlugin = fs::path(PPY_HOST_TEST_DIR) / "hostile-plugin" / "ppy-test-hostile-plugin";
+
+host::PluginLaunch hostile(std::vector<std::string> args, host::HostSettings settings = {}) {
+  host::PluginLaunch l;
+  l.name = "hostile-plugin";
+  l.distribution = "ppy-hostile";
+  l.version = "6.6";
+  l.manifest = fs::path(PPY_HOST_TEST_DIR) / "hostile-plugin" / "manifest.toml";
+  l.executable = kHostilePlugin;
+  l.args = std::move(args);
+  l.settings = settings;
+  return l;
+}
+
+host::HostSettings short_calls() {
+  host::HostSettings s;
+  s.timeout = 300ms;
+  s.handshake_timeout = 10000ms;
+  return s;
+}
+
+/// The shared pipeline at -O1 with the plugin's passes, over a small module.
+absl::Status run_pipeline(host::PluginHandle* handle, ir::Module& m) {
+  std::shared_ptr<host::PluginHandle> shared(handle, [](host::PluginHandle*) {});
+  RemotePlugin plugin(shared);
+  ir::PassManager pm;
+  pipeline::PipelineOptions options;
+  options.opt_level = 1;
+  options.plugins = {&plugin};
+  if (absl::Status s = pipeline::build_shared_pipeline(pm, options); !s.ok()) return s;
+  return pm.run(m);
+}
+
+TEST(RemotePlugin, HandshakeSaysWhoItIsAndWhereItsPassRuns) {
+  auto h = host::PluginHandle::connect(hostile({}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  const host::PluginInfo& info = (*h)->info();
+  EXPECT_EQ(info.name, "hostile-plugin");
+  EXPECT_EQ(info.api_version, 1);
+  EXPECT_EQ(info.fingerprint, "hostile-plugin-fp");
+  ASSERT_EQ(info.passes.size(), 1u);
+  EXPECT_EQ(info.passes[0].name, "hostile-tag");
+  EXPECT_EQ(info.passes[0].stage, "after-optimization");
+  EXPECT_THAT(info.sdk, HasSubstr("ppy-sdk-cpp"));
+}
+
+TEST(RemotePlugin, ItsPassRunsInItsProcessAtItsStageAndTheModuleComesBack) {
+  auto h = host::PluginHandle::connect(hostile({}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  std::shared_ptr<host::PluginHandle> shared = std::move(*h);
+  RemotePlugin plugin(shared);
+  ir::PassManager pm;
+  pipeline::PipelineOptions options;
+  options.plugins = {&plugin};
+  ASSERT_TRUE(pipeline::build_shared_pipeline(pm, options).ok());
+  auto sched = pm.schedule();
+  EXPECT_EQ(sched.back(), std::make_pair(ir::Stage::AfterOptimization, std::string("hostile-tag")));
+  auto m = ir::testing::small_module("m");
+  ASSERT_TRUE(pm.run(*m).ok());
+  EXPECT_TRUE(m->attributes().get("hostile.tagged") != nullptr);
+  EXPECT_EQ(m->name(), "m");
+  ASSERT_NE(m->function("f"), nullptr);
+  EXPECT_TRUE(ir::verify(*m).empty());
+  // Twice over one process: a plugin serves many passes.
+  auto m2 = ir::testing::small_module("m2");
+  ASSERT_TRUE(pm.run(*m2).ok());
+  EXPECT_EQ(m2->name(), "m2");
+}
+
+TEST(RemotePlugin, ACrashDuringAPassIsE1905NamingThePluginAndThePass) {
+  auto h = host::PluginHandle::connect(hostile({"--crash-at", "pass"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = ir::testing::small_module("m");
+  absl::Status s = run_pipeline(h->get(), *m);
+  EXPECT_EQ(error_code(s), "E1905");
+  EXPECT_THAT(error_text(s), HasSubstr("plugin 'hostile-plugin' (ppy-hostile 6.6 ("));
+  EXPECT_THAT(error_text(s), HasSubstr("failed during pass 'hostile-tag' (after-optimization): it crashed"));
+  EXPECT_THAT(error_text(s), HasSubstr("SIGSEGV"));
+  EXPECT_THAT(error_text(s), HasSubstr("hostile-plugin: crashing in pass"));
+  // The handle says so again without a call; another plugin process works.
+  absl::Status again = run_pipeline(h->get(), *m);
+  EXPECT_EQ(error_code(again), "E1905");
+  auto fresh = host::PluginHandle::connect(hostile({}));
+  ASSERT_TRUE(fresh.ok()) << fresh.status();
+  EXPECT_TRUE(run_pipeline(fresh->get(), *m).ok());
+}
+
+TEST(RemotePlugin, ACrashAtTheHandshakeIsE1905) {
+  auto h = host::PluginHandle::connect(hostile({"--crash-at", "handshake"}));
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(error_code(h.status()), "E1905");
+  EXPECT_THAT(error_text(h.status()), HasSubstr("plugin 'hostile-plugin'"));
+  EXPECT_THAT(error_text(h.status()), HasSubstr("failed during handshake: it crashed"));
+}
+
+TEST(RemotePlugin, AnExitDuringAPassIsE1905WithTheStatus) {
+  auto h = host::PluginHandle::connect(hostile({"--exit-at", "pass"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = ir::testing::small_module("m");
+  absl::Status s = run_pipeline(h->get(), *m);
+  EXPECT_EQ(error_code(s), "E1905");
+  EXPECT_THAT(error_text(s), HasSubstr("exited with status 3"));
+}
+
+TEST(RemotePlugin, AHangPastTheDeadlineIsE1905AndThePluginIsStopped) {
+  auto h = host::PluginHandle::connect(hostile({"--hang-at", "pass"}, short_calls()));
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = ir::testing::small_module("m");
+  auto t0 = std::chrono::steady_clock::now();
+  absl::Status s = run_pipeline(h->get(), *m);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  EXPECT_EQ(error_code(s), "E1905");
+  EXPECT_THAT(error_text(s), HasSubstr("did not answer within 300 ms"));
+  EXPECT_THAT(error_text(s), HasSubstr("hostile-plugin: hanging in pass"));
+  EXPECT_FALSE((*h)->process()->poll().running());
+}
+
+TEST(RemotePlugin, APassThatBreaksTheIrIsE1902NamingThePass) {
+  auto h = host::PluginHandle::connect(hostile({"--break-ir"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = ir::testing::small_module("m");
+  absl::Status s = run_pipeline(h->get(), *m);
+  EXPECT_EQ(error_code(s), "E1902");
+  EXPECT_THAT(error_text(s), HasSubstr("'hostile-tag'"));
+}
+
+TEST(RemotePlugin, APassThatFailsIsE1902NamingThePass) {
+  auto h = host::PluginHandle::connect(hostile({"--fail"}));
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto m = ir::testing::small_module("m");
+  absl::Status s = run_pipeline(h->get(), *m);
+  EXPECT_EQ(error_code(s), "E1902");
+  EXPECT_THAT(error_text(s), HasSubstr("plugin pass 'hostile-tag'"));
+  EXPECT_THAT(error_text(s), HasSubstr("hostile-tag refuses this module"));
+}
+
+TEST(RemotePlugin, APassAskingForTheBackendStageIsRefusedByName) {
+  auto h = host::PluginHandle::connect(hostile({"--stage", "backend"}));
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(error_code(h.status()), "E1902");
+  EXPECT_THAT(error_text(h.status()),
+              HasSubstr("plugin 'hostile-plugin' registers pass 'hostile-tag' at the 'backend' stage"));
+}
+
+TEST(RemotePlugin, APluginThatDeclaresNoApiVersionIsRefused) {
+  auto h = host::PluginHandle::connect(hostile({"--api-version", "none"}));
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(error_code(h.status()), "E1903");
+  EXPECT_THAT(error_text(h.status()), HasSubstr("does not declare the plugin API version"));
+  auto old = host::PluginHandle::connect(hostile({"--api-version", "99"}));
+  ASSERT_FALSE(old.ok());
+  EXPECT_THAT(error_text(old.status()), HasSubstr("declares plugin API version 99"));
+}
+
+}  // namespace
+}  // namespace ppy::plugin_host
