@@ -30,6 +30,19 @@ std::string PluginLaunch::origin() const {
   return str_cat(distribution, " ", version, " (", manifest.string(), ")");
 }
 
+PluginLaunch plugin_launch(const PluginEntry& entry, HostSettings settings) {
+  PluginLaunch l;
+  l.name = entry.name;
+  l.distribution = entry.distribution;
+  l.version = entry.version;
+  l.manifest = entry.manifest;
+  l.executable = entry.executable;
+  l.real_executable = entry.real_executable;
+  l.args = entry.args;
+  l.settings = std::move(settings);
+  return l;
+}
+
 absl::Status check_plugin_passes(const PluginInfo& info) {
   for (const PassInfo& p : info.passes) {
     std::optional<ir::Stage> stage = ir::parse_stage(p.stage);
@@ -71,6 +84,7 @@ class RemotePluginHandle final : public PluginHandle {
 
   const PluginInfo& info() const override { return info_; }
   BackendProcess* process() override { return process_.get(); }
+  std::shared_ptr<grpc::Channel> channel() const override { return channel_; }
 
   absl::StatusOr<std::unique_ptr<ir::Module>> run_pass(const PassInfo& pass, const ir::Module& module,
                                                        int opt_level) override {

@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "ppy/host/discovery.h"
 #include "ppy/host/plugin_handle.h"
 #include "ppy/ir/testing.h"
 #include "ppy/ir/verifier.h"
@@ -87,6 +88,23 @@ TEST(RemotePlugin, ItsPassRunsInItsProcessAtItsStageAndTheModuleComesBack) {
   auto m2 = ir::testing::small_module("m2");
   ASSERT_TRUE(pm.run(*m2).ok());
   EXPECT_EQ(m2->name(), "m2");
+}
+
+TEST(RemotePlugin, PpyAddPluginsManifestIsFoundByDiscoveryAndStarts) {
+  std::vector<fs::path> manifests{fs::path(PPY_HOST_TEST_DIR) / "hostile-plugin" / "manifest.toml"};
+  host::ManifestIndex index = host::ManifestIndex::from_manifests(manifests);
+  const host::PluginEntry* entry = index.plugin("hostile-plugin");
+  ASSERT_NE(entry, nullptr) << ::testing::PrintToString(index.problems());
+  EXPECT_EQ(entry->distribution, "ppy-hostile");
+  EXPECT_EQ(entry->version, "6.6");
+  EXPECT_EQ(entry->modules, (std::vector<std::string>{"hostile_mod", "hostile_mod2"}));
+  EXPECT_EQ(entry->stub.filename(), "hostile_mod.pyi");
+  EXPECT_TRUE(fs::exists(entry->stub));
+  EXPECT_EQ(entry->executable, kHostilePlugin);
+  EXPECT_EQ(index.plugin_for_module("hostile_mod"), entry);
+  auto h = host::PluginHandle::connect(host::plugin_launch(*entry));
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_EQ((*h)->info().origin, entry->origin());
 }
 
 TEST(RemotePlugin, ACrashDuringAPassIsE1905NamingThePluginAndThePass) {

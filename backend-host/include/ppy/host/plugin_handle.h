@@ -20,10 +20,15 @@
 
 #include "absl/status/statusor.h"
 #include "ppy/backend/backend.h"
+#include "ppy/host/discovery.h"
 #include "ppy/host/process.h"
 #include "ppy/host/settings.h"
 #include "ppy/ir/ir.h"
 #include "ppy/ir/pass.h"
+
+namespace grpc {
+class Channel;
+}
 
 namespace ppy::host {
 
@@ -46,6 +51,10 @@ struct PluginLaunch {
   /// `<dist> <ver> (<manifest>)`, or the executable when there is no manifest.
   std::string origin() const;
 };
+
+/// How to start the pass server of a discovered plugin (its `executable`,
+/// which must be set: a plugin without passes has nothing to start).
+PluginLaunch plugin_launch(const PluginEntry& entry, HostSettings settings = {});
 
 /// Who a plugin is, as its handshake says (checked before a handle exists).
 struct PluginInfo {
@@ -72,6 +81,9 @@ class PluginHandle {
                                                                              int opt_level) = 0;
   /// The plugin's process (tests: whether it is still there).
   virtual BackendProcess* process() = 0;
+  /// The channel its calls go over, for tools that speak the protocol
+  /// themselves (`ppy conformance`).
+  virtual std::shared_ptr<grpc::Channel> channel() const = 0;
 };
 
 /// E1902 when a declared pass may not run where it asks (the `backend` stage,
