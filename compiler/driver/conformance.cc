@@ -1,11 +1,13 @@
 // `ppy conformance NAME`: the SDK's conformance checks (ppy/backend/conformance.h)
 // against an installed backend, each connection a helper spawned (or an endpoint
 // reached) exactly as a build would.
+#include <algorithm>
 #include <memory>
 #include <ostream>
 #include <vector>
 
 #include "diagnostics.h"
+#include "plugin_conformance.h"
 #include "ppy/backend/api_version.h"
 #include "ppy/backend/conformance.h"
 #include "ppy/driver/commands.h"
@@ -49,6 +51,13 @@ int conformance(const ConformanceOptions& opts, Streams io) {
   }();
   std::string name = opts.name;
   if (name.empty() && opts.manifest && index.backends().size() == 1) name = index.backends()[0].name;
+  // plugins: a plugin's pass server is checked by the plugin checks.
+  if (name.empty() && opts.manifest && index.backends().empty() && index.plugins().size() == 1)
+    name = index.plugins()[0].name;
+  const bool is_backend = std::any_of(index.backends().begin(), index.backends().end(),
+                                      [&](const host::BackendEntry& b) { return b.name == name; });
+  if (const host::PluginEntry* plugin = name.empty() ? nullptr : index.plugin(name); plugin && !is_backend)
+    return plugin_conformance(*plugin, *options, io);
   if (name.empty()) {
     std::string why = opts.manifest ? str_cat(*opts.manifest, " provides ", index.backends().size(), " usable backends")
                                     : std::string("no backend named");
