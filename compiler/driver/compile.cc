@@ -10,6 +10,7 @@
 #include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
 #include "ppy/pipeline/pipeline.h"
+#include "ppy/plugin_host/started_plugins.h"
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
 #include "ppy/util/status_macros.h"
@@ -110,12 +111,17 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
   // threads is per module.
   const int jobs = effective_jobs(options.jobs);
   const std::map<std::string, std::string> project_options = project_key_options(project);
+  // plugins: the pass servers of installed plugins that claim a module the program imports.
+  std::vector<std::string_view> sources;
+  for (const SourceModule& m : project.modules) sources.push_back(m.text);
+  PPY_ASSIGN_OR_RETURN(plugin_host::StartedPlugins plugins, plugin_host::start_installed_plugins(sources));
   std::vector<absl::Status> results(project.modules.size());
   std::vector<ModuleKey> keys(project.modules.size());
   auto passes = [&](size_t i, ir::Module& m) {
     ir::PassManager pm(ir::PassContext{&ir::DialectRegistry::builtin(), c.opt_level});
     pipeline::PipelineOptions popts;
     popts.opt_level = c.opt_level;
+    popts.plugins = plugins.list();
     results[i] = pipeline::build_shared_pipeline(pm, popts);
     if (results[i].ok()) results[i] = pm.run(m, ir::Stage::AfterIRGeneration, options.last_stage);
     if (results[i].ok()) {

@@ -12,6 +12,7 @@
 #include "ppy/ir/verifier.h"
 #include "ppy/pipeline/pipeline.h"
 #include "ppy/plugin_host/remote_plugin.h"
+#include "ppy/plugin_host/started_plugins.h"
 #include "ppy/util/error.h"
 
 namespace fs = std::filesystem;
@@ -190,6 +191,29 @@ TEST(RemotePlugin, APluginThatDeclaresNoApiVersionIsRefused) {
   auto old = host::PluginHandle::connect(hostile({"--api-version", "99"}));
   ASSERT_FALSE(old.ok());
   EXPECT_THAT(error_text(old.status()), HasSubstr("declares plugin API version 99"));
+}
+
+TEST(StartedPlugins, ImportStatementsNameTheModulesAsWritten) {
+  EXPECT_EQ(imported_modules("import a.b as c, d\nx = 1  # import no\n  from e.f import g\nfrom . import h\n"),
+            (std::vector<std::string>{"a.b", "d", "e.f"}));
+}
+
+TEST(StartedPlugins, APluginStartsOnlyForAProgramThatImportsAModuleItClaims) {
+  std::vector<fs::path> manifests{fs::path(PPY_HOST_TEST_DIR) / "hostile-plugin" / "manifest.toml"};
+  host::ManifestIndex index = host::ManifestIndex::from_manifests(manifests);
+  auto none = start_plugins_for(index, {"import math\n", "from os import path\n"});
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_TRUE(none->plugins.empty());
+  auto started = start_plugins_for(index, {"import math\n", "from hostile_mod2 import tagged\n"});
+  ASSERT_TRUE(started.ok()) << started.status();
+  ASSERT_EQ(started->plugins.size(), 1u);
+  ir::PassManager pm;
+  pipeline::PipelineOptions options;
+  options.plugins = started->list();
+  ASSERT_TRUE(pipeline::build_shared_pipeline(pm, options).ok());
+  auto m = ir::testing::small_module("m");
+  ASSERT_TRUE(pm.run(*m).ok());
+  EXPECT_TRUE(m->attributes().has("hostile.tagged"));
 }
 
 }  // namespace
