@@ -104,6 +104,10 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
                        options.project ? absl::StatusOr<Project>(*options.project) : load_project(options.target));
   Compilation c;
   c.opt_level = options.opt_level.value_or(project.opt_level.value_or(2));
+  // plugins: the pass servers of installed plugins that claim a module the program imports.
+  std::vector<std::string_view> sources;
+  for (const SourceModule& m : project.modules) sources.push_back(m.text);
+  PPY_ASSIGN_OR_RETURN(plugin_host::StartedPlugins plugin_servers, plugin_host::start_installed_plugins(sources));
   // Each module is lowered and goes through the shared passes on its own, on
   // one of -j threads, so modules overlap from lowering on (the checks before
   // are the one part in order).
@@ -111,17 +115,13 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
   // threads is per module.
   const int jobs = effective_jobs(options.jobs);
   const std::map<std::string, std::string> project_options = project_key_options(project);
-  // plugins: the pass servers of installed plugins that claim a module the program imports.
-  std::vector<std::string_view> sources;
-  for (const SourceModule& m : project.modules) sources.push_back(m.text);
-  PPY_ASSIGN_OR_RETURN(plugin_host::StartedPlugins plugins, plugin_host::start_installed_plugins(sources));
   std::vector<absl::Status> results(project.modules.size());
   std::vector<ModuleKey> keys(project.modules.size());
   auto passes = [&](size_t i, ir::Module& m) {
     ir::PassManager pm(ir::PassContext{&ir::DialectRegistry::builtin(), c.opt_level});
     pipeline::PipelineOptions popts;
     popts.opt_level = c.opt_level;
-    popts.plugins = plugins.list();
+    popts.plugins = plugin_servers.list();
     results[i] = pipeline::build_shared_pipeline(pm, popts);
     if (results[i].ok()) results[i] = pm.run(m, ir::Stage::AfterIRGeneration, options.last_stage);
     if (results[i].ok()) {
