@@ -216,5 +216,75 @@ TEST(StartedPlugins, APluginStartsOnlyForAProgramThatImportsAModuleItClaims) {
   EXPECT_TRUE(m->attributes().has("hostile.tagged"));
 }
 
+/// `axpy(alpha, x, y)` then `norm(y)` as the vecmath stub lowers them once
+/// inlined: each list crosses as its data pointer and its length.
+std::unique_ptr<ir::Module> axpy_then_norm(bool something_between) {
+  auto m = std::make_unique<ir::Module>("app");
+  ir::Type list = ir::Type::ptr(ir::Type::f64());
+  ir::Function* f = m->add_function(std::make_unique<ir::Function>(
+      "app_f", std::vector<ir::Param>{{ir::Type::f64()}, {list}, {list}}, std::vector<ir::Type>{ir::Type::f64()}));
+  ir::Block* b = f->create_entry_block();
+  auto op = [&](std::string_view name, std::vector<ir::Value*> args, std::vector<ir::Type> results,
+                ir::AttrDict attrs = {}) {
+    return b->append(ir::Operation::create(name, args, results, std::move(attrs)));
+  };
+  auto ext = [](std::string_view symbol) {
+    ir::AttrDict a;
+    a.set("abi", "c");
+    a.set("callee", symbol);
+    a.set("library", "vecmath");
+    return a;
+  };
+  ir::Value* x = b->argument(1);
+  ir::Value* y = b->argument(2);
+  ir::Value* xd = op("core.buffer_data", {x}, {list})->result(0);
+  ir::Value* xl = op("core.buffer_len", {x}, {ir::Type::index()})->result(0);
+  ir::Value* yd = op("core.buffer_data", {y}, {list})->result(0);
+  ir::Value* yl = op("core.buffer_len", {y}, {ir::Type::index()})->result(0);
+  op("core.call_extern", {b->argument(0), xd, xl, yd, yl}, {}, ext("vecmath_axpy"));
+  if (something_between) op("core.call_extern", {yd, yl}, {}, ext("vecmath_scale"));
+  ir::Value* yd2 = op("core.buffer_data", {y}, {list})->result(0);
+  ir::Value* yl2 = op("core.buffer_len", {y}, {ir::Type::index()})->result(0);
+  ir::Value* n = op("core.call_extern", {yd2, yl2}, {ir::Type::f64()}, ext("vecmath_norm"))->result(0);
+  op("core.ret", {n}, {});
+  return m;
+}
+
+std::vector<std::string> callees(const ir::Module& m) {
+  std::vector<std::string> out;
+  for (auto& op : m.functions()[0]->body().entry()->operations())
+    if (op->name() == "core.call_extern") out.push_back(op->attr("callee")->as_string());
+  return out;
+}
+
+TEST(VecmathPasses, AxpyThenNormOfItsResultBecomesOneCallOutOfProcess) {
+  host::PluginLaunch launch;
+  launch.name = "vecmath";
+  launch.executable = fs::path(PPY_HOST_TEST_DIR) / "vecmath-passes" / "ppy-test-vecmath-passes";
+  auto h = host::PluginHandle::connect(launch);
+  ASSERT_TRUE(h.ok()) << h.status();
+  ASSERT_EQ((*h)->info().passes.size(), 1u);
+  EXPECT_EQ((*h)->info().passes[0].name, "vecmath-fuse-axpy-norm");
+  EXPECT_EQ((*h)->info().passes[0].stage, "after-optimization");
+  auto m = axpy_then_norm(false);
+  auto back = (*h)->run_pass((*h)->info().passes[0], *m, 2);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_NE(*back, nullptr);
+  EXPECT_EQ(callees(**back), std::vector<std::string>{"vecmath_axpy_norm"});
+  const ir::Operation& ret = *(*back)->functions()[0]->body().entry()->operations().back();
+  ASSERT_EQ(ret.name(), "core.ret");
+  const ir::Operation* fused = nullptr;
+  for (auto& op : (*back)->functions()[0]->body().entry()->operations())
+    if (op->name() == "core.call_extern") fused = op.get();
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(ret.operand(0), fused->result(0));  // the norm's users read the fused call
+  EXPECT_EQ(fused->num_operands(), 5u);
+  EXPECT_EQ(fused->attr("library")->as_string(), "vecmath");
+  // A call between them may touch y: nothing is fused.
+  auto kept = (*h)->run_pass((*h)->info().passes[0], *axpy_then_norm(true), 2);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ(*kept, nullptr);
+}
+
 }  // namespace
 }  // namespace ppy::plugin_host
