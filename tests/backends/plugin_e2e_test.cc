@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "ppy/host/discovery.h"
+#include "ppy/host/handle.h"
 #include "ppy/host/plugin_handle.h"
 #include "ppy/ir/testing.h"
 #include "ppy/ir/verifier.h"
@@ -284,6 +285,47 @@ TEST(VecmathPasses, AxpyThenNormOfItsResultBecomesOneCallOutOfProcess) {
   auto kept = (*h)->run_pass((*h)->info().passes[0], *axpy_then_norm(true), 2);
   ASSERT_TRUE(kept.ok()) << kept.status();
   EXPECT_EQ(*kept, nullptr);
+}
+
+TEST(Devicelib, APluginAndABackendShipInOneDistributionAndWorkTogether) {
+  std::vector<fs::path> manifests{fs::path(PPY_HOST_TEST_DIR) / "devicelib" / "manifest.toml"};
+  host::ManifestIndex index = host::ManifestIndex::from_manifests(manifests);
+  ASSERT_TRUE(index.problems().empty()) << ::testing::PrintToString(index.problems());
+  auto backend_entry = index.lookup("devicelib");
+  ASSERT_TRUE(backend_entry.ok()) << backend_entry.status();
+  const host::PluginEntry* plugin_entry = index.plugin("devicelib");
+  ASSERT_NE(plugin_entry, nullptr);
+  EXPECT_EQ(plugin_entry->distribution, (*backend_entry)->distribution);
+  EXPECT_EQ(index.plugin_for_module("devicelib"), plugin_entry);
+
+  // A function calling the device library, and one that does not.
+  auto m = std::make_unique<ir::Module>("app");
+  for (const char* name : {"app_on_device", "app_on_host"}) {
+    ir::Function* f =
+        m->add_function(std::make_unique<ir::Function>(name, std::vector<ir::Param>{}, std::vector<ir::Type>{}));
+    ir::Block* b = f->create_entry_block();
+    if (std::string_view(name) == "app_on_device") {
+      ir::AttrDict a;
+      a.set("callee", "devicelib_scale");
+      a.set("library", "devicelib");
+      b->append(ir::Operation::create("core.call_extern", {}, {}, std::move(a)));
+    }
+    b->append(ir::Operation::create("core.ret", {}, {}));
+  }
+  auto plugin = host::PluginHandle::connect(host::plugin_launch(*plugin_entry));
+  ASSERT_TRUE(plugin.ok()) << plugin.status();
+  ASSERT_TRUE(run_pipeline(plugin->get(), *m).ok());
+
+  auto backend = host::connect_backend(**backend_entry);
+  ASSERT_TRUE(backend.ok()) << backend.status();
+  host::Invocation emit;
+  emit.action = host::Invocation::Action::Emit;
+  emit.format = "devicelib-plan";
+  emit.modules = {m.get()};
+  auto r = (*backend)->invoke(emit);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->artifacts.size(), 1u);
+  EXPECT_EQ(r->artifacts[0].data, "app_on_device: device\napp_on_host: host\n");
 }
 
 }  // namespace

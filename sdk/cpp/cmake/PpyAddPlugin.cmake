@@ -1,6 +1,6 @@
 # ppy_add_plugin(<target> SOURCES <file>... [NAME <dir>] [MODULES <module>...]
 #                [STUB <file.pyi>] [LIBRARIES <shared-library-target>...]
-#                [OUTPUT_DIR <folder>] [NO_INSTALL])
+#                [OUTPUT_DIR <folder>] [WITH_BACKEND <backend-target>] [NO_INSTALL])
 #
 # A plugin's pass server: an executable from SOURCES (one of them calls
 # ppy::serve with a plugin factory from main) linked to PpySdk::sdk the way
@@ -14,6 +14,10 @@
 # `cmake --install` puts it in <PPY_BACKEND_DESTINATION>/<dir>/ (plugins and
 # backends share one search path). <dir> defaults to the target's name without
 # a leading `ppy-plugin-`. NO_INSTALL: a build-tree plugin only (tests).
+# WITH_BACKEND: a plugin shipped with a backend of ppy_add_backend (a device
+# library and its backend): one distribution, one folder (the backend's), one
+# manifest with both the [backends.<name>] and the [plugins.<name>] tables; the
+# two classes must declare the same distribution.
 if(NOT COMMAND ppy_backend_helper)  # ppy's own tree defines it (cmake/ppy.cmake)
   include(${CMAKE_CURRENT_LIST_DIR}/PpyBackendHelper.cmake)
 endif()
@@ -22,7 +26,7 @@ set(PPY_BACKEND_DESTINATION lib/ppy/backends CACHE STRING
     "Where `cmake --install` puts each backend's distribution folder: relative to the prefix, or absolute")
 
 function(ppy_add_plugin target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_INSTALL" "NAME;STUB;OUTPUT_DIR" "SOURCES;MODULES;LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_INSTALL" "NAME;STUB;OUTPUT_DIR;WITH_BACKEND" "SOURCES;MODULES;LIBRARIES")
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "ppy_add_plugin(${target}): give the pass server's SOURCES")
   endif()
@@ -34,6 +38,11 @@ function(ppy_add_plugin target)
     string(REGEX REPLACE "^ppy-plugin-" "" dir ${target})
   endif()
   set(dist ${arg_OUTPUT_DIR})
+  set(backend_arg "")
+  if(arg_WITH_BACKEND)
+    get_target_property(dist ${arg_WITH_BACKEND} RUNTIME_OUTPUT_DIRECTORY)
+    set(backend_arg -DBACKEND=$<TARGET_FILE:${arg_WITH_BACKEND}>)
+  endif()
   if(NOT dist)
     set(dist ${CMAKE_BINARY_DIR}/backends/${dir})
   endif()
@@ -46,6 +55,9 @@ function(ppy_add_plugin target)
   endif()
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${dist})
   ppy_backend_helper(${target})
+  if(arg_WITH_BACKEND)
+    add_dependencies(${target} ${arg_WITH_BACKEND})  # its manifest is written first, then completed
+  endif()
 
   # The lines the build adds to the [plugins.<name>] table the server prints.
   set(extra "")
@@ -80,7 +92,7 @@ function(ppy_add_plugin target)
   file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-extra CONTENT "${extra}")
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND ${CMAKE_COMMAND} -DHELPER=$<TARGET_FILE:${target}> -DOUT=${dist}/manifest.toml
-            -DEXTRA=${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-extra -P ${_ppy_plugin_manifest}
+            -DEXTRA=${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-extra ${backend_arg} -P ${_ppy_plugin_manifest}
     COMMENT "manifest.toml of ${target}" VERBATIM)
   if(NOT arg_NO_INSTALL)
     install(TARGETS ${target} RUNTIME DESTINATION ${PPY_BACKEND_DESTINATION}/${dir})
