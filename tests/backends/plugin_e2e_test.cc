@@ -261,7 +261,7 @@ std::vector<std::string> callees(const ir::Module& m) {
 TEST(VecmathPasses, AxpyThenNormOfItsResultBecomesOneCallOutOfProcess) {
   host::PluginLaunch launch;
   launch.name = "vecmath";
-  launch.executable = fs::path(PPY_HOST_TEST_DIR) / "vecmath-passes" / "ppy-test-vecmath-passes";
+  launch.executable = fs::path(PPY_HOST_TEST_DIR) / "plugin-cases" / "vecmath-passes" / "ppy-test-vecmath-passes";
   auto h = host::PluginHandle::connect(launch);
   ASSERT_TRUE(h.ok()) << h.status();
   ASSERT_EQ((*h)->info().passes.size(), 1u);
@@ -285,6 +285,21 @@ TEST(VecmathPasses, AxpyThenNormOfItsResultBecomesOneCallOutOfProcess) {
   auto kept = (*h)->run_pass((*h)->info().passes[0], *axpy_then_norm(true), 2);
   ASSERT_TRUE(kept.ok()) << kept.status();
   EXPECT_EQ(*kept, nullptr);
+}
+
+TEST(StartedPlugins, AModuleTwoDistributionsClaimStartsNeitherPlugin) {
+  std::vector<fs::path> manifests{fs::path(PPY_HOST_TEST_DIR) / "hostile-plugin" / "manifest.toml",
+                                  fs::path(PPY_HOST_TEST_DIR) / "plugin-cases" / "hostile-thief" / "manifest.toml"};
+  host::ManifestIndex index = host::ManifestIndex::from_manifests(manifests);
+  EXPECT_EQ(index.plugin_for_module("hostile_mod"), nullptr);
+  EXPECT_THAT(::testing::PrintToString(index.problems()), HasSubstr("hostile_mod"));
+  auto started = start_plugins_for(index, {"import hostile_mod\n"});
+  ASSERT_TRUE(started.ok()) << started.status();
+  EXPECT_TRUE(started->plugins.empty());
+  // The module it did not take from anyone still starts the first plugin.
+  auto other = start_plugins_for(index, {"import hostile_mod2\n"});
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_EQ(other->plugins.size(), 1u);
 }
 
 TEST(Devicelib, APluginAndABackendShipInOneDistributionAndWorkTogether) {
