@@ -121,7 +121,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
     ir::PassManager pm(ir::PassContext{&ir::DialectRegistry::builtin(), c.opt_level});
     pipeline::PipelineOptions popts;
     popts.opt_level = c.opt_level;
-    popts.plugins = plugin_servers.list();
+    if (const SourceModule* src = project.module(m.name())) popts.plugins = plugin_servers.for_source(src->text);
     results[i] = pipeline::build_shared_pipeline(pm, popts);
     if (results[i].ok()) results[i] = pm.run(m, ir::Stage::AfterIRGeneration, options.last_stage);
     if (results[i].ok()) {

@@ -58,6 +58,22 @@ std::vector<pipeline::Plugin*> StartedPlugins::list() const {
   return out;
 }
 
+std::vector<pipeline::Plugin*> StartedPlugins::for_source(std::string_view source) const {
+  std::vector<pipeline::Plugin*> out;
+  if (plugins.empty()) return out;
+  const std::vector<std::string> imports = imported_modules(source);
+  auto claimed_by = [&](const std::vector<std::string>& claims, const std::string& module) {
+    // A claim covers the module and every module below it (`vecmath` covers `vecmath.linalg`).
+    return std::any_of(claims.begin(), claims.end(), [&](const std::string& c) {
+      return module == c || (module.starts_with(c) && module.size() > c.size() && module[c.size()] == '.');
+    });
+  };
+  for (size_t i = 0; i < plugins.size(); ++i)
+    if (std::any_of(imports.begin(), imports.end(), [&](const std::string& m) { return claimed_by(claims[i], m); }))
+      out.push_back(plugins[i].get());
+  return out;
+}
+
 absl::StatusOr<StartedPlugins> start_plugins_for(const host::ManifestIndex& index,
                                                  const std::vector<std::string_view>& sources) {
   std::set<const host::PluginEntry*> wanted;
@@ -72,6 +88,7 @@ absl::StatusOr<StartedPlugins> start_plugins_for(const host::ManifestIndex& inde
         host::PluginHandle::connect(host::plugin_launch(*entry));
     if (!handle.ok()) return handle.status();
     out.plugins.push_back(std::make_unique<RemotePlugin>(std::shared_ptr<host::PluginHandle>(std::move(*handle))));
+    out.claims.push_back(entry->modules);
   }
   return out;
 }

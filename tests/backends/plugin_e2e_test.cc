@@ -208,6 +208,9 @@ TEST(StartedPlugins, APluginStartsOnlyForAProgramThatImportsAModuleItClaims) {
   auto started = start_plugins_for(index, {"import math\n", "from hostile_mod2 import tagged\n"});
   ASSERT_TRUE(started.ok()) << started.status();
   ASSERT_EQ(started->plugins.size(), 1u);
+  // Its passes run over the modules that import what it claims, and no other.
+  EXPECT_EQ(started->for_source("from hostile_mod2.sub import tagged\n").size(), 1u);
+  EXPECT_TRUE(started->for_source("import math\nimport hostile_mod2x\n").empty());
   ir::PassManager pm;
   pipeline::PipelineOptions options;
   options.plugins = started->list();

@@ -23,8 +23,14 @@ std::vector<std::string> imported_modules(std::string_view source);
 /// Pass servers started for one compile, and the pipeline's view of them.
 struct StartedPlugins {
   std::vector<std::unique_ptr<RemotePlugin>> plugins;
+  /// The modules each plugin claims (plugins' order).
+  std::vector<std::vector<std::string>> claims;
   /// For PipelineOptions::plugins (not owned), sorted by plugin name.
   std::vector<pipeline::Plugin*> list() const;
+  /// The plugins whose passes run over the module of `source`: those claiming
+  /// a module it imports. A module that imports none of a plugin's is not
+  /// touched by it, so its cache key needs no plugin's fingerprint.
+  std::vector<pipeline::Plugin*> for_source(std::string_view source) const;
 };
 
 /// Starts the pass server of each plugin of `index` that claims a module one
