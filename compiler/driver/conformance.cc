@@ -56,8 +56,13 @@ int conformance(const ConformanceOptions& opts, Streams io) {
     name = index.plugins()[0].name;
   const bool is_backend = std::any_of(index.backends().begin(), index.backends().end(),
                                       [&](const host::BackendEntry& b) { return b.name == name; });
-  if (const host::PluginEntry* plugin = name.empty() ? nullptr : index.plugin(name); plugin && !is_backend)
-    return plugin_conformance(*plugin, *options, io);
+  // A device library and its backend may share a name: both are checked.
+  int plugin_rc = 0;
+  if (const host::PluginEntry* plugin = name.empty() ? nullptr : index.plugin(name);
+      plugin && (!is_backend || !plugin->executable.empty())) {
+    plugin_rc = plugin_conformance(*plugin, *options, io);
+    if (!is_backend) return plugin_rc;
+  }
   if (name.empty()) {
     std::string why = opts.manifest ? str_cat(*opts.manifest, " provides ", index.backends().size(), " usable backends")
                                     : std::string("no backend named");
@@ -99,7 +104,7 @@ int conformance(const ConformanceOptions& opts, Streams io) {
   }
   io.out << (failed ? str_cat(failed, " of ", checks.size(), " checks failed") : str_cat("all ", checks.size(), " checks passed"))
          << "\n";
-  return failed ? 1 : 0;
+  return failed || plugin_rc != 0 ? 1 : 0;
 }
 
 }  // namespace ppy::driver
