@@ -87,6 +87,8 @@ struct Distribution {
   std::string name, version;
   std::vector<BackendEntry> backends;
   std::vector<std::pair<std::string, std::string>> formats;  // format -> backend
+  std::vector<PluginEntry> plugins;                          // plugin_manifest.cc
+  std::vector<std::string> plugin_problems;                  // each rejects its plugin only
 };
 
 /// Parses one manifest; any problem rejects the whole distribution.
@@ -169,6 +171,7 @@ absl::StatusOr<Distribution> read_manifest(const fs::path& manifest) {
       d.formats.emplace_back(std::string(key.str()), *v);
     }
   }
+  d.plugins = read_plugin_tables(root, manifest, d.name, d.version, d.plugin_problems);
   return d;
 }
 
@@ -219,6 +222,8 @@ void ManifestIndex::add_manifest(const fs::path& manifest, std::map<std::string,
     return;
   }
   dists[d->name] = manifest;
+  for (auto& p : d->plugin_problems) problems_.push_back(std::move(p));
+  for (auto& p : d->plugins) plugin_candidates_.push_back(std::move(p));
   std::set<std::string> provided;
   for (auto& e : d->backends) {
     if (is_builtin_backend_name(e.name)) {
@@ -240,6 +245,7 @@ void ManifestIndex::add_manifest(const fs::path& manifest, std::map<std::string,
 }
 
 void ManifestIndex::finish() {
+  finish_plugins();
   std::map<std::string, std::vector<BackendEntry>> by_name;
   for (auto& e : candidates_) by_name[e.name].push_back(std::move(e));
   candidates_.clear();

@@ -10,6 +10,7 @@
 #include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
 #include "ppy/pipeline/pipeline.h"
+#include "ppy/plugin_host/started_plugins.h"
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
 #include "ppy/util/status_macros.h"
@@ -103,6 +104,10 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
                        options.project ? absl::StatusOr<Project>(*options.project) : load_project(options.target));
   Compilation c;
   c.opt_level = options.opt_level.value_or(project.opt_level.value_or(2));
+  // plugins: the pass servers of installed plugins that claim a module the program imports.
+  std::vector<std::string_view> sources;
+  for (const SourceModule& m : project.modules) sources.push_back(m.text);
+  PPY_ASSIGN_OR_RETURN(plugin_host::StartedPlugins plugin_servers, plugin_host::start_installed_plugins(sources));
   // Each module is lowered and goes through the shared passes on its own, on
   // one of -j threads, so modules overlap from lowering on (the checks before
   // are the one part in order).
@@ -116,6 +121,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
     ir::PassManager pm(ir::PassContext{&ir::DialectRegistry::builtin(), c.opt_level});
     pipeline::PipelineOptions popts;
     popts.opt_level = c.opt_level;
+    if (const SourceModule* src = project.module(m.name())) popts.plugins = plugin_servers.for_source(src->text);
     results[i] = pipeline::build_shared_pipeline(pm, popts);
     if (results[i].ok()) results[i] = pm.run(m, ir::Stage::AfterIRGeneration, options.last_stage);
     if (results[i].ok()) {

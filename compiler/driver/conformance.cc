@@ -1,11 +1,13 @@
 // `ppy conformance NAME`: the SDK's conformance checks (ppy/backend/conformance.h)
 // against an installed backend, each connection a helper spawned (or an endpoint
 // reached) exactly as a build would.
+#include <algorithm>
 #include <memory>
 #include <ostream>
 #include <vector>
 
 #include "diagnostics.h"
+#include "plugin_conformance.h"
 #include "ppy/backend/api_version.h"
 #include "ppy/backend/conformance.h"
 #include "ppy/driver/commands.h"
@@ -49,6 +51,18 @@ int conformance(const ConformanceOptions& opts, Streams io) {
   }();
   std::string name = opts.name;
   if (name.empty() && opts.manifest && index.backends().size() == 1) name = index.backends()[0].name;
+  // plugins: a plugin's pass server is checked by the plugin checks.
+  if (name.empty() && opts.manifest && index.backends().empty() && index.plugins().size() == 1)
+    name = index.plugins()[0].name;
+  const bool is_backend = std::any_of(index.backends().begin(), index.backends().end(),
+                                      [&](const host::BackendEntry& b) { return b.name == name; });
+  // A device library and its backend may share a name: both are checked.
+  int plugin_rc = 0;
+  if (const host::PluginEntry* plugin = name.empty() ? nullptr : index.plugin(name);
+      plugin && (!is_backend || !plugin->executable.empty())) {
+    plugin_rc = plugin_conformance(*plugin, *options, io);
+    if (!is_backend) return plugin_rc;
+  }
   if (name.empty()) {
     std::string why = opts.manifest ? str_cat(*opts.manifest, " provides ", index.backends().size(), " usable backends")
                                     : std::string("no backend named");
@@ -90,7 +104,7 @@ int conformance(const ConformanceOptions& opts, Streams io) {
   }
   io.out << (failed ? str_cat(failed, " of ", checks.size(), " checks failed") : str_cat("all ", checks.size(), " checks passed"))
          << "\n";
-  return failed ? 1 : 0;
+  return failed || plugin_rc != 0 ? 1 : 0;
 }
 
 }  // namespace ppy::driver

@@ -16,6 +16,15 @@
 ///     [backend-formats]                # optional hint: format -> backend
 ///     toy = "toy"
 ///
+/// A distribution may also (or only) hold plugins, which model a library for
+/// the frontend (docs/writing-a-plugin.md):
+///
+///     [plugins.vecmath]
+///     modules = ["vecmath"]               # the modules it claims
+///     stub = "vecmath.pyi"                # its typed stub
+///     libraries = ["lib/libvecmath.so"]   # optional: native libraries its externs name
+///     executable = "ppy-plugin-vecmath"   # optional: its pass server
+///
 /// Problems are reported in the reference compiler's words and never stop the
 /// other distributions from being listed.
 
@@ -68,6 +77,36 @@ struct BackendEntry {
   std::string origin() const;
 };
 
+/// One plugin an installed distribution provides (`[plugins.NAME]`), its paths
+/// resolved like a backend's. Nothing of it is read or started at discovery.
+struct PluginEntry {
+  std::string name;
+  std::string distribution;
+  std::string version;
+  std::filesystem::path manifest;
+  /// The modules it claims (dotted names), sorted.
+  std::vector<std::string> modules;
+  /// Absolute path of its typed stub (`.pyi`).
+  std::filesystem::path stub;
+  /// Absolute paths of the native libraries its externs call, in manifest order.
+  std::vector<std::filesystem::path> libraries;
+  /// Absolute path of its pass server; empty for a plugin without passes.
+  std::filesystem::path executable;
+  /// `executable` with every link resolved; empty when it does not resolve.
+  std::filesystem::path real_executable;
+  /// Extra command-line arguments for the pass server.
+  std::vector<std::string> args;
+
+  /// `<distribution> <version> (<manifest>)`.
+  std::string origin() const;
+};
+
+/// Reads the `[plugins.*]` tables of one parsed manifest (plugin_manifest.cc).
+/// A malformed table rejects that plugin only: its sentence goes to `problems`.
+std::vector<PluginEntry> read_plugin_tables(const toml::table& root, const std::filesystem::path& manifest,
+                                            const std::string& distribution, const std::string& version,
+                                            std::vector<std::string>& problems);
+
 /// The folders searched, in order: each entry of `PPY_BACKEND_PATH`
 /// (colon-separated), `<install_prefix>/lib/ppy/backends`, then the user's
 /// `$XDG_DATA_HOME/ppy/backends` (or `~/.local/share/ppy/backends`).
@@ -97,6 +136,13 @@ class ManifestIndex {
 
   /// Usable installed backends, sorted by name.
   const std::vector<BackendEntry>& backends() const { return backends_; }
+  /// Usable installed plugins, sorted by name. A module two distributions
+  /// claim is in neither's `modules` (a problem says so).
+  const std::vector<PluginEntry>& plugins() const { return plugins_; }
+  /// The plugin that owns module `name` (exactly, or a package above it), or null.
+  const PluginEntry* plugin_for_module(std::string_view name) const;
+  /// The plugin called `name`, or null.
+  const PluginEntry* plugin(std::string_view name) const;
   /// Every problem found, one sentence each, in a stable order.
   const std::vector<std::string>& problems() const { return problems_; }
   /// Names registered by more than one distribution, with every registration.
@@ -122,9 +168,12 @@ class ManifestIndex {
  private:
   void add_manifest(const std::filesystem::path& manifest, std::map<std::string, std::filesystem::path>& dists);
   void finish();
+  void finish_plugins();
 
   std::vector<BackendEntry> backends_;
   std::vector<BackendEntry> candidates_;  // before duplicate resolution
+  std::vector<PluginEntry> plugins_;
+  std::vector<PluginEntry> plugin_candidates_;  // before name and module clashes are settled
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> format_claims_;  // format -> (dist, backend)
   std::map<std::string, std::string> format_owner_;                                       // format -> backend
   std::vector<std::string> problems_;

@@ -33,11 +33,18 @@
 /// `ppy/backend/serve_grpc.h` (not installed).
 
 #include "ppy/backend/backend.h"
+#include "ppy/backend/plugin.h"
 
 namespace ppy {
 
 /// Serves the backend the factory makes, as the command line says; returns the
 /// process exit status (0 after a clean shutdown, 2 for a usage error).
 int serve(int argc, char** argv, BackendFactory factory);
+
+/// Serves the passes of the plugin the factory makes (the Plugin service), on
+/// `--fd N` or `--socket PATH` as the driver spawns it; `--print-manifest`
+/// prints its `[distribution]` and `[plugins.<name>]` tables. A plugin is
+/// always one driver's helper: there is no `--listen` server for it.
+int serve(int argc, char** argv, PluginFactory factory);
 
 }  // namespace ppy

@@ -1,0 +1,101 @@
+# ppy_add_plugin(<target> SOURCES <file>... [NAME <dir>] [MODULES <module>...]
+#                [STUB <file.pyi>] [LIBRARIES <shared-library-target>...]
+#                [OUTPUT_DIR <folder>] [WITH_BACKEND <backend-target>] [NO_INSTALL])
+#
+# A plugin's pass server: an executable from SOURCES (one of them calls
+# ppy::serve with a plugin factory from main) linked to PpySdk::sdk the way
+# backend helpers are. After each link the server prints its manifest
+# (`--print-manifest`: [distribution] and [plugins.<name>] with `executable`,
+# from the plugin class), and this function adds what only the build knows:
+# `modules` (MODULES), `stub` (STUB, copied beside the manifest) and
+# `libraries` (LIBRARIES: shared-library targets, built into lib/ beside it).
+# In the build tree the distribution is <OUTPUT_DIR> (default
+# <build>/backends/<dir>, so PPY_BACKEND_PATH=<build>/backends finds it);
+# `cmake --install` puts it in <PPY_BACKEND_DESTINATION>/<dir>/ (plugins and
+# backends share one search path). <dir> defaults to the target's name without
+# a leading `ppy-plugin-`. NO_INSTALL: a build-tree plugin only (tests).
+# WITH_BACKEND: a plugin shipped with a backend of ppy_add_backend (a device
+# library and its backend): one distribution, one folder (the backend's), one
+# manifest with both the [backends.<name>] and the [plugins.<name>] tables; the
+# two classes must declare the same distribution.
+if(NOT COMMAND ppy_backend_helper)  # ppy's own tree defines it (cmake/ppy.cmake)
+  include(${CMAKE_CURRENT_LIST_DIR}/PpyBackendHelper.cmake)
+endif()
+set(_ppy_plugin_manifest ${CMAKE_CURRENT_LIST_DIR}/ppy_plugin_manifest.cmake)
+set(PPY_BACKEND_DESTINATION lib/ppy/backends CACHE STRING
+    "Where `cmake --install` puts each backend's distribution folder: relative to the prefix, or absolute")
+
+function(ppy_add_plugin target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_INSTALL" "NAME;STUB;OUTPUT_DIR;WITH_BACKEND" "SOURCES;MODULES;LIBRARIES")
+  if(NOT arg_SOURCES)
+    message(FATAL_ERROR "ppy_add_plugin(${target}): give the pass server's SOURCES")
+  endif()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "ppy_add_plugin(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  set(dir ${arg_NAME})
+  if(NOT dir)
+    string(REGEX REPLACE "^ppy-plugin-" "" dir ${target})
+  endif()
+  set(dist ${arg_OUTPUT_DIR})
+  set(backend_arg "")
+  if(arg_WITH_BACKEND)
+    get_target_property(dist ${arg_WITH_BACKEND} RUNTIME_OUTPUT_DIRECTORY)
+    set(backend_arg -DBACKEND=$<TARGET_FILE:${arg_WITH_BACKEND}>)
+  endif()
+  if(NOT dist)
+    set(dist ${CMAKE_BINARY_DIR}/backends/${dir})
+  endif()
+  add_executable(${target} ${arg_SOURCES})
+  # Inside ppy's own tree the SDK is its targets; elsewhere the installed package's.
+  if(TARGET PpySdk::sdk)
+    target_link_libraries(${target} PRIVATE PpySdk::sdk)
+  else()
+    target_link_libraries(${target} PRIVATE ppy_backend_sdk)
+  endif()
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${dist})
+  ppy_backend_helper(${target})
+  if(arg_WITH_BACKEND)
+    add_dependencies(${target} ${arg_WITH_BACKEND})  # its manifest is written first, then completed
+  endif()
+
+  # The lines the build adds to the [plugins.<name>] table the server prints.
+  set(extra "")
+  if(arg_MODULES)
+    list(TRANSFORM arg_MODULES PREPEND "\"" OUTPUT_VARIABLE _quoted)
+    list(TRANSFORM _quoted APPEND "\"")
+    list(JOIN _quoted ", " _list)
+    string(APPEND extra "modules = [${_list}]\n")
+  endif()
+  if(arg_STUB)
+    get_filename_component(_stub ${arg_STUB} ABSOLUTE)
+    get_filename_component(_stub_name ${arg_STUB} NAME)
+    configure_file(${_stub} ${dist}/${_stub_name} COPYONLY)
+    string(APPEND extra "stub = \"${_stub_name}\"\n")
+    if(NOT arg_NO_INSTALL)
+      install(FILES ${_stub} DESTINATION ${PPY_BACKEND_DESTINATION}/${dir})
+    endif()
+  endif()
+  if(arg_LIBRARIES)
+    set(_libs "")
+    foreach(lib ${arg_LIBRARIES})
+      set_target_properties(${lib} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${dist}/lib)
+      list(APPEND _libs "\"lib/$<TARGET_FILE_NAME:${lib}>\"")
+      add_dependencies(${target} ${lib})
+      if(NOT arg_NO_INSTALL)
+        install(TARGETS ${lib} LIBRARY DESTINATION ${PPY_BACKEND_DESTINATION}/${dir}/lib)
+      endif()
+    endforeach()
+    list(JOIN _libs ", " _list)
+    string(APPEND extra "libraries = [${_list}]\n")
+  endif()
+  file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-extra CONTENT "${extra}")
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -DHELPER=$<TARGET_FILE:${target}> -DOUT=${dist}/manifest.toml
+            -DEXTRA=${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-extra ${backend_arg} -P ${_ppy_plugin_manifest}
+    COMMENT "manifest.toml of ${target}" VERBATIM)
+  if(NOT arg_NO_INSTALL)
+    install(TARGETS ${target} RUNTIME DESTINATION ${PPY_BACKEND_DESTINATION}/${dir})
+    install(FILES ${dist}/manifest.toml DESTINATION ${PPY_BACKEND_DESTINATION}/${dir})
+  endif()
+endfunction()
