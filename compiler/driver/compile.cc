@@ -10,6 +10,7 @@
 #include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
 #include "ppy/pipeline/pipeline.h"
+#include "ppy/project/plugins.h"
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
 #include "ppy/util/status_macros.h"
@@ -110,6 +111,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
   // threads is per module.
   const int jobs = effective_jobs(options.jobs);
   const std::map<std::string, std::string> project_options = project_key_options(project);
+  const std::map<std::string, PluginUse> plugins = plugin_uses(project);  // issue 36
   std::vector<absl::Status> results(project.modules.size());
   std::vector<ModuleKey> keys(project.modules.size());
   auto passes = [&](size_t i, ir::Module& m) {
@@ -128,6 +130,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
       key.dependency_abi = dependency_abi(m);
       key.opt_level = c.opt_level;
       key.project_options = project_options;
+      if (src) key.plugin_fingerprints = plugin_fingerprints_of(plugins, *src);  // plugins (plugin_modules.cc)
     }
     if (options.on_module) options.on_module(m.name(), results.size());
   };
