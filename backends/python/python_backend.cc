@@ -136,6 +136,14 @@ class PythonBackend : public Backend {
       for (ir::Type t : f->results())
         if (!known_type(t)) return refuse(str_cat("a result of type ", t.str(), " in ", f->name()), "", f->loc());
       absl::Status status;
+      ir::walk(f->body(), [&](const ir::Operation& op) {  // plugins (issue 36): a native library's symbol
+        const std::string* library = ir::attr_if<std::string>(op, "library");
+        if (!status.ok() || !library || ir::core_op(op) != ir::CoreOp::CallExtern) return;
+        const std::string* callee = ir::extern_callee(op);
+        status = refuse(str_cat("the symbol '", callee ? *callee : "", "' of the native library '", *library,
+                                "' in ", f->name()),
+                        "native code, which python3 cannot call", op.loc());
+      });
       ir::walk(f->body(), [&](const ir::Operation& op) {
         if (!status.ok()) return;
         std::string where = str_cat(op.name(), " in ", f->name());

@@ -5,6 +5,7 @@
 #include "CLI/CLI.hpp"
 #include "ppy/backend/api_version.h"
 #include "ppy/driver/commands.h"
+#include "ppy/driver/plugins_listing.h"
 #include "ppy/driver/compile.h"
 #include "ppy/driver/llvm_roads.h"
 #include "ppy/ir/text.h"
@@ -180,6 +181,8 @@ int main(int argc, char** argv) {
       ->callback([&] { status = ppy::driver::doctor(io); });
   app.add_subcommand("backends", "List the installed backends discovery finds (starts nothing)")
       ->callback([&] { status = ppy::driver::list_backends(io); });
+  app.add_subcommand("plugins", "List the installed plugins discovery finds (starts nothing)")
+      ->callback([&] { status = ppy::driver::list_plugins(io); });
 
   ppy::driver::ConformanceOptions conformance;
   auto* conf_cmd = app.add_subcommand("conformance", "Run the contract's checks against an installed backend");

@@ -1,4 +1,5 @@
 #include "ppy/driver/backend_context.h"
+#include "ppy/project/plugins.h"
 
 #include <filesystem>
 #include <fstream>
@@ -79,6 +80,8 @@ BackendContext make_context(const Compilation& c, const host::BackendInfo& info,
   ctx.opt_level = c.opt_level;
   ctx.target = config.target;
   ctx.registry = &ir::DialectRegistry::builtin();
+  if (c.project)  // plugins: each the project's modules import (plugin_modules.cc)
+    for (const auto& [name, use] : plugin_uses(*c.project)) ctx.plugin_fingerprints[name] = use.fingerprint;
   // The entry module's file, for every build of a program (a library has none).
   if (c.project)
     if (const SourceModule* entry = c.project->module(c.project->entry))

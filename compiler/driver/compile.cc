@@ -11,6 +11,7 @@
 #include "ppy/ir/verifier.h"
 #include "ppy/pipeline/pipeline.h"
 #include "ppy/plugin_host/started_plugins.h"
+#include "ppy/project/plugins.h"
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
 #include "ppy/util/status_macros.h"
@@ -107,7 +108,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
   // plugins: the pass servers of installed plugins that claim a module the program imports.
   std::vector<std::string_view> sources;
   for (const SourceModule& m : project.modules) sources.push_back(m.text);
-  PPY_ASSIGN_OR_RETURN(plugin_host::StartedPlugins plugin_servers, plugin_host::start_installed_plugins(sources));
+  PPY_ASSIGN_OR_RETURN(plugin_host::StartedPlugins plugin_servers, plugin_host::start_installed_plugins(sources, disabled_plugins(project)));
   // Each module is lowered and goes through the shared passes on its own, on
   // one of -j threads, so modules overlap from lowering on (the checks before
   // are the one part in order).
@@ -115,6 +116,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
   // threads is per module.
   const int jobs = effective_jobs(options.jobs);
   const std::map<std::string, std::string> project_options = project_key_options(project);
+  const std::map<std::string, PluginUse> plugins = plugin_uses(project);  // issue 36
   std::vector<absl::Status> results(project.modules.size());
   std::vector<ModuleKey> keys(project.modules.size());
   auto passes = [&](size_t i, ir::Module& m) {
@@ -134,6 +136,7 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
       key.dependency_abi = dependency_abi(m);
       key.opt_level = c.opt_level;
       key.project_options = project_options;
+      if (src) key.plugin_fingerprints = plugin_fingerprints_of(plugins, *src);  // plugins (plugin_modules.cc)
     }
     if (options.on_module) options.on_module(m.name(), results.size());
   };

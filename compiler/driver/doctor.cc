@@ -8,6 +8,7 @@
 #include "ppy/driver/llvm_roads.h"
 #include "ppy/driver/commands.h"
 #include "ppy/driver/compile.h"
+#include "ppy/driver/plugins_listing.h"
 #include "ppy/host/sandbox.h"
 #include "ppy/ir/text.h"
 #include "ppy/util/escape.h"
@@ -88,6 +89,8 @@ int doctor(Streams io) {
     if (std::string runs = runs_line(catalog, name); !runs.empty())
       io.out << std::string(13, ' ') << escape_control(runs) << "\n";
   }
+  if (!catalog.index().plugins().empty()) io.out << "plugins:\n";
+  print_plugins(catalog.index(), p, io.out, "  ");  // plugins_command.cc
   for (auto& problem : catalog.index().problems()) {
     all_usable = false;
     io.out << "!          " << problem << "\n";

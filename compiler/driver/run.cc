@@ -19,6 +19,7 @@
 #include "ppy/driver/llvm_roads.h"
 #include "ppy/driver/backend_context.h"
 #include "ppy/driver/commands.h"
+#include "plugin_libraries.h"
 #include "ppy/driver/compile.h"
 #include "ppy/frontend/frontend.h"
 #include "ppy/interp/interp.h"
@@ -222,6 +223,7 @@ int run(const RunOptions& opts, Streams io) {
   auto objects = native_objects(**backend, *c, ctx, opts.target, notes);
   if (!objects.ok()) return fail(io.err, objects.status());
   for (auto& n : notes) io.err << "note: " << n << "\n";
+  if (auto s = load_plugin_libraries(*c); !s.ok()) return fail(io.err, s);  // plugins (plugin_libraries.cc)
   auto status = llvm_roads()->run_objects(*objects, entry->name(), io.out, io.err);
   if (!status.ok()) return fail(io.err, status.status());
   return *status;

@@ -139,6 +139,7 @@ const std::set<std::string>& special_names() {
                                           "ppy.xla.jit",
                                           "ppy.pure",
                                           "ppy.opt",
+                                          "ppy.extern",  // plugins: a stub's native function (plugin_stub.cc)
                                           "typing",
                                           "typing.Optional",
                                           "typing.Union",  // issue 32 (unions.h)

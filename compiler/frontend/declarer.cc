@@ -14,6 +14,7 @@
 #include "check_dataclass.h"
 #include "object_list_helpers.h"
 #include "checker_internal.h"
+#include "plugin_stub.h"
 #include "format_template.h"
 #include "generics.h"
 #include "parser.h"
@@ -369,6 +370,7 @@ class Declarer {
     f.name = qual;
     f.type_args = type_args_;
     for (auto& deco : def.decorators) {
+      if (checking::plugin_decorator(*deco, [&](auto& p) { return resolve_special(p); }, err())) continue;
       if (deco->kind == ExprKind::Call) {
         auto path = dotted(*deco->kids[0]);
         if (path && resolve_special(*path) == "ppy.opt") {

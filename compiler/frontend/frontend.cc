@@ -5,6 +5,7 @@
 
 #include "checker.h"
 #include "lower.h"
+#include "plugin_stub.h"
 
 namespace ppy::frontend {
 
@@ -121,6 +122,10 @@ std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, D
                                                        const ForEach& each,
                                                        const std::function<void(size_t, ir::Module&)>& then) {
   size_t before = diags.error_count();
+  std::set<std::string> stubs;  // plugins: their symbols are `<module>_P_<func>` (plugin_stub.h)
+  for (const auto& m : project.modules)
+    if (m.path.ends_with(".pyi")) stubs.insert(m.name);
+  checking::set_stub_modules(std::move(stubs));
   ModuleInterfaces all;
   auto mods = check_all(project, diags, all, &each);
   std::vector<std::unique_ptr<ir::Module>> out;

@@ -5,6 +5,7 @@
 
 #include "callable.h"
 #include "lowerer.h"
+#include "plugin_stub.h"
 #include "unions.h"
 
 namespace ppy::frontend {
@@ -94,6 +95,7 @@ AttrArray effects_attr(const std::set<std::string>& effects) {
 
 void FunctionLowerer::run() {
   if (is_iterator(f_.result)) return gen_run();  // lazy sequences: a generator
+  if (checking::lower_extern_function(f_, m_.path, fn_)) return;  // plugins: a stub's extern (lower_extern.cc)
   Block* entry = fn_->create_entry_block("entry");
   cur_ = entry;
   Pos p = f_.def->pos;
@@ -175,6 +177,7 @@ std::string symbol_name(const std::string& module, const std::string& func) {
     f = g;
   }
   if (size_t dot = f.find('.'); dot != std::string::npos) f.replace(dot, 1, "__");
+  if (checking::is_stub_module(module)) return s + "_P_" + f;  // plugins: never a C symbol's name (plugin_stub.h)
   return s + "_" + f;
 }
 

@@ -568,6 +568,13 @@ ExprPtr Parser::atom() {
       }
       if (t.text == "{") return brace_display(t.pos);
       if (t.text == "*") unsupported(t.pos, "a starred expression ('*x')");
+      // plugins: a typed stub's `...` body (plugin_stub.cc reads it); Ellipsis elsewhere stays refused.
+      if (t.text == "..." && file_.ends_with(".pyi")) {
+        take();
+        auto e = node(ExprKind::NoneLit, t.pos);
+        e->str = "...";
+        return e;
+      }
       if (t.text == "...") unsupported(t.pos, "'...' (Ellipsis)");
       break;
     }

@@ -149,6 +149,9 @@ std::string callee_name(const ir::Operation& op) {
 
 std::string bind_runtime_call(const ir::Operation& op, RuntimeCall& call) {
   const runtime::RuntimeFunction* fn = runtime::runtime_callee(op);
+  if (const std::string* library = ir::attr_if<std::string>(op, "library"); !fn && library)  // plugins (issue 36)
+    return ppy::str_cat("error[E1802]: the interpreter cannot call the symbol '", callee_name(op),
+                        "' of the native library '", *library, "' (native code); `ppy run` without --interp can");
   if (!fn) return ppy::str_cat("unknown runtime function '", callee_name(op), "'");
   if (absl::Status s = runtime::check_runtime_call(*fn, op); !s.ok()) return std::string(s.message());
   auto address = addresses().find(fn->symbol);

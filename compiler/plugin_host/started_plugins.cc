@@ -75,11 +75,14 @@ std::vector<pipeline::Plugin*> StartedPlugins::for_source(std::string_view sourc
 }
 
 absl::StatusOr<StartedPlugins> start_plugins_for(const host::ManifestIndex& index,
-                                                 const std::vector<std::string_view>& sources) {
+                                                 const std::vector<std::string_view>& sources,
+                                                 const std::set<std::string>& disabled) {
   std::set<const host::PluginEntry*> wanted;
   for (std::string_view source : sources)
     for (const std::string& module : imported_modules(source))
-      if (const host::PluginEntry* p = index.plugin_for_module(module); p && !p->executable.empty()) wanted.insert(p);
+      if (const host::PluginEntry* p = index.plugin_for_module(module);
+          p && !p->executable.empty() && !disabled.count(p->name))
+        wanted.insert(p);
   std::vector<const host::PluginEntry*> ordered(wanted.begin(), wanted.end());
   std::sort(ordered.begin(), ordered.end(), [](auto* a, auto* b) { return a->name < b->name; });
   StartedPlugins out;
@@ -93,14 +96,15 @@ absl::StatusOr<StartedPlugins> start_plugins_for(const host::ManifestIndex& inde
   return out;
 }
 
-absl::StatusOr<StartedPlugins> start_installed_plugins(const std::vector<std::string_view>& sources) {
+absl::StatusOr<StartedPlugins> start_installed_plugins(const std::vector<std::string_view>& sources,
+                                                       const std::set<std::string>& disabled) {
   const bool imports = std::any_of(sources.begin(), sources.end(),
                                    [](std::string_view s) { return s.find("import ") != std::string_view::npos; });
   if (!imports) return StartedPlugins{};
   host::ManifestIndex index =
       host::ManifestIndex::scan(host::backend_search_path(host::process_env(), host::running_install_prefix()));
   if (index.plugins().empty()) return StartedPlugins{};
-  return start_plugins_for(index, sources);
+  return start_plugins_for(index, sources, disabled);
 }
 
 }  // namespace ppy::plugin_host

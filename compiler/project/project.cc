@@ -1,5 +1,6 @@
 // Project loading: pyproject.toml's [tool.ppy] and the modules under the source roots.
 #include "ppy/project/project.h"
+#include "ppy/project/plugins.h"
 
 #include <algorithm>
 #include <array>
@@ -216,6 +217,7 @@ absl::StatusOr<Project> load_project(const std::string& path) {
     p.modules.push_back(std::move(m));
     p.entry = p.modules[0].name;
     PPY_RETURN_IF_ERROR(add_stdlib_modules(p));  // heapq, bisect ... (stdlib.cc)
+    PPY_RETURN_IF_ERROR(add_plugin_modules(p));  // plugins' typed stubs (plugin_modules.cc)
     return p;
   }
   p.root = path;
@@ -245,6 +247,7 @@ absl::StatusOr<Project> load_project(const std::string& path) {
     return coded_error("E1204", str_cat("the entry module ", p.entry, " is not in the project; the modules are ", names));
   }
   PPY_RETURN_IF_ERROR(add_stdlib_modules(p));  // heapq, bisect ... (stdlib.cc)
+  PPY_RETURN_IF_ERROR(add_plugin_modules(p));  // plugins' typed stubs (plugin_modules.cc)
   return p;
 }
 

@@ -9,6 +9,7 @@
 #include <system_error>
 #include <vector>
 
+#include "imports.h"
 #include "ppy/project/project.h"
 #include "ppy/util/error.h"
 #include "ppy/util/file.h"
@@ -26,6 +27,14 @@ namespace {
 bool is_ident_byte(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
 }
+
+bool defines(const Project& p, const std::string& root) {
+  for (const auto& m : p.modules)
+    if (m.name == root || m.name.starts_with(root + ".")) return true;
+  return false;
+}
+
+}  // namespace
 
 /// The top-level package of each module an `import a.b` / `from a.b import c`
 /// line of `text` names (a scan of lines, enough to find what to add: the
@@ -62,14 +71,6 @@ std::set<std::string> imported_roots(const std::string& text) {
   }
   return out;
 }
-
-bool defines(const Project& p, const std::string& root) {
-  for (const auto& m : p.modules)
-    if (m.name == root || m.name.starts_with(root + ".")) return true;
-  return false;
-}
-
-}  // namespace
 
 std::string stdlib_dir() {
   std::error_code ec;

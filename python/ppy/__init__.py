@@ -2,7 +2,7 @@
 unchanged under python3 with this package on its path.
 
 The names are those the compiler reads (`from ppy import export, pure, opt,
-cuda, native, xla`); under python3 each marker is a no-op: decorators return the
+cuda, native, xla, extern`); under python3 each marker is a no-op: decorators return the
 function unchanged (`opt` checks its level as the compiler does). GPU kernels are
 compiled by ppy, not run by python3. `python3 -m ppy TARGET [ARGS...]` runs a
 file, or a project folder as ppy reads it (its `.ppy` modules importing each
@@ -52,6 +52,20 @@ def pure(fn):
 def opt(level):
     if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 3:
         raise ValueError("@ppy.opt(level) requires an int level in 0..3")
+
+    def bind(fn):
+        return fn
+
+    return bind
+
+
+def extern(symbol, library=None):
+    """A plugin stub's declaration of a C function of its vendor's library
+    (docs/writing-a-plugin.md): the compiler calls `symbol`; under python3 a
+    stub is never run (the pure-Python module is imported instead), so the
+    marker only checks its arguments."""
+    if not isinstance(symbol, str) or (library is not None and not isinstance(library, str)):
+        raise TypeError("@ppy.extern(symbol, library=name) takes strings")
 
     def bind(fn):
         return fn

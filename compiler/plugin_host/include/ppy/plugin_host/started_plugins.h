@@ -5,6 +5,7 @@
 /// do not use it.
 
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,13 +35,16 @@ struct StartedPlugins {
 };
 
 /// Starts the pass server of each plugin of `index` that claims a module one
-/// of `sources` imports. A server that cannot start or is refused is the
-/// compile's error (E1903, E1902, E1905, naming the plugin).
+/// of `sources` imports, but those named in `disabled` (the project's
+/// `[tool.ppy.plugins.NAME] enabled = false`). A server that cannot start or is
+/// refused is the compile's error (E1903, E1902, E1905, naming the plugin).
 [[nodiscard]] absl::StatusOr<StartedPlugins> start_plugins_for(const host::ManifestIndex& index,
-                                                               const std::vector<std::string_view>& sources);
+                                                               const std::vector<std::string_view>& sources,
+                                                               const std::set<std::string>& disabled = {});
 
 /// The same over the installed plugins (the backend search path), scanned only
 /// when a source has an import statement at all.
-[[nodiscard]] absl::StatusOr<StartedPlugins> start_installed_plugins(const std::vector<std::string_view>& sources);
+[[nodiscard]] absl::StatusOr<StartedPlugins> start_installed_plugins(const std::vector<std::string_view>& sources,
+                                                                     const std::set<std::string>& disabled = {});
 
 }  // namespace ppy::plugin_host

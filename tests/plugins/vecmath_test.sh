@@ -1,0 +1,77 @@
+#!/bin/sh
+# The vecmath plugin from an install prefix (issue 36): `cmake --install` of
+# examples/plugins/vecmath, found through PPY_BACKEND_PATH; `ppy plugins` lists
+# it; a program importing vecmath runs through the LLVM backend's JIT and
+# prints what python3 prints with vecmath.py; a wrong call is a diagnostic at
+# the caller's line; the interpreter refuses the native call by name; a changed
+# plugin version rebuilds exactly the modules that import vecmath.
+# Usage: vecmath_test.sh SOURCE_DIR BUILD_DIR
+set -eu
+src=$1
+build=$2
+ppy="$build/bin/ppy"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake -S "$src/examples/plugins/vecmath" -B "$work/build" >/dev/null
+cmake --build "$work/build" >/dev/null
+cmake --install "$work/build" --prefix "$work/prefix" >/dev/null
+dist="$work/prefix/lib/ppy/backends/vecmath"
+test -f "$dist/manifest.toml" && test -f "$dist/vecmath.pyi" && test -f "$dist/lib/libvecmath.so"
+export PPY_BACKEND_PATH="$work/prefix/lib/ppy/backends"
+export HOME="$work/home"
+
+listed=$(cd "$work" && "$ppy" plugins)
+echo "$listed"
+echo "$listed" | grep -q "^vecmath  *ppy-vecmath 1.0  modules: vecmath\$"
+echo "$listed" | grep -q "^ *stub $dist/vecmath.pyi\$"
+echo "$listed" | grep -q "^ *fingerprint ppy-vecmath 1.0; stub [0-9a-f]*; library libvecmath.so [0-9a-f]*\$"
+
+# The program, as python3 runs it with the pure-Python module, and as ppy runs it.
+cp "$src/tests/plugins/vecmath_program.ppy" "$work/program.ppy"
+status=0
+PYTHONPATH="$src/examples/plugins/vecmath:$src/python" python3 "$work/program.ppy" >"$work/python3.out" \
+  2>"$work/python3.err" || status=$?
+test "$status" = 1
+status=0
+"$ppy" run "$work/program.ppy" >"$work/ppy.out" 2>"$work/ppy.err" || status=$?
+cat "$work/ppy.out" "$work/ppy.err"
+test "$status" = 1
+cmp "$work/python3.out" "$work/ppy.out"
+test "$(tail -n 1 "$work/python3.err")" = "$(tail -n 1 "$work/ppy.err")"
+
+# Roads that cannot call native code refuse the call by symbol and library (E1802).
+if "$ppy" run --interp "$work/program.ppy" >/dev/null 2>"$work/interp.err"; then exit 1; fi
+cat "$work/interp.err"
+grep -q "E1802.*the symbol 'vecmath_dot' of the native library 'vecmath'" "$work/interp.err"
+if "$ppy" run --backend python "$work/program.ppy" >/dev/null 2>"$work/python.err"; then exit 1; fi
+cat "$work/python.err"
+grep -q "E1802.*the symbol 'vecmath_dot' of the native library 'vecmath'" "$work/python.err"
+
+# A wrong call is the checker's diagnostic at the caller's line and column.
+printf 'import vecmath\n\n\ndef main() -> None:\n    print(vecmath.dot([1.0], 2))\n' >"$work/wrong.ppy"
+if "$ppy" check "$work/wrong.ppy" >"$work/wrong.out" 2>&1; then exit 1; fi
+cat "$work/wrong.out"
+grep -q "wrong.ppy:5:.*error\[E10" "$work/wrong.out"
+
+# [tool.ppy.plugins.vecmath] enabled = false: the module is unknown again.
+mkdir -p "$work/off"
+cp "$work/wrong.ppy" "$work/off/main.ppy"
+printf '[tool.ppy.plugins.vecmath]\nenabled = false\n' >"$work/off/pyproject.toml"
+if "$ppy" check "$work/off" >"$work/off.out" 2>&1; then exit 1; fi
+cat "$work/off.out"
+grep -q "vecmath" "$work/off.out"
+(cd "$work/off" && "$ppy" plugins) | grep -q "disabled by the project"
+
+# A changed plugin version: only the modules importing vecmath (geometry, and
+# vecmath's stub itself) miss the cache; main and words are found there.
+cp -r "$src/tests/plugins/rebuild" "$work/rebuild"
+row() { "$ppy" cache stats "$work/rebuild" | awk '$1 == "llvm" { print $2, $(NF-2), $NF }'; }
+"$ppy" emit object "$work/rebuild" -o "$work/objects"
+test "$(row)" = "4 0 4"
+"$ppy" emit object "$work/rebuild" -o "$work/objects"
+test "$(row)" = "4 4 4"
+sed -i 's/^version = "1.0"/version = "1.1"/' "$dist/manifest.toml"
+"$ppy" emit object "$work/rebuild" -o "$work/objects"
+row
+test "$(row)" = "6 6 6"
+echo "vecmath from the prefix: ok"
