@@ -82,44 +82,10 @@ Value* FunctionLowerer::lazy_builtin(const Expr& e) {
   }
   if (n == "lazy.sum" || n == "lazy.any" || n == "lazy.all") return fold(e);
   if (n == "lazy.accumulate") {  // itertools.accumulate (check_itertools.cc): the running totals, one loop
-    const Expr& it = *e.kids[1];
-    const Expr& f = *e.kids[2];
-    bool by_fn = f.kind != ExprKind::NoneLit;
-    Ty acc = list_elem(e.ty), elem = iter_elem(it);
-    const std::string& total = e.ops[0];
-    const std::string& seen = e.ops[1];
+    Ty acc = list_elem(e.ty);
     Value* out = new_list(e.ty, const_index(0, p), p);
     std::string append = str_cat("ppy_list_append_", list_suffix(acc));
-    auto put = [&] { call_extern(append.c_str(), {out, element_arg(load_local(total, p), acc, acc, p)}, p); };
-    Value* fn = by_fn ? expr(f) : nullptr;
-    bool init = e.kids.size() == 4;
-    if (init) {
-      store_local(total, coerce(expr(*e.kids[3]), e.kids[3]->ty, acc, p), p);
-      put();
-    }
-    store_local(seen, const_bool(init, p), p);
-    each(it, elem, [&](Value* v, Ty t) {
-      int k = ++labels_;
-      Block* first = new_block("accumulate.first", k);
-      Block* later = new_block("accumulate.step", k);
-      Block* join = new_block("accumulate.next", k);
-      cond_br(load_local(seen, p), later, {}, first, {}, p);
-      cur_ = first;
-      store_local(total, coerce(v, t, acc, p), p);
-      store_local(seen, const_bool(true, p), p);
-      br(join, {}, p);
-      cur_ = later;
-      if (by_fn) {
-        std::vector<Ty> ps = callable_params(f.ty);
-        Value* r = call_value(fn, f.ty, {coerce(load_local(total, p), acc, ps[0], p), coerce(v, t, ps[1], p)}, p);
-        store_local(total, coerce(r, callable_result(f.ty), acc, p), p);
-      } else {
-        store_local(total, arith("+", load_local(total, p), acc, convert(v, t, acc, p), acc, acc, p), p);
-      }
-      br(join, {}, p);
-      cur_ = join;
-      put();
-    });
+    accumulate_loop(e, [&](Value* total) { call_extern(append.c_str(), {out, element_arg(total, acc, acc, p)}, p); });
     return out;
   }
   if (n == "lazy.groupby") {  // itertools.groupby (check_itertools.cc): (key, group) pairs, one loop
@@ -301,6 +267,45 @@ void FunctionLowerer::zip_loop(const Expr& e, const std::function<void(Value*)>&
     body_fn(make_tuple(tv, tup, p));
   };
   loop(b, const_i64(0, p), test, body, nullptr, "proven", p);
+}
+
+void FunctionLowerer::accumulate_loop(const Expr& e, const std::function<void(Value*)>& body_fn) {
+  Pos p = e.pos;
+  const Expr& it = *e.kids[1];
+  const Expr& f = *e.kids[2];
+  bool by_fn = f.kind != ExprKind::NoneLit;
+  Ty acc = list_elem(e.ty), elem = iter_elem(it);
+  const std::string& total = e.ops[0];
+  const std::string& seen = e.ops[1];
+  Value* fn = by_fn ? expr(f) : nullptr;
+  bool init = e.kids.size() == 4;
+  if (init) {
+    store_local(total, coerce(expr(*e.kids[3]), e.kids[3]->ty, acc, p), p);
+    body_fn(load_local(total, p));
+  }
+  store_local(seen, const_bool(init, p), p);
+  each(it, elem, [&](Value* v, Ty t) {
+    int k = ++labels_;
+    Block* first = new_block("accumulate.first", k);
+    Block* later = new_block("accumulate.step", k);
+    Block* join = new_block("accumulate.next", k);
+    cond_br(load_local(seen, p), later, {}, first, {}, p);
+    cur_ = first;
+    store_local(total, coerce(v, t, acc, p), p);
+    store_local(seen, const_bool(true, p), p);
+    br(join, {}, p);
+    cur_ = later;
+    if (by_fn) {
+      std::vector<Ty> ps = callable_params(f.ty);
+      Value* r = call_value(fn, f.ty, {coerce(load_local(total, p), acc, ps[0], p), coerce(v, t, ps[1], p)}, p);
+      store_local(total, coerce(r, callable_result(f.ty), acc, p), p);
+    } else {
+      store_local(total, arith("+", load_local(total, p), acc, convert(v, t, acc, p), acc, acc, p), p);
+    }
+    br(join, {}, p);
+    cur_ = join;
+    body_fn(load_local(total, p));
+  });
 }
 
 }  // namespace ppy::frontend::lowering
