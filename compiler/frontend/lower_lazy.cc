@@ -224,6 +224,36 @@ void FunctionLowerer::zip_loop(const Expr& e, const std::function<void(Value*)>&
   Ty tup = list_elem(e.ty);
   std::vector<Ty> elems = tuple_elems(tup);
   bool zip = e.target == "lazy.zip";
+  if (zip && e.kids.size() == 3 && e.kids[1]->target == "range" && e.kids[1]->kids.size() == 2 &&
+      is_genexp(*e.kids[2]) &&
+      !(e.kids[2]->kids[0]->kind == ExprKind::ListComp && e.kids[2]->kids[0]->str == "for")) {
+    // zip(range(n), g) of a generator expression (a map, a filter): islice's rewrite (check_itertools.cc). g's
+    // elements are taken as they are made, and no more once n are: python3's zip asks the range first.
+    const Expr& n = *e.kids[1]->kids[1];
+    Value* stop = convert(expr(n), n.ty, Ty::Int, p);
+    Value* count = new_list(Ty::ListInt, const_index(1, p), p);  // the one word the elements share
+    int k = ++labels_;
+    Block* run = new_block("islice.run", k);
+    Block* done = new_block("islice.done", k);
+    cond_br(cmp("gt", stop, const_i64(0, p), p), run, {}, done, {}, p);
+    cur_ = run;
+    each(*e.kids[2], elems[1], [&](Value* v, Ty t) {
+      Value* i = emit("core.buffer_load", {count, const_index(0, p)}, {Type::i64()}, {}, p);
+      Block* take = new_block("islice.take", ++labels_);
+      cond_br(cmp("lt", i, stop, p), take, {}, loops_.back().brk, {}, p);  // after a `continue` on the last one
+      cur_ = take;
+      Value* next = iadd(i, const_i64(1, p), p);
+      emit("core.buffer_store", {next, count, const_index(0, p)}, {}, {}, p);
+      body_fn(make_tuple({i, coerce(v, t, elems[1], p)}, tup, p));
+      if (terminated()) return;
+      Block* more = new_block("islice.more", ++labels_);
+      cond_br(cmp("lt", next, stop, p), more, {}, loops_.back().brk, {}, p);
+      cur_ = more;
+    });
+    if (!terminated()) br(done, {}, p);
+    cur_ = done;
+    return;
+  }
   // Each iterable as a list, but a generator's values, which are taken one at a time as Python's zip takes them.
   std::vector<Value*> srcs;
   std::vector<const Expr*> args;
