@@ -135,6 +135,9 @@ def _ppy_floor(x):
 
 def _ppy_list_repr(l, d):
     """repr(l), its elements as the descriptor d says (docs/runtime.md): a bool may be held as 0 or 1, an optional is (present, value)."""
+    if type(l) is not list:  # a collections.deque (ppy_deque.h)
+        m = '' if l.maxlen is None else ', maxlen=%d' % l.maxlen
+        return 'deque(' + _ppy_list_repr(list(l), d) + m + ')'
     return '[' + ', '.join(_ppy_repr_of(x, d) for x in l) + ']'
 
 
@@ -313,6 +316,22 @@ def _ppy_collections_new(desc, flavor, factory):
     if flavor == 1:
         return collections.defaultdict([None, int, float, str, list, bool][factory])
     return collections.Counter() if flavor == 2 else collections.OrderedDict()
+
+
+def _ppy_counter_binop(a, b, op):
+    """a + b, a - b, a | b, a & b (op 0 to 3) of Counters (or dicts, Python's errors)."""
+    return (a + b) if op == 0 else (a - b) if op == 1 else (a | b) if op == 2 else (a & b)
+
+
+def _ppy_deque_new(xs, maxlen):
+    """collections.deque(xs, maxlen): maxlen -2**63 is None (ppy_deque.h)."""
+    return __import__("collections").deque(xs, None if maxlen == -0x8000000000000000 else maxlen)
+
+
+def _ppy_deque_maxlen(d):
+    """d.maxlen, -1 for None."""
+    m = d.maxlen
+    return -1 if m is None else m
 
 
 def _ppy_odict_end_key(d, last):

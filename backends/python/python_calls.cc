@@ -38,6 +38,8 @@ Expr ModuleWriter::slice(const ir::Operation& op) {
   std::optional<int64_t> bounds = ir::int_constant(op.operand(4));  // which of start and stop the source omitted
   if (!bounds) return fail(op, str_cat(str_attr(op, "callee"), " with bounds it cannot read")), Expr{"None", kAtom};
   int64_t omitted = *bounds;
+  if (omitted == 3 && str_attr(op, "callee") == "ppy_list_slice" && ir::int_constant(op.operand(3)) == 1)
+    return {str_cat("list(", expr(op.operand(0)).text, ")"), kAtom};  // a copy, also of a deque (ppy_deque.h)
   std::string start = omitted & 1 ? "" : expr(op.operand(1)).text;
   std::string stop = omitted & 2 ? "" : expr(op.operand(2)).text;
   return {str_cat(paren(expr(op.operand(0)), kAtom), "[", start, ":", stop, ":", expr(op.operand(3)).text, "]"), kAtom};

@@ -53,4 +53,7 @@ PPY_RT_API void* ppy_odict_end_key_ptr(const void* d, int64_t last);
 
 #endif /* PPY_RT_STRINGS */
 
+/* Counter's arithmetic and elements(), declared for the same readers. */
+#include "ppy_counter.h"
+
 #endif /* PPY_COLLECTIONS_H */

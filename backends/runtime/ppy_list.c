@@ -11,7 +11,9 @@ PPY_RT_API int64_t ppy_list_len(const ppy_list* l) { return l->len; }
  * the assignment's wording. */
 PPY_RT_API void ppy_list_check(const ppy_list* l, int64_t i, int32_t store) {
   if (PPY_RT_UNLIKELY((uint64_t)i >= (uint64_t)l->len))
-    ppy_rt_raise("IndexError", store ? "list assignment index out of range" : "list index out of range");
+    ppy_rt_raise("IndexError", l->deque ? "deque index out of range"  // stdlib (ppy_deque.c)
+                               : store  ? "list assignment index out of range"
+                                        : "list index out of range");
 }
 
 #ifdef PPY_RT_STRINGS
@@ -43,6 +45,7 @@ PPY_RT_API ppy_list* ppy_list_new_ptr(int64_t n) { return ppy_list_make(n, 1); }
 /** Room for one more element: the elements double when full (the collector's
  * GC_REALLOC keeps an atomic block atomic). Answers the new element's slot. */
 static void* ppy_list_push(ppy_list* l) {
+  if (PPY_RT_UNLIKELY(l->deque > 1) && l->len >= l->deque - 2) return ppy_deque_push_full(l);  // stdlib: a full deque
   if (l->len == l->cap) {
     if (l->len >= PPY_LIST_MAX) ppy_rt_raise("MemoryError", "");
     int64_t cap = l->cap * 2;
@@ -60,7 +63,7 @@ PPY_RT_API void ppy_list_append_ptr(ppy_list* l, void* v) { *(void**)ppy_list_pu
 
 /** The last element's slot, taken off: IndexError on an empty list. */
 static void* ppy_list_take(ppy_list* l) {
-  if (PPY_RT_UNLIKELY(l->len == 0)) ppy_rt_raise("IndexError", "pop from empty list");
+  if (PPY_RT_UNLIKELY(l->len == 0)) ppy_rt_raise("IndexError", l->deque ? "pop from an empty deque" : "pop from empty list");
   return (char*)l->data + 8 * --l->len;
 }
 
@@ -85,6 +88,8 @@ PPY_RT_API void ppy_list_root(void* slot) {
  * end, then clamped to the list) and answers it. */
 static void* ppy_list_gap(ppy_list* l, int64_t i) {
   int64_t n = l->len;
+  if (PPY_RT_UNLIKELY(l->deque > 1) && n >= l->deque - 2)  // stdlib: a full deque
+    ppy_rt_raise("IndexError", "deque already at its maximum size");
   if (i < 0) i += n;
   if (i < 0) i = 0;
   if (i > n) i = n;
@@ -111,6 +116,8 @@ PPY_RT_API void ppy_list_extend(ppy_list* l, const ppy_list* other) {
  * bit 1: no stop); ValueError for a zero step. A new list of the same kind. */
 PPY_RT_API ppy_list* ppy_list_slice(const ppy_list* l, int64_t start, int64_t stop, int64_t step, int64_t omitted) {
   if (step == 0) ppy_rt_raise("ValueError", "slice step cannot be zero");
+  if (PPY_RT_UNLIKELY(l->deque) && !(omitted == 3 && step == 1))  // stdlib: a deque is copied (list(d)), not sliced
+    ppy_rt_raise("TypeError", "sequence index must be integer, not 'slice'");
   int64_t n = l->len;
   int64_t lo, hi;
   if (step > 0) {
@@ -130,6 +137,7 @@ PPY_RT_API ppy_list* ppy_list_slice(const ppy_list* l, int64_t start, int64_t st
 
 /** `a + b`: a new list. */
 PPY_RT_API ppy_list* ppy_list_concat(const ppy_list* a, const ppy_list* b) {
+  if (PPY_RT_UNLIKELY(a->deque | b->deque)) return ppy_deque_concat(a, b);  // stdlib (ppy_deque.c)
   ppy_list* r = ppy_list_make(a->len + b->len, (int)(a->scanned | b->scanned));
   if (a->len) memcpy(r->data, a->data, (size_t)a->len * 8);
   if (b->len) memcpy((char*)r->data + 8 * a->len, b->data, (size_t)b->len * 8);
@@ -201,6 +209,7 @@ PPY_RT_INTERNAL int64_t ppy_list_cut(ppy_list* l, int64_t k) {
 
 /** `l.pop(i)`: negative from the end; IndexError as Python words it. */
 static int64_t ppy_list_pop_index(ppy_list* l, int64_t i) {
+  if (PPY_RT_UNLIKELY(l->deque)) ppy_rt_raise("TypeError", "deque.pop() takes no arguments (1 given)");  // stdlib
   if (l->len == 0) ppy_rt_raise("IndexError", "pop from empty list");
   if (i < 0) i += l->len;
   if (i < 0 || i >= l->len) ppy_rt_raise("IndexError", "pop index out of range");

@@ -28,6 +28,7 @@ typedef struct ppy_list {
   int64_t cap;
   void* data;
   int64_t scanned; /* 1: the elements are handles the collector must see */
+  int64_t deque;   /* stdlib (ppy_deque.c): 0 a list; a collections.deque: 1, or its maxlen + 2 */
 } ppy_list;
 
 #define PPY_LIST_I64(l) ((int64_t*)(l)->data)
@@ -126,11 +127,23 @@ PPY_RT_INTERNAL int64_t ppy_list_cut(ppy_list* l, int64_t k);
 PPY_RT_INTERNAL void ppy_list_repr_into(ppy_text* t, const ppy_list* l, const char* d);
 /** Python's `a == b` of two lists whose elements `d` describes (ppy_value.c). */
 PPY_RT_INTERNAL int ppy_list_eq_at(const ppy_list* a, const ppy_list* b, const char* d);
+
+/* stdlib: a deque is a list whose `deque` word is set (ppy_deque.c). */
+/** The slot a full bounded deque appends into: its first element dropped (a
+ * scratch slot for maxlen 0, which keeps nothing). */
+PPY_RT_INTERNAL void* ppy_deque_push_full(ppy_list* l);
+/** `deque([...])` or `deque([...], maxlen=n)`. */
+PPY_RT_INTERNAL void ppy_deque_repr_into(ppy_text* t, const ppy_list* l, const char* d);
+/** `a + b` where either is a deque: a deque of both, or Python's TypeError. */
+PPY_RT_INTERNAL ppy_list* ppy_deque_concat(const ppy_list* a, const ppy_list* b);
 #endif /* PPY_RT_DECLARATIONS_ONLY */
 #endif /* PPY_RT_STRINGS */
 
 #ifdef __cplusplus
 }
 #endif
+
+/* stdlib: collections.deque, declared for whoever reads the ABI table through this header. */
+#include "ppy_deque.h"
 
 #endif /* PPY_LIST_H */

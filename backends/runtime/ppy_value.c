@@ -131,6 +131,10 @@ static void ppy_val_repr(ppy_text* t, const int64_t* v, const char* d) {
 }
 
 PPY_RT_INTERNAL void ppy_list_repr_into(ppy_text* t, const ppy_list* l, const char* d) {
+  if (PPY_RT_UNLIKELY(l->deque)) {  // stdlib (ppy_deque.c)
+    ppy_deque_repr_into(t, l, d);
+    return;
+  }
   ppy_text_add(t, "[", 1);
   for (int64_t k = 0; k < l->len; ++k) {
     if (k) ppy_text_add(t, ", ", 2);
@@ -292,6 +296,7 @@ PPY_RT_API void* ppy_list_box(int64_t n) {
 
 /** `a == b` of two lists whose elements `desc` describes: 1 or 0. */
 PPY_RT_API int64_t ppy_list_eq(const ppy_list* a, const ppy_list* b, const ppy_str* desc) {
+  if (PPY_RT_UNLIKELY(!a->deque != !b->deque)) return 0;  // stdlib: a deque never equals a list
   return ppy_list_eq_at(a, b, PPY_STR_BYTES(desc));
 }
 
@@ -362,6 +367,7 @@ PPY_RT_API void* ppy_list_min_desc(const ppy_list* l, int64_t max, const ppy_str
 
 /** `l.sort()`: in place, stable (`desc`: ints, floats, bools or strs). */
 PPY_RT_API void ppy_list_sort(ppy_list* l, const ppy_str* desc) {
+  if (PPY_RT_UNLIKELY(l->deque)) ppy_rt_raise("AttributeError", "'collections.deque' object has no attribute 'sort'");
   ppy_list* r = ppy_list_sorted(l, desc);
   if (l->len) memcpy(l->data, r->data, (size_t)l->len * 8);
 }
@@ -389,11 +395,11 @@ static int64_t ppy_list_index_at(const ppy_list* l, int64_t v, const char* d) {
   int64_t k = ppy_list_find(l, v, d);
   if (k >= 0) return k;
   ppy_text t = {NULL, 0, 0};
-  ppy_list one = {1, 1, &v, 0};
+  ppy_list one = {1, 1, &v, 0, 0};
   ppy_list_repr_into(&t, &one, d); /* "[v]" */
   ppy_text w = {NULL, 0, 0};
   ppy_text_add(&w, t.b + 1, t.n - 2);
-  ppy_text_add(&w, " is not in list", 16); /* and the NUL */
+  ppy_text_add(&w, l->deque ? " is not in deque" : " is not in list", l->deque ? 17 : 16); /* and the NUL */
   ppy_rt_raise("ValueError", w.b);
   return -1;
 }
@@ -416,6 +422,7 @@ PPY_RT_API int64_t ppy_list_count_ptr(const ppy_list* l, const void* v, const pp
 
 static void ppy_list_remove_at(ppy_list* l, int64_t v, const char* d) {
   int64_t k = ppy_list_find(l, v, d);
+  if (k < 0 && l->deque) ppy_list_index_at(l, v, d);  // stdlib: a deque's `<v> is not in deque`
   if (k < 0) ppy_rt_raise("ValueError", "list.remove(x): x not in list");
   ppy_list_cut(l, k);
 }

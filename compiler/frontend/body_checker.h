@@ -143,6 +143,11 @@ class BodyChecker {
   std::optional<Ty> collections_ctor(Expr& e, Ty expected);
   /// stdlib: most_common, update, total, move_to_end, popitem of a dict (check_collections.cc).
   Ty collections_method(Expr& e, Expr& callee, Ty base);
+  /// stdlib: `deque(xs, maxlen=n)` and appendleft, popleft, extendleft, rotate of a list (check_deque.cc).
+  Ty deque_ctor(Expr& e, Ty expected);
+  Ty deque_method(Expr& e, Expr& callee, Ty base);
+  /// stdlib: `c1 + c2`, `-`, `|`, `&` of Counters (check_counter.cc).
+  Ty counter_binary(Expr& e, Ty a, Ty b);
   Ty file_method(Expr& e, Expr& callee);
   Ty gpu_call(Expr& e, const std::string& n);
   // --- tuples and optional values (check_tuple.cc) ---

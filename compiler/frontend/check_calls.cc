@@ -40,6 +40,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     views_ok_ = views;
     if (is_dict(bt) && is_collections_method(callee.str)) return collections_method(e, callee, bt);  // stdlib
     if (is_dict(bt) || is_set(bt)) return dict_method(e, callee, bt);
+    if (is_list(bt) && is_deque_method(callee.str)) return deque_method(e, callee, bt);  // stdlib (check_deque.cc)
     views_ok_ = 0;
     if (callee.str == "__delitem__" && is_list(bt)) return list_del(e, bt);  // issue 32 (check_del.cc)
     if (callee.str == "__delitem__") {  // `del x[i]` of anything but a dict

@@ -64,11 +64,13 @@ bool factory_fits(int code, Ty v) {
 }  // namespace
 
 bool is_collections_class_name(const std::string& n) {
-  return n == "collections.defaultdict" || n == "collections.Counter" || n == "collections.OrderedDict";
+  return n == "collections.defaultdict" || n == "collections.Counter" || n == "collections.OrderedDict" ||
+         n == "collections.deque";  // check_deque.cc
 }
 
 std::optional<Ty> collections_annotation(const Expr& a, const std::function<Ty(const Expr&)>& elem,
                                          const std::function<void(Pos, const char*, std::string)>& error) {
+  if (auto d = deque_annotation(a, elem, error)) return d;  // check_deque.cc
   if (a.kind != ExprKind::Subscript) return std::nullopt;
   auto base = dotted(*a.kids[0]);
   std::string cls = base ? class_of(*base) : "";
@@ -108,6 +110,7 @@ std::optional<Ty> BodyChecker::collections_ctor(Expr& e, Ty expected) {
   std::string cls = r.name.substr(12);
   e.ref = Ref::Sys;
   e.target = r.name;
+  if (cls == "deque") return deque_ctor(e, expected);  // check_deque.cc
   size_t nargs = e.kids.size() - 1;
   if (!e.keywords.empty()) {
     error(e.keywords[0].pos, "E1010", str_cat(cls, "() with keywords is outside the ppy subset"));
@@ -165,7 +168,7 @@ std::optional<Ty> BodyChecker::collections_ctor(Expr& e, Ty expected) {
 
 bool is_collections_method(const std::string& name) {
   return name == "most_common" || name == "update" || name == "subtract" || name == "total" || name == "move_to_end" ||
-         name == "popitem";
+         name == "popitem" || name == "elements";
 }
 
 Ty BodyChecker::collections_method(Expr& e, Expr& callee, Ty base) {
@@ -202,6 +205,11 @@ Ty BodyChecker::collections_method(Expr& e, Expr& callee, Ty base) {
     return true;
   };
   raises();  // AttributeError of a dict of another class, KeyError
+  if (name == "elements") {  // a list of the keys, each repeated by its count (ppy_counter.h)
+    if (!arity(0, 0)) return Ty::Error;
+    effect("reads");
+    return list_of(key);
+  }
   if (name == "most_common" || name == "total") {
     if (!arity(0, name == "total" ? 0 : 1)) return Ty::Error;
     if (nargs == 1 && !int_arg(args[0], Ty::Int)) return Ty::Error;

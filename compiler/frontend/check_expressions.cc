@@ -511,6 +511,7 @@ Ty BodyChecker::binary(Expr& e) {
   if (maybe_none(*e.kids[0]) || maybe_none(*e.kids[1])) return Ty::Error;
   if (is_class(a) || is_class(b)) return dunder_binary(e, a, b);  // check_dunder.cc
   if (a == Ty::Str || b == Ty::Str) return str_binary(e, a, b);
+  if (is_dict(a) && is_dict(b)) return counter_binary(e, a, b);  // stdlib (check_counter.cc)
   if (op == "+" && is_list(a) && a == b) {
     e.target = "list.concat";
     return a;

@@ -29,6 +29,11 @@ bool is_collections_class_name(const std::string& name);
 bool is_collections_method(const std::string& name);
 std::optional<Ty> collections_annotation(const Expr& a, const std::function<Ty(const Expr&)>& elem,
                                          const std::function<void(Pos, const char*, std::string)>& error);
+/// stdlib: collections.deque (check_deque.cc): its left-hand methods and its annotation (`deque[int]` is
+/// `list[int]`).
+bool is_deque_method(const std::string& name);
+std::optional<Ty> deque_annotation(const Expr& a, const std::function<Ty(const Expr&)>& elem,
+                                   const std::function<void(Pos, const char*, std::string)>& error);
 /// `a.b.c` for a chain of names and attributes, else nullopt.
 std::optional<std::string> dotted(const Expr& e);
 /// A tuple or optional annotation (`tuple[int, float]`, `int | None`): its

@@ -9,6 +9,7 @@ namespace ppy::frontend::lowering {
 Value* FunctionLowerer::collections_call(const Expr& e) {
   Pos p = e.pos;
   const std::string& n = e.target;
+  if (n.starts_with("collections.deque")) return deque_call(e);  // lower_deque.cc
   if (!n.starts_with("collections.method.")) {  // a constructor
     int64_t flavor = n == "collections.defaultdict" ? 1 : n == "collections.Counter" ? 2 : 3;
     int64_t factory = flavor == 1 ? e.ival : 0;
@@ -37,6 +38,7 @@ Value* FunctionLowerer::collections_call(const Expr& e) {
     return rt("ppy_counter_most_common", {d, count}, ir_type(e.ty), p);
   }
   if (name == "total") return rt("ppy_counter_total", {d}, Type::i64(), p);
+  if (name == "elements") return rt("ppy_counter_elements", {d}, ir_type(e.ty), p);  // ppy_counter.c
   if (name == "update" || name == "subtract") {
     const Expr& a = *given[0];
     Value* v = expr(a);

@@ -53,6 +53,8 @@ Value* FunctionLowerer::expr(const Expr& e) {
     }
     case ExprKind::Binary: {
       if (e.target == "repeat") return repeat(e);
+      if (e.target == "counter.binop")  // stdlib (check_counter.cc)
+        return rt("ppy_counter_binop", {expr(*e.kids[0]), expr(*e.kids[1]), const_i64(e.ival, p)}, ir_type(e.ty), p);
       if (e.target == "list.concat")
         return rt("ppy_list_concat", {expr(*e.kids[0]), expr(*e.kids[1])}, ir_type(e.ty), p);
       Value* a = expr(*e.kids[0]);

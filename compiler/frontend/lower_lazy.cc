@@ -82,44 +82,10 @@ Value* FunctionLowerer::lazy_builtin(const Expr& e) {
   }
   if (n == "lazy.sum" || n == "lazy.any" || n == "lazy.all") return fold(e);
   if (n == "lazy.accumulate") {  // itertools.accumulate (check_itertools.cc): the running totals, one loop
-    const Expr& it = *e.kids[1];
-    const Expr& f = *e.kids[2];
-    bool by_fn = f.kind != ExprKind::NoneLit;
-    Ty acc = list_elem(e.ty), elem = iter_elem(it);
-    const std::string& total = e.ops[0];
-    const std::string& seen = e.ops[1];
+    Ty acc = list_elem(e.ty);
     Value* out = new_list(e.ty, const_index(0, p), p);
     std::string append = str_cat("ppy_list_append_", list_suffix(acc));
-    auto put = [&] { call_extern(append.c_str(), {out, element_arg(load_local(total, p), acc, acc, p)}, p); };
-    Value* fn = by_fn ? expr(f) : nullptr;
-    bool init = e.kids.size() == 4;
-    if (init) {
-      store_local(total, coerce(expr(*e.kids[3]), e.kids[3]->ty, acc, p), p);
-      put();
-    }
-    store_local(seen, const_bool(init, p), p);
-    each(it, elem, [&](Value* v, Ty t) {
-      int k = ++labels_;
-      Block* first = new_block("accumulate.first", k);
-      Block* later = new_block("accumulate.step", k);
-      Block* join = new_block("accumulate.next", k);
-      cond_br(load_local(seen, p), later, {}, first, {}, p);
-      cur_ = first;
-      store_local(total, coerce(v, t, acc, p), p);
-      store_local(seen, const_bool(true, p), p);
-      br(join, {}, p);
-      cur_ = later;
-      if (by_fn) {
-        std::vector<Ty> ps = callable_params(f.ty);
-        Value* r = call_value(fn, f.ty, {coerce(load_local(total, p), acc, ps[0], p), coerce(v, t, ps[1], p)}, p);
-        store_local(total, coerce(r, callable_result(f.ty), acc, p), p);
-      } else {
-        store_local(total, arith("+", load_local(total, p), acc, convert(v, t, acc, p), acc, acc, p), p);
-      }
-      br(join, {}, p);
-      cur_ = join;
-      put();
-    });
+    accumulate_loop(e, [&](Value* total) { call_extern(append.c_str(), {out, element_arg(total, acc, acc, p)}, p); });
     return out;
   }
   if (n == "lazy.groupby") {  // itertools.groupby (check_itertools.cc): (key, group) pairs, one loop
@@ -258,6 +224,36 @@ void FunctionLowerer::zip_loop(const Expr& e, const std::function<void(Value*)>&
   Ty tup = list_elem(e.ty);
   std::vector<Ty> elems = tuple_elems(tup);
   bool zip = e.target == "lazy.zip";
+  if (zip && e.kids.size() == 3 && e.kids[1]->target == "range" && e.kids[1]->kids.size() == 2 &&
+      is_genexp(*e.kids[2]) &&
+      !(e.kids[2]->kids[0]->kind == ExprKind::ListComp && e.kids[2]->kids[0]->str == "for")) {
+    // zip(range(n), g) of a generator expression (a map, a filter): islice's rewrite (check_itertools.cc). g's
+    // elements are taken as they are made, and no more once n are: python3's zip asks the range first.
+    const Expr& n = *e.kids[1]->kids[1];
+    Value* stop = convert(expr(n), n.ty, Ty::Int, p);
+    Value* count = new_list(Ty::ListInt, const_index(1, p), p);  // the one word the elements share
+    int k = ++labels_;
+    Block* run = new_block("islice.run", k);
+    Block* done = new_block("islice.done", k);
+    cond_br(cmp("gt", stop, const_i64(0, p), p), run, {}, done, {}, p);
+    cur_ = run;
+    each(*e.kids[2], elems[1], [&](Value* v, Ty t) {
+      Value* i = emit("core.buffer_load", {count, const_index(0, p)}, {Type::i64()}, {}, p);
+      Block* take = new_block("islice.take", ++labels_);
+      cond_br(cmp("lt", i, stop, p), take, {}, loops_.back().brk, {}, p);  // after a `continue` on the last one
+      cur_ = take;
+      Value* next = iadd(i, const_i64(1, p), p);
+      emit("core.buffer_store", {next, count, const_index(0, p)}, {}, {}, p);
+      body_fn(make_tuple({i, coerce(v, t, elems[1], p)}, tup, p));
+      if (terminated()) return;
+      Block* more = new_block("islice.more", ++labels_);
+      cond_br(cmp("lt", next, stop, p), more, {}, loops_.back().brk, {}, p);
+      cur_ = more;
+    });
+    if (!terminated()) br(done, {}, p);
+    cur_ = done;
+    return;
+  }
   // Each iterable as a list, but a generator's values, which are taken one at a time as Python's zip takes them.
   std::vector<Value*> srcs;
   std::vector<const Expr*> args;
@@ -301,6 +297,45 @@ void FunctionLowerer::zip_loop(const Expr& e, const std::function<void(Value*)>&
     body_fn(make_tuple(tv, tup, p));
   };
   loop(b, const_i64(0, p), test, body, nullptr, "proven", p);
+}
+
+void FunctionLowerer::accumulate_loop(const Expr& e, const std::function<void(Value*)>& body_fn) {
+  Pos p = e.pos;
+  const Expr& it = *e.kids[1];
+  const Expr& f = *e.kids[2];
+  bool by_fn = f.kind != ExprKind::NoneLit;
+  Ty acc = list_elem(e.ty), elem = iter_elem(it);
+  const std::string& total = e.ops[0];
+  const std::string& seen = e.ops[1];
+  Value* fn = by_fn ? expr(f) : nullptr;
+  bool init = e.kids.size() == 4;
+  if (init) {
+    store_local(total, coerce(expr(*e.kids[3]), e.kids[3]->ty, acc, p), p);
+    body_fn(load_local(total, p));
+  }
+  store_local(seen, const_bool(init, p), p);
+  each(it, elem, [&](Value* v, Ty t) {
+    int k = ++labels_;
+    Block* first = new_block("accumulate.first", k);
+    Block* later = new_block("accumulate.step", k);
+    Block* join = new_block("accumulate.next", k);
+    cond_br(load_local(seen, p), later, {}, first, {}, p);
+    cur_ = first;
+    store_local(total, coerce(v, t, acc, p), p);
+    store_local(seen, const_bool(true, p), p);
+    br(join, {}, p);
+    cur_ = later;
+    if (by_fn) {
+      std::vector<Ty> ps = callable_params(f.ty);
+      Value* r = call_value(fn, f.ty, {coerce(load_local(total, p), acc, ps[0], p), coerce(v, t, ps[1], p)}, p);
+      store_local(total, coerce(r, callable_result(f.ty), acc, p), p);
+    } else {
+      store_local(total, arith("+", load_local(total, p), acc, convert(v, t, acc, p), acc, acc, p), p);
+    }
+    br(join, {}, p);
+    cur_ = join;
+    body_fn(load_local(total, p));
+  });
 }
 
 }  // namespace ppy::frontend::lowering

@@ -141,8 +141,8 @@ Value* FunctionLowerer::list_method(const Expr& e) {
     case BuiltinId::ListExtend:
       call_extern(fn.c_str(), {l, expr(*e.kids[1])}, p);
       return nullptr;
-    case BuiltinId::ListCopy:
-      return list_copy(l, base.ty, p);
+    case BuiltinId::ListCopy:  // of its class: a deque's copy is a deque (ppy_deque.h)
+      return rt("ppy_list_copy", {l}, ir_type(base.ty), p);
     case BuiltinId::ListSort:
       call_extern(fn.c_str(), {l, str_literal(list_desc(base.ty), p)}, p);
       return nullptr;

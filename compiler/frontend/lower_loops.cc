@@ -110,6 +110,18 @@ void FunctionLowerer::for_loop(const std::string& var_name, Pos var_pos, const E
     });
     return;
   }
+  if (it.target == "lazy.accumulate" && it.kids.size() == 3) {  // each total as its value is taken (lower_lazy.cc)
+    accumulate_loop(it, [&](Value* v) {
+      if (sink)
+        sink(v);
+      else if (unpack)
+        assign(*unpack, v, list_elem(it.ty));
+      else
+        store_local(var_name, v, var_pos);
+      body_fn();
+    });
+    return;
+  }
   if (is_iterator(it.ty) || it.target == "lazy.zip" || it.target == "lazy.enumerate") {  // lower_generator.cc
     auto each_value = [&](Value* v) {
       if (sink)

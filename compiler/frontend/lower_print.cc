@@ -4,6 +4,46 @@
 #include "ppy/util/str_cat.h"
 
 namespace ppy::frontend::lowering {
+namespace {
+
+/// stdlib: whether annotation `a` is `deque[...]` (check_deque.cc).
+bool deque_annotation(const Expr* a) {
+  if (!a || a->kind != ExprKind::Subscript) return false;
+  const Expr& b = *a->kids[0];
+  return (b.kind == ExprKind::Name && b.str == "deque") ||
+         (b.kind == ExprKind::Attribute && b.str == "deque" && b.kids[0]->kind == ExprKind::Name &&
+          b.kids[0]->str == "collections");
+}
+
+/// Whether a statement of `body` (nested ones too) makes local `name` a deque: `name: deque[T] = ...` or
+/// `name = deque(...)`.
+bool assigns_deque(const std::vector<StmtPtr>& body, const std::string& name) {
+  for (auto& s : body) {
+    if (!s) continue;
+    bool named = false;
+    for (auto& t : s->targets) named = named || (t && t->kind == ExprKind::Name && t->str == name);
+    if (named && s->kind == StmtKind::AnnAssign && deque_annotation(s->annotation.get())) return true;
+    if (named && s->kind == StmtKind::Assign && s->value && s->value->kind == ExprKind::Call &&
+        s->value->target == "collections.deque")
+      return true;
+    bool found = false;
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { found = found || assigns_deque(b, name); });
+    if (found) return true;
+  }
+  return false;
+}
+
+/// stdlib: whether local `name` of `f` holds a deque (docs/stdlib.md, "deque"). A deque is typed as its
+/// list, so this is how `print(d)` of a deque of numbers prints `deque([...])` rather than the list's
+/// inline `[...]`.
+bool holds_deque(const FuncDef* f, const std::string& name) {
+  if (!f) return false;
+  for (auto& prm : f->params)
+    if (prm.name == name) return deque_annotation(prm.annotation.get());
+  return assigns_deque(f->body, name);
+}
+
+}  // namespace
 
 void FunctionLowerer::print_call(const Expr& e) {
   Pos p = e.pos;
@@ -104,6 +144,11 @@ void FunctionLowerer::print_value(Value* v, const Expr& a, Pos p) {
       return;
     case Ty::ListInt:
     case Ty::ListFloat:
+      if ((a.kind == ExprKind::Name && holds_deque(f_.def, a.str)) ||
+          (a.kind == ExprKind::Call && a.target == "collections.deque")) {  // stdlib: `deque([1, 2])`
+        call_extern("ppy_print_string", {list_repr(v, a.ty, p)}, p);
+        return;
+      }
       print_number_list(v, a.ty, p);
       return;
     default:

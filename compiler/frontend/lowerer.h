@@ -195,6 +195,9 @@ class FunctionLowerer {
   Value* as_list(const Expr& it, Ty elem);
   /// zip(...) / enumerate(...): `body_fn(tuple)` for each tuple, generators' values taken one at a time.
   void zip_loop(const Expr& e, const std::function<void(Value*)>& body_fn);
+  /// itertools.accumulate without `initial=`: `body_fn(total)` for each running total, just after the value
+  /// it adds is taken, so a for loop over it steps its iterable as python3's does (lower_lazy.cc).
+  void accumulate_loop(const Expr& e, const std::function<void(Value*)>& body_fn);
   /// `sum`, `any`, `all` in one loop; any/all leave it at the first value that decides.
   Value* fold(const Expr& e);
 
@@ -287,6 +290,8 @@ class FunctionLowerer {
   Value* random_call(const Expr& e);
   /// stdlib: collections' constructors and methods (lower_collections.cc).
   Value* collections_call(const Expr& e);
+  /// stdlib: collections.deque's constructor and left-hand methods (lower_deque.cc).
+  Value* deque_call(const Expr& e);
   void for_lines(const Stmt& s);
   void raise_system_exit(const Expr& v, Pos p);
   void print_to_stream(const Expr& e);
