@@ -9,8 +9,9 @@
 //                           (Unit, Circle's subclass)
 //
 // `x` is a name or a field of one (`self.shape`): read more than once, it must
-// have no effect. Anything else of `type` (`type(x)` as a value, printed or
-// compared with another `type(y)`) stays outside (E1010).
+// have no effect. `type(e).__name__` of an `except ... as e` is the caught
+// exception's name (lowered as its first field, lower_expressions.cc). Anything else of `type` (`type(x)` as a value,
+// printed or compared with another `type(y)`) stays outside (E1010).
 #include <functional>
 
 #include "body_checker.h"
@@ -139,6 +140,11 @@ std::optional<Ty> BodyChecker::type_name_attribute(Expr& e) {
   ExprPtr probe = build::clone(x);
   Ty t = value(*probe, Ty::Error);
   if (t == Ty::Error) return Ty::Error;
+  if (t == Ty::Exc) {  // `except ... as e`: the runtime's class name, the exception's first field
+    e.kids[0] = std::move(probe);
+    e.target = "exc.__name__";
+    return Ty::Str;
+  }
   ExprPtr out;
   if (std::string n = builtin_type_name(t); !n.empty()) {
     out = str_lit(n, p);
