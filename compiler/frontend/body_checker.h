@@ -363,6 +363,18 @@ class BodyChecker {
   void settle_empty(const std::string& n, Ty t, Pos p);
   /// The pending locals no use typed (E1030), at the end of the body.
   void unsettled_empty();
+  // --- `with` over an object (issue 32: check_with.cc) ---
+  /// When `body[i]` begins a `with` item (parser_with.cc) over an object with
+  /// `__enter__` / `__exit__`, rewrites it and its try statement into PEP 343's
+  /// calls (the statements replace them in `body`, unchecked).
+  void with_object(std::vector<StmtPtr>& body, size_t i);
+  // --- type(x).__name__ and type(x) is C (issue 32: check_type_name.cc) ---
+  /// `type(x).__name__` rewritten to a str constant or isinstance() tests and
+  /// checked; nullopt when `e` is another attribute.
+  std::optional<Ty> type_name_attribute(Expr& e);
+  /// `type(x) is C` (`==`, `is not`, `!=`) rewritten to isinstance() tests or a
+  /// constant and checked; nullopt when `e` is another comparison.
+  std::optional<Ty> type_compare(Expr& e);
   // --- unions and isinstance (issue 32: check_union.cc, unions.h) ---
   /// `isinstance(x, K)`: K a class, a builtin type or a tuple of those.
   Ty isinstance_any(Expr& e);

@@ -115,6 +115,13 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
                                                     "eval",  "exec"};
         if (known.count(first)) error(callee.pos, "E1010", str_cat("the builtin '", first, "' is outside the ppy subset"));
         else error(callee.pos, "E1020", str_cat("name '", first, "' is not defined", name_suggestion(first)));
+      } else if (auto b = m_.bindings.find(first);  // `shapes.Circle(2)`: a class of another module (issue 32)
+                 b != m_.bindings.end() && b->second.kind == Binding::Module && path->size() > first.size() &&
+                 class_info(class_type(b->second.module, path->substr(first.size() + 1)))->name ==
+                     path->substr(first.size() + 1)) {
+        error(callee.pos, "E1010",
+              str_cat("a class of another module ('", *path,
+                      "') is outside the ppy subset (classes are used in the module that defines them)"));
       } else {
         error(callee.pos, "E1020", str_cat("'", *path, "' is not defined (or is outside the ppy subset)"));
       }

@@ -390,6 +390,7 @@ Ty BodyChecker::name(Expr& e) {
 }
 
 Ty BodyChecker::attribute(Expr& e) {
+  if (auto t = type_name_attribute(e)) return *t;  // type(x).__name__ (check_type_name.cc)
   auto path = dotted(e);
   if (path) {
     std::string first = path->substr(0, path->find('.'));
@@ -524,6 +525,7 @@ Ty BodyChecker::binary(Expr& e) {
 }
 
 Ty BodyChecker::compare(Expr& e) {
+  if (auto t = type_compare(e)) return *t;  // type(x) is C (check_type_name.cc)
   bool compound = false;
   for (auto& op : e.ops) compound = compound || op == "is" || op == "is not";
   bool ok = true;

@@ -170,7 +170,9 @@ void BodyChecker::note_local(const std::string& n) {
 }
 
 void BodyChecker::block(std::vector<StmtPtr>& body) {
-  for (auto& s : body) {
+  for (size_t i = 0; i < body.size(); ++i) {
+    with_object(body, i);  // `with` over an object (check_with.cc)
+    auto& s = body[i];
     if (!flow_.reachable) s->dead = true;
     stmt(*s);
   }

@@ -319,6 +319,10 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
       b.kind = Binding::Module;
       b.module = b.module + "." + b.name;
       b.name.clear();
+    } else if (class_info(class_type(b.module, b.name))->name == b.name) {  // declared there (issue 32)
+      diags.error("E1010", m.path, b.pos.line, b.pos.col,
+                  str_cat("importing the class '", b.name, "' from another module ('", b.module,
+                          "') is outside the ppy subset (classes are used in the module that defines them)"));
     } else {
       diags.error("E1070", m.path, b.pos.line, b.pos.col,
                   str_cat("cannot import name '", b.name, "' from '", b.module, "'"));

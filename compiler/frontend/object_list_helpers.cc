@@ -10,15 +10,58 @@ namespace ppy::frontend {
 namespace {
 
 /// Source of the helpers for lists of class `c` (`$` stands for its name).
+/// The sort is stable and compares with `<` alone, as Python's: insertion sort
+/// of runs of 16, then bottom-up merges (O(n log n); a right element goes first
+/// only when it is less than the left one).
 constexpr const char* kOrderHelpers = R"(
 def __ppy_sort_$(xs: list[$]) -> None:
-    for j in range(1, len(xs)):
-        x = xs[j]
-        i = j
-        while i > 0 and x < xs[i - 1]:
-            xs[i] = xs[i - 1]
-            i -= 1
-        xs[i] = x
+    n = len(xs)
+    width = 16
+    for lo in range(0, n, width):
+        end = lo + width if lo + width < n else n
+        for j in range(lo + 1, end):
+            x = xs[j]
+            i = j
+            while i > lo and x < xs[i - 1]:
+                xs[i] = xs[i - 1]
+                i -= 1
+            xs[i] = x
+    if n <= width:
+        return
+    moved = False
+    src = xs
+    dst: list[$] = xs.copy()
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = lo + width if lo + width < n else n
+            hi = lo + 2 * width if lo + 2 * width < n else n
+            i = lo
+            j = mid
+            k = lo
+            while i < mid and j < hi:
+                if src[j] < src[i]:
+                    dst[k] = src[j]
+                    j += 1
+                else:
+                    dst[k] = src[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                dst[k] = src[i]
+                i += 1
+                k += 1
+            while j < hi:
+                dst[k] = src[j]
+                j += 1
+                k += 1
+        swap = src
+        src = dst
+        dst = swap
+        moved = not moved
+        width *= 2
+    if moved:
+        for k in range(n):
+            xs[k] = src[k]
 
 
 def __ppy_sorted_$(xs: list[$]) -> list[$]:
@@ -94,6 +137,7 @@ std::string instantiate(const char* text, const std::string& cls) {
 std::string list_helper_name(const std::string& op, const std::string& cls) { return str_cat("__ppy_", op, "_", cls); }
 
 void add_list_helpers(ModuleAst& ast, const std::string& file) {
+  prepare_exit_methods(ast);  // `with` over objects (check_with.cc)
   // Each class's methods, its bases' first (a base is defined above its subclass).
   std::map<std::string, std::set<std::string>> methods;
   std::vector<StmtPtr> body;

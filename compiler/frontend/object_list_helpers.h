@@ -18,6 +18,11 @@ namespace ppy::frontend {
 /// remove) for a list of `cls`.
 std::string list_helper_name(const std::string& op, const std::string& cls);
 
+/// Gives the three parameters of each class's `__exit__(self, exc_type, exc,
+/// tb)` that its body never reads the type bool, whatever their annotation
+/// (check_with.cc): a `with` statement passes placeholders.
+void prepare_exit_methods(ModuleAst& ast);
+
 /// Adds to `ast`, after each class whose methods (its own or a base's in the
 /// module) include `__lt__` or `__eq__`, the helpers they allow.
 void add_list_helpers(ModuleAst& ast, const std::string& file);

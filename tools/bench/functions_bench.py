@@ -36,13 +36,14 @@ def timed(cmd, cwd, repeat):
     return proc_time.best_of(cmd, repeat, cwd=cwd)
 
 
-def main():
+def main(folder="functions"):
+    """Times the programs named on the command line, or those of tools/bench/<folder>/."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--ppy", default=os.path.join(ROOT, "build", "bin", "ppy"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args()
-    programs = args.programs or sorted(glob.glob(os.path.join(HERE, "functions", "*.ppy")))
+    programs = args.programs or sorted(glob.glob(os.path.join(HERE, folder, "*.ppy")))
     pypy = shutil.which("pypy3")
     cc = shutil.which("gcc") or shutil.which("cc")
     if not pypy:

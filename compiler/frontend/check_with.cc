@@ -1,0 +1,204 @@
+// `with` over an object whose class has `__enter__` and `__exit__` (issue 32).
+// The parser writes every `with` item as a file's (parser_with.cc):
+//
+//   NAME = __ppy_with__(EXPR)
+//   try:
+//       body
+//   finally:
+//       NAME.close()
+//
+// When EXPR is such an object, the body checker rewrites those two statements
+// into what Python does (PEP 343), before checking them:
+//
+//   _ppy_withm = EXPR
+//   NAME = _ppy_withm.__enter__()            (`_ppy_withm.__enter__()` without `as`)
+//   _ppy_withok = True
+//   try:
+//       body
+//   except BaseException:
+//       _ppy_withok = False
+//       if not _ppy_withm.__exit__(False, False, False):   (an `__exit__` -> None:
+//           raise                                           the call, then `raise`)
+//   finally:
+//       if _ppy_withok:
+//           _ppy_withm.__exit__(False, False, False)
+//
+// so `__exit__` runs once however the body ends (an exception, a return, a
+// break), and an exception goes on unless it returns True. `__exit__`'s three
+// parameters are not read by its body (prepare_exit_methods below makes them
+// bools; the arguments are placeholders).
+#include <cstddef>
+#include <iterator>
+
+#include "body_checker.h"
+#include "expr_build.h"
+#include "object_list_helpers.h"
+#include "ppy/util/str_cat.h"
+#include "types.h"
+
+namespace ppy::frontend {
+namespace {
+
+/// Whether the statements read the name `n` anywhere.
+bool reads_name(const Expr& e, const std::string& n) {
+  if (e.kind == ExprKind::Name && e.str == n) return true;
+  for (auto& k : e.kids)
+    if (k && reads_name(*k, n)) return true;
+  for (auto& k : e.keywords)
+    if (k.value && reads_name(*k.value, n)) return true;
+  return false;
+}
+
+bool reads_name(const std::vector<StmtPtr>& body, const std::string& n) {
+  for (auto& s : body) {
+    for (auto& t : s->targets)
+      if (reads_name(*t, n)) return true;
+    if (s->value && reads_name(*s->value, n)) return true;
+    if (s->annotation && reads_name(*s->annotation, n)) return true;
+    bool inner = false;
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { inner = inner || reads_name(b, n); });
+    if (inner) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void prepare_exit_methods(ModuleAst& ast) {
+  for (auto& s : ast.body) {
+    if (s->kind != StmtKind::Class || !s->def) continue;
+    for (auto& m : s->def->body) {
+      if (m->kind != StmtKind::Def || !m->def || m->def->name != "__exit__" || m->def->params.size() != 4) continue;
+      FuncDef& f = *m->def;
+      bool unread = true;
+      for (size_t i = 1; i < 4; ++i) unread = unread && !reads_name(f.body, f.params[i].name);
+      if (!unread) continue;  // annotated as written: refused there unless the types are the subset's
+      for (size_t i = 1; i < 4; ++i) f.params[i].annotation = build::name("bool", f.params[i].pos);
+    }
+  }
+}
+
+namespace checking {
+namespace {
+
+StmtPtr make_stmt(StmtKind k, Pos p) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = k;
+  s->pos = p;
+  return s;
+}
+
+StmtPtr assign_stmt(const std::string& n, ExprPtr v, Pos p) {
+  StmtPtr s = make_stmt(StmtKind::Assign, p);
+  s->targets.push_back(build::name(n, p));
+  s->value = std::move(v);
+  return s;
+}
+
+StmtPtr make_expr_stmt(ExprPtr v, Pos p) {
+  StmtPtr s = make_stmt(StmtKind::Expr, p);
+  s->value = std::move(v);
+  return s;
+}
+
+ExprPtr bool_lit(bool b, Pos p) {
+  ExprPtr e = build::node(ExprKind::Bool, p);
+  e->bval = b;
+  return e;
+}
+
+/// `m.method_of(args...)`.
+ExprPtr method_of(const std::string& m, const char* name, std::vector<ExprPtr> args, Pos p) {
+  std::vector<ExprPtr> kids;
+  kids.push_back(build::name(m, p));
+  return build::call(build::with_kids(ExprKind::Attribute, p, std::move(kids), name), std::move(args), p);
+}
+
+ExprPtr exit_of(const std::string& m, Pos p) {
+  std::vector<ExprPtr> args;
+  for (int i = 0; i < 3; ++i) args.push_back(bool_lit(false, p));
+  return method_of(m, "__exit__", std::move(args), p);
+}
+
+}  // namespace
+
+void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i) {
+  if (i + 1 >= body.size()) return;
+  Stmt& enter = *body[i];
+  Stmt& guarded = *body[i + 1];
+  if (enter.kind != StmtKind::Assign || enter.targets.size() != 1 || enter.targets[0]->kind != ExprKind::Name ||
+      !enter.value || enter.value->kind != ExprKind::Call || enter.value->kids.size() != 2 ||
+      enter.value->kids[0]->kind != ExprKind::Name || enter.value->kids[0]->str != "__ppy_with__" ||
+      guarded.kind != StmtKind::Try || !guarded.handlers.empty() || guarded.finalbody.size() != 1)
+    return;
+  ExprPtr probe = build::clone(*enter.value->kids[1]);
+  Ty t = value(*probe, Ty::Error);
+  if (!is_class(t)) return;  // a file, or refused by check_io.cc
+  ClassInfo& c = *class_info(t);
+  if (!c.methods.count("__enter__") || !c.methods.count("__exit__")) {
+    error(enter.value->kids[1]->pos, "E1010",
+          str_cat("a with statement over ", c.name,
+                  " is outside the ppy subset (its class has no __enter__ and __exit__)"));
+    return;
+  }
+  const FuncInfo* exit_fn = nullptr;
+  exit_fn = m_.func(str_cat(ty_name(c.methods["__exit__"]), ".__exit__"));
+  Ty result = exit_fn ? exit_fn->result : Ty::Error;
+  bool unread = exit_fn && exit_fn->def && exit_fn->params.size() == 4;
+  for (size_t k = 1; unread && k < 4; ++k) unread = !reads_name(exit_fn->def->body, exit_fn->def->params[k].name);
+  if (exit_fn && !unread) {
+    error(enter.value->kids[1]->pos, "E1010",
+          str_cat(c.name,
+                  ".__exit__ reading its exception parameters (or not taking exc_type, exc, tb) is outside the ppy "
+                  "subset"));
+    return;
+  }
+  if (result != Ty::None && result != Ty::Bool && result != Ty::Error) {
+    error(enter.value->kids[1]->pos, "E1010",
+          str_cat(c.name, ".__exit__ returning ", ty_name(result), " is outside the ppy subset (bool or None)"));
+    return;
+  }
+  Pos p = enter.pos;
+  std::string name = enter.targets[0]->str;
+  std::string suffix = str_cat(p.line, "_", p.col);
+  // Without `as`, the parser's hidden local (`_ppy_with_L_C`) holds the manager.
+  bool hidden = name.rfind("_ppy_with_", 0) == 0;
+  std::string mgr = hidden ? name : str_cat("_ppy_withm_", suffix), ok = str_cat("_ppy_withok_", suffix);
+  std::vector<StmtPtr> out;
+  out.push_back(assign_stmt(mgr, std::move(enter.value->kids[1]), p));
+  if (hidden)
+    out.push_back(make_expr_stmt(method_of(mgr, "__enter__", {}, p), p));
+  else
+    out.push_back(assign_stmt(name, method_of(mgr, "__enter__", {}, p), p));
+  out.push_back(assign_stmt(ok, bool_lit(true, p), p));
+  StmtPtr t_stmt = make_stmt(StmtKind::Try, guarded.pos);
+  t_stmt->body = std::move(guarded.body);
+  Handler h;
+  h.pos = p;
+  h.classes.push_back("BaseException");
+  h.body.push_back(assign_stmt(ok, bool_lit(false, p), p));
+  if (result == Ty::None) {
+    h.body.push_back(make_expr_stmt(exit_of(mgr, p), p));
+    h.body.push_back(make_stmt(StmtKind::Raise, p));
+  } else {
+    StmtPtr check = make_stmt(StmtKind::If, p);
+    std::vector<ExprPtr> kids;
+    kids.push_back(exit_of(mgr, p));
+    check->value = build::with_kids(ExprKind::Unary, p, std::move(kids), "not");
+    check->body.push_back(make_stmt(StmtKind::Raise, p));
+    h.body.push_back(std::move(check));
+  }
+  t_stmt->handlers.push_back(std::move(h));
+  StmtPtr normal = make_stmt(StmtKind::If, p);
+  normal->value = build::name(ok, p);
+  normal->body.push_back(make_expr_stmt(exit_of(mgr, p), p));
+  t_stmt->finalbody.push_back(std::move(normal));
+  out.push_back(std::move(t_stmt));
+  collect_locals(out);
+  body.erase(body.begin() + static_cast<std::ptrdiff_t>(i), body.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+  body.insert(body.begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(out.begin()),
+              std::make_move_iterator(out.end()));
+}
+
+}  // namespace checking
+}  // namespace ppy::frontend
