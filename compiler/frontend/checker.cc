@@ -179,8 +179,8 @@ const std::set<std::string>& special_names() {
 }
 bool is_special_module(const std::string& m) {
   return m == "math" || m == "string" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" ||
-         m == "typing" || m == "dataclasses" || m == "enum" || m == "collections" || m == "collections.abc" || is_io_module(m) ||
-         m == "functools" || m == "itertools" ||
+         m == "typing" || m == "dataclasses" || m == "collections" || m == "collections.abc" || is_io_module(m) ||
+         m == "functools" || m == "itertools" || m == "enum" /* enum_classes.h */ ||
          is_stdlib_module(m);  // stdlib: random, time
 }
 
