@@ -68,9 +68,10 @@ class Expander {
       StmtPtr taken = std::move(s);
       Stmt& c = *taken;
       body.push_back(std::move(taken));
-      if (is_enum) expand(c, int_enum, body);  // first: its own methods may name its members
-      rewrite(c);
+      if (is_enum) expand(c, int_enum, body);
     }
+    // Then the uses, everywhere: a function above the class may name its members.
+    for (auto& s : body) rewrite(*s);
     ast.body = std::move(body);
   }
 
