@@ -61,6 +61,12 @@ def _ppy_exc(name, msg):
     caught = _ppy_caught[0]
     if caught is not None and type(caught).__name__ == name and str(caught) == msg:
         return caught  # raised again (a finally, no handler matched): the object itself, as Python does
+    if "." in name:  # a module's exception (dataclasses.FrozenInstanceError), matched by its full name
+        import importlib
+        module, _, short = name.rpartition(".")
+        made = getattr(importlib.import_module(module), short)(msg)
+        made.ppy_classes = name
+        return made
     cls = getattr(builtins, name)
     if name == "KeyError" and msg:
         import ast

@@ -47,7 +47,14 @@ constexpr BuiltinException kExceptions[] = {
     {"UnicodeDecodeError", "UnicodeError"},
     {"ImportError", "Exception"},
     {"ModuleNotFoundError", "ImportError"},
+    // dataclass options (dataclass_options.h): raised under its module's name, as Python shows it
+    {"dataclasses.FrozenInstanceError", "AttributeError"},
 };
+
+/// What a program names the exceptions of modules by (`from dataclasses import FrozenInstanceError`).
+std::string_view qualified(std::string_view name) {
+  return name == "FrozenInstanceError" ? "dataclasses.FrozenInstanceError" : name;
+}
 
 bool derives(std::string_view name, std::string_view ancestor) {
   while (!name.empty()) {
@@ -63,12 +70,16 @@ bool derives(std::string_view name, std::string_view ancestor) {
 }  // namespace
 
 bool is_builtin_exception(std::string_view name) {
+  name = qualified(name);
   for (const BuiltinException& e : kExceptions)
     if (e.name == name) return true;
   return false;
 }
 
+std::string runtime_exception_name(std::string_view name) { return std::string(qualified(name)); }
+
 std::string caught_by(std::string_view name) {
+  name = qualified(name);
   std::string out(name);
   // Every exception the subset raises is an Exception: those two catch all.
   if (name == "BaseException" || name == "Exception") return out;

@@ -13,6 +13,10 @@ namespace ppy::frontend {
 /// Whether `name` is a builtin exception class of the subset.
 bool is_builtin_exception(std::string_view name);
 
+/// The name the runtime raises and matches `name` by: a module's exception
+/// with its module (`dataclasses.FrozenInstanceError`), a builtin as it is.
+std::string runtime_exception_name(std::string_view name);
+
 /// What `except name` catches, as ppy_exc_matches reads it: `name`, then each
 /// builtin subclass of it, space-separated (docs/runtime.md, "Exceptions").
 std::string caught_by(std::string_view name);

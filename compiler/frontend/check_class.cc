@@ -2,6 +2,7 @@
 // assigned, constructors, method calls (dispatched on the instance's class),
 // super(), isinstance.
 #include "body_checker.h"
+#include "dataclass_options.h"
 #include "callable.h"
 #include "checker_internal.h"
 #include "field_init.h"
@@ -83,6 +84,7 @@ void BodyChecker::field_assign(Expr& t, Ty vt, const Expr& v) {
   Ty ft = c.fields[static_cast<size_t>(i)].second;
   t.ty = ft;
   effect("writes");
+  if (is_frozen_class(bt)) raises();  // FrozenInstanceError (dataclass_options.h)
   if (vt == Ty::Error || ft == Ty::Error || assignable(vt, ft)) return;
   if (assignable(optional_inner(vt), ft) && maybe_none(v)) return;
   error(v.pos, "E1030",

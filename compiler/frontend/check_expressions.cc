@@ -7,6 +7,7 @@
 #include "body_checker.h"
 #include "generics.h"
 #include "lazy.h"
+#include "namedtuple_classes.h"
 #include "callable.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
@@ -112,6 +113,7 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       return call(e, stmt_level);
     case ExprKind::Subscript: {
       Ty bt = value(*e.kids[0], Ty::Error);
+      if (namedtuple_item_as_field(e, bt)) return value(e, expected);  // `p[0]` (namedtuple_classes.h)
       if (is_class(bt) && class_info(bt)->methods.count("__getitem__")) {  // check_dunder.cc
         Ty kt = value(*e.kids[1], Ty::Error);
         if (kt == Ty::Error) return kt;

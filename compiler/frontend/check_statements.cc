@@ -6,6 +6,8 @@
 
 #include "body_checker.h"
 #include "plugin_stub.h"
+#include "dataclass_options.h"
+#include "namedtuple_classes.h"
 #include "generics.h"
 #include "lazy.h"
 #include "builtin_exceptions.h"
@@ -238,6 +240,8 @@ void BodyChecker::stmt(Stmt& s) {
         if (is_dict(ft)) hint = dict_value(ft);
       }
       vt = value(*s.value, hint);
+      if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Tuple && namedtuple_as_display(*s.value, vt))
+        vt = value(*s.value, Ty::Error);  // `x, y = p` (namedtuple_classes.h)
       for (auto& t : s.targets) {
         if (t->kind == ExprKind::Tuple)
           unpack(*t, vt, *s.value);
@@ -612,6 +616,7 @@ void BodyChecker::aug_assign(Stmt& s) {
     }
     tt = value(t, Ty::Error);
     if (tt != Ty::Error) effect("writes");
+    if (tt != Ty::Error && is_frozen_class(t.kids[0]->ty)) raises();  // FrozenInstanceError (dataclass_options.h)
   } else if (t.kind == ExprKind::Name) {
     tt = value(t, Ty::Error);
     if (globals_.count(t.str)) global_effect(true);

@@ -156,6 +156,11 @@ const std::set<std::string>& special_names() {
                                           "dataclasses.dataclass",
                                           // dataclass fields' options (check_dataclass.cc)
                                           "dataclasses.field",
+                                          // @dataclass(frozen=True) (dataclass_options.h)
+                                          "dataclasses.FrozenInstanceError",
+                                          // enums (enum_classes.h)
+                                          "enum", "enum.Enum", "enum.IntEnum", "enum.auto",
+                                          "typing.NamedTuple",  // namedtuple_classes.h
                                           // generics (type_alias.cc, check_generic.cc)
                                           "typing.TypeVar", "typing.TypeAlias", "typing.Generic",
                                           "typing.ParamSpec", "typing.TypeVarTuple", "typing.NewType",
@@ -176,7 +181,7 @@ const std::set<std::string>& special_names() {
 bool is_special_module(const std::string& m) {
   return m == "math" || m == "string" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" ||
          m == "typing" || m == "dataclasses" || m == "collections" || m == "collections.abc" || is_io_module(m) ||
-         m == "functools" || m == "itertools" ||
+         m == "functools" || m == "itertools" || m == "enum" /* enum_classes.h */ ||
          is_stdlib_module(m);  // stdlib: random, time
 }
 

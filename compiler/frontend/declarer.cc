@@ -12,6 +12,8 @@
 #include "iter_protocol.h"
 #include "field_init.h"
 #include "check_dataclass.h"
+#include "class_sugar.h"
+#include "dataclass_options.h"
 #include "object_list_helpers.h"
 #include "checker_internal.h"
 #include "plugin_stub.h"
@@ -596,19 +598,13 @@ class Declarer {
     c.tid = -1;  // declared (numbered later)
     std::vector<std::optional<ConstInfo>> defaults;
     for (auto& deco : def.decorators) {
-      auto path = dotted(*deco);
-      if (path && resolve_special(*path) == "dataclasses.dataclass") {
+      bool call = deco->kind == ExprKind::Call;  // `@dataclass(frozen=True, order=True)`: dataclass_options.h
+      if (auto path = dotted(call ? *deco->kids[0] : *deco); path && resolve_special(*path) == "dataclasses.dataclass") {
         c.dataclass = true;
+        if (call) dataclass_options(c, *deco, [&](const char* code, Pos p, std::string msg) { error(p, code, msg); });
         continue;
       }
-      if (deco->kind == ExprKind::Call) {  // `@dataclass(frozen=True)`: refused, its fields
-                                           // still read as a dataclass's
-        auto callee = dotted(*deco->kids[0]);
-        if (callee && resolve_special(*callee) == "dataclasses.dataclass") c.dataclass = true;
-      }
-      error(deco->pos, "E1010",
-            "this class decorator is outside the ppy subset (the subset has "
-            "@dataclass, without arguments)");
+      error(deco->pos, "E1010", "this class decorator is outside the ppy subset (the subset has @dataclass)");
     }
     for (auto& b : s.targets)  // generics: classes are not (yet)
       if (auto p = b->kind == ExprKind::Subscript ? dotted(*b->kids[0]) : std::nullopt;
@@ -1006,6 +1002,7 @@ void declare_instance(ModuleInfo& m, FuncDef& def, const std::map<std::string, T
 
 void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& diags) {
   m.ast = parse_module(text, m.path, diags);
+  expand_class_sugar(m.ast, m.path, diags);  // Enum, NamedTuple, @dataclass(order=True) (class_sugar.h)
   add_list_helpers(m.ast, m.path);  // sorted() and `in` of lists of instances (object_list_helpers.h)
   add_iter_protocol_helpers(m.ast, m.path);  // classes with __next__ (iter_protocol.h)
   Declarer(m, diags).run();

@@ -1,6 +1,7 @@
 // IR generation, objects (docs/runtime.md, "Objects"): fields, construction, method
 // calls dispatched by type id, isinstance, reprs and equality of dataclasses.
 #include <algorithm>
+#include <functional>
 
 #include "exception_classes.h"
 #include "field_init.h"
@@ -26,7 +27,15 @@ Value* FunctionLowerer::repr_str(Value* v, Ty t, Pos p) {
   auto cat = [&](Value* a, Value* b) { return rt("ppy_str_concat", {a, b}, str_type(), p); };
   if (t == Ty::Str) return rt("ppy_str_repr", {v}, str_type(), p);
   if (is_none_value(t)) return str_literal("None", p);
-  if (is_class(t) && custom_text(t)) return object_repr(v, t, p);  // lower_dunder.cc
+  // A dataclass family whose only custom text is `__str__` reprs by its fields (object_repr would come back here).
+  std::function<bool(Ty)> field_repr = [&](Ty k) {
+    const ClassInfo& c = *class_info(k);
+    if (!c.dataclass || c.methods.count("__repr__")) return false;
+    for (Ty sub : c.subclasses)
+      if (!field_repr(sub)) return false;
+    return true;
+  };
+  if (is_class(t) && custom_text(t) && !field_repr(t)) return object_repr(v, t, p);  // lower_dunder.cc
   if (is_class(t)) {
     const ClassInfo& c = *class_info(t);
     Value* s = str_literal(c.name + "(", p);

@@ -143,7 +143,7 @@ void FunctionLowerer::raise_stmt(const Stmt& s) {
     msg = str_literal("", p);
   }
   if (s.annotation && s.annotation->kind != ExprKind::NoneLit) expr(*s.annotation);  // the cause: evaluated only
-  call_extern("ppy_exc_raise", {str_literal(cls.str, p), msg}, p);
+  call_extern("ppy_exc_raise", {str_literal(runtime_exception_name(cls.str), p), msg}, p);
   emit("core.unreachable", {}, {}, {}, p);
 }
 

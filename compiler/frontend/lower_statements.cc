@@ -121,7 +121,7 @@ void FunctionLowerer::aug_assign(const Stmt& s) {
   if (t.kind == ExprKind::Attribute) {  // `x.f op= v`: x (a variable) read once
     Value* obj = expr(*t.kids[0]);
     Ty cls = t.kids[0]->ty;
-    field_set(obj, cls, t.str, aug_value(s, field_get(obj, cls, t.str, t.pos)), s.pos);
+    assign_field(obj, cls, t.str, aug_value(s, field_get(obj, cls, t.str, t.pos)), s.pos);
     return;
   }
   if (t.kind == ExprKind::Subscript && is_table(t.kids[0]->ty)) {  // `d[k] op= v`
@@ -158,8 +158,8 @@ void FunctionLowerer::assign(const Expr& t, Value* v, Ty vt) {
   if (t.kind == ExprKind::Attribute) {  // a field
     Value* obj = expr(*t.kids[0]);
     const ClassInfo& c = *class_info(t.kids[0]->ty);
-    field_set(obj, t.kids[0]->ty, t.str, coerce(v, vt, c.fields[static_cast<size_t>(c.field(t.str))].second, t.pos),
-              t.pos);
+    assign_field(obj, t.kids[0]->ty, t.str,
+                 coerce(v, vt, c.fields[static_cast<size_t>(c.field(t.str))].second, t.pos), t.pos);
     return;
   }
   if (is_table(t.kids[0]->ty)) {  // `d[k] = v`

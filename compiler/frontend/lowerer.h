@@ -454,6 +454,9 @@ class FunctionLowerer {
   Value* repr_str(Value* v, Ty t, Pos p);
   /// `obj.name = v`: the struct stored again with the field replaced.
   void field_set(Value* obj, Ty cls, const std::string& name, Value* v, Pos p);
+  /// `x.name = v` as a statement writes it: field_set, or FrozenInstanceError
+  /// when the class is a frozen dataclass (lower_frozen.cc).
+  void assign_field(Value* obj, Ty cls, const std::string& name, Value* v, Pos p);
   Value* type_id(Value* obj, Ty cls, Pos p);
   /// A call's arguments in parameter order (keywords and defaults placed), each
   /// as its parameter's type.

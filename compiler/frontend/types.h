@@ -67,6 +67,7 @@ struct ClassInfo {
   Ty ty = Ty::Error;
   Ty base = Ty::Error;  ///< the base class, Error when none
   bool dataclass = false;
+  bool frozen = false;  ///< `@dataclass(frozen=True)` (dataclass_options.h)
   /// An exception class (exception_classes.h): the builtin exception at the
   /// root of its bases (`ValueError`), empty for any other class.
   std::string exception_base;

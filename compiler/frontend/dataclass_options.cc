@@ -1,0 +1,103 @@
+#include "dataclass_options.h"
+
+#include <map>
+#include <vector>
+
+#include "ppy/util/str_cat.h"
+#include "written_code.h"
+
+namespace ppy::frontend {
+namespace {
+
+/// The value of the keyword `name` of `deco` when it is a bool literal; `dflt`
+/// when the keyword is not there.
+bool flag(const Expr& deco, const std::string& name, bool dflt) {
+  for (auto& k : deco.keywords)
+    if (k.name == name && k.value && k.value->kind == ExprKind::Bool) return k.value->bval;
+  return dflt;
+}
+
+/// Whether `s` is a class decorated `@dataclass(...)` or `@dataclasses.dataclass(...)`,
+/// and the call if so (the declarer checks that the name resolves to the dataclass).
+const Expr* dataclass_call(const Stmt& s) {
+  if (s.kind != StmtKind::Class || !s.def) return nullptr;
+  for (auto& d : s.def->decorators) {
+    if (!d || d->kind != ExprKind::Call || d->kids.empty() || !d->kids[0]) continue;
+    const Expr& f = *d->kids[0];
+    if (((f.kind == ExprKind::Name || f.kind == ExprKind::Attribute) && f.str == "dataclass") ||
+        (f.kind == ExprKind::Name && f.str == "__ppy_dataclass"))  // a NamedTuple's (namedtuple_classes.h)
+      return d.get();
+  }
+  return nullptr;
+}
+
+/// `(x.a, x.b)`: the fields of `x` as a tuple.
+std::string fields_tuple(const std::string& x, const std::vector<std::string>& fields) {
+  std::string out = "(";
+  for (size_t i = 0; i < fields.size(); ++i) out += str_cat(i ? ", " : "", x, ".", fields[i]);
+  return out + (fields.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace
+
+void dataclass_options(ClassInfo& c, const Expr& deco,
+                       const std::function<void(const char*, Pos, std::string)>& error) {
+  if (deco.kids.size() > 1 && deco.kids[1]) {
+    error("E1010", deco.kids[1]->pos, "positional arguments of @dataclass(...) are outside the ppy subset");
+    return;
+  }
+  for (auto& k : deco.keywords) {
+    bool literal = k.value && k.value->kind == ExprKind::Bool;
+    bool known = k.name == "frozen" || k.name == "order" || k.name == "eq" || k.name == "init" || k.name == "repr";
+    if (!known || !literal) {
+      error("E1010", k.pos,
+            str_cat("@dataclass(", k.name,
+                    "=...) is outside the ppy subset (the subset takes frozen=, order=, and eq=, init=, repr= "
+                    "left True, as bool literals)"));
+      continue;
+    }
+    if (k.name != "frozen" && k.name != "order" && !k.value->bval)
+      error("E1010", k.pos, str_cat("@dataclass(", k.name, "=False) is outside the ppy subset"));
+  }
+  c.frozen = flag(deco, "frozen", false);
+}
+
+bool is_frozen_class(Ty cls) {
+  for (Ty t = cls; is_class(t); t = class_info(t)->base)
+    if (class_info(t)->frozen) return true;
+  return false;
+}
+
+void add_dataclass_order_methods(ModuleAst& ast, const std::string& file) {
+  std::map<std::string, std::vector<std::string>> fields;  // each dataclass's, its base's first
+  for (auto& s : ast.body) {
+    if (!s) continue;
+    const Expr* deco = dataclass_call(*s);
+    if (s->kind != StmtKind::Class || !s->def) continue;
+    std::vector<std::string>& mine = fields[s->def->name];
+    if (!s->targets.empty() && s->targets[0] && s->targets[0]->kind == ExprKind::Name &&
+        fields.count(s->targets[0]->str))
+      mine = fields[s->targets[0]->str];
+    for (auto& b : s->def->body)
+      if (b && b->kind == StmtKind::AnnAssign && b->targets.size() == 1 && b->targets[0] &&
+          b->targets[0]->kind == ExprKind::Name)
+        mine.push_back(b->targets[0]->str);
+    if (!deco || !flag(*deco, "order", false)) continue;
+    const std::string& name = s->def->name;
+    std::string text = str_cat("class ", name, ":\n");
+    for (auto [method, op] : {std::pair{"__lt__", "<"}, {"__le__", "<="}, {"__gt__", ">"}, {"__ge__", ">="}}) {
+      std::string result = mine.empty()
+                               ? (op[1] ? "True" : "False")
+                               : str_cat(fields_tuple("self", mine), " ", op, " ", fields_tuple("other", mine));
+      text += str_cat("    def ", method, "(self, other: \"", name, "\") -> bool:\n        return ", result, "\n");
+    }
+    std::vector<StmtPtr> written = parse_written(text, file);
+    if (written.empty() || !written[0]->def) continue;
+    for (auto& m : written[0]->def->body) {
+      place_written(*m, deco->pos);
+      s->def->body.push_back(std::move(m));
+    }
+  }
+}
+
+}  // namespace ppy::frontend

@@ -1,0 +1,34 @@
+#pragma once
+/// `@dataclass(...)` with options (docs/language.md, "Classes"): `frozen=True`
+/// (an assignment to a field raises dataclasses.FrozenInstanceError, as the
+/// frozen class's __setattr__ does), `order=True` (`<`, `<=`, `>`, `>=` compare
+/// the fields as tuples: written here as the four methods Python generates),
+/// and the defaults spelled out (`eq=True`, `init=True`, `repr=True`).
+
+#include <functional>
+#include <string>
+
+#include "ast.h"
+#include "types.h"
+
+namespace ppy::frontend {
+
+/// What dataclasses raises on an assignment to a frozen instance's field: the
+/// name the runtime and tracebacks show (Python prints it with its module).
+inline constexpr const char* kFrozenInstanceError = "dataclasses.FrozenInstanceError";
+
+/// Reads the options of the decorator call `deco` (`dataclass(frozen=True)`)
+/// into `c`; reports (code, position, message) what ppy does not take.
+void dataclass_options(ClassInfo& c, const Expr& deco, const std::function<void(const char*, Pos, std::string)>& error);
+
+/// Whether assigning a field of an instance of `cls` raises
+/// FrozenInstanceError (it, or a base, is a frozen dataclass).
+[[nodiscard]] bool is_frozen_class(Ty cls);
+
+/// Adds to each class decorated `@dataclass(order=True)` of `ast` the methods
+/// `__lt__`, `__le__`, `__gt__` and `__ge__` comparing the fields (its base
+/// dataclass's first) as tuples. Runs before the declarer, so the class's
+/// methods (and the sorting helpers, object_list_helpers.h) see them.
+void add_dataclass_order_methods(ModuleAst& ast, const std::string& file);
+
+}  // namespace ppy::frontend
