@@ -124,7 +124,8 @@ void BodyChecker::collect_nonlocals(const std::vector<StmtPtr>& body) {
 
 void BodyChecker::visible(std::map<std::string, Ty>& out) const {
   for (auto& [n, t] : types_) {
-    if (t == Ty::Error || unknown_.count(n) || globals_.count(n)) continue;
+    // A hidden local (`.ret`, a loop's counter) is the function's own, never a nested one's.
+    if (t == Ty::Error || unknown_.count(n) || globals_.count(n) || n.starts_with('.')) continue;
     // A module variable that functions use lives in a global: a lambda of the
     // module's code reads it there, as those functions do.
     if (f_.module_code && m_.shared_vars.count(n)) continue;

@@ -17,6 +17,7 @@
 #include "object_list_helpers.h"
 #include "checker_internal.h"
 #include "plugin_stub.h"
+#include "fold_constant.h"
 #include "format_template.h"
 #include "generics.h"
 #include "parser.h"
@@ -850,87 +851,16 @@ class Declarer {
       }
       case ExprKind::Unary: {
         auto v = fold(*e.kids[0]);
-        if (!v) return v;
-        if (v->ty == Ty::Str) break;
-        if (v->ty == Ty::Bool && e.str != "not") {
-          v->ty = Ty::Int;
-          v->i = v->b;
-        }
-        if (e.str == "-") {
-          if (v->ty == Ty::Int) {
-            if (v->i == INT64_MIN) break;
-            v->i = -v->i;
-          } else {
-            v->f = -v->f;
-          }
-          return v;
-        }
-        if (e.str == "+") return v;
-        break;
+        return v ? fold_unary(e.str, *v) : v;
       }
       case ExprKind::Binary: {
         auto a = fold(*e.kids[0]), b = fold(*e.kids[1]);
-        if (!a || !b || a->ty == Ty::Bool || b->ty == Ty::Bool) break;
-        if (a->ty == Ty::Str || b->ty == Ty::Str) {
-          if (a->ty == Ty::Str && b->ty == Ty::Str && e.str == "+") {
-            a->s += b->s;
-            return a;
-          }
-          if (e.str != "*" || (a->ty == Ty::Str) == (b->ty == Ty::Str)) break;
-          const ConstInfo& text = a->ty == Ty::Str ? *a : *b;
-          int64_t n = a->ty == Ty::Str ? b->i : a->i;
-          if ((a->ty == Ty::Str ? b->ty : a->ty) != Ty::Int || n > 4096 || n * static_cast<int64_t>(text.s.size()) > 4096) break;
-          ConstInfo r = text;
-          r.s.clear();
-          for (int64_t k = 0; k < n; ++k) r.s += text.s;
-          return r;
-        }
-        const std::string& op = e.str;
-        if (a->ty == Ty::Int && b->ty == Ty::Int) {
-          int64_t r = 0;
-          bool ovf = false;
-          if (op == "+") ovf = __builtin_add_overflow(a->i, b->i, &r);
-          else if (op == "-") ovf = __builtin_sub_overflow(a->i, b->i, &r);
-          else if (op == "*") ovf = __builtin_mul_overflow(a->i, b->i, &r);
-          else if (op == "**" && b->i >= 0) {
-            r = 1;
-            for (int64_t k = 0; k < b->i && !ovf; ++k) {
-              ovf = __builtin_mul_overflow(r, a->i, &r);
-              if (r == 0 || r == 1) break;
-            }
-          } else if ((op == "<<" || op == ">>") && b->i >= 0) {
-            int64_t k = std::min<int64_t>(b->i, 63);
-            if (op == ">>") r = a->i >> k;
-            else if (a->i == 0) r = 0;
-            else {
-              r = static_cast<int64_t>(static_cast<uint64_t>(a->i) << k);
-              ovf = b->i > 63 || (r >> k) != a->i;
-            }
-          } else if ((op == "//" || op == "%") && b->i != 0 && !(a->i == INT64_MIN && b->i == -1)) {
-            int64_t q = a->i / b->i, m = a->i % b->i;
-            if (m != 0 && ((m < 0) != (b->i < 0))) { --q; m += b->i; }
-            r = op == "//" ? q : m;
-          } else {
-            break;
-          }
-          if (ovf) {
-            if (!quiet_) error(e.pos, "E1080", "this constant does not fit in 64 bits (ppy's int is i64)");
-            c.ty = Ty::Error;
-            return c;
-          }
-          c.ty = Ty::Int;
-          c.i = r;
-          return c;
-        }
-        double x = a->ty == Ty::Int ? static_cast<double>(a->i) : a->f;
-        double y = b->ty == Ty::Int ? static_cast<double>(b->i) : b->f;
-        c.ty = Ty::Float;
-        if (op == "+") c.f = x + y;
-        else if (op == "-") c.f = x - y;
-        else if (op == "*") c.f = x * y;
-        else if (op == "/" && y != 0) c.f = x / y;
-        else break;
-        return c;
+        if (!a || !b) break;
+        auto r = fold_binary(e.str, *a, *b);
+        if (r && r->ty == Ty::Error && !quiet_)
+          error(e.pos, "E1080", "this constant does not fit in 64 bits (ppy's int is i64)");
+        if (r) r->pos = e.pos;
+        return r;
       }
       default:
         break;
