@@ -64,8 +64,22 @@ static uint64_t ppy_hash_str(const ppy_str* s) {
   return ppy_hash_bytes((const unsigned char*)PPY_STR_BYTES(s), s->len);
 }
 
-static int ppy_str_same(const ppy_str* a, const ppy_str* b) {
-  return a == b || (a->len == b->len && memcmp(PPY_STR_BYTES(a), PPY_STR_BYTES(b), (size_t)a->len) == 0);
+/** speedrt: a key of up to 16 bytes compares as two overlapping words (or its
+ * bytes), with no call of memcmp (a twentieth of counting words). */
+static inline int ppy_str_same(const ppy_str* a, const ppy_str* b) {
+  if (a == b) return 1;
+  int64_t n = a->len;
+  if (n != b->len) return 0;
+  const unsigned char* x = (const unsigned char*)PPY_STR_BYTES(a);
+  const unsigned char* y = (const unsigned char*)PPY_STR_BYTES(b);
+  if (n >= 8 && n <= 16) return ppy_hash_r8(x) == ppy_hash_r8(y) && ppy_hash_r8(x + n - 8) == ppy_hash_r8(y + n - 8);
+  if (n >= 4 && n < 8) return ppy_hash_r4(x) == ppy_hash_r4(y) && ppy_hash_r4(x + n - 4) == ppy_hash_r4(y + n - 4);
+  if (n < 4) {
+    for (int64_t i = 0; i < n; ++i)
+      if (x[i] != y[i]) return 0;
+    return 1;
+  }
+  return memcmp(x, y, (size_t)n) == 0;
 }
 
 /** A tuple box's hash: its `n` leaves' (each by its descriptor, after the `(`), combined in order. */
