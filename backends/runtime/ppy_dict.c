@@ -16,16 +16,70 @@ static uint64_t ppy_hash_i64(int64_t k) {
   return x;
 }
 
-/** FNV-1a over the bytes, then mixed: equal strs hash alike. */
-static uint64_t ppy_hash_str(const ppy_str* s) {
-  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (int64_t i = 0; i < s->len; ++i) h = (h ^ b[i]) * 0x100000001b3ULL;
-  return ppy_hash_i64((int64_t)h);
+/* speedrt: strs hash by wyhash's construction (Wang Yi's, public domain): a
+ * word of 4 or 8 bytes at a step folded by 64x64->128-bit multiplies, reading
+ * no byte outside the string (FNV-1a a byte at a time was a twentieth of
+ * counting words). */
+static inline uint64_t ppy_hash_mum(uint64_t a, uint64_t b) {
+  __uint128_t r = (__uint128_t)a * b;
+  return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+static inline uint64_t ppy_hash_r8(const unsigned char* p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
+static inline uint64_t ppy_hash_r4(const unsigned char* p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
 }
 
-static int ppy_str_same(const ppy_str* a, const ppy_str* b) {
-  return a == b || (a->len == b->len && memcmp(PPY_STR_BYTES(a), PPY_STR_BYTES(b), (size_t)a->len) == 0);
+static uint64_t ppy_hash_bytes(const unsigned char* p, int64_t n) {
+  const uint64_t s0 = 0xa0761d6478bd642fULL, s1 = 0xe7037ed1a0b428dbULL;
+  uint64_t seed = 0x8ebc6af09c88c6e3ULL, a, b;
+  if (n <= 16) {
+    if (n >= 4) {
+      int64_t m = (n >> 3) << 2;
+      a = (ppy_hash_r4(p) << 32) | ppy_hash_r4(p + m);
+      b = (ppy_hash_r4(p + n - 4) << 32) | ppy_hash_r4(p + n - 4 - m);
+    } else if (n > 0) {
+      a = ((uint64_t)p[0] << 16) | ((uint64_t)p[n >> 1] << 8) | p[n - 1];
+      b = 0;
+    } else {
+      a = b = 0;
+    }
+  } else {
+    int64_t i = n;
+    for (; i > 16; i -= 16, p += 16) seed = ppy_hash_mum(ppy_hash_r8(p) ^ s1, ppy_hash_r8(p + 8) ^ seed);
+    a = ppy_hash_r8(p + i - 16); /* the last 16 bytes, overlapping what was folded */
+    b = ppy_hash_r8(p + i - 8);
+  }
+  __uint128_t r = (__uint128_t)(a ^ s1) * (b ^ seed);
+  return ppy_hash_mum((uint64_t)r ^ s0 ^ (uint64_t)n, (uint64_t)(r >> 64) ^ s1);
+}
+
+/** Equal strs hash alike. */
+static uint64_t ppy_hash_str(const ppy_str* s) {
+  return ppy_hash_bytes((const unsigned char*)PPY_STR_BYTES(s), s->len);
+}
+
+/** speedrt: a key of up to 16 bytes compares as two overlapping words (or its
+ * bytes), with no call of memcmp (a twentieth of counting words). */
+static inline int ppy_str_same(const ppy_str* a, const ppy_str* b) {
+  if (a == b) return 1;
+  int64_t n = a->len;
+  if (n != b->len) return 0;
+  const unsigned char* x = (const unsigned char*)PPY_STR_BYTES(a);
+  const unsigned char* y = (const unsigned char*)PPY_STR_BYTES(b);
+  if (n >= 8 && n <= 16) return ppy_hash_r8(x) == ppy_hash_r8(y) && ppy_hash_r8(x + n - 8) == ppy_hash_r8(y + n - 8);
+  if (n >= 4 && n < 8) return ppy_hash_r4(x) == ppy_hash_r4(y) && ppy_hash_r4(x + n - 4) == ppy_hash_r4(y + n - 4);
+  if (n < 4) {
+    for (int64_t i = 0; i < n; ++i)
+      if (x[i] != y[i]) return 0;
+    return 1;
+  }
+  return memcmp(x, y, (size_t)n) == 0;
 }
 
 /** A tuple box's hash: its `n` leaves' (each by its descriptor, after the `(`), combined in order. */
@@ -39,15 +93,24 @@ static uint64_t ppy_hash_tuple(const int64_t* w, int64_t n, const char* dsc) {
   return ppy_hash_i64((int64_t)h);
 }
 
-static uint64_t ppy_dict_hash(const ppy_dict* d, int64_t k) {
-  if (d->tup_keys) return ppy_hash_tuple((const int64_t*)(intptr_t)k, d->tup_keys, PPY_STR_BYTES(d->desc));
-  return d->str_keys ? ppy_hash_str((const ppy_str*)(intptr_t)k) : ppy_hash_i64(k);
+/** What a table's keys are: the probe is compiled once for each. */
+enum { PPY_KEYS_INT, PPY_KEYS_STR, PPY_KEYS_TUPLE };
+
+static inline int ppy_dict_keys_kind(const ppy_dict* d) {
+  return d->str_keys ? PPY_KEYS_STR : d->tup_keys ? PPY_KEYS_TUPLE : PPY_KEYS_INT;
 }
 
-static int ppy_dict_same(const ppy_dict* d, const ppy_dict_entry* e, int64_t k, uint64_t h) {
+/** An int key hashes to itself, as CPython's (speedrt: the perturbation below
+ * reaches the high bits; consecutive keys fill consecutive slots). */
+static uint64_t ppy_dict_hash(const ppy_dict* d, int64_t k) {
+  if (d->tup_keys) return ppy_hash_tuple((const int64_t*)(intptr_t)k, d->tup_keys, PPY_STR_BYTES(d->desc));
+  return d->str_keys ? ppy_hash_str((const ppy_str*)(intptr_t)k) : (uint64_t)k;
+}
+
+static inline int ppy_dict_same(const ppy_dict* d, const ppy_dict_entry* e, int64_t k, uint64_t h, int kind) {
   if (e->key == k) return 1;
-  if ((!d->str_keys && !d->tup_keys) || e->hash != h) return 0;
-  if (d->str_keys) return ppy_str_same((const ppy_str*)(intptr_t)e->key, (const ppy_str*)(intptr_t)k);
+  if (kind == PPY_KEYS_INT || e->hash != h) return 0;
+  if (kind == PPY_KEYS_STR) return ppy_str_same((const ppy_str*)(intptr_t)e->key, (const ppy_str*)(intptr_t)k);
   const int64_t* a = (const int64_t*)(intptr_t)e->key;
   const int64_t* b = (const int64_t*)(intptr_t)k;
   const char* dsc = PPY_STR_BYTES(d->desc);
@@ -61,19 +124,21 @@ static int ppy_dict_same(const ppy_dict* d, const ppy_dict_entry* e, int64_t k, 
 /** A fresh index table of `slots` (a power of two) and room for 2/3 as many entries. */
 static void ppy_dict_alloc(ppy_dict* d, int64_t slots) {
   if (slots > PPY_LIST_MAX) ppy_rt_raise("MemoryError", "");
-  d->index = (int64_t*)GC_MALLOC_ATOMIC((size_t)slots * sizeof(int64_t));
+  d->last_valid = 0;
+  d->index = (int32_t*)GC_MALLOC_ATOMIC((size_t)slots * sizeof(int32_t));
   int64_t cap = slots * 2 / 3;
   size_t bytes = (size_t)cap * sizeof(ppy_dict_entry);
   d->e = (ppy_dict_entry*)(d->scanned ? GC_MALLOC(bytes) : GC_MALLOC_ATOMIC(bytes));
   if (!d->index || !d->e) ppy_rt_raise("MemoryError", "");
-  memset(d->index, 0xff, (size_t)slots * sizeof(int64_t)); /* all PPY_DICT_EMPTY */
+  memset(d->index, 0xff, (size_t)slots * sizeof(int32_t)); /* all PPY_DICT_EMPTY */
   d->mask = slots - 1;
   d->cap = cap;
   d->n = 0;
 }
 
 /** The index slot of key `k` (hash `h`): its entry's, or the empty one where it would go. */
-static int64_t ppy_dict_slot(const ppy_dict* d, int64_t k, uint64_t h, int64_t* found) {
+static inline __attribute__((always_inline)) int64_t ppy_dict_probe(const ppy_dict* d, int64_t k, uint64_t h,
+                                                                    int64_t* found, int kind) {
   uint64_t perturb = h;
   uint64_t i = h & (uint64_t)d->mask;
   int64_t free_slot = -1;
@@ -85,7 +150,7 @@ static int64_t ppy_dict_slot(const ppy_dict* d, int64_t k, uint64_t h, int64_t* 
     }
     if (ix == PPY_DICT_DUMMY) {
       if (free_slot < 0) free_slot = (int64_t)i;
-    } else if (ppy_dict_same(d, &d->e[ix], k, h)) {
+    } else if (ppy_dict_same(d, &d->e[ix], k, h, kind)) {
       *found = ix;
       return (int64_t)i;
     }
@@ -94,10 +159,34 @@ static int64_t ppy_dict_slot(const ppy_dict* d, int64_t k, uint64_t h, int64_t* 
   }
 }
 
+static int64_t ppy_dict_slot(const ppy_dict* d, int64_t k, uint64_t h, int64_t* found) {
+  switch (ppy_dict_keys_kind(d)) {
+    case PPY_KEYS_INT:
+      return ppy_dict_probe(d, k, h, found, PPY_KEYS_INT);
+    case PPY_KEYS_STR:
+      return ppy_dict_probe(d, k, h, found, PPY_KEYS_STR);
+    default:
+      return ppy_dict_probe(d, k, h, found, PPY_KEYS_TUPLE);
+  }
+}
+
+/** Remembers the probe of `k` for the next call with the same key (ppy_dict.h). */
+static inline void ppy_dict_remember(const ppy_dict* d, int64_t k, uint64_t h, int64_t slot, int64_t found) {
+  ppy_dict* m = (ppy_dict*)d;   /* every table lives on the collector, never in constant memory */
+  m->last_valid = !d->tup_keys; /* a tuple's box is made anew for each call */
+  m->last_key = k;
+  m->last_hash = h;
+  m->last_slot = slot;
+  m->last_ix = found;
+}
+
 static int64_t ppy_dict_find(const ppy_dict* d, int64_t k) {
   if (d->cset) return ppy_cset_find(d, k);
+  if (d->last_valid && d->last_key == k) return d->last_ix;
   int64_t found;
-  ppy_dict_slot(d, k, ppy_dict_hash(d, k), &found);
+  uint64_t h = ppy_dict_hash(d, k);
+  int64_t slot = ppy_dict_slot(d, k, h, &found);
+  ppy_dict_remember(d, k, h, slot, found);
   return found;
 }
 
@@ -115,7 +204,7 @@ static void ppy_dict_resize(ppy_dict* d) {
       perturb >>= 5;
       i = (i * 5 + perturb + 1) & (uint64_t)d->mask;
     }
-    d->index[i] = d->n;
+    d->index[i] = (int32_t)d->n;
     d->e[d->n++] = old[j];
   }
 }
@@ -126,10 +215,20 @@ static ppy_dict_entry* ppy_dict_entry_for(ppy_dict* d, int64_t k) {
     ppy_cset_add(d, k);
     return NULL;
   }
-  uint64_t h = ppy_dict_hash(d, k);
-  int64_t found;
-  int64_t slot = ppy_dict_slot(d, k, h, &found);
-  if (found >= 0) return &d->e[found];
+  uint64_t h;
+  int64_t found, slot;
+  if (d->last_valid && d->last_key == k) {
+    if (d->last_ix >= 0) return &d->e[d->last_ix];
+    h = d->last_hash;
+    slot = d->last_slot;
+  } else {
+    h = ppy_dict_hash(d, k);
+    slot = ppy_dict_slot(d, k, h, &found);
+    if (found >= 0) {
+      ppy_dict_remember(d, k, h, slot, found);
+      return &d->e[found];
+    }
+  }
   if (d->n == d->cap) {
     ppy_dict_resize(d);
     slot = ppy_dict_slot(d, k, h, &found);
@@ -139,7 +238,9 @@ static ppy_dict_entry* ppy_dict_entry_for(ppy_dict* d, int64_t k) {
   e->key = k;
   e->value = 0;
   e->live = 1;
-  d->index[slot] = d->n++;
+  d->index[slot] = (int32_t)d->n;
+  ppy_dict_remember(d, k, h, slot, d->n);
+  d->n++;
   d->used++;
   return e;
 }
@@ -156,6 +257,7 @@ static void ppy_dict_delete(ppy_dict* d, int64_t ix) {
   }
   int64_t found;
   int64_t slot = ppy_dict_slot(d, d->e[ix].key, d->e[ix].hash, &found);
+  d->last_valid = 0;
   d->index[slot] = PPY_DICT_DUMMY;
   d->e[ix].live = 0;
   d->e[ix].key = 0;

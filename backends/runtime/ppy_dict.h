@@ -105,7 +105,7 @@ typedef struct ppy_dict {
   int64_t n;    /* entries made, live or not */
   int64_t cap;  /* room for entries: 2/3 of the index table */
   int64_t mask; /* index table slots - 1 */
-  int64_t* index;
+  int32_t* index; /* speedrt: 4 bytes a slot (entries stay under 2^31: PPY_LIST_MAX) */
   ppy_dict_entry* e;
   const ppy_str* desc;
   int64_t str_keys; /* keys are str handles */
@@ -115,6 +115,16 @@ typedef struct ppy_dict {
   int64_t scanned; /* keys or values are handles: the entries are scanned */
   int64_t flavor;  /* stdlib (ppy_collections.c): PPY_DICT_PLAIN, or what collections class it is */
   int64_t factory; /* a defaultdict's default_factory (ppy_collections.h) */
+  /* speedrt: the last int or str key looked up (a handle kept alive here, so
+   * the same handle is the same key) and what the probe found: its entry, or
+   * -1 and the index slot where it would go. `counts[w] = counts.get(w, 0) + 1`
+   * and `if w not in d: d[w] = ...` probe once. Valid until the index changes
+   * (any other key's insertion, a deletion, a resize, clear). */
+  int64_t last_valid;
+  int64_t last_key;
+  int64_t last_ix;
+  int64_t last_slot;
+  uint64_t last_hash;
 } ppy_dict;
 
 /** d[k] of a missing key of a defaultdict (the factory's value, stored) or a

@@ -62,6 +62,52 @@ TEST_F(Dict, StrKeysHashByTheirBytes) {
   EXPECT_EQ(ppy_dict_eq(d, e), 0);
 }
 
+// speedrt: a probe is remembered for the next call with the same handle
+// (`d[k] = d.get(k, 0) + 1`, `if k not in d: d[k] = v`); whatever changes the
+// table in between (another key, a pop, growth, clear) is seen.
+TEST_F(Dict, TheSameKeyTwiceSeesEveryChangeBetween) {
+  void* d = ppy_dict_new(S("s:i"));
+  ppy_str* k = S("word");
+  EXPECT_EQ(ppy_dict_contains_ptr(d, k), 0);
+  ppy_dict_set_ptr_i64(d, S("other"), 1);  // takes the slot the probe of k found free
+  ppy_dict_set_ptr_i64(d, k, ppy_dict_get_or_ptr_i64(d, k, 0) + 1);
+  ppy_dict_set_ptr_i64(d, k, ppy_dict_get_or_ptr_i64(d, k, 0) + 1);
+  EXPECT_EQ(ppy_dict_get_ptr_i64(d, S("word")), 2);
+  EXPECT_EQ(ppy_dict_get_ptr_i64(d, S("other")), 1);
+  EXPECT_EQ(ppy_dict_pop_ptr_i64(d, k), 2);
+  EXPECT_EQ(ppy_dict_contains_ptr(d, k), 0);
+  ppy_dict_set_ptr_i64(d, k, 7);
+  EXPECT_EQ(R(d), "{'other': 1, 'word': 7}");
+  ppy_dict_clear(d);
+  EXPECT_EQ(ppy_dict_contains_ptr(d, k), 0);
+  void* n = ppy_dict_new(S("i:i"));
+  for (int64_t i = 0; i < 5000; ++i) {
+    int64_t key = (i * 37) % 1000 - 500 + (i % 3) * (int64_t{1} << 40);
+    if (!ppy_dict_contains_i64(n, key)) ppy_dict_set_i64_i64(n, key, 0);  // growth between the two
+    ppy_dict_set_i64_i64(n, key, ppy_dict_get_i64_i64(n, key) + 1);
+  }
+  EXPECT_EQ(ppy_dict_len(n), 3000);
+  int64_t total = 0;
+  ppy_list* vals = ppy_dict_values(n);
+  for (int64_t i = 0; i < vals->len; ++i) total += PPY_LIST_I64(vals)[i];
+  EXPECT_EQ(total, 5000);
+  // Keys of every length up to 40 bytes, each found through another handle.
+  void* w = ppy_dict_new(S("s:i"));
+  std::string text;
+  for (int i = 0; i < 40; ++i) {
+    text += static_cast<char>('a' + i % 26);
+    ppy_dict_set_ptr_i64(w, S(text), i);
+    ppy_dict_set_ptr_i64(w, S(text + "!"), -i);
+  }
+  text.clear();
+  for (int i = 0; i < 40; ++i) {
+    text += static_cast<char>('a' + i % 26);
+    ASSERT_EQ(ppy_dict_get_ptr_i64(w, S(text)), i);
+    ASSERT_EQ(ppy_dict_get_ptr_i64(w, S(text + "!")), -i);
+  }
+  EXPECT_EQ(ppy_dict_contains_ptr(w, S("")), 0);
+}
+
 TEST_F(Dict, MissingKeysRaiseKeyErrorWithTheKeysRepr) {
   void* d = ppy_dict_new(S("s:i"));
   Raised r = raised([&] { ppy_dict_get_ptr_i64(d, S("b")); });

@@ -6,9 +6,10 @@
  * writes through the runtime's output buffer, so it interleaves with print
  * exactly; sys.stderr is unbuffered, as python3's is to a pipe. Reading
  * translates newlines as Python's text mode does (\r\n and \r read as \n) and
- * checks the text is UTF-8 (UnicodeDecodeError). A line is read into one
- * buffer the stream reuses, so walking a file line by line holds one line at
- * a time, whatever the file's size.
+ * checks the text is UTF-8 (UnicodeDecodeError). Reading takes a 64 KiB block
+ * at a time (a file opened with `+`: a character at a time); a line that
+ * crosses blocks is gathered in one buffer the stream reuses, so walking a file
+ * line by line holds one line and one block at a time, whatever its size.
  */
 #ifndef PPY_IO_H
 #define PPY_IO_H

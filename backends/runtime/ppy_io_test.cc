@@ -80,6 +80,48 @@ TEST_F(Io, ReadingTranslatesNewlinesAndChecksUtf8) {
   EXPECT_EQ(r.message, "'utf-8' codec can't decode byte 0xe2 in position 3: unexpected end of data");
 }
 
+// speedrt: lines are taken from a 64 KiB read-ahead block; what crosses a
+// block's end (a line, a \r\n, a multi-byte character) reads as it would a
+// character at a time, and a file open for writing too reads as before.
+TEST_F(Io, ReadingAcrossBlocksMatchesReadingByCharacter) {
+  const size_t block = 64 * 1024;
+  std::string text(block - 1, 'a');
+  text += "\r\n";                       // \r ends the first block, \n starts the next
+  text += std::string(3 * block, 'b');  // a line longer than a block
+  text += "\n";
+  text += std::string(block - 1 - text.size() % block, 'c');
+  text += "\xc3\xa9\rlast";  // a character cut by the block's end, a lone \r, no final newline
+  write_bytes(path("blocks"), text);
+  std::string want = text;
+  for (size_t at; (at = want.find("\r\n")) != std::string::npos;) want.erase(at, 1);
+  for (char& c : want)
+    if (c == '\r') c = '\n';
+  void* f = ppy_io_open(S(path("blocks")), S("r"));
+  std::string got;
+  int lines = 0;
+  for (;; ++lines) {
+    std::string line = T(ppy_io_readline(f));
+    if (line.empty()) break;
+    got += line;
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(lines, 4);
+  ppy_io_close(f);
+  void* g = ppy_io_open(S(path("blocks")), S("r"));
+  EXPECT_EQ(T(ppy_io_readline(g)), std::string(block - 1, 'a') + "\n");
+  EXPECT_EQ(T(ppy_io_read(g)), want.substr(block));
+  ppy_io_close(g);
+  void* h = ppy_io_open(S(path("blocks")), S("r+"));
+  EXPECT_EQ(T(ppy_io_readline(h)), std::string(block - 1, 'a') + "\n");
+  EXPECT_EQ(T(ppy_io_read(h)), want.substr(block));
+  ppy_io_close(h);
+  write_bytes(path("cut"), std::string(block - 1, 'x') + "\n\xff");
+  void* k = ppy_io_open(S(path("cut")), S("r"));
+  EXPECT_EQ(ppy_str_len(ppy_io_readline(k)), static_cast<int64_t>(block));
+  EXPECT_EQ(raised([&] { ppy_io_readline(k); }).message,
+            "'utf-8' codec can't decode byte 0xff in position 65536: invalid start byte");
+}
+
 // Walking a file line by line holds one line at a time: a 37 MB file read
 // while the collector's heap grows by less than 8 MB.
 TEST_F(Io, ReadingLineByLineRunsInBoundedMemory) {

@@ -16,8 +16,15 @@ PPY_RT_INTERNAL ppy_str* ppy_str_alloc(int64_t n, int64_t ncp) {
 }
 
 static int64_t ppy_utf8_count(const char* b, int64_t n) {
-  int64_t c = 0;
-  for (int64_t i = 0; i < n; ++i) c += ((unsigned char)b[i] & 0xC0) != 0x80;
+  int64_t c = 0, i = 0;
+  /* speedrt: a word at a time: a byte starts a code point unless it is 10xxxxxx. */
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, b + i, 8);
+    uint64_t cont = w & ~(w << 1) & 0x8080808080808080ULL; /* top bit set, next bit clear */
+    c += 8 - __builtin_popcountll(cont);
+  }
+  for (; i < n; ++i) c += ((unsigned char)b[i] & 0xC0) != 0x80;
   return c;
 }
 
@@ -347,11 +354,24 @@ static ppy_str* ppy_str_case(const ppy_str* s, int upper) {
   ppy_str* r = ppy_str_alloc(s->len, s->ncp);
   const char* b = PPY_STR_BYTES(s);
   char* o = PPY_STR_BYTES(r);
-  for (int64_t i = 0; i < s->len; ++i) {
-    char c = b[i];
-    if (upper && c >= 'a' && c <= 'z') c = (char)(c - 32);
-    if (!upper && c >= 'A' && c <= 'Z') c = (char)(c + 32);
-    o[i] = c;
+  /* speedrt: eight bytes at a step (a tenth of counting words went to
+   * `line.lower()` a byte and a branch at a time): a byte's top bit says
+   * whether it lies in [from, from + 26), for the bytes under 0x80 only. */
+  unsigned char from = upper ? 'a' : 'A';
+  const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
+  int64_t i = 0;
+  for (; i + 8 <= s->len; i += 8) {
+    uint64_t w;
+    memcpy(&w, b + i, 8);
+    uint64_t low = w & ~tops;
+    uint64_t at_least = low + (0x80 - (uint64_t)from) * ones;
+    uint64_t past = low + (0x80 - (uint64_t)from - 26) * ones;
+    w ^= ((at_least ^ past) & ~w & tops) >> 2;
+    memcpy(o + i, &w, 8);
+  }
+  for (; i < s->len; ++i) {
+    unsigned char c = (unsigned char)b[i];
+    o[i] = (char)(c ^ ((unsigned char)(c - from) < 26u ? 0x20 : 0));
   }
   return r;
 }
@@ -550,37 +570,62 @@ PPY_RT_API ppy_str* ppy_str_join(const ppy_str* sep, const ppy_list* parts) {
   return ppy_str_make(t.b ? t.b : "", (int64_t)t.n);
 }
 
+/** The piece [b, b + n) of `s`: an ASCII string's pieces are ASCII (speedrt:
+ * their code points are not counted again). */
+static inline ppy_str* ppy_str_piece(const ppy_str* s, const char* b, int64_t n) {
+  if (s->ncp != s->len) return ppy_str_make(b, n);
+  ppy_str* r = ppy_str_alloc(n, n);
+  memcpy(PPY_STR_BYTES(r), b, (size_t)n);
+  return r;
+}
+
+/** An empty list of strs with room for the pieces a split of `s` likely makes. */
+static ppy_list* ppy_str_pieces(const ppy_str* s) {
+  int64_t room = s->len / 4 + 1;
+  ppy_list* r = ppy_list_make(room < 16 ? room : 16, 1);
+  r->len = 0;
+  return r;
+}
+
 /** `s.split(sep)`: ValueError for an empty separator. */
 PPY_RT_API ppy_list* ppy_str_split(const ppy_str* s, const ppy_str* sep) {
   if (sep->len == 0) ppy_rt_raise("ValueError", "empty separator");
-  ppy_list* r = ppy_list_make(0, 1);
+  ppy_list* r = ppy_str_pieces(s);
   const char* b = PPY_STR_BYTES(s);
   const char* e = b + s->len;
   const char* from = b;
+  const char* x = PPY_STR_BYTES(sep);
   for (const char* at = b; at + sep->len <= e;) {
-    if (memcmp(at, PPY_STR_BYTES(sep), (size_t)sep->len) == 0) {
-      ppy_list_append_ptr(r, ppy_str_make(from, at - from));
+    at = (const char*)memchr(at, x[0], (size_t)(e - at - sep->len + 1));
+    if (!at) break;
+    if (memcmp(at, x, (size_t)sep->len) == 0) {
+      ppy_list_append_ptr(r, ppy_str_piece(s, from, at - from));
       at += sep->len;
       from = at;
     } else {
       ++at;
     }
   }
-  ppy_list_append_ptr(r, ppy_str_make(from, e - from));
+  ppy_list_append_ptr(r, ppy_str_piece(s, from, e - from));
   return r;
+}
+
+/** Python's whitespace among the ASCII bytes: what `s.split()` separates by. */
+static inline int ppy_str_ws(unsigned char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
 }
 
 /** `s.split()`: runs of ASCII whitespace separate; none at the ends. */
 PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
-  ppy_list* r = ppy_list_make(0, 1);
-  const char* b = PPY_STR_BYTES(s);
+  ppy_list* r = ppy_str_pieces(s);
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
   int64_t n = s->len, i = 0;
   for (;;) {
-    while (i < n && (b[i] == ' ' || (b[i] >= '\t' && b[i] <= '\r') || (b[i] >= 0x1c && b[i] <= 0x1f))) ++i;
+    while (i < n && ppy_str_ws(b[i])) ++i;
     if (i >= n) break;
-    int64_t j = i;
-    while (j < n && !(b[j] == ' ' || (b[j] >= '\t' && b[j] <= '\r') || (b[j] >= 0x1c && b[j] <= 0x1f))) ++j;
-    ppy_list_append_ptr(r, ppy_str_make(b + i, j - i));
+    int64_t j = i + 1;
+    while (j < n && !ppy_str_ws(b[j])) ++j;
+    ppy_list_append_ptr(r, ppy_str_piece(s, (const char*)b + i, j - i));
     i = j;
   }
   return r;

@@ -81,6 +81,40 @@ TEST_F(Str, Methods) {
   EXPECT_EQ(T(ppy_str_repeat(S("ab"), -1)), "");
 }
 
+// speedrt: case, code point counts and splits go eight bytes at a step; every
+// position of a word, the bytes around the letters and UTF-8's (0xC3 is 'C'
+// with the top bit set) answer as a byte at a time would.
+TEST_F(Str, WordAtATimeMethodsMatchTheBytewiseOnes) {
+  std::string text = "@AZ[`az{ \xc3\x89t\xc3\xa9 \xc3\x83 Hello, World! 0123456789 MiXeD\tcase\nEND";
+  std::string lower = text, upper = text;
+  for (char& c : lower)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  for (char& c : upper)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+  for (size_t from = 0; from < 9; ++from) {
+    std::string t = text.substr(from);
+    EXPECT_EQ(T(ppy_str_lower(S(t))), lower.substr(from)) << from;
+    EXPECT_EQ(T(ppy_str_upper(S(t))), upper.substr(from)) << from;
+    int64_t cps = 0;
+    for (unsigned char c : t) cps += (c & 0xC0) != 0x80;
+    EXPECT_EQ(ppy_str_len(S(t)), cps) << from;
+  }
+  ppy_list* words = ppy_str_split_ws(S("  \xc3\xa9t\xc3\xa9 a\x1f b\n\ncd  "));
+  ASSERT_EQ(words->len, 4);
+  ppy_str* first = static_cast<ppy_str**>(words->data)[0];
+  EXPECT_EQ(T(first), "\xc3\xa9t\xc3\xa9");
+  EXPECT_EQ(ppy_str_len(first), 3);
+  EXPECT_EQ(T(static_cast<ppy_str**>(words->data)[3]), "cd");
+  ppy_list* cells = ppy_str_split(S("a,,b,\xc3\xa9,"), S(","));
+  ASSERT_EQ(cells->len, 5);
+  EXPECT_EQ(ppy_str_len(static_cast<ppy_str**>(cells->data)[3]), 1);
+  EXPECT_EQ(T(static_cast<ppy_str**>(cells->data)[4]), "");
+  ppy_list* parts = ppy_str_split(S("x<>y<><>z<"), S("<>"));
+  ASSERT_EQ(parts->len, 4);
+  EXPECT_EQ(T(static_cast<ppy_str**>(parts->data)[3]), "z<");
+  EXPECT_EQ(ppy_str_split_ws(S(" \t "))->len, 0);
+}
+
 TEST_F(Str, PaddingAndDigitsAsPython) {
   EXPECT_EQ(T(ppy_str_zfill(S("42"), 5)), "00042");
   EXPECT_EQ(T(ppy_str_zfill(S("-42"), 5)), "-0042");
