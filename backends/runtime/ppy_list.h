@@ -133,4 +133,7 @@ PPY_RT_INTERNAL int ppy_list_eq_at(const ppy_list* a, const ppy_list* b, const c
 }
 #endif
 
+/* sorted(key=) (issue 31): the orders by key, declared for whoever reads the ABI table through this header. */
+#include "ppy_sort.h"
+
 #endif /* PPY_LIST_H */
