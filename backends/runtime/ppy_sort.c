@@ -11,16 +11,24 @@
 
 #include <string.h>
 
-/** A key's bits (an int, a float's bits, a str's or a box's handle) and its element's index. */
+/** A key's bits (an int, a float's bits, a str's or a box's handle), its element's
+ * index, and for a str (or a tuple whose first leaf is a str or an int) a prefix
+ * that orders as the key does where two prefixes differ: most compares of strs
+ * then read neither the str nor its box. */
 typedef struct ppy_sort_pair {
   int64_t key;
   int64_t at;
+  uint64_t prefix;
 } ppy_sort_pair;
+
+/** What a pair's prefix holds: nothing, a str key's first bytes and length, or an int's bits. */
+enum { PPY_SORT_NO_PREFIX, PPY_SORT_STR_PREFIX, PPY_SORT_INT_PREFIX };
 
 /** What a sort of tuple keys compares: the leaves' kinds, in order. */
 typedef struct ppy_sort_plan {
   const char* desc; /* the keys' descriptor, for the generic compare */
   int64_t n;        /* leaves; -1: not a tuple of scalars and strs (the generic compare) */
+  int prefix;       /* what the pairs' prefixes hold (PPY_SORT_*_PREFIX) */
   char kinds[32];
 } ppy_sort_plan;
 
@@ -92,8 +100,8 @@ static int ppy_sort_str_cmp(int64_t a, int64_t b) {
 }
 
 /** -1, 0 or 1: the first leaves that differ decide; 2: a float leaf is NaN (the generic compare decides). */
-static int ppy_sort_tuple_cmp(const int64_t* x, const int64_t* y, const ppy_sort_plan* plan) {
-  for (int64_t k = 0; k < plan->n; ++k) {
+static int ppy_sort_tuple_cmp(const int64_t* x, const int64_t* y, const ppy_sort_plan* plan, int64_t from) {
+  for (int64_t k = from; k < plan->n; ++k) {
     switch (plan->kinds[k]) {
       case 'f': {
         double u = ppy_sort_f64(x[k]), v = ppy_sort_f64(y[k]);
@@ -116,22 +124,48 @@ static int ppy_sort_tuple_cmp(const int64_t* x, const int64_t* y, const ppy_sort
   return 0;
 }
 
-static int ppy_sort_desc_less(int64_t a, int64_t b, const ppy_sort_plan* plan) {
+static int ppy_sort_desc_less(int64_t a, int64_t b, const ppy_sort_plan* plan, int64_t from) {
   if (plan->n >= 0) {
-    int c = ppy_sort_tuple_cmp((const int64_t*)(intptr_t)a, (const int64_t*)(intptr_t)b, plan);
+    int c = ppy_sort_tuple_cmp((const int64_t*)(intptr_t)a, (const int64_t*)(intptr_t)b, plan, from);
     if (c != 2) return c < 0;
   }
   return ppy_slot_less(a, b, plan->desc);
+}
+
+/** A str's first 7 bytes, big-endian, zeros past its end, then its length up to
+ * 8: where two differ, the strs order as they do (a shorter str pads with 0,
+ * below any byte but NUL, and a NUL byte ties there, leaving it to the length:
+ * the shorter str is a prefix of the other, so less). Two equal prefixes of a
+ * length under 8 are equal strs: no compare reads them. */
+static uint64_t ppy_sort_str_prefix(int64_t s) {
+  const ppy_str* x = (const ppy_str*)(intptr_t)s;
+  const unsigned char* p = (const unsigned char*)PPY_STR_BYTES(x);
+  uint64_t v = 0;
+  for (int64_t i = 0; i < 7; ++i) v = (v << 8) | (i < x->len ? p[i] : 0);
+  return (v << 8) | (uint64_t)(x->len < 8 ? x->len : 8);
+}
+
+/** Whether two equal prefixes say the first leaves are equal (an int's bits, or a
+ * str under 8 bytes), so the compare goes on from the second. */
+static int ppy_sort_prefix_whole(const ppy_sort_plan* plan, uint64_t prefix) {
+  return plan->prefix == PPY_SORT_INT_PREFIX || (plan->prefix == PPY_SORT_STR_PREFIX && (prefix & 0xff) < 8);
 }
 
 #define PPY_SORT_I64_LESS(x, y, c) ((x).key < (y).key)
 #define PPY_SORT_I64_MORE(x, y, c) ((y).key < (x).key)
 #define PPY_SORT_F64_LESS(x, y, c) (ppy_sort_f64((x).key) < ppy_sort_f64((y).key))
 #define PPY_SORT_F64_MORE(x, y, c) (ppy_sort_f64((y).key) < ppy_sort_f64((x).key))
-#define PPY_SORT_STR_LESS(x, y, c) (ppy_sort_str_cmp((x).key, (y).key) < 0)
-#define PPY_SORT_STR_MORE(x, y, c) (ppy_sort_str_cmp((y).key, (x).key) < 0)
-#define PPY_SORT_DESC_LESS(x, y, c) ppy_sort_desc_less((x).key, (y).key, (const ppy_sort_plan*)(c))
-#define PPY_SORT_DESC_MORE(x, y, c) ppy_sort_desc_less((y).key, (x).key, (const ppy_sort_plan*)(c))
+/* Prefixes first; where they tie, the keys (a tie of whole first leaves goes on from the second). */
+#define PPY_SORT_STR_LESS(x, y, c)                    \
+  ((x).prefix != (y).prefix ? (x).prefix < (y).prefix \
+                            : ((x).prefix & 0xff) == 8 && ppy_sort_str_cmp((x).key, (y).key) < 0)
+#define PPY_SORT_STR_MORE(x, y, c) PPY_SORT_STR_LESS(y, x, c)
+#define PPY_SORT_DESC_LESS(x, y, c)                                      \
+  ((x).prefix != (y).prefix                                              \
+       ? (x).prefix < (y).prefix                                         \
+       : ppy_sort_desc_less((x).key, (y).key, (const ppy_sort_plan*)(c), \
+                            ppy_sort_prefix_whole((const ppy_sort_plan*)(c), (x).prefix) ? 1 : 0))
+#define PPY_SORT_DESC_MORE(x, y, c) PPY_SORT_DESC_LESS(y, x, c)
 
 PPY_SORT_DEFINE(ppy_sort_i64_up, PPY_SORT_I64_LESS)
 PPY_SORT_DEFINE(ppy_sort_i64_down, PPY_SORT_I64_MORE)
@@ -146,7 +180,7 @@ typedef void (*ppy_sort_fn)(ppy_sort_pair*, ppy_sort_pair*, int64_t, const void*
 
 /** Sorts `keys`' pairs with `up` (or `down` when reversing) and answers the indices in order. */
 static ppy_list* ppy_sort_order(const ppy_list* keys, int64_t reverse, ppy_sort_fn up, ppy_sort_fn down,
-                                const void* ctx) {
+                                const void* ctx, int prefix, int boxed) {
   int64_t n = keys->len;
   size_t bytes = (size_t)(n ? n : 1) * sizeof(ppy_sort_pair);
   /* Atomic: a key that is a handle stays reachable from `keys` itself. */
@@ -157,6 +191,10 @@ static ppy_list* ppy_sort_order(const ppy_list* keys, int64_t reverse, ppy_sort_
   for (int64_t i = 0; i < n; ++i) {
     a[i].key = k[i];
     a[i].at = i;
+    int64_t first = boxed && prefix ? ((const int64_t*)(intptr_t)k[i])[0] : k[i];
+    a[i].prefix = prefix == PPY_SORT_STR_PREFIX   ? ppy_sort_str_prefix(first)
+                  : prefix == PPY_SORT_INT_PREFIX ? (uint64_t)first ^ ((uint64_t)1 << 63)
+                                                  : 0;
   }
   (reverse ? down : up)(a, tmp, n, ctx);
   ppy_list* order = ppy_list_make(n, 0);
@@ -198,15 +236,15 @@ static ppy_list* ppy_sort_order_counting(const ppy_list* keys, int64_t reverse) 
 PPY_RT_API ppy_list* ppy_sort_order_i64(const ppy_list* keys, int64_t reverse) {
   ppy_list* counted = ppy_sort_order_counting(keys, reverse);
   if (counted) return counted;
-  return ppy_sort_order(keys, reverse, ppy_sort_i64_up, ppy_sort_i64_down, NULL);
+  return ppy_sort_order(keys, reverse, ppy_sort_i64_up, ppy_sort_i64_down, NULL, PPY_SORT_NO_PREFIX, 0);
 }
 
 PPY_RT_API ppy_list* ppy_sort_order_f64(const ppy_list* keys, int64_t reverse) {
-  return ppy_sort_order(keys, reverse, ppy_sort_f64_up, ppy_sort_f64_down, NULL);
+  return ppy_sort_order(keys, reverse, ppy_sort_f64_up, ppy_sort_f64_down, NULL, PPY_SORT_NO_PREFIX, 0);
 }
 
 PPY_RT_API ppy_list* ppy_sort_order_str(const ppy_list* keys, int64_t reverse) {
-  return ppy_sort_order(keys, reverse, ppy_sort_str_up, ppy_sort_str_down, NULL);
+  return ppy_sort_order(keys, reverse, ppy_sort_str_up, ppy_sort_str_down, NULL, PPY_SORT_STR_PREFIX, 0);
 }
 
 /** Appends the leaves of the descriptor at `d` to `plan`; answers the descriptor after it, or NULL
@@ -225,8 +263,13 @@ PPY_RT_API ppy_list* ppy_sort_order_desc(const ppy_list* keys, int64_t reverse, 
   ppy_sort_plan plan;
   plan.desc = PPY_STR_BYTES(desc);
   plan.n = 0;
+  plan.prefix = PPY_SORT_NO_PREFIX;
   if (plan.desc[0] != '(' || !ppy_sort_plan_leaves(&plan, plan.desc)) plan.n = -1;
-  return ppy_sort_order(keys, reverse, ppy_sort_desc_up, ppy_sort_desc_down, &plan);
+  plan.prefix = plan.n <= 0                                    ? PPY_SORT_NO_PREFIX
+                : plan.kinds[0] == 's'                         ? PPY_SORT_STR_PREFIX
+                : plan.kinds[0] == 'i' || plan.kinds[0] == 'b' ? PPY_SORT_INT_PREFIX
+                                                               : PPY_SORT_NO_PREFIX;
+  return ppy_sort_order(keys, reverse, ppy_sort_desc_up, ppy_sort_desc_down, &plan, plan.prefix, 1);
 }
 
 #endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */

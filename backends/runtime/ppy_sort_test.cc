@@ -63,16 +63,12 @@ TEST_F(SortTest, FloatsAndStrs) {
   for (bool reverse : {false, true})
     EXPECT_EQ(order_of(ppy_sort_order_f64(fl, reverse)),
               expected(f.size(), reverse, [&](int64_t a, int64_t b) { return f[a] < f[b]; }));
-  std::vector<std::string> s = {"pear",
-                                "fig",
-                                "",
-                                "apple",
-                                "fig",
-                                "figs",
-                                "\xc3\xa9t\xc3\xa9",
+  std::vector<std::string> s = {"pear", "fig", "", "apple", "fig", "figs", "\xc3\xa9t\xc3\xa9",
                                 "zebra and a long tail here",
-                                "zebra and a long tail here too, longer than thirty-two bytes",
-                                "Fig"};
+                                "zebra and a long tail here too, longer than thirty-two bytes", "Fig",
+                                // around the 7-byte prefix and its length: NULs, 7 and 8 bytes, same first 7
+                                std::string("ab\0", 3), "ab", std::string("ab\0c", 4), "abcdefg", "abcdefgZ",
+                                "abcdefgAx", "abcdefg", "abcdefh", std::string("abcdefg\0", 8)};
   ppy_list* sl = ppy_list_new_ptr(0);
   for (auto& x : s) ppy_list_append_ptr(sl, S(x));
   for (bool reverse : {false, true})
@@ -82,7 +78,9 @@ TEST_F(SortTest, FloatsAndStrs) {
 
 TEST_F(SortTest, TupleKeysCompareLeafByLeaf) {
   // (str, int) keys in boxes, as a list of tuples holds them.
-  std::vector<std::pair<std::string, int64_t>> t = {{"b", 2}, {"a", 9}, {"b", 1}, {"a", 9}, {"c", 0}, {"a", -3}};
+  std::vector<std::pair<std::string, int64_t>> t = {
+      {"b", 2},  {"a", 9},          {"b", 1},          {"a", 9},          {"c", 0},
+      {"a", -3}, {"longer one", 4}, {"longer two", 1}, {"longer one", 2}, {"longer one", 4}};
   ppy_list* tl = ppy_list_new_ptr(0);
   for (auto& [name, n] : t) {
     auto* box = static_cast<int64_t*>(ppy_list_box(2));
