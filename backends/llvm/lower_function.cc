@@ -2,6 +2,7 @@
 // post-order and each op's lowering (or the file that lowers it).
 #include <algorithm>
 #include <unordered_set>
+#include <utility>
 
 #include "lowering.h"
 #include "ppy/util/status_macros.h"
@@ -30,17 +31,21 @@ absl::Status FunctionLowering::run() {
   }
   b_.SetInsertPoint(prologue_);
   counts_depth_ = m_.recursive(f_.name());
-  if (counts_depth_) {
-    // ppy_rt_depth + 1, raising RecursionError past Python's limit; every
-    // return puts back the value read here.
+  begin_frame();  // tracebacks (issue 34); a recursive function's depth, when it keeps its frame
+  if (counts_depth_ && !depth_in_frame_) {
+    // ppy_rt_depth + 1 (a function without a frame of its own), raising
+    // RecursionError when it and the depth the frames count pass Python's
+    // limit; every return puts back the value read here. (Raised before the
+    // frame is this call's: it names the caller's line.)
     depth_ = b_.CreateLoad(i64(), m_.depth(), "depth");
     llvm::Value* deeper = b_.CreateAdd(depth_, llvm::ConstantInt::get(i64(), 1));
-    require(b_.CreateICmpSLE(deeper, llvm::ConstantInt::get(i64(), 1000)), "RecursionError",
-            "maximum recursion depth exceeded");
+    llvm::Value* frame = std::exchange(frame_, nullptr);
+    require(b_.CreateICmpSLE(b_.CreateAdd(deeper, chain_depth()), llvm::ConstantInt::get(i64(), 1000)),
+            "RecursionError", "maximum recursion depth exceeded");
+    frame_ = frame;
     b_.CreateStore(deeper, m_.depth());
-    prologue_end_ = b_.GetInsertBlock();
   }
-  begin_frame();  // tracebacks (issue 34)
+  prologue_end_ = b_.GetInsertBlock();
   // Entry: the parameters feed the entry block's arguments.
   const ir::Block* entry = f_.body().entry();
   {
@@ -51,7 +56,6 @@ absl::Status FunctionLowering::run() {
           absl::StatusCode::kInvalidArgument);
   }
   llvm::BranchInst* into_entry = b_.CreateBr(blocks_[entry]);
-  if (!prologue_end_) prologue_end_ = prologue_;
   {
     auto& phis = phis_[entry];
     for (size_t i = 0; i < phis.size(); ++i) phis[i]->addIncoming(fn_->getArg(static_cast<unsigned>(i)), prologue_end_);
@@ -76,7 +80,11 @@ absl::Status FunctionLowering::run() {
   std::reverse(order.begin(), order.end());
   for (const ir::Block* blk : order) {
     b_.SetInsertPoint(blocks_[blk]);
-    for (auto& op : blk->operations()) PPY_RETURN_IF_ERROR(lower_op(*op));
+    block_ = blk;
+    for (auto& op : blk->operations()) {
+      PPY_RETURN_IF_ERROR(lower_op(*op));
+      after_mark(*op);  // tracebacks (issue 34)
+    }
   }
   // Blocks no path reaches are not lowered at all.
   for (auto& blk : f_.body().blocks())
@@ -125,7 +133,7 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     args.push_back(lv);
   }
   if (op.loc() && op.loc()->line) line_ = op.loc()->line;  // tracebacks (issue 34)
-  if (frame_ && may_raise_through(op)) mark_line(b_);
+  if (frame_ && may_raise_through(op)) mark_line_before();
   ir::Type rt = op.num_results() ? op.result(0)->type() : ir::Type::void_();
   llvm::Type* rlt = op.num_results() ? m_.type(rt) : nullptr;
   if (op.num_results() && !rlt) return fail(op, str_cat("a result of type ", rt.str()));

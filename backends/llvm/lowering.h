@@ -136,11 +136,19 @@ class ModuleLowering {
   /// Tracebacks (issue 34, lower_trace.cc): the runtime's `ppy_rt_frames`,
   /// and the constant `ppy_rt_code` naming `f` for its frames.
   llvm::GlobalVariable* frames();
+  /// A frame of depth 0, read for the depth where the chain is empty.
+  llvm::Constant* no_frame();
+  /// The IR function named `name`, or null.
+  const ir::Function* ir_function(const std::string& name) const { return ir_.function(name); }
   llvm::Constant* code(const ir::Function& f);
   bool has_function(const std::string& name) const { return functions_.count(name) != 0; }
   /// Functions on a call cycle within this module: they count their depth
   /// (RecursionError, as the interpreter and python3 raise).
   bool recursive(const std::string& name) const { return recursive_.count(name) != 0; }
+  /// Whether a recursive function of the module counts its depth in
+  /// ppy_rt_depth (it has no frame of its own: a try body, an adapter), so
+  /// those that count in their frames add it.
+  bool unframed_recursion() const { return unframed_recursion_; }
 
  private:
   absl::Status declare_functions();
@@ -156,6 +164,7 @@ class ModuleLowering {
   llvm::MDNode* tbaa_header_ = nullptr;
   llvm::MDNode* tbaa_element_ = nullptr;
   std::set<std::string> recursive_;
+  bool unframed_recursion_ = false;
 };
 
 /// One function's body.
@@ -222,9 +231,20 @@ class FunctionLowering {
 
   /// Tracebacks (issue 34, lower_trace.cc): links this function's frame into
   /// the runtime's chain (in the prologue) when it may raise; `leave` unlinks it.
+  /// A recursive function that links its frame at entry counts its depth in
+  /// it (its caller's frame's depth + 1), not in the runtime's ppy_rt_depth.
   void begin_frame();
   /// Writes the line being lowered into the frame, where `b` inserts.
   void mark_line(llvm::IRBuilder<>& b);
+  /// The recursion depth the frames count: `innermost`'s (the chain's head,
+  /// loaded when null), 0 where the chain is empty.
+  llvm::Value* chain_depth(llvm::Value* innermost = nullptr);
+  /// Before `op`, which an exception may come through: writes its line unless
+  /// the frame already holds it (written earlier in the same block, with no
+  /// try body since, which writes its own lines into this frame).
+  void mark_line_before();
+  /// After `op`: forgets the line written when `op` may have written others.
+  void after_mark(const ir::Operation& op);
   /// Whether `op` is a call through which an exception may come.
   static bool may_raise_through(const ir::Operation& op);
 
@@ -300,6 +320,10 @@ class FunctionLowering {
   llvm::Value* caller_frame_ = nullptr;       ///< ppy_rt_frames on entry, put back at each return
   int64_t line_ = 0;                          ///< the source line of the op being lowered
   bool lazy_frame_ = false;                   ///< the frame is linked only where a guard fails
+  bool depth_in_frame_ = false;               ///< the recursion depth is counted in the frame
+  const ir::Block* block_ = nullptr;          ///< the IR block being lowered
+  const ir::Block* marked_block_ = nullptr;   ///< where the frame's line was last written on the hot path
+  int64_t marked_line_ = -1;                  ///< that line (-1: unknown)
 };
 
 }  // namespace ppy::llvm_backend

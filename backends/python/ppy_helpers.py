@@ -360,3 +360,8 @@ def _ppy_random_choices_w(population, weights, k):
 def _ppy_random_choices_cum(population, cum_weights, k):
     """random.choices(population, cum_weights=cum_weights, k=k)."""
     return __import__("random").choices(population, cum_weights=cum_weights, k=k)
+
+
+def _ppy_sort_order(keys, reverse):
+    """sorted(key=) (issue 31): the indices of `keys` in the order a stable sort by key puts them."""
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=bool(reverse))

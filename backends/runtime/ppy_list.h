@@ -145,5 +145,7 @@ PPY_RT_INTERNAL ppy_list* ppy_deque_concat(const ppy_list* a, const ppy_list* b)
 
 /* stdlib: collections.deque, declared for whoever reads the ABI table through this header. */
 #include "ppy_deque.h"
+/* sorted(key=) (issue 31): the orders by key, declared for whoever reads the ABI table through this header. */
+#include "ppy_sort.h"
 
 #endif /* PPY_LIST_H */

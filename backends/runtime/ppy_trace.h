@@ -25,11 +25,16 @@ typedef struct ppy_rt_code {
 } ppy_rt_code;
 
 /** A call under way: its caller's frame, what it runs, and the line it is at
- * (the line of the call or raise it is making; 0 before the first). */
+ * (the line of the call or raise it is making; 0 before the first). On the
+ * LLVM road `depth` counts the calls of recursive functions under way up to
+ * this one (its caller's + 1 in a recursive function, its caller's else):
+ * RecursionError past Python's limit costs no global counter there. The C
+ * road counts in ppy_rt_depth and leaves it 0. */
 typedef struct ppy_rt_frame {
   struct ppy_rt_frame* prev;
   const ppy_rt_code* code;
   int64_t line;
+  int64_t depth;
 } ppy_rt_frame;
 
 /** The innermost frame (NULL outside compiled code). ppy_rt_try restores it

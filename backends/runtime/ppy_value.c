@@ -310,8 +310,8 @@ PPY_RT_API int64_t ppy_list_contains_ptr(const ppy_list* l, const void* v, const
   return 0;
 }
 
-/** Python's `a < b` of two list slots whose descriptor is `d`. */
-static int ppy_slot_less(int64_t a, int64_t b, const char* d) {
+/** Python's `a < b` of two list slots whose descriptor is `d` (ppy_sort.h). */
+PPY_RT_INTERNAL int ppy_slot_less(int64_t a, int64_t b, const char* d) {
   return ppy_val_order(ppy_slot_val(&a, d), ppy_slot_val(&b, d), d, 0);
 }
 

@@ -1,10 +1,10 @@
 // IR generation, `key=` and `reverse=` (callable.h; docs/runtime.md,
 // "Functions as values"). Written with the ops and runtime functions lists
 // already have, so every road runs it as it is:
-// - sorted / list.sort: the pairs (key, i) (or (key, -i) when reversing) of
-//   each element, the key called once per element in order, sorted by the
-//   runtime's stable sort (the indices are unique, so equal keys keep their
-//   order), reversed when asked, then the elements picked by index;
+// - sorted / list.sort: the key called once per element in order into a list
+//   of keys, whose order (the indices sorted stably by key, reverse=True
+//   keeping equal keys in their first order) one of the runtime's sorts for
+//   the key's type answers (ppy_sort.h), then the elements picked by index;
 // - min / max: one pass keeping the first element whose key no later one
 //   beats (ValueError for an empty list, as Python).
 #include "callable.h"
@@ -99,35 +99,32 @@ Value* FunctionLowerer::keyed_builtin(const Expr& e) {
     cur_ = b.exit;
     return load(l, found, elem);
   }
-  // sorted / sort: (key, ±index) pairs, sorted stably, then the elements by index.
-  Ty pair = tuple_of({key_ty, Ty::Int});
-  Value* pairs = new_list(list_of(pair), const_index(0, p), p);
+  // sorted / sort: the keys in a list of their own, their order from the
+  // runtime's sort for the key's type (ppy_sort.h: stable; reverse keeps equal
+  // keys in their first order), then the elements by index.
+  Ty keys_ty = list_of(key_ty);
+  Value* keys = new_list(keys_ty, const_index(0, p), p);
   loop(
       new_loop("keys", false), const_i64(0, p), [&](Value* i) { return cmp("lt", i, n, p); },
       [&](Value* i) {
-        Value* k = key_of_elem(load(l, i, elem));
-        Value* at = i;
-        if (rev)
-          at = select(rev, emit("core.sub", {const_i64(0, p), i}, {Type::i64()}, {{"overflow", "wrap"}}, p), i, p);
-        call_extern("ppy_list_append_ptr", {pairs, element_arg(make_tuple({k, at}, pair, p), pair, pair, p)}, p);
+        call_extern(str_cat("ppy_list_append_", list_suffix(key_ty)).c_str(),
+                    {keys, element_arg(key_of_elem(load(l, i, elem)), key_ty, key_ty, p)}, p);
       },
       nullptr, "proven", p);
-  call_extern("ppy_list_sort", {pairs, str_literal(list_desc(list_of(pair)), p)}, p);
-  if (rev)
-    choose(
-        rev, {"reverse.then", "reverse.else", "reverse.end"},
-        [&]() -> Value* {
-          call_extern("ppy_list_reverse", {pairs}, p);
-          return nullptr;
-        },
-        []() -> Value* { return nullptr; }, Type::void_(), p);
+  Value* reverse = rev ? select(rev, const_i64(1, p), const_i64(0, p), p) : const_i64(0, p);
+  Type order_ty = ir_type(list_of(Ty::Int));
+  const char* sort = key_ty == Ty::Int || key_ty == Ty::Bool ? "ppy_sort_order_i64"
+                     : key_ty == Ty::Float                   ? "ppy_sort_order_f64"
+                     : key_ty == Ty::Str                     ? "ppy_sort_order_str"
+                                                             : "ppy_sort_order_desc";
+  std::vector<Value*> sort_args{keys, reverse};
+  if (std::string(sort) == "ppy_sort_order_desc") sort_args.push_back(str_literal(list_desc(keys_ty), p));
+  Value* order = rt(sort, sort_args, order_ty, p);
   Value* out = new_list(list_of(elem), const_index(0, p), p);
   loop(
       new_loop("picked", false), const_i64(0, p), [&](Value* j) { return cmp("lt", j, n, p); },
       [&](Value* j) {
-        Value* at = extract(load(pairs, j, pair), 1, p);
-        if (rev)
-          at = select(rev, emit("core.sub", {const_i64(0, p), at}, {Type::i64()}, {{"overflow", "wrap"}}, p), at, p);
+        Value* at = load(order, j, Ty::Int);
         call_extern(str_cat("ppy_list_append_", list_suffix(elem)).c_str(),
                     {out, element_arg(load(l, at, elem), elem, elem, p)}, p);
       },

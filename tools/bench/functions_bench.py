@@ -3,8 +3,8 @@
 
     tools/bench/functions_bench.py [--ppy build/bin/ppy] [--repeat 3] [PROGRAM.ppy ...]
 
-Each program of tools/bench/functions/ (closure calls, sorted(key=), a generator
-pipeline) is timed as its best processor time (proc_time.py) of --repeat runs,
+Each program of tools/bench/functions/ (closure calls, sorted(key=) by a tuple, by
+`lambda kv: -kv[1]` and by `len`, a generator pipeline) is timed as its best processor time (proc_time.py) of --repeat runs,
 each run a process of its own:
 
   python3   python3 running the program;
