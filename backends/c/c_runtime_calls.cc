@@ -49,6 +49,8 @@ std::string_view runtime_result_c_type(const runtime::RuntimeFunction& fn) {
 
 Expr CWriter::runtime_call(const ir::Operation& op) {
   const runtime::RuntimeFunction* fn = runtime::runtime_callee(op);
+  if (const std::string* library = ir::attr_if<std::string>(op, "library"); !fn && library)
+    return library_call(op, *library);
   if (!fn) return fail(op, str_cat("the runtime function '", str_attr(op, "callee"), "'")), Expr{"0", kAtom};
   if (absl::Status s = runtime::check_runtime_call(*fn, op); !s.ok())
     return fail(op, str_cat("a call the runtime's ABI table does not allow (", std::string(s.message()), ")")),
@@ -70,6 +72,21 @@ Expr CWriter::runtime_call(const ir::Operation& op) {
   std::string type = c_type(op.result(0)->type());
   if (runtime_result_c_type(*fn) == type) return call;
   return {str_cat("(", type, ")", call.text), kUnary};
+}
+
+Expr CWriter::library_call(const ir::Operation& op, const std::string& library) {
+  const std::string* callee = ir::extern_callee(op);
+  std::string symbol = callee ? *callee : "";
+  std::string params, args;
+  for (size_t i = 0; i < op.num_operands(); ++i) {
+    str_append(params, i ? ", " : "", c_type(op.operand(i)->type()));
+    str_append(args, i ? ", " : "", expr(op.operand(i)).text);
+  }
+  std::string result = op.num_results() ? c_type(op.result(0)->type()) : std::string("void");
+  extern_decls_.emplace(
+      symbol, str_cat("/* of the native library '", library, "': link it (-l", library, ", or its file) */\n", result,
+                      " ", symbol, "(", params.empty() ? "void" : params, ");\n"));
+  return {str_cat(symbol, "(", args, ")"), kPostfix};
 }
 
 }  // namespace ppy::backends::cgen

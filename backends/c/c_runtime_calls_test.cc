@@ -127,5 +127,31 @@ TEST(CBackendRuntimeCalls, RefusesACallItsEntryDoesNotAllowWithTheChecksMessage)
   EXPECT_THAT(refusal.message(), HasSubstr("operand 0 of the runtime function 'ppy_str_len' is i64, not ptr<i8>"));
 }
 
+// plugins (docs/writing-a-plugin.md): a native library's symbol is declared
+// with the C signature its operands give (a list as its data and length), once.
+TEST(CBackendRuntimeCalls, DeclaresANativeLibrarysSymbolAndNamesTheLibrary) {
+  std::string c = emit(R"(ppyir 1
+module @m
+dialect core 1
+
+func @m_f(%a: buffer<f64>) -> (f64) {
+^entry:
+    %0 = core.buffer_data %a : ptr<f64>
+    %1 = core.buffer_len %a : index
+    %2 = core.call_extern %0, %1 {abi = "c", callee = "vecmath_norm", library = "vecmath"} : f64
+    %3 = core.call_extern %0, %1 {abi = "c", callee = "vecmath_norm", library = "vecmath"} : f64
+    %4 = core.const 2.0 : f64
+    core.call_extern %4, %0, %1, %0, %1 {abi = "c", callee = "vecmath_axpy", library = "vecmath"}
+    %5 = core.add %2, %3 : f64
+    core.ret %5
+}
+)");
+  EXPECT_THAT(c, HasSubstr("/* of the native library 'vecmath': link it (-lvecmath, or its file) */\n"
+                           "double vecmath_norm(double*, int64_t);\n"));
+  EXPECT_THAT(c, HasSubstr("void vecmath_axpy(double, double*, int64_t, double*, int64_t);\n"));
+  EXPECT_EQ(c.find("double vecmath_norm("), c.rfind("double vecmath_norm("));  // declared once
+  EXPECT_THAT(c, HasSubstr("vecmath_axpy(2.0, _0, _1, _0, _1);"));
+}
+
 }  // namespace
 }  // namespace ppy::backends::cgen

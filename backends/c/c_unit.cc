@@ -103,6 +103,7 @@ absl::StatusOr<std::string> CWriter::run() {
   out += helpers;
   if (!tuple_defs_.empty()) str_append(out, "\n", tuple_defs_);
   if (!globals.empty()) str_append(out, "\n", globals);
+  for (auto& [symbol, decl] : extern_decls_) str_append(out, "\n", decl);  // plugins' native symbols
   str_append(out, "\n", protos, thunks_, body);
   if (o_.standalone && entry)
     str_append(out,

@@ -168,6 +168,11 @@ class CWriter {
   /// allow (runtime::check_runtime_call), refuses the function.
   Expr runtime_call(const ir::Operation& op);
 
+  /// plugins (docs/writing-a-plugin.md): a `core.call_extern {library = "vecmath"}`
+  /// of a vendor's symbol, declared with the C signature its operands give (a
+  /// list's data pointer and int64_t length) in extern_decls_.
+  Expr library_call(const ir::Operation& op, const std::string& library);
+
   const ir::Module& m_;
   COptions o_;
   std::map<std::string, std::string> fn_names_;
@@ -178,6 +183,8 @@ class CWriter {
   mutable std::string tuple_defs_;                           ///< their typedefs, members before the tuples holding them
   std::set<std::string> thunked_;  ///< callees of capture_status calls with a thunk in thunks_
   std::string thunks_;             ///< their frames and thunks, after the prototypes
+  /// A native library's symbol -> its declaration (library_call), before the prototypes.
+  std::map<std::string, std::string> extern_decls_;
   std::set<std::string> helpers_;  ///< the helpers of helper_texts() the unit calls
   std::set<const ir::Function*> recursive_;
   std::set<const ir::Value*> read_slots_;

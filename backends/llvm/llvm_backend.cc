@@ -18,6 +18,7 @@
 #include "lower.h"
 #include "native.h"
 #include "pgo.h"
+#include "plugin_link.h"
 #include "prover.h"
 #include "runtime_object.h"
 #include "sanitize.h"
@@ -394,10 +395,13 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
   if (auto s = compile_runtime(rt_compile, rt_text, rt_c, rt_o, work); !s.ok()) return cleanup(), s;
   std::vector<fs::path> with_runtime = objects;
   with_runtime.push_back(rt_o);
+  // plugins: the native libraries the externs name, found through an rpath.
+  const PluginLink natives = plugin_link(modules, context);
   auto link = [&](std::vector<std::string> args, const fs::path& output) -> absl::Status {
     std::vector<std::string> argv = {cc};
     argv.insert(argv.end(), args.begin(), args.end());
     for (auto& o : with_runtime) argv.push_back(o.string());
+    argv.insert(argv.end(), natives.args.begin(), natives.args.end());
     // An executable carries the sanitizer runtime; a shared library leaves it to its host.
     if (std::find(args.begin(), args.end(), "-shared") == args.end())
       argv.insert(argv.end(), sanitizer_libs.begin(), sanitizer_libs.end());
@@ -423,8 +427,16 @@ absl::StatusOr<BuildResult> LLVMBackend::build(ModuleList modules, const fs::pat
     if (sanitizers.any())
       context.note(str_cat("--standalone --sanitize ", sanitizers.spelled(),
                            ": the program and the sanitizer runtime are linked in, libc and libgc stay shared"));
-    if (auto s = link(sanitizers.any() ? std::vector<std::string>{} : std::vector<std::string>{"-static"}, out / name);
-        !s.ok())
+    // A plugin's library is shared: the executable then loads it, and libc, at start.
+    bool shared = sanitizers.any() || !natives.names.empty();
+    if (!sanitizers.any() && shared) {
+      std::string names;
+      for (auto& n : natives.names) str_append(names, names.empty() ? "" : ", ", n);
+      context.note(str_cat("--standalone: the program and the runtime are linked in; the native librar",
+                           natives.names.size() == 1 ? "y" : "ies", " of its plugins (", names,
+                           ") and libc stay shared"));
+    }
+    if (auto s = link(shared ? std::vector<std::string>{} : std::vector<std::string>{"-static"}, out / name); !s.ok())
       return cleanup(), s;
     fs::remove_all(out / "obj", ec);
     result.outputs.push_back(name);

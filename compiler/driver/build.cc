@@ -9,6 +9,7 @@
 #include "diagnostics.h"
 #include "jit.h"
 #include "opening.h"
+#include "plugin_libraries.h"
 #include "ppy/driver/build_cache.h"
 #include "ppy/driver/build_files.h"
 #include "ppy/driver/build_report.h"
@@ -143,6 +144,10 @@ int build(const BuildOptions& opts, Streams io) {
       if (auto warning = resolve_profile(flags)) said << *warning << "\n";
     if (c->project && !c->project->entry.empty()) flags["entry"] = c->project->entry;
     flags["name"] = program_name(*c, opts.target);
+    // plugins: the native libraries the program's externs may name, linked
+    // into what is built (plugin_libraries.h); their paths make part of the key.
+    if (c->project)
+      for (auto& [lib, file] : plugin_library_files(*c->project)) flags["library." + lib] = file;
     ConfigValue::Table table;
     for (auto& [k, v] : flags) table[k] = ConfigValue(v);
     ctx.backend_config["flags"] = ConfigValue(std::move(table));

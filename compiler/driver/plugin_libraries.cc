@@ -4,6 +4,8 @@
 
 #include <dlfcn.h>
 
+#include <filesystem>
+
 #include "ppy/project/plugins.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
@@ -20,6 +22,29 @@ absl::Status load_plugin_libraries(const Compilation& c) {
                                             use.distribution, " ", use.version, "): ", why ? why : "?"));
       }
   return absl::OkStatus();
+}
+
+std::string native_library_name(const std::string& file) {
+  std::string name = std::filesystem::path(file).filename().string();
+  if (size_t so = name.find(".so"); so != std::string::npos) name.resize(so);
+  if (name.starts_with("lib") && name.size() > 3) name.erase(0, 3);
+  return name;
+}
+
+std::map<std::string, std::string> plugin_library_files(const Project& project) {
+  std::map<std::string, std::string> files;
+  for (const auto& [name, use] : plugin_uses(project))
+    for (const std::string& lib : use.libraries) files.emplace(native_library_name(lib), lib);
+  return files;
+}
+
+std::vector<std::string> plugin_link_args(const Project& project) {
+  std::vector<std::string> args;
+  for (const auto& [name, file] : plugin_library_files(project)) {
+    args.push_back(file);
+    args.push_back("-Wl,-rpath," + std::filesystem::path(file).parent_path().string());
+  }
+  return args;
 }
 
 }  // namespace ppy::driver

@@ -6,6 +6,7 @@
 
 #include "child_program.h"
 #include "diagnostics.h"
+#include "plugin_libraries.h"
 #include "ppy/driver/commands.h"
 #include "ppy/project/project.h"
 #include "ppy/util/program.h"
@@ -65,6 +66,8 @@ int run_c(const RunOptions& opts, Streams io) {
   fs::path exe = folder / "program";
   std::vector<std::string> compile = {cc->string(), "-std=c11", "-O2", (folder / "program.c").string(), "-o",
                                       exe.string()};
+  if (project.ok())  // plugins: the native libraries the program's externs call
+    for (std::string& arg : plugin_link_args(*project)) compile.push_back(std::move(arg));
   for (std::string& lib : collector_libs()) compile.push_back(std::move(lib));
   compile.push_back("-lm");
   std::string output;
