@@ -143,13 +143,7 @@ int serve(int argc, char** argv, PluginFactory factory) {
     std::filesystem::remove(args.socket, ec);
     builder.AddListeningPort("unix:" + args.socket, grpc::InsecureServerCredentials());
   } else {
-    int flags = ::fcntl(args.fd, F_GETFL);
-    if (flags < 0) {
-      std::fprintf(stderr, "%s: --fd %d is not an open descriptor\n", prog, args.fd);
-      return 2;
-    }
-    ::fcntl(args.fd, F_SETFL, flags | O_NONBLOCK);
-    ::fcntl(args.fd, F_SETFD, FD_CLOEXEC);
+    if (!adopt_inherited_socket(prog, args.fd)) return 2;
   }
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server) {

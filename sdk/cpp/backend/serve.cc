@@ -249,6 +249,17 @@ grpc::ChannelArguments backend_channel_arguments() {
   return a;
 }
 
+bool adopt_inherited_socket(const char* prog, int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0) {
+    std::fprintf(stderr, "%s: --fd %d is not an open descriptor\n", prog, fd);
+    return false;
+  }
+  ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+  ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+  return true;
+}
+
 void configure_server_builder(grpc::ServerBuilder& builder, int max_threads) {
   builder.SetMaxReceiveMessageSize(INT_MAX);
   builder.SetMaxSendMessageSize(INT_MAX);
@@ -358,14 +369,7 @@ int serve(int argc, char** argv, BackendFactory factory) {
     }
     builder.AddListeningPort(args.listen, creds, &port);
   } else {
-    // gRPC wants the inherited socket non-blocking and not leaked to children.
-    int flags = ::fcntl(args.fd, F_GETFL);
-    if (flags < 0) {
-      std::fprintf(stderr, "%s: --fd %d is not an open descriptor\n", prog, args.fd);
-      return 2;
-    }
-    ::fcntl(args.fd, F_SETFL, flags | O_NONBLOCK);
-    ::fcntl(args.fd, F_SETFD, FD_CLOEXEC);
+    if (!adopt_inherited_socket(prog, args.fd)) return 2;
   }
 
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();

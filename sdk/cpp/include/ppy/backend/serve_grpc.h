@@ -20,6 +20,11 @@ grpc::ChannelArguments backend_channel_arguments();
 /// sync thread pool bounded by `max_threads`).
 void configure_server_builder(grpc::ServerBuilder& builder, int max_threads);
 
+/// Readies the socket a driver handed over (`--fd`) for gRPC: non-blocking,
+/// as gRPC wants it, and not leaked to children. False, with a line on stderr
+/// naming `prog`, when `fd` is not an open descriptor.
+[[nodiscard]] bool adopt_inherited_socket(const char* prog, int fd);
+
 /// A backend served in this process, reachable through `channel` exactly as a
 /// helper is through its socket: same service, same messages.
 struct InProcessBackend {
