@@ -49,30 +49,14 @@ def main():
     prog = os.path.abspath(args.program).rstrip(os.sep)
     ppy = os.path.abspath(args.ppy)
     cwd = os.path.dirname(prog)
-    differential.FIXTURES = differential.Fixtures(prog)  # NAME.args, NAME.stdin, NAME.files/
-    if os.path.isdir(prog):
-        py = differential.run([sys.executable, os.path.join(HERE, "..", "programs", "pyrun.py"), prog], cwd, args.timeout,
-                              program=True)
-        expected_path = prog + ".expected"
-    else:
-        with open(prog, encoding="utf-8") as f:
-            if not differential.is_program(f.read()):
-                print(f"{prog}: not a program (no __main__ guard, no module-level call); skipped")
-                return 77
-        py = differential.run([sys.executable, "-c", differential.PY_RUNNER, prog], cwd, args.timeout, program=True)
-        expected_path = os.path.splitext(prog)[0] + ".expected"
-    error_line = None
-    if os.path.exists(os.path.splitext(expected_path)[0] + ".error"):
-        with open(os.path.splitext(expected_path)[0] + ".error", encoding="utf-8") as f:
-            error_line = f.read().strip()
+    oracle = differential.python3_oracle(prog, args.timeout)
+    if oracle is None:
+        return 77
+    py, expected_path, error_line = oracle
     problems = []
     compilers = {"c": (shutil.which("cc"), ["-std=c11"]), "cpp": (shutil.which("c++"), ["-std=c++17"])}
     with tempfile.TemporaryDirectory(prefix="ppy-c-differential-") as tmp:
-        target = os.path.join(tmp, os.path.basename(prog))
-        if os.path.isdir(prog):
-            shutil.copytree(prog, target, ignore=shutil.ignore_patterns(".ppy-cache", "__pycache__"))
-        else:
-            shutil.copyfile(prog, target)
+        target = differential.copy_program(prog, tmp)
         for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
             source = target
             if os.path.isdir(target) or imports_stdlib(target):

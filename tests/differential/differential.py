@@ -279,6 +279,35 @@ def road_command(ppy, road, level, prog, scratch):
     return [exe], None
 
 
+def python3_oracle(prog, timeout):
+    """python3's run of a corpus entry, as its user runs it, with the entry's fixtures
+    (NAME.args, NAME.stdin, NAME.files/) and stdout block-buffered into a pipe (the
+    oracle of where output is flushed): (result, path of `<name>.expected`, the line of
+    `<name>.error` or None). None for a file that is not a program (it says so)."""
+    global FIXTURES
+    os.environ.pop("PYTHONUNBUFFERED", None)
+    FIXTURES = Fixtures(prog)
+    cwd = os.path.dirname(prog)
+    if os.path.isdir(prog):
+        # A project folder: python3 runs it as tests/programs/pyrun.py does.
+        pyrun = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs", "pyrun.py")
+        py = run([sys.executable, pyrun, prog], cwd, timeout, program=True)
+        expected_path = prog + ".expected"
+    else:
+        with open(prog, encoding="utf-8") as f:
+            if not is_program(f.read()):
+                print(f"{prog}: not a program (no __main__ guard, no module-level call); skipped")
+                return None
+        py = run([sys.executable, "-c", PY_RUNNER, prog], cwd, timeout, program=True)
+        expected_path = os.path.splitext(prog)[0] + ".expected"
+    error_line = None
+    error_path = os.path.splitext(expected_path)[0] + ".error"
+    if os.path.exists(error_path):
+        with open(error_path, encoding="utf-8") as f:
+            error_line = f.read().strip()
+    return py, expected_path, error_line
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ppy", required=True)
@@ -295,41 +324,19 @@ def main():
     prog = os.path.abspath(args.program).rstrip(os.sep)
     ppy = os.path.abspath(args.ppy)
     cwd = os.path.dirname(prog)
-    global FIXTURES
-    # python3 as a program's user runs it: stdout block-buffered into a pipe (the
-    # oracle of where output is flushed), whatever this shell asked of it.
-    os.environ.pop("PYTHONUNBUFFERED", None)
-    if not args.refused:
-        FIXTURES = Fixtures(prog)
     if args.refused:
         return refused(ppy, prog, args.timeout)
+    oracle = python3_oracle(prog, args.timeout)
+    if oracle is None:
+        return 77
+    py, expected_path, error_line = oracle
     problems = []
-    if os.path.isdir(prog):
-        # A project folder: python3 runs it as tests/programs/pyrun.py does.
-        pyrun = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs", "pyrun.py")
-        py = run([sys.executable, pyrun, prog], cwd, args.timeout, program=True)
-        expected_path = prog + ".expected"
-    else:
-        with open(prog, encoding="utf-8") as f:
-            if not is_program(f.read()):
-                print(f"{prog}: not a program (no __main__ guard, no module-level call); skipped")
-                return 77
-        py = run([sys.executable, "-c", PY_RUNNER, prog], cwd, args.timeout, program=True)
-        expected_path = os.path.splitext(prog)[0] + ".expected"
-    if os.path.basename(prog) == "main.ppy" and not os.path.exists(expected_path):
-        expected_path = os.path.dirname(prog) + ".expected"
     if os.path.exists(expected_path):
         with open(expected_path, encoding="utf-8") as f:
             expected = f.read()
         if py[1] != expected:
             problems.append(f"python3's stdout no longer matches {os.path.basename(expected_path)}:\n"
                             + diff(expected, py[1], "expected", "python3"))
-
-    error_line = None
-    error_path = os.path.splitext(expected_path)[0] + ".error"
-    if os.path.exists(error_path):
-        with open(error_path, encoding="utf-8") as f:
-            error_line = f.read().strip()
 
     scratch = tempfile.mkdtemp(prefix="ppy-differential-")
     if args.backend:

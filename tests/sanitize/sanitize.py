@@ -37,19 +37,10 @@ def main():
     ppy = os.path.abspath(args.ppy)
     cwd = os.path.dirname(prog)
     name = os.path.relpath(prog, os.path.dirname(cwd))
-    # The program's fixtures (NAME.args, NAME.stdin, NAME.files/) and python3's
-    # buffering into a pipe, as the differential suite runs it.
-    os.environ.pop("PYTHONUNBUFFERED", None)
-    differential.FIXTURES = differential.Fixtures(prog)
-    if os.path.isdir(prog):
-        pyrun = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs", "pyrun.py")
-        py = differential.run([sys.executable, pyrun, prog], cwd, args.timeout, program=True)
-    else:
-        with open(prog, encoding="utf-8") as f:
-            if not differential.is_program(f.read()):
-                print(f"{prog}: not a program; skipped")
-                return 77
-        py = differential.run([sys.executable, "-c", differential.PY_RUNNER, prog], cwd, args.timeout, program=True)
+    oracle = differential.python3_oracle(prog, args.timeout)
+    if oracle is None:
+        return 77
+    py = oracle[0]
 
     problems = []
     with tempfile.TemporaryDirectory(prefix="ppy-sanitize-") as scratch:
