@@ -70,25 +70,6 @@ const char* math_function(ir::CoreOp k) {
   }
 }
 
-/// The predicate that holds exactly when `p` does not, on integers.
-ir::Predicate inverse(ir::Predicate p) {
-  switch (p) {
-    case ir::Predicate::Eq:
-      return ir::Predicate::Ne;
-    case ir::Predicate::Ne:
-      return ir::Predicate::Eq;
-    case ir::Predicate::Lt:
-      return ir::Predicate::Ge;
-    case ir::Predicate::Le:
-      return ir::Predicate::Gt;
-    case ir::Predicate::Gt:
-      return ir::Predicate::Le;
-    case ir::Predicate::Ge:
-      return ir::Predicate::Lt;
-  }
-  return p;
-}
-
 }  // namespace
 
 Expr CWriter::expr(const ir::Value* v) {
@@ -115,7 +96,7 @@ Expr CWriter::negate(const ir::Value* v) {
     if (k == ir::CoreOp::Cmp) {
       // NaN compares false both ways: only == and != turn around for floats.
       std::optional<ir::Predicate> p = ir::predicate_of(*d);
-      if (p && (!flt || *p == ir::Predicate::Eq || *p == ir::Predicate::Ne)) return compare(*d, inverse(*p));
+      if (p && (!flt || *p == ir::Predicate::Eq || *p == ir::Predicate::Ne)) return compare(*d, ir::negated(*p));
     }
     if (k == ir::CoreOp::Xor && d->result(0)->type().is_bool() && is_true(d->operand(1))) return expr(d->operand(0));
   }

@@ -39,7 +39,7 @@ Expr ModuleWriter::negate(const ir::Value* v) {
       case ir::CoreOp::Cmp:
         if (d->operand(0)->type().is_float()) break;
         if (std::optional<ir::Predicate> p = ir::predicate_of(*d))
-          return {str_cat(paren(expr(d->operand(0)), kCmp + 1), " ", cmp_symbol(inverse(*p)), " ",
+          return {str_cat(paren(expr(d->operand(0)), kCmp + 1), " ", cmp_symbol(ir::negated(*p)), " ",
                           paren(expr(d->operand(1)), kCmp + 1)),
                   kCmp};
         break;

@@ -49,24 +49,6 @@ std::string hex_literal(__int128 v) {
 
 }  // namespace
 
-ir::Predicate inverse(ir::Predicate p) {
-  switch (p) {
-    case ir::Predicate::Eq:
-      return ir::Predicate::Ne;
-    case ir::Predicate::Ne:
-      return ir::Predicate::Eq;
-    case ir::Predicate::Lt:
-      return ir::Predicate::Ge;
-    case ir::Predicate::Le:
-      return ir::Predicate::Gt;
-    case ir::Predicate::Gt:
-      return ir::Predicate::Le;
-    case ir::Predicate::Ge:
-      return ir::Predicate::Lt;
-  }
-  return p;
-}
-
 std::string_view str_attr(const ir::Operation& op, std::string_view key) {
   const ir::Attribute* a = op.attr(key);
   return a && a->is<std::string>() ? std::string_view(a->as_string()) : std::string_view();
@@ -108,7 +90,7 @@ ModuleWriter::Bounds ModuleWriter::implied(const ir::Value* c, bool truth) {
   std::optional<ir::Predicate> pred = ir::predicate_of(*d);
   if (!pred) return b;
   using P = ir::Predicate;
-  P p = truth ? *pred : inverse(*pred);
+  P p = truth ? *pred : ir::negated(*pred);
   const ir::Value* x = d->operand(0);
   const ir::Value* y = d->operand(1);
   if (p == P::Gt || p == P::Ge) {

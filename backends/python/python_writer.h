@@ -38,9 +38,6 @@ std::string_view str_attr(const ir::Operation& op, std::string_view key);
 /// i64 or index: a Python int.
 bool int_type(ir::Type t);
 
-/// The predicate that holds exactly when `p` does not (`lt` -> `ge`).
-[[nodiscard]] ir::Predicate inverse(ir::Predicate p);
-
 /// An integer division whose divisor is a constant other than -1, which
 /// cannot overflow (only INT64_MIN // -1 does).
 bool safe_divisor(const ir::Operation& op);

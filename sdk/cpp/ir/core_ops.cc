@@ -202,6 +202,12 @@ std::optional<Predicate> parse_predicate(std::string_view s) {
 
 std::string_view predicate_name(Predicate p) { return kPredicateNames[static_cast<size_t>(p)]; }
 
+Predicate negated(Predicate p) {
+  constexpr Predicate kNegated[] = {Predicate::Ne, Predicate::Eq, Predicate::Ge,
+                                    Predicate::Gt, Predicate::Le, Predicate::Lt};
+  return kNegated[static_cast<size_t>(p)];
+}
+
 std::optional<Predicate> predicate_of(const Operation& op) {
   const std::string* s = attr_if<std::string>(op, "predicate");
   return s ? parse_predicate(*s) : std::nullopt;

@@ -99,6 +99,29 @@ TEST(CoreOps, Predicates) {
   for (size_t i = 0; i < 6; ++i) EXPECT_EQ(predicate_name(static_cast<Predicate>(i)), cmp->variants[i]);
 }
 
+TEST(CoreOps, NegatedPredicateHoldsExactlyWhenTheOtherDoesNot) {
+  auto holds = [](Predicate p, int a, int b) {
+    switch (p) {
+      case Predicate::Eq:
+        return a == b;
+      case Predicate::Ne:
+        return a != b;
+      case Predicate::Lt:
+        return a < b;
+      case Predicate::Le:
+        return a <= b;
+      case Predicate::Gt:
+        return a > b;
+      case Predicate::Ge:
+        return a >= b;
+    }
+    return false;
+  };
+  for (auto p : {Predicate::Eq, Predicate::Ne, Predicate::Lt, Predicate::Le, Predicate::Gt, Predicate::Ge})
+    for (int a = -1; a <= 1; ++a)
+      for (int b = -1; b <= 1; ++b) EXPECT_NE(holds(p, a, b), holds(negated(p), a, b)) << predicate_name(p);
+}
+
 TEST(CoreOps, GuardTableIsDocsRuntimeGuards) {
   EXPECT_EQ(guard_exception(GuardKind::Overflow), (GuardException{"OverflowError", "integer overflow"}));
   EXPECT_EQ(guard_exception(GuardKind::Bounds), (GuardException{"IndexError", "list index out of range"}));

@@ -188,6 +188,10 @@ enum class Predicate : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 [[nodiscard]] std::string_view predicate_name(Predicate p);
 /// The predicate of a core.cmp, or nullopt when it has none (or an unknown one).
 [[nodiscard]] std::optional<Predicate> predicate_of(const Operation& op);
+/// The predicate that holds exactly when `p` does not on integers (`lt` -> `ge`):
+/// a backend writes a negated comparison as the opposite one. Not for floats,
+/// where NaN makes both false.
+[[nodiscard]] Predicate negated(Predicate p);
 
 // ---- Guards ----------------------------------------------------------------------
 
