@@ -59,16 +59,21 @@ PPY_RT_API void ppy_exc_set(const char* name, const char* message) {
   ppy_rt_set_error(PPY_STR_BYTES(n), PPY_STR_BYTES(m));
 }
 
-/** Whether word `w` (`wl` bytes) is one of the space-separated `words`. */
-static int ppy_exc_word_in(const char* w, size_t wl, const char* words) {
-  for (const char* c = words; *c;) {
-    const char* end = strchr(c, ' ');
-    size_t cl = end ? (size_t)(end - c) : strlen(c);
-    if (cl == wl && memcmp(c, w, wl) == 0) return 1;
-    c += cl;
-    while (*c == ' ') ++c;
+/** Whether word `w` (`wl` bytes) is one of the space-separated `words` (`n`
+ * bytes). By lengths, no strlen or strchr: a handler tests every raise that
+ * reaches it (issue 32). */
+static int ppy_exc_word_in(const char* w, size_t wl, const char* words, size_t n) {
+  for (size_t i = 0; i < n;) {
+    const char* sp = (const char*)memchr(words + i, ' ', n - i);
+    size_t cl = sp ? (size_t)(sp - (words + i)) : n - i;
+    if (cl == wl && memcmp(words + i, w, wl) == 0) return 1;
+    i += cl + 1;
   }
   return 0;
+}
+
+static int ppy_exc_is(const ppy_str* s, const char* text, size_t n) {
+  return (size_t)s->len == n && memcmp(PPY_STR_BYTES(s), text, n) == 0;
 }
 
 /** Whether an exception is caught by an `except` whose `classes` are the
@@ -78,16 +83,17 @@ static int ppy_exc_word_in(const char* w, size_t wl, const char* words) {
  * any of which may match; `BaseException` catches everything the subset
  * raises, `Exception` everything but SystemExit. */
 PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) {
-  const char* c = PPY_STR_BYTES(classes);
-  if (strcmp(c, "BaseException") == 0) return 1;
+  if (ppy_exc_is(classes, "BaseException", 13)) return 1;
   /* io (issue 33): SystemExit derives from BaseException, not Exception. */
-  if (strcmp(c, "Exception") == 0) return strcmp(PPY_STR_BYTES(name), "SystemExit") != 0;
-  for (const char* n = PPY_STR_BYTES(name); *n;) {
-    const char* end = strchr(n, ' ');
-    size_t nl = end ? (size_t)(end - n) : strlen(n);
-    if (ppy_exc_word_in(n, nl, c)) return 1;
-    n += nl;
-    while (*n == ' ') ++n;
+  if (ppy_exc_is(classes, "Exception", 9)) return !ppy_exc_is(name, "SystemExit", 10);
+  const char* n = PPY_STR_BYTES(name);
+  const char* c = PPY_STR_BYTES(classes);
+  size_t nl = (size_t)name->len, cl = (size_t)classes->len;
+  for (size_t i = 0; i < nl;) {
+    const char* sp = (const char*)memchr(n + i, ' ', nl - i);
+    size_t wl = sp ? (size_t)(sp - (n + i)) : nl - i;
+    if (wl && ppy_exc_word_in(n + i, wl, c, cl)) return 1;
+    i += wl + 1;
   }
   return 0;
 }
