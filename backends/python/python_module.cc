@@ -15,14 +15,22 @@ namespace python {
 
 absl::StatusOr<std::string> ModuleWriter::run() {
   // Python names of the module's functions, and the modules it calls into.
-  for (auto& f : m_.functions()) {
-    if (f->is_declaration()) continue;
-    std::string n = source::identifier(last_part(qualname(*f)));
-    if (n.empty() || python_reserved().count(n) || used_names_.count(n)) n = source::identifier(f->name());
-    while (used_names_.count(n)) n += "_";
-    used_names_.insert(n);
-    fn_names_[f->name()] = n;
-  }
+  // The module's own functions first (`module.f`): another module calls them by
+  // that last part, so a method of the same name (`Class.__init__` beside the
+  // module's code `__init__`, issue 32) must not take it.
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto& f : m_.functions()) {
+      if (f->is_declaration()) continue;
+      std::string q = qualname(*f);
+      bool own = q.size() > m_.name().size() && q.starts_with(m_.name() + ".") &&
+                 q.find('.', m_.name().size() + 1) == std::string::npos;
+      if (own != (pass == 0)) continue;
+      std::string n = source::identifier(last_part(q));
+      if (n.empty() || python_reserved().count(n) || used_names_.count(n)) n = source::identifier(f->name());
+      while (used_names_.count(n)) n += "_";
+      used_names_.insert(n);
+      fn_names_[f->name()] = n;
+    }
   for (auto& f : m_.functions()) {
     if (!f->is_declaration()) continue;
     std::string q = qualname(*f);

@@ -8,23 +8,47 @@
 /** `raise NAME(message)`: as a guard raises (ends the program, or returns
  * to the innermost ppy_rt_try). The strings stay reachable from the runtime's
  * state, which the collector scans. */
+static void ppy_exc_give(const ppy_str* name, const ppy_str* message, const ppy_str* classes);
+
 PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise(const ppy_str* name, const ppy_str* message) {
+  ppy_exc_give(name, message, name);
   ppy_rt_raise(PPY_STR_BYTES(name), PPY_STR_BYTES(message));
 }
 
 static ppy_str* ppy_str_of_c(const char* s) { return ppy_str_literal(s ? s : "", s ? (int64_t)strlen(s) : 0); }
 
+/* Faster raising and catching (issue 32): the strs the last raise of compiled
+ * code was given (its name, message and classes). A handler asks for them
+ * back (ppy_exc_name, _message, _classes) and gets the same strs, not copies,
+ * while the runtime's state still points at their bytes; a raise of the
+ * runtime itself (C strings) is copied as before. Static, so the collector
+ * keeps them. */
+enum { PPY_EXC_NAME, PPY_EXC_MESSAGE, PPY_EXC_CLASSES };
+static const ppy_str* ppy_exc_given[3];
+
+static void ppy_exc_give(const ppy_str* name, const ppy_str* message, const ppy_str* classes) {
+  ppy_exc_given[PPY_EXC_NAME] = name;
+  ppy_exc_given[PPY_EXC_MESSAGE] = message;
+  ppy_exc_given[PPY_EXC_CLASSES] = classes;
+}
+
+static ppy_str* ppy_exc_answer(const char* bytes, int which) {
+  const ppy_str* s = ppy_exc_given[which];
+  if (s && bytes == PPY_STR_BYTES(s)) return (ppy_str*)s;
+  return ppy_str_of_c(bytes);
+}
+
 /** The class name of the exception the innermost ppy_rt_try caught. */
 PPY_RT_API ppy_str* ppy_exc_name(void) {
   const char *name, *message;
   ppy_rt_last_error(&name, &message);
-  return ppy_str_of_c(name);
+  return ppy_exc_answer(name, PPY_EXC_NAME);
 }
 /** Its message (`str(e)`). */
 PPY_RT_API ppy_str* ppy_exc_message(void) {
   const char *name, *message;
   ppy_rt_last_error(&name, &message);
-  return ppy_str_of_c(message);
+  return ppy_exc_answer(message, PPY_EXC_MESSAGE);
 }
 
 /** Records a caught exception for an embedder that catches raises itself (the
@@ -35,16 +59,21 @@ PPY_RT_API void ppy_exc_set(const char* name, const char* message) {
   ppy_rt_set_error(PPY_STR_BYTES(n), PPY_STR_BYTES(m));
 }
 
-/** Whether word `w` (`wl` bytes) is one of the space-separated `words`. */
-static int ppy_exc_word_in(const char* w, size_t wl, const char* words) {
-  for (const char* c = words; *c;) {
-    const char* end = strchr(c, ' ');
-    size_t cl = end ? (size_t)(end - c) : strlen(c);
-    if (cl == wl && memcmp(c, w, wl) == 0) return 1;
-    c += cl;
-    while (*c == ' ') ++c;
+/** Whether word `w` (`wl` bytes) is one of the space-separated `words` (`n`
+ * bytes). By lengths, no strlen or strchr: a handler tests every raise that
+ * reaches it (issue 32). */
+static int ppy_exc_word_in(const char* w, size_t wl, const char* words, size_t n) {
+  for (size_t i = 0; i < n;) {
+    const char* sp = (const char*)memchr(words + i, ' ', n - i);
+    size_t cl = sp ? (size_t)(sp - (words + i)) : n - i;
+    if (cl == wl && memcmp(words + i, w, wl) == 0) return 1;
+    i += cl + 1;
   }
   return 0;
+}
+
+static int ppy_exc_is(const ppy_str* s, const char* text, size_t n) {
+  return (size_t)s->len == n && memcmp(PPY_STR_BYTES(s), text, n) == 0;
 }
 
 /** Whether an exception is caught by an `except` whose `classes` are the
@@ -54,16 +83,17 @@ static int ppy_exc_word_in(const char* w, size_t wl, const char* words) {
  * any of which may match; `BaseException` catches everything the subset
  * raises, `Exception` everything but SystemExit. */
 PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) {
-  const char* c = PPY_STR_BYTES(classes);
-  if (strcmp(c, "BaseException") == 0) return 1;
+  if (ppy_exc_is(classes, "BaseException", 13)) return 1;
   /* io (issue 33): SystemExit derives from BaseException, not Exception. */
-  if (strcmp(c, "Exception") == 0) return strcmp(PPY_STR_BYTES(name), "SystemExit") != 0;
-  for (const char* n = PPY_STR_BYTES(name); *n;) {
-    const char* end = strchr(n, ' ');
-    size_t nl = end ? (size_t)(end - n) : strlen(n);
-    if (ppy_exc_word_in(n, nl, c)) return 1;
-    n += nl;
-    while (*n == ' ') ++n;
+  if (ppy_exc_is(classes, "Exception", 9)) return !ppy_exc_is(name, "SystemExit", 10);
+  const char* n = PPY_STR_BYTES(name);
+  const char* c = PPY_STR_BYTES(classes);
+  size_t nl = (size_t)name->len, cl = (size_t)classes->len;
+  for (size_t i = 0; i < nl;) {
+    const char* sp = (const char*)memchr(n + i, ' ', nl - i);
+    size_t wl = sp ? (size_t)(sp - (n + i)) : nl - i;
+    if (wl && ppy_exc_word_in(n + i, wl, c, cl)) return 1;
+    i += wl + 1;
   }
   return 0;
 }
@@ -78,8 +108,17 @@ PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) 
 PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise_object(const ppy_str* classes, const ppy_str* message, void* object) {
   const char* c = PPY_STR_BYTES(classes);
   const char* end = strchr(c, ' ');
-  const char* name = end ? PPY_STR_BYTES(ppy_str_literal(c, (int64_t)(end - c))) : c;
-  ppy_rt_raise_object(name, PPY_STR_BYTES(message), object, c);
+  /* The name (the first class) of the class raised last is made once, not at every raise (issue 32). */
+  static const ppy_str* last_name;
+  const ppy_str* name = classes;
+  if (end) {
+    int64_t n = (int64_t)(end - c);
+    if (!last_name || last_name->len != n || memcmp(PPY_STR_BYTES(last_name), c, (size_t)n) != 0)
+      last_name = ppy_str_literal(c, n);
+    name = last_name;
+  }
+  ppy_exc_give(name, message, classes);
+  ppy_rt_raise_object(PPY_STR_BYTES(name), PPY_STR_BYTES(message), object, c);
 }
 
 /** The caught exception's instance (NULL for a builtin exception). */
@@ -95,7 +134,7 @@ PPY_RT_API ppy_str* ppy_exc_classes(void) {
   void* object;
   const char* classes;
   ppy_rt_last_object(&object, &classes);
-  return ppy_str_of_c(classes);
+  return ppy_exc_answer(classes, PPY_EXC_CLASSES);
 }
 
 /** After ppy_exc_set: the caught exception's instance and classes. */

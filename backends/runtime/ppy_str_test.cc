@@ -171,6 +171,12 @@ TEST_F(Str, ExceptionsMatchTheClassesAnExceptNames) {
   EXPECT_FALSE(ppy_exc_matches(S("IndexError"), S("KeyError")));
   EXPECT_FALSE(ppy_exc_matches(S("Key"), S("KeyError")));
   EXPECT_FALSE(ppy_exc_matches(S("KeyError"), S("Key")));
+  // issue 32: an exception class's classes (module.Name outside the entry), read by their lengths.
+  EXPECT_TRUE(ppy_exc_matches(S("shop.stock.OutOfStock ValueError"), S("ValueError UnicodeDecodeError")));
+  EXPECT_FALSE(ppy_exc_matches(S("shop.stock.OutOfStock ValueError"), S("OutOfStock")));
+  EXPECT_TRUE(ppy_exc_matches(S("Missing  AppError Exception"), S("AppError")));
+  EXPECT_FALSE(ppy_exc_matches(S("SystemExit"), S("Exception")));
+  EXPECT_TRUE(ppy_exc_matches(S("SystemExit"), S("BaseException")));
   Raised r = raised([] { ppy_exc_raise(S("KeyError"), S("'k'")); });
   EXPECT_EQ(r.name, "KeyError");
   EXPECT_EQ(r.message, "'k'");
@@ -188,6 +194,18 @@ TEST_F(Str, ATryReturnsTheStatusAndKeepsWhatWasRaised) {
   EXPECT_EQ(reached, 1);
   EXPECT_EQ(T(ppy_exc_name()), "ValueError");
   EXPECT_EQ(T(ppy_exc_message()), "bad input");
+  // issue 32: a handler gets the strs of the raise back, not copies.
+  static ppy_str* given[3];
+  given[0] = S("shop.stock.OutOfStock ValueError");
+  given[1] = S("milk: 3 left");
+  given[2] = S("object");
+  auto object = +[](void*) { ppy_exc_raise_object(given[0], given[1], given[2]); };
+  EXPECT_EQ(ppy_rt_try(object, nullptr), 1);
+  EXPECT_EQ(ppy_exc_classes(), given[0]);
+  EXPECT_EQ(ppy_exc_message(), given[1]);
+  EXPECT_EQ(ppy_exc_object(), given[2]);
+  EXPECT_EQ(T(ppy_exc_name()), "shop.stock.OutOfStock");
+  EXPECT_EQ(ppy_exc_name(), ppy_exc_name());  // made once
   auto fine = +[](void* arg) { *static_cast<int*>(arg) += 10; };
   EXPECT_EQ(ppy_rt_try(fine, &reached), 0);
   EXPECT_EQ(reached, 11);

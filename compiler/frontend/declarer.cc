@@ -8,6 +8,7 @@
 #include "checker.h"
 #include "dunder_methods.h"
 #include "builtin_exceptions.h"
+#include "class_ids.h"
 #include "exception_classes.h"
 #include "iter_protocol.h"
 #include "field_init.h"
@@ -777,7 +778,7 @@ class Declarer {
 
   /// Type ids in preorder, from 1: a class and its subclasses are one range.
   void number_classes() {
-    int64_t next = 1;
+    int64_t next = first_class_id(m_.name, m_.is_entry);  // unique in the project (class_ids.h)
     std::function<void(Ty)> visit = [&](Ty t) {
       ClassInfo& c = *class_info(t);
       c.tid = next++;

@@ -1,5 +1,7 @@
 #include "exception_classes.h"
 
+#include "class_ids.h"
+
 namespace ppy::frontend {
 
 void make_exception_class(ClassInfo& c, std::string_view builtin) {
@@ -19,8 +21,9 @@ bool has_own_fields(const ClassInfo& c) {
 }
 
 std::string exception_classes(const ClassInfo& c) {
-  std::string out = c.name;
-  for (Ty b = c.base; b != Ty::Error; b = class_info(b)->base) out.append(" ").append(class_info(b)->name);
+  std::string out = exception_class_name(c);  // module.Name outside the entry (class_ids.h)
+  for (Ty b = c.base; b != Ty::Error; b = class_info(b)->base)
+    out.append(" ").append(exception_class_name(*class_info(b)));
   return out.append(" ").append(c.exception_base);
 }
 

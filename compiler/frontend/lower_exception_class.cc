@@ -2,6 +2,7 @@
 // instance's hidden fields (its classes, str() and reprs of its arguments),
 // BaseException's __init__, raising an instance.
 #include "exception_classes.h"
+#include "exception_init_args.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -35,6 +36,7 @@ void FunctionLowerer::init_exception(Value* obj, Ty cls, const Expr& ctor, const
   const ClassInfo& c = *class_info(cls);
   const FuncInfo* init = nullptr;
   if (auto it = c.methods.find("__init__"); it != c.methods.end()) init = &method(it->second, "__init__");
+  if (init && init->def && init_refills_args_first(*init->def)) return;  // exception_init_args.h
   std::vector<Value*> given;
   std::vector<Ty> types;
   for (size_t i = 1; i < ctor.kids.size() && i - 1 < args.size(); ++i) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "builtin_exceptions.h"
+#include "class_ids.h"
 #include "exception_classes.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
@@ -170,7 +171,8 @@ void FunctionLowerer::try_except(const Stmt& s) {
     for (const std::string& c : h.classes) {
       // A class of the module: its name, which the classes of its instances and its subclasses' list.
       bool own = m_.classes.count(c) && is_exception_class(m_.classes.at(c));
-      Value* m = rt("ppy_exc_matches", {classes, str_literal(own ? c : caught_by(c), h.pos)}, Type::i64(), h.pos);
+      std::string named = own ? exception_class_name(*class_info(m_.classes.at(c))) : caught_by(c);  // class_ids.h
+      Value* m = rt("ppy_exc_matches", {classes, str_literal(named, h.pos)}, Type::i64(), h.pos);
       Value* b = cmp("ne", m, const_i64(0, h.pos), h.pos);
       hit = hit ? or_(hit, b, h.pos) : b;
     }
