@@ -309,6 +309,13 @@ class BodyChecker {
   void raise_value(Stmt& s);
   /// `raise ... from cause`: an exception or None, evaluated and dropped.
   void raise_cause(Stmt& s);
+  // --- e.args and repr(e) (issue 32: check_exception_args.cc) ---
+  /// Whether attribute `e` of a value of type `bt` is an exception's `args`.
+  bool is_exception_args(const Expr& e, Ty bt);
+  /// `e.args` rewritten to a tuple display of its arguments and checked.
+  Ty exception_args_value(Expr& e, Ty bt);
+  /// `repr(e)` of a caught builtin exception, rewritten to str operations and checked.
+  Ty exception_repr(Expr& e);
   /// What `except h.classes as e` binds `e` to: the classes' common exception class, else Exc.
   Ty handler_type(Handler& h);
   // --- special methods (check_dunder.cc): operators rewritten into method calls ---

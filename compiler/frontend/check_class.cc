@@ -26,7 +26,7 @@ ClassInfo* BodyChecker::method_class() const {
 Ty BodyChecker::field_read(Expr& e, Ty bt) {
   ClassInfo& c = *class_info(bt);
   if (!e.str.empty() && e.str[0] == '\x02' && !match_field(e, c)) return Ty::Error;  // issue 32 (check_union.cc)
-  int i = is_hidden_field(e.str) ? -1 : c.field(e.str);
+  int i = is_hidden_field(e.str) && e.target != "exc.argv" ? -1 : c.field(e.str);  // exc.argv: e.args
   if (i < 0 && c.methods.count(str_cat("@property:", e.str))) {  // a property: its getter's call
     std::string name = e.str;
     return dunder_call(e, std::move(e.kids[0]), name.c_str(), {});

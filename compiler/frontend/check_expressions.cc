@@ -412,6 +412,7 @@ Ty BodyChecker::attribute(Expr& e) {
     }
   }
   Ty bt = value(*e.kids[0], Ty::Error);
+  if (is_exception_args(e, bt)) return exception_args_value(e, bt);  // issue 32 (check_exception_args.cc)
   if (is_class(bt)) return field_read(e, bt);
   if (is_optional(bt) && is_class(optional_inner(bt))) {
     maybe_none(*e.kids[0]);

@@ -49,7 +49,7 @@ TEST(ExceptionClasses, HiddenFieldsAndClasses) {
   ClassInfo base, sub;
   base.name = "AppError";
   make_exception_class(base, "ValueError");
-  EXPECT_EQ(base.fields.size(), 3u);
+  EXPECT_EQ(base.fields.size(), 4u);  // __classes, __str, __args, __argv (e.args)
   EXPECT_FALSE(has_own_fields(base));
   EXPECT_TRUE(is_hidden_field("__classes"));
   EXPECT_EQ(exception_classes(base), "AppError ValueError");

@@ -126,6 +126,7 @@ Ty BodyChecker::str_call(Expr& e) {
   Ty t = value(*e.kids[1], Ty::Error);
   if (t == Ty::Error) return t;
   if (t == Ty::Exc && n == "str") return Ty::Str;  // the exception's message
+  if (t == Ty::Exc) return exception_repr(e);       // issue 32 (check_exception_args.cc)
   if (is_class(t) || holds_object(t)) return check_printable(*e.kids[1]) ? Ty::Str : Ty::Error;
   if (!is_numeric(t) && t != Ty::Str && !is_list(t) && !is_tuple(t) && !is_optional(t) && !is_none_value(t) && !is_dict(t) &&
       !is_set(t)) {

@@ -31,6 +31,7 @@
 #include <iterator>
 
 #include "body_checker.h"
+#include "exit_arguments.h"
 #include "expr_build.h"
 #include "object_list_helpers.h"
 #include "ppy/util/str_cat.h"
@@ -72,7 +73,10 @@ void prepare_exit_methods(ModuleAst& ast) {
       FuncDef& f = *m->def;
       bool unread = true;
       for (size_t i = 1; i < 4; ++i) unread = unread && !reads_name(f.body, f.params[i].name);
-      if (!unread) continue;  // annotated as written: refused there unless the types are the subset's
+      if (!unread) {  // `exc_type is None` and the like (exit_arguments.h); else refused at the `with`
+        exit_type_as_bool(f);
+        continue;
+      }
       for (size_t i = 1; i < 4; ++i) f.params[i].annotation = build::name("bool", f.params[i].pos);
     }
   }
@@ -114,9 +118,10 @@ ExprPtr method_of(const std::string& m, const char* name, std::vector<ExprPtr> a
   return build::call(build::with_kids(ExprKind::Attribute, p, std::move(kids), name), std::move(args), p);
 }
 
-ExprPtr exit_of(const std::string& m, Pos p) {
+/// `m.__exit__(raised, False, False)`: `raised` is what an `exc_type` read as a bool gets.
+ExprPtr exit_of(const std::string& m, Pos p, bool raised = false) {
   std::vector<ExprPtr> args;
-  for (int i = 0; i < 3; ++i) args.push_back(bool_lit(false, p));
+  for (int i = 0; i < 3; ++i) args.push_back(bool_lit(i == 0 && raised, p));
   return method_of(m, "__exit__", std::move(args), p);
 }
 
@@ -145,7 +150,11 @@ void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i) {
   exit_fn = m_.func(str_cat(ty_name(c.methods["__exit__"]), ".__exit__"));
   Ty result = exit_fn ? exit_fn->result : Ty::Error;
   bool unread = exit_fn && exit_fn->def && exit_fn->params.size() == 4;
-  for (size_t k = 1; unread && k < 4; ++k) unread = !reads_name(exit_fn->def->body, exit_fn->def->params[k].name);
+  // issue 32: an `exc_type` tested for None (exit_arguments.h) is read as a bool.
+  bool type_as_bool = unread && exit_fn->def->params[1].annotation &&
+                      exit_fn->def->params[1].annotation->ival == kExitTypeAsBool;
+  for (size_t k = type_as_bool ? 2 : 1; unread && k < 4; ++k)
+    unread = !reads_name(exit_fn->def->body, exit_fn->def->params[k].name);
   if (exit_fn && !unread) {
     error(enter.value->kids[1]->pos, "E1010",
           str_cat(c.name,
@@ -178,12 +187,12 @@ void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i) {
   h.classes.push_back("BaseException");
   h.body.push_back(assign_stmt(ok, bool_lit(false, p), p));
   if (result == Ty::None) {
-    h.body.push_back(make_expr_stmt(exit_of(mgr, p), p));
+    h.body.push_back(make_expr_stmt(exit_of(mgr, p, true), p));
     h.body.push_back(make_stmt(StmtKind::Raise, p));
   } else {
     StmtPtr check = make_stmt(StmtKind::If, p);
     std::vector<ExprPtr> kids;
-    kids.push_back(exit_of(mgr, p));
+    kids.push_back(exit_of(mgr, p, true));
     check->value = build::with_kids(ExprKind::Unary, p, std::move(kids), "not");
     check->body.push_back(make_stmt(StmtKind::Raise, p));
     h.body.push_back(std::move(check));

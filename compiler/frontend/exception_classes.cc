@@ -8,11 +8,14 @@ void make_exception_class(ClassInfo& c, std::string_view builtin) {
   c.exception_base = std::string(builtin);
   for (std::string_view n : {kExcClassesField, kExcStrField, kExcArgsField})
     c.fields.emplace_back(std::string(n), Ty::Str);
+  c.fields.emplace_back(std::string(kExcArgvField), list_of(Ty::Str));  // e.args (exception_args.h)
 }
 
 bool is_exception_class(Ty t) { return is_class(t) && !class_info(t)->exception_base.empty(); }
 
-bool is_hidden_field(std::string_view n) { return n == kExcClassesField || n == kExcStrField || n == kExcArgsField; }
+bool is_hidden_field(std::string_view n) {
+  return n == kExcClassesField || n == kExcStrField || n == kExcArgsField || n == kExcArgvField;
+}
 
 bool has_own_fields(const ClassInfo& c) {
   for (auto& f : c.fields)

@@ -6,7 +6,8 @@
 ///   `__classes`  its class, then its bases up to the builtin one, space-separated
 ///                (what a raise hands the runtime: ppy_exc_raise_object);
 ///   `__str`      `str()` of its args (what `str(e)` gives without `__str__`);
-///   `__args`     the reprs of its args, comma-separated (`repr(e)`: `Name(args)`).
+///   `__args`     the reprs of its args, comma-separated (`repr(e)`: `Name(args)`);
+///   `__argv`     a list of each arg's `str()`, which `e.args` reads back (exception_args.h).
 /// The constructor's arguments fill them, as BaseException.__new__ does, and
 /// `super().__init__(...)` of the root class refills them.
 
@@ -20,6 +21,7 @@ namespace ppy::frontend {
 inline constexpr std::string_view kExcClassesField = "__classes";
 inline constexpr std::string_view kExcStrField = "__str";
 inline constexpr std::string_view kExcArgsField = "__args";
+inline constexpr std::string_view kExcArgvField = "__argv";
 /// The target a checked `super().__init__(...)` of an exception class's root
 /// names: BaseException's own, which lowering writes inline.
 inline constexpr std::string_view kBaseExceptionInit = "BaseException.__init__";

@@ -27,6 +27,11 @@ void FunctionLowerer::set_exception_args(Value* obj, Ty cls, const std::vector<V
   }
   field_set(obj, cls, std::string(kExcStrField), text, p);
   field_set(obj, cls, std::string(kExcArgsField), reprs ? reprs : str_literal("", p), p);
+  // e.args reads each argument back from its str() (exception_args.h).
+  Value* argv = new_list(list_of(Ty::Str), const_index(static_cast<int64_t>(args.size()), p), p);
+  for (size_t i = 0; i < args.size(); ++i)
+    emit("core.buffer_store", {str_of(args[i], types[i], p), argv, const_index(static_cast<int64_t>(i), p)}, {}, {}, p);
+  field_set(obj, cls, std::string(kExcArgvField), argv, p);
 }
 
 void FunctionLowerer::init_exception(Value* obj, Ty cls, const Expr& ctor, const std::vector<Value*>& args, Pos p) {

@@ -1,0 +1,148 @@
+// The body checker, `e.args` and `repr(e)` of exceptions (issue 32,
+// docs/language.md "Exceptions"), rewritten into what the checker already has
+// so that every road runs them as it runs a tuple display or a str:
+//
+//   e.args      of an instance of an exception class C (exception_args.h):
+//               (e.__argv[0], int(e.__argv[1]), ...)   (each read back from its str())
+//   e.args      of a builtin exception:  (str(e),)
+//   repr(e)     of a builtin exception:  f"{type(e).__name__}()" if str(e) == "" else
+//               type(e).__name__ + "(" + (str(e) if KeyError else repr(str(e))) + ")"
+#include "body_checker.h"
+#include "exception_args.h"
+#include "exception_classes.h"
+#include "expr_build.h"
+#include "ppy/util/str_cat.h"
+#include "types.h"
+
+namespace ppy::frontend::checking {
+namespace {
+
+/// A name or a field of one: what may be read again with no effect.
+bool rereadable(const Expr& x) {
+  if (x.kind == ExprKind::Name) return true;
+  return x.kind == ExprKind::Attribute && x.kids.size() == 1 && rereadable(*x.kids[0]);
+}
+
+ExprPtr call1(const char* f, ExprPtr a, Pos p) {
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(a));
+  return build::call(build::name(f, p), std::move(args), p);
+}
+
+ExprPtr compare_of(ExprPtr a, const char* op, ExprPtr b, Pos p) {
+  std::vector<ExprPtr> kids;
+  kids.push_back(std::move(a));
+  kids.push_back(std::move(b));
+  ExprPtr c = build::with_kids(ExprKind::Compare, p, std::move(kids));
+  c->ops.push_back(op);
+  return c;
+}
+
+ExprPtr if_exp(ExprPtr test, ExprPtr then, ExprPtr other, Pos p) {
+  std::vector<ExprPtr> kids;
+  kids.push_back(std::move(test));
+  kids.push_back(std::move(then));
+  kids.push_back(std::move(other));
+  return build::with_kids(ExprKind::IfExp, p, std::move(kids));
+}
+
+ExprPtr str_lit(const std::string& s, Pos p) { return build::node(ExprKind::Str, p, s); }
+
+/// `type(x).__name__`, which the checker lowers as the caught exception's name.
+ExprPtr type_name_of(const Expr& x, Pos p) {
+  return build::with_kids(
+      ExprKind::Attribute, p,
+      [&] {
+        std::vector<ExprPtr> k;
+        k.push_back(call1("type", build::clone(x), p));
+        return k;
+      }(),
+      "__name__");
+}
+
+}  // namespace
+
+bool BodyChecker::is_exception_args(const Expr& e, Ty bt) {
+  if (e.str != "args" || e.kids.size() != 1) return false;
+  if (bt == Ty::Exc) return true;
+  return is_exception_class(bt) && class_info(bt)->field("args") < 0 && !class_info(bt)->methods.count("args") &&
+         !class_info(bt)->methods.count("@property:args");
+}
+
+Ty BodyChecker::exception_args_value(Expr& e, Ty bt) {
+  Pos p = e.pos;
+  const Expr& x = *e.kids[0];
+  // The checked name of an `as e` of a class is its hidden local (`.e9_5`), which a dotted
+  // path cannot start with: the copies name `e` again.
+  auto reread = [&] {
+    ExprPtr c = build::clone(x);
+    Expr* n = c.get();
+    while (n->kind == ExprKind::Attribute) n = n->kids[0].get();
+    for (auto& [as, hidden] : exc_alias_)
+      if (n->kind == ExprKind::Name && hidden == n->str) n->str = as;
+    return c;
+  };
+  std::vector<ExprPtr> elems;
+  if (bt == Ty::Exc) {
+    elems.push_back(call1("str", build::clone(x), p));
+  } else {
+    std::vector<Ty> types;
+    std::string why;
+    if (!exception_args_types(m_, bt, types, why)) {
+      error(e.pos, "E1010", str_cat("e.args of '", class_info(bt)->name, "' is outside the ppy subset: ", why));
+      return Ty::Error;
+    }
+    if (!rereadable(x)) {
+      error(x.pos, "E1010",
+            "e.args of an expression other than a name or a field is outside the ppy subset (assign it to a local "
+            "first)");
+      return Ty::Error;
+    }
+    for (size_t i = 0; i < types.size(); ++i) {
+      std::vector<ExprPtr> sub;
+      ExprPtr argv = build::with_kids(
+          ExprKind::Attribute, p,
+          [&] {
+            std::vector<ExprPtr> k;
+            k.push_back(reread());
+            return k;
+          }(),
+          std::string(kExcArgvField));
+      argv->target = "exc.argv";
+      sub.push_back(std::move(argv));
+      sub.push_back(build::int_lit(static_cast<int64_t>(i), p));
+      ExprPtr s = build::with_kids(ExprKind::Subscript, p, std::move(sub));
+      if (types[i] == Ty::Int)
+        s = call1("int", std::move(s), p);
+      else if (types[i] == Ty::Float)
+        s = call1("float", std::move(s), p);
+      else if (types[i] == Ty::Bool)
+        s = compare_of(std::move(s), "==", str_lit("True", p), p);
+      elems.push_back(std::move(s));
+    }
+  }
+  ExprPtr out = build::with_kids(ExprKind::Tuple, p, std::move(elems));
+  e = std::move(*out);
+  return value(e, Ty::Error);
+}
+
+Ty BodyChecker::exception_repr(Expr& e) {
+  Pos p = e.pos;
+  const Expr& x = *e.kids[1];
+  if (!rereadable(x)) {
+    error(x.pos, "E1010",
+          "repr() of a caught exception other than a name is outside the ppy subset (assign it to a local first)");
+    return Ty::Error;
+  }
+  auto name = [&] { return type_name_of(x, p); };
+  auto cat = [&](ExprPtr a, ExprPtr b) { return build::binary("+", std::move(a), std::move(b), p); };
+  ExprPtr arg = if_exp(compare_of(name(), "==", str_lit("KeyError", p), p), call1("str", build::clone(x), p),
+                       call1("repr", call1("str", build::clone(x), p), p), p);
+  ExprPtr full = cat(cat(cat(name(), str_lit("(", p)), std::move(arg)), str_lit(")", p));
+  ExprPtr out = if_exp(compare_of(call1("str", build::clone(x), p), "==", str_lit("", p), p),
+                       cat(name(), str_lit("()", p)), std::move(full), p);
+  e = std::move(*out);
+  return value(e, Ty::Error);
+}
+
+}  // namespace ppy::frontend::checking
