@@ -4,62 +4,19 @@
 // statement through which an exception may come (a call), and for a guard
 // only on its failing branch. The same frames and names as the LLVM road
 // (ppy/ir/trace.h).
-#include <set>
-#include <vector>
-
 #include "c_writer.h"
 #include "ppy/ir/trace.h"
-#include "ppy/runtime/abi.h"
+#include "ppy/runtime/raise_through.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::backends::cgen {
 
-namespace {
-
-bool call_may_raise(const ir::Operation& op) {
-  switch (ir::core_op(op)) {
-    case ir::CoreOp::Call:
-    case ir::CoreOp::CallIndirect:
-      return true;
-    case ir::CoreOp::CallExtern: {
-      const runtime::RuntimeFunction* fn = runtime::runtime_callee(op);
-      return !fn || fn->has(runtime::kRaises) || fn->has(runtime::kNoReturn);
-    }
-    default:
-      return false;
-  }
-}
-
-}  // namespace
-
 void CWriter::trace_begin(const ir::Function& f) {
   trace_ = gpu_ ? ir::TraceRole::kNone : ir::trace_role(f);
   trace_line_ = 0;
-  // Each op's line: its own, else the one before it in reverse post-order (an
-  // op without a location has its predecessor's, whatever order the C is in).
+  // Each op's line, whatever order the C is in (ir::trace_lines).
   trace_lines_.clear();
-  if (trace_ != ir::TraceRole::kNone && f.body().entry()) {
-    std::vector<const ir::Block*> order;
-    std::set<const ir::Block*> seen{f.body().entry()};
-    std::vector<std::pair<const ir::Block*, size_t>> stack{{f.body().entry(), 0}};
-    while (!stack.empty()) {
-      auto& [blk, next] = stack.back();
-      const ir::Operation* t = blk->terminator();
-      if (t && next < t->successors().size()) {
-        const ir::Block* s = t->successors()[next++].block;
-        if (seen.insert(s).second) stack.push_back({s, 0});
-        continue;
-      }
-      order.push_back(blk);
-      stack.pop_back();
-    }
-    int64_t line = f.loc() ? static_cast<int64_t>(f.loc()->line) : 0;
-    for (auto it = order.rbegin(); it != order.rend(); ++it)
-      for (auto& op : (*it)->operations()) {
-        if (op->loc() && op->loc()->line) line = op->loc()->line;
-        trace_lines_[op.get()] = line;
-      }
-  }
+  if (trace_ != ir::TraceRole::kNone) trace_lines_ = ir::trace_lines(f);
   if (trace_ == ir::TraceRole::kNone) return;
   if (trace_ == ir::TraceRole::kBorrows) {  // an outlined try body: its lines are its enclosing function's
     line("ppy_rt_frame* const ppy_tb = ppy_rt_frames;");
@@ -75,7 +32,7 @@ void CWriter::trace_begin(const ir::Function& f) {
 }
 
 bool CWriter::trace_raises_through(const ir::Operation& op) {
-  if (call_may_raise(op)) return true;
+  if (runtime::exception_may_come_through(op)) return true;
   for (const ir::Value* v : op.operands())
     if (values_->inlined(v) && v->def() && trace_raises_through(*v->def())) return true;
   return false;

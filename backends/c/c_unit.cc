@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "c_writer.h"
+#include "ppy/ir/trace.h"
 #include "ppy/runtime/runtime_source.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
@@ -173,6 +174,7 @@ std::set<const ir::Function*> CWriter::recursive_functions() const {
   for (const ir::Function* f : calls_values) calls[f].insert(values.begin(), values.end());
   std::set<const ir::Function*> out;
   for (auto& f : m_.functions()) {
+    if (ir::trace_transparent(*f)) continue;  // a try body, an adapter: no level of Python's
     std::set<const ir::Function*> seen;
     std::vector<const ir::Function*> work(calls[f.get()].begin(), calls[f.get()].end());
     while (!work.empty()) {

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -194,7 +195,7 @@ class CWriter {
   ir::TraceRole trace_ = ir::TraceRole::kNone;  ///< tracebacks: the function's frame (c_trace.cc)
   int64_t trace_line_ = 0;
   int64_t trace_guard_at_ = 0;  ///< the line of the guard being written
-  std::map<const ir::Operation*, int64_t> trace_lines_;  ///< each op's line, in reverse post-order
+  std::unordered_map<const ir::Operation*, int64_t> trace_lines_;  ///< each op's line (ir::trace_lines)
   std::string out_;
   int indent_ = 0;
   absl::Status status_;

@@ -135,10 +135,7 @@ void ModuleLowering::find_recursive() {
   };
   for (auto& f : ir_.functions())
     if (!index.count(f->name())) connect(f->name());
-  // Tracebacks (issue 34): a recursive function counts its depth in its frame,
-  // one without a frame of its own in ppy_rt_depth (lower_trace.cc).
-  for (auto& f : ir_.functions())
-    if (recursive_.count(f->name()) && ir::trace_role(*f) != ir::TraceRole::kOwns) unframed_recursion_ = true;
+  // A recursive function counts its depth in its frame (lower_trace.cc).
 }
 
 absl::StatusOr<std::unique_ptr<llvm::Module>> ModuleLowering::run() {

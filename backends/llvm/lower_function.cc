@@ -5,13 +5,15 @@
 #include <utility>
 
 #include "lowering.h"
+#include "ppy/ir/block_order.h"
+#include "ppy/ir/trace.h"
 #include "ppy/util/status_macros.h"
 
 namespace ppy::llvm_backend {
 
 absl::Status FunctionLowering::run() {
   // The prologue holds the allocas (so SROA promotes them), the list mark and
-  // the depth count, then enters the IR's entry block with the parameters.
+  // the frame with the depth count, then enters the IR's entry block with the parameters.
   prologue_ = llvm::BasicBlock::Create(ctx(), "prologue", fn_);
   for (auto& blk : f_.body().blocks()) {
     auto* bb = llvm::BasicBlock::Create(ctx(), blk->label().empty() ? "bb" : blk->label(), fn_);
@@ -30,21 +32,10 @@ absl::Status FunctionLowering::run() {
     }
   }
   b_.SetInsertPoint(prologue_);
-  counts_depth_ = m_.recursive(f_.name());
-  begin_frame();  // tracebacks (issue 34); a recursive function's depth, when it keeps its frame
-  if (counts_depth_ && !depth_in_frame_) {
-    // ppy_rt_depth + 1 (a function without a frame of its own), raising
-    // RecursionError when it and the depth the frames count pass Python's
-    // limit; every return puts back the value read here. (Raised before the
-    // frame is this call's: it names the caller's line.)
-    depth_ = b_.CreateLoad(i64(), m_.depth(), "depth");
-    llvm::Value* deeper = b_.CreateAdd(depth_, llvm::ConstantInt::get(i64(), 1));
-    llvm::Value* frame = std::exchange(frame_, nullptr);
-    require(b_.CreateICmpSLE(b_.CreateAdd(deeper, chain_depth()), llvm::ConstantInt::get(i64(), 1000)),
-            "RecursionError", "maximum recursion depth exceeded");
-    frame_ = frame;
-    b_.CreateStore(deeper, m_.depth());
-  }
+  // A function of a recursive cycle counts its depth in its frame (a try
+  // body or an adapter is no frame of Python's and counts nothing).
+  counts_depth_ = m_.recursive(f_.name()) && !ir::trace_transparent(f_);
+  begin_frame();  // tracebacks (issue 34) and the recursion depth (lower_trace.cc)
   prologue_end_ = b_.GetInsertBlock();
   // Entry: the parameters feed the entry block's arguments.
   const ir::Block* entry = f_.body().entry();
@@ -62,22 +53,8 @@ absl::Status FunctionLowering::run() {
   }
 
   // Blocks in reverse post-order, so every value is lowered before its uses.
-  // (Iterative: a function may have tens of thousands of blocks.)
-  std::vector<const ir::Block*> order;
-  std::unordered_set<const ir::Block*> seen{entry};
-  std::vector<std::pair<const ir::Block*, size_t>> stack{{entry, 0}};
-  while (!stack.empty()) {
-    auto& [blk, next] = stack.back();
-    const ir::Operation* t = blk->terminator();
-    if (t && next < t->successors().size()) {
-      const ir::Block* s = t->successors()[next++].block;
-      if (seen.insert(s).second) stack.push_back({s, 0});
-      continue;
-    }
-    order.push_back(blk);
-    stack.pop_back();
-  }
-  std::reverse(order.begin(), order.end());
+  const std::vector<const ir::Block*> order = ir::reverse_post_order(f_.body());
+  const std::unordered_set<const ir::Block*> seen(order.begin(), order.end());
   for (const ir::Block* blk : order) {
     b_.SetInsertPoint(blocks_[blk]);
     block_ = blk;
@@ -93,14 +70,14 @@ absl::Status FunctionLowering::run() {
       for (auto* phi : phis_[blk.get()]) phi->replaceAllUsesWith(llvm::PoisonValue::get(phi->getType()));
       bb->eraseFromParent();
     }
+  place_frame_link();  // tracebacks (issue 34)
   // The prologue's allocas go before its branch.
   (void)into_entry;
   return absl::OkStatus();
 }
 
 void FunctionLowering::leave() {
-  if (depth_) b_.CreateStore(depth_, m_.depth());
-  if (caller_frame_) b_.CreateStore(caller_frame_, m_.frames());  // tracebacks (issue 34)
+  if (caller_frame_) frame_unlinks_.push_back(b_.CreateStore(caller_frame_, m_.frames()));  // tracebacks (issue 34)
 }
 
 absl::Status FunctionLowering::branch_to(const ir::Successor& s, llvm::BasicBlock* from) {

@@ -6,8 +6,14 @@
 // failing edge, so a loop of guarded arithmetic and indexing runs as before.
 #include <utility>
 
+#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicInst.h"
+
 #include "lowering.h"
 #include "ppy/ir/trace.h"
+#include "ppy/runtime/raise_through.h"
 
 namespace ppy::llvm_backend {
 
@@ -48,7 +54,12 @@ llvm::Constant* ModuleLowering::code(const ir::Function& f) {
 
 void FunctionLowering::begin_frame() {
   ir::TraceRole role = ir::trace_role(f_);
-  if (role == ir::TraceRole::kNone) return;
+  // A recursive function without a frame for tracebacks (one that cannot
+  // raise, IR without locations) links one that names nothing, for its depth
+  // alone: every road's count lives in the one chain, across modules too.
+  const bool depth_only = role == ir::TraceRole::kNone && counts_depth_;
+  if (role == ir::TraceRole::kNone && !depth_only) return;
+  nameless_frame_ = depth_only;
   llvm::StructType* ft = frame_type(ctx());
   if (role == ir::TraceRole::kBorrows) {  // writes its lines into its enclosing function's frame
     frame_ = b_.CreateLoad(llvm::PointerType::get(ctx(), 0), m_.frames(), "frame");
@@ -60,10 +71,10 @@ void FunctionLowering::begin_frame() {
   }
   // A function that calls nothing an exception could come through raises
   // only from its own guards: its frame is linked on their failing edges
-  // alone, so it costs nothing until it raises.
+  // alone, so it costs nothing until it raises. (A recursive one calls.)
   bool calls = false;
   ir::walk(f_.body(), [&](const ir::Operation& op) { calls = calls || may_raise_through(op); });
-  if (!calls) {
+  if (!calls && !counts_depth_) {
     lazy_frame_ = true;
     return;
   }
@@ -72,25 +83,53 @@ void FunctionLowering::begin_frame() {
   llvm::Value* depth = chain_depth(caller_frame_);
   if (counts_depth_) {
     // A function of a recursive cycle counts its call in its frame. Past
-    // Python's limit (with what a recursive function without a frame of its
-    // own counts in ppy_rt_depth, where the module has one) it raises
-    // RecursionError before its frame is linked: the traceback ends at its
-    // caller's call, as before.
-    depth_in_frame_ = true;
+    // Python's limit it raises RecursionError before its frame is linked: the
+    // traceback ends at its caller's call, as before.
     depth = b_.CreateAdd(depth, llvm::ConstantInt::get(i64(), 1), "deeper");
-    llvm::Value* total = depth;
-    if (m_.unframed_recursion()) total = b_.CreateAdd(depth, b_.CreateLoad(i64(), m_.depth(), "unframed"));
     llvm::Value* own = std::exchange(frame_, nullptr);
-    require(b_.CreateICmpSLE(total, llvm::ConstantInt::get(i64(), 1000)), "RecursionError",
+    require(b_.CreateICmpSLE(depth, llvm::ConstantInt::get(i64(), 1000)), "RecursionError",
             "maximum recursion depth exceeded");
     frame_ = own;
+    depth_raise_ = b_.GetInsertBlock()->getSinglePredecessor()->getTerminator()->getSuccessor(1);
   }
-  b_.CreateStore(caller_frame_, b_.CreateStructGEP(ft, frame_, 0));
-  b_.CreateStore(m_.code(f_), b_.CreateStructGEP(ft, frame_, 1));
+  // The link's stores, each taken as it is made, for place_frame_link.
+  auto link = [&](llvm::Value* v, llvm::Value* at) { frame_link_.push_back(b_.CreateStore(v, at)); };
+  link(caller_frame_, b_.CreateStructGEP(ft, frame_, 0));
+  link(depth_only ? llvm::ConstantPointerNull::get(ptr) : m_.code(f_), b_.CreateStructGEP(ft, frame_, 1));
   line_ = f_.loc() ? f_.loc()->line : 0;
   mark_line(b_);
-  b_.CreateStore(depth, b_.CreateStructGEP(ft, frame_, 3));
-  b_.CreateStore(frame_, m_.frames());
+  frame_link_.push_back(&b_.GetInsertBlock()->back());
+  link(depth, b_.CreateStructGEP(ft, frame_, 3));
+  link(frame_, m_.frames());
+}
+
+void FunctionLowering::place_frame_link() {
+  if (frame_link_.empty()) return;
+  llvm::DominatorTree dt(*fn_);
+  llvm::LoopInfo loops(dt);
+  llvm::BasicBlock* at = nullptr;
+  for (llvm::BasicBlock& bb : *fn_) {
+    if (&bb == depth_raise_ || !dt.isReachableFromEntry(&bb)) continue;
+    for (llvm::Instruction& inst : bb)
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(&inst); call && !llvm::isa<llvm::IntrinsicInst>(call)) {
+        at = at ? dt.findNearestCommonDominator(at, &bb) : &bb;
+        break;
+      }
+  }
+  if (!at) return;
+  while (llvm::Loop* loop = loops.getLoopFor(at)) {  // linked once, before the loop
+    llvm::DomTreeNode* outside = dt.getNode(loop->getHeader())->getIDom();
+    if (!outside) return;
+    at = outside->getBlock();
+  }
+  llvm::BasicBlock* prologue = frame_link_.front()->getParent();
+  if (at == prologue) return;
+  // The stores' operands (the GEPs) stay where they are: the prologue dominates all.
+  llvm::Instruction* where = &*at->getFirstInsertionPt();
+  for (llvm::Instruction* s : frame_link_) s->moveBefore(where);
+  // A return no linked path reaches would store what ppy_rt_frames holds.
+  for (llvm::StoreInst* s : frame_unlinks_)
+    if (!llvm::isPotentiallyReachable(at, s->getParent(), nullptr, &dt, &loops)) s->eraseFromParent();
 }
 
 llvm::Value* FunctionLowering::chain_depth(llvm::Value* innermost) {
@@ -112,6 +151,7 @@ void FunctionLowering::mark_line(llvm::IRBuilder<>& b) {
 }
 
 void FunctionLowering::mark_line_before() {
+  if (nameless_frame_) return;
   if (!lazy_frame_ && marked_block_ == block_ && marked_line_ == line_) return;
   mark_line(b_);
   marked_block_ = block_;
@@ -128,17 +168,7 @@ void FunctionLowering::after_mark(const ir::Operation& op) {
 }
 
 bool FunctionLowering::may_raise_through(const ir::Operation& op) {
-  switch (ir::core_op(op)) {
-    case ir::CoreOp::Call:
-    case ir::CoreOp::CallIndirect:
-      return true;
-    case ir::CoreOp::CallExtern: {
-      const runtime::RuntimeFunction* fn = runtime::runtime_callee(op);
-      return !fn || fn->has(runtime::kRaises) || fn->has(runtime::kNoReturn);
-    }
-    default:
-      return false;
-  }
+  return runtime::exception_may_come_through(op);
 }
 
 }  // namespace ppy::llvm_backend

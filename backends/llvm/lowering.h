@@ -127,12 +127,6 @@ class ModuleLowering {
 
   llvm::Function* function(const std::string& name) { return functions_.at(name); }
 
-  /// The runtime's `ppy_rt_depth` (calls of recursive functions under way).
-  llvm::GlobalVariable* depth() {
-    if (auto* g = module_->getGlobalVariable("ppy_rt_depth")) return g;
-    return new llvm::GlobalVariable(*module_, llvm::Type::getInt64Ty(ctx_), false, llvm::GlobalValue::ExternalLinkage,
-                                    nullptr, "ppy_rt_depth");
-  }
   /// Tracebacks (issue 34, lower_trace.cc): the runtime's `ppy_rt_frames`,
   /// and the constant `ppy_rt_code` naming `f` for its frames.
   llvm::GlobalVariable* frames();
@@ -145,10 +139,6 @@ class ModuleLowering {
   /// Functions on a call cycle within this module: they count their depth
   /// (RecursionError, as the interpreter and python3 raise).
   bool recursive(const std::string& name) const { return recursive_.count(name) != 0; }
-  /// Whether a recursive function of the module counts its depth in
-  /// ppy_rt_depth (it has no frame of its own: a try body, an adapter), so
-  /// those that count in their frames add it.
-  bool unframed_recursion() const { return unframed_recursion_; }
 
  private:
   absl::Status declare_functions();
@@ -164,7 +154,6 @@ class ModuleLowering {
   llvm::MDNode* tbaa_header_ = nullptr;
   llvm::MDNode* tbaa_element_ = nullptr;
   std::set<std::string> recursive_;
-  bool unframed_recursion_ = false;
 };
 
 /// One function's body.
@@ -234,6 +223,11 @@ class FunctionLowering {
   /// A recursive function that links its frame at entry counts its depth in
   /// it (its caller's frame's depth + 1), not in the runtime's ppy_rt_depth.
   void begin_frame();
+  /// Moves the stores that link the frame (put in the prologue by
+  /// begin_frame) down to the nearest block that dominates every call, out of
+  /// any loop: a path that calls nothing (a recursion's base case) links no
+  /// frame, and a return the link cannot reach does not unlink it.
+  void place_frame_link();
   /// Writes the line being lowered into the frame, where `b` inserts.
   void mark_line(llvm::IRBuilder<>& b);
   /// The recursion depth the frames count: `innermost`'s (the chain's head,
@@ -314,13 +308,15 @@ class FunctionLowering {
   std::unordered_map<const ir::Block*, std::vector<llvm::PHINode*>> phis_;
   std::unordered_map<std::string, llvm::BasicBlock*> raise_blocks_;
   bool counts_depth_ = false;
-  llvm::Value* depth_ = nullptr;              ///< ppy_rt_depth on entry
+  bool nameless_frame_ = false;               ///< the frame counts the depth alone (no traceback names it)
+  std::vector<llvm::Instruction*> frame_link_;     ///< the stores that link the frame (place_frame_link)
+  std::vector<llvm::StoreInst*> frame_unlinks_;    ///< the stores that unlink it, one a return
+  llvm::BasicBlock* depth_raise_ = nullptr;        ///< where RecursionError is raised, before the link
   llvm::BasicBlock* prologue_end_ = nullptr;  ///< where the prologue enters the body
   llvm::Value* frame_ = nullptr;              ///< tracebacks: this call's ppy_rt_frame, if it keeps one
   llvm::Value* caller_frame_ = nullptr;       ///< ppy_rt_frames on entry, put back at each return
   int64_t line_ = 0;                          ///< the source line of the op being lowered
   bool lazy_frame_ = false;                   ///< the frame is linked only where a guard fails
-  bool depth_in_frame_ = false;               ///< the recursion depth is counted in the frame
   const ir::Block* block_ = nullptr;          ///< the IR block being lowered
   const ir::Block* marked_block_ = nullptr;   ///< where the frame's line was last written on the hot path
   int64_t marked_line_ = -1;                  ///< that line (-1: unknown)

@@ -135,6 +135,7 @@ PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const c
       f = f->prev;
   }
   for (; !owner_added && f && f != try_frames && n < PPY_RT_TRACE_KEPT; f = f->prev) {
+    if (!f->code) continue; /* a frame that counts a depth alone */
     codes[n] = f->code;
     lines[n++] = f->line;
   }
@@ -160,8 +161,8 @@ PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const c
 }
 
 PPY_RT_API void ppy_rt_traceback(const char* name, const char* message) {
-  size_t n = 0;
-  for (const ppy_rt_frame* f = ppy_rt_frames; f; f = f->prev) ++n;
+  size_t n = 0; /* the frames a traceback names (not those counting a depth alone) */
+  for (const ppy_rt_frame* f = ppy_rt_frames; f; f = f->prev) n += f->code != NULL;
   if (!n) return;
   /* Raised again by the frame whose try caught it: from where it first came. */
   int again = ppy_rt_trace_kept.n && ppy_rt_trace_kept.owner == ppy_rt_frames &&
@@ -175,7 +176,9 @@ PPY_RT_API void ppy_rt_traceback(const char* name, const char* message) {
   memset(&run, 0, sizeof run);
   for (size_t k = n; k-- > (again ? 1u : 0u);) {
     const ppy_rt_frame* f = ppy_rt_frames;
-    for (size_t i = 0; i < k; ++i) f = f->prev;
+    while (!f->code) f = f->prev;
+    for (size_t i = 0; i < k; ++i)
+      for (f = f->prev; !f->code;) f = f->prev;
     ppy_rt_trace_frame(&run, f->code->function, f->code->file, f->line);
   }
   if (again)

@@ -28,8 +28,11 @@ typedef struct ppy_rt_code {
  * (the line of the call or raise it is making; 0 before the first). On the
  * LLVM road `depth` counts the calls of recursive functions under way up to
  * this one (its caller's + 1 in a recursive function, its caller's else):
- * RecursionError past Python's limit costs no global counter there. The C
- * road counts in ppy_rt_depth and leaves it 0. */
+ * RecursionError past Python's limit costs no global counter there, and the
+ * count is one across modules. A recursive function that names no frame
+ * (it cannot raise) links one with a NULL `code` for its depth alone; a
+ * traceback passes it over. The C road counts in ppy_rt_depth and leaves
+ * `depth` 0. */
 typedef struct ppy_rt_frame {
   struct ppy_rt_frame* prev;
   const ppy_rt_code* code;

@@ -312,3 +312,32 @@ TEST_F(LLVMRoad, WarmFillsTheCacheRunTakes) {
 }
 
 }  // namespace
+
+// RecursionError counts the levels python3 counts, the same across modules: a
+// try body is no frame of its own (700 levels of recursion inside a try are
+// fine, as in python3), and a module's recursion inside a try adds to another
+// module's count (600 levels there and 600 here pass the limit of 1000).
+TEST_F(LLVMRoad, RecursionLimitCountsFramesAcrossModules) {
+  write_file(path("deep/pyproject.toml"),
+             "[project]\nname = \"deep\"\n\n[tool.ppy]\nsource-roots = [\"src\"]\nentry = \"outer\"\n");
+  write_file(path("deep/src/inner.ppy"),
+             "def countdown(n: int) -> int:\n    if n == 0:\n        return 0\n    return 1 + countdown(n - 1)\n");
+  write_file(path("deep/src/outer.ppy"),
+             "import inner\n\n\n"
+             "def nest(n: int, then: int) -> int:\n"
+             "    if n == 0:\n        return inner.countdown(then)\n"
+             "    try:\n        below = nest(n - 1, then)\n    except KeyError:\n        below = -1\n"
+             "    return below + 1\n\n\n"
+             "def attempt(n: int, then: int) -> None:\n"
+             "    try:\n        print(n, then, nest(n, then))\n"
+             "    except RecursionError:\n        print(n, then, \"RecursionError\")\n\n\n"
+             "def main() -> None:\n    attempt(700, 0)\n    attempt(400, 400)\n    attempt(600, 600)\n\n\n"
+             "if __name__ == \"__main__\":\n    main()\n");
+  const std::string want = "700 0 700\n400 400 800\n600 600 RecursionError\n";
+  Result jit = ppy("run deep");
+  EXPECT_EQ(jit.status, 0) << jit;
+  EXPECT_EQ(jit.out, want) << jit;
+  ASSERT_EQ(ppy("build deep --standalone -o deep-out").status, 0);
+  Result exe = sh("deep-out/deep");
+  EXPECT_EQ(exe.out, want) << exe;
+}

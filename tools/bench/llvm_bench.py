@@ -2,7 +2,7 @@
 """The LLVM road's benchmark (not a test): every figure is the processor time of a
 process of its own (tools/bench/proc_time.py) and printed as a ratio.
 
-    llvm_bench.py --ppy BUILD/bin/ppy [--repeat N]
+    llvm_bench.py --ppy BUILD/bin/ppy [--repeat N] [--kernels-only] [--baseline OTHER/bin/ppy]
 
 - compiled code (`ppy build --standalone -O2`, with guards and `--unsafe`) against
   python3 and PyPy (`pypy3`, where installed) on four loop programs
@@ -13,6 +13,11 @@ process of its own (tools/bench/proc_time.py) and printed as a ratio.
   against `ppy run --interp`;
 - code generation of a ~100k-op module at -O2, per 1k ops (`ppy emit object`
   less `ppy emit ir` of the same module, both with an empty cache).
+
+`--kernels-only` stops after the loop programs; `--baseline` prints, after
+them, a before/after table of the executables another ppy builds (a checkout
+of main) against this one's, each figure the best of `--repeat` processes,
+the two interleaved so that the machine's load falls on both alike.
 """
 
 import argparse
@@ -55,10 +60,36 @@ def c_compiler():
     raise SystemExit("bench: no C compiler")
 
 
+def compare(before_ppy, after_ppy, work, repeat, cc):
+    """Before/after of each kernel, guarded and --unsafe, with clang's time beside."""
+    print(f"\n== before ({before_ppy}) / after ({after_ppy}), best of {repeat}, ms")
+    print(f"{'program':<12} {'mode':<7} {'before':>8} {'after':>8} {'after/before':>13} {'C':>7} "
+          f"{'before/C':>9} {'after/C':>8}")
+    for name in PROGRAMS:
+        src = os.path.join(HERE, "llvm", name + ".ppy")
+        cexe = os.path.join(work, name + "-c")
+        for label, extra in (("safe", []), ("unsafe", ["--unsafe"])):
+            exes = []
+            for tag, ppy in (("before", before_ppy), ("after", after_ppy)):
+                out = os.path.join(work, f"{name}-{label}-{tag}")
+                subprocess.run([ppy, "build", src, "--standalone", "-O", "2", "-o", out] + extra, check=True,
+                               capture_output=True)
+                exes.append(os.path.join(out, name))
+            times = {0: [], 1: [], 2: []}
+            for _ in range(repeat):  # interleaved: a burst of load falls on all three
+                for k, cmd in enumerate([exes[0], exes[1], cexe]):
+                    times[k].append(timed([cmd])[0])
+            t0, t1, tc = (min(times[k]) * 1000 for k in range(3))
+            print(f"{name:<12} {label:<7} {t0:>8.2f} {t1:>8.2f} {t1 / t0:>12.3f}x {tc:>7.2f} {t0 / tc:>8.2f}x "
+                  f"{t1 / tc:>7.2f}x")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ppy", required=True)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--kernels-only", action="store_true")
+    ap.add_argument("--baseline", help="another ppy, for a before/after table of the kernels")
     args = ap.parse_args()
     ppy = os.path.abspath(args.ppy)
     work = tempfile.mkdtemp(prefix="ppy-llvm-bench-")
@@ -95,6 +126,11 @@ def main():
             print(f"{name:<12} {t_py:>10.3f} {t_pypy:>8.3f} {t_safe:>9.4f} {t_unsafe:>9.4f} {t_c:>8.4f} "
                   f"{t_gcc:>8.4f} {t_py / t_safe:>7.1f}x {t_py / t_unsafe:>9.1f}x {t_pypy / t_safe:>8.1f}x "
                   f"{t_safe / t_c:>6.2f}x {t_unsafe / t_c:>8.2f}x {t_safe / t_gcc:>7.2f}x {t_unsafe / t_gcc:>10.2f}x")
+
+        if args.baseline:
+            compare(os.path.abspath(args.baseline), ppy, work, args.repeat, cc)
+        if args.kernels_only:
+            return
 
         # ppy run of hello: cold (empty cache), warm, and the interpreter.
         hello_dir = os.path.join(work, "hello")

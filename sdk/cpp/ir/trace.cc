@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ppy/ir/block_order.h"
 #include "ppy/ir/core_ops.h"
 
 namespace ppy::ir {
@@ -27,12 +28,10 @@ std::vector<std::string> qualname(const Function& f) {
 
 TraceRole trace_role(const Function& f) {
   if (!f.loc()) return TraceRole::kNone;
-  std::vector<std::string> q = qualname(f);
-  const std::string& last = q.back();
-  if (q.size() > 1 && (last == "bound" || last == "value")) return TraceRole::kNone;
-  if (q.size() > 1 && last.size() > 3 && last.compare(0, 3, "try") == 0 &&
-      last.find_first_not_of("0123456789", 3) == std::string::npos)
-    return TraceRole::kBorrows;
+  if (trace_transparent(f)) {
+    const std::string last = qualname(f).back();
+    return last == "bound" || last == "value" ? TraceRole::kNone : TraceRole::kBorrows;
+  }
   if (f.attributes().get("gpu.kind")) return TraceRole::kNone;
   bool has_try = false;
   walk(f.body(), [&](const Operation& op) {
@@ -44,6 +43,14 @@ TraceRole trace_role(const Function& f) {
   for (auto& x : e->as_array())
     if (x.is<std::string>() && x.as_string() == "raises") return TraceRole::kOwns;
   return TraceRole::kNone;
+}
+
+bool trace_transparent(const Function& f) {
+  std::vector<std::string> q = qualname(f);
+  const std::string& last = q.back();
+  if (q.size() > 1 && (last == "bound" || last == "value")) return true;
+  return q.size() > 1 && last.size() > 3 && last.compare(0, 3, "try") == 0 &&
+         last.find_first_not_of("0123456789", 3) == std::string::npos;
 }
 
 std::string trace_frame_name(const Function& f) {
@@ -60,6 +67,17 @@ std::string trace_frame_name(const Function& f) {
 
 std::string trace_file(const Function& f) {
   return f.loc() && f.loc()->file ? *f.loc()->file : std::string("<unknown>");
+}
+
+std::unordered_map<const Operation*, int64_t> trace_lines(const Function& f) {
+  std::unordered_map<const Operation*, int64_t> lines;
+  int64_t line = f.loc() ? static_cast<int64_t>(f.loc()->line) : 0;
+  for (const Block* blk : reverse_post_order(f.body()))
+    for (auto& op : blk->operations()) {
+      if (op->loc() && op->loc()->line) line = op->loc()->line;
+      lines[op.get()] = line;
+    }
+  return lines;
 }
 
 }  // namespace ppy::ir

@@ -4,7 +4,9 @@
 /// road that prints tracebacks (LLVM, C, the interpreter) reads these, so a
 /// frame is named once.
 
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 
 #include "ppy/ir/ir.h"
 
@@ -21,6 +23,11 @@ enum class TraceRole {
 
 [[nodiscard]] TraceRole trace_role(const Function& f);
 
+/// A try body the frontend outlined (`.tryN`) or an adapter that only calls
+/// the real function (`.bound`, `.value`): code that is no frame of its own in
+/// Python, so it counts no level toward RecursionError on any road.
+[[nodiscard]] bool trace_transparent(const Function& f);
+
 /// The name python3 prints for a frame of `f` (`in NAME`): the last part of
 /// its qualified name, `<module>` for a module's top level; a generator's
 /// resume function is the generator's frame.
@@ -28,5 +35,10 @@ enum class TraceRole {
 
 /// The file `f`'s locations name, or `<unknown>`.
 [[nodiscard]] std::string trace_file(const Function& f);
+
+/// Each reachable op's line as a traceback shows it: its own `loc`'s, else
+/// that of the op before it in reverse post-order (the function's own line
+/// before the first), whatever order a backend writes the ops in.
+[[nodiscard]] std::unordered_map<const Operation*, int64_t> trace_lines(const Function& f);
 
 }  // namespace ppy::ir

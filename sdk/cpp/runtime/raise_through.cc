@@ -1,0 +1,23 @@
+// Ops an exception can come out of (ppy/runtime/raise_through.h).
+#include "ppy/runtime/raise_through.h"
+
+#include "ppy/ir/core_ops.h"
+#include "ppy/runtime/abi.h"
+
+namespace ppy::runtime {
+
+bool exception_may_come_through(const ir::Operation& op) {
+  switch (ir::core_op(op)) {
+    case ir::CoreOp::Call:
+    case ir::CoreOp::CallIndirect:
+      return true;
+    case ir::CoreOp::CallExtern: {
+      const RuntimeFunction* fn = runtime_callee(op);
+      return !fn || fn->has(kRaises) || fn->has(kNoReturn);
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace ppy::runtime
