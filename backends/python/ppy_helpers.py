@@ -365,3 +365,13 @@ def _ppy_random_choices_cum(population, cum_weights, k):
 def _ppy_sort_order(keys, reverse):
     """sorted(key=) (issue 31): the indices of `keys` in the order a stable sort by key puts them."""
     return sorted(range(len(keys)), key=keys.__getitem__, reverse=bool(reverse))
+
+
+def _ppy_sort_pick(elems, order):
+    """speedsort: `elems` in `order` (a new list)."""
+    return [elems[i] for i in order]
+
+
+def _ppy_sort_place(elems, order):
+    """speedsort: `elems` rearranged in place in `order`."""
+    elems[:] = [elems[i] for i in order]

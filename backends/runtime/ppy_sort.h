@@ -32,6 +32,10 @@ PPY_RT_API ppy_list* ppy_sort_order_str(const ppy_list* keys, int64_t reverse);
  * ppy_list.h): a tuple of ints, bools, floats, strs and None by a plan of its
  * leaves; anything else through the generic compare. */
 PPY_RT_API ppy_list* ppy_sort_order_desc(const ppy_list* keys, int64_t reverse, const ppy_str* desc);
+/** speedsort: `elems` picked in `order` (one of the above's answers) into a new list: sorted(key=)'s result. */
+PPY_RT_API ppy_list* ppy_sort_pick(const ppy_list* elems, const ppy_list* order);
+/** speedsort: `elems` rearranged in place in `order`: list.sort(key=)'s result. */
+PPY_RT_API void ppy_sort_place(ppy_list* elems, const ppy_list* order);
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
 /** Python's `a < b` of two list slots whose descriptor is `d` (ppy_value.c). */

@@ -4,7 +4,8 @@
 // - sorted / list.sort: the key called once per element in order into a list
 //   of keys, whose order (the indices sorted stably by key, reverse=True
 //   keeping equal keys in their first order) one of the runtime's sorts for
-//   the key's type answers (ppy_sort.h), then the elements picked by index;
+//   the key's type answers (ppy_sort.h), then the elements picked by index
+//   (ppy_sort_pick, or ppy_sort_place in place for list.sort);
 // - min / max: one pass keeping the first element whose key no later one
 //   beats (ValueError for an empty list, as Python).
 #include "callable.h"
@@ -103,12 +104,13 @@ Value* FunctionLowerer::keyed_builtin(const Expr& e) {
   // runtime's sort for the key's type (ppy_sort.h: stable; reverse keeps equal
   // keys in their first order), then the elements by index.
   Ty keys_ty = list_of(key_ty);
-  Value* keys = new_list(keys_ty, const_index(0, p), p);
+  // speedsort: the keys stored in a list made at its length, not appended one by one.
+  Value* keys = new_list(keys_ty, cast(n, Type::index(), p), p);
   loop(
       new_loop("keys", false), const_i64(0, p), [&](Value* i) { return cmp("lt", i, n, p); },
       [&](Value* i) {
-        call_extern(str_cat("ppy_list_append_", list_suffix(key_ty)).c_str(),
-                    {keys, element_arg(key_of_elem(load(l, i, elem)), key_ty, key_ty, p)}, p);
+        Value* k = coerce(key_of_elem(load(l, i, elem)), key_ty, key_ty, p);
+        emit("core.buffer_store", {k, keys, cast(i, Type::index(), p)}, {}, {}, p);
       },
       nullptr, "proven", p);
   Value* reverse = rev ? select(rev, const_i64(1, p), const_i64(0, p), p) : const_i64(0, p);
@@ -120,19 +122,12 @@ Value* FunctionLowerer::keyed_builtin(const Expr& e) {
   std::vector<Value*> sort_args{keys, reverse};
   if (std::string(sort) == "ppy_sort_order_desc") sort_args.push_back(str_literal(list_desc(keys_ty), p));
   Value* order = rt(sort, sort_args, order_ty, p);
-  Value* out = new_list(list_of(elem), const_index(0, p), p);
-  loop(
-      new_loop("picked", false), const_i64(0, p), [&](Value* j) { return cmp("lt", j, n, p); },
-      [&](Value* j) {
-        Value* at = load(order, j, Ty::Int);
-        call_extern(str_cat("ppy_list_append_", list_suffix(elem)).c_str(),
-                    {out, element_arg(load(l, at, elem), elem, elem, p)}, p);
-      },
-      nullptr, "proven", p);
-  if (!method) return out;
-  call_extern("ppy_list_clear", {l}, p);
-  call_extern("ppy_list_extend", {l, out}, p);
-  return nullptr;
+  // speedsort: the elements picked by index in the runtime (ppy_sort.h).
+  if (method) {
+    call_extern("ppy_sort_place", {l, order}, p);
+    return nullptr;
+  }
+  return rt("ppy_sort_pick", {l, order}, ir_type(list_of(elem)), p);
 }
 
 }  // namespace ppy::frontend::lowering
