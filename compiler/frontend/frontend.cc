@@ -132,10 +132,13 @@ std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, D
   if (diags.error_count() != before) return out;
   settle_effects(mods, all, diags);
   if (diags.error_count() != before) return out;
+  StubModules stub_infos;  // plugins: stub functions are copied into their callers' modules (lower_extern.cc)
+  for (const auto& m : mods)
+    if (checking::is_stub_module(m->name)) stub_infos[m->name] = m.get();
   // Each module's IR from its own checked AST and every interface: nothing shared is written.
   out.resize(mods.size());
   each(mods.size(), [&](size_t i) {
-    out[i] = lower_to_ir(*mods[i], all);
+    out[i] = lower_to_ir(*mods[i], all, &stub_infos);
     if (then) then(i, *out[i]);
   });
   return out;

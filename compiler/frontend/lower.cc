@@ -181,7 +181,30 @@ std::string symbol_name(const std::string& module, const std::string& func) {
   return s + "_" + f;
 }
 
-std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfaces& all) {
+ir::Function* lower_function(const ModuleInfo& m, const FuncInfo& f, ir::Module& mod, const ModuleInterfaces& all) {
+  std::vector<ir::Param> params;
+  if (f.closure) params.push_back({lowering::str_type(), {}, "closure"});
+  for (size_t i = 0; i < f.params.size(); ++i) params.push_back({ir_type(f.params[i]), {}, f.def->params[i].name});
+  std::vector<Type> results;
+  if (f.result != Ty::None) results.push_back(ir_type(f.result));
+  auto fn = std::make_unique<ir::Function>(symbol_name(m.name, f.name), std::move(params), std::move(results));
+  fn->set_loc(ir::Location(m.path, f.def->pos.line, f.def->pos.col));
+  fn->attributes().set("ppy.qualname", m.name + "." + f.name);
+  fn->attributes().set("ppy.effects", effects_attr(f.effects));
+  if (f.exported) fn->attributes().set("ppy.export", true);
+  if (f.xla_jit) fn->attributes().set("xla.jit", true);
+  if (f.opt_level >= 0) fn->attributes().set("ppy.opt_level", int64_t{f.opt_level});
+  if (f.closure) fn->set_visibility(ir::Visibility::Private);
+  if (!f.gpu_kind.empty()) {
+    fn->attributes().set("gpu.kind", f.gpu_kind);
+    mod.dialects()["gpu"] = 1;
+  }
+  ir::Function* raw = mod.add_function(std::move(fn));
+  lowering::FunctionLowerer(m, f, raw, mod, all).run();
+  return raw;
+}
+
+std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfaces& all, const StubModules* stubs) {
   auto mod = std::make_unique<ir::Module>(m.name);
   for (const std::string& name : m.const_order) {
     const ConstInfo& c = m.consts.at(name);
@@ -212,28 +235,8 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
   std::vector<const FuncInfo*> funcs;
   for (const FuncInfo& f : m.funcs) funcs.push_back(&f);
   for (const FuncInfo& f : m.closures) funcs.push_back(&f);  // nested defs and lambdas (callable.h)
-  for (const FuncInfo* fp : funcs) {
-    const FuncInfo& f = *fp;
-    std::vector<ir::Param> params;
-    if (f.closure) params.push_back({lowering::str_type(), {}, "closure"});
-    for (size_t i = 0; i < f.params.size(); ++i) params.push_back({ir_type(f.params[i]), {}, f.def->params[i].name});
-    std::vector<Type> results;
-    if (f.result != Ty::None) results.push_back(ir_type(f.result));
-    auto fn = std::make_unique<ir::Function>(symbol_name(m.name, f.name), std::move(params), std::move(results));
-    fn->set_loc(ir::Location(m.path, f.def->pos.line, f.def->pos.col));
-    fn->attributes().set("ppy.qualname", m.name + "." + f.name);
-    fn->attributes().set("ppy.effects", effects_attr(f.effects));
-    if (f.exported) fn->attributes().set("ppy.export", true);
-    if (f.xla_jit) fn->attributes().set("xla.jit", true);
-    if (f.opt_level >= 0) fn->attributes().set("ppy.opt_level", int64_t{f.opt_level});
-    if (f.closure) fn->set_visibility(ir::Visibility::Private);
-    if (!f.gpu_kind.empty()) {
-      fn->attributes().set("gpu.kind", f.gpu_kind);
-      mod->dialects()["gpu"] = 1;
-    }
-    ir::Function* raw = mod->add_function(std::move(fn));
-    lowering::FunctionLowerer(m, f, raw, *mod, all).run();
-  }
+  for (const FuncInfo* fp : funcs) lower_function(m, *fp, *mod, all);
+  if (stubs) checking::copy_stub_functions(m, all, *stubs, *mod);  // plugins: inlinable stub bodies (lower_extern.cc)
   lowering::lower_value_entries(m, *mod);
   for (const std::string& q : m.externals) {
     size_t dot = q.rfind('.');
@@ -242,6 +245,7 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
     if (mi == all.end()) continue;
     auto fi = mi->second.functions.find(fname);
     if (fi == mi->second.functions.end()) continue;
+    if (mod->function(symbol_name(mn, fname))) continue;  // plugins: a stub's function copied in
     const FuncSignature& s = fi->second;
     std::vector<ir::Param> params;
     for (size_t i = 0; i < s.param_types.size(); ++i)

@@ -8,6 +8,7 @@
 
 #include "ast.h"
 #include "checker.h"
+#include "lower.h"
 #include "ppy/frontend/diagnostics.h"
 #include "ppy/ir/ir.h"
 
@@ -43,5 +44,14 @@ bool is_stub_module(const std::string& module);
 /// For an @ppy.extern function: its IR body, one `core.call_extern` of the
 /// symbol (lower_extern.cc), and true; false for any other function.
 bool lower_extern_function(const FuncInfo& f, const std::string& path, ir::Function* fn);
+
+/// The stub functions `m` calls (and those they call), lowered into `mod` as
+/// private functions of the same symbols, so that the optimizer inlines them
+/// into `m`'s functions before the plugin stages: a plugin's pass then sees
+/// a stub's `core.call_extern`s where the user's calls are (vecmath's fusion
+/// of `axpy` then `norm`). Only functions that reach nothing else of their
+/// module (no module variable, class, closure or other module) are copied;
+/// the others are called across modules as before.
+void copy_stub_functions(const ModuleInfo& m, const ModuleInterfaces& all, const StubModules& stubs, ir::Module& mod);
 
 }  // namespace ppy::frontend::checking

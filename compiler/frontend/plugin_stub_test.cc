@@ -58,6 +58,36 @@ TEST(PluginStub, AnExternLowersToACallOfTheLibrarysSymbolWithListsAsDataAndLengt
   EXPECT_THAT(l.ir, Not(HasSubstr("func @vecmath_dot(")));
 }
 
+/// The IR of module `main` alone (lower() prints main's module first).
+std::string main_ir(const Lowered& l) { return l.ir.substr(0, l.ir.find("module @vecmath")); }
+
+TEST(PluginStub, ACallersModuleHoldsPrivateCopiesOfTheStubFunctionsItCalls) {
+  Lowered l = lower("import vecmath\n\n\ndef main() -> None:\n    print(vecmath.dot([1.0], [2.0]))\n", kStub);
+  ASSERT_THAT(l.diagnostics, IsEmpty());
+  std::string ir = main_ir(l);
+  // Copies the optimizer inlines into main, so a plugin's pass sees the extern there.
+  EXPECT_THAT(ir, HasSubstr("private func @vecmath_P_dot("));
+  EXPECT_THAT(ir, HasSubstr("private func @vecmath_P__dot("));
+  EXPECT_THAT(ir, HasSubstr("callee = \"vecmath_dot\""));
+  EXPECT_THAT(ir, Not(HasSubstr("extern func @vecmath_P_dot")));
+}
+
+TEST(PluginStub, AStubFunctionReachingItsModulesVariablesIsCalledAcrossModules) {
+  const char* stub = R"(calls = 0
+
+
+def counted() -> int:
+    global calls
+    calls += 1
+    return calls
+)";
+  Lowered l = lower("import vecmath\n\n\ndef main() -> None:\n    print(vecmath.counted())\n", stub);
+  ASSERT_THAT(l.diagnostics, IsEmpty());
+  std::string ir = main_ir(l);
+  EXPECT_THAT(ir, HasSubstr("extern func @vecmath_P_counted"));
+  EXPECT_THAT(ir, Not(HasSubstr("private func @vecmath_P_counted")));
+}
+
 TEST(PluginStub, AWrongCallIsTheCallersDiagnostic) {
   Lowered l = lower("import vecmath\n\n\ndef main() -> None:\n    print(vecmath.dot([1.0], 2))\n", kStub);
   EXPECT_THAT(l.diagnostics, HasSubstr("E1030 main.ppy:5:30 argument 'b' of vecmath.dot() must be list[float]"));
