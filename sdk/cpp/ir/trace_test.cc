@@ -1,0 +1,74 @@
+// The traceback helpers every road shares (ppy/ir/trace.h, ppy/ir/block_order.h).
+#include "ppy/ir/trace.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+#include "ppy/ir/block_order.h"
+#include "ppy/ir/text.h"
+
+namespace ppy::ir {
+namespace {
+
+constexpr char kModule[] = R"(ppyir 1
+module @h
+dialect core 1
+
+func @h_halve(%x: f64, %n: i64) -> f64 attrs {ppy.effects = ["pure"], ppy.qualname = "h.halve"} loc("h.ppy":1:5) {
+^entry:
+    %1 = core.const 1.0 : f64 loc("h.ppy":2:12)
+    %2 = core.cmp.lt %x, %1 : bool
+    core.cond_br %2, ^then, ^end
+^dead:
+    core.ret %x loc("h.ppy":9:9)
+^end:
+    %4 = core.call %x, %n {callee = @h_halve} : f64 loc("h.ppy":4:12)
+    core.ret %4
+^then:
+    core.ret %x
+}
+
+func @h_halve.try1(%x: f64) -> () attrs {ppy.qualname = "h.halve.try1"} loc("h.ppy":3:5) {
+^entry:
+    core.ret
+}
+)";
+
+TEST(Trace, ReversePostOrderLeavesOutBlocksNoPathReaches) {
+  auto m = parse_module(kModule);
+  ASSERT_TRUE(m.ok()) << m.status();
+  const Function& f = *(*m)->functions()[0];
+  std::vector<const Block*> order = reverse_post_order(f.body());
+  ASSERT_EQ(order.size(), 3u);
+  EXPECT_EQ(order[0]->label(), "entry");
+  for (const Block* b : order) EXPECT_NE(b->label(), "dead");
+}
+
+TEST(Trace, AnOpWithoutALineHasTheOneBeforeIt) {
+  auto m = parse_module(kModule);
+  ASSERT_TRUE(m.ok()) << m.status();
+  const Function& f = *(*m)->functions()[0];
+  auto lines = trace_lines(f);
+  const Block* entry = f.body().entry();
+  EXPECT_EQ(lines.at(entry->operations()[1].get()), 2);  // the cmp: its const's line
+  for (auto& b : f.body().blocks())
+    if (b->label() == "end")
+      EXPECT_EQ(lines.at(b->operations()[1].get()), 4);  // the ret after the call
+    else if (b->label() == "dead")
+      EXPECT_EQ(lines.count(b->operations()[0].get()), 0u);
+}
+
+TEST(Trace, ATryBodyIsTransparentAndBorrowsItsFunctionsFrame) {
+  auto m = parse_module(kModule);
+  ASSERT_TRUE(m.ok()) << m.status();
+  const Function& halve = *(*m)->functions()[0];
+  const Function& body = *(*m)->functions()[1];
+  EXPECT_FALSE(trace_transparent(halve));
+  EXPECT_TRUE(trace_transparent(body));
+  EXPECT_EQ(trace_role(body), TraceRole::kBorrows);
+  EXPECT_EQ(trace_role(halve), TraceRole::kNone);  // pure: it cannot raise
+  EXPECT_EQ(trace_frame_name(halve), "halve");
+}
+
+}  // namespace
+}  // namespace ppy::ir
