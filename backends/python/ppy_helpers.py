@@ -95,8 +95,9 @@ def _ppy_exc_obj(classes, msg, obj):
     cls = _ppy_exc_classes_made.get(classes)
     if cls is None:
         import builtins
-        cls = type(names[0], (getattr(builtins, names[-1]),), {'__str__': lambda self: self.ppy_msg})
-        cls.__module__ = '__main__'
+        module, _, short = names[0].rpartition('.')  # module.Name outside the entry (issue 32)
+        cls = type(short, (getattr(builtins, names[-1]),), {'__str__': lambda self: self.ppy_msg})
+        cls.__module__ = module or '__main__'
         _ppy_exc_classes_made[classes] = cls
     e = cls()
     e.ppy_msg, e.ppy_obj, e.ppy_classes = msg, obj, classes

@@ -38,10 +38,14 @@ static ppy_str* ppy_exc_answer(const char* bytes, int which) {
   return ppy_str_of_c(bytes);
 }
 
-/** The class name of the exception the innermost ppy_rt_try caught. */
+/** The class name of the exception the innermost ppy_rt_try caught
+ * (`type(e).__name__`): without its module (`module.Name` of a class outside
+ * the entry, `io.UnsupportedOperation`), as Python's `__name__` has it. */
 PPY_RT_API ppy_str* ppy_exc_name(void) {
   const char *name, *message;
   ppy_rt_last_error(&name, &message);
+  const char* dot = strrchr(name, '.');
+  if (dot) return ppy_str_of_c(dot + 1);
   return ppy_exc_answer(name, PPY_EXC_NAME);
 }
 /** Its message (`str(e)`). */
@@ -64,10 +68,10 @@ PPY_RT_API void ppy_exc_set(const char* name, const char* message) {
  * reaches it (issue 32). */
 static int ppy_exc_word_in(const char* w, size_t wl, const char* words, size_t n) {
   for (size_t i = 0; i < n;) {
-    const char* sp = (const char*)memchr(words + i, ' ', n - i);
-    size_t cl = sp ? (size_t)(sp - (words + i)) : n - i;
-    if (cl == wl && memcmp(words + i, w, wl) == 0) return 1;
-    i += cl + 1;
+    size_t j = i;
+    while (j < n && words[j] != ' ') ++j; /* words are short: no call per word */
+    if (j - i == wl && words[i] == w[0] && memcmp(words + i, w, wl) == 0) return 1;
+    i = j + 1;
   }
   return 0;
 }
@@ -90,10 +94,10 @@ PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) 
   const char* c = PPY_STR_BYTES(classes);
   size_t nl = (size_t)name->len, cl = (size_t)classes->len;
   for (size_t i = 0; i < nl;) {
-    const char* sp = (const char*)memchr(n + i, ' ', nl - i);
-    size_t wl = sp ? (size_t)(sp - (n + i)) : nl - i;
-    if (wl && ppy_exc_word_in(n + i, wl, c, cl)) return 1;
-    i += wl + 1;
+    size_t j = i;
+    while (j < nl && n[j] != ' ') ++j;
+    if (j > i && ppy_exc_word_in(n + i, j - i, c, cl)) return 1;
+    i = j + 1;
   }
   return 0;
 }

@@ -204,7 +204,10 @@ TEST_F(Str, ATryReturnsTheStatusAndKeepsWhatWasRaised) {
   EXPECT_EQ(ppy_exc_classes(), given[0]);
   EXPECT_EQ(ppy_exc_message(), given[1]);
   EXPECT_EQ(ppy_exc_object(), given[2]);
-  EXPECT_EQ(T(ppy_exc_name()), "shop.stock.OutOfStock");
+  EXPECT_EQ(T(ppy_exc_name()), "OutOfStock");  // type(e).__name__: without its module
+  given[0] = S("RecordError Exception");
+  EXPECT_EQ(ppy_rt_try(object, nullptr), 1);
+  EXPECT_EQ(T(ppy_exc_name()), "RecordError");
   EXPECT_EQ(ppy_exc_name(), ppy_exc_name());  // made once
   auto fine = +[](void* arg) { *static_cast<int*>(arg) += 10; };
   EXPECT_EQ(ppy_rt_try(fine, &reached), 0);
