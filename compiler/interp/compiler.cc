@@ -88,6 +88,7 @@ class Compiler {
     code.frame_name = ir::trace_frame_name(f);  // tracebacks (issue 34)
     code.file = ir::trace_file(f);
     code.trace_role = ir::trace_role(f);
+    code.counts_level = !ir::trace_transparent(f);
     code.nparams = 0;
     for (auto& p : f.params()) code.nparams += width(p.type);
     code.nresults = 0;

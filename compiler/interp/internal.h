@@ -201,6 +201,7 @@ struct Code {
   std::vector<int32_t> lines;
   std::string frame_name, file;
   ir::TraceRole trace_role = ir::TraceRole::kOwns;
+  bool counts_level = true;  ///< a level toward RecursionError (not a try body or an adapter: ir::trace_transparent)
 };
 
 /// Raises a Python exception: it unwinds to run_main (or a capture_status call).

@@ -90,6 +90,7 @@ class Machine {
     if (code.nparams != 0) throw InternalError{ppy::str_cat("the entry @", code.name, " takes parameters")};
     Slots results(static_cast<size_t>(code.nresults) + 1);
     depth_ = 1;
+    levels_ = 1;
     exec(code, frame(1, code), results.data());
     flush();
   }
@@ -119,7 +120,11 @@ class Machine {
     }
     const Code& callee = *target;
     if (!callee.error.empty()) throw InternalError{callee.error};
-    if (depth_ >= opts_.recursion_limit) raise("RecursionError", "maximum recursion depth exceeded");
+    // Python's levels: a try body or an adapter is no frame of its own there.
+    if (callee.counts_level && levels_ >= opts_.recursion_limit)
+      raise("RecursionError", "maximum recursion depth exceeded");
+    const int saved_levels = levels_;
+    levels_ += callee.counts_level;
     Slot* f = frame(depth_ + 1, callee);
     for (int32_t k = 0; k < site.nargs; ++k) f[k] = r[caller.srcs[site.args_begin + k]];
     if (site.capture) {  // a try body: a raise inside it comes back as a status
@@ -128,9 +133,11 @@ class Machine {
         ++depth_;
         exec(callee, f, out);
         --depth_;
+        levels_ = saved_levels;
         out[callee.nresults].i = 0;
       } catch (const PyError& e) {
         depth_ = saved;
+        levels_ = saved_levels;
         keep_caught(e, caller);  // tracebacks (issue 34)
         ppy_exc_set(e.name.c_str(), e.message.c_str());
         if (!e.classes.empty()) ppy_exc_set_object(e.object, e.classes.c_str());
@@ -141,6 +148,7 @@ class Machine {
     ++depth_;
     exec(callee, f, out);
     --depth_;
+    levels_ = saved_levels;
   }
 
   /// What the last try caught: its frames, innermost first, and the function
@@ -467,7 +475,8 @@ class Machine {
   std::vector<Code> codes_;
   Slots globals_;  ///< the module's globals (sized once: their addresses stay)
   std::vector<Slots> frames_;
-  int depth_ = 0;
+  int depth_ = 0;  ///< frames on the frame stack
+  int levels_ = 0;  ///< Python's recursion levels (RecursionError): frames less the transparent ones
 };
 
 /// Where the runtime's output goes while a program runs: the interpreter's streams.
