@@ -185,10 +185,14 @@ int main(int argc, char** argv) {
       ->callback([&] { status = ppy::driver::list_plugins(io); });
 
   ppy::driver::ConformanceOptions conformance;
-  auto* conf_cmd = app.add_subcommand("conformance", "Run the contract's checks against an installed backend");
-  conf_cmd->add_option("name", conformance.name, "the backend (optional with --manifest of one backend)");
-  conf_cmd->add_option("--manifest", conformance.manifest, "check the backend of this manifest.toml, not the search path's");
-  conf_cmd->add_option("--option", conformance.options, "KEY=VALUE of the backend's table (repeatable)");
+  auto* conf_cmd = app.add_subcommand(
+      "conformance", "Run the contract's checks against an installed backend or plugin (its pass server)");
+  conf_cmd->add_option("name", conformance.name,
+                       "the backend or plugin; both when a distribution ships the two under one name "
+                       "(optional with --manifest of one)");
+  conf_cmd->add_option("--manifest", conformance.manifest,
+                       "check the backend or plugin of this manifest.toml, not the search path's");
+  conf_cmd->add_option("--option", conformance.options, "KEY=VALUE of the backend's or plugin's table (repeatable)");
   conf_cmd->add_option("--missing-toolchain", conformance.missing_toolchain,
                        "KEY=VALUE of a table under which its toolchain is missing (repeatable)");
   conf_cmd->callback([&] { status = ppy::driver::conformance(conformance, io); });

@@ -55,6 +55,26 @@ check_run() {  # check_run NAME COMMAND...: exit status 1, python3's stdout, its
 }
 "$ppy" build -q --backend llvm "$work/program.ppy" -o "$work/built"
 check_run built "$work/built/program"
+# The executable finds libvecmath through an absolute RUNPATH to the installed
+# distribution's lib/ (no $ORIGIN copy): moved to another folder it still runs.
+if command -v readelf >/dev/null; then
+  readelf -d "$work/built/program" | grep -q "RUNPATH.*\[$dist/lib\]"
+fi
+mkdir -p "$work/moved"
+cp "$work/built/program" "$work/moved/program"
+check_run moved "$work/moved/program"
+# Under --sandbox strict the LLVM helper sees only the system folders and its
+# own, and the plugin's library lies in a prefix outside them: the build works
+# (the executable runs as python3 does) or is a clear error, never a crash.
+status=0
+"$ppy" build -q --backend llvm --sandbox strict "$work/program.ppy" -o "$work/strict" 2>"$work/strict.err" || status=$?
+cat "$work/strict.err"
+if [ "$status" = 0 ]; then
+  check_run strict "$work/strict/program"
+else
+  test "$status" -lt 128
+  grep -q 'error\[E[0-9]*\]' "$work/strict.err"
+fi
 "$ppy" build -q --backend llvm --standalone "$work/program.ppy" -o "$work/standalone" 2>"$work/standalone.note"
 cat "$work/standalone.note"
 check_run standalone "$work/standalone/program"

@@ -123,14 +123,7 @@ int serve(int argc, char** argv, PluginFactory factory) {
     return std::fflush(stdout) == 0 ? 0 : 1;
   }
 
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGHUP);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  ::signal(SIGPIPE, SIG_IGN);
-  const int signal_fd = ::signalfd(-1, &signals, SFD_CLOEXEC);
+  const int signal_fd = block_stop_signals();
   route_grpc_logging(GrpcLog::Off);  // its stderr is the tail the driver shows: the plugin's own words
 
   std::atomic<bool> stop{false};
@@ -169,12 +162,7 @@ int serve(int argc, char** argv, PluginFactory factory) {
   }
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(200));
   server->Wait();
-  if (watch_fd >= 0) ::close(watch_fd);
-  if (signal_fd >= 0) ::close(signal_fd);
-  if (!args.socket.empty()) {
-    std::error_code ec;
-    std::filesystem::remove(args.socket, ec);
-  }
+  release_server_files(watch_fd, signal_fd, args.socket);
   return 0;
 }
 

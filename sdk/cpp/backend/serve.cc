@@ -260,6 +260,26 @@ bool adopt_inherited_socket(const char* prog, int fd) {
   return true;
 }
 
+int block_stop_signals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+  return ::signalfd(-1, &signals, SFD_CLOEXEC);
+}
+
+void release_server_files(int watch_fd, int signal_fd, const std::string& socket) {
+  if (watch_fd >= 0) ::close(watch_fd);
+  if (signal_fd >= 0) ::close(signal_fd);
+  if (!socket.empty()) {
+    std::error_code ec;
+    std::filesystem::remove(socket, ec);
+  }
+}
+
 void configure_server_builder(grpc::ServerBuilder& builder, int max_threads) {
   builder.SetMaxReceiveMessageSize(INT_MAX);
   builder.SetMaxSendMessageSize(INT_MAX);
@@ -297,14 +317,7 @@ int serve(int argc, char** argv, BackendFactory factory) {
 
   // SIGINT/SIGTERM are read from a signalfd by the watcher; block them before any
   // thread starts so every thread inherits the mask.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGHUP);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  ::signal(SIGPIPE, SIG_IGN);
-  int signal_fd = ::signalfd(-1, &signals, SFD_CLOEXEC);
+  int signal_fd = block_stop_signals();
 
   const bool spawned = args.listen.empty();
   // gRPC's own lines: a spawned helper's stderr is the tail its driver shows,
@@ -441,12 +454,7 @@ int serve(int argc, char** argv, BackendFactory factory) {
     }
     closer.join();
   }
-  if (watch_fd >= 0) ::close(watch_fd);
-  if (signal_fd >= 0) ::close(signal_fd);
-  if (!args.socket.empty()) {
-    std::error_code ec;
-    std::filesystem::remove(args.socket, ec);
-  }
+  release_server_files(watch_fd, signal_fd, args.socket);
   return 0;
 }
 

@@ -16,28 +16,15 @@
 # every ppy looks last (docs/writing-a-backend.md, "Installing"):
 #   cmake --install build --prefix /opt/vendor   # PPY_BACKEND_PATH=/opt/vendor/lib/ppy/backends
 #   cmake -B build -DPPY_BACKEND_DESTINATION=$HOME/.local/share/ppy/backends && cmake --install build
-include(${CMAKE_CURRENT_LIST_DIR}/PpyBackendHelper.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/PpyHelperExecutable.cmake)
 set(_ppy_print_manifest ${CMAKE_CURRENT_LIST_DIR}/ppy_print_manifest.cmake)
-set(PPY_BACKEND_DESTINATION lib/ppy/backends CACHE STRING
-    "Where `cmake --install` puts each backend's distribution folder: relative to the prefix, or absolute")
 
 function(ppy_add_backend target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME" "SOURCES")
-  if(NOT arg_SOURCES)
-    message(FATAL_ERROR "ppy_add_backend(${target}): give the helper's SOURCES")
-  endif()
-  if(arg_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "ppy_add_backend(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
-  endif()
-  set(dir ${arg_NAME})
-  if(NOT dir)
-    string(REGEX REPLACE "^ppy-backend-" "" dir ${target})
-  endif()
+  _ppy_helper_arguments(ppy_add_backend ${target} helper dir "ppy-backend-" "${arg_NAME}" "${arg_SOURCES}"
+                        "${arg_UNPARSED_ARGUMENTS}")
   set(dist ${CMAKE_BINARY_DIR}/backends/${dir})
-  add_executable(${target} ${arg_SOURCES})
-  target_link_libraries(${target} PRIVATE PpySdk::sdk)
-  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${dist})
-  ppy_backend_helper(${target})
+  _ppy_helper_executable(${target} ${dist} ${arg_SOURCES})
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND ${CMAKE_COMMAND} -DHELPER=$<TARGET_FILE:${target}> -DOUT=${dist}/manifest.toml
             -P ${_ppy_print_manifest}

@@ -18,25 +18,13 @@
 # library and its backend): one distribution, one folder (the backend's), one
 # manifest with both the [backends.<name>] and the [plugins.<name>] tables; the
 # two classes must declare the same distribution.
-if(NOT COMMAND ppy_backend_helper)  # ppy's own tree defines it (cmake/ppy.cmake)
-  include(${CMAKE_CURRENT_LIST_DIR}/PpyBackendHelper.cmake)
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/PpyHelperExecutable.cmake)
 set(_ppy_plugin_manifest ${CMAKE_CURRENT_LIST_DIR}/ppy_plugin_manifest.cmake)
-set(PPY_BACKEND_DESTINATION lib/ppy/backends CACHE STRING
-    "Where `cmake --install` puts each backend's distribution folder: relative to the prefix, or absolute")
 
 function(ppy_add_plugin target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "NO_INSTALL" "NAME;STUB;OUTPUT_DIR;WITH_BACKEND" "SOURCES;MODULES;LIBRARIES")
-  if(NOT arg_SOURCES)
-    message(FATAL_ERROR "ppy_add_plugin(${target}): give the pass server's SOURCES")
-  endif()
-  if(arg_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "ppy_add_plugin(${target}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
-  endif()
-  set(dir ${arg_NAME})
-  if(NOT dir)
-    string(REGEX REPLACE "^ppy-plugin-" "" dir ${target})
-  endif()
+  _ppy_helper_arguments(ppy_add_plugin ${target} "pass server" dir "ppy-plugin-" "${arg_NAME}" "${arg_SOURCES}"
+                        "${arg_UNPARSED_ARGUMENTS}")
   set(dist ${arg_OUTPUT_DIR})
   set(backend_arg "")
   if(arg_WITH_BACKEND)
@@ -46,15 +34,7 @@ function(ppy_add_plugin target)
   if(NOT dist)
     set(dist ${CMAKE_BINARY_DIR}/backends/${dir})
   endif()
-  add_executable(${target} ${arg_SOURCES})
-  # Inside ppy's own tree the SDK is its targets; elsewhere the installed package's.
-  if(TARGET PpySdk::sdk)
-    target_link_libraries(${target} PRIVATE PpySdk::sdk)
-  else()
-    target_link_libraries(${target} PRIVATE ppy_backend_sdk)
-  endif()
-  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${dist})
-  ppy_backend_helper(${target})
+  _ppy_helper_executable(${target} ${dist} ${arg_SOURCES})
   if(arg_WITH_BACKEND)
     add_dependencies(${target} ${arg_WITH_BACKEND})  # its manifest is written first, then completed
   endif()

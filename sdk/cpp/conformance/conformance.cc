@@ -11,6 +11,7 @@
 #include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
 #include "ppy/util/str_cat.h"
+#include "sample_program.h"
 
 namespace ppy::conformance {
 namespace {
@@ -32,33 +33,9 @@ func @kern(%n: i64) -> () attrs {gpu.kind = "kernel"} loc("kern.ppy":1:0) {
 }
 )";
 
-/// The program every emit and build is asked for: two modules as the frontend
-/// lowers `app.py` (`from lib import f`) and `lib.py`. Each public symbol is
-/// `<module>_<function>`, and `app` reaches `lib`'s function through a
-/// declaration, so a program-scoped backend may link them (`ppy/ir/linker.h`).
-constexpr char kApp[] = R"(ppyir 1
-module @app
-dialect core 1
-
-func @app_main() -> () attrs {ppy.qualname = "app.main"} loc("app.ppy":4:0) {
-^entry:
-    %0 = core.const 21 : i64
-    %1 = core.call %0 {callee = @lib_f} : i64
-    core.ret
-}
-
-extern func @lib_f(i64) -> i64 attrs {ppy.external = true, ppy.qualname = "lib.f"}
-)";
-constexpr char kLib[] = R"(ppyir 1
-module @lib
-dialect core 1
-
-func @lib_f(%x: i64) -> i64 attrs {ppy.qualname = "lib.f"} loc("lib.ppy":1:0) {
-^entry:
-    %0 = core.add %x, %x {overflow = "wrap"} : i64
-    core.ret %0
-}
-)";
+/// The program every emit and build is asked for (sample_program.h).
+using samples::kApp;
+using samples::kLib;
 
 constexpr milliseconds kCallDeadline{60'000};
 /// Sessions at once: what a spawned helper's thread pool (8 threads, pollers

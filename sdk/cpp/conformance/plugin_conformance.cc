@@ -10,6 +10,7 @@
 #include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
 #include "ppy/util/str_cat.h"
+#include "sample_program.h"
 
 namespace ppy::conformance {
 namespace {
@@ -19,30 +20,9 @@ using IrProto = ::ppy::ir::v1::Module;
 using std::chrono::milliseconds;
 
 /// The sample program each pass runs over: `app` calls `lib`'s function
-/// through a declaration, as the frontend lowers `from lib import f`.
-constexpr const char* kSample[] = {R"(ppyir 1
-module @app
-dialect core 1
-
-func @app_main() -> () attrs {ppy.qualname = "app.main"} loc("app.ppy":4:0) {
-^entry:
-    %0 = core.const 21 : i64
-    %1 = core.call %0 {callee = @lib_f} : i64
-    core.ret
-}
-
-extern func @lib_f(i64) -> i64 attrs {ppy.external = true, ppy.qualname = "lib.f"}
-)",
-                                   R"(ppyir 1
-module @lib
-dialect core 1
-
-func @lib_f(%x: i64) -> i64 attrs {ppy.qualname = "lib.f"} loc("lib.ppy":1:0) {
-^entry:
-    %0 = core.add %x, %x {overflow = "wrap"} : i64
-    core.ret %0
-}
-)"};
+/// through a declaration, as the frontend lowers `from lib import f`
+/// (sample_program.h, the program a backend's checks build too).
+constexpr const char* kSample[] = {samples::kApp, samples::kLib};
 
 constexpr milliseconds kCallDeadline{60'000};
 

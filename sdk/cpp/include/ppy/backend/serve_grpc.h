@@ -4,6 +4,7 @@
 /// vendor's backend needs only `ppy/backend/serve.h`.
 
 #include <memory>
+#include <string>
 
 #include "grpcpp/grpcpp.h"
 #include "ppy/backend/backend.h"
@@ -24,6 +25,16 @@ void configure_server_builder(grpc::ServerBuilder& builder, int max_threads);
 /// as gRPC wants it, and not leaked to children. False, with a line on stderr
 /// naming `prog`, when `fd` is not an open descriptor.
 [[nodiscard]] bool adopt_inherited_socket(const char* prog, int fd);
+
+/// Blocks SIGINT, SIGTERM and SIGHUP in this thread and every thread started
+/// after (call it before any), ignores SIGPIPE, and answers a signalfd that
+/// reads the blocked ones (-1 when none could be made): how a server, backend
+/// or plugin, stops cleanly on a signal instead of dying mid-answer.
+[[nodiscard]] int block_stop_signals();
+
+/// What a server leaves when it ends: closes `watch_fd` and `signal_fd` (each
+/// -1 when it has none) and removes its socket file `socket` (empty: none).
+void release_server_files(int watch_fd, int signal_fd, const std::string& socket);
 
 /// A backend served in this process, reachable through `channel` exactly as a
 /// helper is through its socket: same service, same messages.
