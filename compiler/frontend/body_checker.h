@@ -309,6 +309,13 @@ class BodyChecker {
   void raise_value(Stmt& s);
   /// `raise ... from cause`: an exception or None, evaluated and dropped.
   void raise_cause(Stmt& s);
+  // --- an IntEnum member as an int (issue 32: check_int_enum.cc) ---
+  /// Whether `t` is a class enum_classes.cc wrote for an IntEnum.
+  bool is_int_enum(Ty t) const;
+  /// When `t` is an IntEnum, rewrites the checked `x` as `x.value` (checked) and makes `t` its type.
+  bool int_enum_as_int(ExprPtr& x, Ty& t);
+  /// A comparison's IntEnum operands next to an int or float operand (not `is`, `in`) as their values.
+  void int_enum_operands(Expr& e, std::vector<Ty>& ts);
   // --- e.args and repr(e) (issue 32: check_exception_args.cc) ---
   /// Whether attribute `e` of a value of type `bt` is an exception's `args`.
   bool is_exception_args(const Expr& e, Ty bt);

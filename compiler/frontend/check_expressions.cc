@@ -547,6 +547,7 @@ Ty BodyChecker::compare(Expr& e) {
   for (Ty t : ts)
     if (t == Ty::Error) ok = false;
   if (!ok) return Ty::Error;
+  int_enum_operands(e, ts);  // issue 32: `p == 2` of an IntEnum member (check_int_enum.cc)
   if (compares_by_dunder(e, ts)) return dunder_compare(e, ts[0], ts[1]);  // check_dunder.cc
   for (size_t i = 0; i + 1 < ts.size(); ++i) {
     const std::string& op = e.ops[i];
