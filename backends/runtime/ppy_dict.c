@@ -182,6 +182,7 @@ static inline void ppy_dict_remember(const ppy_dict* d, int64_t k, uint64_t h, i
 
 static int64_t ppy_dict_find(const ppy_dict* d, int64_t k) {
   if (d->cset) return ppy_cset_find(d, k);
+  if (d->dense) return (uint64_t)k < (uint64_t)d->n ? k : -1; /* speedrt2 */
   if (d->last_valid && d->last_key == k) return d->last_ix;
   int64_t found;
   uint64_t h = ppy_dict_hash(d, k);
@@ -214,6 +215,10 @@ static ppy_dict_entry* ppy_dict_entry_for(ppy_dict* d, int64_t k) {
   if (d->cset) {
     ppy_cset_add(d, k);
     return NULL;
+  }
+  if (d->dense) { /* speedrt2: an existing key is its entry; a new one other than the next breaks the pattern */
+    if ((uint64_t)k < (uint64_t)d->n) return &d->e[k];
+    if (k != d->n) d->dense = 0;
   }
   uint64_t h;
   int64_t found, slot;
@@ -258,6 +263,7 @@ static void ppy_dict_delete(ppy_dict* d, int64_t ix) {
   int64_t found;
   int64_t slot = ppy_dict_slot(d, d->e[ix].key, d->e[ix].hash, &found);
   d->last_valid = 0;
+  d->dense = 0; /* speedrt2 */
   d->index[slot] = PPY_DICT_DUMMY;
   d->e[ix].live = 0;
   d->e[ix].key = 0;
@@ -370,6 +376,7 @@ PPY_RT_API void* ppy_dict_new(const ppy_str* desc) {
   d->scanned = d->str_keys || d->tup_keys || (colon && (colon[1] == 's' || colon[1] == '[' || colon[1] == '{'));
   d->used = 0;
   d->cset = d->is_set && s[0] == 'i';
+  d->dense = !d->str_keys && !d->tup_keys && !d->cset; /* speedrt2: no key yet */
   if (d->cset)
     ppy_cset_alloc(d, 8);
   else
@@ -564,6 +571,7 @@ PPY_RT_API int64_t ppy_dict_eq(const void* ap, const void* bp) {
 PPY_RT_API void ppy_dict_clear(void* dp) {
   ppy_dict* d = (ppy_dict*)dp;
   d->used = 0;
+  d->dense = !d->str_keys && !d->tup_keys && !d->cset; /* speedrt2 */
   if (d->cset)
     ppy_cset_alloc(d, 8);
   else

@@ -125,6 +125,9 @@ typedef struct ppy_dict {
   int64_t last_ix;
   int64_t last_slot;
   uint64_t last_hash;
+  /* speedrt2: the keys are the ints 0, 1, 2... in entry order, none deleted
+   * (a dict used as an array): d[k] is entry k, found without the index. */
+  int64_t dense;
 } ppy_dict;
 
 /** d[k] of a missing key of a defaultdict (the factory's value, stored) or a

@@ -21,17 +21,29 @@ PPY_RT_API void ppy_list_check(const ppy_list* l, int64_t i, int32_t store) {
 /* ------------------------------------------------------------------------ */
 /* Lists on the collector (docs/runtime.md, "Lists")                         */
 
+/* speedrt2: a list made with room for this many elements or fewer keeps them
+ * in its header's block: one allocation, and one cache miss fewer to reach
+ * them (a graph's adjacency lists). Appending past the room moves them out. */
+enum { PPY_LIST_INLINE = 8 };
+
 PPY_RT_INTERNAL ppy_list* ppy_list_make(int64_t n, int scanned) {
   if (PPY_RT_UNLIKELY(!ppy_rt_gc_ready)) ppy_rt_gc_init();
   if (n < 0) n = 0;
   if (n > PPY_LIST_MAX) ppy_rt_raise("MemoryError", "");
-  ppy_list* l = (ppy_list*)GC_MALLOC(sizeof(ppy_list));
-  if (!l) ppy_rt_raise("MemoryError", "");
   int64_t cap = n < 4 ? 4 : n;
   size_t bytes = (size_t)cap * 8;
-  l->data = scanned ? GC_MALLOC(bytes) : GC_MALLOC_ATOMIC(bytes);
-  if (!l->data) ppy_rt_raise("MemoryError", "");
-  if (!scanned) memset(l->data, 0, bytes);
+  ppy_list* l;
+  if (cap <= PPY_LIST_INLINE) { /* speedrt2: the elements right after the header, one block (zeroed) */
+    l = (ppy_list*)GC_MALLOC(sizeof(ppy_list) + bytes);
+    if (!l) ppy_rt_raise("MemoryError", "");
+    l->data = l + 1;
+  } else {
+    l = (ppy_list*)GC_MALLOC(sizeof(ppy_list));
+    if (!l) ppy_rt_raise("MemoryError", "");
+    l->data = scanned ? GC_MALLOC(bytes) : GC_MALLOC_ATOMIC(bytes);
+    if (!l->data) ppy_rt_raise("MemoryError", "");
+    if (!scanned) memset(l->data, 0, bytes);
+  }
   l->len = n;
   l->cap = cap;
   l->scanned = scanned;
@@ -49,7 +61,13 @@ static void* ppy_list_push(ppy_list* l) {
   if (l->len == l->cap) {
     if (l->len >= PPY_LIST_MAX) ppy_rt_raise("MemoryError", "");
     int64_t cap = l->cap * 2;
-    void* grown = GC_REALLOC(l->data, (size_t)cap * 8);
+    void* grown;
+    if (l->data == (void*)(l + 1)) { /* speedrt2: elements inside the header's block move out */
+      grown = l->scanned ? GC_MALLOC((size_t)cap * 8) : GC_MALLOC_ATOMIC((size_t)cap * 8);
+      if (grown) memcpy(grown, l->data, (size_t)l->len * 8);
+    } else {
+      grown = GC_REALLOC(l->data, (size_t)cap * 8);
+    }
     if (!grown) ppy_rt_raise("MemoryError", "");
     l->data = grown;
     l->cap = cap;

@@ -1,5 +1,6 @@
 /* ppy_str.c: strings (ppy_str.h). */
 #include "ppy_str.h"
+#include "ppy_words.h" /* speedrt2: shared words and small ints */
 
 #if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
 
@@ -166,6 +167,7 @@ PPY_RT_API int64_t ppy_str_contains(const ppy_str* hay, const ppy_str* needle) {
 }
 
 PPY_RT_API ppy_str* ppy_str_from_i64(int64_t v) {
+  if ((uint64_t)v < PPY_WORDS_SMALL_INTS) return ppy_words_small_int(v); /* speedrt2 */
   /* The digits by hand, straight into the string (issue 35: snprintf was a
    * fifth of building CSV rows and word lists). */
   char buf[24];
@@ -573,10 +575,7 @@ PPY_RT_API ppy_str* ppy_str_join(const ppy_str* sep, const ppy_list* parts) {
 /** The piece [b, b + n) of `s`: an ASCII string's pieces are ASCII (speedrt:
  * their code points are not counted again). */
 static inline ppy_str* ppy_str_piece(const ppy_str* s, const char* b, int64_t n) {
-  if (s->ncp != s->len) return ppy_str_make(b, n);
-  ppy_str* r = ppy_str_alloc(n, n);
-  memcpy(PPY_STR_BYTES(r), b, (size_t)n);
-  return r;
+  return ppy_words_piece(b, n, s->ncp == s->len); /* speedrt2: a recent word's handle, shared */
 }
 
 /** An empty list of strs with room for the pieces a split of `s` likely makes. */
