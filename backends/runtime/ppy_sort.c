@@ -282,6 +282,15 @@ PPY_RT_API ppy_list* ppy_sort_pick(const ppy_list* elems, const ppy_list* order)
   return r;
 }
 
+/* speedsort: sorted(l) of ints, bools or strs: the sorts by key with the elements as their own keys
+ * (a total order, so the stable result is the one the generic merge sort answers). */
+PPY_RT_INTERNAL ppy_list* ppy_sort_values(const ppy_list* l, const char* desc) {
+  if (desc[0] == 0 || desc[1] != 0) return NULL;
+  if (desc[0] == 'i' || desc[0] == 'b') return ppy_sort_pick(l, ppy_sort_order_i64(l, 0));
+  if (desc[0] == 's') return ppy_sort_pick(l, ppy_sort_order_str(l, 0));
+  return NULL;
+}
+
 PPY_RT_API void ppy_sort_place(ppy_list* elems, const ppy_list* order) {
   ppy_list* r = ppy_sort_pick(elems, order);
   if (r->len) memcpy(elems->data, r->data, (size_t)r->len * 8);
