@@ -368,6 +368,17 @@ def _ppy_sort_order(keys, reverse):
     return sorted(range(len(keys)), key=keys.__getitem__, reverse=bool(reverse))
 
 
+def _ppy_fmt_new(room):
+    """speedsort: an f-string's builder (its pieces, joined at its end)."""
+    return []
+
+
+def _ppy_fmt_add(builder, piece):
+    """speedsort: `piece` appended to an f-string's builder, which is answered."""
+    builder.append(piece)
+    return builder
+
+
 def _ppy_sort_pick(elems, order):
     """speedsort: `elems` in `order` (a new list)."""
     return [elems[i] for i in order]

@@ -408,6 +408,123 @@ PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec) {
   return ppy_pad(&sp, "", PPY_STR_BYTES(s), nbytes, ncp, '<');
 }
 
+/* ------------------------------------------------------------------------ */
+/* speedsort: text built in place. A builder is a str whose `len` is the bytes
+ * written so far and whose `ncp` is, until ppy_fmt_end, its room: an f-string
+ * is one allocation, with no str per piece and no copy per concatenation. */
+
+/** `b` with room for `more` bytes after its text: itself, or a copy twice as large. */
+static ppy_str* ppy_fmt_room(ppy_str* b, int64_t more) {
+  if (b->len + more <= b->ncp) return b;
+  int64_t room = b->ncp * 2 > b->len + more ? b->ncp * 2 : b->len + more;
+  ppy_str* g = ppy_str_alloc(room, room);
+  memcpy(PPY_STR_BYTES(g), PPY_STR_BYTES(b), (size_t)b->len);
+  g->len = b->len;
+  return g;
+}
+
+static ppy_str* ppy_fmt_bytes(ppy_str* b, const char* s, int64_t n) {
+  b = ppy_fmt_room(b, n);
+  memcpy(PPY_STR_BYTES(b) + b->len, s, (size_t)n);
+  b->len += n;
+  return b;
+}
+
+PPY_RT_API ppy_str* ppy_fmt_new(int64_t room) {
+  if (room < 16) room = 16;
+  ppy_str* b = ppy_str_alloc(room, room);
+  b->len = 0;
+  return b;
+}
+
+PPY_RT_API ppy_str* ppy_fmt_str(ppy_str* b, const ppy_str* s) { return ppy_fmt_bytes(b, PPY_STR_BYTES(s), s->len); }
+
+/** `s * n` appended: no str made for it. */
+PPY_RT_API ppy_str* ppy_fmt_repeat(ppy_str* b, const ppy_str* s, int64_t n) {
+  if (n <= 0 || s->len == 0) return b;
+  int64_t total;
+  if (__builtin_mul_overflow(s->len, n, &total)) ppy_rt_raise("MemoryError", "");
+  b = ppy_fmt_room(b, total);
+  char* o = PPY_STR_BYTES(b) + b->len;
+  if (s->len == 1)
+    memset(o, PPY_STR_BYTES(s)[0], (size_t)n);
+  else
+    for (int64_t k = 0; k < n; ++k) memcpy(o + k * s->len, PPY_STR_BYTES(s), (size_t)s->len);
+  b->len += total;
+  return b;
+}
+
+/** The width of a spec that is only a width, then `type` (or nothing where `type` is 0):
+ * `6d`, `d`, ``; -1 for anything else (a fill, an alignment, a sign, a zero, a grouping). */
+static int64_t ppy_fmt_plain_width(const ppy_str* spec, char type, int64_t* precision) {
+  const char* s = PPY_STR_BYTES(spec);
+  int64_t n = spec->len, i = 0, w = 0;
+  if (n > 0 && s[0] == '0') return -1;
+  for (; i < n && s[i] >= '0' && s[i] <= '9' && w < 100000; ++i) w = w * 10 + (s[i] - '0');
+  if (precision) {
+    if (i >= n || s[i] != '.') return -1;
+    int64_t p = 0, at = ++i;
+    for (; i < n && s[i] >= '0' && s[i] <= '9' && p < 100; ++i) p = p * 10 + (s[i] - '0');
+    if (i == at) return -1;
+    *precision = p;
+  }
+  if (i == n && !precision) return w;
+  return i + 1 == n && s[i] == type ? w : -1;
+}
+
+/** `sign` then `body` appended, right-aligned to `width` by spaces. */
+static ppy_str* ppy_fmt_number(ppy_str* b, int neg, const char* body, int64_t nb, int64_t width) {
+  int64_t pad = width > nb + neg ? width - nb - neg : 0;
+  b = ppy_fmt_room(b, pad + neg + nb);
+  char* o = PPY_STR_BYTES(b) + b->len;
+  memset(o, ' ', (size_t)pad);
+  o += pad;
+  if (neg) *o++ = '-';
+  memcpy(o, body, (size_t)nb);
+  b->len += pad + neg + nb;
+  return b;
+}
+
+/** `format(v, spec)` appended: a width and `d` (or nothing) written here, the rest as ppy_str_format_i64. */
+PPY_RT_API ppy_str* ppy_fmt_i64(ppy_str* b, int64_t v, const ppy_str* spec) {
+  int64_t width = ppy_fmt_plain_width(spec, 'd', NULL);
+  if (width < 0) return ppy_fmt_str(b, ppy_str_format_i64(v, spec));
+  char buf[24];
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  int at = (int)sizeof buf;
+  do {
+    buf[--at] = (char)('0' + (int)(u % 10));
+    u /= 10;
+  } while (u);
+  return ppy_fmt_number(b, v < 0, buf + at, (int64_t)sizeof buf - at, width);
+}
+
+/** `format(v, spec)` appended: a width and `.Nf` (N up to 9) written here, the rest as ppy_str_format_f64. */
+PPY_RT_API ppy_str* ppy_fmt_f64(ppy_str* b, double v, const ppy_str* spec) {
+  int64_t prec = -1;
+  int64_t width = ppy_fmt_plain_width(spec, 'f', &prec);
+  double a = fabs(v);
+  if (width < 0 || prec > 9 || !isfinite(v) || a >= 9.2e18) return ppy_fmt_str(b, ppy_str_format_f64(v, spec));
+  char fixed[48];
+  int n = ppy_fixed_f(a, (int)prec, fixed);
+  return ppy_fmt_number(b, signbit(v) != 0, fixed, n, width);
+}
+
+/** The finished str: its code points counted, its room given up where much is left. */
+PPY_RT_API ppy_str* ppy_fmt_end(ppy_str* b) {
+  const unsigned char* p = (const unsigned char*)PPY_STR_BYTES(b);
+  int64_t ncp = 0;
+  for (int64_t i = 0; i < b->len; ++i) ncp += (p[i] & 0xC0) != 0x80;
+  if (b->ncp > 2 * b->len + 64) {
+    ppy_str* r = ppy_str_alloc(b->len, ncp);
+    memcpy(PPY_STR_BYTES(r), p, (size_t)b->len);
+    return r;
+  }
+  b->ncp = ncp;
+  PPY_STR_BYTES(b)[b->len] = '\0';
+  return b;
+}
+
 #endif /* PPY_RT_STRINGS */
 
 #endif /* PPY_RT_DECLARATIONS_ONLY */

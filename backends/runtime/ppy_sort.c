@@ -19,6 +19,7 @@ typedef struct ppy_sort_pair {
   int64_t key;
   int64_t at;
   uint64_t prefix;
+  uint64_t prefix2; /* speedsort: the same of a tuple key's second leaf (plan->prefix2) */
 } ppy_sort_pair;
 
 /** What a pair's prefix holds: nothing, a str key's first bytes and length, or an int's bits. */
@@ -29,6 +30,7 @@ typedef struct ppy_sort_plan {
   const char* desc; /* the keys' descriptor, for the generic compare */
   int64_t n;        /* leaves; -1: not a tuple of scalars and strs (the generic compare) */
   int prefix;       /* what the pairs' prefixes hold (PPY_SORT_*_PREFIX) */
+  int prefix2;      /* speedsort: what their second prefixes hold (the second leaf's) */
   char kinds[32];
 } ppy_sort_plan;
 
@@ -151,6 +153,20 @@ static int ppy_sort_prefix_whole(const ppy_sort_plan* plan, uint64_t prefix) {
   return plan->prefix == PPY_SORT_INT_PREFIX || (plan->prefix == PPY_SORT_STR_PREFIX && (prefix & 0xff) < 8);
 }
 
+/** speedsort: the same for the second leaf's prefix. */
+static int ppy_sort_prefix2_whole(const ppy_sort_plan* plan, uint64_t prefix2) {
+  return plan->prefix2 == PPY_SORT_INT_PREFIX || (plan->prefix2 == PPY_SORT_STR_PREFIX && (prefix2 & 0xff) < 8);
+}
+
+/** speedsort: a tuple key whose first prefixes tie and say the first leaves are equal: the second
+ * prefixes decide where they differ; equal whole second leaves go on from the third leaf. */
+static int ppy_sort_desc_after_first(const ppy_sort_pair* x, const ppy_sort_pair* y, const ppy_sort_plan* plan) {
+  if (plan->prefix2 == PPY_SORT_NO_PREFIX) return ppy_sort_desc_less(x->key, y->key, plan, 1);
+  if (x->prefix2 != y->prefix2) return x->prefix2 < y->prefix2;
+  if (!ppy_sort_prefix2_whole(plan, x->prefix2)) return ppy_sort_desc_less(x->key, y->key, plan, 1);
+  return plan->n > 2 && ppy_sort_desc_less(x->key, y->key, plan, 2);
+}
+
 #define PPY_SORT_I64_LESS(x, y, c) ((x).key < (y).key)
 #define PPY_SORT_I64_MORE(x, y, c) ((y).key < (x).key)
 #define PPY_SORT_F64_LESS(x, y, c) (ppy_sort_f64((x).key) < ppy_sort_f64((y).key))
@@ -160,11 +176,11 @@ static int ppy_sort_prefix_whole(const ppy_sort_plan* plan, uint64_t prefix) {
   ((x).prefix != (y).prefix ? (x).prefix < (y).prefix \
                             : ((x).prefix & 0xff) == 8 && ppy_sort_str_cmp((x).key, (y).key) < 0)
 #define PPY_SORT_STR_MORE(x, y, c) PPY_SORT_STR_LESS(y, x, c)
-#define PPY_SORT_DESC_LESS(x, y, c)                                      \
-  ((x).prefix != (y).prefix                                              \
-       ? (x).prefix < (y).prefix                                         \
-       : ppy_sort_desc_less((x).key, (y).key, (const ppy_sort_plan*)(c), \
-                            ppy_sort_prefix_whole((const ppy_sort_plan*)(c), (x).prefix) ? 1 : 0))
+#define PPY_SORT_DESC_LESS(x, y, c)                                       \
+  ((x).prefix != (y).prefix ? (x).prefix < (y).prefix                     \
+   : ppy_sort_prefix_whole((const ppy_sort_plan*)(c), (x).prefix)         \
+       ? ppy_sort_desc_after_first(&(x), &(y), (const ppy_sort_plan*)(c)) \
+       : ppy_sort_desc_less((x).key, (y).key, (const ppy_sort_plan*)(c), 0))
 #define PPY_SORT_DESC_MORE(x, y, c) PPY_SORT_DESC_LESS(y, x, c)
 
 PPY_SORT_DEFINE(ppy_sort_i64_up, PPY_SORT_I64_LESS)
@@ -180,7 +196,7 @@ typedef void (*ppy_sort_fn)(ppy_sort_pair*, ppy_sort_pair*, int64_t, const void*
 
 /** Sorts `keys`' pairs with `up` (or `down` when reversing) and answers the indices in order. */
 static ppy_list* ppy_sort_order(const ppy_list* keys, int64_t reverse, ppy_sort_fn up, ppy_sort_fn down,
-                                const void* ctx, int prefix, int boxed) {
+                                const void* ctx, int prefix, int boxed, int prefix2) {
   int64_t n = keys->len;
   size_t bytes = (size_t)(n ? n : 1) * sizeof(ppy_sort_pair);
   /* Atomic: a key that is a handle stays reachable from `keys` itself. */
@@ -195,6 +211,10 @@ static ppy_list* ppy_sort_order(const ppy_list* keys, int64_t reverse, ppy_sort_
     a[i].prefix = prefix == PPY_SORT_STR_PREFIX   ? ppy_sort_str_prefix(first)
                   : prefix == PPY_SORT_INT_PREFIX ? (uint64_t)first ^ ((uint64_t)1 << 63)
                                                   : 0;
+    int64_t second = prefix2 ? ((const int64_t*)(intptr_t)k[i])[1] : 0;
+    a[i].prefix2 = prefix2 == PPY_SORT_STR_PREFIX   ? ppy_sort_str_prefix(second)
+                   : prefix2 == PPY_SORT_INT_PREFIX ? (uint64_t)second ^ ((uint64_t)1 << 63)
+                                                    : 0;
   }
   (reverse ? down : up)(a, tmp, n, ctx);
   ppy_list* order = ppy_list_make(n, 0);
@@ -235,15 +255,18 @@ static ppy_list* ppy_sort_order_counting(const ppy_list* keys, int64_t reverse) 
 PPY_RT_API ppy_list* ppy_sort_order_i64(const ppy_list* keys, int64_t reverse) {
   ppy_list* counted = ppy_sort_order_counting(keys, reverse);
   if (counted) return counted;
-  return ppy_sort_order(keys, reverse, ppy_sort_i64_up, ppy_sort_i64_down, NULL, PPY_SORT_NO_PREFIX, 0);
+  return ppy_sort_order(keys, reverse, ppy_sort_i64_up, ppy_sort_i64_down, NULL, PPY_SORT_NO_PREFIX, 0,
+                        PPY_SORT_NO_PREFIX);
 }
 
 PPY_RT_API ppy_list* ppy_sort_order_f64(const ppy_list* keys, int64_t reverse) {
-  return ppy_sort_order(keys, reverse, ppy_sort_f64_up, ppy_sort_f64_down, NULL, PPY_SORT_NO_PREFIX, 0);
+  return ppy_sort_order(keys, reverse, ppy_sort_f64_up, ppy_sort_f64_down, NULL, PPY_SORT_NO_PREFIX, 0,
+                        PPY_SORT_NO_PREFIX);
 }
 
 PPY_RT_API ppy_list* ppy_sort_order_str(const ppy_list* keys, int64_t reverse) {
-  return ppy_sort_order(keys, reverse, ppy_sort_str_up, ppy_sort_str_down, NULL, PPY_SORT_STR_PREFIX, 0);
+  return ppy_sort_order(keys, reverse, ppy_sort_str_up, ppy_sort_str_down, NULL, PPY_SORT_STR_PREFIX, 0,
+                        PPY_SORT_NO_PREFIX);
 }
 
 /** Appends the leaves of the descriptor at `d` to `plan`; answers the descriptor after it, or NULL
@@ -268,7 +291,11 @@ PPY_RT_API ppy_list* ppy_sort_order_desc(const ppy_list* keys, int64_t reverse, 
                 : plan.kinds[0] == 's'                         ? PPY_SORT_STR_PREFIX
                 : plan.kinds[0] == 'i' || plan.kinds[0] == 'b' ? PPY_SORT_INT_PREFIX
                                                                : PPY_SORT_NO_PREFIX;
-  return ppy_sort_order(keys, reverse, ppy_sort_desc_up, ppy_sort_desc_down, &plan, plan.prefix, 1);
+  plan.prefix2 = plan.n < 2 || plan.prefix == PPY_SORT_NO_PREFIX ? PPY_SORT_NO_PREFIX
+                 : plan.kinds[1] == 's'                          ? PPY_SORT_STR_PREFIX
+                 : plan.kinds[1] == 'i' || plan.kinds[1] == 'b'  ? PPY_SORT_INT_PREFIX
+                                                                 : PPY_SORT_NO_PREFIX;
+  return ppy_sort_order(keys, reverse, ppy_sort_desc_up, ppy_sort_desc_down, &plan, plan.prefix, 1, plan.prefix2);
 }
 
 /* speedsort: the elements by index in C, not an append per element in the compiled code. */
@@ -280,6 +307,15 @@ PPY_RT_API ppy_list* ppy_sort_pick(const ppy_list* elems, const ppy_list* order)
   int64_t* to = (int64_t*)r->data;
   for (int64_t i = 0; i < n; ++i) to[i] = from[at[i]];
   return r;
+}
+
+/* speedsort: sorted(l) of ints, bools or strs: the sorts by key with the elements as their own keys
+ * (a total order, so the stable result is the one the generic merge sort answers). */
+PPY_RT_INTERNAL ppy_list* ppy_sort_values(const ppy_list* l, const char* desc) {
+  if (desc[0] == 0 || desc[1] != 0) return NULL;
+  if (desc[0] == 'i' || desc[0] == 'b') return ppy_sort_pick(l, ppy_sort_order_i64(l, 0));
+  if (desc[0] == 's') return ppy_sort_pick(l, ppy_sort_order_str(l, 0));
+  return NULL;
 }
 
 PPY_RT_API void ppy_sort_place(ppy_list* elems, const ppy_list* order) {

@@ -40,6 +40,8 @@ PPY_RT_API void ppy_sort_place(ppy_list* elems, const ppy_list* order);
 #ifndef PPY_RT_DECLARATIONS_ONLY
 /** Python's `a < b` of two list slots whose descriptor is `d` (ppy_value.c). */
 PPY_RT_INTERNAL int ppy_slot_less(int64_t a, int64_t b, const char* d);
+/** speedsort: sorted(l) of ints, bools or strs (`desc` "i", "b", "s") by the sorts above; NULL for other elements. */
+PPY_RT_INTERNAL ppy_list* ppy_sort_values(const ppy_list* l, const char* desc);
 #endif
 #endif /* PPY_RT_STRINGS */
 

@@ -4,6 +4,7 @@
  * elements: in, sorted, min and max, index, count, remove. */
 #include "ppy_dict.h"
 #include "ppy_list.h"
+#include "ppy_sort.h"
 #include "ppy_str.h"
 
 #if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
@@ -318,6 +319,8 @@ PPY_RT_INTERNAL int ppy_slot_less(int64_t a, int64_t b, const char* d) {
 /** `sorted(l)`: a new list, stable (a merge sort, as Python's sort is stable). */
 PPY_RT_API ppy_list* ppy_list_sorted(const ppy_list* l, const ppy_str* desc) {
   const char* d = PPY_STR_BYTES(desc);
+  ppy_list* fast = ppy_sort_values(l, d); /* speedsort (ppy_sort.c) */
+  if (fast) return fast;
   int64_t n = l->len;
   ppy_list* r = ppy_list_make(n, (int)l->scanned);
   int64_t* a = (int64_t*)r->data;

@@ -63,6 +63,7 @@ Value* FunctionLowerer::str_method(const Expr& e) {
 }
 
 Value* FunctionLowerer::fstring(const Expr& e) {
+  if (e.kids.size() >= 2) return fstring_built(e);  // speedsort (lower_text_build.cc)
   Pos p = e.pos;
   Value* acc = nullptr;
   for (auto& part : e.kids) {

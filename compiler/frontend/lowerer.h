@@ -326,6 +326,8 @@ class FunctionLowerer {
   Value* str_method(const Expr& e);
   /// An f-string: its parts made into strings and concatenated in order.
   Value* fstring(const Expr& e);
+  /// speedsort: an f-string of two parts or more built in one str (lower_text_build.cc).
+  Value* fstring_built(const Expr& e);
   // --- formatting (lower_format.cc) ---
   /// `template.format(...)`: its arguments in order, then its pieces.
   Value* str_format(const Expr& e);
