@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "generator_try.h"
 #include "plugin_stub.h"
 #include "dataclass_options.h"
 #include "namedtuple_classes.h"
@@ -37,6 +38,7 @@ void BodyChecker::run() {
     order_.push_back(n);
   }
   if (!f_.module_code) declare_globals(def.body);
+  if (is_iterator(f_.result)) split_yielding_tries(def.body);  // yield inside try and with (generator_try.h)
   collect_nonlocals(def.body);
   collect_locals(def.body);
   seed_enclosing();
