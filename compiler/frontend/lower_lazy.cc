@@ -288,25 +288,32 @@ void FunctionLowerer::accumulate_loop(const Expr& e, const std::function<void(Va
   }
   store_local(seen, const_bool(init, p), p);
   each(it, elem, [&](Value* v, Ty t) {
-    int k = ++labels_;
-    Block* first = new_block("accumulate.first", k);
-    Block* later = new_block("accumulate.step", k);
-    Block* join = new_block("accumulate.next", k);
-    cond_br(load_local(seen, p), later, {}, first, {}, p);
-    cur_ = first;
-    store_local(total, coerce(v, t, acc, p), p);
-    store_local(seen, const_bool(true, p), p);
-    br(join, {}, p);
-    cur_ = later;
-    if (by_fn) {
-      std::vector<Ty> ps = callable_params(f.ty);
-      Value* r = call_value(fn, f.ty, {coerce(load_local(total, p), acc, ps[0], p), coerce(v, t, ps[1], p)}, p);
-      store_local(total, coerce(r, callable_result(f.ty), acc, p), p);
-    } else {
-      store_local(total, arith("+", load_local(total, p), acc, convert(v, t, acc, p), acc, acc, p), p);
+    auto step = [&] {
+      if (by_fn) {
+        std::vector<Ty> ps = callable_params(f.ty);
+        Value* r = call_value(fn, f.ty, {coerce(load_local(total, p), acc, ps[0], p), coerce(v, t, ps[1], p)}, p);
+        store_local(total, coerce(r, callable_result(f.ty), acc, p), p);
+      } else {
+        store_local(total, arith("+", load_local(total, p), acc, convert(v, t, acc, p), acc, acc, p), p);
+      }
+    };
+    if (init) {  // a total from the start: every element is a step (it may not be of the total's type)
+      step();
+    } else {  // the first element is the total, any later one a step
+      int k = ++labels_;
+      Block* first = new_block("accumulate.first", k);
+      Block* later = new_block("accumulate.step", k);
+      Block* join = new_block("accumulate.next", k);
+      cond_br(load_local(seen, p), later, {}, first, {}, p);
+      cur_ = first;
+      store_local(total, coerce(v, t, acc, p), p);
+      store_local(seen, const_bool(true, p), p);
+      br(join, {}, p);
+      cur_ = later;
+      step();
+      br(join, {}, p);
+      cur_ = join;
     }
-    br(join, {}, p);
-    cur_ = join;
     body_fn(load_local(total, p));
   });
 }
