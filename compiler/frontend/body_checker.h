@@ -237,6 +237,15 @@ class BodyChecker {
   /// `map(f, it, ...)` and `filter(f, it)` where an iterable goes: `e` becomes the generator
   /// expression they mean, checked (check_map.cc).
   Ty map_call(Expr& e, const std::string& n);
+  // --- lazy sequences as values (check_lazy_values.cc, lazy_values.h) ---
+  /// `map` / `filter` stored, passed or returned: `e` becomes a call of `__ppy_map` (`__ppy_map2`,
+  /// `__ppy_filter`) of `lambda names: applied` and its iterables, checked.
+  Ty lazy_map_value(Expr& e, bool map, const std::vector<std::string>& names, ExprPtr applied);
+  /// A generator expression of one clause stored, passed or returned: the same calls.
+  Ty genexp_value(Expr& e, Ty expected);
+  /// A checked argument `a` (of type `t`) where an iterator goes: a list, str, set or dict becomes
+  /// `__ppy_iter_list(...)` of it, checked against `want`; returns the argument's type.
+  Ty iterator_arg(Expr& a, Ty t, Ty want);
   /// `functools.reduce(f, it[, init])`: one loop over the iterable, the accumulator a local of its own
   /// (e.ops[0]) (check_functools.cc).
   Ty reduce_call(Expr& e);

@@ -232,6 +232,7 @@ bool BodyChecker::call_args(Expr& e, const std::string& shown, const std::vector
   bool ok = true;
   for (size_t i = 0; i < args.size(); ++i) {
     Ty t = value(*args[i], params[i]);
+    if (is_iterator(params[i])) t = iterator_arg(*args[i], t, params[i]);  // a list where an Iterator goes
     args[i]->param_index = static_cast<int>(i);
     if (t == Ty::Error || params[i] == Ty::Error) {
       ok = false;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "expr_build.h"
 #include "generics.h"
 #include "lazy.h"
 #include "namedtuple_classes.h"
@@ -193,12 +194,7 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       return list_of(et);
     }
     case ExprKind::ListComp:
-      if (is_genexp(e) && !lazy_ok_.count(&e)) {  // lazy sequences
-        error(e.pos, "E1010",
-              "a generator expression is outside the ppy subset here (it is the argument of sum(), min(), max(), "
-              "any(), all(), sorted(), list(), set(), dict() or str.join(), or a for loop's iterable)");
-        return Ty::Error;
-      }
+      if (is_genexp(e) && !lazy_ok_.count(&e)) return genexp_value(e, expected);  // a value (check_lazy_values.cc)
       return list_comp(e, expected);
     case ExprKind::Dict:
     case ExprKind::Set:
@@ -346,7 +342,8 @@ Ty BodyChecker::name(Expr& e) {
   if (lt != types_.end()) {
     e.ref = Ref::Local;
     e.target = e.str;
-    if (flow_.reachable && !flow_.assigned.count(e.str)) {
+    // `_ppy_gv<n>`: a value a split try yields, set just before each read (generator_try.cc).
+    if (flow_.reachable && !flow_.assigned.count(e.str) && !e.str.starts_with("_ppy_gv")) {
       error(e.pos, "E1060",
             str_cat("'", e.str, "' might be used before it is assigned (", "ppy needs every path to assign a local before reading it)"));
       return Ty::Error;
@@ -414,6 +411,16 @@ Ty BodyChecker::attribute(Expr& e) {
   Ty bt = value(*e.kids[0], Ty::Error);
   if (is_exception_args(e, bt)) return exception_args_value(e, bt);  // issue 32 (check_exception_args.cc)
   if (is_class(bt)) return field_read(e, bt);
+  if (e.str == "maxlen" && list_elem(bt) != Ty::Error) {  // deque.maxlen: a call of the runtime (lower_deque.cc)
+    Pos p = e.pos;
+    ExprPtr attr = std::make_unique<Expr>(std::move(e));
+    e = std::move(*build::call(std::move(attr), {}, p));
+    e.ref = Ref::Sys;
+    e.target = "collections.deque.maxlen";
+    raises();  // AttributeError of a list that is no deque
+    effect("reads");
+    return optional_of(Ty::Int);
+  }
   if (is_optional(bt) && is_class(optional_inner(bt))) {
     maybe_none(*e.kids[0]);
     return Ty::Error;

@@ -68,7 +68,7 @@ void unify(const Expr& a, Ty t, Inference& inf) {
     unify(*part(1), dict_value(t), inf);
     return;
   }
-  if ((base == "Iterator" || base == "Generator") && is_iterator(t) && part(0))
+  if ((base == "Iterator" || base == "Iterable" || base == "Generator") && is_iterator(t) && part(0))
     return unify(*part(0), iterator_elem(t), inf);
   if (base == "Optional") {
     if (!is_none_value(t)) unify(arg, is_optional(t) ? optional_inner(t) : t, inf);
@@ -237,6 +237,8 @@ std::optional<Ty> BodyChecker::generic_call(Expr& e, const std::string& path) {
     Ty want = ann && !open ? bound_annotation(*ann, inf.bound, false) : Ty::Error;
     if (open && args[i]->kind == ExprKind::Lambda) want = partial_callable(*ann, unbound, inf.bound);
     got[i] = value(*args[i], want);
+    if (ann && ann->kind == ExprKind::Subscript && base_name(*ann->kids[0]).starts_with("Itera"))
+      got[i] = iterator_arg(*args[i], got[i], want);  // a list where an Iterator/Iterable goes
     if (got[i] == Ty::Error || !ann) {
       ok = false;
       continue;

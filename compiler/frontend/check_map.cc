@@ -43,13 +43,7 @@ Ty BodyChecker::map_call(Expr& e, const std::string& n) {
   if (!e.keywords.empty()) return fail(e.keywords[0].pos, "E1032", str_cat(n, "() takes no keyword arguments"));
   if (map && nargs < 2) return fail(p, "E1032", "map() must have at least two arguments.");
   if (!map && nargs != 2) return fail(p, "E1032", str_cat("filter expected 2 arguments, got ", nargs));
-  if (!lazy_ok_.count(&e)) {
-    return fail(p, "E1010",
-                str_cat(n,
-                        "() is outside the ppy subset here: a for loop, a comprehension, or a call that consumes an "
-                        "iterable (list(), sum(), sorted(), set(), any(), min(), str.join(), ...) takes it; it is not "
-                        "stored, passed or returned"));
-  }
+  bool as_value = !lazy_ok_.count(&e);  // stored, passed or returned: a generator (check_lazy_values.cc)
   Expr& f = *e.kids[1];
   bool none = !map && f.kind == ExprKind::NoneLit;
   size_t iters = nargs - 1;
@@ -102,6 +96,7 @@ Ty BodyChecker::map_call(Expr& e, const std::string& n) {
     c->depth = build::depth_over(c->kids);
     applied = std::move(c);
   }
+  if (as_value) return lazy_map_value(e, map, names, std::move(applied));
   // The iterable: the one given, or zip() of them.
   ExprPtr source;
   if (iters == 1) {

@@ -5,6 +5,8 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "one_pass_params.h"
+#include "generator_try.h"
 #include "plugin_stub.h"
 #include "dataclass_options.h"
 #include "namedtuple_classes.h"
@@ -37,8 +39,10 @@ void BodyChecker::run() {
     order_.push_back(n);
   }
   if (!f_.module_code) declare_globals(def.body);
+  if (is_iterator(f_.result)) split_yielding_tries(def.body);  // yield inside try and with (generator_try.h)
   collect_nonlocals(def.body);
   collect_locals(def.body);
+  refuse_iterables_walked_twice(def, [&](Pos p, std::string m) { error(p, "E1010", std::move(m)); });
   seed_enclosing();
   bool generator = generator_start();  // lazy sequences
   block(def.body);

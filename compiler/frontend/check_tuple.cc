@@ -76,6 +76,7 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
   }
   // Lazy sequences: `Iterator[T]` and `Generator[T, None, None]` (typing, collections.abc), a generator's result.
   if (base && (*base == "Iterator" || *base == "typing.Iterator" || *base == "collections.abc.Iterator" ||
+               *base == "Iterable" || *base == "typing.Iterable" || *base == "collections.abc.Iterable" ||
                *base == "Generator" || *base == "typing.Generator" || *base == "collections.abc.Generator")) {
     bool gen = base->ends_with("Generator");
     const Expr& arg = *a.kids[1];

@@ -152,6 +152,8 @@ const std::set<std::string>& special_names() {
                                           "collections.abc",
                                           "collections.abc.Iterator",
                                           "collections.abc.Generator",
+                                          "typing.Iterable",  // lazy sequences as values (lazy_values.h)
+                                          "collections.abc.Iterable",
                                           "dataclasses",
                                           "dataclasses.dataclass",
                                           // dataclass fields' options (check_dataclass.cc)

@@ -11,6 +11,7 @@
 #include "class_ids.h"
 #include "exception_classes.h"
 #include "iter_protocol.h"
+#include "lazy_values.h"
 #include "field_init.h"
 #include "check_dataclass.h"
 #include "class_sugar.h"
@@ -936,6 +937,7 @@ void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& di
   expand_class_sugar(m.ast, m.path, diags);  // Enum, NamedTuple, @dataclass(order=True) (class_sugar.h)
   add_list_helpers(m.ast, m.path);  // sorted() and `in` of lists of instances (object_list_helpers.h)
   add_iter_protocol_helpers(m.ast, m.path);  // classes with __next__ (iter_protocol.h)
+  add_lazy_value_helpers(m.ast, m.path, text);  // map, filter, genexps as values (lazy_values.h)
   Declarer(m, diags).run();
 }
 

@@ -26,6 +26,10 @@ Value* FunctionLowerer::deque_call(const Expr& e) {
   Value* l = expr(base);
   Ty elem = list_elem(base.ty);
   std::string sfx = list_suffix(elem);
+  if (name == "maxlen") {  // the bound, -1 for None
+    Value* m = rt("ppy_deque_maxlen", {l}, Type::i64(), p);
+    return make_tuple({cmp("ne", m, const_i64(-1, p), p), m}, e.ty, p);
+  }
   if (name == "appendleft") {
     call_extern(str_cat("ppy_deque_appendleft_", sfx).c_str(),
                 {l, element_arg(expr(*e.kids[1]), e.kids[1]->ty, elem, p)}, p);

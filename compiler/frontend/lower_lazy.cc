@@ -142,49 +142,20 @@ Value* FunctionLowerer::lazy_builtin(const Expr& e) {
     cur_ = done;
     return out;
   }
-  if (n == "lazy.reduce") {  // functools.reduce (check_functools.cc): one loop, the total in a local
-    const Expr& f = *e.kids[1];
-    const Expr& it = *e.kids[2];
-    std::vector<Ty> ps = callable_params(f.ty);
-    Ty acc = e.ty, r = callable_result(f.ty), elem = iter_elem(it);
-    const std::string& total = e.ops[0];
-    const std::string& seen = e.ops[1];
-    bool init = e.kids.size() == 4;
-    Value* fn = expr(f);
-    if (init) store_local(total, coerce(expr(*e.kids[3]), e.kids[3]->ty, acc, p), p);
-    store_local(seen, const_bool(init, p), p);
-    each(it, elem, [&](Value* v, Ty t) {
-      auto step = [&] {
-        Value* out = call_value(fn, f.ty, {coerce(load_local(total, p), acc, ps[0], p), coerce(v, t, ps[1], p)}, p);
-        store_local(total, coerce(out, r, acc, p), p);
-      };
-      if (init) return step();
-      int k = ++labels_;
-      Block* first = new_block("reduce.first", k);
-      Block* later = new_block("reduce.step", k);
-      Block* join = new_block("reduce.next", k);
-      cond_br(load_local(seen, p), later, {}, first, {}, p);
-      cur_ = first;
-      store_local(total, coerce(v, t, acc, p), p);
-      store_local(seen, const_bool(true, p), p);
-      br(join, {}, p);
-      cur_ = later;
-      step();
-      br(join, {}, p);
-      cur_ = join;
-    });
-    if (!init) {
+  if (n == "lazy.reduce") {  // functools.reduce (check_functools.cc): accumulate's loop, its totals unseen
+    accumulate_loop(e, [](Value*) {});
+    if (e.kids.size() != 4) {
       int k = ++labels_;
       Block* empty = new_block("reduce.empty", k);
       Block* done = new_block("reduce.done", k);
-      cond_br(load_local(seen, p), done, {}, empty, {}, p);
+      cond_br(load_local(e.ops[1], p), done, {}, empty, {}, p);
       cur_ = empty;
       call_extern("ppy_exc_raise",
                   {str_literal("TypeError", p), str_literal("reduce() of empty iterable with no initial value", p)}, p);
       emit("core.unreachable", {}, {}, {}, p);
       cur_ = done;
     }
-    return load_local(total, p);
+    return load_local(e.ops[0], p);
   }
   const Expr& a = *e.kids[1];
   if (n == "lazy.list") return expr(a);  // a new list already: a comprehension's, zip's ...
@@ -300,11 +271,13 @@ void FunctionLowerer::zip_loop(const Expr& e, const std::function<void(Value*)>&
 }
 
 void FunctionLowerer::accumulate_loop(const Expr& e, const std::function<void(Value*)>& body_fn) {
+  // accumulate(it, f[, initial]) gives each total (a list); reduce(f, it[, initial]) only the last.
   Pos p = e.pos;
-  const Expr& it = *e.kids[1];
-  const Expr& f = *e.kids[2];
+  bool reduce = e.target == "lazy.reduce";
+  const Expr& it = *e.kids[reduce ? 2 : 1];
+  const Expr& f = *e.kids[reduce ? 1 : 2];
   bool by_fn = f.kind != ExprKind::NoneLit;
-  Ty acc = list_elem(e.ty), elem = iter_elem(it);
+  Ty acc = reduce ? e.ty : list_elem(e.ty), elem = iter_elem(it);
   const std::string& total = e.ops[0];
   const std::string& seen = e.ops[1];
   Value* fn = by_fn ? expr(f) : nullptr;
@@ -315,25 +288,32 @@ void FunctionLowerer::accumulate_loop(const Expr& e, const std::function<void(Va
   }
   store_local(seen, const_bool(init, p), p);
   each(it, elem, [&](Value* v, Ty t) {
-    int k = ++labels_;
-    Block* first = new_block("accumulate.first", k);
-    Block* later = new_block("accumulate.step", k);
-    Block* join = new_block("accumulate.next", k);
-    cond_br(load_local(seen, p), later, {}, first, {}, p);
-    cur_ = first;
-    store_local(total, coerce(v, t, acc, p), p);
-    store_local(seen, const_bool(true, p), p);
-    br(join, {}, p);
-    cur_ = later;
-    if (by_fn) {
-      std::vector<Ty> ps = callable_params(f.ty);
-      Value* r = call_value(fn, f.ty, {coerce(load_local(total, p), acc, ps[0], p), coerce(v, t, ps[1], p)}, p);
-      store_local(total, coerce(r, callable_result(f.ty), acc, p), p);
-    } else {
-      store_local(total, arith("+", load_local(total, p), acc, convert(v, t, acc, p), acc, acc, p), p);
+    auto step = [&] {
+      if (by_fn) {
+        std::vector<Ty> ps = callable_params(f.ty);
+        Value* r = call_value(fn, f.ty, {coerce(load_local(total, p), acc, ps[0], p), coerce(v, t, ps[1], p)}, p);
+        store_local(total, coerce(r, callable_result(f.ty), acc, p), p);
+      } else {
+        store_local(total, arith("+", load_local(total, p), acc, convert(v, t, acc, p), acc, acc, p), p);
+      }
+    };
+    if (init) {  // a total from the start: every element is a step (it may not be of the total's type)
+      step();
+    } else {  // the first element is the total, any later one a step
+      int k = ++labels_;
+      Block* first = new_block("accumulate.first", k);
+      Block* later = new_block("accumulate.step", k);
+      Block* join = new_block("accumulate.next", k);
+      cond_br(load_local(seen, p), later, {}, first, {}, p);
+      cur_ = first;
+      store_local(total, coerce(v, t, acc, p), p);
+      store_local(seen, const_bool(true, p), p);
+      br(join, {}, p);
+      cur_ = later;
+      step();
+      br(join, {}, p);
+      cur_ = join;
     }
-    br(join, {}, p);
-    cur_ = join;
     body_fn(load_local(total, p));
   });
 }

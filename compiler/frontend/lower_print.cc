@@ -145,7 +145,8 @@ void FunctionLowerer::print_value(Value* v, const Expr& a, Pos p) {
     case Ty::ListInt:
     case Ty::ListFloat:
       if ((a.kind == ExprKind::Name && holds_deque(f_.def, a.str)) ||
-          (a.kind == ExprKind::Call && a.target == "collections.deque")) {  // stdlib: `deque([1, 2])`
+          (a.kind == ExprKind::Call && a.target == "collections.deque") ||
+          a.kind == ExprKind::Attribute) {  // stdlib: `deque([1, 2])`; a field may hold a deque (lazy4)
         call_extern("ppy_print_string", {list_repr(v, a.ty, p)}, p);
         return;
       }

@@ -38,7 +38,11 @@ bool generic_base(const std::string& b) {
                                               "typing.Generator",
                                               "collections.abc.Callable",
                                               "collections.abc.Iterator",
-                                              "collections.abc.Generator"};
+                                              "collections.abc.Generator",
+                                              // lazy sequences as values (lazy_values.h)
+                                              "Iterable",
+                                              "typing.Iterable",
+                                              "collections.abc.Iterable"};
   return names.count(b) != 0;
 }
 
