@@ -38,14 +38,6 @@ ExprPtr compare_of(ExprPtr a, const char* op, ExprPtr b, Pos p) {
   return c;
 }
 
-ExprPtr if_exp(ExprPtr test, ExprPtr then, ExprPtr other, Pos p) {
-  std::vector<ExprPtr> kids;
-  kids.push_back(std::move(test));
-  kids.push_back(std::move(then));
-  kids.push_back(std::move(other));
-  return build::with_kids(ExprKind::IfExp, p, std::move(kids));
-}
-
 ExprPtr str_lit(const std::string& s, Pos p) { return build::node(ExprKind::Str, p, s); }
 
 /// `type(x).__name__`, which the checker lowers as the caught exception's name.
@@ -136,10 +128,10 @@ Ty BodyChecker::exception_repr(Expr& e) {
   }
   auto name = [&] { return type_name_of(x, p); };
   auto cat = [&](ExprPtr a, ExprPtr b) { return build::binary("+", std::move(a), std::move(b), p); };
-  ExprPtr arg = if_exp(compare_of(name(), "==", str_lit("KeyError", p), p), call1("str", build::clone(x), p),
+  ExprPtr arg = build::if_exp(compare_of(name(), "==", str_lit("KeyError", p), p), call1("str", build::clone(x), p),
                        call1("repr", call1("str", build::clone(x), p), p), p);
   ExprPtr full = cat(cat(cat(name(), str_lit("(", p)), std::move(arg)), str_lit(")", p));
-  ExprPtr out = if_exp(compare_of(call1("str", build::clone(x), p), "==", str_lit("", p), p),
+  ExprPtr out = build::if_exp(compare_of(call1("str", build::clone(x), p), "==", str_lit("", p), p),
                        cat(name(), str_lit("()", p)), std::move(full), p);
   e = std::move(*out);
   return value(e, Ty::Error);

@@ -75,15 +75,6 @@ ExprPtr isinstance_of(const Expr& x, const std::string& k, Pos p) {
   return build::call(build::name("isinstance", p), std::move(args), p);
 }
 
-/// `then if test else other`.
-ExprPtr if_exp(ExprPtr test, ExprPtr then, ExprPtr other, Pos p) {
-  std::vector<ExprPtr> kids;
-  kids.push_back(std::move(test));
-  kids.push_back(std::move(then));
-  kids.push_back(std::move(other));
-  return build::with_kids(ExprKind::IfExp, p, std::move(kids));
-}
-
 ExprPtr not_of(ExprPtr a, Pos p) {
   std::vector<ExprPtr> kids;
   kids.push_back(std::move(a));
@@ -157,14 +148,14 @@ std::optional<Ty> BodyChecker::type_name_attribute(Expr& e) {
     }
     out = str_lit(alts.back().name, p);
     for (size_t i = alts.size() - 1; i-- > 0;)
-      out = if_exp(isinstance_of(x, alts[i].test, p), str_lit(alts[i].name, p), std::move(out), p);
+      out = build::if_exp(isinstance_of(x, alts[i].test, p), str_lit(alts[i].name, p), std::move(out), p);
     if (is_optional(t)) {
       std::vector<ExprPtr> kids;
       kids.push_back(build::clone(x));
       kids.push_back(build::node(ExprKind::NoneLit, p));
       ExprPtr none_test = build::with_kids(ExprKind::Compare, p, std::move(kids));
       none_test->ops.push_back("is");
-      out = if_exp(std::move(none_test), str_lit("NoneType", p), std::move(out), p);
+      out = build::if_exp(std::move(none_test), str_lit("NoneType", p), std::move(out), p);
     }
   }
   e = std::move(*out);

@@ -85,32 +85,6 @@ void prepare_exit_methods(ModuleAst& ast) {
 namespace checking {
 namespace {
 
-StmtPtr make_stmt(StmtKind k, Pos p) {
-  auto s = std::make_unique<Stmt>();
-  s->kind = k;
-  s->pos = p;
-  return s;
-}
-
-StmtPtr assign_stmt(const std::string& n, ExprPtr v, Pos p) {
-  StmtPtr s = make_stmt(StmtKind::Assign, p);
-  s->targets.push_back(build::name(n, p));
-  s->value = std::move(v);
-  return s;
-}
-
-StmtPtr make_expr_stmt(ExprPtr v, Pos p) {
-  StmtPtr s = make_stmt(StmtKind::Expr, p);
-  s->value = std::move(v);
-  return s;
-}
-
-ExprPtr bool_lit(bool b, Pos p) {
-  ExprPtr e = build::node(ExprKind::Bool, p);
-  e->bval = b;
-  return e;
-}
-
 /// `m.method_of(args...)`.
 ExprPtr method_of(const std::string& m, const char* name, std::vector<ExprPtr> args, Pos p) {
   std::vector<ExprPtr> kids;
@@ -121,7 +95,7 @@ ExprPtr method_of(const std::string& m, const char* name, std::vector<ExprPtr> a
 /// `m.__exit__(raised, False, False)`: `raised` is what an `exc_type` read as a bool gets.
 ExprPtr exit_of(const std::string& m, Pos p, bool raised = false) {
   std::vector<ExprPtr> args;
-  for (int i = 0; i < 3; ++i) args.push_back(bool_lit(i == 0 && raised, p));
+  for (int i = 0; i < 3; ++i) args.push_back(build::bool_lit(i == 0 && raised, p));
   return method_of(m, "__exit__", std::move(args), p);
 }
 
@@ -174,33 +148,33 @@ void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i) {
   bool hidden = name.rfind("_ppy_with_", 0) == 0;
   std::string mgr = hidden ? name : str_cat("_ppy_withm_", suffix), ok = str_cat("_ppy_withok_", suffix);
   std::vector<StmtPtr> out;
-  out.push_back(assign_stmt(mgr, std::move(enter.value->kids[1]), p));
+  out.push_back(build::assign(mgr, std::move(enter.value->kids[1]), p));
   if (hidden)
-    out.push_back(make_expr_stmt(method_of(mgr, "__enter__", {}, p), p));
+    out.push_back(build::expr_stmt(method_of(mgr, "__enter__", {}, p), p));
   else
-    out.push_back(assign_stmt(name, method_of(mgr, "__enter__", {}, p), p));
-  out.push_back(assign_stmt(ok, bool_lit(true, p), p));
-  StmtPtr t_stmt = make_stmt(StmtKind::Try, guarded.pos);
+    out.push_back(build::assign(name, method_of(mgr, "__enter__", {}, p), p));
+  out.push_back(build::assign(ok, build::bool_lit(true, p), p));
+  StmtPtr t_stmt = build::stmt(StmtKind::Try, guarded.pos);
   t_stmt->body = std::move(guarded.body);
   Handler h;
   h.pos = p;
   h.classes.push_back("BaseException");
-  h.body.push_back(assign_stmt(ok, bool_lit(false, p), p));
+  h.body.push_back(build::assign(ok, build::bool_lit(false, p), p));
   if (result == Ty::None) {
-    h.body.push_back(make_expr_stmt(exit_of(mgr, p, true), p));
-    h.body.push_back(make_stmt(StmtKind::Raise, p));
+    h.body.push_back(build::expr_stmt(exit_of(mgr, p, true), p));
+    h.body.push_back(build::stmt(StmtKind::Raise, p));
   } else {
-    StmtPtr check = make_stmt(StmtKind::If, p);
+    StmtPtr check = build::stmt(StmtKind::If, p);
     std::vector<ExprPtr> kids;
     kids.push_back(exit_of(mgr, p, true));
     check->value = build::with_kids(ExprKind::Unary, p, std::move(kids), "not");
-    check->body.push_back(make_stmt(StmtKind::Raise, p));
+    check->body.push_back(build::stmt(StmtKind::Raise, p));
     h.body.push_back(std::move(check));
   }
   t_stmt->handlers.push_back(std::move(h));
-  StmtPtr normal = make_stmt(StmtKind::If, p);
+  StmtPtr normal = build::stmt(StmtKind::If, p);
   normal->value = build::name(ok, p);
-  normal->body.push_back(make_expr_stmt(exit_of(mgr, p), p));
+  normal->body.push_back(build::expr_stmt(exit_of(mgr, p), p));
   t_stmt->finalbody.push_back(std::move(normal));
   out.push_back(std::move(t_stmt));
   collect_locals(out);

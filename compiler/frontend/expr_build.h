@@ -1,5 +1,5 @@
 #pragma once
-// Building expressions in the checker's rewrites (map/filter, itertools, the iteration protocol):
+// Building expressions and statements in the checker's rewrites (map/filter, itertools, the iteration protocol):
 // small constructors of unchecked nodes, which the checker then checks as if they had been written.
 // Not an API: nothing outside compiler/frontend includes it.
 
@@ -58,6 +58,45 @@ inline ExprPtr binary(const std::string& op, ExprPtr a, ExprPtr b, Pos p) {
   kids.push_back(std::move(a));
   kids.push_back(std::move(b));
   return with_kids(ExprKind::Binary, p, std::move(kids), op);
+}
+
+/// `then if test else other`.
+inline ExprPtr if_exp(ExprPtr test, ExprPtr then, ExprPtr other, Pos p) {
+  std::vector<ExprPtr> kids;
+  kids.push_back(std::move(test));
+  kids.push_back(std::move(then));
+  kids.push_back(std::move(other));
+  return with_kids(ExprKind::IfExp, p, std::move(kids));
+}
+
+/// `True` / `False`.
+inline ExprPtr bool_lit(bool b, Pos p) {
+  ExprPtr e = node(ExprKind::Bool, p);
+  e->bval = b;
+  return e;
+}
+
+/// An empty statement of kind `k`, for the checker's rewrites of statements.
+inline StmtPtr stmt(StmtKind k, Pos p) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = k;
+  s->pos = p;
+  return s;
+}
+
+/// `name = v`.
+inline StmtPtr assign(const std::string& name, ExprPtr v, Pos p) {
+  StmtPtr s = stmt(StmtKind::Assign, p);
+  s->targets.push_back(build::name(name, p));
+  s->value = std::move(v);
+  return s;
+}
+
+/// `v` as a statement.
+inline StmtPtr expr_stmt(ExprPtr v, Pos p) {
+  StmtPtr s = stmt(StmtKind::Expr, p);
+  s->value = std::move(v);
+  return s;
 }
 
 /// A copy of the (unchecked) expression `e`.

@@ -49,31 +49,11 @@ bool yields_in(const std::vector<StmtPtr>& body) {
   return false;
 }
 
-StmtPtr stmt(StmtKind k, Pos p) {
-  auto s = std::make_unique<Stmt>();
-  s->kind = k;
-  s->pos = p;
-  return s;
-}
-
-StmtPtr assign(const std::string& name, ExprPtr v, Pos p) {
-  StmtPtr s = stmt(StmtKind::Assign, p);
-  s->targets.push_back(build::name(name, p));
-  s->value = std::move(v);
-  return s;
-}
-
-ExprPtr bool_lit(bool b, Pos p) {
-  ExprPtr e = build::node(ExprKind::Bool, p);
-  e->bval = b;
-  return e;
-}
-
 /// `if flag: then` / `else: otherwise`.
 StmtPtr if_flag(const std::string& flag, std::vector<StmtPtr> then, std::vector<StmtPtr> otherwise, Pos p) {
-  StmtPtr s = stmt(StmtKind::If, p);
+  StmtPtr s = build::stmt(StmtKind::If, p);
   s->value = build::name(flag, p);
-  if (then.empty()) then.push_back(stmt(StmtKind::Pass, p));
+  if (then.empty()) then.push_back(build::stmt(StmtKind::Pass, p));
   s->body = std::move(then);
   s->orelse = std::move(otherwise);
   return s;
@@ -92,7 +72,7 @@ void mark_exits(std::vector<StmtPtr>& body, const std::string& flag) {
   std::vector<StmtPtr> out;
   for (auto& s : body) {
     if (s->kind == StmtKind::Break || s->kind == StmtKind::Continue)
-      out.push_back(assign(flag, bool_lit(true, s->pos), s->pos));
+      out.push_back(build::assign(flag, build::bool_lit(true, s->pos), s->pos));
     if (s->kind != StmtKind::For && s->kind != StmtKind::While && s->kind != StmtKind::Def &&
         s->kind != StmtKind::Class) {
       mark_exits(s->body, flag);
@@ -172,7 +152,7 @@ class Splitter {
         if (!plain) {
           std::string t = str_cat("_ppy_gv", ++n_);
           Pos p = v->pos;
-          out.push_back(assign(t, std::move(v), p));
+          out.push_back(build::assign(t, std::move(v), p));
           v = build::name(t, p);
         }
       }
@@ -190,7 +170,7 @@ class Splitter {
     if (!t.handlers.empty()) {
       std::string flag = str_cat("_ppy_gh", ++n_);
       std::vector<StmtPtr> out;
-      out.push_back(assign(flag, bool_lit(false, p), p));
+      out.push_back(build::assign(flag, build::bool_lit(false, p), p));
       for (auto& x : caught(stmts, t, flag, false)) out.push_back(std::move(x));
       if (!t.orelse.empty()) out.push_back(if_flag(flag, {}, std::move(t.orelse), p));
       stmts = std::move(out);
@@ -217,7 +197,7 @@ class Splitter {
       Pos p = done.empty() ? t.pos : done[0]->pos;
       if (in_loop) {
         std::vector<StmtPtr> leave;
-        leave.push_back(stmt(StmtKind::Break, p));
+        leave.push_back(build::stmt(StmtKind::Break, p));
         out.push_back(if_flag(flag, std::move(leave), {}, p));
         for (auto& x : done) out.push_back(std::move(x));
       } else {
@@ -226,7 +206,7 @@ class Splitter {
     };
     while (i < n) {
       if (!stmt_yields(*list[i])) {
-        StmtPtr run = stmt(StmtKind::Try, list[i]->pos);
+        StmtPtr run = build::stmt(StmtKind::Try, list[i]->pos);
         while (i < n && !stmt_yields(*list[i])) run->body.push_back(std::move(list[i++]));
         for (auto& h : t.handlers) {
           Handler c;
@@ -234,7 +214,7 @@ class Splitter {
           c.classes = h.classes;
           c.name = h.name;
           c.name_pos = h.name_pos;
-          c.body.push_back(assign(flag, bool_lit(true, h.pos), h.pos));
+          c.body.push_back(build::assign(flag, build::bool_lit(true, h.pos), h.pos));
           for (auto& x : clone_stmts(h.body)) c.body.push_back(std::move(x));
           run->handlers.push_back(std::move(c));
         }
@@ -265,10 +245,10 @@ class Splitter {
       if (run.empty()) return;
       Pos p = run[0]->pos;
       if (in_loop) mark_exits(run, flag);
-      out.push_back(assign(flag, bool_lit(false, p), p));
-      StmtPtr t = stmt(StmtKind::Try, p);
+      out.push_back(build::assign(flag, build::bool_lit(false, p), p));
+      StmtPtr t = build::stmt(StmtKind::Try, p);
       t->body = std::move(run);
-      t->body.push_back(assign(flag, bool_lit(true, p), p));
+      t->body.push_back(build::assign(flag, build::bool_lit(true, p), p));
       t->finalbody.push_back(if_flag(flag, {}, clone_stmts(fin), p));
       out.push_back(std::move(t));
       run.clear();
