@@ -129,10 +129,10 @@ Ty BodyChecker::exception_repr(Expr& e) {
   auto name = [&] { return type_name_of(x, p); };
   auto cat = [&](ExprPtr a, ExprPtr b) { return build::binary("+", std::move(a), std::move(b), p); };
   ExprPtr arg = build::if_exp(compare_of(name(), "==", str_lit("KeyError", p), p), call1("str", build::clone(x), p),
-                       call1("repr", call1("str", build::clone(x), p), p), p);
+                              call1("repr", call1("str", build::clone(x), p), p), p);
   ExprPtr full = cat(cat(cat(name(), str_lit("(", p)), std::move(arg)), str_lit(")", p));
   ExprPtr out = build::if_exp(compare_of(call1("str", build::clone(x), p), "==", str_lit("", p), p),
-                       cat(name(), str_lit("()", p)), std::move(full), p);
+                              cat(name(), str_lit("()", p)), std::move(full), p);
   e = std::move(*out);
   return value(e, Ty::Error);
 }

@@ -125,8 +125,8 @@ void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i) {
   Ty result = exit_fn ? exit_fn->result : Ty::Error;
   bool unread = exit_fn && exit_fn->def && exit_fn->params.size() == 4;
   // issue 32: an `exc_type` tested for None (exit_arguments.h) is read as a bool.
-  bool type_as_bool = unread && exit_fn->def->params[1].annotation &&
-                      exit_fn->def->params[1].annotation->ival == kExitTypeAsBool;
+  bool type_as_bool =
+      unread && exit_fn->def->params[1].annotation && exit_fn->def->params[1].annotation->ival == kExitTypeAsBool;
   for (size_t k = type_as_bool ? 2 : 1; unread && k < 4; ++k)
     unread = !reads_name(exit_fn->def->body, exit_fn->def->params[k].name);
   if (exit_fn && !unread) {
