@@ -31,7 +31,7 @@ static void ppy_collections_need(const ppy_dict* d, int64_t flavor, const char* 
   if (d->flavor == flavor) return;
   char m[160];
   snprintf(m, sizeof m, "'%s' object has no attribute '%s'", ppy_collections_name(d->flavor), method);
-  ppy_rt_raise("AttributeError", m);
+  ppy_raise_copied("AttributeError", m);
 }
 
 PPY_RT_API void* ppy_collections_new(const ppy_str* desc, int64_t flavor, int64_t factory) {

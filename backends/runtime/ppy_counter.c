@@ -50,7 +50,7 @@ PPY_RT_API void* ppy_counter_binop(const void* ap, const void* bp, int64_t op) {
       char m[160];
       snprintf(m, sizeof m, "unsupported operand type(s) for %s: '%s' and '%s'", ops[op],
                a->flavor == PPY_DICT_COUNTER ? "Counter" : "dict", b->flavor == PPY_DICT_COUNTER ? "Counter" : "dict");
-      ppy_rt_raise("TypeError", m);
+      ppy_raise_copied("TypeError", m);
     }
     ppy_dict* r = (ppy_dict*)ppy_dict_new(a->desc); /* dict | dict: a's entries, then b's over them */
     for (int64_t i = 0; i < ak->len; ++i) ppy_counter_put(r, PPY_LIST_I64(ak)[i], PPY_LIST_I64(av)[i]);

@@ -18,7 +18,7 @@ static void ppy_deque_need(const ppy_list* l, const char* method) {
   if (PPY_RT_UNLIKELY(!l->deque)) {
     char m[96];
     snprintf(m, sizeof m, "'list' object has no attribute '%s'", method);
-    ppy_rt_raise("AttributeError", m);
+    ppy_raise_copied("AttributeError", m);
   }
 }
 

@@ -209,7 +209,7 @@ static void ppy_spec_check(const ppy_spec* sp, const ppy_str* spec, const char* 
   if (sp->trailing) {
     snprintf(msg, sizeof msg, "Invalid format specifier '%.*s' for object of type '%s'",
              (int)(spec->len > 100 ? 100 : spec->len), PPY_STR_BYTES(spec), type_name);
-    ppy_rt_raise("ValueError", msg);
+    ppy_raise_copied("ValueError", msg);
   }
   if (sp->type && !strchr(codes, sp->type)) {
     if ((unsigned char)sp->type < 0x80 && (unsigned char)sp->type >= 0x20)
@@ -217,7 +217,7 @@ static void ppy_spec_check(const ppy_spec* sp, const ppy_str* spec, const char* 
     else
       snprintf(msg, sizeof msg, "Unknown format code '\\x%x' for object of type '%s'", (unsigned char)sp->type,
                type_name);
-    ppy_rt_raise("ValueError", msg);
+    ppy_raise_copied("ValueError", msg);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "ppy_random.h"
 
 #include "ppy_list.h"
+#include "ppy_str.h"
 
 #if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
 
@@ -152,7 +153,7 @@ PPY_RT_API int64_t ppy_random_randrange(int64_t start, int64_t stop, int64_t ste
       char m[128];
       snprintf(m, sizeof m, "empty range for randrange() (%lld, %lld, %lld)", (long long)start, (long long)stop,
                (long long)width);
-      ppy_rt_raise("ValueError", m);
+      ppy_raise_copied("ValueError", m);
     }
     return (int64_t)((__int128)start + ppy_random_below((uint64_t)width));
   }
@@ -172,7 +173,7 @@ PPY_RT_API int64_t ppy_random_randint(int64_t a, int64_t b) {
     char m[128];
     snprintf(m, sizeof m, "empty range for randrange() (%lld, %lld, %lld)", (long long)a, (long long)((__int128)b + 1),
              (long long)width);
-    ppy_rt_raise("ValueError", m);
+    ppy_raise_copied("ValueError", m);
   }
   if (width > (__int128)UINT64_MAX) ppy_rt_raise("OverflowError", "integer overflow");
   return (int64_t)((__int128)a + ppy_random_below((uint64_t)width));

@@ -501,10 +501,7 @@ PPY_RT_API int64_t ppy_str_ord(const ppy_str* s) {
   if (s->ncp != 1) {
     char msg[96];
     snprintf(msg, sizeof msg, "ord() expected a character, but string of length %lld found", (long long)s->ncp);
-    char* kept = (char*)GC_MALLOC_ATOMIC(strlen(msg) + 1);
-    if (!kept) ppy_rt_raise("MemoryError", "");
-    strcpy(kept, msg);
-    ppy_rt_raise("TypeError", kept);
+    ppy_raise_copied("TypeError", msg);
   }
   const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
   if (b[0] < 0x80) return b[0];
@@ -644,3 +641,11 @@ PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
 }
 
 #endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */
+
+PPY_RT_INTERNAL PPY_RT_NORETURN void ppy_raise_copied(const char* name, const char* message) {
+  size_t n = strlen(message) + 1;
+  char* kept = (char*)GC_MALLOC_ATOMIC(n);
+  if (!kept) ppy_rt_raise("MemoryError", "");
+  memcpy(kept, message, n);
+  ppy_rt_raise(name, kept);
+}

@@ -104,6 +104,11 @@ typedef struct ppy_text {
 
 /** Appends `n` bytes to `t`. */
 PPY_RT_INTERNAL void ppy_text_add(ppy_text* t, const char* s, size_t n);
+
+/** ppy_rt_raise of a message written in a local buffer: the raise keeps the
+ * pointer and unwinds the buffer's frame before a handler reads it, so the
+ * text is copied to the collector first. */
+PPY_RT_INTERNAL PPY_RT_NORETURN void ppy_raise_copied(const char* name, const char* message);
 #endif /* PPY_RT_DECLARATIONS_ONLY */
 
 #ifdef __cplusplus

@@ -136,7 +136,8 @@ export PPY_BACKEND_PATH="$work/with-passes/lib/ppy/backends"
 passes=$(cd "$work" && "$ppy" plugins)
 echo "$passes" | grep -q "^ *passes $work/with-passes/lib/ppy/backends/vecmath/ppy-plugin-vecmath\$"
 # Without the pass server the IR calls axpy and norm; with it, one fused call
-# in moved_norm (and where main inlined it) and no norm after an axpy there.
+# in moved_norm and no norm after an axpy there (whether main inlines
+# moved_norm is the inliner's choice, not the pass's).
 mkdir -p "$work/ir-plain" "$work/ir-fused"
 PPY_BACKEND_PATH="$work/prefix/lib/ppy/backends" "$ppy" emit ir "$work/program.ppy" -o "$work/ir-plain/"
 "$ppy" emit ir "$work/program.ppy" -o "$work/ir-fused/"
@@ -147,7 +148,6 @@ sed -n '/^func @program_moved_norm/,/^}/p' "$work/ir-fused/program.ppyir" | grep
 if sed -n '/^func @program_moved_norm/,/^}/p' "$work/ir-fused/program.ppyir" | grep -q 'callee = "vecmath_norm"'; then
   exit 1
 fi
-test "$(grep -c 'callee = "vecmath_axpy_norm"' "$work/ir-fused/program.ppyir")" -ge 2
 check_run passes-jit "$ppy" run "$work/program.ppy"
 "$ppy" build -q --backend llvm "$work/program.ppy" -o "$work/built-passes"
 check_run passes-built "$work/built-passes/program"
