@@ -138,7 +138,8 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
     pipeline::PipelineOptions popts;
     popts.opt_level = c.opt_level;
     if (const SourceModule* src = project.module(m.name())) popts.plugins = plugin_servers.for_source(src->text);
-    results[i] = pipeline::build_shared_pipeline(pm, popts);
+    results[i] = check_plugin_dialects_registered(m, registry);  // plugins: a stub's @ppy.op
+    if (results[i].ok()) results[i] = pipeline::build_shared_pipeline(pm, popts);
     if (results[i].ok()) results[i] = pm.run(m, ir::Stage::AfterIRGeneration, options.last_stage);
     if (results[i].ok()) {
       if (options.portable_paths) make_locations_portable(m, project.root);

@@ -16,6 +16,16 @@ std::shared_ptr<const ir::DialectRegistry> plugin_registry(const std::map<std::s
   return std::make_shared<const ir::DialectRegistry>(ir::with_open_dialects(ir::DialectRegistry::builtin(), names));
 }
 
+absl::Status check_plugin_dialects_registered(const ir::Module& m, const ir::DialectRegistry& reg) {
+  for (const auto& [dialect, version] : m.dialects())
+    if (!reg.dialect(dialect))
+      return coded_error("E1901", str_cat("module '", m.name(), "' uses ops of the dialect '", dialect,
+                                          "' (a plugin stub's @ppy.op), which no plugin it uses registers: the "
+                                          "plugin's manifest declares it (dialects = [\"",
+                                          dialect, "\"])"));
+  return absl::OkStatus();
+}
+
 absl::Status refuse_plugin_dialects(const Compilation& c, std::string_view who,
                                     const std::vector<std::string>& declared) {
   if (c.plugin_dialects.empty()) return absl::OkStatus();

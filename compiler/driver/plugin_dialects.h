@@ -20,6 +20,11 @@ namespace ppy::driver {
 [[nodiscard]] std::shared_ptr<const ir::DialectRegistry> plugin_registry(
     const std::map<std::string, std::string>& dialects);
 
+/// E1901 when `m` lists a dialect `reg` lacks that is no builtin one: a stub's
+/// `@ppy.op` of a dialect no plugin the program uses registers (its manifest's
+/// `dialects`). OK otherwise (the verifier says the rest).
+[[nodiscard]] absl::Status check_plugin_dialects_registered(const ir::Module& m, const ir::DialectRegistry& reg);
+
 /// E1802 naming the first op (its function and location) of a plugin's
 /// dialect that `who` (`backend 'llvm'`, `the interpreter`) does not take;
 /// `declared` are the dialects it declares (an installed backend's manifest

@@ -55,5 +55,13 @@ TEST(PluginDialects, TheBackendDeclaringTheDialectTakesIt) {
   EXPECT_TRUE(refuse_plugin_dialects(plain, "backend 'llvm'").ok());
 }
 
+TEST(PluginDialects, AnOpOfADialectNoPluginRegistersIsNamed) {
+  Compilation c = device_compilation();
+  EXPECT_TRUE(check_plugin_dialects_registered(*c.modules[0], *c.registry).ok());
+  absl::Status s = check_plugin_dialects_registered(*c.modules[0], ir::DialectRegistry::builtin());
+  EXPECT_EQ(error_code(s), "E1901");
+  EXPECT_THAT(s.message(), HasSubstr("uses ops of the dialect 'devicelib' (a plugin stub's @ppy.op), which no plugin"));
+}
+
 }  // namespace
 }  // namespace ppy::driver
