@@ -16,6 +16,7 @@
 #include "ppy/backend/serve_grpc.h"
 #include "ppy/backend/v1/plugin.grpc.pb.h"
 #include "ppy/backend/wire.h"
+#include "ppy/ir/open_dialect.h"
 #include "ppy/ir/proto.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
@@ -107,7 +108,13 @@ class RemotePluginHandle final : public PluginHandle {
       return coded_error("E1902", str_cat("plugin pass '", pass.name, "' of ", who(info_),
                                           " failed: ", internal::from_backend(resp.error().message())));
     if (!resp.changed()) return std::unique_ptr<ir::Module>();
-    absl::StatusOr<std::unique_ptr<ir::Module>> back = ir::from_proto(resp.module());
+    // plugins: the module's own dialects read open; the pass manager then
+    // verifies it against the driver's registry (a dialect no plugin registers fails there).
+    std::vector<std::string> plugin_dialects;
+    for (const auto& d : resp.module().dialects())
+      if (!ir::DialectRegistry::builtin().dialect(d.name())) plugin_dialects.push_back(d.name());
+    const ir::DialectRegistry registry = ir::with_open_dialects(ir::DialectRegistry::builtin(), plugin_dialects);
+    absl::StatusOr<std::unique_ptr<ir::Module>> back = ir::from_proto(resp.module(), registry);
     if (!back.ok())
       return failure_text(call,
                           str_cat("it broke the protocol: the module it answered does not decode (",

@@ -147,6 +147,14 @@ absl::StatusOr<Distribution> read_manifest(const fs::path& manifest) {
           e.args.push_back(*x.value<std::string>());
         }
       }
+      if (const toml::node* n = t->get("dialects")) {  // plugins: the plugins' dialects it takes
+        const toml::array* a = n->as_array();
+        if (!a) return absl::InvalidArgumentError(str_cat(where, ": 'dialects' must be an array of strings"));
+        for (const toml::node& x : *a) {
+          if (!x.is_string()) return absl::InvalidArgumentError(str_cat(where, ": 'dialects' must be an array of strings"));
+          e.dialects.push_back(*x.value<std::string>());
+        }
+      }
       if (const toml::node* n = t->get("connection")) {
         std::optional<std::string> c = n->value<std::string>();
         if (!n->is_string() || (*c != "fd" && *c != "socket"))

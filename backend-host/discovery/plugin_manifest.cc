@@ -74,10 +74,10 @@ absl::StatusOr<PluginEntry> read_plugin(const toml::table& t, const std::string&
   e.manifest = manifest;
   fs::path base = manifest.parent_path();
   for (const auto& [key, node] : t) {
-    static constexpr std::string_view kKeys[] = {"modules", "stub", "libraries", "executable", "args"};
+    static constexpr std::string_view kKeys[] = {"modules", "stub", "libraries", "executable", "args", "dialects"};
     if (std::find(std::begin(kKeys), std::end(kKeys), key.str()) == std::end(kKeys))
       return absl::InvalidArgumentError(str_cat(where, ": unknown key '", std::string_view(key.str()),
-                                                "' (modules, stub, libraries, executable, args)"));
+                                                "' (modules, stub, libraries, executable, args, dialects)"));
   }
   PPY_ASSIGN_OR_RETURN(e.modules, string_array(t, "modules", where));
   if (e.modules.empty()) return absl::InvalidArgumentError(str_cat(where, " claims no module ('modules')"));
@@ -98,6 +98,11 @@ absl::StatusOr<PluginEntry> read_plugin(const toml::table& t, const std::string&
     if (ec) e.real_executable.clear();
   }
   PPY_ASSIGN_OR_RETURN(e.args, string_array(t, "args", where));
+  PPY_ASSIGN_OR_RETURN(e.dialects, string_array(t, "dialects", where));
+  for (const std::string& d : e.dialects)
+    if (d.empty() || d.find('.') != std::string::npos || d == "core" || d == "math" || d == "gpu")
+      return absl::InvalidArgumentError(str_cat(
+          where, ": '", d, "' is not a dialect a plugin may register (a name without dots, not core, math or gpu)"));
   return e;
 }
 

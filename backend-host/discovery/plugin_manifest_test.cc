@@ -110,6 +110,19 @@ TEST_F(PluginDiscoveryTest, ADistributionMayShipABackendAndAPlugin) {
   EXPECT_EQ(index.plugins()[0].distribution, "ppy-dev");
 }
 
+TEST_F(PluginDiscoveryTest, APluginRegistersDialectsAndItsBackendTakesThem) {
+  write("dev", dist("ppy-dev", "3") + "[backends.devbe]\nexecutable = \"bin/devbe\"\ndialects = [\"devlib\"]\n" +
+                   "[plugins.devlib]\nmodules = [\"devlib\"]\nstub = \"devlib.pyi\"\ndialects = [\"devlib\"]\n" +
+                   "[plugins.bad]\nmodules = [\"bad\"]\nstub = \"bad.pyi\"\ndialects = [\"core\"]\n");
+  ManifestIndex index = scan();
+  ASSERT_EQ(index.backends().size(), 1u);
+  EXPECT_THAT(index.backends()[0].dialects, ElementsAre("devlib"));
+  ASSERT_EQ(index.plugins().size(), 1u);
+  EXPECT_THAT(index.plugins()[0].dialects, ElementsAre("devlib"));
+  ASSERT_EQ(index.problems().size(), 1u);
+  EXPECT_THAT(index.problems()[0], HasSubstr("'core' is not a dialect a plugin may register"));
+}
+
 TEST_F(PluginDiscoveryTest, UnknownKeysAndBadModuleNamesAreRefusedByName) {
   write("a", dist("ppy-a", "1") + "[plugins.p]\nmodules = [\"x\"]\nstub = \"a.pyi\"\nlibrary = \"l.so\"\n" +
                  "[plugins.q]\nmodules = [\"1x\"]\nstub = \"q.pyi\"\n");

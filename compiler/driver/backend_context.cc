@@ -79,7 +79,7 @@ BackendContext make_context(const Compilation& c, const host::BackendInfo& info,
   ctx.backend_config = config.options;
   ctx.opt_level = c.opt_level;
   ctx.target = config.target;
-  ctx.registry = &ir::DialectRegistry::builtin();
+  ctx.registry = c.registry ? c.registry.get() : &ir::DialectRegistry::builtin();  // plugins: their dialects
   if (c.project)  // plugins: each the project's modules import (plugin_modules.cc)
     for (const auto& [name, use] : plugin_uses(*c.project)) ctx.plugin_fingerprints[name] = use.fingerprint;
   // The entry module's file, for every build of a program (a library has none).

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "parallel.h"
+#include "plugin_dialects.h"
 #include "ppy/frontend/frontend.h"
 #include "ppy/ir/text.h"
 #include "ppy/ir/verifier.h"
@@ -61,11 +62,20 @@ absl::StatusOr<Compilation> compile_ppyir(const CompileOptions& options) {
   if (!read.ok()) return coded_error("E1202", std::string(read.status().message()));
   std::string& bytes = *read;
   // E1206: not a module this compiler can read (docs/diagnostics.md).
-  auto module = ir::parse_module(bytes);
-  if (!module.ok()) return coded_error("E1206", str_cat(options.target, ": ", std::string(module.status().message())));
-  if (auto s = ir::verify_status(**module); !s.ok())
-    return coded_error("E1206", str_cat(options.target, ": ", std::string(s.message())));
   Compilation c;
+  auto module = ir::parse_module(bytes);
+  if (!module.ok()) {  // plugins: a module using a plugin's dialect reads against it
+    std::map<std::string, std::string> dialects = installed_plugin_dialects();
+    if (auto reg = plugin_registry(dialects))
+      if (auto read = ir::parse_module(bytes, *reg); read.ok()) {
+        module = std::move(read);
+        c.registry = std::move(reg);
+        c.plugin_dialects = std::move(dialects);
+      }
+  }
+  if (!module.ok()) return coded_error("E1206", str_cat(options.target, ": ", std::string(module.status().message())));
+  if (auto s = ir::verify_status(**module, c.registry ? *c.registry : ir::DialectRegistry::builtin()); !s.ok())
+    return coded_error("E1206", str_cat(options.target, ": ", std::string(s.message())));
   c.from_ppyir = true;
   c.opt_level = options.opt_level.value_or(2);
   ModuleKey key;
@@ -117,14 +127,19 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
   const int jobs = effective_jobs(options.jobs);
   const std::map<std::string, std::string> project_options = project_key_options(project);
   const std::map<std::string, PluginUse> plugins = plugin_uses(project);  // issue 36
+  for (const auto& [name, use] : plugins)  // plugins: their dialects, open (plugin_dialects.cc)
+    for (const std::string& d : use.dialects) c.plugin_dialects.emplace(d, name);
+  c.registry = plugin_registry(c.plugin_dialects);
+  const ir::DialectRegistry& registry = c.registry ? *c.registry : ir::DialectRegistry::builtin();
   std::vector<absl::Status> results(project.modules.size());
   std::vector<ModuleKey> keys(project.modules.size());
   auto passes = [&](size_t i, ir::Module& m) {
-    ir::PassManager pm(ir::PassContext{&ir::DialectRegistry::builtin(), c.opt_level});
+    ir::PassManager pm(ir::PassContext{&registry, c.opt_level});
     pipeline::PipelineOptions popts;
     popts.opt_level = c.opt_level;
     if (const SourceModule* src = project.module(m.name())) popts.plugins = plugin_servers.for_source(src->text);
-    results[i] = pipeline::build_shared_pipeline(pm, popts);
+    results[i] = check_plugin_dialects_registered(m, registry);  // plugins: a stub's @ppy.op
+    if (results[i].ok()) results[i] = pipeline::build_shared_pipeline(pm, popts);
     if (results[i].ok()) results[i] = pm.run(m, ir::Stage::AfterIRGeneration, options.last_stage);
     if (results[i].ok()) {
       if (options.portable_paths) make_locations_portable(m, project.root);

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "diagnostics.h"
+#include "plugin_dialects.h"
 #include "ppy/driver/backend_context.h"
 #include "ppy/driver/keys_memo.h"
 #include "ppy/driver/output.h"
@@ -24,6 +25,17 @@ int make_opened_context(const OpeningRequest& r, Streams io, Opened& out) {
   return 0;
 }
 
+/// E1802 for an op of a plugin's dialect the opened backend does not declare
+/// (its manifest's `dialects`); the `ir` backend writes the IR as it is, any dialect.
+absl::Status refuse_undeclared(const Opened& out) {
+  const std::string& name = out.backend->info().name;
+  if (name == "ir") return absl::OkStatus();
+  std::vector<std::string> declared;
+  for (const host::BackendEntry& e : out.catalog->index().backends())
+    if (e.name == name) declared = e.dialects;
+  return refuse_plugin_dialects(out.compilation, str_cat("backend '", name, "'"), declared);
+}
+
 /// Compiles the target into `out.compilation`.
 int compile_into(const OpeningRequest& r, Streams io, BuildReport* progress, const Project* p, Opened& out) {
   frontend::DiagnosticEngine diags;
@@ -35,6 +47,7 @@ int compile_into(const OpeningRequest& r, Streams io, BuildReport* progress, con
   if (!c.ok()) return report_failure(io.err, c.status(), diags);
   out.compilation = std::move(*c);
   out.compiled = true;
+  if (auto s = refuse_undeclared(out); !s.ok()) return fail(io.err, s);  // plugins (plugin_dialects.cc)
   if (!out.keys_memo.empty()) write_keys_memo(out.keys_memo, out.compilation);
   return 0;
 }

@@ -33,6 +33,7 @@ void print_plugins(const host::ManifestIndex& index, const Project* project, std
     std::string pad = str_cat(indent, std::string(13, ' '));
     out << pad << "stub " << escape_control(p.stub.string()) << "\n";
     if (!libs.empty()) out << pad << "libraries " << escape_control(joined(libs)) << "\n";
+    if (!p.dialects.empty()) out << pad << "dialects " << escape_control(joined(p.dialects)) << "\n";  // @ppy.op
     if (!p.executable.empty()) {
       out << pad << "passes " << escape_control(p.executable.string());
       if (p.real_executable.empty())

@@ -11,6 +11,7 @@
 
 #include "diagnostics.h"
 #include "jit.h"
+#include "plugin_dialects.h"
 #include "python_trace_hook.h"
 #include "run_c.h"
 #include "run_sanitized.h"
@@ -92,6 +93,7 @@ int run_interpreted(const RunOptions& opts, Streams io) {
   frontend::DiagnosticEngine diags;
   auto c = compile({opts.target, opts.opt_level}, diags);
   if (!c.ok()) return report_failure(io.err, c.status(), diags);
+  if (auto s = refuse_plugin_dialects(*c, "the interpreter"); !s.ok()) return fail(io.err, s);  // plugins
   std::string entry = c->project ? c->project->entry : std::string();
   if (entry.empty()) entry = c->modules.front()->name();
   auto linked = ir::link(std::move(c->modules));
@@ -200,6 +202,7 @@ int run(const RunOptions& opts, Streams io) {
   frontend::DiagnosticEngine diags;
   auto c = compile({opts.target, opts.opt_level, ir::Stage::BeforeBackend, 0, p}, diags);
   if (!c.ok()) return report_failure(io.err, c.status(), diags);
+  if (auto s = refuse_plugin_dialects(*c, "backend 'llvm'"); !s.ok()) return fail(io.err, s);  // plugins
   std::string entry_name = c->project ? c->project->entry : std::string();
   if (entry_name.empty()) entry_name = c->modules.front()->name();
   const ir::Function* entry = find_entry(*c, entry_name);

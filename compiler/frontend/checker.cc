@@ -140,6 +140,7 @@ const std::set<std::string>& special_names() {
                                           "ppy.pure",
                                           "ppy.opt",
                                           "ppy.extern",  // plugins: a stub's native function (plugin_stub.cc)
+                                          "ppy.op",      // plugins: an op of a plugin's dialect (plugin_stub.cc)
                                           "typing",
                                           "typing.Optional",
                                           "typing.Union",  // issue 32 (unions.h)

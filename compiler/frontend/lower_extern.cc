@@ -3,13 +3,15 @@
 // symbol, `core.call_extern {abi = "c", callee = "symbol", library = "name"}`;
 // a list crosses as its data pointer and its length (two C arguments), a
 // scalar as itself. Callers call the function as any other (the optimizer
-// inlines it), so a call site needs nothing of its own.
+// inlines it), so a call site needs nothing of its own. A stub's
+// `@ppy.op("dialect.name")` function is one op of the plugin's dialect instead,
+// its arguments the operands, its result the op's.
 #include "lowerer.h"
 #include "plugin_stub.h"
 
 namespace ppy::frontend::checking {
 
-bool lower_extern_function(const FuncInfo& f, const std::string& path, ir::Function* fn) {
+bool lower_extern_function(const FuncInfo& f, const std::string& path, ir::Function* fn, ir::Module& mod) {
   if (!f.def || f.module_code) return false;
   std::optional<ExternDecl> decl = extern_decl(*f.def);
   if (!decl) return false;
@@ -19,6 +21,19 @@ bool lower_extern_function(const FuncInfo& f, const std::string& path, ir::Funct
                   ir::AttrDict attrs) {
     return entry->append(ir::Operation::create(name, std::move(ops), results, std::move(attrs), at));
   };
+  std::vector<ir::Type> results;
+  if (f.result != Ty::None) results.push_back(lowering::ir_type(f.result));
+  if (!decl->op.empty()) {  // plugins: an op of the plugin's dialect, its arguments as they are
+    std::vector<ir::Value*> operands;
+    for (size_t i = 0; i < f.def->params.size(); ++i) {
+      operands.push_back(entry->argument(i));
+      operands.back()->set_hint(f.def->params[i].name);
+    }
+    mod.dialects()[decl->op.substr(0, decl->op.find('.'))] = 1;
+    ir::Operation* op = emit(decl->op, std::move(operands), results, {});
+    emit("core.ret", results.empty() ? std::vector<ir::Value*>{} : std::vector<ir::Value*>{op->result(0)}, {}, {});
+    return true;
+  }
   std::vector<ir::Value*> args;
   for (size_t i = 0; i < f.def->params.size(); ++i) {
     ir::Value* a = entry->argument(i);
@@ -35,8 +50,6 @@ bool lower_extern_function(const FuncInfo& f, const std::string& path, ir::Funct
   attrs.set("abi", "c");
   attrs.set("callee", decl->symbol);
   if (!decl->library.empty()) attrs.set("library", decl->library);
-  std::vector<ir::Type> results;
-  if (f.result != Ty::None) results.push_back(lowering::ir_type(f.result));
   ir::Operation* call = emit("core.call_extern", std::move(args), results, std::move(attrs));
   std::vector<ir::Value*> ret;
   if (!results.empty()) ret.push_back(call->result(0));

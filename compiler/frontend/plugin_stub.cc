@@ -6,6 +6,7 @@
 #include "plugin_stub.h"
 
 #include <atomic>
+#include <cctype>
 
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
@@ -38,6 +39,32 @@ std::optional<ExternDecl> read_extern(const Expr& deco) {
   return ExternDecl{symbol->str, library ? library->str : "", deco.pos};
 }
 
+/// The dialects the compiler itself defines: a stub's op never names them.
+bool builtin_dialect(std::string_view d) { return d == "core" || d == "math" || d == "gpu"; }
+
+/// Whether `s` is a name of letters, digits and `_` that does not start with a digit.
+bool identifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+/// The op of a well-formed `op("dialect.name")` call: a plugin's dialect, never a builtin one.
+std::optional<ExternDecl> read_op(const Expr& deco) {
+  const Expr* name = deco.kids.size() == 2 && deco.keywords.empty() ? deco.kids[1].get() : nullptr;
+  if (!name || name->kind != ExprKind::Str) return std::nullopt;
+  size_t dot = name->str.find('.');
+  if (dot == std::string::npos) return std::nullopt;
+  std::string_view dialect = std::string_view(name->str).substr(0, dot),
+                   op = std::string_view(name->str).substr(dot + 1);
+  if (!identifier(dialect) || !identifier(op) || builtin_dialect(dialect)) return std::nullopt;
+  ExternDecl d;
+  d.pos = deco.pos;
+  d.op = name->str;
+  return d;
+}
+
 }  // namespace
 
 namespace {
@@ -61,7 +88,15 @@ bool plugin_decorator(const Expr& deco, const std::function<std::string(const st
                       const std::function<void(Pos, const char*, std::string)>& error) {
   if (deco.kind != ExprKind::Call) return false;
   std::optional<std::string> path = dotted(*deco.kids[0]);
-  if (!path || resolve(*path) != "ppy.extern") return false;
+  if (!path) return false;
+  if (resolve(*path) == "ppy.op") {
+    if (!read_op(deco))
+      error(deco.pos, "E1032",
+            "@ppy.op takes the full name of an op of the plugin's own dialect (not core, math or gpu): "
+            "@ppy.op(\"devicelib.fill\")");
+    return true;
+  }
+  if (resolve(*path) != "ppy.extern") return false;
   if (!read_extern(deco))
     error(deco.pos, "E1032",
           "@ppy.extern takes the C symbol and, by keyword, its library: @ppy.extern(\"vecmath_dot\", "
@@ -75,9 +110,34 @@ std::optional<ExternDecl> extern_decl(const FuncDef& def) {
     std::optional<std::string> path = dotted(*deco->kids[0]);
     if (path && (*path == "extern" || path->ends_with(".extern")))
       if (auto d = read_extern(*deco)) return d;
+    if (path && (*path == "op" || path->ends_with(".op")))
+      if (auto d = read_op(*deco)) return d;
   }
   return std::nullopt;
 }
+
+namespace {
+
+/// An @ppy.op function: in a stub, with a `...` body; any parameter and result
+/// types (they are the op's operands and result, as the IR types them).
+bool check_op_body(FuncInfo& f, const ExternDecl& decl, const std::string& path,
+                   const std::function<void(Pos, std::string)>& error) {
+  const FuncDef& def = *f.def;
+  bool body_is_ellipsis = def.body.size() == 1 && def.body[0]->kind == StmtKind::Expr && def.body[0]->value &&
+                          def.body[0]->value->kind == ExprKind::NoneLit && def.body[0]->value->str == "...";
+  if (!path.ends_with(".pyi"))
+    error(decl.pos,
+          "@ppy.op declares an op of a plugin's dialect: it belongs in the plugin's typed stub (a .pyi file)");
+  else if (!body_is_ellipsis)
+    error(def.pos, str_cat("the @ppy.op function '", def.name, "' has a body; its body is '...' (the op ", decl.op,
+                           " is its body)"));
+  // Only the backend declaring the dialect knows what the op does: never pure.
+  f.effects.insert({"reads", "writes"});
+  f.end_reachable = false;
+  return true;
+}
+
+}  // namespace
 
 bool check_extern_body(FuncInfo& f, const std::string& path, DiagnosticEngine& diags) {
   if (!f.def || f.module_code) return false;
@@ -90,6 +150,7 @@ bool check_extern_body(FuncInfo& f, const std::string& path, DiagnosticEngine& d
   };
   bool body_is_ellipsis = def.body.size() == 1 && def.body[0]->kind == StmtKind::Expr && def.body[0]->value &&
                           def.body[0]->value->kind == ExprKind::NoneLit && def.body[0]->value->str == "...";
+  if (!decl->op.empty()) return check_op_body(f, *decl, path, error);  // plugins: a dialect's op
   if (!path.ends_with(".pyi"))
     error(decl->pos,
           "@ppy.extern declares a function of a plugin's native library: it belongs in the plugin's "

@@ -14,19 +14,23 @@
 
 namespace ppy::frontend::checking {
 
-/// `@ppy.extern("symbol", library="name")` on a stub's function.
+/// `@ppy.extern("symbol", library="name")` on a stub's function, or
+/// `@ppy.op("dialect.name")` (then `op` is the op's full name, `symbol` empty):
+/// the function is one op of a dialect the plugin registers (an open dialect,
+/// ppy/ir/open_dialect.h), its arguments the operands, its result the op's.
 struct ExternDecl {
   std::string symbol, library;
   Pos pos;
+  std::string op;
 };
 
-/// Whether `deco` is `@ppy.extern(...)` (`resolve` maps a dotted name to the
+/// Whether `deco` is `@ppy.extern(...)` or `@ppy.op(...)` (`resolve` maps a dotted name to the
 /// special name it binds: `extern` -> `ppy.extern` after `from ppy import
 /// extern`); a malformed one is reported through `error`.
 bool plugin_decorator(const Expr& deco, const std::function<std::string(const std::string&)>& resolve,
                       const std::function<void(Pos, const char*, std::string)>& error);
 
-/// The @ppy.extern declaration among `def`'s decorators, if any (well formed).
+/// The @ppy.extern or @ppy.op declaration among `def`'s decorators, if any (well formed).
 std::optional<ExternDecl> extern_decl(const FuncDef& def);
 
 /// For an @ppy.extern function: checks it is declared in a stub with a `...`
@@ -42,8 +46,9 @@ void set_stub_modules(std::set<std::string> modules);
 bool is_stub_module(const std::string& module);
 
 /// For an @ppy.extern function: its IR body, one `core.call_extern` of the
-/// symbol (lower_extern.cc), and true; false for any other function.
-bool lower_extern_function(const FuncInfo& f, const std::string& path, ir::Function* fn);
+/// symbol (lower_extern.cc), and true; for an @ppy.op function, one op of the
+/// plugin's dialect, which `mod` then declares; false for any other function.
+bool lower_extern_function(const FuncInfo& f, const std::string& path, ir::Function* fn, ir::Module& mod);
 
 /// The stub functions `m` calls (and those they call), lowered into `mod` as
 /// private functions of the same symbols, so that the optimizer inlines them

@@ -109,6 +109,39 @@ TEST(PluginStub, AnExternOutsideAStubOrWithABodyOrAnUncrossableTypeIsRefused) {
   EXPECT_THAT(bad.diagnostics, HasSubstr("@ppy.extern takes the C symbol"));
 }
 
+const char* kOpStub = R"(from ppy import op
+
+
+@op("devicelib.fill")
+def fill(count: int, value: float) -> float: ...
+)";
+
+TEST(PluginStub, AnOpDeclarationLowersToTheOpOfThePluginsDialect) {
+  Lowered l = lower("import vecmath\n\n\ndef main() -> None:\n    print(vecmath.fill(4, 2.5))\n", kOpStub);
+  ASSERT_THAT(l.diagnostics, IsEmpty());
+  // The stub's function is the op, its arguments the operands, its result the op's;
+  // the caller's module holds a copy, so it declares the dialect too.
+  EXPECT_THAT(l.ir, HasSubstr("devicelib.fill %count, %value : f64"));
+  std::string ir = main_ir(l);
+  EXPECT_THAT(ir, HasSubstr("private func @vecmath_P_fill("));
+  EXPECT_THAT(ir, HasSubstr("devicelib"));
+}
+
+TEST(PluginStub, AnOpOutsideAStubWithABodyOrOfABuiltinDialectIsRefused) {
+  std::string main = "import vecmath\n\n\ndef main() -> None:\n    pass\n";
+  Lowered outside =
+      lower(main, "from ppy import op\n\n\n@op(\"dev.f\")\ndef f(x: int) -> int:\n    return x\n", "vecmath.ppy");
+  EXPECT_THAT(outside.diagnostics, HasSubstr("E1010 vecmath.ppy:4:"));
+  EXPECT_THAT(outside.diagnostics, HasSubstr("@ppy.op declares an op of a plugin's dialect: it belongs in"));
+  Lowered body = lower(main, "from ppy import op\n\n\n@op(\"dev.f\")\ndef f(x: int) -> int:\n    return x\n");
+  EXPECT_THAT(body.diagnostics, HasSubstr("the @ppy.op function 'f' has a body"));
+  Lowered core = lower(main, "from ppy import op\n\n\n@op(\"core.add\")\ndef f(x: int) -> int: ...\n");
+  EXPECT_THAT(core.diagnostics, HasSubstr("E1032 vecmath.pyi:4:"));
+  EXPECT_THAT(core.diagnostics, HasSubstr("@ppy.op takes the full name of an op of the plugin's own dialect"));
+  Lowered bare = lower(main, "from ppy import op\n\n\n@op(\"fill\")\ndef f(x: int) -> int: ...\n");
+  EXPECT_THAT(bare.diagnostics, HasSubstr("@ppy.op takes the full name"));
+}
+
 TEST(PluginStub, EllipsisStaysRefusedOutsideAStub) {
   Lowered l = lower("def main() -> None:\n    x = ...\n", "");
   EXPECT_THAT(l.diagnostics, HasSubstr("E1010 main.ppy:2:9 '...' (Ellipsis)"));

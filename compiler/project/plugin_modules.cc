@@ -94,11 +94,20 @@ std::map<std::string, PluginUse> plugin_uses(const Project& p) {
       use.distribution = plugin->distribution;
       use.version = plugin->version;
       for (const fs::path& lib : plugin->libraries) use.libraries.push_back(lib.string());
+      use.dialects = plugin->dialects;
       use.fingerprint = plugin_fingerprint(plugin->distribution, plugin->version, plugin->stub.string(), use.libraries,
                                            plugin->executable.string());
     }
     use.modules.push_back(m.name);
   }
+  return out;
+}
+
+std::map<std::string, std::string> installed_plugin_dialects() {
+  std::map<std::string, std::string> out;
+  host::ManifestIndex index = scan_plugins();
+  for (const host::PluginEntry& p : index.plugins())
+    for (const std::string& d : p.dialects) out.emplace(d, p.name);
   return out;
 }
 

@@ -2,7 +2,7 @@
 unchanged under python3 with this package on its path.
 
 The names are those the compiler reads (`from ppy import export, pure, opt,
-cuda, native, xla, extern`); under python3 each marker is a no-op: decorators return the
+cuda, native, xla, extern, op`); under python3 each marker is a no-op: decorators return the
 function unchanged (`opt` checks its level as the compiler does). GPU kernels are
 compiled by ppy, not run by python3. `python3 -m ppy TARGET [ARGS...]` runs a
 file, or a project folder as ppy reads it (its `.ppy` modules importing each
@@ -66,6 +66,21 @@ def extern(symbol, library=None):
     marker only checks its arguments."""
     if not isinstance(symbol, str) or (library is not None and not isinstance(library, str)):
         raise TypeError("@ppy.extern(symbol, library=name) takes strings")
+
+    def bind(fn):
+        return fn
+
+    return bind
+
+
+def op(name):
+    """A plugin stub's declaration of an op of the plugin's own dialect
+    (docs/writing-a-plugin.md): the compiler lowers a call to the op
+    `name` ("devicelib.fill"), which only a backend declaring the dialect
+    takes; under python3 a stub is never run, so the marker only checks
+    its argument."""
+    if not isinstance(name, str) or "." not in name:
+        raise TypeError('@ppy.op("dialect.name") takes the op\'s full name')
 
     def bind(fn):
         return fn

@@ -1,5 +1,6 @@
 // ppy-plugin-devicelib: the pass server of the devicelib plugin. Its pass,
-// before the backend, marks each function that calls the device library.
+// before the backend, marks each function that calls the device library (its
+// C symbols, or an op of its dialect).
 #include "devicelib.h"
 #include "ppy/backend/serve.h"
 
@@ -15,6 +16,7 @@ class MarkOffload final : public ppy::ir::FunctionPass {
       const ppy::ir::Attribute* callee = op.attr("callee");
       calls_device |= op.name() == "core.call_extern" && callee && callee->is<std::string>() &&
                       devicelib::is_device_symbol(callee->as_string());
+      calls_device |= op.dialect() == devicelib::kDialect;
     });
     if (!calls_device) return false;
     f.attributes().set(devicelib::kOffload, true);

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "ppy/backend/wire.h"
+#include "ppy/ir/open_dialect.h"
 #include "ppy/ir/proto.h"
 #include "ppy/util/str_cat.h"
 
@@ -66,7 +67,12 @@ grpc::Status PluginService::RunPass(grpc::ServerContext*, const v1::RunPassReque
   if (!pass)
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, str_cat("plugin '", (*p)->name(), "' has no pass '",
                                                                     req->pass(), "' at stage '", req->stage(), "'"));
-  absl::StatusOr<std::unique_ptr<ir::Module>> module = ir::from_proto(req->module());
+  // plugins: a module using plugins' dialects (open) reads against them.
+  std::vector<std::string> plugin_dialects;
+  for (const auto& d : req->module().dialects())
+    if (!ir::DialectRegistry::builtin().dialect(d.name())) plugin_dialects.push_back(d.name());
+  const ir::DialectRegistry registry = ir::with_open_dialects(ir::DialectRegistry::builtin(), plugin_dialects);
+  absl::StatusOr<std::unique_ptr<ir::Module>> module = ir::from_proto(req->module(), registry);
   if (!module.ok()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, std::string(module.status().message()));
   ir::PassContext ctx;
   ctx.opt_level = req->opt_level();

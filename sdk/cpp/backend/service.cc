@@ -20,6 +20,7 @@
 
 #include "ppy/backend/session.h"
 #include "ppy/backend/wire.h"
+#include "ppy/ir/open_dialect.h"
 #include "ppy/ir/proto.h"
 #include "ppy/util/error.h"
 #include "ppy/util/memory.h"
@@ -262,7 +263,8 @@ class StreamSink final : public SessionSink {
   }
 
   /// Reads the header's modules off the stream into `out`.
-  absl::Status read_modules(const v1::InvokeHeader& header, const Backend& backend, SessionModules& out);
+  absl::Status read_modules(const v1::InvokeHeader& header, const Backend& backend,
+                            const ir::DialectRegistry& registry, SessionModules& out);
 
  private:
   static absl::Status gone() { return absl::CancelledError("the driver went away"); }
@@ -298,10 +300,11 @@ class StreamSink final : public SessionSink {
   uint64_t bytes_out_ = 0;  ///< guarded by write_mu_
 };
 
-absl::Status StreamSink::read_modules(const v1::InvokeHeader& header, const Backend& backend, SessionModules& out) {
+absl::Status StreamSink::read_modules(const v1::InvokeHeader& header, const Backend& backend,
+                                      const ir::DialectRegistry& registry, SessionModules& out) {
   const int n = header.modules_size();
   out.owned.reserve(n);
-  wire::ModuleAssembler assembler(ir::DialectRegistry::builtin());
+  wire::ModuleAssembler assembler(registry);
   v1::InvokeRequest req;
   int index = 0;
   while (index < n) {
@@ -361,6 +364,13 @@ grpc::Status serve_session(const Backend& backend, const v1::InvokeHeader& heade
     }
   } count{sink, record};
   BackendContext context = wire::context_from_proto(header);
+  // plugins: the modules were verified against the builtin dialects and the
+  // plugins' (open) dialects the header names; the session reads them so.
+  std::vector<std::string> plugin_dialects;
+  for (const auto& [d, v] : header.context().dialects())
+    if (!ir::DialectRegistry::builtin().dialect(d)) plugin_dialects.push_back(d);
+  const ir::DialectRegistry registry = ir::with_open_dialects(ir::DialectRegistry::builtin(), plugin_dialects);
+  context.registry = &registry;
   context.on_note = [&sink](const std::string& text) { sink.note(text); };
   SessionModules modules;
   struct Reap {  // what the session read is freed off its path
@@ -372,7 +382,7 @@ grpc::Status serve_session(const Backend& backend, const v1::InvokeHeader& heade
       backend, wire::request_from_proto(header), context, modules,
       [&](SessionModules& out) {
         reaper.drain();  // a helper never holds two sessions' modules at once
-        return sink.read_modules(header, backend, out);
+        return sink.read_modules(header, backend, registry, out);
       },
       sink, SessionOptions{scratch});
   v1::InvokeResponse last;

@@ -1,6 +1,7 @@
 # ppy_add_plugin(<target> SOURCES <file>... [NAME <dir>] [MODULES <module>...]
 #                [STUB <file.pyi>] [LIBRARIES <shared-library-target>...]
-#                [OUTPUT_DIR <folder>] [WITH_BACKEND <backend-target>] [NO_INSTALL])
+#                [DIALECTS <dialect>...] [OUTPUT_DIR <folder>] [WITH_BACKEND <backend-target>]
+#                [NO_INSTALL])
 #
 # A plugin's pass server: an executable from SOURCES (one of them calls
 # ppy::serve with a plugin factory from main) linked to PpySdk::sdk the way
@@ -18,11 +19,14 @@
 # library and its backend): one distribution, one folder (the backend's), one
 # manifest with both the [backends.<name>] and the [plugins.<name>] tables; the
 # two classes must declare the same distribution.
+# DIALECTS: the dialects the plugin registers (`dialects`; its stub's
+# `@ppy.op("<dialect>.<op>")`s); with WITH_BACKEND the backend's table declares
+# them too, so that backend, and no other, takes their ops.
 include(${CMAKE_CURRENT_LIST_DIR}/PpyHelperExecutable.cmake)
 set(_ppy_plugin_manifest ${CMAKE_CURRENT_LIST_DIR}/ppy_plugin_manifest.cmake)
 
 function(ppy_add_plugin target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_INSTALL" "NAME;STUB;OUTPUT_DIR;WITH_BACKEND" "SOURCES;MODULES;LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_INSTALL" "NAME;STUB;OUTPUT_DIR;WITH_BACKEND" "SOURCES;MODULES;LIBRARIES;DIALECTS")
   _ppy_helper_arguments(ppy_add_plugin ${target} "pass server" dir "ppy-plugin-" "${arg_NAME}" "${arg_SOURCES}"
                         "${arg_UNPARSED_ARGUMENTS}")
   set(dist ${arg_OUTPUT_DIR})
@@ -69,10 +73,21 @@ function(ppy_add_plugin target)
     list(JOIN _libs ", " _list)
     string(APPEND extra "libraries = [${_list}]\n")
   endif()
+  set(backend_extra "")
+  if(arg_DIALECTS)
+    list(TRANSFORM arg_DIALECTS PREPEND "\"" OUTPUT_VARIABLE _quoted)
+    list(TRANSFORM _quoted APPEND "\"")
+    list(JOIN _quoted ", " _list)
+    string(APPEND extra "dialects = [${_list}]\n")
+    string(APPEND backend_extra "dialects = [${_list}]\n")
+  endif()
   file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-extra CONTENT "${extra}")
+  file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-backend-extra CONTENT "${backend_extra}")
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND ${CMAKE_COMMAND} -DHELPER=$<TARGET_FILE:${target}> -DOUT=${dist}/manifest.toml
-            -DEXTRA=${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-extra ${backend_arg} -P ${_ppy_plugin_manifest}
+            -DEXTRA=${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-extra
+            -DBACKEND_EXTRA=${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-backend-extra ${backend_arg}
+            -P ${_ppy_plugin_manifest}
     COMMENT "manifest.toml of ${target}" VERBATIM)
   if(NOT arg_NO_INSTALL)
     install(TARGETS ${target} RUNTIME DESTINATION ${PPY_BACKEND_DESTINATION}/${dir})

@@ -68,6 +68,9 @@ struct BackendEntry {
   TlsFiles tls;
   /// Formats the distribution's `[backend-formats]` hint gives this backend.
   std::vector<std::string> formats;
+  /// plugins: the plugins' dialects it takes (`dialects = ["devicelib"]`);
+  /// every other backend refuses their ops (E1802).
+  std::vector<std::string> dialects;
   /// Host settings the manifest's table carries (sandbox, pass-env, timeout-ms,
   /// limits); the project's table and the command line override them.
   HostSettings settings;
@@ -96,6 +99,9 @@ struct PluginEntry {
   std::filesystem::path real_executable;
   /// Extra command-line arguments for the pass server.
   std::vector<std::string> args;
+  /// The dialects it registers (`dialects = ["devicelib"]`): open dialects the
+  /// driver verifies its stub's `@ppy.op`s against.
+  std::vector<std::string> dialects;
 
   /// `<distribution> <version> (<manifest>)`.
   std::string origin() const;

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "ppy/driver/cache_key.h"
 #include "ppy/frontend/diagnostics.h"
+#include "ppy/ir/dialect.h"
 #include "ppy/ir/ir.h"
 #include "ppy/ir/pass.h"
 #include "ppy/project/project.h"
@@ -65,6 +66,12 @@ struct Compilation {
   bool from_ppyir = false;
   /// CompileOptions::portable_paths, as compiled.
   bool portable_paths = false;
+  /// plugins: dialect -> the plugin registering it, for the plugins the modules
+  /// use; the modules were verified against `registry`, the builtin dialects
+  /// and these, open (ppy/ir/open_dialect.h). Only a backend declaring such a
+  /// dialect takes its ops (refuse_plugin_dialects, plugin_dialects.h).
+  std::map<std::string, std::string> plugin_dialects;
+  std::shared_ptr<const ir::DialectRegistry> registry;
 
   std::vector<const ir::Module*> module_list() const;
 };

@@ -24,7 +24,13 @@ struct PluginUse {
   std::vector<std::string> modules;
   /// The native libraries its externs call, absolute paths.
   std::vector<std::string> libraries;
+  /// The dialects it registers (its manifest's `dialects`): its stub's `@ppy.op`s.
+  std::vector<std::string> dialects;
 };
+
+/// Dialect -> the installed plugin registering it, of every installed plugin
+/// (a `.ppyir` holds no stubs to find its plugins by).
+std::map<std::string, std::string> installed_plugin_dialects();
 
 /// Whether `m` is a plugin's typed stub (its file is a `.pyi`).
 bool is_plugin_stub(const SourceModule& m);
