@@ -640,8 +640,6 @@ PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
   return r;
 }
 
-#endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */
-
 PPY_RT_INTERNAL PPY_RT_NORETURN void ppy_raise_copied(const char* name, const char* message) {
   size_t n = strlen(message) + 1;
   char* kept = (char*)GC_MALLOC_ATOMIC(n);
@@ -649,3 +647,5 @@ PPY_RT_INTERNAL PPY_RT_NORETURN void ppy_raise_copied(const char* name, const ch
   memcpy(kept, message, n);
   ppy_rt_raise(name, kept);
 }
+
+#endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */
