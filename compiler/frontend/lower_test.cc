@@ -285,7 +285,7 @@ TEST(Lower, StringsAreHandlesAndRuntimeCalls) {
   EXPECT_THAT(l.text, Not(HasSubstr("@m_GREETING")));  // a str constant is inlined, no global
   EXPECT_THAT(l.text, HasSubstr("core.call_extern {abi = \"c\", callee = \"ppy_str_literal\", text = \"hi\"} : ptr<i8>"));
   for (const char* fn : {"ppy_str_slice", "ppy_str_repeat", "ppy_str_concat", "ppy_str_contains", "ppy_str_compare",
-                         "ppy_str_format_i64", "ppy_str_repr", "ppy_str_upper"})
+                         "ppy_fmt_new", "ppy_fmt_i64", "ppy_fmt_end", "ppy_str_repr", "ppy_str_upper"})
     EXPECT_THAT(l.text, HasSubstr(std::string("callee = \"") + fn + "\"")) << fn;
   // A slice without a step passes 1, and says which bounds were left out (none here).
   EXPECT_THAT(l.text, HasSubstr("core.const 0 : i64"));

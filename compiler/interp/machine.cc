@@ -103,6 +103,9 @@ class Machine {
 
  private:
   Slot* frame(int depth, const Code& code) {
+    // Try bodies and adapters take a frame but no level (levels_), so the stack
+    // may outgrow the limit; growing moves each frame's Slots, not their buffers.
+    if (static_cast<size_t>(depth) >= frames_.size()) frames_.resize(static_cast<size_t>(depth) * 2);
     Slots& f = frames_[static_cast<size_t>(depth)];
     size_t need = static_cast<size_t>(code.nregs + code.nalloca);
     if (f.size() < need) f.resize(need);

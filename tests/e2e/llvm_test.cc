@@ -337,6 +337,8 @@ TEST_F(LLVMRoad, RecursionLimitCountsFramesAcrossModules) {
   Result jit = ppy("run deep");
   EXPECT_EQ(jit.status, 0) << jit;
   EXPECT_EQ(jit.out, want) << jit;
+  Result interp = ppy("run --interp deep");  // the interpreter counts Python's levels too
+  EXPECT_EQ(interp.out, want) << interp;
   ASSERT_EQ(ppy("build deep --standalone -o deep-out").status, 0);
   Result exe = sh("deep-out/deep");
   EXPECT_EQ(exe.out, want) << exe;
