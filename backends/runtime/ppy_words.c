@@ -48,6 +48,14 @@ static inline int ppy_words_same(const char* a, const char* b, int64_t n) {
 }
 
 /** An ASCII str of the `n` bytes at `b` (its code points not counted). */
+/* The fuzz build frees every block after each input (tests/fuzz/runtime/fuzz_alloc.h),
+ * so nothing may be kept from one input to the next there. */
+#ifdef PPY_FUZZ_ALLOC_H
+#define PPY_WORDS_SHARED 0
+#else
+#define PPY_WORDS_SHARED 1
+#endif
+
 static ppy_str* ppy_words_ascii(const char* b, int64_t n) {
   ppy_str* r = ppy_str_alloc(n, n);
   memcpy(PPY_STR_BYTES(r), b, (size_t)n);
@@ -62,7 +70,7 @@ static ppy_str** ppy_words_table(int64_t slots) {
 }
 
 PPY_RT_INTERNAL ppy_str* ppy_words_piece(const char* b, int64_t n, int ascii) {
-  if (n == 0 || n > PPY_WORDS_LONGEST) return ascii ? ppy_words_ascii(b, n) : ppy_str_make(b, n);
+  if (n == 0 || n > PPY_WORDS_LONGEST || !PPY_WORDS_SHARED) return ascii ? ppy_words_ascii(b, n) : ppy_str_make(b, n);
   if (PPY_RT_UNLIKELY(!ppy_words_cache)) {
     if (!ppy_rt_gc_ready) ppy_rt_gc_init();
     ppy_words_cache = ppy_words_table(PPY_WORDS_SLOTS);
@@ -90,6 +98,7 @@ PPY_RT_INTERNAL ppy_str* ppy_words_small_int(int64_t v) {
   char buf[8];
   int64_t n = snprintf(buf, sizeof buf, "%d", (int)v);
   s = ppy_words_ascii(buf, n);
+  if (!PPY_WORDS_SHARED) return s;
   ppy_words_ints[v] = s;
   return s;
 }
