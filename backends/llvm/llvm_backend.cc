@@ -171,6 +171,7 @@ class LLVMBackend final : public Backend {
     const ir::Module& source = proved ? *proved : module;
     LowerOptions lo;
     lo.wrap_integers = has_flag(context, "unsafe");
+    lo.tracebacks = !has_flag(context, "no-traceback");
     lo.triple = machine.getTargetTriple().str();
     lo.data_layout = machine.createDataLayout().getStringRepresentation();
     PPY_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> lowered, lower_module(source, llvm_context, lo));

@@ -17,6 +17,11 @@ struct LowerOptions {
   /// Integer ops with overflow = "python"/"checked" wrap instead of raising
   /// (--unsafe). Bounds checks stay.
   bool wrap_integers = false;
+  /// Frames for tracebacks (issue 34). Off (--no-traceback), a function links
+  /// none and an uncaught exception prints its last line alone; a recursive
+  /// function still counts its depth (a frame that names nothing): the same
+  /// build less what tracebacks cost, which tools/bench/llvm_bench.py measures.
+  bool tracebacks = true;
   /// The target triple and data layout the module is made for.
   std::string triple;
   std::string data_layout;

@@ -53,7 +53,7 @@ llvm::Constant* ModuleLowering::code(const ir::Function& f) {
 }
 
 void FunctionLowering::begin_frame() {
-  ir::TraceRole role = ir::trace_role(f_);
+  ir::TraceRole role = m_.options().tracebacks ? ir::trace_role(f_) : ir::TraceRole::kNone;
   // A recursive function without a frame for tracebacks (one that cannot
   // raise, IR without locations) links one that names nothing, for its depth
   // alone: every road's count lives in the one chain, across modules too.

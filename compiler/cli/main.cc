@@ -49,6 +49,7 @@ constexpr Described kEmitFlags[] = {
 constexpr Described kLlvmRoadFlags[] = {
     {"--unsafe", "integer arithmetic wraps instead of raising OverflowError; bounds checks stay"},
     {"--host-cpu", "tune for this machine's processor, its features enabled"},
+    {"--no-traceback", "link no frames for tracebacks: an uncaught exception prints its last line alone"},
     {"--standalone", "one statically linked executable, nothing else needed to run it"},
     {"--python-extension", "a CPython extension module exposing the @export functions"},
     {"--library", "a static and a shared library, a C header and a pkg-config file"},

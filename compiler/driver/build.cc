@@ -36,6 +36,7 @@ std::string llvm_option_purpose(const std::string& flag, const std::string& back
       {"--pgo", "it optimizes LLVM code with a profile"},
       {"--prover", "it proves guards away before LLVM code generation"},
       {"--host-cpu", "it tunes LLVM code for this machine's processor"},
+      {"--no-traceback", "it leaves the frames for tracebacks out of LLVM code"},
       {"--standalone", "it links a standalone executable from LLVM objects"},
       {"--python-extension", "it builds a CPython extension module from LLVM objects"},
       {"--library", "it builds a shared library from LLVM objects"},

@@ -162,6 +162,7 @@ TEST_F(E2E, LlvmOnlyOptionsAreRefused) {
       {{"--pgo", p("x.ppyprof")}, "--pgo"},
       {{"--prover", "z3"}, "--prover"},
       {{"--host-cpu"}, "--host-cpu"},
+      {{"--no-traceback"}, "--no-traceback"},
       {{"--standalone"}, "--standalone"},
       {{"--python-extension"}, "--python-extension"},
       {{"--library"}, "--library"},

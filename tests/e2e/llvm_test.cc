@@ -260,6 +260,26 @@ TEST_F(LLVMRoad, UnsafeWrapsIntegersAndKeepsBoundsChecks) {
             "IndexError: list index out of range\n");
 }
 
+TEST_F(LLVMRoad, NoTracebackLinksNoFramesAndKeepsTheRecursionLimit) {
+  // --no-traceback: the same build less the frames (what llvm_bench.py's
+  // frames figure compares): the last line alone, the depth still counted.
+  write_file(path("bounds.ppy"), "def main() -> None:\n    xs = [1, 2]\n    i = 5\n    print(xs[i])\n\n\n"
+                                 "if __name__ == \"__main__\":\n    main()\n");
+  write_file(path("deep.ppy"), "def down(n: int) -> int:\n    if n < 0:\n        return 0\n    return down(n + 1) + 1\n\n\n"
+                               "def main() -> None:\n    print(down(1))\n\n\n"
+                               "if __name__ == \"__main__\":\n    main()\n");
+  ASSERT_EQ(ppy("build bounds.ppy --standalone -O 2 --no-traceback -o bounds").status, 0);
+  Result b = sh("bounds/bounds");
+  EXPECT_EQ(b.status, 1);
+  EXPECT_EQ(b.err, "IndexError: list index out of range\n");
+  ASSERT_EQ(ppy("build bounds.ppy --standalone -O 2 -o framed").status, 0);
+  EXPECT_THAT(sh("framed/bounds").err, HasSubstr("Traceback (most recent call last):"));
+  ASSERT_EQ(ppy("build deep.ppy --standalone -O 2 --no-traceback -o deep").status, 0);
+  Result d = sh("deep/deep");
+  EXPECT_EQ(d.status, 1) << d;
+  EXPECT_EQ(d.err, "RecursionError: maximum recursion depth exceeded\n");
+}
+
 TEST_F(LLVMRoad, OptimizationRemarksAreReported) {
   std::string prog = program("bubble_sort");
   Result r = ppy("build " + quote(prog) + " -O 3 --report-opt -o out");

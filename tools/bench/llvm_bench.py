@@ -9,6 +9,9 @@ process of its own (tools/bench/proc_time.py) and printed as a ratio.
   (tools/bench/llvm/*.ppy), and against the same algorithm in C (`*.c`) compiled by
   clang-19 -O2 (or clang, or cc, as found) and by gcc -O2 (issue 35's targets: ppy
   within 1.2x of clang with its guards, 1.05x with --unsafe);
+- what tracebacks cost (issue 34's target: within 2%): the guarded build against the
+  same build with `--no-traceback` (no frames linked; a recursive function still
+  counts its depth), `frames` = ppy / no-traceback, each figure a process of its own;
 - `ppy run examples/hello.ppy` cold (empty cache) and warm (cached objects)
   against `ppy run --interp`;
 - code generation of a ~100k-op module at -O2, per 1k ops (`ppy emit object`
@@ -50,6 +53,15 @@ def best(cmd, repeat, cwd=None, before=None):
         t, out = timed(cmd, cwd)
         times.append(t)
     return min(times), out
+
+
+def interleaved(cmds, repeat):
+    """The best of `repeat` processor times of each command, run in turns."""
+    times = [[] for _ in cmds]
+    for _ in range(repeat):
+        for k, cmd in enumerate(cmds):
+            times[k].append(timed(cmd)[0])
+    return [min(t) for t in times]
 
 
 def c_compiler():
@@ -98,13 +110,13 @@ def main():
         pypy = shutil.which("pypy3")
         print(f"== llvm_bench (best of {args.repeat}; C by {cname} -O2; PyPy: {pypy or 'not installed'})")
         gcc = shutil.which("gcc")
-        print(f"{'program':<12} {'python3 s':>10} {'pypy3 s':>8} {'ppy s':>9} {'unsafe s':>9} {'C s':>8} "
-              f"{'gcc s':>8} {'py/ppy':>8} {'py/unsafe':>10} {'pypy/ppy':>9} {'ppy/C':>7} {'unsafe/C':>9} "
-              f"{'ppy/gcc':>8} {'unsafe/gcc':>11}")
+        print(f"{'program':<12} {'python3 s':>10} {'pypy3 s':>8} {'ppy s':>9} {'unsafe s':>9} {'notb s':>9} "
+              f"{'C s':>8} {'gcc s':>8} {'py/ppy':>8} {'py/unsafe':>10} {'pypy/ppy':>9} {'ppy/C':>7} "
+              f"{'unsafe/C':>9} {'ppy/gcc':>8} {'unsafe/gcc':>11} {'frames':>7}")
         for name in PROGRAMS:
             src = os.path.join(HERE, "llvm", name + ".ppy")
             exes = {}
-            for label, extra in (("safe", []), ("unsafe", ["--unsafe"])):
+            for label, extra in (("safe", []), ("unsafe", ["--unsafe"]), ("notb", ["--no-traceback"])):
                 out = os.path.join(work, f"{name}-{label}")
                 subprocess.run([ppy, "build", src, "--standalone", "-O", "2", "-o", out] + extra, check=True,
                                capture_output=True)
@@ -113,19 +125,23 @@ def main():
             subprocess.run([cc, "-O2", os.path.join(HERE, "llvm", name + ".c"), "-o", cexe, "-lm"], check=True)
             t_py, out_py = best([sys.executable, src], 1)
             t_pypy, out_pypy = best([pypy, src], 1) if pypy else (float("nan"), out_py)
-            t_safe, out_safe = best([exes["safe"]], args.repeat)
-            t_unsafe, _ = best([exes["unsafe"]], args.repeat)
-            t_c, _ = best([cexe], args.repeat)
-            t_gcc = float("nan")
+            gexe = None
             if gcc:
                 gexe = os.path.join(work, name + "-gcc")
                 subprocess.run([gcc, "-O2", os.path.join(HERE, "llvm", name + ".c"), "-o", gexe, "-lm"], check=True)
-                t_gcc, _ = best([gexe], args.repeat)
+            # Interleaved, so that a burst of the machine's load falls on all alike
+            # (the frames figure is a ratio of two of them, against a 2% target).
+            cmds = [exes["safe"], exes["unsafe"], exes["notb"], cexe] + ([gexe] if gexe else [])
+            t = interleaved([[c] for c in cmds], args.repeat)
+            t_safe, t_unsafe, t_notb, t_c = t[:4]
+            t_gcc = t[4] if gexe else float("nan")
+            out_safe = timed([exes["safe"]])[1]
             if out_py != out_safe or out_pypy != out_py:
                 print(f"  {name}: ppy printed {out_safe!r}, python3 {out_py!r}, pypy3 {out_pypy!r}")
-            print(f"{name:<12} {t_py:>10.3f} {t_pypy:>8.3f} {t_safe:>9.4f} {t_unsafe:>9.4f} {t_c:>8.4f} "
-                  f"{t_gcc:>8.4f} {t_py / t_safe:>7.1f}x {t_py / t_unsafe:>9.1f}x {t_pypy / t_safe:>8.1f}x "
-                  f"{t_safe / t_c:>6.2f}x {t_unsafe / t_c:>8.2f}x {t_safe / t_gcc:>7.2f}x {t_unsafe / t_gcc:>10.2f}x")
+            print(f"{name:<12} {t_py:>10.3f} {t_pypy:>8.3f} {t_safe:>9.4f} {t_unsafe:>9.4f} {t_notb:>9.4f} "
+                  f"{t_c:>8.4f} {t_gcc:>8.4f} {t_py / t_safe:>7.1f}x {t_py / t_unsafe:>9.1f}x "
+                  f"{t_pypy / t_safe:>8.1f}x {t_safe / t_c:>6.2f}x {t_unsafe / t_c:>8.2f}x {t_safe / t_gcc:>7.2f}x "
+                  f"{t_unsafe / t_gcc:>10.2f}x {t_safe / t_notb:>6.3f}x")
 
         if args.baseline:
             compare(os.path.abspath(args.baseline), ppy, work, args.repeat, cc)
