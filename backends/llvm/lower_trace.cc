@@ -134,9 +134,8 @@ void FunctionLowering::place_frame_link() {
 
 llvm::StoreInst* FunctionLowering::unlink_frame() {
   // The caller's frame read back from this one's `prev`, not kept from entry:
-  // nothing of the link stays live across the calls, so a path that links no
-  // frame (a recursion's base case) needs no callee-saved register and LLVM
-  // can shrink-wrap the function's own prologue past it.
+  // nothing of the link stays live across the calls, which frees a
+  // callee-saved register (fib: 0.84x the time, docs/runtime.md).
   auto* ptr = llvm::PointerType::get(ctx(), 0);
   llvm::Value* prev = b_.CreateLoad(ptr, b_.CreateStructGEP(frame_type(ctx()), frame_, 0), "caller_frame");
   return b_.CreateStore(prev, m_.frames());

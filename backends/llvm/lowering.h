@@ -317,7 +317,7 @@ class FunctionLowering {
   llvm::BasicBlock* depth_raise_ = nullptr;        ///< where RecursionError is raised, before the link
   llvm::BasicBlock* prologue_end_ = nullptr;  ///< where the prologue enters the body
   llvm::Value* frame_ = nullptr;              ///< tracebacks: this call's ppy_rt_frame, if it keeps one
-  llvm::Value* caller_frame_ = nullptr;       ///< ppy_rt_frames on entry, put back at each return
+  llvm::Value* caller_frame_ = nullptr;       ///< ppy_rt_frames on entry (read back from the prev at returns)
   int64_t line_ = 0;                          ///< the source line of the op being lowered
   bool lazy_frame_ = false;                   ///< the frame is linked only where a guard fails
   const ir::Block* block_ = nullptr;          ///< the IR block being lowered

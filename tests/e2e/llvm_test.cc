@@ -265,7 +265,8 @@ TEST_F(LLVMRoad, NoTracebackLinksNoFramesAndKeepsTheRecursionLimit) {
   // frames figure compares): the last line alone, the depth still counted.
   write_file(path("bounds.ppy"), "def main() -> None:\n    xs = [1, 2]\n    i = 5\n    print(xs[i])\n\n\n"
                                  "if __name__ == \"__main__\":\n    main()\n");
-  write_file(path("deep.ppy"), "def down(n: int) -> int:\n    if n < 0:\n        return 0\n    return down(n + 1) + 1\n\n\n"
+  write_file(path("deep.ppy"), "def down(n: int) -> int:\n    if n < 0:\n        return 0\n"
+                               "    return down(n + 1) + 1\n\n\n"
                                "def main() -> None:\n    print(down(1))\n\n\n"
                                "if __name__ == \"__main__\":\n    main()\n");
   ASSERT_EQ(ppy("build bounds.ppy --standalone -O 2 --no-traceback -o bounds").status, 0);
