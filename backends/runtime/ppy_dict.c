@@ -1,5 +1,6 @@
 /* ppy_dict.c: dicts, and sets of anything but ints (ppy_dict.h). */
 #include "ppy_dict.h"
+#include "ppy_words.h" /* typical: the hashes of shared words */
 
 #if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
 
@@ -35,7 +36,7 @@ static inline uint64_t ppy_hash_r4(const unsigned char* p) {
   return v;
 }
 
-static uint64_t ppy_hash_bytes(const unsigned char* p, int64_t n) {
+PPY_RT_INTERNAL uint64_t ppy_hash_bytes(const unsigned char* p, int64_t n) {
   const uint64_t s0 = 0xa0761d6478bd642fULL, s1 = 0xe7037ed1a0b428dbULL;
   uint64_t seed = 0x8ebc6af09c88c6e3ULL, a, b;
   if (n <= 16) {
@@ -59,10 +60,9 @@ static uint64_t ppy_hash_bytes(const unsigned char* p, int64_t n) {
   return ppy_hash_mum((uint64_t)r ^ s0 ^ (uint64_t)n, (uint64_t)(r >> 64) ^ s1);
 }
 
-/** Equal strs hash alike. */
-static uint64_t ppy_hash_str(const ppy_str* s) {
-  return ppy_hash_bytes((const unsigned char*)PPY_STR_BYTES(s), s->len);
-}
+/** Equal strs hash alike (typical: a word a split handed out has its hash
+ * remembered, ppy_words.h). */
+static inline uint64_t ppy_hash_str(const ppy_str* s) { return ppy_words_hash(s); }
 
 /** speedrt: a key of up to 16 bytes compares as two overlapping words (or its
  * bytes), with no call of memcmp (a twentieth of counting words). */
@@ -110,7 +110,16 @@ static uint64_t ppy_dict_hash(const ppy_dict* d, int64_t k) {
 static inline int ppy_dict_same(const ppy_dict* d, const ppy_dict_entry* e, int64_t k, uint64_t h, int kind) {
   if (e->key == k) return 1;
   if (kind == PPY_KEYS_INT || e->hash != h) return 0;
-  if (kind == PPY_KEYS_STR) return ppy_str_same((const ppy_str*)(intptr_t)e->key, (const ppy_str*)(intptr_t)k);
+  if (kind == PPY_KEYS_STR) {
+    if (!ppy_str_same((const ppy_str*)(intptr_t)e->key, (const ppy_str*)(intptr_t)k)) return 0;
+    /* typical: the entry takes the handle it was asked with. A split hands out
+     * one handle per word while its cache holds the word (ppy_words.h); a word
+     * the cache let go comes back with another, and the key kept the old one,
+     * so every later lookup compared the bytes of both (a sixth of counting
+     * words). Equal strs are interchangeable (their identity cannot be seen). */
+    ((ppy_dict_entry*)e)->key = k; /* every table lives on the collector, never in constant memory */
+    return 1;
+  }
   const int64_t* a = (const int64_t*)(intptr_t)e->key;
   const int64_t* b = (const int64_t*)(intptr_t)k;
   const char* dsc = PPY_STR_BYTES(d->desc);

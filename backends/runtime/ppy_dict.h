@@ -137,6 +137,8 @@ PPY_RT_INTERNAL int64_t ppy_collections_missing(ppy_dict* d, int64_t k);
 PPY_RT_INTERNAL ppy_str* ppy_collections_repr(const ppy_dict* d);
 /** The value word of key `k`, a new entry of 0 when missing (Counter's counting). */
 PPY_RT_INTERNAL int64_t* ppy_dict_count_slot(ppy_dict* d, int64_t k);
+/** The hash of the `n` bytes at `p` a dict gives a str (ppy_dict.c), reading none outside them. */
+PPY_RT_INTERNAL uint64_t ppy_hash_bytes(const unsigned char* p, int64_t n);
 /** `{k: v, ...}` of any dict, in its order (ppy_dict.c). */
 PPY_RT_INTERNAL ppy_str* ppy_dict_braces(const ppy_dict* d);
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "ppy_runtime.h"
@@ -113,6 +114,49 @@ TEST_F(Str, WordAtATimeMethodsMatchTheBytewiseOnes) {
   ASSERT_EQ(parts->len, 4);
   EXPECT_EQ(T(static_cast<ppy_str**>(parts->data)[3]), "z<");
   EXPECT_EQ(ppy_str_split_ws(S(" \t "))->len, 0);
+}
+
+// typical: split() finds a word's end eight bytes at a step; control bytes
+// that are not whitespace (0x00, 0x01, 0x0e, 0x1b) stay inside words, and
+// every separator Python's split() knows ends one, at every offset.
+TEST_F(Str, SplitWhitespaceMatchesTheBytewiseOne) {
+  using namespace std::string_literals;
+  std::string text = "ab\x01" "cdefghij k\x0e\x1bxyz0123456789\x1clong\x00word\x1d" "a\x0b\x0c\rq \xc3\xa9t\xc3\xa9\x1fz"s;
+  auto ws = [](unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); };
+  for (size_t from = 0; from < 12; ++from) {
+    std::string t = text.substr(from);
+    std::vector<std::string> want;
+    std::string cur;
+    for (unsigned char c : t) {
+      if (!ws(c)) {
+        cur += static_cast<char>(c);
+      } else if (!cur.empty()) {
+        want.push_back(cur);
+        cur.clear();
+      }
+    }
+    if (!cur.empty()) want.push_back(cur);
+    ppy_list* got = ppy_str_split_ws(S(t));
+    ASSERT_EQ(got->len, static_cast<int64_t>(want.size())) << from;
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(T(static_cast<ppy_str**>(got->data)[i]), want[i]) << from;
+  }
+  // `s.lower().split()` in one pass: the same words as lowering first, for a
+  // line with a long word and a non-ASCII one (their code points kept), and
+  // for one longer than the stack buffer it lowers a line into.
+  std::string mixed = "The QUICK \xc3\x89T\xc3\xa9 Fox " + std::string(70, 'Z') + "\tA\x0e" "B " + text;
+  for (const std::string& line : {mixed, mixed + " " + std::string(3000, 'Q') + " End"}) {
+    ppy_list* lowered = ppy_str_split_ws(ppy_str_lower(S(line)));
+    ppy_list* fused = ppy_str_lower_split_ws(S(line));
+    ASSERT_EQ(fused->len, lowered->len);
+    for (int64_t i = 0; i < fused->len; ++i) {
+      const ppy_str* a = static_cast<ppy_str**>(fused->data)[i];
+      const ppy_str* b = static_cast<ppy_str**>(lowered->data)[i];
+      EXPECT_EQ(T(a), T(b)) << i;
+      EXPECT_EQ(ppy_str_len(a), ppy_str_len(b)) << i;
+    }
+    EXPECT_EQ(T(static_cast<ppy_str**>(fused->data)[4]), std::string(70, 'z'));
+    EXPECT_EQ(ppy_str_len(static_cast<ppy_str**>(fused->data)[2]), 3);
+  }
 }
 
 TEST_F(Str, PaddingAndDigitsAsPython) {

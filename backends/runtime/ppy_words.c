@@ -8,8 +8,23 @@
  * (scanned) block, so the words it holds stay alive while it holds them: at
  * most PPY_WORDS_SLOTS small strings (about 400 KiB), whatever the program. */
 enum { PPY_WORDS_SLOTS = 8192, PPY_WORDS_LONGEST = 24 };
-static ppy_str** ppy_words_cache;
+/* typical: a word and its hash (ppy_hash_bytes, what a dict would compute).
+ * The cache finds a word by it, and the words handed out lately are
+ * remembered by their handle (ppy_words_seen, the same bound: only the
+ * cache's words go there), so a dict looking one up reads its hash there. */
+typedef struct ppy_words_slot {
+  ppy_str* w;
+  uint64_t h;
+} ppy_words_slot;
+enum { PPY_WORDS_SEEN = 4096 };
+static ppy_words_slot* ppy_words_cache;
+static ppy_words_slot* ppy_words_seen;
 static ppy_str** ppy_words_ints;
+
+/** The slot of ppy_words_seen a handle goes to. */
+static inline ppy_words_slot* ppy_words_seen_at(const ppy_str* s) {
+  return &ppy_words_seen[((uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 52]; /* 12 bits: PPY_WORDS_SEEN */
+}
 
 static inline uint64_t ppy_words_r8(const char* p) {
   uint64_t v;
@@ -20,21 +35,6 @@ static inline uint64_t ppy_words_r4(const char* p) {
   uint32_t v;
   memcpy(&v, p, 4);
   return v;
-}
-
-/** The first and last words of [b, b + n), 0 < n <= 24, never reading outside it. */
-static inline void ppy_words_ends(const char* b, int64_t n, uint64_t* x, uint64_t* y) {
-  if (n >= 8) {
-    *x = ppy_words_r8(b);
-    *y = ppy_words_r8(b + n - 8);
-  } else if (n >= 4) {
-    *x = ppy_words_r4(b);
-    *y = ppy_words_r4(b + n - 4);
-  } else {
-    *x = (uint64_t)(unsigned char)b[0] | (uint64_t)(unsigned char)b[n >> 1] << 8 |
-         (uint64_t)(unsigned char)b[n - 1] << 16;
-    *y = 0;
-  }
 }
 
 /** Whether the `n` bytes at `a` and `b` are equal (n <= 24). */
@@ -62,10 +62,11 @@ static ppy_str* ppy_words_ascii(const char* b, int64_t n) {
   return r;
 }
 
-static ppy_str** ppy_words_table(int64_t slots) {
-  ppy_str** t = (ppy_str**)GC_MALLOC_UNCOLLECTABLE((size_t)slots * sizeof(ppy_str*));
+/** An uncollectable (scanned) block of `bytes`, zeroed. */
+static void* ppy_words_table(size_t bytes) {
+  void* t = GC_MALLOC_UNCOLLECTABLE(bytes);
   if (!t) ppy_rt_raise("MemoryError", "");
-  memset(t, 0, (size_t)slots * sizeof(ppy_str*));
+  memset(t, 0, bytes);
   return t;
 }
 
@@ -73,25 +74,35 @@ PPY_RT_INTERNAL ppy_str* ppy_words_piece(const char* b, int64_t n, int ascii) {
   if (n == 0 || n > PPY_WORDS_LONGEST || !PPY_WORDS_SHARED) return ascii ? ppy_words_ascii(b, n) : ppy_str_make(b, n);
   if (PPY_RT_UNLIKELY(!ppy_words_cache)) {
     if (!ppy_rt_gc_ready) ppy_rt_gc_init();
-    ppy_words_cache = ppy_words_table(PPY_WORDS_SLOTS);
+    ppy_words_seen = (ppy_words_slot*)ppy_words_table(PPY_WORDS_SEEN * sizeof(ppy_words_slot));
+    ppy_words_cache = (ppy_words_slot*)ppy_words_table(PPY_WORDS_SLOTS * sizeof(ppy_words_slot));
   }
-  uint64_t x, y;
-  ppy_words_ends(b, n, &x, &y);
-  uint64_t h = (x * 0x9e3779b97f4a7c15ULL) ^ (y * 0xc2b2ae3d27d4eb4fULL) ^ (uint64_t)n;
-  h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  ppy_str** slot = &ppy_words_cache[h >> 51]; /* the top 13 bits: PPY_WORDS_SLOTS */
-  ppy_str* w = *slot;
-  if (w && w->len == n && ppy_words_same(PPY_STR_BYTES(w), b, n)) return w;
-  w = ascii ? ppy_words_ascii(b, n) : ppy_str_make(b, n);
-  *slot = w;
+  uint64_t h = ppy_hash_bytes((const unsigned char*)b, n);
+  ppy_words_slot* slot = &ppy_words_cache[h >> 51]; /* the top 13 bits: PPY_WORDS_SLOTS */
+  ppy_str* w = slot->w;
+  if (!(w && slot->h == h && w->len == n && ppy_words_same(PPY_STR_BYTES(w), b, n))) {
+    w = ascii ? ppy_words_ascii(b, n) : ppy_str_make(b, n);
+    slot->w = w;
+    slot->h = h;
+  }
+  ppy_words_slot* seen = ppy_words_seen_at(w);
+  seen->w = w;
+  seen->h = h;
   return w;
+}
+
+PPY_RT_INTERNAL uint64_t ppy_words_hash(const ppy_str* s) {
+  if (ppy_words_seen) {
+    const ppy_words_slot* seen = ppy_words_seen_at(s);
+    if (seen->w == s) return seen->h;
+  }
+  return ppy_hash_bytes((const unsigned char*)PPY_STR_BYTES(s), s->len);
 }
 
 PPY_RT_INTERNAL ppy_str* ppy_words_small_int(int64_t v) {
   if (PPY_RT_UNLIKELY(!ppy_words_ints)) {
     if (!ppy_rt_gc_ready) ppy_rt_gc_init();
-    ppy_words_ints = ppy_words_table(PPY_WORDS_SMALL_INTS);
+    ppy_words_ints = (ppy_str**)ppy_words_table(PPY_WORDS_SMALL_INTS * sizeof(ppy_str*));
   }
   ppy_str* s = ppy_words_ints[v];
   if (s != NULL) return s;

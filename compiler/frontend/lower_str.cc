@@ -44,7 +44,12 @@ Value* FunctionLowerer::str_method(const Expr& e) {
   Pos p = e.pos;
   if (e.builtin == BuiltinId::StrFormat) return str_format(e);  // lower_format.cc
   const BuiltinMethod& m = builtin_method(e.builtin);
-  Value* s = expr(*e.kids[0]->kids[0]);
+  const Expr& receiver = *e.kids[0]->kids[0];
+  // typical: `line.lower().split()` cuts and lowers the words in one pass, with no lowered copy of the line.
+  if (e.builtin == BuiltinId::StrSplit && e.kids.size() == 1 && receiver.builtin == BuiltinId::StrLower &&
+      receiver.kids.size() == 1)
+    return rt("ppy_str_lower_split_ws", {expr(*receiver.kids[0]->kids[0])}, ir_type(e.ty), p);
+  Value* s = expr(receiver);
   if (e.builtin == BuiltinId::StrSplit && e.kids.size() == 1) return rt("ppy_str_split_ws", {s}, ir_type(e.ty), p);
   std::vector<Value*> args{s};
   for (size_t k = 1; k < e.kids.size(); ++k) {
