@@ -199,14 +199,14 @@ class Expander {
   }
 
   void def(FuncDef& d) {
+    std::set<std::string> saved = scope_params_;
+    scope_params_.insert(d.type_params.begin(), d.type_params.end());  // `def top[T](s: Stack[T])`
     for (auto& p : d.params) {
       expr(p.annotation);
       expr(p.default_value);
     }
     expr(d.returns);
     for (auto& deco : d.decorators) expr(deco);
-    std::set<std::string> saved = scope_params_;
-    scope_params_.insert(d.type_params.begin(), d.type_params.end());
     returns_.push_back(d.returns.get());
     params_.push_back(&d);
     for (auto& b : d.body) stmt(*b);

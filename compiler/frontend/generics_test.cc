@@ -198,7 +198,7 @@ TEST(Generics, AGenericClassWithoutItsTypeArgumentsIsSaid) {
       "    def __init__(self, v: T) -> None:\n"
       "        self.v = v\n"
       "def make(n: int) -> None:\n"
-      "    b = Box(n)\n"
+      "    b = Box(n * 2)\n"
       "    c = Box[int, str](n)\n");
   EXPECT_FALSE(l.module);
   EXPECT_THAT(l.diags, HasSubstr("the type arguments of generic class 'Box' are not known here"));
