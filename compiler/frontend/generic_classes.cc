@@ -97,6 +97,7 @@ class Expander {
     for (auto& s : ast_.body) {
       if (s->kind == StmtKind::Class && !templates_.count(s->def->name)) {
         std::vector<std::string> params = class_params(*s);
+        if (!params.empty() && sugared_base(*s)) continue;  // refused
         if (!params.empty()) {
           std::string name = s->def->name;
           slots.emplace_back(rest.size(), name);
@@ -139,6 +140,17 @@ class Expander {
       return;
     auto callee = dotted(*s.value->kids[0]);
     if (callee && (*callee == "TypeVar" || callee->ends_with(".TypeVar"))) type_vars_.insert(s.targets[0]->str);
+  }
+
+  /// A generic NamedTuple or Enum (their classes are written from the class's
+  /// name, class_sugar.h): refused; true when it is one.
+  bool sugared_base(const Stmt& s) {
+    for (auto& b : s.targets)
+      if (auto d = dotted(*b); d && (d->ends_with("NamedTuple") || d->ends_with("Enum"))) {
+        error(b->pos, "E1010", str_cat("a generic ", *d, " (", s.def->name, ") is outside the ppy subset"));
+        return true;
+      }
+    return false;
   }
 
   /// A class's type parameters: PEP 695's, its `Generic[T, ...]` base's (dropped
