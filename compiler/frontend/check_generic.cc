@@ -9,6 +9,7 @@
 #include "body_checker.h"
 #include "callable.h"
 #include "checker_internal.h"
+#include "generic_classes.h"
 #include "generics.h"
 #include "parser.h"
 #include "ppy/util/str_cat.h"
@@ -61,6 +62,11 @@ void unify(const Expr& a, Ty t, Inference& inf) {
     if (arg.kind != ExprKind::Tuple) return i == 0 ? &arg : nullptr;
     return i < arg.kids.size() ? arg.kids[i].get() : nullptr;
   };
+  if (const ClassInfo* c = class_info(t); c && c->name.starts_with(base + "[")) {  // `Stack[T]` from a `Stack[int]`
+    std::vector<Ty> args = class_type_args(*c);  // generic_classes.h
+    for (size_t i = 0; i < args.size() && part(i); ++i) unify(*part(i), args[i], inf);
+    return;
+  }
   if ((base == "list" || base == "List") && is_list(t)) return unify(arg, list_elem(t), inf);
   if ((base == "set" || base == "Set") && is_set(t)) return unify(arg, key_of(t), inf);
   if ((base == "dict" || base == "Dict") && is_dict(t) && part(1)) {

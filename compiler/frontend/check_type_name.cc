@@ -14,6 +14,7 @@
 // printed or compared with another `type(y)`) stays outside (E1010).
 #include <functional>
 
+#include "generic_classes.h"  // shown_name
 #include "body_checker.h"
 #include "expr_build.h"
 #include "ppy/util/str_cat.h"
@@ -105,7 +106,7 @@ bool alternatives(Ty t, std::vector<Alt>& out) {
       std::vector<Ty> classes;
       subtree(a, classes);
       for (size_t i = classes.size(); i-- > 0;)
-        out.push_back({class_info(classes[i])->name, class_info(classes[i])->name});
+        out.push_back({class_info(classes[i])->name, shown_name(*class_info(classes[i]))});
       continue;
     }
     std::string n = builtin_type_name(a);

@@ -6,14 +6,14 @@
 namespace ppy::frontend::checking {
 namespace {
 
-ExprPtr clone_expr(const Expr* e);
-
 std::vector<ExprPtr> clone_exprs(const std::vector<ExprPtr>& v) {
   std::vector<ExprPtr> out;
   out.reserve(v.size());
   for (auto& e : v) out.push_back(clone_expr(e.get()));
   return out;
 }
+
+}  // namespace
 
 ExprPtr clone_expr(const Expr* e) {
   if (!e) return nullptr;
@@ -31,7 +31,9 @@ ExprPtr clone_expr(const Expr* e) {
   return c;
 }
 
+namespace {
 std::vector<StmtPtr> clone_body(const std::vector<StmtPtr>& body);
+}  // namespace
 
 StmtPtr clone_stmt(const Stmt& s) {
   auto c = std::make_unique<Stmt>();
@@ -59,6 +61,7 @@ StmtPtr clone_stmt(const Stmt& s) {
   return c;
 }
 
+namespace {
 std::vector<StmtPtr> clone_body(const std::vector<StmtPtr>& body) {
   std::vector<StmtPtr> out;
   out.reserve(body.size());

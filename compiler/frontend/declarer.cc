@@ -21,6 +21,7 @@
 #include "plugin_stub.h"
 #include "fold_constant.h"
 #include "format_template.h"
+#include "generic_classes.h"
 #include "generics.h"
 #include "parser.h"
 #include "ppy/util/str_cat.h"
@@ -609,12 +610,6 @@ class Declarer {
       }
       error(deco->pos, "E1010", "this class decorator is outside the ppy subset (the subset has @dataclass)");
     }
-    for (auto& b : s.targets)  // generics: classes are not (yet)
-      if (auto p = b->kind == ExprKind::Subscript ? dotted(*b->kids[0]) : std::nullopt;
-          p && resolve_special(*p) == "typing.Generic") {
-        error(b->pos, "E1010", "a generic class (Generic[T]) is outside the ppy subset");
-        return;
-      }
     if (s.targets.size() > 1) error(s.targets[1]->pos, "E1010", "multiple inheritance is outside the ppy subset");
     if (!s.targets.empty()) {
       const Expr& b = *s.targets[0];
@@ -934,6 +929,7 @@ void declare_instance(ModuleInfo& m, FuncDef& def, const std::map<std::string, T
 
 void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& diags) {
   m.ast = parse_module(text, m.path, diags);
+  expand_generic_classes(m.ast, m.path, diags);  // one class per instantiation (generic_classes.h)
   expand_class_sugar(m.ast, m.path, diags);  // Enum, NamedTuple, @dataclass(order=True) (class_sugar.h)
   add_list_helpers(m.ast, m.path);  // sorted() and `in` of lists of instances (object_list_helpers.h)
   add_iter_protocol_helpers(m.ast, m.path);  // classes with __next__ (iter_protocol.h)

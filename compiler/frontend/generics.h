@@ -65,5 +65,9 @@ bool names_generic_function(const ModuleInfo& m, const ModuleInterfaces& all, co
 
 /// A deep copy of a function's AST as the parser made it (clone_ast.cc).
 std::unique_ptr<FuncDef> clone_def(const FuncDef& d);
+/// Deep copies of a statement and an expression (null stays null): a generic
+/// class's instantiation is a copy of its template (generic_classes.cc).
+StmtPtr clone_stmt(const Stmt& s);
+ExprPtr clone_expr(const Expr* e);
 
 }  // namespace ppy::frontend::checking

@@ -149,5 +149,70 @@ TEST(Generics, BoundedTypeVarsAndParamSpecsAreRefused) {
   EXPECT_THAT(m.diags, HasSubstr("a bounded type parameter ('T: ...') is outside the ppy subset"));
 }
 
+const char* kGenericStack =
+    "from typing import Generic, TypeVar\n"
+    "T = TypeVar(\"T\")\n"
+    "class Stack(Generic[T]):\n"
+    "    def __init__(self) -> None:\n"
+    "        self.items: list[T] = []\n"
+    "    def push(self, item: T) -> None:\n"
+    "        self.items.append(item)\n"
+    "    def top(self) -> T | None:\n"
+    "        return self.items[-1] if self.items else None\n"
+    "def main() -> None:\n"
+    "    a = Stack[int]()\n"
+    "    a.push(1)\n"
+    "    b: Stack[str] = Stack()\n"
+    "    b.push(\"x\")\n"
+    "    print(a.top(), b.top())\n";
+
+const char* kPep695Stack =
+    "class Stack[T]:\n"
+    "    def __init__(self) -> None:\n"
+    "        self.items: list[T] = []\n"
+    "    def push(self, item: T) -> None:\n"
+    "        self.items.append(item)\n"
+    "    def top(self) -> T | None:\n"
+    "        return self.items[-1] if self.items else None\n"
+    "def main() -> None:\n"
+    "    a = Stack[int]()\n"
+    "    a.push(1)\n"
+    "    b: Stack[str] = Stack()\n"
+    "    b.push(\"x\")\n"
+    "    print(a.top(), b.top())\n";
+
+TEST(Generics, EachGenericClassInstantiationIsAClassOfItsOwn) {
+  for (const char* src : {kGenericStack, kPep695Stack}) {
+    auto l = lower(src);
+    ASSERT_TRUE(l.module) << l.diags;
+    EXPECT_THAT(l.text, HasSubstr("m.Stack[int].push"));
+    EXPECT_THAT(l.text, HasSubstr("m.Stack[str].push"));
+    EXPECT_THAT(l.text, Not(HasSubstr("m.Stack.push")));  // the template is no class
+    EXPECT_THAT(l.text, Not(HasSubstr("m.Stack[float]")));
+  }
+}
+
+TEST(Generics, AGenericClassWithoutItsTypeArgumentsIsSaid) {
+  auto l = lower(
+      "class Box[T]:\n"
+      "    def __init__(self, v: T) -> None:\n"
+      "        self.v = v\n"
+      "def make(n: int) -> None:\n"
+      "    b = Box(n * 2)\n"
+      "    c = Box[int, str](n)\n");
+  EXPECT_FALSE(l.module);
+  EXPECT_THAT(l.diags, HasSubstr("the type arguments of generic class 'Box' are not known here"));
+  EXPECT_THAT(l.diags, HasSubstr("generic class 'Box' takes 1 type argument, not 2"));
+  auto m = lower(
+      "class Box[T]:\n"
+      "    def __init__(self, v: T) -> None:\n"
+      "        self.v = v\n"
+      "def make() -> None:\n"
+      "    print(Box(\"a\").v, Box([1.5]).v)\n");
+  ASSERT_TRUE(m.module) << m.diags;  // literal arguments say which
+  EXPECT_THAT(m.text, HasSubstr("m.Box[str].__init__"));
+  EXPECT_THAT(m.text, HasSubstr("m.Box[list[float]].__init__"));
+}
+
 }  // namespace
 }  // namespace ppy::frontend

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "generic_classes.h"  // shown_name
 #include "exception_classes.h"
 #include "field_init.h"
 #include "lowerer.h"
@@ -38,7 +39,7 @@ Value* FunctionLowerer::repr_str(Value* v, Ty t, Pos p) {
   if (is_class(t) && custom_text(t) && !field_repr(t)) return object_repr(v, t, p);  // lower_dunder.cc
   if (is_class(t)) {
     const ClassInfo& c = *class_info(t);
-    Value* s = str_literal(c.name + "(", p);
+    Value* s = str_literal(shown_name(c) + "(", p);
     for (size_t i = 0; i < c.fields.size(); ++i) {
       s = cat(s, str_literal(str_cat(i ? ", " : "", c.fields[i].first, "="), p));
       s = cat(s, repr_str(field_get(v, t, c.fields[i].first, p), c.fields[i].second, p));

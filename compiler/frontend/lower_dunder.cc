@@ -3,6 +3,7 @@
 // or Python's defaults, dispatched on the type id.
 #include <algorithm>
 
+#include "generic_classes.h"  // shown_name
 #include "exception_classes.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
@@ -82,12 +83,12 @@ Value* FunctionLowerer::object_repr(Value* obj, Ty cls, Pos p) {
     const ClassInfo& c = *class_info(k);
     if (Ty r = impl_of(k, "__repr__"); r != Ty::Error) return call_method(method(r, "__repr__"), obj, {}, p);
     if (!c.exception_base.empty()) {
-      Value* s = rt("ppy_str_concat", {str_literal(c.name + "(", p), field_get(obj, k, std::string(kExcArgsField), p)},
+      Value* s = rt("ppy_str_concat", {str_literal(shown_name(c) + "(", p), field_get(obj, k, std::string(kExcArgsField), p)},
                     str_type(), p);
       return rt("ppy_str_concat", {s, str_literal(")", p)}, str_type(), p);
     }
     if (c.dataclass) return repr_str(obj, k, p);
-    std::string qual = str_cat(m_.is_entry ? "__main__" : m_.name, ".", c.name);
+    std::string qual = str_cat(m_.is_entry ? "__main__" : m_.name, ".", shown_name(c));
     return rt("ppy_obj_repr", {str_literal(qual, p), obj}, str_type(), p);
   };
   return by_class(obj, cls, str_type(), key, make, p);

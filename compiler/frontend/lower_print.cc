@@ -1,5 +1,6 @@
 // IR generation, print(): each argument printed by its type without making a str
 // where the runtime can print it directly.
+#include "generic_classes.h"  // shown_name
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -194,7 +195,7 @@ void FunctionLowerer::print_compound(Value* v, Ty t, Pos p, bool repr) {
   }
   if (is_class(t)) {  // a dataclass: `Point(x=1, y=2)`
     const ClassInfo& c = *class_info(t);
-    print_text(c.name + "(", p);
+    print_text(shown_name(c) + "(", p);
     for (size_t i = 0; i < c.fields.size(); ++i) {
       print_text(str_cat(i ? ", " : "", c.fields[i].first, "="), p);
       print_typed(field_get(v, t, c.fields[i].first, p), c.fields[i].second, p, true);

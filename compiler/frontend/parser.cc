@@ -462,7 +462,7 @@ StmtPtr Parser::class_stmt(std::vector<ExprPtr> decos) {
   d->pos = cur().pos;
   d->name = expect_name();
   d->decorators = std::move(decos);
-  if (at_op("[")) unsupported(cur().pos, "a generic class");
+  if (at_op("[")) d->type_params = type_params();  // generics: `class Stack[T]:` (generic_classes.h)
   if (accept_op("(")) {
     while (!at_op(")")) {
       if (peek().kind == Tok::Op && peek().text == "=") unsupported(cur().pos, "a class keyword (metaclass=...)");

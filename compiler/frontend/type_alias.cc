@@ -69,9 +69,31 @@ void collect_names(const Expr& a, const std::set<std::string>& wanted, std::vect
   for (auto& k : a.kids) collect_names(*k, wanted, out);
 }
 
+/// An annotation's text with the type parameters bound in `args` written as
+/// their types: `Stack[T]` with T bound to int is `Stack[int]`.
+std::string bound_text(const Expr& a, const std::map<std::string, Ty>& args) {
+  if (a.kind == ExprKind::Name)
+    if (auto it = args.find(a.str); it != args.end()) return ty_name(it->second);
+  if (a.kind == ExprKind::Subscript) return str_cat(bound_text(*a.kids[0], args), "[", bound_text(*a.kids[1], args), "]");
+  if (a.kind == ExprKind::Tuple) {
+    std::string out;
+    for (size_t i = 0; i < a.kids.size(); ++i) str_append(out, i ? ", " : "", bound_text(*a.kids[i], args));
+    return out;
+  }
+  if (a.kind == ExprKind::Binary)
+    return str_cat(bound_text(*a.kids[0], args), " ", a.str, " ", bound_text(*a.kids[1], args));
+  return annotation_text(a);
+}
+
 }  // namespace
 
 std::optional<Ty> named_type(const ModuleInfo& m, const std::map<std::string, Ty>& args, const Expr& a) {
+  if (a.kind == ExprKind::Subscript && !args.empty() && a.kids[0]->kind == ExprKind::Name) {
+    // `Stack[T]` in a generic function's instantiation: the generic class's
+    // instantiation the program names elsewhere (generic_classes.h).
+    if (auto it = m.classes.find(bound_text(a, args)); it != m.classes.end()) return it->second;
+    return std::nullopt;
+  }
   if (a.kind != ExprKind::Name && a.kind != ExprKind::Str) return std::nullopt;
   if (auto it = args.find(a.str); it != args.end()) return it->second;
   if (auto it = m.type_aliases.find(a.str); it != m.type_aliases.end()) return it->second;
