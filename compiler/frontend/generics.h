@@ -65,5 +65,7 @@ bool names_generic_function(const ModuleInfo& m, const ModuleInterfaces& all, co
 
 /// A deep copy of a function's AST as the parser made it (clone_ast.cc).
 std::unique_ptr<FuncDef> clone_def(const FuncDef& d);
+/// A deep copy of statements as the parser made them.
+std::vector<StmtPtr> clone_body(const std::vector<StmtPtr>& body);
 
 }  // namespace ppy::frontend::checking
