@@ -110,11 +110,7 @@ class RemotePluginHandle final : public PluginHandle {
     if (!resp.changed()) return std::unique_ptr<ir::Module>();
     // plugins: the module's own dialects read open; the pass manager then
     // verifies it against the driver's registry (a dialect no plugin registers fails there).
-    std::vector<std::string> plugin_dialects;
-    for (const auto& d : resp.module().dialects())
-      if (!ir::DialectRegistry::builtin().dialect(d.name())) plugin_dialects.push_back(d.name());
-    const ir::DialectRegistry registry = ir::with_open_dialects(ir::DialectRegistry::builtin(), plugin_dialects);
-    absl::StatusOr<std::unique_ptr<ir::Module>> back = ir::from_proto(resp.module(), registry);
+    absl::StatusOr<std::unique_ptr<ir::Module>> back = ir::from_proto(resp.module(), ir::registry_for(resp.module()));
     if (!back.ok())
       return failure_text(call,
                           str_cat("it broke the protocol: the module it answered does not decode (",

@@ -1,6 +1,7 @@
 // generics: deep copies of the AST as the parser made it. Each instantiation
-// of a generic function is checked (and so annotated) on a copy of its
-// template of its own.
+// of a generic function or class is checked (and so annotated) on a copy of
+// its template of its own.
+#include "expr_build.h"
 #include "generics.h"
 
 namespace ppy::frontend::checking {
@@ -15,25 +16,7 @@ std::vector<ExprPtr> clone_exprs(const std::vector<ExprPtr>& v) {
 
 }  // namespace
 
-ExprPtr clone_expr(const Expr* e) {
-  if (!e) return nullptr;
-  auto c = std::make_unique<Expr>();
-  c->kind = e->kind;
-  c->pos = e->pos;
-  c->depth = e->depth;
-  c->ival = e->ival;
-  c->fval = e->fval;
-  c->bval = e->bval;
-  c->str = e->str;
-  c->kids = clone_exprs(e->kids);
-  c->ops = e->ops;
-  for (auto& k : e->keywords) c->keywords.push_back(Keyword{k.name, k.pos, clone_expr(k.value.get())});
-  return c;
-}
-
-namespace {
-std::vector<StmtPtr> clone_body(const std::vector<StmtPtr>& body);
-}  // namespace
+ExprPtr clone_expr(const Expr* e) { return e ? build::clone(*e) : nullptr; }
 
 StmtPtr clone_stmt(const Stmt& s) {
   auto c = std::make_unique<Stmt>();
@@ -61,15 +44,12 @@ StmtPtr clone_stmt(const Stmt& s) {
   return c;
 }
 
-namespace {
 std::vector<StmtPtr> clone_body(const std::vector<StmtPtr>& body) {
   std::vector<StmtPtr> out;
   out.reserve(body.size());
   for (auto& s : body) out.push_back(clone_stmt(*s));
   return out;
 }
-
-}  // namespace
 
 std::unique_ptr<FuncDef> clone_def(const FuncDef& d) {
   auto c = std::make_unique<FuncDef>();

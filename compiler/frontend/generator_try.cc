@@ -59,14 +59,6 @@ StmtPtr if_flag(const std::string& flag, std::vector<StmtPtr> then, std::vector<
   return s;
 }
 
-std::vector<StmtPtr> clone_stmts(std::vector<StmtPtr>& body) {
-  FuncDef d;
-  d.body = std::move(body);
-  std::unique_ptr<FuncDef> c = checking::clone_def(d);
-  body = std::move(d.body);
-  return std::move(c->body);
-}
-
 /// Puts `flag = True` before each break and continue of `body` that leaves no loop of `body` itself.
 void mark_exits(std::vector<StmtPtr>& body, const std::string& flag) {
   std::vector<StmtPtr> out;
@@ -178,7 +170,7 @@ class Splitter {
     if (!t.finalbody.empty()) {
       std::string flag = str_cat("_ppy_gf", ++n_);
       std::vector<StmtPtr> out = finally(stmts, t.finalbody, flag, false);
-      for (auto& x : clone_stmts(t.finalbody)) out.push_back(std::move(x));
+      for (auto& x : checking::clone_body(t.finalbody)) out.push_back(std::move(x));
       stmts = std::move(out);
     }
     return stmts;
@@ -215,7 +207,7 @@ class Splitter {
           c.name = h.name;
           c.name_pos = h.name_pos;
           c.body.push_back(build::assign(flag, build::bool_lit(true, h.pos), h.pos));
-          for (auto& x : clone_stmts(h.body)) c.body.push_back(std::move(x));
+          for (auto& x : checking::clone_body(h.body)) c.body.push_back(std::move(x));
           run->handlers.push_back(std::move(c));
         }
         out.push_back(std::move(run));
@@ -249,7 +241,7 @@ class Splitter {
       StmtPtr t = build::stmt(StmtKind::Try, p);
       t->body = std::move(run);
       t->body.push_back(build::assign(flag, build::bool_lit(true, p), p));
-      t->finalbody.push_back(if_flag(flag, {}, clone_stmts(fin), p));
+      t->finalbody.push_back(if_flag(flag, {}, checking::clone_body(fin), p));
       out.push_back(std::move(t));
       run.clear();
     };

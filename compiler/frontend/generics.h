@@ -65,9 +65,11 @@ bool names_generic_function(const ModuleInfo& m, const ModuleInterfaces& all, co
 
 /// A deep copy of a function's AST as the parser made it (clone_ast.cc).
 std::unique_ptr<FuncDef> clone_def(const FuncDef& d);
-/// Deep copies of a statement and an expression (null stays null): a generic
-/// class's instantiation is a copy of its template (generic_classes.cc).
+/// Deep copies of a statement, statements and an expression (null stays null):
+/// a generic class's instantiation is a copy of its template (generic_classes.cc);
+/// generator_try.cc copies the finally bodies it repeats.
 StmtPtr clone_stmt(const Stmt& s);
+std::vector<StmtPtr> clone_body(const std::vector<StmtPtr>& body);
 ExprPtr clone_expr(const Expr* e);
 
 }  // namespace ppy::frontend::checking

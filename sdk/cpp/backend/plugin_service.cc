@@ -68,11 +68,7 @@ grpc::Status PluginService::RunPass(grpc::ServerContext*, const v1::RunPassReque
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, str_cat("plugin '", (*p)->name(), "' has no pass '",
                                                                     req->pass(), "' at stage '", req->stage(), "'"));
   // plugins: a module using plugins' dialects (open) reads against them.
-  std::vector<std::string> plugin_dialects;
-  for (const auto& d : req->module().dialects())
-    if (!ir::DialectRegistry::builtin().dialect(d.name())) plugin_dialects.push_back(d.name());
-  const ir::DialectRegistry registry = ir::with_open_dialects(ir::DialectRegistry::builtin(), plugin_dialects);
-  absl::StatusOr<std::unique_ptr<ir::Module>> module = ir::from_proto(req->module(), registry);
+  absl::StatusOr<std::unique_ptr<ir::Module>> module = ir::from_proto(req->module(), ir::registry_for(req->module()));
   if (!module.ok()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, std::string(module.status().message()));
   ir::PassContext ctx;
   ctx.opt_level = req->opt_level();

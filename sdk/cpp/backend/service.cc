@@ -367,8 +367,7 @@ grpc::Status serve_session(const Backend& backend, const v1::InvokeHeader& heade
   // plugins: the modules were verified against the builtin dialects and the
   // plugins' (open) dialects the header names; the session reads them so.
   std::vector<std::string> plugin_dialects;
-  for (const auto& [d, v] : header.context().dialects())
-    if (!ir::DialectRegistry::builtin().dialect(d)) plugin_dialects.push_back(d);
+  for (const auto& [d, v] : header.context().dialects()) plugin_dialects.push_back(d);
   const ir::DialectRegistry registry = ir::with_open_dialects(ir::DialectRegistry::builtin(), plugin_dialects);
   context.registry = &registry;
   context.on_note = [&sink](const std::string& text) { sink.note(text); };

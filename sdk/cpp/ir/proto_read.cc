@@ -15,6 +15,7 @@
 #include <cstring>
 #include <optional>
 
+#include "ppy/ir/open_dialect.h"
 #include "ppy/ir/proto.h"
 #include "ppy/ir/v1/ir.pb.h"
 #include "ppy/util/status_macros.h"
@@ -790,6 +791,12 @@ class Reader {
 };
 
 }  // namespace
+
+DialectRegistry registry_for(const pb::Module& in) {
+  std::vector<std::string> names;
+  for (const auto& d : in.dialects()) names.push_back(d.name());
+  return with_open_dialects(DialectRegistry::builtin(), names);
+}
 
 absl::StatusOr<std::unique_ptr<Module>> from_proto(const pb::Module& in, const DialectRegistry& reg) {
   return Reader(in, reg).module();
