@@ -16,38 +16,44 @@ namespace {
 enum class Hashing { Identity, Unhashable, ByHash, ByFields };
 
 /// `$` stands for the class, `%` for the fields' tuple type, `@` for the tuple of `k`'s fields.
+/// The index dict is held in a list: a function reads module variables of scalars and lists only.
 constexpr const char* kByHash = R"(
-__ppy_heads_$: dict[int, int] = {}
+__ppy_heads_$: list[dict[int, int]] = [{}]
 __ppy_keys_$: list[$] = []
 __ppy_chain_$: list[int] = []
 
 
 def __ppy_key_$(k: $) -> $:
+    heads = __ppy_heads_$[0]
+    keys = __ppy_keys_$
+    chain = __ppy_chain_$
     h = k.__hash__()
-    i = __ppy_heads_$.get(h, -1)
+    i = heads.get(h, -1)
     while i >= 0:
-        q = __ppy_keys_$[i]
+        q = keys[i]
         if q is k or q == k:
             return q
-        i = __ppy_chain_$[i]
-    __ppy_chain_$.append(__ppy_heads_$.get(h, -1))
-    __ppy_heads_$[h] = len(__ppy_keys_$)
-    __ppy_keys_$.append(k)
+        i = chain[i]
+    chain.append(heads.get(h, -1))
+    heads[h] = len(keys)
+    keys.append(k)
     return k
 )";
 
 constexpr const char* kByFields = R"(
-__ppy_heads_$: dict[%, int] = {}
+__ppy_heads_$: list[dict[%, int]] = [{}]
 __ppy_keys_$: list[$] = []
 
 
 def __ppy_key_$(k: $) -> $:
+    heads = __ppy_heads_$[0]
+    keys = __ppy_keys_$
     f = @
-    i = __ppy_heads_$.get(f, -1)
+    i = heads.get(f, -1)
     if i >= 0:
-        return __ppy_keys_$[i]
-    __ppy_heads_$[f] = len(__ppy_keys_$)
-    __ppy_keys_$.append(k)
+        return keys[i]
+    heads[f] = len(keys)
+    keys.append(k)
     return k
 )";
 
@@ -167,6 +173,10 @@ void add_hash_key_helpers(ModuleAst& ast, const std::string& file) {
     if (text.empty()) continue;
     for (auto& written : parse_written(text, file)) {
       place_written(*written, c.pos);  // reported (if ever) at the class it serves
+      if (written->def) {  // after its module variables: a function uses only those assigned above it
+        written->pos.line += 1;
+        written->def->pos.line += 1;
+      }
       body.push_back(std::move(written));
     }
   }
