@@ -52,6 +52,23 @@ def _ppy_div_trunc(a, b):
     return q if (a < 0) == (b < 0) else -q
 
 
+_ppy_obj = type("_ppy_obj", (list,), {"__slots__": (), "__hash__": object.__hash__})  # an object: its fields, hashed by identity as ppy_dict.c's `o` keys (issue 32)
+
+
+def _ppy_hash_lanes(lanes):
+    """ppy_hash_lanes: CPython's tuple hash from its elements' hashes."""
+    m = (1 << 64) - 1
+    acc = 2870177450012600261
+    for lane in lanes:
+        acc = (acc + (lane & m) * 14029467366897019727) & m
+        acc = ((acc << 31) | (acc >> 33)) & m
+        acc = (acc * 11400714785074694791) & m
+    acc = (acc + (len(lanes) ^ (2870177450012600261 ^ 3527539))) & m
+    if acc == m:
+        return 1546275796
+    return acc - (1 << 64) if acc >> 63 else acc
+
+
 _ppy_caught = [None]  # the exception the innermost try body raised
 
 

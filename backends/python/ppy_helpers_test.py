@@ -104,6 +104,14 @@ def test_tables():
     assert raises(RuntimeError, h._ppy_dict_check, s, 0) == changed_while_iterating(s, lambda: s.add(2))
 
 
+def test_hashes():
+    # hash() of a tuple from its elements' hashes is CPython's; objects hash by identity.
+    for t in [(1, 2), (3,), (-1, 5, 7), (0, 0), (2**62, -3), (True, "a")]:
+        assert h._ppy_hash_lanes([hash(x) for x in t]) == hash(t), t
+    a, b = h._ppy_obj([1, 2]), h._ppy_obj([1, 2])
+    assert len({a: 1, b: 2}) == 2 and {a: 1}[a] == 1 and b not in {a}
+
+
 def test_exceptions():
     e = h._ppy_exc("KeyError", "'a'")
     assert type(e) is KeyError and str(e) == str(KeyError("a"))

@@ -103,6 +103,7 @@ static inline int ppy_dict_keys_kind(const ppy_dict* d) {
 /** An int key hashes to itself, as CPython's (speedrt: the perturbation below
  * reaches the high bits; consecutive keys fill consecutive slots). */
 static uint64_t ppy_dict_hash(const ppy_dict* d, int64_t k) {
+  if (d->obj_keys) return ((uint64_t)k >> 4) | ((uint64_t)k << 60); /* an address, as CPython's: rotated by 4 */
   if (d->tup_keys) return ppy_hash_tuple((const int64_t*)(intptr_t)k, d->tup_keys, PPY_STR_BYTES(d->desc));
   return d->str_keys ? ppy_hash_str((const ppy_str*)(intptr_t)k) : (uint64_t)k;
 }
@@ -319,6 +320,9 @@ static void ppy_dict_repr_item(ppy_text* t, int64_t v, const char* dsc) {
         ppy_text_add(t, ")", 1);
       break;
     }
+    case 'o': /* an object key (a KeyError's message): the frontend prints objects, the runtime cannot */
+      ppy_text_add(t, buf, (size_t)snprintf(buf, sizeof buf, "<object at %p>", (void*)(intptr_t)v));
+      break;
     case '{': { /* a dict or set value prints by its own descriptor (issue 32) */
       const ppy_str* r = ppy_dict_repr((const void*)(intptr_t)v, NULL);
       ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
@@ -381,11 +385,12 @@ PPY_RT_API void* ppy_dict_new(const ppy_str* desc) {
   d->desc = desc;
   d->str_keys = s[0] == 's';
   d->tup_keys = s[0] == '(' ? (int64_t)(strchr(s, ')') - s) - 1 : 0;
+  d->obj_keys = s[0] == 'o';
   d->is_set = colon == NULL;
-  d->scanned = d->str_keys || d->tup_keys || (colon && (colon[1] == 's' || colon[1] == '[' || colon[1] == '{'));
+  d->scanned = d->str_keys || d->tup_keys || d->obj_keys || (colon && (colon[1] == 's' || colon[1] == '[' || colon[1] == '{'));
   d->used = 0;
   d->cset = d->is_set && s[0] == 'i';
-  d->dense = !d->str_keys && !d->tup_keys && !d->cset; /* speedrt2: no key yet */
+  d->dense = !d->str_keys && !d->tup_keys && !d->obj_keys && !d->cset; /* speedrt2: no key yet */
   if (d->cset)
     ppy_cset_alloc(d, 8);
   else
@@ -496,7 +501,7 @@ PPY_RT_API void ppy_dict_set_ptr_ptr(void* d, const void* k, void* v) {
 static ppy_list* ppy_dict_column(const ppy_dict* d, int which) {
   const char* s = PPY_STR_BYTES(d->desc);
   int scanned = which ? (strchr(s, ':')[1] == 's' || strchr(s, ':')[1] == '[' || strchr(s, ':')[1] == '{')
-                      : (int)(d->str_keys || d->tup_keys);
+                      : (int)(d->str_keys || d->tup_keys || d->obj_keys);
   ppy_list* l = ppy_list_make(d->used, scanned);
   int64_t* out = (int64_t*)l->data;
   int64_t k = 0;
@@ -580,7 +585,7 @@ PPY_RT_API int64_t ppy_dict_eq(const void* ap, const void* bp) {
 PPY_RT_API void ppy_dict_clear(void* dp) {
   ppy_dict* d = (ppy_dict*)dp;
   d->used = 0;
-  d->dense = !d->str_keys && !d->tup_keys && !d->cset; /* speedrt2 */
+  d->dense = !d->str_keys && !d->tup_keys && !d->obj_keys && !d->cset; /* speedrt2 */
   if (d->cset)
     ppy_cset_alloc(d, 8);
   else
@@ -594,5 +599,31 @@ PPY_RT_API void ppy_set_remove_i64(void* s, int64_t k) { ppy_dict_pop_at((ppy_di
 PPY_RT_API void ppy_set_remove_ptr(void* s, const void* k) { ppy_dict_pop_at((ppy_dict*)s, PPY_P2W(k), 0, 0); }
 PPY_RT_API void ppy_set_discard_i64(void* s, int64_t k) { ppy_dict_pop_at((ppy_dict*)s, k, 0, 1); }
 PPY_RT_API void ppy_set_discard_ptr(void* s, const void* k) { ppy_dict_pop_at((ppy_dict*)s, PPY_P2W(k), 0, 1); }
+
+PPY_RT_API int64_t ppy_hash_int(int64_t v) {
+  const uint64_t modulus = (1ULL << 61) - 1; /* CPython's _PyHASH_MODULUS */
+  uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  int64_t h = (int64_t)(a % modulus);
+  if (v < 0) h = -h;
+  return h == -1 ? -2 : h;
+}
+
+PPY_RT_API int64_t ppy_hash_text(const ppy_str* s) {
+  int64_t h = (int64_t)ppy_hash_str(s);
+  return h == -1 ? -2 : h;
+}
+
+PPY_RT_API int64_t ppy_hash_lanes(const ppy_list* lanes) {
+  const uint64_t p1 = 11400714785074694791ULL, p2 = 14029467366897019727ULL, p5 = 2870177450012600261ULL;
+  const int64_t* w = (const int64_t*)lanes->data;
+  uint64_t acc = p5;
+  for (int64_t i = 0; i < lanes->len; ++i) {
+    acc += (uint64_t)w[i] * p2;
+    acc = (acc << 31) | (acc >> 33);
+    acc *= p1;
+  }
+  acc += (uint64_t)lanes->len ^ (p5 ^ 3527539ULL);
+  return acc == (uint64_t)-1 ? 1546275796 : (int64_t)acc;
+}
 
 #endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */

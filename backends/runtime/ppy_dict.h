@@ -73,6 +73,12 @@ PPY_RT_API void ppy_set_remove_i64(void* s, int64_t k);
 PPY_RT_API void ppy_set_remove_ptr(void* s, const void* k);
 PPY_RT_API void ppy_set_discard_i64(void* s, int64_t k);
 PPY_RT_API void ppy_set_discard_ptr(void* s, const void* k);
+/** hash() (issue 32): Python's value of an int (and so of a bool), and of a
+ * tuple from its elements' hashes (`lanes`, CPython's xxHash-style combine);
+ * a str's is this runtime's own (CPython's changes from run to run). */
+PPY_RT_API int64_t ppy_hash_int(int64_t v);
+PPY_RT_API int64_t ppy_hash_text(const ppy_str* s);
+PPY_RT_API int64_t ppy_hash_lanes(const ppy_list* lanes);
 
 /** The dict and set functions compiled code may call, for a JIT's symbol table. */
 /* clang-format off */
@@ -87,7 +93,8 @@ PPY_RT_API void ppy_set_discard_ptr(void* s, const void* k);
   X(ppy_dict_set_i64_i64) X(ppy_dict_set_i64_f64) X(ppy_dict_set_i64_ptr) X(ppy_dict_set_ptr_i64)              \
   X(ppy_dict_set_ptr_f64) X(ppy_dict_set_ptr_ptr) X(ppy_dict_keys) X(ppy_dict_values) X(ppy_dict_check_iter)  \
   X(ppy_dict_repr) X(ppy_dict_eq) X(ppy_dict_clear) X(ppy_set_add_i64) X(ppy_set_add_ptr)                      \
-  X(ppy_set_remove_i64) X(ppy_set_remove_ptr) X(ppy_set_discard_i64) X(ppy_set_discard_ptr)
+  X(ppy_set_remove_i64) X(ppy_set_remove_ptr) X(ppy_set_discard_i64) X(ppy_set_discard_ptr)                  \
+  X(ppy_hash_int) X(ppy_hash_text) X(ppy_hash_lanes)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
@@ -128,6 +135,10 @@ typedef struct ppy_dict {
   /* speedrt2: the keys are the ints 0, 1, 2... in entry order, none deleted
    * (a dict used as an array): d[k] is entry k, found without the index. */
   int64_t dense;
+  /* issue 32: keys are objects (`o`), hashed and compared by identity; the
+   * frontend hands over one object for each class of equal ones (a class with
+   * __eq__ and __hash__ hashes through ppy code of its module). */
+  int64_t obj_keys;
 } ppy_dict;
 
 /** d[k] of a missing key of a defaultdict (the factory's value, stored) or a

@@ -180,6 +180,30 @@ TEST_F(Dict, TupleKeysAreEqualByTheirElements) {
   EXPECT_EQ(R(one), "{(7,)}");
 }
 
+TEST_F(Dict, ObjectKeysAreEqualByIdentity) {
+  void* d = ppy_dict_new(S("o:i"));
+  int64_t* a = static_cast<int64_t*>(GC_MALLOC(16));
+  int64_t* b = static_cast<int64_t*>(GC_MALLOC(16));
+  a[0] = b[0] = 7;  // the same fields: still two keys
+  ppy_dict_set_ptr_i64(d, a, 1);
+  ppy_dict_set_ptr_i64(d, b, 2);
+  ppy_dict_set_ptr_i64(d, a, 3);
+  EXPECT_EQ(ppy_dict_len(d), 2);
+  EXPECT_EQ(ppy_dict_get_ptr_i64(d, a), 3);
+  EXPECT_EQ(ppy_dict_get_ptr_i64(d, b), 2);
+  EXPECT_EQ(ppy_dict_keys(d)->scanned, 1);  // the keys are handles the collector must see
+}
+
+TEST_F(Dict, HashIsPythonsForIntsAndTuplesOfInts) {
+  EXPECT_EQ(ppy_hash_int(7), 7);
+  EXPECT_EQ(ppy_hash_int(-1), -2);
+  EXPECT_EQ(ppy_hash_int(INT64_C(1) << 62), 2);  // mod 2^61 - 1, as python3: hash(1 << 62)
+  ppy_list* lanes = ppy_list_new_i64(2);
+  PPY_LIST_I64(lanes)[0] = 1;
+  PPY_LIST_I64(lanes)[1] = 2;
+  EXPECT_EQ(ppy_hash_lanes(lanes), INT64_C(-3550055125485641917));  // python3: hash((1, 2))
+}
+
 TEST_F(Dict, DroppedTablesAreCollected) {
   size_t before = 0;
   for (int round = 0; round < 200; ++round) {

@@ -418,6 +418,12 @@ class BodyChecker {
   // --- dicts and sets (check_dict.cc) ---
   /// A key (or set element) of type `key` for the table `table`; false (reported) when it is not.
   bool dict_key(Expr& k, Ty key, Ty table);
+  /// A key of type `key` (a class, or a tuple holding classes) entering or looking up a table: the
+  /// key helper of each class whose `==` is its own is called (check_hash_key.cc); false (reported
+  /// at `p`) when such a class has none.
+  bool object_key(Ty key, Pos p);
+  /// `hash(x)`: an int, bool or str, a tuple of those, or an object through its class's `__hash__`.
+  Ty hash_call(Expr& e);
   /// A value of type `want` for the dict `table`; false (reported) when it is not.
   bool dict_val(Expr& v, Ty want, Ty table);
   /// `{k: v, ...}`, `{}` and `{a, b}`.

@@ -386,6 +386,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     return n == "int" ? Ty::Int : n == "float" ? Ty::Float : Ty::Bool;
   }
   if (n == "str" || n == "repr") return str_call(e);
+  if (n == "hash") return hash_call(e);  // check_hash_key.cc
   if (n == "ord" || n == "chr") {  // a one-character str and its code point
     if (!arity(1, 1)) return Ty::Error;
     Ty want = n == "ord" ? Ty::Str : Ty::Int;

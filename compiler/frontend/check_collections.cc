@@ -9,11 +9,19 @@
 
 #include "body_checker.h"
 #include "checker_internal.h"
+#include "hash_key_helpers.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
 namespace ppy::frontend::checking {
 namespace {
+
+/// Why counting a list of `t` is refused when its elements' class has its own `==`: the runtime
+/// counts a list's elements by identity (hash_key_helpers.h).
+std::string counted_by_eq(Ty t, const std::string& what) {
+  return str_cat(what, " of ", ty_name(t),
+                 " is outside the ppy subset (its class has its own __eq__: count them in a loop, c[x] += 1)");
+}
 
 /// The class a dotted annotation or callee names, by its last component
 /// (`collections.Counter`, `typing.DefaultDict`), or empty.
@@ -155,6 +163,10 @@ std::optional<Ty> BodyChecker::collections_ctor(Expr& e, Ty expected) {
   Ty t = value(*e.kids[1], Ty::Error);
   if (t == Ty::Error) return t;
   Ty key = t == Ty::Str ? Ty::Str : is_list(t) ? list_elem(t) : is_dict(t) ? key_of(t) : Ty::Error;
+  if (key != Ty::Error && !is_dict(t) && helped_key(key)) {
+    error(e.kids[1]->pos, "E1010", counted_by_eq(t, "Counter()"));
+    return Ty::Error;
+  }
   if (key == Ty::Error || !key_holdable(key) || (is_dict(t) && dict_value(t) != Ty::Int)) {
     error(e.kids[1]->pos, "E1010",
           str_cat("Counter() of ", ty_name(t),
@@ -227,6 +239,10 @@ Ty BodyChecker::collections_method(Expr& e, Expr& callee, Ty base) {
     if (t == Ty::Error) return t;
     bool ok = (t == Ty::Str && key == Ty::Str) || (is_list(t) && list_elem(t) == key) ||
               (name == "update" && is_dict(t) && key_of(t) == key && dict_value(t) == val && val == Ty::Int);
+    if (ok && is_list(t) && helped_key(key)) {
+      error(args[0]->pos, "E1010", counted_by_eq(t, name + "()"));
+      return Ty::Error;
+    }
     if (!ok || val != Ty::Int || (name == "subtract" && t == Ty::Str)) {
       error(args[0]->pos, "E1010",
             str_cat(name, "() of ", ty_name(t), " on ", ty_name(base),
@@ -239,7 +255,7 @@ Ty BodyChecker::collections_method(Expr& e, Expr& callee, Ty base) {
   }
   if (name == "move_to_end") {
     if (!arity(1, 2)) return Ty::Error;
-    if (!int_arg(args[0], key == Ty::Int ? Ty::Int : key)) return Ty::Error;
+    if (!int_arg(args[0], key == Ty::Int ? Ty::Int : key) || !object_key(key, args[0]->pos)) return Ty::Error;
     if (nargs == 2 && !int_arg(args[1], Ty::Bool)) return Ty::Error;
     effect("writes");
     return Ty::None;

@@ -16,7 +16,7 @@ bool BodyChecker::dict_key(Expr& k, Ty key, Ty table) {
     error(k.pos, "E1030", str_cat("a ", ty_name(table), " takes ", ty_name(key), " keys, not ", ty_name(t)));
     return false;
   }
-  return true;
+  return object_key(key, k.pos);
 }
 
 bool BodyChecker::dict_val(Expr& v, Ty want, Ty table) {
@@ -78,7 +78,7 @@ Ty BodyChecker::dict_display(Expr& e, Ty expected) {
       bad = true;
     }
   }
-  if (bad) return Ty::Error;
+  if (bad || !object_key(kt, e.pos)) return Ty::Error;
   raises();  // MemoryError
   return set ? set_of(kt) : dict_of(kt, vt);
 }
@@ -222,6 +222,7 @@ Ty BodyChecker::dict_contains(Expr& e, const std::vector<Ty>& ts) {
                   ty_name(key), " key"));
     return Ty::Error;
   }
+  if (!object_key(key, e.pos)) return Ty::Error;
   effect("reads");
   return Ty::Bool;
 }

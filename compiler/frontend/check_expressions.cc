@@ -240,7 +240,7 @@ BodyChecker::Resolved BodyChecker::resolve_path(const std::string& path) {
   if (b == m_.bindings.end()) {
     if (rest.empty()) {
       static const std::set<std::string> builtins = {"print", "len", "range", "int", "float", "bool",   "abs", "min",
-                                                     "max",   "str", "repr",  "ord", "chr",   "sorted", "sum", "list",
+                                                     "max",   "str", "repr",  "ord", "chr",   "sorted", "sum", "list", "hash",
                                                      // lazy sequences
                                                      "any", "all", "zip", "enumerate", "reversed", "next",
                                                      "map", "filter",  // map and filter (check_map.cc)

@@ -283,6 +283,7 @@ Ty BodyChecker::table_from(Expr& e, const std::string& n, Ty expected) {
             str_cat("set elements are int, str or tuples of those in the ppy subset, not ", ty_name(elem)));
       return Ty::Error;
     }
+    if (!object_key(elem, a.pos)) return Ty::Error;
     e.target = "lazy.set";
     return set_of(elem);
   }
@@ -295,6 +296,7 @@ Ty BodyChecker::table_from(Expr& e, const std::string& n, Ty expected) {
     error(a.pos, "E1030", str_cat("dict() of ", ty_name(elem), " pairs is outside the ppy subset"));
     return Ty::Error;
   }
+  if (!object_key(kv[0], a.pos)) return Ty::Error;
   e.target = "lazy.dict";
   return dict_of(kv[0], kv[1]);
 }

@@ -407,6 +407,7 @@ Ty BodyChecker::table_comp(Expr& e, Ty expected) {
           str_cat(set ? "set elements" : "dict keys", " are int, str or tuples of those in the ppy subset, not ", ty_name(k)));
     return Ty::Error;
   }
+  if (!object_key(k, e.pos)) return Ty::Error;
   raises();  // MemoryError
   if (set) return set_of(k);
   Expr& ve = *e.kids.back();

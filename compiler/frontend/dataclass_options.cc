@@ -7,18 +7,13 @@
 #include "written_code.h"
 
 namespace ppy::frontend {
-namespace {
 
-/// The value of the keyword `name` of `deco` when it is a bool literal; `dflt`
-/// when the keyword is not there.
-bool flag(const Expr& deco, const std::string& name, bool dflt) {
+bool dataclass_flag(const Expr& deco, const std::string& name, bool dflt) {
   for (auto& k : deco.keywords)
     if (k.name == name && k.value && k.value->kind == ExprKind::Bool) return k.value->bval;
   return dflt;
 }
 
-/// Whether `s` is a class decorated `@dataclass(...)` or `@dataclasses.dataclass(...)`,
-/// and the call if so (the declarer checks that the name resolves to the dataclass).
 const Expr* dataclass_call(const Stmt& s) {
   if (s.kind != StmtKind::Class || !s.def) return nullptr;
   for (auto& d : s.def->decorators) {
@@ -31,14 +26,11 @@ const Expr* dataclass_call(const Stmt& s) {
   return nullptr;
 }
 
-/// `(x.a, x.b)`: the fields of `x` as a tuple.
 std::string fields_tuple(const std::string& x, const std::vector<std::string>& fields) {
   std::string out = "(";
   for (size_t i = 0; i < fields.size(); ++i) out += str_cat(i ? ", " : "", x, ".", fields[i]);
   return out + (fields.size() == 1 ? ",)" : ")");
 }
-
-}  // namespace
 
 void dataclass_options(ClassInfo& c, const Expr& deco,
                        const std::function<void(const char*, Pos, std::string)>& error) {
@@ -59,7 +51,7 @@ void dataclass_options(ClassInfo& c, const Expr& deco,
     if (k.name != "frozen" && k.name != "order" && !k.value->bval)
       error("E1010", k.pos, str_cat("@dataclass(", k.name, "=False) is outside the ppy subset"));
   }
-  c.frozen = flag(deco, "frozen", false);
+  c.frozen = dataclass_flag(deco, "frozen", false);
 }
 
 bool is_frozen_class(Ty cls) {
@@ -82,7 +74,7 @@ void add_dataclass_order_methods(ModuleAst& ast, const std::string& file) {
       if (b && b->kind == StmtKind::AnnAssign && b->targets.size() == 1 && b->targets[0] &&
           b->targets[0]->kind == ExprKind::Name)
         mine.push_back(b->targets[0]->str);
-    if (!deco || !flag(*deco, "order", false)) continue;
+    if (!deco || !dataclass_flag(*deco, "order", false)) continue;
     const std::string& name = s->def->name;
     std::string text = str_cat("class ", name, ":\n");
     for (auto [method, op] : {std::pair{"__lt__", "<"}, {"__le__", "<="}, {"__gt__", ">"}, {"__ge__", ">="}}) {

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "ast.h"
 #include "types.h"
@@ -16,6 +17,18 @@ namespace ppy::frontend {
 /// What dataclasses raises on an assignment to a frozen instance's field: the
 /// name the runtime and tracebacks show (Python prints it with its module).
 inline constexpr const char* kFrozenInstanceError = "dataclasses.FrozenInstanceError";
+
+/// The value of the keyword `name` of the decorator call `deco` when it is a
+/// bool literal; `dflt` when the keyword is not there.
+[[nodiscard]] bool dataclass_flag(const Expr& deco, const std::string& name, bool dflt);
+
+/// Whether `s` is a class decorated `@dataclass(...)` or `@dataclasses.dataclass(...)`,
+/// and the call if so (the declarer checks that the name resolves to the dataclass).
+[[nodiscard]] const Expr* dataclass_call(const Stmt& s);
+
+/// `(x.a, x.b)`: the fields of `x` as a tuple (Python's dataclass compares,
+/// orders and hashes by it).
+[[nodiscard]] std::string fields_tuple(const std::string& x, const std::vector<std::string>& fields);
 
 /// Reads the options of the decorator call `deco` (`dataclass(frozen=True)`)
 /// into `c`; reports (code, position, message) what ppy does not take.

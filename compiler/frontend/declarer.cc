@@ -16,6 +16,7 @@
 #include "check_dataclass.h"
 #include "class_sugar.h"
 #include "dataclass_options.h"
+#include "hash_key_helpers.h"
 #include "object_list_helpers.h"
 #include "checker_internal.h"
 #include "plugin_stub.h"
@@ -932,6 +933,7 @@ void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& di
   expand_generic_classes(m.ast, m.path, diags);  // one class per instantiation (generic_classes.h)
   expand_class_sugar(m.ast, m.path, diags);  // Enum, NamedTuple, @dataclass(order=True) (class_sugar.h)
   add_list_helpers(m.ast, m.path);  // sorted() and `in` of lists of instances (object_list_helpers.h)
+  add_hash_key_helpers(m.ast, m.path);  // objects as dict keys and set members (hash_key_helpers.h)
   add_iter_protocol_helpers(m.ast, m.path);  // classes with __next__ (iter_protocol.h)
   add_lazy_value_helpers(m.ast, m.path, text);  // map, filter, genexps as values (lazy_values.h)
   Declarer(m, diags).run();

@@ -6,7 +6,7 @@ namespace ppy::frontend {
 
 bool is_supported_dunder(std::string_view name) {
   static constexpr std::string_view kSupported[] = {
-      "__str__", "__repr__", "__len__", "__bool__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+      "__str__", "__repr__", "__len__", "__bool__", "__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__",
       "__getitem__", "__setitem__", "__contains__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
       "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__matmul__",
       "__rmatmul__", "__neg__", "__pos__", "__invert__", "__call__",

@@ -92,6 +92,7 @@ Value* FunctionLowerer::builtin(const Expr& e) {
   if (n == "ord") return rt("ppy_str_ord", {v}, Type::i64(), p);
   if (n == "chr") return rt("ppy_str_chr", {convert(v, a.ty, Ty::Int, p)}, str_type(), p);
   if (n == "repr") return repr_of(v, a.ty, p);
+  if (n == "hash") return hash_of(v, a.ty, p);  // lower_hash_key.cc
   if (a.ty == Ty::Str && n == "int") return rt("ppy_str_to_i64", {v}, Type::i64(), p);
   if (a.ty == Ty::Str && n == "float") return rt("ppy_str_to_f64", {v}, Type::f64(), p);
   if (n == "int") return a.ty == Ty::Float ? float_to_int(v, p) : convert(v, a.ty, Ty::Int, p);

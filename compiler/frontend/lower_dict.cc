@@ -12,7 +12,9 @@ std::string FunctionLowerer::table_desc(Ty t) {
 }
 
 Value* FunctionLowerer::key(Value* k, Ty table, Pos p) {
-  return is_tuple(key_of(table)) ? box(k, key_of(table), p) : k;
+  Ty kt = key_of(table);
+  k = object_key(k, kt, p);
+  return is_tuple(kt) ? box(k, kt, p) : k;
 }
 
 Value* FunctionLowerer::to_word(Value* v, Ty t, Pos p) { return t == Ty::Bool ? cast(v, Type::i64(), p) : v; }

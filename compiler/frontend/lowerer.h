@@ -398,8 +398,13 @@ class FunctionLowerer {
   static std::string table_desc(Ty t);
   /// How the runtime takes a key: an int as i64, a str as its handle.
   static const char* key_sfx(Ty t) { return t == Ty::Int ? "i64" : "ptr"; }
-  /// A key as the runtime takes it: a tuple in its box (as a list holds it), else itself.
+  /// A key as the runtime takes it: a tuple in its box (as a list holds it), else itself; an
+  /// object of a class whose `==` is its own through its key helper first (hash_key_helpers.h).
   Value* key(Value* k, Ty table, Pos p);
+  /// `k` of type `t`, each object in it whose class has a key helper replaced by what the helper gives.
+  Value* object_key(Value* k, Ty t, Pos p);
+  /// `hash(v)` of an int, bool, str or tuple of those: Python's value but for a str's.
+  Value* hash_of(Value* v, Ty t, Pos p);
   /// A value as the runtime's word (a bool as 0 or 1), and back.
   Value* to_word(Value* v, Ty t, Pos p);
   Value* from_word(Value* v, Ty t, Pos p);

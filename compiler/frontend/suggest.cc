@@ -48,7 +48,7 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
 const std::vector<std::string>& python_builtin_names() {
   static const std::vector<std::string> kNames = {
       "abs",       "all",        "any",          "bin",        "bool",           "chr",          "dict",
-      "divmod",    "enumerate",  "filter",       "float",      "format",         "hex",          "input",
+      "divmod",    "enumerate",  "filter",       "float",      "format",         "hash",         "hex",          "input",
       "int",       "isinstance", "len",          "list",       "map",            "max",          "min",
       "next",      "oct",        "open",         "ord",        "pow",            "print",        "range",
       "repr",      "reversed",   "round",        "set",        "sorted",         "str",          "sum",

@@ -132,11 +132,11 @@ Ty dict_value(Ty t) {
   return c && c->kind == Kind::Dict ? c->elems[1] : Ty::Error;
 }
 bool key_holdable(Ty t) {
-  if (t == Ty::Int || t == Ty::Str) return true;
+  if (t == Ty::Int || t == Ty::Str || is_class(t)) return true;  // objects: issue 32 (hash_key_helpers.h)
   if (!is_tuple(t)) return false;
   std::vector<Ty> elems = tuple_elems(t);
   for (Ty e : elems)
-    if (e != Ty::Int && e != Ty::Str) return false;
+    if (e != Ty::Int && e != Ty::Str && !is_class(e)) return false;
   return !elems.empty();
 }
 bool dict_value_holdable(Ty t) {
@@ -265,12 +265,16 @@ bool printable(Ty t, std::string* why) {
       return false;
     }
     for (auto& f : c.fields)
-      if (holds_object(f.second)) {
+      if (holds_object(f.second) || ((is_dict(f.second) || is_set(f.second)) && holds_object(key_of(f.second)))) {
         *why = str_cat("printing dataclass ", c.name, ", whose field '", f.first,
                        "' holds an object, is outside the ppy subset");
         return false;
       }
     return true;
+  }
+  if ((is_dict(t) || is_set(t)) && holds_object(key_of(t))) {
+    *why = str_cat("printing a ", ty_name(t), " is outside the ppy subset (print its keys one by one)");
+    return false;
   }
   if (is_list(t) && holds_object(list_elem(t))) {
     *why = str_cat("printing a ", ty_name(t), " is outside the ppy subset (print its elements one by one)");
