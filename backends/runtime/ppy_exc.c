@@ -41,12 +41,35 @@ static ppy_str* ppy_exc_answer(const char* bytes, int which) {
 /** The class name of the exception the innermost ppy_rt_try caught
  * (`type(e).__name__`): without its module (`module.Name` of a class outside
  * the entry, `io.UnsupportedOperation`), as Python's `__name__` has it. */
+static ppy_str* ppy_exc_short_name(const char* name) {
+  const char* dot = strrchr(name, '.');
+  return dot ? ppy_str_of_c(dot + 1) : NULL;
+}
+
+/* The names without their module that ppy_exc_name answered lately for the
+ * names compiled code raised (issue 32: a handler asks at every catch), keyed
+ * by that str, which the entry keeps alive. */
+enum { PPY_EXC_SHORT_KEPT = 4 };
+static struct {
+  const ppy_str *name, *short_name;
+} ppy_exc_short_kept[PPY_EXC_SHORT_KEPT];
+static unsigned ppy_exc_short_next;
+
 PPY_RT_API ppy_str* ppy_exc_name(void) {
   const char *name, *message;
   ppy_rt_last_error(&name, &message);
-  const char* dot = strrchr(name, '.');
-  if (dot) return ppy_str_of_c(dot + 1);
-  return ppy_exc_answer(name, PPY_EXC_NAME);
+  const ppy_str* given = ppy_exc_given[PPY_EXC_NAME];
+  if (!given || name != PPY_STR_BYTES(given)) {
+    ppy_str* s = ppy_exc_short_name(name);
+    return s ? s : ppy_str_of_c(name);
+  }
+  for (unsigned i = 0; i < PPY_EXC_SHORT_KEPT; ++i)
+    if (ppy_exc_short_kept[i].name == given) return (ppy_str*)ppy_exc_short_kept[i].short_name;
+  ppy_str* s = ppy_exc_short_name(name);
+  unsigned i = ppy_exc_short_next++ % PPY_EXC_SHORT_KEPT;
+  ppy_exc_short_kept[i].name = given;
+  ppy_exc_short_kept[i].short_name = s ? s : given;
+  return (ppy_str*)ppy_exc_short_kept[i].short_name;
 }
 /** Its message (`str(e)`). */
 PPY_RT_API ppy_str* ppy_exc_message(void) {
