@@ -512,9 +512,8 @@ PPY_RT_API ppy_str* ppy_fmt_f64(ppy_str* b, double v, const ppy_str* spec) {
 
 /** The finished str: its code points counted, its room given up where much is left. */
 PPY_RT_API ppy_str* ppy_fmt_end(ppy_str* b) {
-  const unsigned char* p = (const unsigned char*)PPY_STR_BYTES(b);
-  int64_t ncp = 0;
-  for (int64_t i = 0; i < b->len; ++i) ncp += (p[i] & 0xC0) != 0x80;
+  const char* p = PPY_STR_BYTES(b);
+  int64_t ncp = ppy_utf8_count(p, b->len);
   if (b->ncp > 2 * b->len + 64) {
     ppy_str* r = ppy_str_alloc(b->len, ncp);
     memcpy(PPY_STR_BYTES(r), p, (size_t)b->len);

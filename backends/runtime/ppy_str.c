@@ -16,14 +16,14 @@ PPY_RT_INTERNAL ppy_str* ppy_str_alloc(int64_t n, int64_t ncp) {
   return s;
 }
 
-static int64_t ppy_utf8_count(const char* b, int64_t n) {
+PPY_RT_INTERNAL int64_t ppy_utf8_count(const char* b, int64_t n) {
   int64_t c = 0, i = 0;
   /* speedrt: a word at a time: a byte starts a code point unless it is 10xxxxxx. */
   for (; i + 8 <= n; i += 8) {
     uint64_t w;
     memcpy(&w, b + i, 8);
     uint64_t cont = w & ~(w << 1) & 0x8080808080808080ULL; /* top bit set, next bit clear */
-    c += 8 - __builtin_popcountll(cont);
+    c += 8 - (int64_t)(((cont >> 7) * 0x0101010101010101ULL) >> 56); /* no popcount call without -mpopcnt */
   }
   for (; i < n; ++i) c += ((unsigned char)b[i] & 0xC0) != 0x80;
   return c;

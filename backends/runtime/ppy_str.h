@@ -92,6 +92,8 @@ PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s);
 PPY_RT_INTERNAL ppy_str* ppy_str_alloc(int64_t n, int64_t ncp);
 /** A string of the `n` bytes at `b` (UTF-8). */
 PPY_RT_INTERNAL ppy_str* ppy_str_make(const char* b, int64_t n);
+/** The code points of `n` UTF-8 bytes (a str's `ncp`), a word at a time. */
+PPY_RT_INTERNAL int64_t ppy_utf8_count(const char* b, int64_t n);
 /** The byte offset of code point `i` (0 <= i <= ncp). */
 PPY_RT_INTERNAL int64_t ppy_str_offset(const ppy_str* s, int64_t i);
 
