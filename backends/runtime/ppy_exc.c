@@ -41,12 +41,35 @@ static ppy_str* ppy_exc_answer(const char* bytes, int which) {
 /** The class name of the exception the innermost ppy_rt_try caught
  * (`type(e).__name__`): without its module (`module.Name` of a class outside
  * the entry, `io.UnsupportedOperation`), as Python's `__name__` has it. */
+static ppy_str* ppy_exc_short_name(const char* name) {
+  const char* dot = strrchr(name, '.');
+  return dot ? ppy_str_of_c(dot + 1) : NULL;
+}
+
+/* The names without their module that ppy_exc_name answered lately for the
+ * names compiled code raised (issue 32: a handler asks at every catch), keyed
+ * by that str, which the entry keeps alive. */
+enum { PPY_EXC_SHORT_KEPT = 4 };
+static struct {
+  const ppy_str *name, *short_name;
+} ppy_exc_short_kept[PPY_EXC_SHORT_KEPT];
+static unsigned ppy_exc_short_next;
+
 PPY_RT_API ppy_str* ppy_exc_name(void) {
   const char *name, *message;
   ppy_rt_last_error(&name, &message);
-  const char* dot = strrchr(name, '.');
-  if (dot) return ppy_str_of_c(dot + 1);
-  return ppy_exc_answer(name, PPY_EXC_NAME);
+  const ppy_str* given = ppy_exc_given[PPY_EXC_NAME];
+  if (!given || name != PPY_STR_BYTES(given)) {
+    ppy_str* s = ppy_exc_short_name(name);
+    return s ? s : ppy_str_of_c(name);
+  }
+  for (unsigned i = 0; i < PPY_EXC_SHORT_KEPT; ++i)
+    if (ppy_exc_short_kept[i].name == given) return (ppy_str*)ppy_exc_short_kept[i].short_name;
+  ppy_str* s = ppy_exc_short_name(name);
+  unsigned i = ppy_exc_short_next++ % PPY_EXC_SHORT_KEPT;
+  ppy_exc_short_kept[i].name = given;
+  ppy_exc_short_kept[i].short_name = s ? s : given;
+  return (ppy_str*)ppy_exc_short_kept[i].short_name;
 }
 /** Its message (`str(e)`). */
 PPY_RT_API ppy_str* ppy_exc_message(void) {
@@ -86,7 +109,37 @@ static int ppy_exc_is(const ppy_str* s, const char* text, size_t n) {
  * an exception class instance's classes (its own, then its bases: ppy_exc_classes),
  * any of which may match; `BaseException` catches everything the subset
  * raises, `Exception` everything but SystemExit. */
+static int64_t ppy_exc_matches_words(const ppy_str* name, const ppy_str* classes);
+
+/* What ppy_exc_matches answered lately, keyed by its two strs (issue 32: a
+ * handler tests each raise against each clause, and a loop raises the same
+ * few classes at the same few clauses; the LLVM road's literals are
+ * constants). Strs do not change, and the entry keeps both alive (static:
+ * the collector scans it), so the same pointers give the same answer. */
+enum { PPY_EXC_MATCHES_SETS = 16, PPY_EXC_MATCHES_WAYS = 4 };
+static struct {
+  struct {
+    const ppy_str *name, *classes;
+    int64_t hit;
+  } way[PPY_EXC_MATCHES_WAYS];
+  unsigned next; /* the way the next miss replaces */
+} ppy_exc_matches_kept[PPY_EXC_MATCHES_SETS];
+
 PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) {
+  uint64_t key = ((uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15u) ^ (uint64_t)(uintptr_t)classes;
+  unsigned set = (unsigned)((key * 0x9E3779B97F4A7C15u) >> 60) % PPY_EXC_MATCHES_SETS;
+  for (unsigned w = 0; w < PPY_EXC_MATCHES_WAYS; ++w)
+    if (ppy_exc_matches_kept[set].way[w].name == name && ppy_exc_matches_kept[set].way[w].classes == classes)
+      return ppy_exc_matches_kept[set].way[w].hit;
+  int64_t hit = ppy_exc_matches_words(name, classes);
+  unsigned w = ppy_exc_matches_kept[set].next++ % PPY_EXC_MATCHES_WAYS;
+  ppy_exc_matches_kept[set].way[w].name = name;
+  ppy_exc_matches_kept[set].way[w].classes = classes;
+  ppy_exc_matches_kept[set].way[w].hit = hit;
+  return hit;
+}
+
+static int64_t ppy_exc_matches_words(const ppy_str* name, const ppy_str* classes) {
   if (ppy_exc_is(classes, "BaseException", 13)) return 1;
   /* io (issue 33): SystemExit derives from BaseException, not Exception. */
   if (ppy_exc_is(classes, "Exception", 9)) return !ppy_exc_is(name, "SystemExit", 10);
@@ -109,20 +162,41 @@ PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) 
  * exception): `classes` is its class, then its bases up to the builtin one,
  * space-separated (the first is the name an uncaught one prints); `object`
  * the instance, NULL for a builtin exception. */
-PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise_object(const ppy_str* classes, const ppy_str* message, void* object) {
+/* The names (first classes) of the classes raised lately, each made once
+ * (issue 32): a loop that raises two or three classes in turn made one at
+ * every raise when only the last was kept. Keyed by the classes' str, which
+ * the entry keeps alive (static: the collector scans it), so the same pointer
+ * is the same text; another str of the same text (the C road makes its
+ * literals at each use) is found by its bytes. */
+enum { PPY_EXC_NAMES = 8 };
+static struct {
+  const ppy_str* classes;
+  const ppy_str* name;
+} ppy_exc_names[PPY_EXC_NAMES];
+
+static const ppy_str* ppy_exc_name_of(const ppy_str* classes) {
+  size_t slot = ((uintptr_t)classes >> 4) % PPY_EXC_NAMES;
+  if (ppy_exc_names[slot].classes == classes) return ppy_exc_names[slot].name;
   const char* c = PPY_STR_BYTES(classes);
-  const char* end = strchr(c, ' ');
-  /* The name (the first class) of the class raised last is made once, not at every raise (issue 32). */
-  static const ppy_str* last_name;
-  const ppy_str* name = classes;
-  if (end) {
-    int64_t n = (int64_t)(end - c);
-    if (!last_name || last_name->len != n || memcmp(PPY_STR_BYTES(last_name), c, (size_t)n) != 0)
-      last_name = ppy_str_literal(c, n);
-    name = last_name;
-  }
+  const char* end = (const char*)memchr(c, ' ', (size_t)classes->len);
+  if (!end) return classes;
+  int64_t n = (int64_t)(end - c);
+  const ppy_str* last = ppy_exc_names[slot].name;
+  const ppy_str* name =
+      last && last->len == n && memcmp(PPY_STR_BYTES(last), c, (size_t)n) == 0 ? last : ppy_str_literal(c, n);
+  ppy_exc_names[slot].classes = classes;
+  ppy_exc_names[slot].name = name;
+  return name;
+}
+
+/** `raise obj` of an exception class's instance (or again of a caught
+ * exception): `classes` is its class, then its bases up to the builtin one,
+ * space-separated (the first is the name an uncaught one prints); `object`
+ * the instance, NULL for a builtin exception. */
+PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise_object(const ppy_str* classes, const ppy_str* message, void* object) {
+  const ppy_str* name = ppy_exc_name_of(classes);
   ppy_exc_give(name, message, classes);
-  ppy_rt_raise_object(PPY_STR_BYTES(name), PPY_STR_BYTES(message), object, c);
+  ppy_rt_raise_object(PPY_STR_BYTES(name), PPY_STR_BYTES(message), object, PPY_STR_BYTES(classes));
 }
 
 /** The caught exception's instance (NULL for a builtin exception). */

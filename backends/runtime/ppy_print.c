@@ -326,15 +326,10 @@ static int ppy_fixed_f(double a, int prec, char* out) {
   }
   char digits[48];
   int nd = 0;
-  /* typical: a 64-bit quotient's digits by 64-bit division (a multiply), the
-   * 128-bit one's by the library's division, two calls a digit (most of an
-   * f-string's `{x:.2f}`) */
-  for (; q > UINT64_MAX; q /= 10) digits[nd++] = (char)('0' + (int)(q % 10));
-  uint64_t u = (uint64_t)q;
   do {
-    digits[nd++] = (char)('0' + (int)(u % 10));
-    u /= 10;
-  } while (u);
+    digits[nd++] = (char)('0' + (int)(q % 10));
+    q /= 10;
+  } while (q);
   while (nd <= prec) digits[nd++] = '0'; /* at least one digit before the point */
   int len = 0;
   for (int i = nd - 1; i >= prec; --i) out[len++] = digits[i];
@@ -518,7 +513,7 @@ PPY_RT_API ppy_str* ppy_fmt_f64(ppy_str* b, double v, const ppy_str* spec) {
 /** The finished str: its code points counted, its room given up where much is left. */
 PPY_RT_API ppy_str* ppy_fmt_end(ppy_str* b) {
   const char* p = PPY_STR_BYTES(b);
-  int64_t ncp = ppy_utf8_count(p, b->len); /* typical: eight bytes at a step */
+  int64_t ncp = ppy_utf8_count(p, b->len);
   if (b->ncp > 2 * b->len + 64) {
     ppy_str* r = ppy_str_alloc(b->len, ncp);
     memcpy(PPY_STR_BYTES(r), p, (size_t)b->len);

@@ -9,6 +9,28 @@
 /* ------------------------------------------------------------------------ */
 /* Output                                                                    */
 
+/* The trap a raise jumps back to (ppy_rt_run, ppy_rt_try). Where the compiler
+ * has __builtin_setjmp it saves only the frame and stack pointers and where to
+ * go on (the compiler keeps the setting function's callee-saved registers in
+ * its frame), where setjmp saves, mangles and checks every register at each
+ * `try` (issue 32: a loop's try runs at every iteration). AddressSanitizer
+ * must see the jump (it unpoisons the stack it leaves): setjmp there. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PPY_RT_ASAN 1
+#endif
+#endif
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__TINYC__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(PPY_RT_ASAN)
+typedef void* ppy_rt_trap[5];
+#define PPY_RT_SET_TRAP(t) __builtin_setjmp(t)
+#define PPY_RT_SPRING_TRAP(t) __builtin_longjmp(t, 1)
+#else
+typedef jmp_buf ppy_rt_trap;
+#define PPY_RT_SET_TRAP(t) setjmp(t)
+#define PPY_RT_SPRING_TRAP(t) longjmp(t, 1)
+#endif
+
 PPY_RT_DATA int64_t ppy_rt_depth;
 PPY_RT_DATA ppy_rt_frame* ppy_rt_frames; /* tracebacks (issue 34): ppy_trace.h */
 
@@ -18,7 +40,7 @@ static struct {
   ppy_rt_write_fn out, err;
   void* ctx;
   int atexit_done;
-  jmp_buf* trap;          /* armed by ppy_rt_run: a raise jumps there instead of exiting */
+  ppy_rt_trap* trap;      /* armed by ppy_rt_run: a raise jumps there instead of exiting */
   int quiet;              /* ppy_rt_call: the caller reports the exception, not stderr */
   const char* error_name; /* the last raise, for ppy_rt_last_error */
   const char* error_message;
@@ -102,7 +124,7 @@ PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* messa
   if (!ppy_rt_state.quiet) status = ppy_rt_uncaught(name, message);
   ppy_rt_state.error_name = name;
   ppy_rt_state.error_message = message ? message : "";
-  if (ppy_rt_state.trap) longjmp(*ppy_rt_state.trap, 1);
+  if (ppy_rt_state.trap) PPY_RT_SPRING_TRAP(*ppy_rt_state.trap);
   exit(status);
 }
 
@@ -154,13 +176,13 @@ PPY_RT_API PPY_RT_NORETURN void ppy_rt_overflow(void) { ppy_rt_raise("OverflowEr
 /** Runs `entry` (a program's main) and answers its exit status: 0, or 1 when
  * it raised. Output is flushed and every list freed either way. */
 PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
-  jmp_buf trap;
-  jmp_buf* saved = ppy_rt_state.trap;
+  ppy_rt_trap trap;
+  ppy_rt_trap* saved = ppy_rt_state.trap;
   volatile int status = 0;
   ppy_rt_state.trap = &trap;
   ppy_rt_depth = 0;
   ppy_rt_frames = NULL; /* tracebacks (issue 34) */
-  if (setjmp(trap) == 0)
+  if (PPY_RT_SET_TRAP(trap) == 0)
     entry();
   else
     status = ppy_rt_state.error_name && strcmp(ppy_rt_state.error_name, "SystemExit") == 0 ? ppy_rt_state.exit_status
@@ -180,8 +202,8 @@ PPY_RT_API void ppy_rt_set_recursion_limit(int64_t limit) { ppy_rt_state.recursi
  * nothing printed (ppy_rt_last_error says what). The setjmp is here, in the
  * runtime: compiled code sees an ordinary call that returns. */
 PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg) {
-  jmp_buf trap;
-  jmp_buf* saved = ppy_rt_state.trap;
+  ppy_rt_trap trap;
+  ppy_rt_trap* saved = ppy_rt_state.trap;
   int64_t depth = ppy_rt_depth;
   ppy_rt_frame* volatile frames = ppy_rt_frames; /* tracebacks (issue 34): the unwound frames' chain */
   ppy_rt_frame* volatile try_frames = ppy_rt_state.try_frames;
@@ -191,7 +213,7 @@ PPY_RT_API int64_t ppy_rt_try(void (*fn)(void* arg), void* arg) {
   volatile int64_t status = 0;
   ppy_rt_state.trap = &trap;
   ppy_rt_state.quiet = 1;
-  if (setjmp(trap) == 0)
+  if (PPY_RT_SET_TRAP(trap) == 0)
     fn(arg);
   else
     status = 1;

@@ -23,8 +23,7 @@ PPY_RT_INTERNAL int64_t ppy_utf8_count(const char* b, int64_t n) {
     uint64_t w;
     memcpy(&w, b + i, 8);
     uint64_t cont = w & ~(w << 1) & 0x8080808080808080ULL; /* top bit set, next bit clear */
-    /* typical: the flags summed by a multiply (a popcount is a library call without -mpopcnt) */
-    c += 8 - (int64_t)(((cont >> 7) * 0x0101010101010101ULL) >> 56);
+    c += 8 - (int64_t)(((cont >> 7) * 0x0101010101010101ULL) >> 56); /* no popcount call without -mpopcnt */
   }
   for (; i < n; ++i) c += ((unsigned char)b[i] & 0xC0) != 0x80;
   return c;
@@ -352,17 +351,18 @@ PPY_RT_API double ppy_str_to_f64(const ppy_str* s) {
   return strtod(clean, NULL);
 }
 
-/** The `n` bytes at `b` written to `o` (may be `b`) with the ASCII letters
- * changed to upper (`upper`) or lower case; anything else kept (a documented
- * deviation). */
-static void ppy_str_case_bytes(const char* b, char* o, int64_t n, int upper) {
+/** ASCII letters changed; anything else kept (a documented deviation). */
+static ppy_str* ppy_str_case(const ppy_str* s, int upper) {
+  ppy_str* r = ppy_str_alloc(s->len, s->ncp);
+  const char* b = PPY_STR_BYTES(s);
+  char* o = PPY_STR_BYTES(r);
   /* speedrt: eight bytes at a step (a tenth of counting words went to
    * `line.lower()` a byte and a branch at a time): a byte's top bit says
    * whether it lies in [from, from + 26), for the bytes under 0x80 only. */
   unsigned char from = upper ? 'a' : 'A';
   const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
+  for (; i + 8 <= s->len; i += 8) {
     uint64_t w;
     memcpy(&w, b + i, 8);
     uint64_t low = w & ~tops;
@@ -371,15 +371,10 @@ static void ppy_str_case_bytes(const char* b, char* o, int64_t n, int upper) {
     w ^= ((at_least ^ past) & ~w & tops) >> 2;
     memcpy(o + i, &w, 8);
   }
-  for (; i < n; ++i) {
+  for (; i < s->len; ++i) {
     unsigned char c = (unsigned char)b[i];
     o[i] = (char)(c ^ ((unsigned char)(c - from) < 26u ? 0x20 : 0));
   }
-}
-
-static ppy_str* ppy_str_case(const ppy_str* s, int upper) {
-  ppy_str* r = ppy_str_alloc(s->len, s->ncp);
-  ppy_str_case_bytes(PPY_STR_BYTES(s), PPY_STR_BYTES(r), s->len, upper);
   return r;
 }
 
@@ -629,54 +624,20 @@ static inline int ppy_str_ws(unsigned char c) {
   return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
 }
 
-/** The end of the word of [b, b + n) that goes on at `j`: the first whitespace
- * at or after it, or n. typical: eight bytes at a step (a word of a text is
- * usually inside one step, where a byte at a time took a branch per byte): a
- * byte under 0x21 flags its step, and only whitespace among those ends the word. */
-static inline int64_t ppy_str_word_end(const unsigned char* b, int64_t j, int64_t n) {
-  const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
-  while (j + 8 <= n) {
-    uint64_t w;
-    memcpy(&w, b + j, 8);
-    uint64_t under = (w - 0x21 * ones) & ~w & tops; /* exact up to its first flagged byte */
-    if (!under) {
-      j += 8;
-      continue;
-    }
-    int64_t k = j + (__builtin_ctzll(under) >> 3);
-    if (ppy_str_ws(b[k])) return k;
-    j = k + 1; /* a control byte that is not whitespace belongs to the word */
-  }
-  while (j < n && !ppy_str_ws(b[j])) ++j;
-  return j;
-}
-
-/** The words of [b, b + n), the bytes of `s` or a lowered copy of them, as
- * `s.split()` cuts them: runs of ASCII whitespace separate; none at the ends. */
-static inline ppy_list* ppy_str_split_words(const ppy_str* s, const unsigned char* b, int64_t n) {
+/** `s.split()`: runs of ASCII whitespace separate; none at the ends. */
+PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
   ppy_list* r = ppy_str_pieces(s);
-  int64_t i = 0;
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t n = s->len, i = 0;
   for (;;) {
     while (i < n && ppy_str_ws(b[i])) ++i;
     if (i >= n) break;
-    int64_t j = ppy_str_word_end(b, i + 1, n);
+    int64_t j = i + 1;
+    while (j < n && !ppy_str_ws(b[j])) ++j;
     ppy_list_append_ptr(r, ppy_str_piece(s, (const char*)b + i, j - i));
     i = j;
   }
   return r;
-}
-
-PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
-  return ppy_str_split_words(s, (const unsigned char*)PPY_STR_BYTES(s), s->len);
-}
-
-/** typical: a line lowered into a buffer on the stack, then cut: the words
- * come out shared as any split's, and no lowered copy is made on the heap. */
-PPY_RT_API ppy_list* ppy_str_lower_split_ws(const ppy_str* s) {
-  char low[2048];
-  if (s->len > (int64_t)sizeof low) return ppy_str_split_ws(ppy_str_lower(s));
-  ppy_str_case_bytes(PPY_STR_BYTES(s), low, s->len, 0);
-  return ppy_str_split_words(s, (const unsigned char*)low, s->len);
 }
 
 PPY_RT_INTERNAL PPY_RT_NORETURN void ppy_raise_copied(const char* name, const char* message) {

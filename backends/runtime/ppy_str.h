@@ -69,8 +69,6 @@ PPY_RT_API ppy_str* ppy_str_chr(int64_t cp);
 PPY_RT_API ppy_str* ppy_str_join(const ppy_str* sep, const ppy_list* parts);
 PPY_RT_API ppy_list* ppy_str_split(const ppy_str* s, const ppy_str* sep);
 PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s);
-/** `s.lower().split()` in one pass (typical: no lowered copy of `s` is made). */
-PPY_RT_API ppy_list* ppy_str_lower_split_ws(const ppy_str* s);
 
 /** The string functions compiled code may call, for a JIT's symbol table;
  * and, as the JIT has always taken them from here, the format specs'
@@ -94,7 +92,7 @@ PPY_RT_API ppy_list* ppy_str_lower_split_ws(const ppy_str* s);
 PPY_RT_INTERNAL ppy_str* ppy_str_alloc(int64_t n, int64_t ncp);
 /** A string of the `n` bytes at `b` (UTF-8). */
 PPY_RT_INTERNAL ppy_str* ppy_str_make(const char* b, int64_t n);
-/** The code points of the `n` bytes of UTF-8 at `b`. */
+/** The code points of `n` UTF-8 bytes (a str's `ncp`), a word at a time. */
 PPY_RT_INTERNAL int64_t ppy_utf8_count(const char* b, int64_t n);
 /** The byte offset of code point `i` (0 <= i <= ncp). */
 PPY_RT_INTERNAL int64_t ppy_str_offset(const ppy_str* s, int64_t i);

@@ -221,6 +221,14 @@ TEST_F(Str, ExceptionsMatchTheClassesAnExceptNames) {
   EXPECT_TRUE(ppy_exc_matches(S("Missing  AppError Exception"), S("AppError")));
   EXPECT_FALSE(ppy_exc_matches(S("SystemExit"), S("Exception")));
   EXPECT_TRUE(ppy_exc_matches(S("SystemExit"), S("BaseException")));
+  // Remembered by the two strs: asked again, in turn with others, the same answers.
+  ppy_str* raised_classes[] = {S("EmptyRecord RecordError Exception"), S("BadNumber RecordError Exception"),
+                               S("ValueError")};
+  ppy_str* clauses[] = {S("EmptyRecord"), S("RecordError"), S("ValueError")};
+  for (int round = 0; round < 3; ++round)
+    for (int e = 0; e < 3; ++e)
+      for (int c = 0; c < 3; ++c)
+        EXPECT_EQ(ppy_exc_matches(raised_classes[e], clauses[c]), e == c || (e <= 1 && c == 1)) << e << " " << c;
   Raised r = raised([] { ppy_exc_raise(S("KeyError"), S("'k'")); });
   EXPECT_EQ(r.name, "KeyError");
   EXPECT_EQ(r.message, "'k'");
@@ -253,6 +261,17 @@ TEST_F(Str, ATryReturnsTheStatusAndKeepsWhatWasRaised) {
   EXPECT_EQ(ppy_rt_try(object, nullptr), 1);
   EXPECT_EQ(T(ppy_exc_name()), "RecordError");
   EXPECT_EQ(ppy_exc_name(), ppy_exc_name());  // made once
+  // Two classes raised in turn: each name made once, each without its module.
+  static ppy_str* turn[2];
+  turn[0] = S("shop.Empty shop.RecordError Exception");
+  turn[1] = S("BadNumber RecordError Exception");
+  for (int round = 0; round < 3; ++round)
+    for (ppy_str* classes : turn) {
+      given[0] = classes;
+      EXPECT_EQ(ppy_rt_try(object, nullptr), 1);
+      EXPECT_EQ(T(ppy_exc_name()), classes == turn[0] ? "Empty" : "BadNumber");
+      EXPECT_EQ(ppy_exc_classes(), classes);
+    }
   auto fine = +[](void* arg) { *static_cast<int*>(arg) += 10; };
   EXPECT_EQ(ppy_rt_try(fine, &reached), 0);
   EXPECT_EQ(reached, 11);

@@ -116,42 +116,53 @@ PPY_RT_INTERNAL void ppy_rt_trace_try_entered(void) { ++ppy_rt_trace_tries; }
 
 static int ppy_rt_trace_same(const char* a, const char* b) { return strcmp(a ? a : "", b ? b : "") == 0; }
 
+/* Appends to `codes` / `lines` (holding `n`) the frames from `f` out to the
+   try's own frame `try_frames`, that one included; answers the count and in
+   `*end` the try's frame. */
+static size_t ppy_rt_trace_unwound(const ppy_rt_frame* f, const ppy_rt_frame* try_frames, const ppy_rt_code** codes,
+                                   int64_t* lines, size_t n, const ppy_rt_frame** end) {
+  for (; f && f != try_frames && n < PPY_RT_TRACE_KEPT; f = f->prev) {
+    if (!f->code) continue; /* a frame that counts a depth alone */
+    codes[n] = f->code;
+    lines[n++] = f->line;
+  }
+  if (f && n < PPY_RT_TRACE_KEPT) { /* the try's own frame */
+    codes[n] = f->code;
+    lines[n++] = f->line;
+  }
+  *end = f;
+  return n;
+}
+
 PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const char* name, const char* message) {
   /* Raised again from the frame that caught it before: what it kept goes on. */
   int again = ppy_rt_trace_kept.owner && ppy_rt_trace_kept.owner == ppy_rt_frames &&
               ppy_rt_trace_kept.tries == ppy_rt_trace_tries &&
               ppy_rt_trace_same(ppy_rt_trace_kept.name, name) && ppy_rt_trace_same(ppy_rt_trace_kept.message, message);
-  const ppy_rt_code* codes[PPY_RT_TRACE_KEPT];
-  int64_t lines[PPY_RT_TRACE_KEPT];
-  size_t n = 0;
   const ppy_rt_frame* f = ppy_rt_frames;
-  int owner_added = 0;
-  if (again && f) { /* the catching frame, at the line it had when it first caught it */
-    codes[n] = f->code;
-    lines[n++] = ppy_rt_trace_kept.n ? ppy_rt_trace_kept.lines[ppy_rt_trace_kept.n - 1] : f->line;
-    if (f == try_frames) /* caught again by a try of the same frame */
-      owner_added = 1;
-    else
-      f = f->prev;
-  }
-  for (; !owner_added && f && f != try_frames && n < PPY_RT_TRACE_KEPT; f = f->prev) {
-    if (!f->code) continue; /* a frame that counts a depth alone */
-    codes[n] = f->code;
-    lines[n++] = f->line;
-  }
-  if (!owner_added && f && n < PPY_RT_TRACE_KEPT) { /* the try's own frame */
-    codes[n] = f->code;
-    lines[n++] = f->line;
-  }
-  if (again && ppy_rt_trace_kept.n > 1 && n + ppy_rt_trace_kept.n - 1 <= PPY_RT_TRACE_KEPT) {
-    /* inner frames first: what was kept (less its catching frame, now in front) */
-    size_t inner = ppy_rt_trace_kept.n - 1;
-    memmove(ppy_rt_trace_kept.codes + inner, codes, n * sizeof codes[0]);
-    memmove(ppy_rt_trace_kept.lines + inner, lines, n * sizeof lines[0]);
-    n += inner;
+  size_t n;
+  if (!again) { /* a new raise (every raise a loop catches, issue 32): kept as read, no copy */
+    n = ppy_rt_trace_unwound(f, try_frames, ppy_rt_trace_kept.codes, ppy_rt_trace_kept.lines, 0, &f);
   } else {
-    memcpy(ppy_rt_trace_kept.codes, codes, n * sizeof codes[0]);
-    memcpy(ppy_rt_trace_kept.lines, lines, n * sizeof lines[0]);
+    const ppy_rt_code* codes[PPY_RT_TRACE_KEPT];
+    int64_t lines[PPY_RT_TRACE_KEPT];
+    n = 0;
+    if (f) { /* the catching frame, at the line it had when it first caught it */
+      codes[n] = f->code;
+      lines[n++] = ppy_rt_trace_kept.n ? ppy_rt_trace_kept.lines[ppy_rt_trace_kept.n - 1] : f->line;
+      if (f != try_frames) /* else caught again by a try of the same frame */
+        n = ppy_rt_trace_unwound(f->prev, try_frames, codes, lines, n, &f);
+    }
+    if (ppy_rt_trace_kept.n > 1 && n + ppy_rt_trace_kept.n - 1 <= PPY_RT_TRACE_KEPT) {
+      /* inner frames first: what was kept (less its catching frame, now in front) */
+      size_t inner = ppy_rt_trace_kept.n - 1;
+      memmove(ppy_rt_trace_kept.codes + inner, codes, n * sizeof codes[0]);
+      memmove(ppy_rt_trace_kept.lines + inner, lines, n * sizeof lines[0]);
+      n += inner;
+    } else {
+      memcpy(ppy_rt_trace_kept.codes, codes, n * sizeof codes[0]);
+      memcpy(ppy_rt_trace_kept.lines, lines, n * sizeof lines[0]);
+    }
   }
   ppy_rt_trace_kept.n = n;
   ppy_rt_trace_kept.owner = f;

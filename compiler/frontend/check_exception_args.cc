@@ -3,7 +3,8 @@
 // so that every road runs them as it runs a tuple display or a str:
 //
 //   e.args      of an instance of an exception class C (exception_args.h):
-//               (e.__argv[0], int(e.__argv[1]), ...)   (each read back from its str())
+//               (e.__argv[0], int(e.__argv[1]), ...)   (each read back from its str();
+//               e.__args in place of e.__argv[0] while e.__argraw: one str argument, kept as given)
 //   e.args      of a builtin exception:  (str(e),)
 //   repr(e)     of a builtin exception:  f"{type(e).__name__}()" if str(e) == "" else
 //               type(e).__name__ + "(" + (str(e) if KeyError else repr(str(e))) + ")"
@@ -90,20 +91,25 @@ Ty BodyChecker::exception_args_value(Expr& e, Ty bt) {
             "first)");
       return Ty::Error;
     }
-    for (size_t i = 0; i < types.size(); ++i) {
-      std::vector<ExprPtr> sub;
-      ExprPtr argv = build::with_kids(
+    auto hidden = [&](std::string_view field) {  // `e.<field>`, which only e.args may name
+      ExprPtr f = build::with_kids(
           ExprKind::Attribute, p,
           [&] {
             std::vector<ExprPtr> k;
             k.push_back(reread());
             return k;
           }(),
-          std::string(kExcArgvField));
-      argv->target = "exc.argv";
-      sub.push_back(std::move(argv));
+          std::string(field));
+      f->target = "exc.argv";
+      return f;
+    };
+    for (size_t i = 0; i < types.size(); ++i) {
+      std::vector<ExprPtr> sub;
+      sub.push_back(hidden(kExcArgvField));
       sub.push_back(build::int_lit(static_cast<int64_t>(i), p));
       ExprPtr s = build::with_kids(ExprKind::Subscript, p, std::move(sub));
+      // An instance made from one str keeps it in `__args` until read (exception_classes.h, `__argraw`).
+      if (i == 0) s = build::if_exp(hidden(kExcArgRawField), hidden(kExcArgsField), std::move(s), p);
       if (types[i] == Ty::Int)
         s = call1("int", std::move(s), p);
       else if (types[i] == Ty::Float)

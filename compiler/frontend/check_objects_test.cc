@@ -49,9 +49,10 @@ TEST(ExceptionClasses, HiddenFieldsAndClasses) {
   ClassInfo base, sub;
   base.name = "AppError";
   make_exception_class(base, "ValueError");
-  EXPECT_EQ(base.fields.size(), 4u);  // __classes, __str, __args, __argv (e.args)
+  EXPECT_EQ(base.fields.size(), 5u);  // __classes, __str, __args, __argv (e.args), __argraw
   EXPECT_FALSE(has_own_fields(base));
   EXPECT_TRUE(is_hidden_field("__classes"));
+  EXPECT_TRUE(is_hidden_field("__argraw"));
   EXPECT_EQ(exception_classes(base), "AppError ValueError");
 }
 

@@ -9,12 +9,14 @@ void make_exception_class(ClassInfo& c, std::string_view builtin) {
   for (std::string_view n : {kExcClassesField, kExcStrField, kExcArgsField})
     c.fields.emplace_back(std::string(n), Ty::Str);
   c.fields.emplace_back(std::string(kExcArgvField), list_of(Ty::Str));  // e.args (exception_args.h)
+  c.fields.emplace_back(std::string(kExcArgRawField), Ty::Bool);
 }
 
 bool is_exception_class(Ty t) { return is_class(t) && !class_info(t)->exception_base.empty(); }
 
 bool is_hidden_field(std::string_view n) {
-  return n == kExcClassesField || n == kExcStrField || n == kExcArgsField || n == kExcArgvField;
+  return n == kExcClassesField || n == kExcStrField || n == kExcArgsField || n == kExcArgvField ||
+         n == kExcArgRawField;
 }
 
 bool has_own_fields(const ClassInfo& c) {

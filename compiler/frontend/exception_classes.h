@@ -7,7 +7,10 @@
 ///                (what a raise hands the runtime: ppy_exc_raise_object);
 ///   `__str`      `str()` of its args (what `str(e)` gives without `__str__`);
 ///   `__args`     the reprs of its args, comma-separated (`repr(e)`: `Name(args)`);
-///   `__argv`     a list of each arg's `str()`, which `e.args` reads back (exception_args.h).
+///   `__argv`     a list of each arg's `str()`, which `e.args` reads back (exception_args.h);
+///   `__argraw`   true while `__args` holds the only argument, a str, as given (not
+///                its repr) and `__argv` is unset: `raise E("text")` allocates
+///                neither, and `repr(e)` / `e.args` make them when read (issue 32).
 /// The constructor's arguments fill them, as BaseException.__new__ does, and
 /// `super().__init__(...)` of the root class refills them.
 
@@ -22,6 +25,7 @@ inline constexpr std::string_view kExcClassesField = "__classes";
 inline constexpr std::string_view kExcStrField = "__str";
 inline constexpr std::string_view kExcArgsField = "__args";
 inline constexpr std::string_view kExcArgvField = "__argv";
+inline constexpr std::string_view kExcArgRawField = "__argraw";
 /// The target a checked `super().__init__(...)` of an exception class's root
 /// names: BaseException's own, which lowering writes inline.
 inline constexpr std::string_view kBaseExceptionInit = "BaseException.__init__";

@@ -83,8 +83,12 @@ Value* FunctionLowerer::object_repr(Value* obj, Ty cls, Pos p) {
     const ClassInfo& c = *class_info(k);
     if (Ty r = impl_of(k, "__repr__"); r != Ty::Error) return call_method(method(r, "__repr__"), obj, {}, p);
     if (!c.exception_base.empty()) {
-      Value* s = rt("ppy_str_concat", {str_literal(shown_name(c) + "(", p), field_get(obj, k, std::string(kExcArgsField), p)},
-                    str_type(), p);
+      // `__args` may still be the one str argument itself (exception_classes.h, `__argraw`).
+      Value* kept = field_get(obj, k, std::string(kExcArgsField), p);
+      Value* args = choose(
+          field_get(obj, k, std::string(kExcArgRawField), p), {"exc.repr.raw", "exc.repr.made", "exc.repr.end"},
+          [&] { return repr_str(kept, Ty::Str, p); }, [&] { return kept; }, str_type(), p);
+      Value* s = rt("ppy_str_concat", {str_literal(shown_name(c) + "(", p), args}, str_type(), p);
       return rt("ppy_str_concat", {s, str_literal(")", p)}, str_type(), p);
     }
     if (c.dataclass) return repr_str(obj, k, p);

@@ -10,6 +10,16 @@ namespace ppy::frontend::lowering {
 
 void FunctionLowerer::set_exception_args(Value* obj, Ty cls, const std::vector<Value*>& args,
                                          const std::vector<Ty>& types, Pos p) {
+  const bool key_error = class_info(cls)->exception_base == "KeyError";
+  if (args.size() == 1 && types[0] == Ty::Str) {
+    // The common `E("text")`: its repr and its list wait until repr(e) or e.args reads them
+    // (exception_classes.h, `__argraw`), so a raise allocates neither (issue 32).
+    // str() of a KeyError is its key's repr, as Python has it.
+    field_set(obj, cls, std::string(kExcStrField), key_error ? repr_str(args[0], Ty::Str, p) : args[0], p);
+    field_set(obj, cls, std::string(kExcArgsField), args[0], p);
+    field_set(obj, cls, std::string(kExcArgRawField), const_bool(true, p), p);
+    return;
+  }
   auto cat = [&](Value* a, Value* b) { return rt("ppy_str_concat", {a, b}, str_type(), p); };
   Value* reprs = nullptr;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -20,13 +30,13 @@ void FunctionLowerer::set_exception_args(Value* obj, Ty cls, const std::vector<V
   if (args.empty()) {
     text = str_literal("", p);
   } else if (args.size() == 1) {
-    // str() of a KeyError is its key's repr, as Python has it.
-    text = class_info(cls)->exception_base == "KeyError" ? reprs : str_of(args[0], types[0], p);
+    text = key_error ? reprs : str_of(args[0], types[0], p);
   } else {
     text = cat(cat(str_literal("(", p), reprs), str_literal(")", p));
   }
   field_set(obj, cls, std::string(kExcStrField), text, p);
   field_set(obj, cls, std::string(kExcArgsField), reprs ? reprs : str_literal("", p), p);
+  field_set(obj, cls, std::string(kExcArgRawField), const_bool(false, p), p);  // a refill after a lazy fill
   // e.args reads each argument back from its str() (exception_args.h).
   Value* argv = new_list(list_of(Ty::Str), const_index(static_cast<int64_t>(args.size()), p), p);
   for (size_t i = 0; i < args.size(); ++i)
