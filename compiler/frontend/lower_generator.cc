@@ -102,9 +102,9 @@ void FunctionLowerer::gen_run() {
     if (ty != Ty::Error) global_slot(name, ty, p);
   Value* saved = emit("core.load", {cast(frame_, Type::ptr(st), p)}, {st}, {}, p);
   Value* state = emit("core.struct_extract", {saved}, {Type::i64()}, {{"field", "state"}}, p);
-  // Running, it is marked exhausted: an exception leaving the body leaves it so, as python3's (a yield stores
-  // its state again), and closing it later runs no finally a second time.
-  gen_mark_done(frame_, const_i64(gid, p), p);
+  // One with a close function is marked exhausted while it runs: an exception leaving the body leaves it so, as
+  // python3's (a yield stores its state again), and closing it later runs no finally a second time.
+  if (gen_closes()) gen_mark_done(frame_, const_i64(gid, p), p);
   for (size_t i = 0; i < stack_slots_.size(); ++i) {
     const std::string& name = stack_slots_[i];
     Value* v = emit("core.struct_extract", {saved}, {ir_type(slot_ty_.at(name))}, {{"field", str_cat("s", i)}}, p);

@@ -29,6 +29,8 @@ void FunctionLowerer::gen_mark_done(Value* frame, Value* tid, Pos p) {
        {}, {}, p);
 }
 
+bool FunctionLowerer::gen_closes() const { return has_close_fn(f_); }
+
 void FunctionLowerer::gen_close_fn(const std::string& gen_sym, Pos p) {
   if (!has_close_fn(f_)) return;
   Type st = frame_type();

@@ -226,6 +226,8 @@ class FunctionLowerer {
   void gen_close_fn(const std::string& gen_sym, Pos p);
   /// `g.close()`: its generator's close function, or marking it exhausted.
   void gen_close(Value* g, Ty elem, Pos p);
+  /// Whether this generator has something to run when closed (a close function).
+  bool gen_closes() const;
   /// The frame's state set to -1 (exhausted), `tid` its generator's id.
   void gen_mark_done(Value* frame, Value* tid, Pos p);
   bool gen_ = false;          ///< lowering a generator's resume function
