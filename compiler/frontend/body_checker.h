@@ -283,6 +283,15 @@ class BodyChecker {
   void generator_loops(std::vector<StmtPtr>& body);
   /// `next(g)`, `next(g, default)`.
   Ty next_call(Expr& e);
+  /// The locals holding a deque: a parameter or a name annotated `deque[T]`, or assigned `deque(...)`.
+  void note_deques(const FuncDef& def);
+  /// `d[i]` of a deque local is marked (`target` "deque"): its IndexError says "deque index out of range".
+  void mark_deque_index(Expr& sub) const;
+  std::set<std::string> deques_;  ///< note_deques
+  /// The module's generators that have something to run when closed (generator_close.h).
+  std::set<std::string> closing_generators() const;
+  /// `g.close()` of an iterator.
+  Ty generator_close(Expr& e);
 
   // --- classes (check_class.cc) ---
   /// The class whose method this is (null for a function).

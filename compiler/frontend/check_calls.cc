@@ -52,6 +52,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     }
     if (bt == Ty::Str) return str_method(e, callee, bt);
     if (bt == Ty::File) return file_method(e, callee);  // io (issue 33)
+    if (is_iterator(bt) && callee.str == "close") return generator_close(e);  // check_generator.cc
     if (is_list(bt)) return list_method(e, callee, bt);
     if (is_class(bt)) return method_call(e, callee, bt);
     if (is_optional(bt) && is_class(optional_inner(bt))) {

@@ -165,4 +165,38 @@ Ty BodyChecker::deque_method(Expr& e, Expr& callee, Ty base) {
   return Ty::None;
 }
 
+namespace {
+
+bool names_deque(const Expr* x) {
+  if (!x) return false;
+  if (x->kind == ExprKind::Subscript) x = x->kids[0].get();
+  if (x->kind == ExprKind::Call) x = x->kids[0].get();
+  auto n = dotted(*x);
+  return n && (*n == "deque" || *n == "collections.deque" || *n == "Deque" || *n == "typing.Deque");
+}
+
+void deque_names(const std::vector<StmtPtr>& body, std::set<std::string>& out) {
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) continue;
+    if ((s->kind == StmtKind::AnnAssign && names_deque(s->annotation.get())) ||
+        (s->kind == StmtKind::Assign && s->value && s->value->kind == ExprKind::Call && names_deque(s->value.get())))
+      for (auto& t : s->targets)
+        if (t->kind == ExprKind::Name) out.insert(t->str);
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { deque_names(b, out); });
+  }
+}
+
+}  // namespace
+
+void BodyChecker::note_deques(const FuncDef& def) {
+  for (auto& prm : def.params)
+    if (names_deque(prm.annotation.get())) deques_.insert(prm.name);
+  deque_names(def.body, deques_);
+}
+
+void BodyChecker::mark_deque_index(Expr& sub) const {
+  const Expr& base = *sub.kids[0];
+  if (base.kind == ExprKind::Name && deques_.count(base.str)) sub.target = "deque";
+}
+
 }  // namespace ppy::frontend::checking

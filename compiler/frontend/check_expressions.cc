@@ -142,6 +142,7 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
         error(e.pos, "E1030", str_cat(ty_name(bt), " cannot be indexed", is_ptr(bt) ? "; use native.load(native.offset(p, i))" : ""));
         return Ty::Error;
       }
+      mark_deque_index(e);  // IndexError's wording (check_deque.cc)
       effect("reads");
       raises();
       return elem_of(bt);

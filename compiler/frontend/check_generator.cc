@@ -6,6 +6,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "generator_close.h"
 #include "lazy.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -95,7 +96,7 @@ void BodyChecker::generator_loops(std::vector<StmtPtr>& body) {
       local("_i", Ty::Int);
       local("_stop", Ty::Int);
       local("_step", Ty::Int);
-    } else if (is_iterator(it.ty)) {
+    } else if (is_iterator(it.ty) || it.ty == Ty::File) {  // a generator's frame, or a stream read line by line
       local("_seq", it.ty);
     } else {
       Ty elem = it.ty == Ty::Str ? Ty::Str : (is_dict(it.ty) || is_set(it.ty)) ? key_of(it.ty) : list_elem(it.ty);
@@ -134,6 +135,27 @@ Ty BodyChecker::next_call(Expr& e) {
       e.kids[2]->pos, "E1030",
       str_cat("next() of ", ty_name(g), " takes a default of ", ty_name(elem), " in the ppy subset, not ", ty_name(d)));
   return Ty::Error;
+}
+
+std::set<std::string> BodyChecker::closing_generators() const {
+  std::vector<std::pair<std::string, const std::vector<StmtPtr>*>> gens;
+  for (const FuncInfo& f : m_.funcs)
+    if (is_iterator(f.result) && f.def) gens.emplace_back(f.name, &f.def->body);
+  return frontend::closing_generators(gens);
+}
+
+Ty BodyChecker::generator_close(Expr& e) {
+  for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+  if (e.kids.size() != 1 || !e.keywords.empty()) {
+    error(e.pos, "E1032", str_cat("close() takes no arguments (", e.kids.size() - 1, " given)"));
+    return Ty::Error;
+  }
+  // What the generator's finally clauses do happens here.
+  for (const char* fx : {"io", "reads", "writes"}) effect(fx);
+  raises();
+  e.ref = Ref::Builtin;
+  e.target = "gen.close";
+  return Ty::None;
 }
 
 }  // namespace ppy::frontend::checking

@@ -6,6 +6,7 @@
 
 #include "body_checker.h"
 #include "one_pass_params.h"
+#include "generator_close.h"
 #include "generator_try.h"
 #include "plugin_stub.h"
 #include "dataclass_options.h"
@@ -39,9 +40,14 @@ void BodyChecker::run() {
     order_.push_back(n);
   }
   if (!f_.module_code) declare_globals(def.body);
-  if (is_iterator(f_.result)) split_yielding_tries(def.body);  // yield inside try and with (generator_try.h)
+  close_abandoned_loops(def.body, closing_generators());  // a loop left early closes its generator (generator_close.h)
+  if (is_iterator(f_.result)) {
+    add_close_points(def.body);
+    split_yielding_tries(def.body);  // yield inside try and with (generator_try.h)
+  }
   collect_nonlocals(def.body);
   collect_locals(def.body);
+  note_deques(def);  // check_deque.cc
   refuse_iterables_walked_twice(def, [&](Pos p, std::string m) { error(p, "E1010", std::move(m)); });
   seed_enclosing();
   bool generator = generator_start();  // lazy sequences
@@ -591,6 +597,7 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
       return;
     }
     t.ty = elem_of(bt);
+    mark_deque_index(t);  // IndexError's wording (check_deque.cc)
     if (vt != Ty::Error && !element_fits(vt, t.ty))
       error(v.pos, "E1030", str_cat("cannot store ", ty_name(vt), " in a ", ty_name(bt), hint_for(t.ty, vt)));
     effect("writes");
@@ -638,6 +645,7 @@ void BodyChecker::aug_assign(Stmt& s) {
     }
     tt = bt == Ty::Error ? Ty::Error : elem_of(bt);
     t.ty = tt;
+    mark_deque_index(t);
     effect("reads");
     effect("writes");
     raises();

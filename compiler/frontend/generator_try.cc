@@ -31,9 +31,6 @@
 #include "ppy/util/str_cat.h"
 
 namespace ppy::frontend {
-namespace {
-
-bool yields_in(const std::vector<StmtPtr>& body);
 
 bool stmt_yields(const Stmt& s) {
   if (s.kind == StmtKind::Def || s.kind == StmtKind::Class) return false;
@@ -48,6 +45,8 @@ bool yields_in(const std::vector<StmtPtr>& body) {
     if (stmt_yields(*s)) return true;
   return false;
 }
+
+namespace {
 
 /// `if flag: then` / `else: otherwise`.
 StmtPtr if_flag(const std::string& flag, std::vector<StmtPtr> then, std::vector<StmtPtr> otherwise, Pos p) {

@@ -9,6 +9,11 @@
 
 namespace ppy::frontend {
 
+/// Whether `s` yields (in a nested statement too, never in a nested def or class).
+bool stmt_yields(const Stmt& s);
+/// Whether a statement of `body` yields.
+bool yields_in(const std::vector<StmtPtr>& body);
+
 /// Rewrites each try of `body` (a generator function's) whose body yields and whose except
 /// clauses, `else` and `finally` do not; any other is left for the checker to refuse.
 void split_yielding_tries(std::vector<StmtPtr>& body);

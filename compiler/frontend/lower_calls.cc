@@ -70,7 +70,8 @@ Value* FunctionLowerer::builtin(const Expr& e) {
     return table_method(e);
   }
   // lazy sequences (lower_lazy.cc, lower_generator.cc)
-  if (n == "range" || n.starts_with("lazy.") || n == "next" || n.starts_with("yield")) return lazy_builtin(e);
+  if (n == "range" || n.starts_with("lazy.") || n == "next" || n.starts_with("yield") || n == "gen.close")
+    return lazy_builtin(e);
   if (n == "list.del") return list_del(e);  // issue 32 (lower_del.cc)
   if (n == "list.sum" || n == "list.sorted" || n == "list.min" || n == "list.max") return list_builtin(e);
   if (n == "list.new" || n == "list.copy_of" || n == "list.of" || n == "list.pairs") return list_call(e);

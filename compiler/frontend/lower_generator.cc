@@ -27,7 +27,7 @@ int64_t generator_id(const ModuleInfo& m, const std::string& name) {
 Ty walked_elem(const Expr& it) {
   if (it.target == "range") return Ty::Int;
   if (is_iterator(it.ty)) return iterator_elem(it.ty);
-  if (it.ty == Ty::Str) return Ty::Str;
+  if (it.ty == Ty::Str || it.ty == Ty::File) return Ty::Str;
   if (is_dict(it.ty) || is_set(it.ty)) return key_of(it.ty);
   return list_elem(it.ty);
 }
@@ -47,7 +47,8 @@ Value* FunctionLowerer::frame_zero(Ty t, Pos p) {
     Value* none = rt("ppy_obj_null", {}, str_type(), p);
     return emit("core.tuple_make", {none, none, none, none}, {ir_type(Ty::Exc)}, {}, p);
   }
-  if (is_class(t) || is_iterator(t) || is_dict(t) || is_set(t)) return rt("ppy_obj_null", {}, ir_type(t), p);
+  if (is_class(t) || is_iterator(t) || is_dict(t) || is_set(t) || t == Ty::File)
+    return rt("ppy_obj_null", {}, ir_type(t), p);
   return zero_of(t, p);
 }
 
@@ -56,6 +57,7 @@ void FunctionLowerer::gen_run() {
   Type st = frame_type();
   int64_t gid = generator_id(m_, f_.name);
   Ty elem = iterator_elem(f_.result);
+  std::string gen_sym = fn_->name();
   // The generator function: a new frame holding the arguments, at state 0.
   Block* entry = fn_->create_entry_block("entry");
   cur_ = entry;
@@ -100,6 +102,9 @@ void FunctionLowerer::gen_run() {
     if (ty != Ty::Error) global_slot(name, ty, p);
   Value* saved = emit("core.load", {cast(frame_, Type::ptr(st), p)}, {st}, {}, p);
   Value* state = emit("core.struct_extract", {saved}, {Type::i64()}, {{"field", "state"}}, p);
+  // One with a close function is marked exhausted while it runs: an exception leaving the body leaves it so, as
+  // python3's (a yield stores its state again), and closing it later runs no finally a second time.
+  if (gen_closes()) gen_mark_done(frame_, const_i64(gid, p), p);
   for (size_t i = 0; i < stack_slots_.size(); ++i) {
     const std::string& name = stack_slots_[i];
     Value* v = emit("core.struct_extract", {saved}, {ir_type(slot_ty_.at(name))}, {{"field", str_cat("s", i)}}, p);
@@ -128,6 +133,7 @@ void FunctionLowerer::gen_run() {
     cur_ = next;
   }
   emit("core.ret", {make_tuple({const_bool(false, p), frame_zero(elem, p)}, tuple_of({Ty::Bool, elem}), p)}, {}, {}, p);
+  gen_close_fn(gen_sym, p);  // lower_generator_close.cc
 }
 
 void FunctionLowerer::gen_suspend(int64_t state, bool has, Pos p, Value* v) {
@@ -204,6 +210,18 @@ void FunctionLowerer::gen_walk(const Expr& it, const std::string& n, Pos p,
           return extract(r, 0, p);
         },
         [&](Value*) { body(extract(r, 1, p), elem); }, nullptr, nullptr, p);
+    return;
+  }
+  if (it.ty == Ty::File) {  // a stream's lines, each read just before the body takes it (lower_io.cc, for_lines)
+    store_local(seq, expr(it), p);
+    Value* line = nullptr;
+    loop(
+        new_loop("for", true), nullptr,
+        [&](Value*) {
+          line = rt("ppy_io_readline", {load_local(seq, p)}, str_type(), p);
+          return cmp("ne", rt("ppy_str_len", {line}, Type::i64(), p), const_i64(0, p), p);
+        },
+        [&](Value*) { body(line, Ty::Str); }, nullptr, nullptr, p);
     return;
   }
   // A list is walked as Python walks it (its length read at every step); anything else as a list of its values.

@@ -76,6 +76,11 @@ Value* FunctionLowerer::lazy_builtin(const Expr& e) {
   const std::string& n = e.target;
   if (n == "range") return as_list(e, Ty::Int);
   if (n == "next") return next_call(e);
+  if (n == "gen.close") {  // g.close() (lower_generator_close.cc)
+    const Expr& g = *e.kids[0]->kids[0];
+    gen_close(expr(g), iterator_elem(g.ty), e.pos);
+    return nullptr;
+  }
   if (n == "yield" || n == "yield.from") {
     gen_yield(e);
     return nullptr;

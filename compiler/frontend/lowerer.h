@@ -123,7 +123,7 @@ class FunctionLowerer {
   Value* truth(Value* v, Ty t, Pos p);
   Value* list_len(Value* buf, Pos p);
   /// A Python index (negative counts from the end) as a checked `index`.
-  Value* list_index(Value* buf, Value* i, Pos p, bool store);
+  Value* list_index(Value* buf, Value* i, Pos p, bool store, bool deque = false);
   /// `c ? then_fn() : else_fn()` in blocks named `names` (then, else, join):
   /// the join's argument of type `result`, or null (and no argument) when
   /// `result` is void.
@@ -222,6 +222,14 @@ class FunctionLowerer {
   void iter_loop(const Expr& it, Pos p, const std::function<void(Value*)>& each_value);
   /// `next(g)` (StopIteration when exhausted), `next(g, default)`.
   Value* next_call(const Expr& e);
+  /// A generator with something to run when closed: its private `<gen_sym>__close(frame)` (lower_generator_close.cc).
+  void gen_close_fn(const std::string& gen_sym, Pos p);
+  /// `g.close()`: its generator's close function, or marking it exhausted.
+  void gen_close(Value* g, Ty elem, Pos p);
+  /// Whether this generator has something to run when closed (a close function).
+  bool gen_closes() const;
+  /// The frame's state set to -1 (exhausted), `tid` its generator's id.
+  void gen_mark_done(Value* frame, Value* tid, Pos p);
   bool gen_ = false;          ///< lowering a generator's resume function
   Value* frame_ = nullptr;    ///< its frame
   std::vector<Block*> resumes_;  ///< where the body goes on after each yield, in order

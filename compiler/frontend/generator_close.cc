@@ -1,0 +1,138 @@
+// Generators closed before they are exhausted (generator_close.h). A close is a resume that
+// returns at once: the check after each yield sees the flag close() set and returns, and a return
+// leaving a split try runs its `finally` (generator_try.cc), so the finally clauses around the
+// waiting yield run innermost first, as python3's GeneratorExit runs them; except clauses do not
+// catch it (they name Exception's subclasses; GeneratorExit is not one).
+#include "generator_close.h"
+
+#include "expr_build.h"
+#include "generator_try.h"
+#include "lazy.h"
+#include "ppy/util/str_cat.h"
+
+namespace ppy::frontend {
+namespace {
+
+bool finally_yields(const std::vector<StmtPtr>& body) {
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) continue;
+    if (s->kind == StmtKind::Try && !s->finalbody.empty() && yields_in(s->body)) return true;
+    bool inner = false;
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { inner = inner || finally_yields(b); });
+    if (inner) return true;
+  }
+  return false;
+}
+
+/// `if _ppy_gclose: return`.
+StmtPtr close_check(Pos p) {
+  StmtPtr s = build::stmt(StmtKind::If, p);
+  s->value = build::name(kGeneratorClosing, p);
+  s->body.push_back(build::stmt(StmtKind::Return, p));
+  return s;
+}
+
+void checks_after_yields(std::vector<StmtPtr>& body, int& n) {
+  std::vector<StmtPtr> out;
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) {
+      out.push_back(std::move(s));
+      continue;
+    }
+    for_each_suite(
+        *s, [&](const std::vector<StmtPtr>& b) { checks_after_yields(const_cast<std::vector<StmtPtr>&>(b), n); });
+    bool is_y = s->kind == StmtKind::Expr && s->value && is_yield(*s->value);
+    if (is_y && s->value->ival) {  // `yield from it`: `for v in it: yield v` then the check, at each value
+      Pos p = s->pos;
+      std::string v = str_cat("_ppy_gy", ++n);
+      StmtPtr loop = build::stmt(StmtKind::For, p);
+      loop->targets.push_back(build::name(v, p));
+      loop->value = std::move(s->value->kids[1]);
+      std::vector<ExprPtr> arg;
+      arg.push_back(build::name(v, p));
+      loop->body.push_back(build::expr_stmt(build::call(build::name("yield", p), std::move(arg), p), p));
+      loop->body.push_back(close_check(p));
+      out.push_back(std::move(loop));
+      continue;
+    }
+    Pos p = s->pos;
+    out.push_back(std::move(s));
+    if (is_y) out.push_back(close_check(p));
+  }
+  body = std::move(out);
+}
+
+bool calls_one_of(const Expr& it, const std::set<std::string>& closing) {
+  return it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name && closing.count(it.kids[0]->str);
+}
+
+/// Whether `body` has a loop over a call of one of `closing` that yields.
+bool yields_over(const std::vector<StmtPtr>& body, const std::set<std::string>& closing) {
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) continue;
+    if (s->kind == StmtKind::For && s->value && calls_one_of(*s->value, closing) && yields_in(s->body)) return true;
+    bool inner = false;
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { inner = inner || yields_over(b, closing); });
+    if (inner) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::set<std::string> closing_generators(const std::vector<std::pair<std::string, const std::vector<StmtPtr>*>>& gens) {
+  std::set<std::string> out;
+  for (bool more = true; more;) {
+    more = false;
+    for (auto& [name, body] : gens)
+      if (!out.count(name) && (closes_on_abandon(*body) || yields_over(*body, out))) more = out.insert(name).second;
+  }
+  return out;
+}
+
+void add_close_points(std::vector<StmtPtr>& body) {
+  if (!finally_yields(body)) return;
+  int n = 0;
+  checks_after_yields(body, n);
+  Pos p = body.empty() ? Pos{} : body[0]->pos;
+  body.insert(body.begin(), build::assign(kGeneratorClosing, build::bool_lit(false, p), p));
+}
+
+bool closes_on_abandon(const std::vector<StmtPtr>& body) {
+  if (!body.empty() && body[0]->kind == StmtKind::Assign && body[0]->targets.size() == 1 &&
+      body[0]->targets[0]->kind == ExprKind::Name && body[0]->targets[0]->str == kGeneratorClosing)
+    return true;
+  return finally_yields(body);
+}
+
+void close_abandoned_loops(std::vector<StmtPtr>& body, const std::set<std::string>& closing) {
+  if (closing.empty()) return;
+  std::vector<StmtPtr> out;
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) {
+      out.push_back(std::move(s));
+      continue;
+    }
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) {
+      close_abandoned_loops(const_cast<std::vector<StmtPtr>&>(b), closing);
+    });
+    if (s->kind != StmtKind::For || !s->value || !calls_one_of(*s->value, closing)) {
+      out.push_back(std::move(s));
+      continue;
+    }
+    Pos p = s->pos;
+    std::string g = str_cat("_ppy_gc", p.line, "_", p.col);  // a name apart for each loop
+    out.push_back(build::assign(g, std::move(s->value), p));
+    s->value = build::name(g, p);
+    StmtPtr t = build::stmt(StmtKind::Try, p);
+    t->body.push_back(std::move(s));
+    std::vector<ExprPtr> kids;
+    kids.push_back(build::name(g, p));
+    t->finalbody.push_back(
+        build::expr_stmt(build::call(build::with_kids(ExprKind::Attribute, p, std::move(kids), "close"), {}, p), p));
+    out.push_back(std::move(t));
+  }
+  body = std::move(out);
+}
+
+}  // namespace ppy::frontend

@@ -1,0 +1,40 @@
+#pragma once
+/// Generators closed before they are exhausted (docs/language.md, "Generators"; docs/runtime.md,
+/// "Generators"): `gen.close()` and a `for` loop left early over a generator it made run the
+/// `finally` clauses (and `with` exits) around the yield the generator waits at, as python3 does.
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ast.h"
+
+namespace ppy::frontend {
+
+/// The hidden local of a generator that has something to run when closed: true while `close()`
+/// resumes it (the lowering's `<fn>__close` sets it in the frame).
+inline constexpr const char* kGeneratorClosing = "_ppy_gclose";
+
+/// In a generator whose body yields inside a try with a `finally` (or a `with`): `if _ppy_gclose:
+/// return` after each yield, so a resume made by close() leaves through every enclosing `finally`
+/// (`yield from it` becomes a loop yielding each value, checked after each), and `_ppy_gclose =
+/// False` first. Runs before the tries are split (generator_try.h), which keeps each check in the
+/// run after its yield. Any other generator is left as it is (closing it only marks it done).
+void add_close_points(std::vector<StmtPtr>& body);
+
+/// Whether a generator's body has something to run when it is closed (before or after
+/// add_close_points).
+bool closes_on_abandon(const std::vector<StmtPtr>& body);
+
+/// The generators (by name) that have something to run when closed: `gens` names each generator
+/// of a module with its body; one looping over a call of another that does, and yielding in the
+/// loop, does too (closing it drops the inner one, which python3 then closes).
+std::set<std::string> closing_generators(const std::vector<std::pair<std::string, const std::vector<StmtPtr>*>>& gens);
+
+/// Each `for x in g(...)` of `body` whose iterable calls one of the generators `closing` names
+/// becomes `_ppy_gc<n> = g(...)` then `try: for x in _ppy_gc<n>: ... finally: _ppy_gc<n>.close()`:
+/// python3 drops the generator (so runs its `finally`) when the loop is left, by `break`, `return`
+/// or an exception as well. Nested defs are left to their own check.
+void close_abandoned_loops(std::vector<StmtPtr>& body, const std::set<std::string>& closing);
+
+}  // namespace ppy::frontend
