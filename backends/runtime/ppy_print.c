@@ -326,10 +326,15 @@ static int ppy_fixed_f(double a, int prec, char* out) {
   }
   char digits[48];
   int nd = 0;
+  /* typical: a 64-bit quotient's digits by 64-bit division (a multiply), the
+   * 128-bit one's by the library's division, two calls a digit (most of an
+   * f-string's `{x:.2f}`) */
+  for (; q > UINT64_MAX; q /= 10) digits[nd++] = (char)('0' + (int)(q % 10));
+  uint64_t u = (uint64_t)q;
   do {
-    digits[nd++] = (char)('0' + (int)(q % 10));
-    q /= 10;
-  } while (q);
+    digits[nd++] = (char)('0' + (int)(u % 10));
+    u /= 10;
+  } while (u);
   while (nd <= prec) digits[nd++] = '0'; /* at least one digit before the point */
   int len = 0;
   for (int i = nd - 1; i >= prec; --i) out[len++] = digits[i];

@@ -351,18 +351,17 @@ PPY_RT_API double ppy_str_to_f64(const ppy_str* s) {
   return strtod(clean, NULL);
 }
 
-/** ASCII letters changed; anything else kept (a documented deviation). */
-static ppy_str* ppy_str_case(const ppy_str* s, int upper) {
-  ppy_str* r = ppy_str_alloc(s->len, s->ncp);
-  const char* b = PPY_STR_BYTES(s);
-  char* o = PPY_STR_BYTES(r);
+/** The `n` bytes at `b` written to `o` (may be `b`) with the ASCII letters
+ * changed to upper (`upper`) or lower case; anything else kept (a documented
+ * deviation). */
+static void ppy_str_case_bytes(const char* b, char* o, int64_t n, int upper) {
   /* speedrt: eight bytes at a step (a tenth of counting words went to
    * `line.lower()` a byte and a branch at a time): a byte's top bit says
    * whether it lies in [from, from + 26), for the bytes under 0x80 only. */
   unsigned char from = upper ? 'a' : 'A';
   const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
   int64_t i = 0;
-  for (; i + 8 <= s->len; i += 8) {
+  for (; i + 8 <= n; i += 8) {
     uint64_t w;
     memcpy(&w, b + i, 8);
     uint64_t low = w & ~tops;
@@ -371,10 +370,15 @@ static ppy_str* ppy_str_case(const ppy_str* s, int upper) {
     w ^= ((at_least ^ past) & ~w & tops) >> 2;
     memcpy(o + i, &w, 8);
   }
-  for (; i < s->len; ++i) {
+  for (; i < n; ++i) {
     unsigned char c = (unsigned char)b[i];
     o[i] = (char)(c ^ ((unsigned char)(c - from) < 26u ? 0x20 : 0));
   }
+}
+
+static ppy_str* ppy_str_case(const ppy_str* s, int upper) {
+  ppy_str* r = ppy_str_alloc(s->len, s->ncp);
+  ppy_str_case_bytes(PPY_STR_BYTES(s), PPY_STR_BYTES(r), s->len, upper);
   return r;
 }
 
@@ -624,20 +628,54 @@ static inline int ppy_str_ws(unsigned char c) {
   return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
 }
 
-/** `s.split()`: runs of ASCII whitespace separate; none at the ends. */
-PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
+/** The end of the word of [b, b + n) that goes on at `j`: the first whitespace
+ * at or after it, or n. typical: eight bytes at a step (a word of a text is
+ * usually inside one step, where a byte at a time took a branch per byte): a
+ * byte under 0x21 flags its step, and only whitespace among those ends the word. */
+static inline int64_t ppy_str_word_end(const unsigned char* b, int64_t j, int64_t n) {
+  const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
+  while (j + 8 <= n) {
+    uint64_t w;
+    memcpy(&w, b + j, 8);
+    uint64_t under = (w - 0x21 * ones) & ~w & tops; /* exact up to its first flagged byte */
+    if (!under) {
+      j += 8;
+      continue;
+    }
+    int64_t k = j + (__builtin_ctzll(under) >> 3);
+    if (ppy_str_ws(b[k])) return k;
+    j = k + 1; /* a control byte that is not whitespace belongs to the word */
+  }
+  while (j < n && !ppy_str_ws(b[j])) ++j;
+  return j;
+}
+
+/** The words of [b, b + n), the bytes of `s` or a lowered copy of them, as
+ * `s.split()` cuts them: runs of ASCII whitespace separate; none at the ends. */
+static inline ppy_list* ppy_str_split_words(const ppy_str* s, const unsigned char* b, int64_t n) {
   ppy_list* r = ppy_str_pieces(s);
-  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
-  int64_t n = s->len, i = 0;
+  int64_t i = 0;
   for (;;) {
     while (i < n && ppy_str_ws(b[i])) ++i;
     if (i >= n) break;
-    int64_t j = i + 1;
-    while (j < n && !ppy_str_ws(b[j])) ++j;
+    int64_t j = ppy_str_word_end(b, i + 1, n);
     ppy_list_append_ptr(r, ppy_str_piece(s, (const char*)b + i, j - i));
     i = j;
   }
   return r;
+}
+
+PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
+  return ppy_str_split_words(s, (const unsigned char*)PPY_STR_BYTES(s), s->len);
+}
+
+/** typical: a line lowered into a buffer on the stack, then cut: the words
+ * come out shared as any split's, and no lowered copy is made on the heap. */
+PPY_RT_API ppy_list* ppy_str_lower_split_ws(const ppy_str* s) {
+  char low[2048];
+  if (s->len > (int64_t)sizeof low) return ppy_str_split_ws(ppy_str_lower(s));
+  ppy_str_case_bytes(PPY_STR_BYTES(s), low, s->len, 0);
+  return ppy_str_split_words(s, (const unsigned char*)low, s->len);
 }
 
 PPY_RT_INTERNAL PPY_RT_NORETURN void ppy_raise_copied(const char* name, const char* message) {

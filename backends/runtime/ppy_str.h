@@ -69,6 +69,8 @@ PPY_RT_API ppy_str* ppy_str_chr(int64_t cp);
 PPY_RT_API ppy_str* ppy_str_join(const ppy_str* sep, const ppy_list* parts);
 PPY_RT_API ppy_list* ppy_str_split(const ppy_str* s, const ppy_str* sep);
 PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s);
+/** `s.lower().split()` in one pass (typical: no lowered copy of `s` is made). */
+PPY_RT_API ppy_list* ppy_str_lower_split_ws(const ppy_str* s);
 
 /** The string functions compiled code may call, for a JIT's symbol table;
  * and, as the JIT has always taken them from here, the format specs'
