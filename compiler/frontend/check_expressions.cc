@@ -393,6 +393,10 @@ Ty BodyChecker::name(Expr& e) {
 Ty BodyChecker::attribute(Expr& e) {
   if (auto t = type_name_attribute(e)) return *t;  // type(x).__name__ (check_type_name.cc)
   auto path = dotted(e);
+  // `Status.OPEN.value`: the member of an imported enum is rewritten below, as the inner node's value.
+  auto inner = e.kids[0]->kind == ExprKind::Attribute ? dotted(*e.kids[0]) : std::nullopt;
+  auto inner_cls = inner ? m_.classes.find(inner->substr(0, inner->rfind('.'))) : m_.classes.end();
+  if (inner_cls != m_.classes.end() && foreign_enum(m_, inner_cls->second)) path.reset();
   if (path) {
     std::string first = path->substr(0, path->find('.'));
     int64_t index = 0;

@@ -103,6 +103,18 @@ std::string list_helper_for(ModuleInfo& m, const std::string& op, Ty cls) {
   return &home == &m ? helper : bind_home_function(m, home, helper);
 }
 
+std::string class_spelling(ModuleInfo& m, Ty t) {
+  const ClassInfo& c = *class_info(t);
+  if (&owner_of(m, t) == &m) return c.name;
+  for (auto& [name, k] : m.classes)
+    if (k == t) return name;
+  std::string local = str_cat("__ppy_class_", c.module, "_", c.name);
+  for (char& ch : local)
+    if (ch == '.') ch = '_';
+  m.classes.emplace(local, t);
+  return local;
+}
+
 bool foreign_enum(const ModuleInfo& m, Ty cls) {
   const ModuleInfo& home = owner_of(m, cls);
   return &home != &m && home.func(str_cat("__ppy_", class_info(cls)->name, "_member"));

@@ -45,6 +45,11 @@ bool foreign_enum(const ModuleInfo& m, Ty cls);
 /// is no such enum or has no such member.
 std::optional<std::string> foreign_enum_member(ModuleInfo& m, Ty cls, const std::string& member, int64_t& index);
 
+/// A name for class `t` that `m`'s code resolves (what the checker's rewrites
+/// write into `isinstance(x, K)`): its own name for a class of `m`, else the
+/// name `m` imports it by, else a name bound for it now.
+std::string class_spelling(ModuleInfo& m, Ty t);
+
 /// The type ids of class `k` and its subclasses: its module's range
 /// `[tid, tid_end)`, then the range of each subclass another module declares.
 std::vector<std::pair<int64_t, int64_t>> tid_ranges(Ty k);
