@@ -37,12 +37,16 @@ absl::StatusOr<std::string> ModuleWriter::run() {
     size_t dot = q.rfind('.');
     if (dot == std::string::npos) continue;
     std::string mod = q.substr(0, dot);
+    // A method of another module's class (`ppy.module`): that module's alias of its symbol (below).
+    const ir::Attribute* home = f->attributes().get("ppy.module");
+    if (home && home->is<std::string>()) mod = home->as_string();
     std::string alias = mod;
     std::string root = mod.substr(0, mod.find('.'));
     if (used_names_.count(root)) alias = "_ppy_mod_" + source::identifier(mod);
     imports_[mod] = alias;
     // As the defining module names it (generics: `heappush[int]` is `heappush_int_`).
-    fn_names_[f->name()] = str_cat(alias, ".", source::identifier(last_part(q)));
+    fn_names_[f->name()] =
+        str_cat(alias, ".", source::identifier(home && home->is<std::string>() ? f->name() : last_part(q)));
   }
   // Python names of the module's mutable globals (module variables): the
   // source name where it is free, else the symbol's.
@@ -92,6 +96,17 @@ absl::StatusOr<std::string> ModuleWriter::run() {
   out += helpers;
   size_t body_at = out.size();
   out += body;
+  // Each method by its symbol too, which another module importing its class calls (`ppy.module`).
+  std::string aliases;
+  for (auto& f : m_.functions()) {
+    std::string q = qualname(*f);
+    if (f->is_declaration() || !q.starts_with(m_.name() + ".") || q.find('.', m_.name().size() + 1) == std::string::npos)
+      continue;
+    std::string sym = source::identifier(f->name());
+    if (auto it = fn_names_.find(f->name()); it != fn_names_.end() && it->second != sym && !used_names_.count(sym))
+      str_append(aliases, sym, " = ", it->second, "\n");
+  }
+  if (!aliases.empty()) str_append(out, "\n\n", aliases);
   if (const ir::Function* main = entry()) {
     str_append(out, "\n\nif __name__ == \"__main__\":\n    ", fn_names_.at(main->name()), "()\n");
   }

@@ -53,6 +53,9 @@ std::map<std::string, std::string> dependency_abi(const ir::Module& m) {
       instances += q->as_string() + "\n";
   }
   if (!instances.empty()) text["<instances>"] = instances;
+  // Classes of other modules the module's code uses: their layouts, type ids and methods.
+  if (auto* a = m.attributes().get("ppy.imported_classes"); a && a->is<std::string>())
+    text["<classes>"] = a->as_string();
   for (auto& [_, t] : text) t = sha256_hex(t);
   return text;
 }

@@ -309,9 +309,9 @@ class BodyChecker {
                  const std::vector<Ty>& params, const std::vector<std::optional<ConstInfo>>& defaults);
   /// call_args against method `f`'s parameters after `self`.
   bool method_args(Expr& e, const std::string& shown, const FuncInfo& f);
-  /// Records a call of method `Class.m` of this module (effects propagate
-  /// through it).
-  void calls_method(const std::string& qual, Pos p);
+  /// Records a call of method `name` that class `impl` defines (effects
+  /// propagate through it; another module's method is an external).
+  void calls_method(Ty impl, const std::string& name, Pos p);
   Ty ctor_call(Expr& e, Ty cls);
   Ty method_call(Expr& e, Expr& callee, Ty bt);
   Ty super_call(Expr& e, Expr& callee);

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "imported_classes.h"
 #include "callable.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
@@ -27,6 +28,9 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     if (Ty k = classmethod_cls(*path); k != Ty::Error) return ctor_call(e, k);  // `cls(...)` (check_class_member.cc)
     if (*path == "isinstance" && !m_.bindings.count(*path) && !m_.func_index.count(*path)) return isinstance_any(e);  // check_union.cc
   }
+  if (path && path->find('.') != std::string::npos && m_.classes.count(*path) &&
+      !types_.count(path->substr(0, path->find('.'))))  // `shapes.Circle(2.0)` (imported_classes.h)
+    return ctor_call(e, m_.classes.at(*path));
   // A method of a value: `s.strip()`, `"a".upper()`, `t.lower().strip()`.
   if (callee.kind == ExprKind::Attribute &&
       (!path || types_.count(path->substr(0, path->find('.'))) ||
@@ -135,8 +139,10 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
 
 bool BodyChecker::signature(const Resolved& r, std::vector<std::string>& names, std::vector<Ty>& params, Ty& result,
                std::string& kind, std::vector<std::optional<ConstInfo>>* defaults) {
-  if (r.module == m_.name) {
-    FuncInfo* f = m_.func(r.name);
+  const FuncInfo* f = r.module == m_.name ? m_.func(r.name) : nullptr;
+  if (!f && r.name.find('.') != std::string::npos)  // a static method of an imported class (imported_classes.h)
+    f = foreign_method(str_cat(r.module, ".", r.name), all_);
+  if (f) {
     for (auto& p : f->def->params) names.push_back(p.name);
     params = f->params;
     result = f->result;

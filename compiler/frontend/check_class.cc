@@ -6,6 +6,7 @@
 #include "callable.h"
 #include "checker_internal.h"
 #include "field_init.h"
+#include "imported_classes.h"
 #include "exception_classes.h"
 #include "ppy/util/str_cat.h"
 #include "suggest_members.h"
@@ -33,6 +34,12 @@ Ty BodyChecker::field_read(Expr& e, Ty bt) {
   }
   if (Resolved r; i < 0 && class_member(bt, e.str, r) && r.ref == Ref::Const) return use_const(e, r);
   if (i < 0 && c.methods.count(e.str) && e.str != "__init__" && !gpu_) {  // `obj.m`, not called (check_closure.cc)
+    if (&owner_of(m_, bt) != &m_) {
+      error(e.pos, "E1010",
+            str_cat("a method of a class of another module as a value ('", c.name, ".", e.str,
+                    "') is outside the ppy subset: call it, or wrap it in a lambda"));
+      return Ty::Error;
+    }
     effect("reads");
     return bound_method_value(m_, e, bt);
   }
@@ -104,14 +111,23 @@ bool BodyChecker::method_args(Expr& e, const std::string& shown, const FuncInfo&
   return call_args(e, shown, names, params, defaults);
 }
 
-void BodyChecker::calls_method(const std::string& qual, Pos p) {
-  std::string q = str_cat(m_.name, ".", qual);
+void BodyChecker::calls_method(Ty impl, const std::string& name, Pos p) {
+  const ModuleInfo& home = owner_of(m_, impl);  // another module's class: its method is external here
+  std::string q = str_cat(home.name, ".", class_info(impl)->name, ".", name);
+  if (&home != &m_) m_.externals.insert(q);
   f_.callees.insert(q);
   f_.callee_sites.emplace(q, p);
 }
 
 Ty BodyChecker::ctor_call(Expr& e, Ty cls) {
   ClassInfo& c = *class_info(cls);
+  if (foreign_enum(m_, cls)) {  // `Color(1)` of an imported enum (enum_classes.h rewrites only its own module's)
+    for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
+    error(e.pos, "E1010",
+          str_cat("calling an enum of another module ('", c.name,
+                  "(...)') is outside the ppy subset: its members are read as ", c.name, ".NAME"));
+    return Ty::Error;
+  }
   e.ref = Ref::Ctor;
   e.target = c.name;
   std::vector<std::string> names;
@@ -122,26 +138,26 @@ Ty BodyChecker::ctor_call(Expr& e, Ty cls) {
       names.push_back(n);
       params.push_back(t);
     }
-    defaults = m_.field_defaults[c.name];
+    auto fd = owner_of(m_, cls).field_defaults.find(c.name);
+    if (fd != owner_of(m_, cls).field_defaults.end()) defaults = fd->second;
     if (auto post = c.methods.find("__post_init__"); post != c.methods.end()) {  // run after the fields are set
       std::string qual = str_cat(ty_name(post->second), ".__post_init__");
-      const FuncInfo* f = m_.func(qual);
+      const FuncInfo* f = class_method(m_, post->second, "__post_init__");
       if (f && (f->params.size() != 1 || f->result != Ty::None)) {
         error(e.pos, "E1010", str_cat(qual, " taking arguments or returning a value is outside the ppy subset"));
         return Ty::Error;
       }
-      calls_method(qual, e.pos);
+      calls_method(post->second, "__post_init__", e.pos);
     }
   } else if (auto it = c.methods.find("__init__"); it != c.methods.end()) {
-    std::string qual = str_cat(ty_name(it->second), ".__init__");
-    const FuncInfo* init = m_.func(qual);
+    const FuncInfo* init = class_method(m_, it->second, "__init__");
     if (!init) return Ty::Error;
     for (size_t i = 1; i < init->def->params.size(); ++i) {
       names.push_back(init->def->params[i].name);
       params.push_back(init->params[i]);
       defaults.push_back(init->defaults[i]);
     }
-    calls_method(qual, e.pos);
+    calls_method(it->second, "__init__", e.pos);
   } else if (!c.exception_base.empty()) {  // BaseException's own: any arguments
     e.ref = Ref::Ctor;
     effect("writes");
@@ -171,8 +187,7 @@ Ty BodyChecker::method_call(Expr& e, Expr& callee, Ty bt) {
             str_cat("'", c.name, "' object has no attribute '", name, "'", member_suggestion(c, name)));
     return Ty::Error;
   }
-  std::string qual = str_cat(ty_name(it->second), ".", name);
-  const FuncInfo* f = m_.func(qual);
+  const FuncInfo* f = class_method(m_, it->second, name);
   if (!f) return Ty::Error;
   e.ref = Ref::Method;
   e.target = name;
@@ -180,7 +195,7 @@ Ty BodyChecker::method_call(Expr& e, Expr& callee, Ty bt) {
   std::function<void(Ty)> callees = [&](Ty t) {
     const ClassInfo& k = *class_info(t);
     if (auto m = k.methods.find(name); m != k.methods.end())
-      calls_method(str_cat(ty_name(m->second), ".", name), e.pos);
+      calls_method(m->second, name, e.pos);
     for (Ty sub : k.subclasses) callees(sub);
   };
   callees(bt);
@@ -209,11 +224,11 @@ Ty BodyChecker::super_call(Expr& e, Expr& callee) {
     return Ty::Error;
   }
   std::string qual = str_cat(ty_name(it->second), ".", callee.str);
-  const FuncInfo* f = m_.func(qual);
+  const FuncInfo* f = class_method(m_, it->second, callee.str);
   if (!f) return Ty::Error;
   e.ref = Ref::Super;
   e.target = qual;
-  calls_method(qual, e.pos);
+  calls_method(it->second, callee.str, e.pos);
   return method_args(e, str_cat("super().", callee.str), *f) ? f->result : Ty::Error;
 }
 
@@ -227,7 +242,8 @@ Ty BodyChecker::isinstance_call(Expr& e) {
   }
   Ty t = value(*e.kids[1], Ty::Error);
   Expr& k = *e.kids[2];
-  auto ci = k.kind == ExprKind::Name ? m_.classes.find(k.str) : m_.classes.end();
+  auto path = dotted(k);  // `shapes.Circle` of an imported module (imported_classes.h)
+  auto ci = path ? m_.classes.find(*path) : m_.classes.end();
   if (ci == m_.classes.end()) {
     error(k.pos, "E1010",
           "isinstance() of anything but one class of the module is outside the "

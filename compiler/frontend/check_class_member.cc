@@ -4,6 +4,7 @@
 // (`@static:m`, `@classmethod:m`, `@property:x`, `@setter:x`) and keeps a
 // constant as the module constant `Class.NAME`.
 #include "body_checker.h"
+#include "imported_classes.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -12,7 +13,8 @@ namespace ppy::frontend::checking {
 bool BodyChecker::class_member(Ty cls, const std::string& member, Resolved& r) {
   for (Ty k = cls; k != Ty::Error; k = class_info(k)->base) {
     const ClassInfo& c = *class_info(k);
-    if (auto it = m_.consts.find(str_cat(c.name, ".", member)); it != m_.consts.end()) {
+    const ModuleInfo& home = owner_of(m_, k);  // an imported class's members are its module's (imported_classes.h)
+    if (auto it = home.consts.find(str_cat(c.name, ".", member)); it != home.consts.end()) {
       r.ref = Ref::Const;
       r.value = it->second;
       r.ty = it->second.ty;
@@ -20,9 +22,9 @@ bool BodyChecker::class_member(Ty cls, const std::string& member, Resolved& r) {
     }
     if (c.methods.count(str_cat("@static:", member)) || c.methods.count(str_cat("@classmethod:", member))) {
       r.ref = Ref::Func;
-      r.module = m_.name;
+      r.module = home.name;
       r.name = str_cat(c.name, ".", member);
-      return m_.func(r.name) != nullptr;
+      return home.func(r.name) != nullptr;
     }
   }
   return false;

@@ -8,7 +8,9 @@
 #include "expr_build.h"
 #include "generics.h"
 #include "lazy.h"
+#include "imported_classes.h"
 #include "namedtuple_classes.h"
+#include "object_list_helpers.h"
 #include "callable.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
@@ -392,8 +394,22 @@ Ty BodyChecker::name(Expr& e) {
 Ty BodyChecker::attribute(Expr& e) {
   if (auto t = type_name_attribute(e)) return *t;  // type(x).__name__ (check_type_name.cc)
   auto path = dotted(e);
+  // `Status.OPEN.value`: the member of an imported enum is rewritten below, as the inner node's value.
+  auto inner = e.kids[0]->kind == ExprKind::Attribute ? dotted(*e.kids[0]) : std::nullopt;
+  auto inner_cls = inner ? m_.classes.find(inner->substr(0, inner->rfind('.'))) : m_.classes.end();
+  if (inner_cls != m_.classes.end() && foreign_enum(m_, inner_cls->second)) path.reset();
   if (path) {
     std::string first = path->substr(0, path->find('.'));
+    int64_t index = 0;
+    auto cls = m_.classes.find(path->substr(0, path->rfind('.')));
+    if (cls != m_.classes.end() && !types_.count(first))
+      if (auto fn = foreign_enum_member(m_, cls->second, e.str, index)) {  // `Status.OPEN` of an imported enum
+        Pos p = e.pos;
+        std::vector<ExprPtr> args;
+        args.push_back(build::int_lit(index, p));
+        make_function_call(e, *fn, std::move(args));
+        return call(e, false);
+      }
     if (!types_.count(first)) {
       Resolved r = resolve_path(*path);
       if (r.ref == Ref::Const) return use_const(e, r);

@@ -6,6 +6,7 @@
 #include "object_list_helpers.h"
 #include "builtins.h"
 #include "checker_internal.h"
+#include "imported_classes.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -41,7 +42,7 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
     std::vector<ExprPtr> args;
     args.push_back(std::move(callee.kids[0]));
     if (nargs == 1) args.push_back(std::move(e.kids[1]));
-    make_function_call(e, list_helper_name(name, class_info(elem)->name), std::move(args));
+    make_function_call(e, list_helper_for(m_, name, elem), std::move(args));
     e.builtin = {};
     return call(e, false);
   }
@@ -431,7 +432,7 @@ Ty BodyChecker::list_contains(Expr& e, const std::vector<Ty>& ts) {
     args.push_back(std::move(e.kids[0]));
     auto inner = std::make_unique<Expr>();
     inner->pos = e.pos;
-    make_function_call(*inner, list_helper_name("contains", class_info(elem)->name), std::move(args));
+    make_function_call(*inner, list_helper_for(m_, "contains", elem), std::move(args));
     inner->ty = call(*inner, false);
     if (inner->ty == Ty::Error) return Ty::Error;
     Pos p = e.pos;
@@ -495,7 +496,7 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
     // sorted(), min(), max() by __lt__: a helper written in ppy beside the class (object_list_helpers.h).
     std::vector<ExprPtr> args;
     args.push_back(std::move(e.kids[1]));
-    make_function_call(e, list_helper_name(n, class_info(elem)->name), std::move(args));
+    make_function_call(e, list_helper_for(m_, n, elem), std::move(args));
     return call(e, false);
   }
   if (n == "sum") {

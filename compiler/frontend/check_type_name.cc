@@ -14,9 +14,10 @@
 // printed or compared with another `type(y)`) stays outside (E1010).
 #include <functional>
 
-#include "generic_classes.h"  // shown_name
 #include "body_checker.h"
 #include "expr_build.h"
+#include "generic_classes.h"  // shown_name
+#include "imported_classes.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 #include "unions.h"
@@ -98,7 +99,7 @@ struct Alt {
 
 /// The alternatives of a value of static type `t`, most specific first; false
 /// when one of them has no name ppy knows.
-bool alternatives(Ty t, std::vector<Alt>& out) {
+bool alternatives(ModuleInfo& m, Ty t, std::vector<Alt>& out) {
   std::vector<Ty> alts = is_union(t) ? union_alts(t) : std::vector<Ty>{t};
   std::stable_sort(alts.begin(), alts.end(), [](Ty a, Ty b) { return a == Ty::Bool && b != Ty::Bool; });
   for (Ty a : alts) {
@@ -106,7 +107,7 @@ bool alternatives(Ty t, std::vector<Alt>& out) {
       std::vector<Ty> classes;
       subtree(a, classes);
       for (size_t i = classes.size(); i-- > 0;)
-        out.push_back({class_info(classes[i])->name, shown_name(*class_info(classes[i]))});
+        out.push_back({class_spelling(m, classes[i]), shown_name(*class_info(classes[i]))});
       continue;
     }
     std::string n = builtin_type_name(a);
@@ -143,7 +144,7 @@ std::optional<Ty> BodyChecker::type_name_attribute(Expr& e) {
   } else {
     Ty inner = is_optional(t) ? optional_inner(t) : t;
     std::vector<Alt> alts;
-    if (!alternatives(inner, alts)) {
+    if (!alternatives(m_, inner, alts)) {
       error(x.pos, "E1010", str_cat("type(x).__name__ of ", ty_name(t), " is outside the ppy subset"));
       return Ty::Error;
     }
@@ -187,7 +188,7 @@ std::optional<Ty> BodyChecker::type_compare(Expr& e) {
   if (cls != m_.classes.end() && is_class(cls->second)) {
     out = isinstance_of(x, k.str, p);
     for (Ty s : class_info(cls->second)->subclasses)
-      out = and_of(std::move(out), not_of(isinstance_of(x, class_info(s)->name, p), p), p);
+      out = and_of(std::move(out), not_of(isinstance_of(x, class_spelling(m_, s), p), p), p);
   } else if (kBuiltins.count(k.str) && !types_.count(k.str)) {
     Ty inner = is_optional(t) ? optional_inner(t) : t;
     if (std::string n = builtin_type_name(t); !n.empty()) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "checker_internal.h"
 #include "callable.h"
 #include "ppy/util/str_cat.h"
 #include "unions.h"
@@ -42,7 +43,9 @@ bool BodyChecker::instance_classes(Expr& k, std::vector<Ty>& out) {
     return ok;
   }
   Ty t = Ty::Error;
-  if (k.kind == ExprKind::Name) {
+  if (auto path = dotted(k); path && k.kind == ExprKind::Attribute) {  // `shapes.Circle` (imported_classes.h)
+    if (auto ci = m_.classes.find(*path); ci != m_.classes.end()) t = ci->second;
+  } else if (k.kind == ExprKind::Name) {
     if (auto ci = m_.classes.find(k.str); ci != m_.classes.end())
       t = ci->second;
     else if (!types_.count(k.str))

@@ -32,6 +32,7 @@
 
 #include "body_checker.h"
 #include "exit_arguments.h"
+#include "imported_classes.h"
 #include "expr_build.h"
 #include "object_list_helpers.h"
 #include "ppy/util/str_cat.h"
@@ -121,7 +122,7 @@ void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i) {
     return;
   }
   const FuncInfo* exit_fn = nullptr;
-  exit_fn = m_.func(str_cat(ty_name(c.methods["__exit__"]), ".__exit__"));
+  exit_fn = class_method(m_, c.methods["__exit__"], "__exit__");  // an imported class's too (imported_classes.h)
   Ty result = exit_fn ? exit_fn->result : Ty::Error;
   bool unread = exit_fn && exit_fn->def && exit_fn->params.size() == 4;
   // issue 32: an `exc_type` tested for None (exit_arguments.h) is read as a bool.

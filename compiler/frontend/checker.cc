@@ -10,6 +10,7 @@
 
 #include "body_checker.h"
 #include "checker_internal.h"
+#include "imported_classes.h"
 #include "format_template.h"
 #include "ppy/util/str_cat.h"
 #include "suggest_members.h"
@@ -77,6 +78,11 @@ Ty read_ty(const std::string& s, size_t& i) {
     for (Ty b : {Ty::None, Ty::Int, Ty::Float, Ty::Bool, Ty::Str, Ty::ListInt, Ty::ListFloat, Ty::PtrInt, Ty::PtrFloat,
                  Ty::ConstPtrInt, Ty::ConstPtrFloat})
       if (word == ty_name(b)) t = b;
+    // A class, `module.Name` (ty_string): one its module declared (issue 32).
+    if (size_t dot = word.rfind('.'); t == Ty::Error && dot != std::string::npos && word.find('[') == std::string::npos) {
+      Ty k = class_type(word.substr(0, dot), word.substr(dot + 1));
+      if (class_info(k)->owner && class_info(k)->name == word.substr(dot + 1)) t = k;
+    }
     if (t == Ty::Error) return t;
     i = end;
   }
@@ -204,7 +210,21 @@ namespace {
 using checking::BodyChecker;
 using checking::special_names;
 
-std::string ty_string(Ty t) { return ty_name(t); }
+/// `t` as an interface spells it: as ty_name, but a class as `module.Name`, so
+/// that another module reads it back (ty_from_name) as the same class.
+std::string ty_string(Ty t) {
+  if (const ClassInfo* c = class_info(t)) return str_cat(c->module, ".", c->name);
+  if (is_list(t)) return str_cat("list[", ty_string(list_elem(t)), "]");
+  if (is_optional(t)) return str_cat(ty_string(optional_inner(t)), " | None");
+  if (is_dict(t)) return str_cat("dict[", ty_string(key_of(t)), ", ", ty_string(dict_value(t)), "]");
+  if (is_set(t)) return str_cat("set[", ty_string(key_of(t)), "]");
+  if (is_tuple(t) && !tuple_elems(t).empty()) {
+    std::string s = "tuple[";
+    for (Ty e : tuple_elems(t)) str_append(s, s.size() > 6 ? ", " : "", ty_string(e));
+    return s + "]";
+  }
+  return ty_name(t);
+}
 
 }  // namespace
 
@@ -245,6 +265,7 @@ ModuleInterface interface_of(const ModuleInfo& m) {
     s.type_params = g.type_params;
     out.functions[n] = std::move(s);
   }
+  for (Ty t : m.class_order) out.classes.push_back(class_info(t)->name);
   for (auto& [n, c] : m.consts) {
     ConstantValue v;
     v.type = ty_string(c.ty);
@@ -298,6 +319,7 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
       continue;
     }
     if (b.kind == Binding::Module) {
+      checking::bind_imported_classes(m, local, b, all);  // `shapes.Circle` (imported_classes.h)
       bool found = false;
       for (auto& [name, _] : all)
         if (name == b.module || name.starts_with(b.module + ".")) found = true;
@@ -327,10 +349,8 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
       b.kind = Binding::Module;
       b.module = b.module + "." + b.name;
       b.name.clear();
-    } else if (class_info(class_type(b.module, b.name))->name == b.name) {  // declared there (issue 32)
-      diags.error("E1010", m.path, b.pos.line, b.pos.col,
-                  str_cat("importing the class '", b.name, "' from another module ('", b.module,
-                          "') is outside the ppy subset (classes are used in the module that defines them)"));
+      checking::bind_imported_classes(m, local, b, all);
+    } else if (checking::bind_imported_classes(m, local, b, all)) {  // `from shapes import Circle` (issue 32)
     } else {
       diags.error("E1070", m.path, b.pos.line, b.pos.col,
                   str_cat("cannot import name '", b.name, "' from '", b.module, "'"));
@@ -405,6 +425,8 @@ void propagate_effects(ModuleInfo& m, const ModuleInterfaces& all) {
           f.effects.insert(g->effects.begin(), g->effects.end());
         } else if (mod == m.name) {
           if (FuncInfo* g = m.func(fn)) f.effects.insert(g->effects.begin(), g->effects.end());
+        } else if (const FuncInfo* g = checking::foreign_method(q, all)) {  // an imported class's method
+          f.effects.insert(g->effects.begin(), g->effects.end());
         } else if (auto it = all.find(mod); it != all.end()) {
           auto s = it->second.functions.find(fn);
           if (s != it->second.functions.end()) f.effects.insert(s->second.effects.begin(), s->second.effects.end());
@@ -436,6 +458,7 @@ void check_effect_claims(const ModuleInfo& m, const ModuleInterfaces& all, Diagn
       auto it = m.func_index.find(fn);
       return it == m.func_index.end() ? std::set<std::string>{} : m.funcs[it->second].effects;
     }
+    if (const FuncInfo* g = checking::foreign_method(q, all)) return g->effects;  // an imported class's method
     auto mi = all.find(mod);
     if (mi == all.end()) return {};
     auto fi = mi->second.functions.find(fn);

@@ -102,6 +102,11 @@ struct ModuleInfo {
   std::string path;
   /// The program's entry module: its code runs as `__main__` (the guard's body included).
   bool is_entry = false;
+  /// A class of the module derives from a class of another module (issue 32,
+  /// imported_classes.h): declared once that module is (`bases_ready`);
+  /// `waits_for_bases` when it was not, so frontend.cc declares it again later.
+  bool bases_ready = false;
+  bool waits_for_bases = false;
   ModuleAst ast;
   /// Module-level code, as the body of `__main__` / `__init__` (null when none).
   std::unique_ptr<FuncDef> code_def;

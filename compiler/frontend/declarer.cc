@@ -24,6 +24,7 @@
 #include "format_template.h"
 #include "generic_classes.h"
 #include "generics.h"
+#include "imported_classes.h"
 #include "parser.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -58,6 +59,7 @@ class Declarer {
         *class_info(t) = ClassInfo{};
         class_info(t)->ty = t;
         class_info(t)->module = m_.name;
+        class_info(t)->owner = &m_;
         class_info(t)->name = s->def->name;
         m_.classes[s->def->name] = t;
       }
@@ -591,6 +593,22 @@ class Declarer {
     return false;
   }
 
+  /// Class `c` derives from `base` (of this module or, issue 32, of another one).
+  void derive(ClassInfo& c, ClassInfo& base, const FuncDef& def, std::vector<std::optional<ConstInfo>>& defaults) {
+    c.base = base.ty;
+    c.fields = base.fields;
+    c.methods = base.methods;
+    c.exception_base = base.exception_base;
+    if (std::find(base.subclasses.begin(), base.subclasses.end(), c.ty) == base.subclasses.end())
+      base.subclasses.push_back(c.ty);  // (a module declared again, frontend.cc, pushes it once)
+    if (c.dataclass != base.dataclass)
+      error(def.pos, "E1010",
+            "a dataclass and a plain class deriving from each other are "
+            "outside the ppy subset");
+    const ModuleInfo& home = checking::owner_of(m_, base.ty);
+    if (auto d = home.field_defaults.find(base.name); c.dataclass && d != home.field_defaults.end()) defaults = d->second;
+  }
+
   void declare_class(Stmt& s) {
     FuncDef& def = *s.def;
     auto it = m_.classes.find(def.name);
@@ -615,8 +633,22 @@ class Declarer {
     if (!s.targets.empty()) {
       const Expr& b = *s.targets[0];
       auto bi = b.kind == ExprKind::Name ? m_.classes.find(b.str) : m_.classes.end();
-      if (bi == m_.classes.end() || class_info(bi->second)->tid == 0) {
+      std::optional<Ty> foreign = bi == m_.classes.end() ? checking::imported_class(m_, b) : std::nullopt;
+      const ClassInfo* fb = foreign ? class_info(*foreign) : nullptr;
+      if (foreign && (!m_.bases_ready || (fb->owner && fb->owner->waits_for_bases))) {
+        m_.waits_for_bases = true;  // declared again once the base's module is (frontend.cc)
+        if (!m_.bases_ready) return;
+      }
+      if (foreign && fb->owner && fb->tid != 0 && !m_.waits_for_bases) {
+        derive(c, *class_info(*foreign), def, defaults);
+      } else if (bi == m_.classes.end() || class_info(bi->second)->tid == 0) {
         if (b.kind == ExprKind::Name && b.str == "object") {
+        } else if (foreign && fb->owner) {  // its module derives from one of this module's: a cycle
+          error(b.pos, "E1010",
+                str_cat("a base class of another module ('", dotted(b).value_or(b.str),
+                        "') that derives from a class of this one is outside the ppy subset"));
+        } else if (foreign) {
+          error(b.pos, "E1070", str_cat("'", dotted(b).value_or(b.str), "' is not a class of its module"));
         } else if (b.kind == ExprKind::Name && bi == m_.classes.end() && is_builtin_exception(b.str) &&
                    !c.dataclass) {
           make_exception_class(c, b.str);  // exception classes: exception_classes.h
@@ -631,17 +663,7 @@ class Declarer {
       } else if (bi->second == c.ty) {
         error(b.pos, "E1020", str_cat("name '", b.str, "' is not defined"));
       } else {
-        ClassInfo& base = *class_info(bi->second);
-        c.base = base.ty;
-        c.fields = base.fields;
-        c.methods = base.methods;
-        c.exception_base = base.exception_base;
-        base.subclasses.push_back(c.ty);
-        if (c.dataclass != base.dataclass)
-          error(def.pos, "E1010",
-                "a dataclass and a plain class deriving from each other are "
-                "outside the ppy subset");
-        if (c.dataclass) defaults = m_.field_defaults[base.name];
+        derive(c, *class_info(bi->second), def, defaults);
       }
     }
     // The body: methods, and a dataclass's fields.
@@ -749,7 +771,7 @@ class Declarer {
       const FuncInfo& mine = m_.funcs.back();
       auto inherited = c.methods.find(f->name);
       if (inherited != c.methods.end() && f->name != "__init__") {
-        const FuncInfo* theirs = m_.func(str_cat(ty_name(inherited->second), ".", f->name));
+        const FuncInfo* theirs = checking::class_method(m_, inherited->second, f->name);
         bool same = theirs && theirs->result == mine.result && theirs->params.size() == mine.params.size();
         for (size_t i = 1; same && i < mine.params.size(); ++i) same = theirs->params[i] == mine.params[i];
         if (!same)
@@ -776,16 +798,18 @@ class Declarer {
   /// Type ids in preorder, from 1: a class and its subclasses are one range.
   void number_classes() {
     int64_t next = first_class_id(m_.name, m_.is_entry);  // unique in the project (class_ids.h)
+    // A subclass in another module has that module's ids (its own range: lower_class.cc's tid_ranges).
     std::function<void(Ty)> visit = [&](Ty t) {
       ClassInfo& c = *class_info(t);
       c.tid = next++;
-      for (Ty sub : c.subclasses) visit(sub);
+      for (Ty sub : c.subclasses)
+        if (class_info(sub)->owner == &m_) visit(sub);
       c.tid_end = next;
     };
     for (auto& [name, t] : m_.classes) m_.class_order.push_back(t);
     std::sort(m_.class_order.begin(), m_.class_order.end());
     for (Ty t : m_.class_order)
-      if (class_info(t)->base == Ty::Error) visit(t);
+      if (class_info(t)->base == Ty::Error || class_info(class_info(t)->base)->owner != &m_) visit(t);
   }
 
   /// A parameter's default: a constant of the parameter's type, evaluated

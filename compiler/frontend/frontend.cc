@@ -55,20 +55,38 @@ std::vector<std::unique_ptr<ModuleInfo>> check_all(const Project& project, Diagn
   const size_t n = project.modules.size();
   std::vector<std::unique_ptr<ModuleInfo>> mods(n);
   std::vector<DiagnosticEngine> found(n);
-  auto declare = [&](size_t i) {
+  auto declare_as = [&](size_t i, bool bases_ready) {
     const SourceModule& src = project.modules[i];
     auto m = std::make_unique<ModuleInfo>();
     m->name = src.name;
     m->path = src.path;
     m->is_entry = src.name == project.entry;
+    m->bases_ready = bases_ready;
+    found[i] = DiagnosticEngine();
     found[i].max_errors = found[i].max_errors_per_file = SIZE_MAX;  // the caps apply below, in order
     declare_module(*m, src.text, found[i]);
     mods[i] = std::move(m);
   };
+  auto declare = [&](size_t i) { declare_as(i, false); };
   if (each && n > 1) {
     (*each)(n, declare);
   } else {
     for (size_t i = 0; i < n; ++i) declare(i);
+  }
+  // A module deriving from another module's class is declared again, one at a time, once
+  // that module is (imported_classes.h); what still waits when none moves is a cycle, reported.
+  for (bool moved = true, last = false;;) {
+    std::vector<size_t> waiting;
+    for (size_t i = 0; i < n; ++i)
+      if (mods[i]->waits_for_bases) waiting.push_back(i);
+    if (waiting.empty() || last) break;
+    last = !moved;
+    moved = false;
+    for (size_t i : waiting) {
+      declare_as(i, true);
+      if (!mods[i]->waits_for_bases) moved = true;
+      else if (!last) found[i] = DiagnosticEngine();  // said only if it never settles
+    }
   }
   for (size_t i = 0; i < n; ++i) {
     const SourceModule& src = project.modules[i];
@@ -86,7 +104,15 @@ std::vector<std::unique_ptr<ModuleInfo>> check_all(const Project& project, Diagn
 /// Effects cross modules: iterates until no module's interface changes, then
 /// checks each module's effect claims (`@ppy.pure`) against them.
 void settle_effects(std::vector<std::unique_ptr<ModuleInfo>>& mods, ModuleInterfaces& all, DiagnosticEngine& diags) {
+  // Effects only grow: a round that adds none anywhere (methods of imported classes included) is the last.
+  auto count = [&] {
+    size_t n = 0;
+    for (auto& m : mods)
+      for (const FuncInfo& f : m->funcs) n += f.effects.size();
+    return n;
+  };
   for (bool changed = true; changed;) {
+    size_t before = count();
     changed = false;
     for (auto& m : mods) {
       propagate_effects(*m, all);
@@ -95,6 +121,7 @@ void settle_effects(std::vector<std::unique_ptr<ModuleInfo>>& mods, ModuleInterf
         if (all[m->name].functions[name].effects != sig.effects) changed = true;
       all[m->name] = std::move(i);
     }
+    if (count() != before) changed = true;
   }
   for (auto& m : mods) check_effect_claims(*m, all, diags);
 }

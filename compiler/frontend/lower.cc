@@ -4,6 +4,7 @@
 #include "lower.h"
 
 #include "callable.h"
+#include "imported_classes.h"
 #include "lowerer.h"
 #include "plugin_stub.h"
 #include "unions.h"
@@ -204,6 +205,21 @@ ir::Function* lower_function(const ModuleInfo& m, const FuncInfo& f, ir::Module&
   return raw;
 }
 
+void declare_foreign(ir::Module& mod, const std::string& module, const FuncInfo& f) {
+  if (mod.function(symbol_name(module, f.name))) return;
+  std::vector<ir::Param> params;
+  for (size_t i = 0; i < f.params.size(); ++i) params.push_back({ir_type(f.params[i]), {}, f.def->params[i].name});
+  std::vector<Type> results;
+  if (f.result != Ty::None) results.push_back(ir_type(f.result));
+  auto fn = std::make_unique<ir::Function>(symbol_name(module, f.name), std::move(params), std::move(results));
+  fn->set_visibility(ir::Visibility::Extern);
+  fn->attributes().set("ppy.external", true);
+  fn->attributes().set("ppy.qualname", module + "." + f.name);
+  fn->attributes().set("ppy.module", module);  // the qualname's module part has the class's name too
+  fn->attributes().set("ppy.effects", effects_attr(f.effects));
+  mod.add_function(std::move(fn));
+}
+
 std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfaces& all, const StubModules* stubs) {
   auto mod = std::make_unique<ir::Module>(m.name);
   for (const std::string& name : m.const_order) {
@@ -239,8 +255,11 @@ std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfa
   if (stubs) checking::copy_stub_functions(m, all, *stubs, *mod);  // plugins: inlinable stub bodies (lower_extern.cc)
   lowering::lower_value_entries(m, *mod);
   for (const std::string& q : m.externals) {
-    size_t dot = q.rfind('.');
-    std::string mn = q.substr(0, dot), fname = q.substr(dot + 1);
+    auto [mn, fname] = checking::split_callee(q, all);
+    if (const FuncInfo* f = checking::foreign_method(q, all)) {  // a method of an imported class
+      declare_foreign(*mod, mn, *f);
+      continue;
+    }
     auto mi = all.find(mn);
     if (mi == all.end()) continue;
     auto fi = mi->second.functions.find(fname);

@@ -22,6 +22,11 @@ using StubModules = std::map<std::string, const ModuleInfo*>;
 std::unique_ptr<ir::Module> lower_to_ir(const ModuleInfo& m, const ModuleInterfaces& all,
                                         const StubModules* stubs = nullptr);
 
+/// Declares function `f` of another module `module` in `mod` (an extern
+/// marked `ppy.external`, which the linker joins), unless `mod` has it: a
+/// method of an imported class (imported_classes.h).
+void declare_foreign(ir::Module& mod, const std::string& module, const FuncInfo& f);
+
 /// Lowers function `f` of module `m` into `mod` (its IR symbol and attributes
 /// are `m`'s), and answers it.
 ir::Function* lower_function(const ModuleInfo& m, const FuncInfo& f, ir::Module& mod, const ModuleInterfaces& all);

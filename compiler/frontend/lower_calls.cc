@@ -1,5 +1,7 @@
 // IR generation, calls: user functions, the builtins, math.*, and ppy.cuda / ppy.native.
+#include "imported_classes.h"
 #include "lowerer.h"
+#include "ppy/util/str_cat.h"
 
 namespace ppy::frontend::lowering {
 
@@ -38,7 +40,7 @@ Value* FunctionLowerer::user_call(const Expr& e) {
   args.resize(placed.size());
   for (auto& [i, v] : placed) args[static_cast<size_t>(i)] = v;
   // A static or class method of this module is the function `Class.m` (check_class_member.cc).
-  size_t dot = e.target.starts_with(m_.name + ".") ? m_.name.size() : e.target.rfind('.');
+  size_t dot = e.target.starts_with(m_.name + ".") ? m_.name.size() : checking::split_callee(e.target, all_).first.size();
   std::string sym = symbol_name(e.target.substr(0, dot), e.target.substr(dot + 1));
   // An argument takes its parameter's type (a value or None into an optional).
   std::vector<Ty> params = kernel_params(e.target.substr(0, dot), e.target.substr(dot + 1));
@@ -244,7 +246,10 @@ std::vector<Ty> FunctionLowerer::kernel_params(const std::string& mod, const std
   auto mi = all_.find(mod);
   if (mi == all_.end()) return out;
   auto fi = mi->second.functions.find(name);
-  if (fi == mi->second.functions.end()) return out;
+  if (fi == mi->second.functions.end()) {  // a static method of an imported class
+    if (const FuncInfo* f = checking::foreign_method(str_cat(mod, ".", name), all_)) out = f->params;
+    return out;
+  }
   for (auto& t : fi->second.param_types) out.push_back(ty_from_name(t));
   return out;
 }

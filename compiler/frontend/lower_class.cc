@@ -6,12 +6,36 @@
 #include "generic_classes.h"  // shown_name
 #include "exception_classes.h"
 #include "field_init.h"
+#include "imported_classes.h"
+#include "lower.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
 namespace ppy::frontend::lowering {
 
+void FunctionLowerer::note_layout(Ty cls) {
+  const ClassInfo& c = *class_info(cls);
+  if (!c.owner || c.owner == &m_) return;
+  // What this module's code took of another module's class (fields, type ids, the methods of its
+  // subtree): the module's `ppy.imported_classes`, part of its cache key (docs/cache.md).
+  std::string line;
+  std::function<void(Ty)> visit = [&](Ty t) {
+    const ClassInfo& k = *class_info(t);
+    str_append(line, k.module, ".", k.name, " [", k.tid, ",", k.tid_end, ")");
+    for (auto& [n, ft] : k.fields) str_append(line, " ", n, ":", ty_name(ft));
+    for (auto& [n, impl] : k.methods) str_append(line, " ", n, "@", ty_name(impl));
+    line += ";";
+    for (Ty sub : k.subclasses) visit(sub);
+  };
+  visit(cls);
+  line = "{" + line + "}";
+  std::string all;
+  if (const auto* a = mod_.attributes().get("ppy.imported_classes"); a && a->is<std::string>()) all = a->as_string();
+  if (all.find(line) == std::string::npos) mod_.attributes().set("ppy.imported_classes", all + line);
+}
+
 Value* FunctionLowerer::object_struct(Value* obj, Ty cls, Pos p) {
+  note_layout(cls);
   Type st = struct_type(cls);
   return emit("core.load", {cast(obj, Type::ptr(st), p)}, {st}, {}, p);
 }
@@ -66,6 +90,7 @@ Value* FunctionLowerer::repr_str(Value* v, Ty t, Pos p) {
 
 void FunctionLowerer::field_set(Value* obj, Ty cls, const std::string& name, Value* v, Pos p) {
   const ClassInfo& c = *class_info(cls);
+  note_layout(cls);
   Type st = struct_type(cls);
   Value* ptr = cast(obj, Type::ptr(st), p);
   Value* s = emit("core.load", {ptr}, {st}, {}, p);
@@ -98,20 +123,28 @@ std::vector<Value*> FunctionLowerer::placed_args(const Expr& e, const std::vecto
 }
 
 const FuncInfo& FunctionLowerer::method(Ty impl, const std::string& name) const {
-  return *m_.func(str_cat(ty_name(impl), ".", name));
+  const FuncInfo* f = checking::class_method(m_, impl, name);  // an imported class's, from its module (imported_classes.h)
+  if (const ModuleInfo& home = checking::owner_of(m_, impl); &home != &m_) foreign_[f] = home.name;
+  return *f;
 }
 
 Value* FunctionLowerer::call_method(const FuncInfo& f, Value* self, std::vector<Value*> args, Pos p) {
   args.insert(args.begin(), self);
   std::vector<Type> res;
   if (f.result != Ty::None) res.push_back(ir_type(f.result));
-  return emit("core.call", std::move(args), res, {{"callee", SymbolRef{symbol_name(m_.name, f.name)}}}, p);
+  std::string module = m_.name;
+  if (auto it = foreign_.find(&f); it != foreign_.end()) {  // a method of an imported class: external here
+    module = it->second;
+    declare_foreign(mod_, module, f);
+  }
+  return emit("core.call", std::move(args), res, {{"callee", SymbolRef{symbol_name(module, f.name)}}}, p);
 }
 
 Value* FunctionLowerer::construct(const Expr& e) {
   Pos p = e.pos;
   Ty cls = e.ty;
   const ClassInfo& c = *class_info(cls);
+  note_layout(cls);
   Type st = struct_type(cls);
   std::vector<Ty> params;
   const FuncInfo* init = nullptr;
@@ -142,6 +175,7 @@ Value* FunctionLowerer::method_call(const Expr& e) {
   Ty cls = callee.kids[0]->ty;
   const std::string& name = e.target;
   Value* self = expr(*callee.kids[0]);
+  note_layout(cls);
   const FuncInfo& first = method(class_info(cls)->methods.at(name), name);
   std::vector<Value*> args = placed_args(e, std::vector<Ty>(first.params.begin() + 1, first.params.end()));
   // The implementation each class of the subtree runs, by type id.
@@ -191,7 +225,11 @@ Value* FunctionLowerer::super_call(const Expr& e) {
     base_exception_init(e);
     return nullptr;
   }
-  const FuncInfo& f = *m_.func(e.target);
+  const ClassInfo* own = class_info(f_.params.empty() ? Ty::Error : f_.params[0]);  // self's class
+  const std::string name = e.target.substr(e.target.find('.') + 1);
+  const FuncInfo& f = own && own->base != Ty::Error && class_info(own->base)->methods.count(name)
+                          ? method(class_info(own->base)->methods.at(name), name)  // a base of another module's too
+                          : *m_.func(e.target);
   std::vector<Value*> args = placed_args(e, std::vector<Ty>(f.params.begin() + 1, f.params.end()));
   return call_method(f, load_local(f_.def->params[0].name, e.pos), std::move(args), e.pos);
 }
@@ -202,9 +240,17 @@ Value* FunctionLowerer::isinstance(const Expr& e) {
   Value* obj = expr(*e.kids[1]);
   if (is_subclass(cls, k)) return const_bool(true, p);
   if (!is_subclass(k, cls)) return const_bool(false, p);
-  const ClassInfo& kc = *class_info(k);
-  Value* tid = type_id(obj, cls, p);
-  return and_(cmp("ge", tid, const_i64(kc.tid, p), p), cmp("lt", tid, const_i64(kc.tid_end, p), p), p);
+  note_layout(k);
+  return tid_in(type_id(obj, cls, p), k, p);
+}
+
+Value* FunctionLowerer::tid_in(Value* tid, Ty k, Pos p) {
+  Value* r = nullptr;
+  for (auto [lo, hi] : checking::tid_ranges(k)) {  // subclasses of other modules have ranges of their own
+    Value* in = and_(cmp("ge", tid, const_i64(lo, p), p), cmp("lt", tid, const_i64(hi, p), p), p);
+    r = r ? or_(r, in, p) : in;
+  }
+  return r;
 }
 
 Value* FunctionLowerer::object_equal(Value* a, Ty at, Value* b, Ty bt, Pos p) {

@@ -16,7 +16,7 @@ void FunctionLowerer::check_field_set(Value* s, Ty cls, const std::string& name,
   cur_ = missing;
   // Python names the object's own class: a subclass's when it is one.
   Value* shown = str_literal(c.name, p);
-  if (c.tid_end > c.tid + 1) {
+  if (!c.subclasses.empty()) {
     Value* tid = emit("core.struct_extract", {s}, {Type::i64()}, {{"field", "__tid"}}, p);
     std::function<void(Ty)> visit = [&](Ty t) {
       for (Ty sub : class_info(t)->subclasses) {

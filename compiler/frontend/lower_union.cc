@@ -124,9 +124,7 @@ Value* FunctionLowerer::instance_test(Value* v, Ty t, Ty k, Pos p) {
   if (is_class(t) && is_class(k)) {
     if (is_subclass(t, k)) return const_bool(true, p);
     if (!is_subclass(k, t)) return const_bool(false, p);
-    const ClassInfo& kc = *class_info(k);
-    Value* tid = type_id(v, t, p);
-    return and_(cmp("ge", tid, const_i64(kc.tid, p), p), cmp("lt", tid, const_i64(kc.tid_end, p), p), p);
+    return tid_in(type_id(v, t, p), k, p);
   }
   return const_bool(isinstance_split(t, {k}).pass != Ty::Error, p);
 }

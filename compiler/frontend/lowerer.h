@@ -477,6 +477,11 @@ class FunctionLowerer {
   /// as its parameter's type.
   std::vector<Value*> placed_args(const Expr& e, const std::vector<Ty>& params);
   const FuncInfo& method(Ty impl, const std::string& name) const;
+  /// Records what the module's code takes of class `cls` of another module
+  /// (imported_classes.h) in the module's `ppy.imported_classes` attribute.
+  void note_layout(Ty cls);
+  /// Whether type id `tid` is of class `k` or a subclass (imported_classes.h's tid_ranges).
+  Value* tid_in(Value* tid, Ty k, Pos p);
   Value* call_method(const FuncInfo& f, Value* self, std::vector<Value*> args, Pos p);
   /// `C(args)`: a new object of C's size and type id, then its __init__ (a
   /// dataclass's fields stored at once).
@@ -571,6 +576,8 @@ class FunctionLowerer {
   /// The list a keyed call walks: a list, a table's keys, or `d.items()`'s pairs; `elem` its element type.
   Value* keyed_source(const Expr& a, Ty& elem, Pos p);
   std::set<std::string> cells_;  ///< locals whose slot holds a cell's handle
+  /// Methods of imported classes that `method` found, by their module (imported_classes.h).
+  mutable std::map<const FuncInfo*, std::string> foreign_;
 
   const ModuleInterfaces& all_;
   const ModuleInfo& m_;

@@ -401,8 +401,18 @@ StmtPtr Parser::try_stmt() {
       else
         names.push_back(cls.get());
       for (const Expr* n : names) {
-        if (n->kind != ExprKind::Name) unsupported(n->pos, "an except clause naming anything but exception classes");
-        h.classes.push_back(n->str);
+        std::string path;  // `errors.AppError`: a class of an imported module
+        for (const Expr* x = n; x; x = x->kind == ExprKind::Attribute ? x->kids[0].get() : nullptr) {
+          if (x->kind != ExprKind::Name && x->kind != ExprKind::Attribute) break;
+          path = path.empty() ? x->str : x->str + "." + path;
+          if (x->kind == ExprKind::Name) {
+            h.classes.push_back(path);
+            path.clear();
+            break;
+          }
+        }
+        if (!path.empty() || (n->kind != ExprKind::Name && n->kind != ExprKind::Attribute))
+          unsupported(n->pos, "an except clause naming anything but exception classes");
       }
       if (accept_kw("as")) {
         h.name_pos = cur().pos;

@@ -8,6 +8,7 @@
 
 #include "checker_internal.h"
 #include "generics.h"
+#include "imported_classes.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -94,10 +95,12 @@ std::optional<Ty> named_type(const ModuleInfo& m, const std::map<std::string, Ty
     if (auto it = m.classes.find(bound_text(a, args)); it != m.classes.end()) return it->second;
     return std::nullopt;
   }
+  if (a.kind == ExprKind::Attribute) return imported_class(m, a);  // `shapes.Circle` (imported_classes.h)
   if (a.kind != ExprKind::Name && a.kind != ExprKind::Str) return std::nullopt;
   if (auto it = args.find(a.str); it != args.end()) return it->second;
   if (auto it = m.type_aliases.find(a.str); it != m.type_aliases.end()) return it->second;
-  return std::nullopt;
+  if (auto it = m.classes.find(a.str); it != m.classes.end()) return it->second;
+  return imported_class(m, a);  // `Circle` of `from shapes import Circle`
 }
 
 bool names_any(const Expr& a, const std::vector<std::string>& params) {

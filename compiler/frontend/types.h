@@ -12,6 +12,8 @@
 
 namespace ppy::frontend {
 
+struct ModuleInfo;
+
 /// The type of the value `None` (a literal, or what a `T | None` may hold).
 Ty none_value();
 /// `tuple[e0, e1, ...]`.
@@ -64,6 +66,9 @@ bool assignable(Ty from, Ty to);
 /// IR.
 struct ClassInfo {
   std::string module, name;
+  /// The module that declares the class, where its methods, defaults and
+  /// constants live (issue 32: another module may import the class).
+  ModuleInfo* owner = nullptr;
   Ty ty = Ty::Error;
   Ty base = Ty::Error;  ///< the base class, Error when none
   bool dataclass = false;

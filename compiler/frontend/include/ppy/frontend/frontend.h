@@ -54,6 +54,9 @@ struct ModuleInterface {
   std::string name;
   std::map<std::string, FuncSignature> functions;
   std::map<std::string, ConstantValue> constants;
+  /// Its classes' names, which other modules may import (issue 32): their
+  /// methods stay the module's, reached through the class.
+  std::vector<std::string> classes;
   /// Project modules it may import, in order (docs/runtime.md, "Module-level code").
   std::vector<std::string> imports;
 };
