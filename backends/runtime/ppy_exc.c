@@ -261,7 +261,9 @@ PPY_RT_API ppy_str* ppy_exc_args(void) {
   ppy_rt_last_error(&name, &message);
   if (ppy_exc_args_kept[2] && ppy_exc_same(ppy_exc_args_kept[1], message) && ppy_exc_same(ppy_exc_args_kept[0], name))
     return (ppy_str*)ppy_exc_args_kept[2];
-  return ppy_str_literal("", 0);
+  static ppy_str* none; /* made once: every catch asks (static: the collector keeps it) */
+  if (!none) none = ppy_str_literal("", 0);
+  return none;
 }
 
 #endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */
