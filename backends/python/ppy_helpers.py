@@ -75,9 +75,6 @@ _ppy_caught = [None]  # the exception the innermost try body raised
 def _ppy_exc(name, msg):
     """The builtin exception `name` with message `msg` (a KeyError's message is its key's repr)."""
     import builtins
-    caught = _ppy_caught[0]
-    if caught is not None and type(caught).__name__ == name and str(caught) == msg:
-        return caught  # raised again (a finally, no handler matched): the object itself, as Python does
     if "." in name:  # a module's exception (dataclasses.FrozenInstanceError), matched by its full name
         import importlib
         module, _, short = name.rpartition(".")
@@ -91,6 +88,23 @@ def _ppy_exc(name, msg):
     if name == "SystemExit":  # raised again: its code as sys.exit gave it (an int's text back to the int)
         return cls(int(msg)) if msg.lstrip("-").isdigit() else cls(msg or None)
     return cls(msg) if msg else cls()
+
+
+def _ppy_exc_args(name, msg, args):
+    """ppy_exc_raise_args: the builtin exception `name` made from the args whose tuple's repr is `args`."""
+    import ast
+    import builtins
+    try:
+        values = ast.literal_eval(args)
+    except (ValueError, SyntaxError):  # a float's inf or nan: its message alone
+        return _ppy_exc(name, msg)
+    return getattr(builtins, name)(*values)
+
+
+def _ppy_exc_args_of():
+    """ppy_exc_args: the repr of the caught builtin exception's args tuple ('' for an exception class's)."""
+    caught = _ppy_caught[0]
+    return '' if getattr(caught, 'ppy_obj', None) is not None else repr(caught.args)
 
 
 def _ppy_exc_matches(name, classes):
@@ -108,6 +122,9 @@ def _ppy_exc_obj(classes, msg, obj):
     it, the builtin one last) with `str()` `msg`; a builtin exception again when `obj` is None."""
     names = classes.split()
     if obj is None:
+        caught = _ppy_caught[0]
+        if caught is not None and getattr(caught, 'ppy_classes', type(caught).__name__) == classes and str(caught) == msg:
+            return caught  # raised again (a finally, no handler matched): the object itself, as Python does
         return _ppy_exc(names[0], msg)
     cls = _ppy_exc_classes_made.get(classes)
     if cls is None:

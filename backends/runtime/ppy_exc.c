@@ -10,7 +10,10 @@
  * state, which the collector scans. */
 static void ppy_exc_give(const ppy_str* name, const ppy_str* message, const ppy_str* classes);
 
+static const ppy_str* ppy_exc_args_kept[3]; /* name, message, args: ppy_exc_args below */
+
 PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise(const ppy_str* name, const ppy_str* message) {
+  ppy_exc_args_kept[2] = NULL; /* its args are what its name and message tell */
   ppy_exc_give(name, message, name);
   ppy_rt_raise(PPY_STR_BYTES(name), PPY_STR_BYTES(message));
 }
@@ -219,6 +222,48 @@ PPY_RT_API ppy_str* ppy_exc_classes(void) {
 PPY_RT_API void ppy_exc_set_object(void* object, const char* classes) {
   ppy_rt_set_object(object, "");  /* reachable from the runtime's state while the copy is made */
   ppy_rt_set_object(object, PPY_STR_BYTES(ppy_str_of_c(classes)));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The args of a builtin exception (issue 32)                                 */
+
+/* `raise ValueError(1, 2)`, `raise ValueError(3)`: the repr of the args tuple
+ * a raise of compiled code gave, whose str() alone the message cannot tell
+ * back (`3` and `'3'`), kept with the name and message it was raised with.
+ * ppy_exc_args answers it while the exception caught has that name and
+ * message (by their bytes: the interpreter catches a copy, ppy_exc_set), and
+ * "" otherwise: repr(e) is then made from the name and message as before, so
+ * a raise of one str (the common one) keeps nothing and a catch allocates
+ * nothing. Static (declared above ppy_exc_raise, which forgets them), so the
+ * collector keeps them. */
+static int ppy_exc_same(const ppy_str* s, const char* bytes) {
+  return s && bytes && (PPY_STR_BYTES(s) == bytes || strcmp(PPY_STR_BYTES(s), bytes) == 0);
+}
+
+/** Keeps `args` (the repr of the args tuple) for the exception `name` with `message`. */
+PPY_RT_API void ppy_exc_keep_args(const ppy_str* name, const ppy_str* message, const ppy_str* args) {
+  if (!args || args->len == 0) return;
+  ppy_exc_args_kept[0] = name;
+  ppy_exc_args_kept[1] = message;
+  ppy_exc_args_kept[2] = args;
+}
+
+/** `raise NAME(args...)` whose args' repr is `args` (`(1, 2)`, `(3,)`). */
+PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise_args(const ppy_str* name, const ppy_str* message, const ppy_str* args) {
+  ppy_exc_give(name, message, name);
+  ppy_exc_keep_args(name, message, args);
+  ppy_rt_raise(PPY_STR_BYTES(name), PPY_STR_BYTES(message));
+}
+
+/** The repr of the caught exception's args tuple as its raise gave it, or "". */
+PPY_RT_API ppy_str* ppy_exc_args(void) {
+  const char *name, *message;
+  ppy_rt_last_error(&name, &message);
+  if (ppy_exc_args_kept[2] && ppy_exc_same(ppy_exc_args_kept[1], message) && ppy_exc_same(ppy_exc_args_kept[0], name))
+    return (ppy_str*)ppy_exc_args_kept[2];
+  static ppy_str* none; /* made once: every catch asks (static: the collector keeps it) */
+  if (!none) none = ppy_str_literal("", 0);
+  return none;
 }
 
 #endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */

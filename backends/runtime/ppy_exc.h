@@ -27,10 +27,14 @@ PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise_object(const ppy_str* classes, con
 PPY_RT_API void* ppy_exc_object(void);
 PPY_RT_API ppy_str* ppy_exc_classes(void);
 PPY_RT_API void ppy_exc_set_object(void* object, const char* classes);
+PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise_args(const ppy_str* name, const ppy_str* message, const ppy_str* args);
+PPY_RT_API void ppy_exc_keep_args(const ppy_str* name, const ppy_str* message, const ppy_str* args);
+PPY_RT_API ppy_str* ppy_exc_args(void);
 
 /** The exception functions compiled code may call (part of PPY_STR_SYMBOLS). */
 #define PPY_EXC_SYMBOLS(X) X(ppy_exc_raise) X(ppy_exc_name) X(ppy_exc_message) X(ppy_exc_matches) X(ppy_exc_set) \
-  X(ppy_exc_raise_object) X(ppy_exc_object) X(ppy_exc_classes) X(ppy_exc_set_object)
+  X(ppy_exc_raise_object) X(ppy_exc_object) X(ppy_exc_classes) X(ppy_exc_set_object) X(ppy_exc_raise_args) \
+  X(ppy_exc_keep_args) X(ppy_exc_args)
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,9 @@
 //               (e.__argv[0], int(e.__argv[1]), ...)   (each read back from its str();
 //               e.__args in place of e.__argv[0] while e.__argraw: one str argument, kept as given)
 //   e.args      of a builtin exception:  (str(e),)
-//   repr(e)     of a builtin exception:  f"{type(e).__name__}()" if str(e) == "" else
+//   repr(e)     of a builtin exception:  the name, then the repr of the args tuple its raise kept
+//               (ppy_exc_args: `(3,)` read as `(3)`, `(1, 2)`) where it kept one, else
+//               f"{type(e).__name__}()" if str(e) == "" else
 //               type(e).__name__ + "(" + (str(e) if KeyError else repr(str(e))) + ")"
 #include "body_checker.h"
 #include "exception_args.h"
@@ -139,6 +141,34 @@ Ty BodyChecker::exception_repr(Expr& e) {
   ExprPtr full = cat(cat(cat(name(), str_lit("(", p)), std::move(arg)), str_lit(")", p));
   ExprPtr out = build::if_exp(compare_of(call1("str", build::clone(x), p), "==", str_lit("", p), p),
                               cat(name(), str_lit("()", p)), std::move(full), p);
+  // The repr of the args tuple its raise kept (ppy_exc_args): `(3,)` is `Name(3)`, `(1, 2)` `Name(1, 2)`.
+  auto args = [&] {
+    std::vector<ExprPtr> k;
+    k.push_back(build::clone(x));
+    ExprPtr a = build::with_kids(ExprKind::Attribute, p, std::move(k), "__ppy_args");
+    a->target = "exc.args";
+    return a;
+  };
+  std::vector<ExprPtr> ends;
+  ends.push_back(str_lit(",)", p));
+  ExprPtr one = build::call(build::with_kids(ExprKind::Attribute, p,
+                                             [&] {
+                                               std::vector<ExprPtr> k;
+                                               k.push_back(args());
+                                               return k;
+                                             }(),
+                                             "endswith"),
+                            std::move(ends), p);
+  std::vector<ExprPtr> cut;  // `args[:-2]`: the one arg without its `,)`
+  cut.push_back(build::int_lit(-2, p));
+  ExprPtr upto = build::with_kids(ExprKind::Slice, p, std::move(cut));
+  upto->ival = 2;
+  std::vector<ExprPtr> sub;
+  sub.push_back(args());
+  sub.push_back(std::move(upto));
+  ExprPtr kept = build::if_exp(std::move(one), cat(build::with_kids(ExprKind::Subscript, p, std::move(sub)), str_lit(")", p)),
+                               args(), p);
+  out = build::if_exp(compare_of(args(), "==", str_lit("", p), p), std::move(out), cat(name(), std::move(kept)), p);
   e = std::move(*out);
   return value(e, Ty::Error);
 }

@@ -421,17 +421,19 @@ void BodyChecker::raise_stmt(Stmt& s) {
   cls->ref = Ref::Builtin;
   cls->target = cls->str;
   if (v.kind != ExprKind::Call) return;
-  if (!v.keywords.empty() || v.kids.size() > 2) {
-    error(v.pos, "E1010", str_cat(cls->str, "() with more than one argument is outside the ppy subset"));
+  if (!v.keywords.empty() || (cls->str == "SystemExit" && v.kids.size() > 2)) {
+    error(v.pos, "E1010",
+          str_cat(cls->str, v.keywords.empty() ? "() with more than one argument" : "() with keyword arguments",
+                  " is outside the ppy subset"));
     return;
   }
-  if (v.kids.size() == 2) {
+  for (size_t i = 1; i < v.kids.size(); ++i) {  // its args (issue 32: several, as e.args keeps them)
     flow_.reachable = true;
-    Ty t = value(*v.kids[1], Ty::Error);
+    Ty t = value(*v.kids[i], Ty::Error);
     flow_.reachable = false;
     if (t != Ty::Error && t != Ty::Str && t != Ty::Int && t != Ty::Float && t != Ty::Bool)
-      error(v.kids[1]->pos, "E1010",
-            str_cat("an exception message of type ", ty_name(t), " is outside the ppy subset"));
+      error(v.kids[i]->pos, "E1010",
+            str_cat("an exception argument of type ", ty_name(t), " is outside the ppy subset"));
   }
 }
 

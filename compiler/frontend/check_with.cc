@@ -17,7 +17,7 @@
 //       body
 //   except BaseException:
 //       _ppy_withok = False
-//       if not _ppy_withm.__exit__(False, False, False):   (an `__exit__` -> None:
+//       if not _ppy_withm.__exit__(True, True, False):     (an `__exit__` -> None:
 //           raise                                           the call, then `raise`)
 //   finally:
 //       if _ppy_withok:
@@ -25,8 +25,9 @@
 //
 // so `__exit__` runs once however the body ends (an exception, a return, a
 // break), and an exception goes on unless it returns True. `__exit__`'s three
-// parameters are not read by its body (prepare_exit_methods below makes them
-// bools; the arguments are placeholders).
+// parameters are not read by its body, or `exc_type` and `exc` only tested for
+// None (exit_arguments.h; prepare_exit_methods below makes them bools: True
+// while an exception passes).
 #include <cstddef>
 #include <iterator>
 
@@ -93,10 +94,10 @@ ExprPtr method_of(const std::string& m, const char* name, std::vector<ExprPtr> a
   return build::call(build::with_kids(ExprKind::Attribute, p, std::move(kids), name), std::move(args), p);
 }
 
-/// `m.__exit__(raised, False, False)`: `raised` is what an `exc_type` read as a bool gets.
+/// `m.__exit__(raised, raised, False)`: `raised` is what an `exc_type` or `exc` read as a bool gets.
 ExprPtr exit_of(const std::string& m, Pos p, bool raised = false) {
   std::vector<ExprPtr> args;
-  for (int i = 0; i < 3; ++i) args.push_back(build::bool_lit(i == 0 && raised, p));
+  for (int i = 0; i < 3; ++i) args.push_back(build::bool_lit(i < 2 && raised, p));
   return method_of(m, "__exit__", std::move(args), p);
 }
 
@@ -125,11 +126,11 @@ void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i) {
   exit_fn = class_method(m_, c.methods["__exit__"], "__exit__");  // an imported class's too (imported_classes.h)
   Ty result = exit_fn ? exit_fn->result : Ty::Error;
   bool unread = exit_fn && exit_fn->def && exit_fn->params.size() == 4;
-  // issue 32: an `exc_type` tested for None (exit_arguments.h) is read as a bool.
-  bool type_as_bool =
-      unread && exit_fn->def->params[1].annotation && exit_fn->def->params[1].annotation->ival == kExitTypeAsBool;
-  for (size_t k = type_as_bool ? 2 : 1; unread && k < 4; ++k)
-    unread = !reads_name(exit_fn->def->body, exit_fn->def->params[k].name);
+  // issue 32: an `exc_type` or `exc` tested for None (exit_arguments.h) is read as a bool.
+  for (size_t k = 1; unread && k < 4; ++k) {
+    const Param& q = exit_fn->def->params[k];
+    if (!(q.annotation && q.annotation->ival == kExitTypeAsBool)) unread = !reads_name(exit_fn->def->body, q.name);
+  }
   if (exit_fn && !unread) {
     error(enter.value->kids[1]->pos, "E1010",
           str_cat(c.name,

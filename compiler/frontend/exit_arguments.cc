@@ -1,4 +1,4 @@
-// `__exit__`'s `exc_type` as a bool (exit_arguments.h).
+// `__exit__`'s `exc_type` and `exc` as a bool (exit_arguments.h).
 #include "exit_arguments.h"
 
 #include "expr_build.h"
@@ -87,13 +87,22 @@ bool reads(const std::vector<StmtPtr>& body, const std::string& n) {
 }  // namespace
 
 bool exit_type_as_bool(FuncDef& f) {
-  if (f.params.size() != 4 || reads(f.body, f.params[2].name) || reads(f.body, f.params[3].name)) return false;
-  const std::string& n = f.params[1].name;
-  if (!reads(f.body, n)) return false;
-  // A body left half-rewritten still reads `exc_type` as written: refused at the `with` as before.
-  if (!rewrite(f.body, n)) return false;
-  for (size_t i = 1; i < 4; ++i) f.params[i].annotation = build::name("bool", f.params[i].pos);
-  f.params[1].annotation->ival = kExitTypeAsBool;
+  if (f.params.size() != 4 || reads(f.body, f.params[3].name)) return false;
+  // `exc_type` and `exc` are both None exactly when the body did not raise: each may be
+  // tested for None (issue 32), and check_with.cc passes both the same bool.
+  bool any = false;
+  for (size_t i = 1; i < 3; ++i) {
+    const std::string& n = f.params[i].name;
+    if (!reads(f.body, n)) continue;
+    // A body left half-rewritten still reads the name as written: refused at the `with` as before.
+    if (!rewrite(f.body, n)) return false;
+    any = true;
+  }
+  if (!any) return false;
+  for (size_t i = 1; i < 4; ++i) {
+    f.params[i].annotation = build::name("bool", f.params[i].pos);
+    if (i < 3) f.params[i].annotation->ival = kExitTypeAsBool;
+  }
   return true;
 }
 

@@ -10,12 +10,12 @@
 
 namespace ppy::frontend {
 
-/// The marker (in the annotation's `ival`) of an `exc_type` rewritten as a bool.
+/// The marker (in the annotation's `ival`) of an `exc_type` or `exc` rewritten as a bool.
 inline constexpr int64_t kExitTypeAsBool = 0x65786974;
 
 /// Rewrites `f` (an `__exit__` of four parameters whose body reads only
-/// `exc_type`, and only as above) and annotates its three parameters as bools,
-/// `exc_type`'s with the marker; false (nothing changed) otherwise.
+/// `exc_type` and `exc`, and only as above) and annotates its three parameters
+/// as bools, `exc_type`'s and `exc`'s with the marker; false otherwise.
 bool exit_type_as_bool(FuncDef& f);
 
 }  // namespace ppy::frontend

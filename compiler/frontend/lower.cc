@@ -57,8 +57,9 @@ Type ir_type(Ty t) {
     case Ty::Str:
       return str_type();
     case Ty::Exc:
-      // (class name, message, instance of an exception class or null, classes: ppy_exc_classes)
-      return Type::tuple({str_type(), str_type(), str_type(), str_type()});
+      // (class name, message, instance of an exception class or null, classes: ppy_exc_classes,
+      // the repr of a builtin one's args tuple or "": ppy_exc_args)
+      return Type::tuple({str_type(), str_type(), str_type(), str_type(), str_type()});
     case Ty::File:  // io (issue 33): a stream's handle
       return str_type();
     default:

@@ -108,10 +108,13 @@ Value* FunctionLowerer::caught(Pos p) {
   Value* msg = rt("ppy_exc_message", {}, str_type(), p);
   Value* obj = rt("ppy_exc_object", {}, str_type(), p);
   Value* classes = rt("ppy_exc_classes", {}, str_type(), p);
-  return emit("core.tuple_make", {name, msg, obj, classes}, {ir_type(Ty::Exc)}, {}, p);
+  Value* args = rt("ppy_exc_args", {}, str_type(), p);
+  return emit("core.tuple_make", {name, msg, obj, classes, args}, {ir_type(Ty::Exc)}, {}, p);
 }
 
 void FunctionLowerer::raise_exc(Value* exc, Pos p) {
+  // Raised again: its args as they were (a builtin's classes are its name).
+  call_extern("ppy_exc_keep_args", {extract(exc, 3, p), extract(exc, 1, p), extract(exc, 4, p)}, p);
   call_extern("ppy_exc_raise_object", {extract(exc, 3, p), extract(exc, 1, p), extract(exc, 2, p)}, p);
   emit("core.unreachable", {}, {}, {}, p);
 }
@@ -134,17 +137,36 @@ void FunctionLowerer::raise_stmt(const Stmt& s) {
     return;
   }
   if (cls.str == "SystemExit") return raise_system_exit(v, p);  // io (issue 33)
-  Value* msg;
-  if (v.kind == ExprKind::Call && v.kids.size() == 2) {
+  auto cat = [&](Value* a, Value* b) { return rt("ppy_str_concat", {a, b}, str_type(), p); };
+  Value* msg = str_literal("", p);
+  // The repr of the args tuple, where the name and message do not tell it (ppy_exc_args, issue 32).
+  Value* args = nullptr;
+  size_t n = v.kind == ExprKind::Call ? v.kids.size() - 1 : 0;
+  if (n == 1) {
     const Expr& a = *v.kids[1];
-    msg = str_of(expr(a), a.ty, p);
+    Value* x = expr(a);
+    msg = str_of(x, a.ty, p);
     // str() of a KeyError is the repr of its key, as Python has it.
-    if (cls.str == "KeyError" && a.ty == Ty::Str) msg = rt("ppy_str_repr", {msg}, str_type(), p);
-  } else {
-    msg = str_literal("", p);
+    if (cls.str == "KeyError" && a.ty == Ty::Str)
+      msg = rt("ppy_str_repr", {msg}, str_type(), p);
+    else if (a.ty != Ty::Str)  // `(3,)`, where the message alone reads as `('3',)`
+      args = cat(cat(str_literal("(", p), repr_of(x, a.ty, p)), str_literal(",)", p));
+    else if (a.kind == ExprKind::Str && a.str.empty())  // `('',)`, where an empty message reads as `()`
+      args = str_literal("('',)", p);
+  } else if (n > 1) {  // str() of an exception of several args is their tuple's repr
+    args = str_literal("(", p);
+    for (size_t i = 1; i <= n; ++i) {
+      if (i > 1) args = cat(args, str_literal(", ", p));
+      args = cat(args, repr_of(expr(*v.kids[i]), v.kids[i]->ty, p));
+    }
+    msg = args = cat(args, str_literal(")", p));
   }
   if (s.annotation && s.annotation->kind != ExprKind::NoneLit) expr(*s.annotation);  // the cause: evaluated only
-  call_extern("ppy_exc_raise", {str_literal(runtime_exception_name(cls.str), p), msg}, p);
+  Value* name = str_literal(runtime_exception_name(cls.str), p);
+  if (args)
+    call_extern("ppy_exc_raise_args", {name, msg, args}, p);
+  else
+    call_extern("ppy_exc_raise", {name, msg}, p);
   emit("core.unreachable", {}, {}, {}, p);
 }
 

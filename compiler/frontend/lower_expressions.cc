@@ -33,6 +33,7 @@ Value* FunctionLowerer::expr(const Expr& e) {
       if (e.ref == Ref::Sys) return sys_value(e);  // io (issue 33)
       if (e.kind == ExprKind::Attribute && e.ref == Ref::Method) return bound_method(e);     // `obj.m`, not called
       if (e.kind == ExprKind::Attribute && e.target == "exc.__name__") return extract(expr(*e.kids[0]), 0, p);  // check_type_name.cc
+      if (e.kind == ExprKind::Attribute && e.target == "exc.args") return extract(expr(*e.kids[0]), 4, p);  // its args' repr
       if (e.kind == ExprKind::Attribute && e.ref != Ref::Const && is_class(e.kids[0]->ty))
         return field_get(expr(*e.kids[0]), e.kids[0]->ty, e.str, p);
       if (e.ref == Ref::Const) {

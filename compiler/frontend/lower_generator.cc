@@ -45,7 +45,7 @@ Type FunctionLowerer::frame_type() const {
 Value* FunctionLowerer::frame_zero(Ty t, Pos p) {
   if (t == Ty::Exc) {  // an except clause's exception (the walker of iter_protocol.h catches StopIteration)
     Value* none = rt("ppy_obj_null", {}, str_type(), p);
-    return emit("core.tuple_make", {none, none, none, none}, {ir_type(Ty::Exc)}, {}, p);
+    return emit("core.tuple_make", {none, none, none, none, none}, {ir_type(Ty::Exc)}, {}, p);
   }
   if (is_class(t) || is_iterator(t) || is_dict(t) || is_set(t) || t == Ty::File)
     return rt("ppy_obj_null", {}, ir_type(t), p);
