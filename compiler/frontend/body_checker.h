@@ -398,8 +398,15 @@ class BodyChecker {
   // --- `with` over an object (issue 32: check_with.cc) ---
   /// When `body[i]` begins a `with` item (parser_with.cc) over an object with
   /// `__enter__` / `__exit__`, rewrites it and its try statement into PEP 343's
-  /// calls (the statements replace them in `body`, unchecked).
-  void with_object(std::vector<StmtPtr>& body, size_t i);
+  /// calls (the statements replace them in `body`, unchecked). In a `generator`, a close at a
+  /// yield of the body gives `__exit__` a true `exc_type`, as python3's GeneratorExit does.
+  void with_object(std::vector<StmtPtr>& body, size_t i, bool generator = false);
+  /// Generators: rewrites each `with` over an object in `body` (nested suites too) before the
+  /// generator's tries are split at their yields (generator_try.h), which would hide the
+  /// `with`'s shape; only one whose manager the checker can type before the body's locals are
+  /// (a constructor call of parameters and constants, a parameter), the others are left as
+  /// they are (refused).
+  void with_objects_in_generator(std::vector<StmtPtr>& body);
   // --- type(x).__name__ and type(x) is C (issue 32: check_type_name.cc) ---
   /// `type(x).__name__` rewritten to a str constant or isinstance() tests and
   /// checked; nullopt when `e` is another attribute.

@@ -73,7 +73,10 @@ Ty BodyChecker::sys_call(Expr& e, const std::string& n) {
     Ty t = value(*e.kids[1], Ty::Error);
     if (t == Ty::File || t == Ty::Error) return t;
     error(e.kids[1]->pos, "E1010",
-          str_cat("a with statement over ", ty_name(t), " is outside the ppy subset (it takes a file: open(...))"));
+          str_cat("a with statement over ", ty_name(t), " is outside the ppy subset (",
+                  is_class(t) && is_iterator(f_.result)  // check_with.cc's with_objects_in_generator
+                      ? "in a generator, its manager is a constructor call or a parameter)"
+                      : "it takes a file: open(...))"));
     return Ty::Error;
   }
   effect("io");

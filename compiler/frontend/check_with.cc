@@ -29,12 +29,15 @@
 // None (exit_arguments.h; prepare_exit_methods below makes them bools: True
 // while an exception passes).
 #include <cstddef>
+#include <functional>
 #include <iterator>
 
 #include "body_checker.h"
 #include "exit_arguments.h"
-#include "imported_classes.h"
 #include "expr_build.h"
+#include "generator_close.h"
+#include "generator_try.h"
+#include "imported_classes.h"
 #include "object_list_helpers.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -94,16 +97,18 @@ ExprPtr method_of(const std::string& m, const char* name, std::vector<ExprPtr> a
   return build::call(build::with_kids(ExprKind::Attribute, p, std::move(kids), name), std::move(args), p);
 }
 
-/// `m.__exit__(raised, raised, False)`: `raised` is what an `exc_type` or `exc` read as a bool gets.
-ExprPtr exit_of(const std::string& m, Pos p, bool raised = false) {
+/// `m.__exit__(raised, raised, False)`: `raised` is what an `exc_type` or `exc` read as a bool
+/// gets; a generator's close passes its closing flag there instead (python3's GeneratorExit).
+ExprPtr exit_of(const std::string& m, Pos p, bool raised = false, const char* raised_flag = nullptr) {
   std::vector<ExprPtr> args;
-  for (int i = 0; i < 3; ++i) args.push_back(build::bool_lit(i < 2 && raised, p));
+  for (int i = 0; i < 3; ++i)
+    args.push_back(i < 2 && raised_flag ? build::name(raised_flag, p) : build::bool_lit(i < 2 && raised, p));
   return method_of(m, "__exit__", std::move(args), p);
 }
 
 }  // namespace
 
-void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i) {
+void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i, bool generator) {
   if (i + 1 >= body.size()) return;
   Stmt& enter = *body[i];
   Stmt& guarded = *body[i + 1];
@@ -176,13 +181,42 @@ void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i) {
   t_stmt->handlers.push_back(std::move(h));
   StmtPtr normal = build::stmt(StmtKind::If, p);
   normal->value = build::name(ok, p);
-  normal->body.push_back(build::expr_stmt(exit_of(mgr, p), p));
+  // In a generator, a close() at a yield of the body leaves it by a return (generator_close.h).
+  const char* closing = generator && yields_in(t_stmt->body) ? kGeneratorClosing : nullptr;
+  normal->body.push_back(build::expr_stmt(exit_of(mgr, p, false, closing), p));
   t_stmt->finalbody.push_back(std::move(normal));
   out.push_back(std::move(t_stmt));
   collect_locals(out);
   body.erase(body.begin() + static_cast<std::ptrdiff_t>(i), body.begin() + static_cast<std::ptrdiff_t>(i) + 2);
   body.insert(body.begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(out.begin()),
               std::make_move_iterator(out.end()));
+}
+
+void BodyChecker::with_objects_in_generator(std::vector<StmtPtr>& body) {
+  // Names known before the body's locals: parameters and the module's names.
+  std::function<bool(const Expr&)> typed_early = [&](const Expr& e) {
+    if (e.kind == ExprKind::Name && !types_.count(e.str) && !m_.classes.count(e.str) && !m_.consts.count(e.str) &&
+        !m_.func_index.count(e.str) && !m_.bindings.count(e.str))
+      return false;
+    if (e.kind == ExprKind::Lambda || e.kind == ExprKind::ListComp || e.kind == ExprKind::DictComp ||
+        e.kind == ExprKind::SetComp)
+      return false;  // names of their own
+    for (auto& k : e.kids)
+      if (k && !typed_early(*k)) return false;
+    for (auto& k : e.keywords)
+      if (k.value && !typed_early(*k.value)) return false;
+    return true;
+  };
+  for (size_t i = 0; i < body.size(); ++i) {
+    Stmt& s = *body[i];
+    if (s.kind == StmtKind::Assign && s.value && s.value->kind == ExprKind::Call && s.value->kids.size() == 2 &&
+        s.value->kids[0]->kind == ExprKind::Name && s.value->kids[0]->str == "__ppy_with__" &&
+        typed_early(*s.value->kids[1]))
+      with_object(body, i, true);  // the manager's statements (the with's try among them) replace body[i]
+    Stmt& t = *body[i];
+    for (auto* b : {&t.body, &t.orelse, &t.finalbody}) with_objects_in_generator(*b);
+    for (auto& h : t.handlers) with_objects_in_generator(h.body);
+  }
 }
 
 }  // namespace checking

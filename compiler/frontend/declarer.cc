@@ -8,6 +8,7 @@
 #include "checker.h"
 #include "dunder_methods.h"
 #include "builtin_exceptions.h"
+#include "class_field_annotations.h"
 #include "class_ids.h"
 #include "exception_classes.h"
 #include "iter_protocol.h"
@@ -711,6 +712,10 @@ class Declarer {
         case StmtKind::Assign:
         case StmtKind::AnnAssign:
           if (!c.dataclass && class_constant(c, *b)) continue;  // `MAX = 10`: read as Class.MAX or self.MAX
+          if (const std::string* n = c.dataclass ? nullptr : bare_field_annotation(*b)) {  // `name: str`
+            add_field(c, *n, annotation_type(b->annotation.get(), false, str_cat("field '", *n, "'")), b->pos);
+            continue;
+          }
           if (b->kind == StmtKind::Assign) break;
           if (c.dataclass && b->targets.size() == 1 && b->targets[0]->kind == ExprKind::Name) {
             const std::string& n = b->targets[0]->str;
