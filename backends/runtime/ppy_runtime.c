@@ -138,10 +138,12 @@ PPY_RT_API void ppy_rt_set_exit(int status, int prints) {
 /** Reports an exception nothing caught, as python3 does, and answers the exit
  * status: `<Name>: <message>` on stderr and 1, or for SystemExit the status
  * sys.exit asked for, its message on stderr only for `sys.exit("message")`.
- * Then stdout is flushed: python3 writes the report first and flushes stdout
- * as it exits, which a pipe holding both shows. */
+ * Stdout is flushed first, as python3 flushes sys.stdout before it writes the
+ * report (a pipe holding both shows the output, then the report). */
 PPY_RT_API int ppy_rt_uncaught(const char* name, const char* message) {
   int status = 1;
+  ppy_rt_flush();
+  if (!ppy_rt_state.err) fflush(stdout);
   if (strcmp(name, "SystemExit") == 0) {
     if (ppy_rt_state.exit_prints && message) {
       ppy_rt_write_err(message, strlen(message));
@@ -157,8 +159,6 @@ PPY_RT_API int ppy_rt_uncaught(const char* name, const char* message) {
     }
     ppy_rt_write_err("\n", 1);
   }
-  ppy_rt_flush();
-  if (!ppy_rt_state.err) fflush(stdout);
   return status;
 }
 

@@ -13,14 +13,14 @@ namespace ppy::driver {
 namespace {
 
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
-                             const std::vector<std::string>& env = {}) {
+                             const std::vector<std::string>& env = {}, const std::filesystem::path& program = {}) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
   if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  ::execvp(args[0], args.data());
+  ::execvp(program.empty() ? args[0] : program.c_str(), args.data());
   ::_exit(127);
 }
 
@@ -35,13 +35,13 @@ int wait_status(pid_t pid) {
 }  // namespace
 
 int run_child(const std::vector<std::string>& argv, const std::filesystem::path& cwd, std::ostream& out,
-              const std::vector<std::string>& env) {
+              const std::vector<std::string>& env, const std::filesystem::path& program) {
   out.flush();
   std::cout.flush();
   std::cerr.flush();
   pid_t pid = ::fork();
   if (pid < 0) return 127;
-  if (pid == 0) exec_child(argv, cwd, env);
+  if (pid == 0) exec_child(argv, cwd, env, program);
   return wait_status(pid);
 }
 

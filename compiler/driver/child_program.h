@@ -15,8 +15,11 @@ namespace ppy::driver {
 /// so a killed driver leaves no program running. `out` is flushed first, so
 /// what the driver wrote comes before what the program writes. `env` entries
 /// (`NAME=value`) are added to the driver's environment for the child.
+/// `program`, when given, is the file run, `argv[0]` then only what the
+/// program sees as its name (`ppy run --backend c`: the script's path, as
+/// python3 shows it in sys.argv[0]).
 [[nodiscard]] int run_child(const std::vector<std::string>& argv, const std::filesystem::path& cwd, std::ostream& out,
-                            const std::vector<std::string>& env = {});
+                            const std::vector<std::string>& env = {}, const std::filesystem::path& program = {});
 
 /// Runs a tool (a compiler) to completion with its stdout and stderr captured
 /// into `output`; answers its exit status as run_child does.

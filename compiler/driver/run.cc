@@ -66,9 +66,11 @@ int run_python(const RunOptions& opts, Streams io) {
   std::string runner = str_cat(python_traceback_hook(project->root),  // tracebacks (issue 34)
                                "import runpy, sys, os; sys.path.insert(0, sys.argv.pop(1)); ",
                                "[sys.modules.pop(n[:-3], None) for n in os.listdir(sys.path[0]) if n.endswith('.py')]; ",
-                               "sys.argv[0] = sys.argv[1]; ",
-                               "del sys.argv[1]; runpy.run_module('", entry, "', run_name='__main__', ",
-                               "alter_sys=False)");
+                               "sys.argv[0] = sys.argv[1]; del sys.argv[1]\n",
+                               // Stdout flushed before the report, as `python3 prog.py` flushes it
+                               // (`python3 -c` does not): an uncaught error, sys.exit("message").
+                               "try:\n    runpy.run_module('", entry, "', run_name='__main__', alter_sys=False)\n",
+                               "except BaseException:\n    sys.stdout.flush()\n    raise\n");
   std::vector<std::string> args = {"python3", "-c", runner, std::filesystem::absolute(folder).string(), opts.target};
   args.insert(args.end(), opts.args.begin(), opts.args.end());
   if (pid == 0) {

@@ -77,8 +77,10 @@ int run_c(const RunOptions& opts, Streams io) {
     return fail(io.err, coded_error("E1802", str_cat("ppy run --backend c: the C compiler failed (status ", s,
                                                      ") on ", (folder / "program.c").string(), ":\n", output)));
   }
-  std::vector<std::string> argv = {exe.string()};
-  return run_child(argv, {}, io.out);
+  // sys.argv as python3 shows it: the script's path as given, then its arguments.
+  std::vector<std::string> argv = {opts.target};
+  argv.insert(argv.end(), opts.args.begin(), opts.args.end());
+  return run_child(argv, {}, io.out, {}, exe);
 }
 
 }  // namespace ppy::driver

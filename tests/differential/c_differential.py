@@ -7,7 +7,8 @@
 For each level and language: `ppy emit c PROGRAM -O N --standalone` (a project is
 linked first: `ppy emit linked-ir` to one .ppyir, then `ppy emit c` of that), then
 `cc -std=c11 -Wall -Werror -O1 prog.c -lgc -lm` (`c++ -std=c++17`), then the program.
-Stdout and the exit status must equal python3's on the original program, and
+Stdout and the exit status must equal python3's on the original program (and,
+at the last level, the two streams in one pipe: differential.check_merged), and
 when python3 raised, the last line of stderr must equal `<name>.error` and, at
 -O0, the traceback python3's (differential.traceback_of says what is normalized). Exit 0
 when all agree, 1 with a report, 77 (skipped) for a module that is not a program.
@@ -57,7 +58,8 @@ def main():
     compilers = {"c": (shutil.which("cc"), ["-std=c11"]), "cpp": (shutil.which("c++"), ["-std=c++17"])}
     with tempfile.TemporaryDirectory(prefix="ppy-c-differential-") as tmp:
         target = differential.copy_program(prog, tmp)
-        for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
+        levels = [l.strip() for l in args.levels.split(",") if l.strip()]
+        for level in levels:
             source = target
             if os.path.isdir(target) or imports_stdlib(target):
                 source = os.path.join(tmp, f"linked{level}.ppyir")
@@ -95,6 +97,8 @@ def main():
                     # Frames and names only: the c road's line of a call through a class's
                     # method dispatch may be its statement's neighbour (docs/runtime.md).
                     differential.check_traceback(label, got, py, problems, quotes=False, numbers=False)
+                if level == levels[-1]:  # stdout and stderr in one pipe, as python3's interleave
+                    differential.check_merged(label, [exe], prog, tmp, args.timeout, py, got, problems)
                 if got[1] != py[1]:
                     problems.append(f"{label}: stdout differs from python3's:\n" + differential.diff(py[1], got[1], "python3", label))
     name = os.path.basename(prog)

@@ -32,7 +32,10 @@ ppy's, so an uncaught exception's line, `sys.exit("message")` and writes to
 `sys.stderr` must read the same. At -O0 the traceback itself must be python3's
 on every road (issue 34; traceback_of says what is normalized: files by base
 name, python3's caret lines, and the executable's quoted source lines); a
-program that raises also runs its executable at -O0 for it.
+program that raises also runs its executable at -O0 for it. A program python3
+writes both stdout and stderr from runs once more on each road (at its highest
+level) with the two in one pipe, which must interleave as python3's do
+(check_merged: stdout flushed before an uncaught error's traceback, and so on).
 
 With `--backend python` the only road is `ppy run --backend python`: the python
 backend's output run by python3, whose last stderr line must also equal
@@ -88,7 +91,11 @@ except ImportError:
     sys.modules["ppy"] = stub
 sys.argv = [prog] + sys.argv[2:]
 sys.path.insert(0, root)
-runpy.run_path(prog, run_name="__main__")
+try:
+    runpy.run_path(prog, run_name="__main__")
+except BaseException:
+    sys.stdout.flush()  # as `python3 prog.py` flushes before its report; `python3 -c` does not
+    raise
 '''
 
 
@@ -279,6 +286,34 @@ def road_command(ppy, road, level, prog, scratch):
     return [exe], None
 
 
+def python3_command(prog):
+    """How python3 runs a corpus entry: a project folder as tests/programs/pyrun.py
+    does, a file with PY_RUNNER."""
+    if os.path.isdir(prog):
+        return [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs", "pyrun.py"),
+                prog]
+    return PY_COMMAND + [prog]
+
+
+_PY_MERGED = {}  # python3's run of each program with stderr into stdout's pipe, made once
+
+
+def check_merged(label, cmd, prog, cwd, timeout, py, got, problems):
+    """Stdout and stderr into one pipe, for a program python3 writes both from: the
+    road flushes stdout where python3 does (before an uncaught error's traceback,
+    before `sys.exit("message")`'s line, on `flush=True`, by `input()`). Tracebacks are
+    reduced to their last line (traceback_of compares them, at -O0)."""
+    if not (py[1] and py[2]) or got[0] != py[0]:
+        return
+    if prog not in _PY_MERGED:
+        _PY_MERGED[prog] = run(python3_command(prog), cwd, timeout, program=True, merged=True)
+    py_merged = _PY_MERGED[prog]
+    merged = run(cmd, cwd, timeout, program=True, merged=True)
+    if without_traceback(py_merged[1]) != without_traceback(merged[1]):
+        problems.append(f"{label}: stdout and stderr in one pipe interleave otherwise than python3's:\n"
+                        + diff(without_traceback(py_merged[1]), without_traceback(merged[1]), "python3", label))
+
+
 def python3_oracle(prog, timeout):
     """python3's run of a corpus entry, as its user runs it, with the entry's fixtures
     (NAME.args, NAME.stdin, NAME.files/) and stdout block-buffered into a pipe (the
@@ -289,17 +324,14 @@ def python3_oracle(prog, timeout):
     FIXTURES = Fixtures(prog)
     cwd = os.path.dirname(prog)
     if os.path.isdir(prog):
-        # A project folder: python3 runs it as tests/programs/pyrun.py does.
-        pyrun = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs", "pyrun.py")
-        py = run([sys.executable, pyrun, prog], cwd, timeout, program=True)
         expected_path = prog + ".expected"
     else:
         with open(prog, encoding="utf-8") as f:
             if not is_program(f.read()):
                 print(f"{prog}: not a program (no __main__ guard, no module-level call); skipped")
                 return None
-        py = run([sys.executable, "-c", PY_RUNNER, prog], cwd, timeout, program=True)
         expected_path = os.path.splitext(prog)[0] + ".expected"
+    py = run(python3_command(prog), cwd, timeout, program=True)
     error_line = None
     error_path = os.path.splitext(expected_path)[0] + ".error"
     if os.path.exists(error_path):
@@ -340,7 +372,7 @@ def main():
 
     scratch = tempfile.mkdtemp(prefix="ppy-differential-")
     if args.backend:
-        compare_backend(args, ppy, copy_program(prog, scratch), py, error_line, problems)
+        compare_backend(args, ppy, prog, copy_program(prog, scratch), py, error_line, problems)
     else:
         compare_roads(args, ppy, prog, cwd, scratch, py, problems)
     subprocess.run(["rm", "-rf", scratch])
@@ -372,14 +404,17 @@ def check_road(label, got, py, problems, error_line=None):
         problems.append(f"{label}: stdout differs from python3's:\n" + diff(py[1], got[1], "python3", label))
 
 
-def compare_backend(args, ppy, target, py, error_line, problems):
+def compare_backend(args, ppy, original, target, py, error_line, problems):
     """`ppy run --backend NAME` at each level, in the program's copy."""
-    for level in [l.strip() for l in args.levels.split(",") if l.strip()]:
+    levels = [l.strip() for l in args.levels.split(",") if l.strip()]
+    for level in levels:
         label = f"ppy run --backend {args.backend} -O{level}"
         sep = ["--"] if FIXTURES and FIXTURES.args else []
-        got = run([ppy, "run", "--backend", args.backend, "-O", level, target] + sep, os.path.dirname(target),
-                  args.timeout, program=True)
+        cmd = [ppy, "run", "--backend", args.backend, "-O", level, target] + sep
+        got = run(cmd, os.path.dirname(target), args.timeout, program=True)
         check_road(label, got, py, problems, error_line)
+        if level == levels[-1]:
+            check_merged(label, cmd, original, os.path.dirname(target), args.timeout, py, got, problems)
         if level == "0":  # tracebacks (issue 34): at -O0, where no frame is inlined into its caller
             check_traceback(label, got, py, problems)
 
@@ -403,8 +438,9 @@ def compare_roads(args, ppy, prog, cwd, scratch, py, problems):
     # A program that raises runs its executable at -O0 too: its traceback (issue 34).
     if py[0] != 0 and traceback_of(py[2]) is not None and "0" in args.levels.split(","):
         exe_levels.add("0")
-    for level, road in [(l.strip(), r) for l in args.levels.split(",") if l.strip() for r in roads
-                        if r != "exe" or l.strip() in exe_levels]:
+    runs = [(l.strip(), r) for l in args.levels.split(",") if l.strip() for r in roads
+            if r != "exe" or l.strip() in exe_levels]
+    for level, road in runs:
         label = {"jit": f"ppy run -O{level}", "interp": f"ppy run --interp -O{level}",
                  "exe": f"standalone executable -O{level}"}[road]
         cmd, error = road_command(ppy, road, level, prog, scratch)
@@ -415,14 +451,8 @@ def compare_roads(args, ppy, prog, cwd, scratch, py, problems):
         check_road(label, got, py, problems)
         if level == "0":  # tracebacks (issue 34): at -O0, where no frame is inlined into its caller
             check_traceback(label, got, py, problems, quotes=road != "exe")
-        if road == "exe" and os.path.basename(prog).startswith("io_") and got[0] == py[0]:
-            # Stdout and stderr into one pipe: the executable flushes where python3 does.
-            py_merged = run(PY_COMMAND + [prog], cwd, args.timeout, program=True, merged=True)
-            exe_merged = run(cmd, cwd, args.timeout, program=True, merged=True)
-            if without_traceback(py_merged[1]) != without_traceback(exe_merged[1]):
-                problems.append(f"{label}: stdout and stderr in one pipe interleave otherwise than python3's:\n"
-                                + diff(without_traceback(py_merged[1]), without_traceback(exe_merged[1]), "python3",
-                                       label))
+        if level == max(l for l, r in runs if r == road):  # once a road, optimized
+            check_merged(label, cmd, prog, cwd, args.timeout, py, got, problems)
 
 
 if __name__ == "__main__":

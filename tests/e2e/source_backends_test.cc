@@ -201,6 +201,24 @@ TEST_F(SourceBackends, CRunCompilesAndRunsTheProgramAsPython3Does) {
   EXPECT_THAT(no_cc.err, HasSubstr("error[E1801]: ppy run --backend c: unavailable: no C compiler"));
 }
 
+constexpr const char* kArgsThenRaises = R"(import sys
+
+print(sys.argv)
+print("warning", file=sys.stderr)
+raise RuntimeError("boom")
+)";
+
+// sys.argv is the script's path as given, then its arguments, as python3 shows it
+// (not the executable the road compiled); in one pipe holding stdout and stderr,
+// stdout is flushed before the traceback, as `python3 args.ppy` flushes it.
+TEST_F(SourceBackends, CRunPassesSysArgvAndFlushesStdoutBeforeTheTraceback) {
+  write("args.ppy", kArgsThenRaises);
+  Result r = sh({"sh", "-c", kPpy + " run --backend c -O 0 args.ppy -- a 'b c' 2>&1"});
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_THAT(r.out, StartsWith("warning\n['args.ppy', 'a', 'b c']\nTraceback (most recent call last):\n")) << r;
+  EXPECT_THAT(r.out, EndsWith("RuntimeError: boom\n")) << r;
+}
+
 TEST_F(SourceBackends, AModuleWithNothingToRunSaysSoOnEveryRoad) {
   fs::path lib = write("shapes.ppy", "def area(w: float, h: float) -> float:\n    return w * h\n");
   for (std::vector<std::string> road : {std::vector<std::string>{"run"}, {"run", "--interp"}}) {
