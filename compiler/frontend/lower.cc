@@ -192,6 +192,9 @@ ir::Function* lower_function(const ModuleInfo& m, const FuncInfo& f, ir::Module&
   auto fn = std::make_unique<ir::Function>(symbol_name(m.name, f.name), std::move(params), std::move(results));
   fn->set_loc(ir::Location(m.path, f.def->pos.line, f.def->pos.col));
   fn->attributes().set("ppy.qualname", m.name + "." + f.name);
+  // A nested def's or a lambda's symbol names its outer function too; its
+  // frame is `in inner` / `in <lambda>` in python3's traceback (co_name).
+  if (f.closure && f.def) fn->attributes().set("ppy.frame_name", f.def->name);
   fn->attributes().set("ppy.effects", effects_attr(f.effects));
   if (f.exported) fn->attributes().set("ppy.export", true);
   if (f.xla_jit) fn->attributes().set("xla.jit", true);

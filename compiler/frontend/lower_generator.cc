@@ -82,6 +82,7 @@ void FunctionLowerer::gen_run() {
   fn->set_loc(ir::Location(m_.path, p.line, p.col));
   fn->set_visibility(ir::Visibility::Private);
   fn->attributes().set("ppy.qualname", str_cat(m_.name, ".", f_.name, ".resume"));
+  if (f_.closure && f_.def) fn->attributes().set("ppy.frame_name", f_.def->name);  // a nested generator's frame
   std::set<std::string> fx = f_.effects;
   fx.insert("reads");
   fx.insert("writes");

@@ -54,6 +54,7 @@ bool trace_transparent(const Function& f) {
 }
 
 std::string trace_frame_name(const Function& f) {
+  if (const Attribute* a = f.attributes().get("ppy.frame_name"); a && a->is<std::string>()) return a->as_string();
   std::vector<std::string> q = qualname(f);
   if (q.size() > 1 && q.back() == "resume") q.pop_back();
   const std::string& last = q.back();

@@ -70,5 +70,27 @@ TEST(Trace, ATryBodyIsTransparentAndBorrowsItsFunctionsFrame) {
   EXPECT_EQ(trace_frame_name(halve), "halve");
 }
 
+TEST(Trace, AFramesOwnNameIsWhatItPrints) {
+  // A nested def's symbol names its outer function too (`app_outer__inner`):
+  // python3 prints `in inner`, and `in <lambda>` for a lambda.
+  auto m = parse_module(R"(ppyir 1
+module @app
+dialect core 1
+
+private func @app_outer__inner(%closure: ptr<i8>) -> () attrs {ppy.effects = ["raises"], ppy.frame_name = "inner", ppy.qualname = "app.outer__inner"} loc("app.ppy":2:9) {
+^entry:
+    core.ret
+}
+
+private func @app_outer__lambda(%closure: ptr<i8>) -> () attrs {ppy.effects = ["raises"], ppy.qualname = "app.outer__lambda"} loc("app.ppy":3:9) {
+^entry:
+    core.ret
+}
+)");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(trace_frame_name(*(*m)->functions()[0]), "inner");
+  EXPECT_EQ(trace_frame_name(*(*m)->functions()[1]), "outer__lambda");  // without one: the qualname's last part
+}
+
 }  // namespace
 }  // namespace ppy::ir

@@ -30,7 +30,9 @@ enum class TraceRole {
 
 /// The name python3 prints for a frame of `f` (`in NAME`): the last part of
 /// its qualified name, `<module>` for a module's top level; a generator's
-/// resume function is the generator's frame.
+/// resume function is the generator's frame. A function's `ppy.frame_name`
+/// attribute, where it has one, is the name (a nested def's or a lambda's,
+/// whose qualified name also names the function around it).
 [[nodiscard]] std::string trace_frame_name(const Function& f);
 
 /// The file `f`'s locations name, or `<unknown>`.
