@@ -6,6 +6,7 @@
 #include "object_list_helpers.h"
 #include "builtins.h"
 #include "checker_internal.h"
+#include "expr_build.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -188,6 +189,11 @@ bool BodyChecker::pairs_iter(Expr& it, Ty types[2]) {
     if (st == Ty::Error) {
       ok = false;
       return st;
+    }
+    if (st == Ty::File && fn == "enumerate") {  // io (issue 33): a line read per step (lower_loops.cc, pairs_loop)
+      effect("io");
+      raises();
+      return Ty::Str;
     }
     if (!is_list(st) && st != Ty::Str) {
       error(x.pos, "E1010",
@@ -481,6 +487,14 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
   views_ok_ = 0;
   if (t == Ty::Error) return t;
   if (is_dict(t) || is_set(t)) t = list_of(key_of(t));  // its keys, as a list of them
+  if (t == Ty::File) {  // io (issue 33): sorted(f), min(sys.stdin): the stream's lines, as list(f) reads them
+    Pos p = e.kids[1]->pos;
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(e.kids[1]));
+    e.kids[1] = build::call(build::name("list", p), std::move(args), p);
+    t = value(*e.kids[1], Ty::Error);
+    if (t == Ty::Error) return t;
+  }
   if (!is_list(t)) {
     if (maybe_none(*e.kids[1])) return Ty::Error;
     error(e.kids[1]->pos, "E1030",
