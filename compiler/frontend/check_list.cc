@@ -163,6 +163,14 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
   return Ty::Error;
 }
 
+/// io (issue 33): a stream `x` where a list goes becomes `list(x)`, its lines read as a for loop reads them.
+static void read_lines(ExprPtr& x) {
+  Pos p = x->pos;
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(x));
+  x = build::call(build::name("list", p), std::move(args), p);
+}
+
 bool BodyChecker::is_pairs_call(const Expr& it) {
   if (!(it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name &&
         (it.kids[0]->str == "enumerate" || it.kids[0]->str == "zip") && !types_.count(it.kids[0]->str) &&
@@ -488,10 +496,7 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
   if (t == Ty::Error) return t;
   if (is_dict(t) || is_set(t)) t = list_of(key_of(t));  // its keys, as a list of them
   if (t == Ty::File) {  // io (issue 33): sorted(f), min(sys.stdin): the stream's lines, as list(f) reads them
-    Pos p = e.kids[1]->pos;
-    std::vector<ExprPtr> args;
-    args.push_back(std::move(e.kids[1]));
-    e.kids[1] = build::call(build::name("list", p), std::move(args), p);
+    read_lines(e.kids[1]);
     t = value(*e.kids[1], Ty::Error);
     if (t == Ty::Error) return t;
   }
@@ -571,6 +576,10 @@ Ty BodyChecker::str_list_method(Expr& e, Expr& callee) {
     wrap_iterator(e.kids[1]);  // lazy sequences: `"".join(c for c in s)`, `"".join(gen())`
     if (lazy_arg(*e.kids[1])) lazy_ok_.insert(e.kids[1].get());
     Ty t = value(*e.kids[1], strs);
+    if (t == Ty::File) {  // io (issue 33): "".join(sys.stdin)
+      read_lines(e.kids[1]);
+      t = value(*e.kids[1], strs);
+    }
     if (t == Ty::Error) return t;
     if (t != strs) {
       error(e.kids[1]->pos, "E1030", str_cat("str.join() takes a list[str] in the ppy subset, not ", ty_name(t)));
