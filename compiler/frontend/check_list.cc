@@ -6,6 +6,7 @@
 #include "object_list_helpers.h"
 #include "builtins.h"
 #include "checker_internal.h"
+#include "expr_build.h"
 #include "imported_classes.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -163,6 +164,14 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
   return Ty::Error;
 }
 
+/// io (issue 33): a stream `x` where a list goes becomes `list(x)`, its lines read as a for loop reads them.
+static void read_lines(ExprPtr& x) {
+  Pos p = x->pos;
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(x));
+  x = build::call(build::name("list", p), std::move(args), p);
+}
+
 bool BodyChecker::is_pairs_call(const Expr& it) {
   if (!(it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name &&
         (it.kids[0]->str == "enumerate" || it.kids[0]->str == "zip") && !types_.count(it.kids[0]->str) &&
@@ -189,6 +198,11 @@ bool BodyChecker::pairs_iter(Expr& it, Ty types[2]) {
     if (st == Ty::Error) {
       ok = false;
       return st;
+    }
+    if (st == Ty::File && fn == "enumerate") {  // io (issue 33): a line read per step (lower_loops.cc, pairs_loop)
+      effect("io");
+      raises();
+      return Ty::Str;
     }
     if (!is_list(st) && st != Ty::Str) {
       error(x.pos, "E1010",
@@ -483,6 +497,11 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
   views_ok_ = 0;
   if (t == Ty::Error) return t;
   if (is_dict(t) || is_set(t)) t = list_of(key_of(t));  // its keys, as a list of them
+  if (t == Ty::File) {  // io (issue 33): sorted(f), min(sys.stdin): the stream's lines, as list(f) reads them
+    read_lines(e.kids[1]);
+    t = value(*e.kids[1], Ty::Error);
+    if (t == Ty::Error) return t;
+  }
   if (!is_list(t)) {
     if (maybe_none(*e.kids[1])) return Ty::Error;
     error(e.kids[1]->pos, "E1030",
@@ -559,6 +578,10 @@ Ty BodyChecker::str_list_method(Expr& e, Expr& callee) {
     wrap_iterator(e.kids[1]);  // lazy sequences: `"".join(c for c in s)`, `"".join(gen())`
     if (lazy_arg(*e.kids[1])) lazy_ok_.insert(e.kids[1].get());
     Ty t = value(*e.kids[1], strs);
+    if (t == Ty::File) {  // io (issue 33): "".join(sys.stdin)
+      read_lines(e.kids[1]);
+      t = value(*e.kids[1], strs);
+    }
     if (t == Ty::Error) return t;
     if (t != strs) {
       error(e.kids[1]->pos, "E1030", str_cat("str.join() takes a list[str] in the ppy subset, not ", ty_name(t)));

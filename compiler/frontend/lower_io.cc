@@ -85,20 +85,14 @@ Value* FunctionLowerer::sys_call(const Expr& e) {
   return rt(fn, args, ir_type(e.ty), p);
 }
 
-void FunctionLowerer::for_lines(const Stmt& s) {
-  Pos p = s.pos;
-  const Expr& t = *s.targets[0];
-  Value* stream = expr(*s.value);
+void FunctionLowerer::lines_loop(const Expr& it, Pos p, const std::function<void(Value*)>& each) {
+  Value* stream = expr(it);
   Value* line = nullptr;
-  auto test = [&](Value*) {
+  auto test = [&](Value*) {  // a line is read only when the step before it is done, as Python's loop does
     line = rt("ppy_io_readline", {stream}, str_type(), p);
     return cmp("ne", rt("ppy_str_len", {line}, Type::i64(), p), const_i64(0, p), p);
   };
-  auto body = [&](Value*) {
-    store_local(t.str, line, t.pos);
-    block(s.body);
-  };
-  loop(new_loop("for", false), nullptr, test, body, nullptr, nullptr, p);
+  loop(new_loop("for", false), nullptr, test, [&](Value*) { each(line); }, nullptr, nullptr, p);
 }
 
 void FunctionLowerer::raise_system_exit(const Expr& v, Pos p) {

@@ -50,7 +50,6 @@ void FunctionLowerer::for_stmt(const Stmt& s) {
   const Expr& it = *s.value;
   if (it.target == "enumerate" || it.target == "zip") return for_pairs(s);
   if (it.target == "dict.items") return for_items(s);
-  if (it.ty == Ty::File) return for_lines(s);  // io (issue 33)
   for_loop(
       t.str, t.pos, it, s.pos, [&] { block(s.body); }, t.kind == ExprKind::Tuple ? &t : nullptr);
 }
@@ -69,24 +68,33 @@ void FunctionLowerer::pairs_loop(const Expr& it, Pos p, const PairBody& body_fn)
   std::vector<std::pair<Value*, Ty>> seqs;
   for (size_t k = 1; k < (zip ? 3u : 2u); ++k) seqs.emplace_back(expr(*it.kids[k]), it.kids[k]->ty);
   Value* start = !zip && it.kids.size() == 3 ? convert(expr(*it.kids[2]), it.kids[2]->ty, Ty::Int, p) : nullptr;
+  Value* line = nullptr;  // enumerate(sys.stdin): the line the test read, the checker's only stream here
   auto test = [&](Value* i) {
     Value* c = nullptr;
     for (auto& [v, ty] : seqs) {
-      Value* len = ty == Ty::Str ? rt("ppy_str_len", {v}, Type::i64(), p) : list_len(v, p);
-      Value* lt = cmp("lt", i, len, p);
-      c = c ? and_(c, lt, p) : lt;
+      Value* more;
+      if (ty == Ty::File) {
+        line = rt("ppy_io_readline", {v}, str_type(), p);
+        more = cmp("ne", rt("ppy_str_len", {line}, Type::i64(), p), const_i64(0, p), p);
+      } else {
+        Value* len = ty == Ty::Str ? rt("ppy_str_len", {v}, Type::i64(), p) : list_len(v, p);
+        more = cmp("lt", i, len, p);
+      }
+      c = c ? and_(c, more, p) : more;
     }
     return c;
   };
   auto body = [&](Value* i) {
     auto elem = [&](const std::pair<Value*, Ty>& sq) {
+      if (sq.second == Ty::File) return line;
       if (sq.second == Ty::Str) return rt("ppy_str_index", {sq.first, i}, str_type(), p);
       return emit("core.buffer_load", {sq.first, cast(i, Type::index(), p)}, {ir_type(list_elem(sq.second))}, {}, p);
     };
+    auto elem_ty = [](Ty t) { return t == Ty::File ? Ty::Str : list_or_str_elem(t); };
     Value* a = zip ? elem(seqs[0]) : start ? iadd(i, start, p) : i;
     Value* b = zip ? elem(seqs[1]) : elem(seqs[0]);
-    Ty at = zip ? list_or_str_elem(seqs[0].second) : Ty::Int;
-    Ty bt = zip ? list_or_str_elem(seqs[1].second) : list_or_str_elem(seqs[0].second);
+    Ty at = zip ? elem_ty(seqs[0].second) : Ty::Int;
+    Ty bt = zip ? elem_ty(seqs[1].second) : elem_ty(seqs[0].second);
     body_fn(a, at, b, bt);
   };
   loop(new_loop("for", true), const_i64(0, p), test, body, nullptr, "proven", p);
@@ -122,16 +130,17 @@ void FunctionLowerer::for_loop(const std::string& var_name, Pos var_pos, const E
     });
     return;
   }
+  auto each_value = [&](Value* v) {
+    if (sink)
+      sink(v);
+    else if (unpack)
+      assign(*unpack, v, it.ty == Ty::File ? Ty::Str : is_iterator(it.ty) ? iterator_elem(it.ty) : list_elem(it.ty));
+    else
+      store_local(var_name, v, var_pos);
+    body_fn();
+  };
+  if (it.ty == Ty::File) return lines_loop(it, p, each_value);  // io (issue 33): a line read per step
   if (is_iterator(it.ty) || it.target == "lazy.zip" || it.target == "lazy.enumerate") {  // lower_generator.cc
-    auto each_value = [&](Value* v) {
-      if (sink)
-        sink(v);
-      else if (unpack)
-        assign(*unpack, v, is_iterator(it.ty) ? iterator_elem(it.ty) : list_elem(it.ty));
-      else
-        store_local(var_name, v, var_pos);
-      body_fn();
-    };
     if (is_iterator(it.ty))
       iter_loop(it, p, each_value);
     else

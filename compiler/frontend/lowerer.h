@@ -300,7 +300,9 @@ class FunctionLowerer {
   Value* collections_call(const Expr& e);
   /// stdlib: collections.deque's constructor and left-hand methods (lower_deque.cc).
   Value* deque_call(const Expr& e);
-  void for_lines(const Stmt& s);
+  /// io (issue 33): `each` runs on every line of the stream `it`, each read just before its step runs
+  /// (a for loop, a comprehension, list(), sorted(), sum() over a file or sys.stdin all come here).
+  void lines_loop(const Expr& it, Pos p, const std::function<void(Value*)>& each);
   void raise_system_exit(const Expr& v, Pos p);
   void print_to_stream(const Expr& e);
   Value* gpu_call(const Expr& e);
