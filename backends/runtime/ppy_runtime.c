@@ -182,11 +182,15 @@ PPY_RT_API int ppy_rt_run(void (*entry)(void)) {
   ppy_rt_state.trap = &trap;
   ppy_rt_depth = 0;
   ppy_rt_frames = NULL; /* tracebacks (issue 34) */
-  if (PPY_RT_SET_TRAP(trap) == 0)
+  if (PPY_RT_SET_TRAP(trap) == 0) {
     entry();
-  else
-    status = ppy_rt_state.error_name && strcmp(ppy_rt_state.error_name, "SystemExit") == 0 ? ppy_rt_state.exit_status
-                                                                                          : 1;
+  } else {
+    /* Read through volatile: GCC's __builtin_setjmp receiver used a copy of the
+     * state loaded before entry() ran (sys.exit(3) ended with 1). */
+    const char* name = *(const char* volatile*)&ppy_rt_state.error_name;
+    int code = *(volatile int*)&ppy_rt_state.exit_status;
+    status = name && strcmp(name, "SystemExit") == 0 ? code : 1;
+  }
   ppy_rt_state.trap = saved;
   ppy_rt_depth = 0;
   ppy_rt_frames = NULL;
