@@ -77,7 +77,7 @@ absl::Status FunctionLowering::run() {
 }
 
 void FunctionLowering::leave() {
-  if (caller_frame_) frame_unlinks_.push_back(unlink_frame());  // tracebacks (issue 34)
+  if (caller_frame_) frame_unlinks_.push_back(b_.CreateStore(caller_frame_, m_.frames()));  // tracebacks (issue 34)
 }
 
 absl::Status FunctionLowering::branch_to(const ir::Successor& s, llvm::BasicBlock* from) {

@@ -132,15 +132,6 @@ void FunctionLowering::place_frame_link() {
     if (!llvm::isPotentiallyReachable(at, s->getParent(), nullptr, &dt, &loops)) s->eraseFromParent();
 }
 
-llvm::StoreInst* FunctionLowering::unlink_frame() {
-  // The caller's frame read back from this one's `prev`, not kept from entry:
-  // nothing of the link stays live across the calls, which frees a
-  // callee-saved register (fib: 0.84x the time, docs/runtime.md).
-  auto* ptr = llvm::PointerType::get(ctx(), 0);
-  llvm::Value* prev = b_.CreateLoad(ptr, b_.CreateStructGEP(frame_type(ctx()), frame_, 0), "caller_frame");
-  return b_.CreateStore(prev, m_.frames());
-}
-
 llvm::Value* FunctionLowering::chain_depth(llvm::Value* innermost) {
   auto* ptr = llvm::PointerType::get(ctx(), 0);
   if (!innermost) innermost = b_.CreateLoad(ptr, m_.frames(), "frames");

@@ -230,9 +230,6 @@ class FunctionLowering {
   void place_frame_link();
   /// Writes the line being lowered into the frame, where `b` inserts.
   void mark_line(llvm::IRBuilder<>& b);
-  /// At a return: puts the caller's frame (this one's `prev`) back as the
-  /// chain's head; the store, for place_frame_link.
-  llvm::StoreInst* unlink_frame();
   /// The recursion depth the frames count: `innermost`'s (the chain's head,
   /// loaded when null), 0 where the chain is empty.
   llvm::Value* chain_depth(llvm::Value* innermost = nullptr);

@@ -309,8 +309,8 @@ TEST(Lower, ATryBodyIsOutlinedAndCalledCapturingItsStatus) {
   EXPECT_THAT(l.text, HasSubstr("ptr<i64, stack>"));
   EXPECT_THAT(l.text, HasSubstr("callee = \"ppy_exc_matches\""));
   EXPECT_THAT(l.text, HasSubstr("callee = \"ppy_exc_name\""));
-  // (name, message, instance of an exception class, classes)
-  EXPECT_THAT(l.text, HasSubstr("tuple<ptr<i8>, ptr<i8>, ptr<i8>, ptr<i8>>"));
+  // (name, message, instance of an exception class, classes, args)
+  EXPECT_THAT(l.text, HasSubstr("tuple<ptr<i8>, ptr<i8>, ptr<i8>, ptr<i8>, ptr<i8>>"));
   // The guard inside the body stays a guard: the status carries what it raised.
   EXPECT_THAT(l.text, HasSubstr("{kind = \"bounds\", message = \"list index out of range\"}"));
   EXPECT_THAT(l.text, HasSubstr("callee = \"ppy_exc_raise\""));
