@@ -7,7 +7,6 @@
 #include "frontend_test_support.h"
 #include "parser.h"
 #include "ppy/frontend/frontend.h"
-#include "ppy/ir/text.h"
 
 namespace ppy::frontend {
 namespace {
@@ -15,6 +14,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 using test_support::check;
+using test_support::ir_of;
 
 constexpr const char* kPerson =
     "class Person:\n    name: str\n    tags: list[str]\n    LIMIT: int = 3\n\n"
@@ -56,14 +56,10 @@ TEST(ClassFieldAnnotations, DeclareFieldsOfTheirType) {
 }
 
 TEST(ClassFieldAnnotations, AFieldNoMethodSetsFirstIsFlagged) {
-  DiagnosticEngine d;
-  LowerResult r = lower_module({"m", "m.ppy",
-                                "class C:\n    n: int\n    label: str\n\n    def __init__(self, label: str) -> None:\n"
-                                "        self.label = label\n\n    def start(self) -> None:\n        self.n = 0\n\n\n"
-                                "def main() -> None:\n    print(C('x').n)\n"},
-                               {}, d);
-  ASSERT_FALSE(d.has_errors());
-  std::string ir = r.module ? ir::print_module(*r.module) : "";
+  std::string ir = ir_of(
+      "class C:\n    n: int\n    label: str\n\n    def __init__(self, label: str) -> None:\n"
+      "        self.label = label\n\n    def start(self) -> None:\n        self.n = 0\n\n\n"
+      "def main() -> None:\n    print(C('x').n)\n");
   EXPECT_THAT(ir, HasSubstr("__isset_n"));  // read before start() sets it: AttributeError
   EXPECT_THAT(ir, Not(HasSubstr("__isset_label")));
 }

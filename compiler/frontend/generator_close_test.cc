@@ -3,20 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "ppy/frontend/frontend.h"
-#include "ppy/ir/text.h"
+#include "frontend_test_support.h"
 
 namespace ppy::frontend {
 namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::string ir_of(const std::string& src) {
-  DiagnosticEngine d;
-  LowerResult r = lower_module({"m", "m.ppy", src}, {}, d);
-  EXPECT_FALSE(d.has_errors());
-  return r.module ? ir::print_module(*r.module) : "";
-}
+using test_support::ir_of;
 
 const char* kHeader = "from typing import Iterator\n\n\n";
 

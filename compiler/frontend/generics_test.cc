@@ -149,10 +149,8 @@ TEST(Generics, BoundedTypeVarsAndParamSpecsAreRefused) {
   EXPECT_THAT(m.diags, HasSubstr("a bounded type parameter ('T: ...') is outside the ppy subset"));
 }
 
-const char* kGenericStack =
-    "from typing import Generic, TypeVar\n"
-    "T = TypeVar(\"T\")\n"
-    "class Stack(Generic[T]):\n"
+// One stack, declared the TypeVar way and the PEP 695 way.
+const std::string kStackMembers =
     "    def __init__(self) -> None:\n"
     "        self.items: list[T] = []\n"
     "    def push(self, item: T) -> None:\n"
@@ -165,24 +163,12 @@ const char* kGenericStack =
     "    b: Stack[str] = Stack()\n"
     "    b.push(\"x\")\n"
     "    print(a.top(), b.top())\n";
-
-const char* kPep695Stack =
-    "class Stack[T]:\n"
-    "    def __init__(self) -> None:\n"
-    "        self.items: list[T] = []\n"
-    "    def push(self, item: T) -> None:\n"
-    "        self.items.append(item)\n"
-    "    def top(self) -> T | None:\n"
-    "        return self.items[-1] if self.items else None\n"
-    "def main() -> None:\n"
-    "    a = Stack[int]()\n"
-    "    a.push(1)\n"
-    "    b: Stack[str] = Stack()\n"
-    "    b.push(\"x\")\n"
-    "    print(a.top(), b.top())\n";
+const std::string kGenericStack =
+    "from typing import Generic, TypeVar\nT = TypeVar(\"T\")\nclass Stack(Generic[T]):\n" + kStackMembers;
+const std::string kPep695Stack = "class Stack[T]:\n" + kStackMembers;
 
 TEST(Generics, EachGenericClassInstantiationIsAClassOfItsOwn) {
-  for (const char* src : {kGenericStack, kPep695Stack}) {
+  for (const std::string& src : {kGenericStack, kPep695Stack}) {
     auto l = lower(src);
     ASSERT_TRUE(l.module) << l.diags;
     EXPECT_THAT(l.text, HasSubstr("m.Stack[int].push"));

@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "frontend_test_support.h"
-#include "ppy/frontend/frontend.h"
-#include "ppy/ir/text.h"
 
 namespace ppy::frontend {
 namespace {
@@ -14,12 +12,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using test_support::check;
 
-std::string ir_of(const std::string& src) {
-  DiagnosticEngine d;
-  LowerResult r = lower_module({"m", "m.ppy", src}, {}, d);
-  EXPECT_FALSE(d.has_errors());
-  return r.module ? ir::print_module(*r.module) : "";
-}
+using test_support::ir_of;
 
 constexpr const char* kPoint =
     "class P:\n    def __init__(self, x: int) -> None:\n        self.x = x\n\n"
