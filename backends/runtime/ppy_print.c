@@ -495,12 +495,7 @@ PPY_RT_API ppy_str* ppy_fmt_i64(ppy_str* b, int64_t v, const ppy_str* spec) {
   int64_t width = ppy_fmt_plain_width(spec, 'd', NULL);
   if (width < 0) return ppy_fmt_str(b, ppy_str_format_i64(v, spec));
   char buf[24];
-  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-  int at = (int)sizeof buf;
-  do {
-    buf[--at] = (char)('0' + (int)(u % 10));
-    u /= 10;
-  } while (u);
+  int at = ppy_decimal_digits(v, buf);
   return ppy_fmt_number(b, v < 0, buf + at, (int64_t)sizeof buf - at, width);
 }
 

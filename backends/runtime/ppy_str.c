@@ -168,15 +168,8 @@ PPY_RT_API int64_t ppy_str_contains(const ppy_str* hay, const ppy_str* needle) {
 
 PPY_RT_API ppy_str* ppy_str_from_i64(int64_t v) {
   if ((uint64_t)v < PPY_WORDS_SMALL_INTS) return ppy_words_small_int(v); /* speedrt2 */
-  /* The digits by hand, straight into the string (issue 35: snprintf was a
-   * fifth of building CSV rows and word lists). */
   char buf[24];
-  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-  int at = (int)sizeof buf;
-  do {
-    buf[--at] = (char)('0' + (int)(u % 10));
-    u /= 10;
-  } while (u);
+  int at = ppy_decimal_digits(v, buf);
   if (v < 0) buf[--at] = '-';
   int64_t n = (int64_t)sizeof buf - at;
   ppy_str* s = ppy_str_alloc(n, n);

@@ -36,6 +36,18 @@ typedef struct ppy_str {
 
 #define PPY_STR_BYTES(s) ((char*)(s) + sizeof(ppy_str))
 
+/** |v|'s decimal digits written backwards to end at `buf + 24`; returns where
+ * they start. By hand: snprintf was a fifth of building CSV rows (issue 35). */
+static inline int ppy_decimal_digits(int64_t v, char buf[24]) {
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  int at = 24;
+  do {
+    buf[--at] = (char)('0' + (int)(u % 10));
+    u /= 10;
+  } while (u);
+  return at;
+}
+
 PPY_RT_API ppy_str* ppy_str_literal(const char* bytes, int64_t n);
 PPY_RT_API void ppy_print_string(const ppy_str* s);
 PPY_RT_API ppy_str* ppy_str_concat(const ppy_str* a, const ppy_str* b);
