@@ -31,20 +31,20 @@ void BodyChecker::refuse_member(Pos p, Ty base, const std::string& attr, std::st
 
 void BodyChecker::undefined_member(Pos p, const std::string& path) {
   std::string first = path.substr(0, path.find('.'));
-  std::string rest = path.substr(first.size() + 1);
+  std::string rest = path.size() > first.size() ? path.substr(first.size() + 1) : "";
   auto b = m_.bindings.find(first);
   std::string module = b == m_.bindings.end()                ? ""
                        : b->second.kind == Binding::Special ? b->second.name
                        : b->second.kind == Binding::Module  ? b->second.module
                                                             : "";
-  if (rest.find('.') == std::string::npos && python_attributes("module " + module)) {
+  if (!rest.empty() && rest.find('.') == std::string::npos && python_attributes("module " + module)) {
     if (std::string missing = missing_attribute("module " + module, rest); !missing.empty())
       error(p, "E1020", std::move(missing));
     else
       error(p, "E1010", str_cat("'", module, ".", rest, "' is outside the ppy subset"));
     return;
   }
-  if (auto it = all_.find(module); it != all_.end() && rest.find('.') == std::string::npos) {
+  if (auto it = all_.find(module); it != all_.end() && !rest.empty() && rest.find('.') == std::string::npos) {
     std::vector<std::string> names;
     for (const auto& [f, _] : it->second.functions) names.push_back(f);
     for (const auto& [c, _] : it->second.constants) names.push_back(c);
