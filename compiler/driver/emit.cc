@@ -26,11 +26,35 @@ namespace {
 
 using Artifacts = std::vector<EmittedArtifact>;
 
+/// What the cache keeps of an emit: the artifact, and the notes the backend
+/// made with it, so that a hit says what the miss said (an empty StableHLO
+/// module is never silent).
+std::vector<ArtifactFile> cached_emit(const std::string& data, const std::vector<std::string>& notes) {
+  std::vector<ArtifactFile> files = {{"artifact", data}};
+  std::string text;
+  for (const std::string& n : notes) str_append(text, n, "\n");
+  if (!text.empty()) files.push_back({"notes", text});
+  return files;
+}
+
+/// The artifact of a cache entry cached_emit made; its notes are added to `notes`.
+std::string replay_emit(const std::vector<ArtifactFile>& files, std::vector<std::string>& notes) {
+  for (const ArtifactFile& f : files)
+    if (f.path == "notes")
+      for (size_t start = 0, nl; (nl = f.bytes.find('\n', start)) != std::string::npos; start = nl + 1)
+        if (std::find(notes.begin(), notes.end(), f.bytes.substr(start, nl - start)) == notes.end())
+          notes.push_back(f.bytes.substr(start, nl - start));
+  return files.at(0).bytes;
+}
+
 /// Emits the modules missing from the cache, `jobs` invocations at once; each
-/// invocation carries its modules across the boundary once.
+/// invocation carries its modules across the boundary once. `module_notes`
+/// gets each module's notes: its invocation's (all of them, where an
+/// invocation carried several modules).
 absl::StatusOr<Artifacts> emit_modules(host::BackendHandle& backend, const std::string& format,
                                        const BackendContext& ctx, const std::vector<const ir::Module*>& modules,
-                                       int jobs, std::vector<std::string>& notes) {
+                                       int jobs, std::vector<std::string>& notes,
+                                       std::map<std::string, std::vector<std::string>>& module_notes) {
   size_t groups = std::max<size_t>(1, std::min<size_t>(jobs, modules.size()));
   std::vector<std::optional<absl::StatusOr<host::InvocationResult>>> results(groups);
   parallel_for(groups, jobs, [&](size_t g) {
@@ -45,7 +69,10 @@ absl::StatusOr<Artifacts> emit_modules(host::BackendHandle& backend, const std::
   for (auto& slot : results) {
     PPY_ASSIGN_OR_RETURN(host::InvocationResult r, std::move(*slot));
     for (auto& n : r.notes) notes.push_back(n);
-    for (auto& a : r.artifacts) out.push_back({a.module, std::move(a.data)});
+    for (auto& a : r.artifacts) {
+      module_notes[a.module] = r.notes;
+      out.push_back({a.module, std::move(a.data)});
+    }
   }
   return out;
 }
@@ -120,7 +147,7 @@ int emit(const EmitOptions& opts, Streams io) {
   if (program) {
     std::string key = combined_key("emit-program " + what, ctx.identity);
     if (auto hit = cache.lookup(key, info.name)) {
-      artifacts.push_back({"program", hit->at(0).bytes});
+      artifacts.push_back({"program", replay_emit(*hit, notes)});
     } else {
       host::Invocation inv;
       inv.action = host::Invocation::Action::EmitProgram;
@@ -135,7 +162,7 @@ int emit(const EmitOptions& opts, Streams io) {
                                                           " artifacts for the program-scoped format '", opts.format, "'"))),
                2;
       artifacts.push_back({"program", std::move(r->artifacts[0].data)});
-      cache.store(key, {{"artifact", artifacts[0].data}}, info.name);
+      cache.store(key, cached_emit(artifacts[0].data, notes), info.name);
     }
     std::string name = c->project && !c->project->entry.empty() ? c->project->entry : names.front();
     artifacts[0].module = name;
@@ -146,15 +173,16 @@ int emit(const EmitOptions& opts, Streams io) {
     for (auto& m : c->modules) {
       keys[m->name()] = combined_key("emit " + what, {{m->name(), ctx.identity[m->name()]}});
       if (auto hit = cache.lookup(keys[m->name()], info.name))
-        by_module[m->name()] = hit->at(0).bytes;
+        by_module[m->name()] = replay_emit(*hit, notes);
       else
         misses.push_back(m.get());
     }
     if (!misses.empty()) {
-      auto made = emit_modules(*backend, opts.format, ctx, misses, effective_jobs(opts.jobs), notes);
+      std::map<std::string, std::vector<std::string>> module_notes;
+      auto made = emit_modules(*backend, opts.format, ctx, misses, effective_jobs(opts.jobs), notes, module_notes);
       if (!made.ok()) return fail(io.err, made.status());
       for (auto& a : *made) {
-        cache.store(keys[a.module], {{"artifact", a.data}}, info.name);
+        cache.store(keys[a.module], cached_emit(a.data, module_notes[a.module]), info.name);
         by_module[a.module] = std::move(a.data);
       }
     }

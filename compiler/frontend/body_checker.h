@@ -44,8 +44,27 @@ class BodyChecker {
   /// "; did you mean 'x'?" for an undefined `name`, from what the body can
   /// see: its locals, the module's names and Python's builtins (check_names.cc).
   std::string name_suggestion(const std::string& name) const;
+  /// A method or attribute `attr` of a `base` the subset does not take
+  /// (check_names.cc): python3's AttributeError (E1030, "did you mean" from
+  /// Python's own names) when Python has no such attribute, else E1010 `refusal`.
+  void refuse_member(Pos p, Ty base, const std::string& attr, std::string refusal);
+  /// `mod.member` (`path`) that names nothing the subset knows: python3's
+  /// AttributeError of a module (E1020, with "did you mean"), or E1010 for a
+  /// member Python's module has.
+  void undefined_member(Pos p, const std::string& path);
+  /// A keyword argument `k` of the builtin `fn` the subset does not take:
+  /// E1010 when python3's `fn` has that keyword, else python3's TypeError
+  /// (E1032, with "did you mean").
+  void refuse_keyword(const Keyword& k, const std::string& fn);
   /// Something in this body was refused (E1010): its consequences are not reported.
   bool refused_ = false;
+  /// The names a refused statement would have bound (check_names.cc): reading
+  /// one is no second error (E1020, E1060); other names still are.
+  std::set<std::string> refused_names_;
+  /// The statement being checked, innermost (a refusal binds its names).
+  const Stmt* cur_stmt_ = nullptr;
+  /// Adds the names `s` binds, its nested blocks' included, to refused_names_.
+  void refuse_names(const Stmt& s);
   /// Records an effect of the body, and where it first happens (`cur_pos_`).
   void effect(const char* e) {
     f_.effects.insert(e);
@@ -104,6 +123,9 @@ class BodyChecker {
     Ty ty = Ty::Error;
     ConstInfo value;
   };
+  /// A function or module `shown` read as a value the subset does not take
+  /// (`m = math`, `sq = math.sqrt`, `f = len`): E1010 naming what it is.
+  Ty callable_as_value(Pos p, const std::string& shown, const Resolved& r);
   Resolved resolve_path(const std::string& path);
   Ty use_const(Expr& e, const Resolved& r);
   Ty name(Expr& e);

@@ -66,7 +66,8 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     }
     if (!path) {
       for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
-      if (bt != Ty::Error) error(callee.pos, "E1010", str_cat("methods of ", ty_name(bt), " are outside the ppy subset"));
+      if (bt != Ty::Error)
+        refuse_member(callee.pos, bt, callee.str, str_cat("methods of ", ty_name(bt), " are outside the ppy subset"));
       return Ty::Error;
     }
   }
@@ -92,11 +93,8 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
   if (types_.count(first)) {
     if (callee.kind == ExprKind::Attribute) {
       Ty bt = callee.kids[0]->ty;
-      if (is_list(bt))
-        error(callee.pos, "E1010",
-              str_cat("list method '", callee.str, "' is outside the ppy subset (lists have a fixed length; make them with [x] * n)"));
-      else if (bt != Ty::Error)
-        error(callee.pos, "E1010", str_cat("methods of ", ty_name(bt), " are outside the ppy subset"));
+      if (bt != Ty::Error)
+        refuse_member(callee.pos, bt, callee.str, str_cat("methods of ", ty_name(bt), " are outside the ppy subset"));
       return Ty::Error;
     }
     error(callee.pos, "E1030", str_cat("'", first, "' is a local variable, not a function"));
@@ -119,7 +117,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
                                                     "type",  "divmod",     "pow",       "any",  "all",
                                                     "eval",  "exec"};
         if (known.count(first)) error(callee.pos, "E1010", str_cat("the builtin '", first, "' is outside the ppy subset"));
-        else error(callee.pos, "E1020", str_cat("name '", first, "' is not defined", name_suggestion(first)));
+        else if (!refused_names_.count(first)) error(callee.pos, "E1020", str_cat("name '", first, "' is not defined", name_suggestion(first)));
       } else if (auto b = m_.bindings.find(first);  // `shapes.Circle(2)`: a class of another module (issue 32)
                  b != m_.bindings.end() && b->second.kind == Binding::Module && path->size() > first.size() &&
                  class_info(class_type(b->second.module, path->substr(first.size() + 1)))->name ==
@@ -128,7 +126,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
               str_cat("a class of another module ('", *path,
                       "') is outside the ppy subset (classes are used in the module that defines them)"));
       } else {
-        error(callee.pos, "E1020", str_cat("'", *path, "' is not defined (or is outside the ppy subset)"));
+        undefined_member(callee.pos, *path);  // `math.sqr(2.0)`
       }
       return Ty::Error;
     default:
@@ -312,7 +310,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
         continue;
       }
       if (k.name != "sep" && k.name != "end") {
-        error(k.pos, "E1010", str_cat("print(", k.name, "=...) is outside the ppy subset"));
+        refuse_keyword(k, "print");  // `sepp=","`, `flush=f`
         return Ty::Error;
       }
       if (k.value->kind != ExprKind::Str) {
@@ -341,7 +339,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
       (!e.keywords.empty() || (n == "sorted" && e.kids.size() == 2 && view_call(*e.kids[1]) == 2)))
     return keyed_call(e, n, Ty::Error);  // key= and reverse= (check_keyed.cc)
   if (!e.keywords.empty()) {
-    error(e.keywords[0].pos, "E1032", str_cat(n, "() takes no keyword arguments"));
+    refuse_keyword(e.keywords[0], n);
     return Ty::Error;
   }
   auto arity = [&](size_t lo, size_t hi) {

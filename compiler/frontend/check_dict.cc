@@ -209,7 +209,7 @@ Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
     return Ty::None;
   }
   drop();
-  error(callee.pos, "E1010", str_cat(kind, " method '", name, "' is outside the ppy subset"));
+  refuse_member(callee.pos, base, name, str_cat(kind, " method '", name, "' is outside the ppy subset"));
   return Ty::Error;
 }
 

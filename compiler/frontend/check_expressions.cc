@@ -13,6 +13,8 @@
 #include "object_list_helpers.h"
 #include "callable.h"
 #include "checker_internal.h"
+#include "operand_errors.h"
+#include "python_attributes.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 #include "unions.h"
@@ -347,6 +349,7 @@ Ty BodyChecker::name(Expr& e) {
     e.target = e.str;
     // `_ppy_gv<n>`: a value a split try yields, set just before each read (generator_try.cc).
     if (flow_.reachable && !flow_.assigned.count(e.str) && !e.str.starts_with("_ppy_gv")) {
+      if (refused_names_.count(e.str)) return Ty::Error;  // a refused statement assigned it
       error(e.pos, "E1060",
             str_cat("'", e.str, "' might be used before it is assigned (", "ppy needs every path to assign a local before reading it)"));
       return Ty::Error;
@@ -376,7 +379,8 @@ Ty BodyChecker::name(Expr& e) {
     return types_[e.str];
   }
   if (r.ref == Ref::Unresolved) {
-    error(e.pos, "E1020", str_cat("name '", e.str, "' is not defined", name_suggestion(e.str)));
+    if (!refused_names_.count(e.str))
+      error(e.pos, "E1020", str_cat("name '", e.str, "' is not defined", name_suggestion(e.str)));
     return Ty::Error;
   }
   if (r.ref == Ref::Builtin && (e.str == "list" || e.str == "dict" || e.str == "set" || e.str == "int" ||
@@ -386,8 +390,26 @@ Ty BodyChecker::name(Expr& e) {
                   "level: `Name = list[int]`)"));
     return Ty::Error;
   }
-  error(e.pos, "E1030", str_cat("'", e.str, "' is a ", r.ref == Ref::Module ? "module" : "function",
-                                "; it can only be called or used as cuda.launch's kernel"));
+  return callable_as_value(e.pos, e.str, r);
+}
+
+Ty BodyChecker::callable_as_value(Pos p, const std::string& shown, const Resolved& r) {
+  auto b = m_.bindings.find(shown);
+  const std::string* special =
+      b != m_.bindings.end() && b->second.kind == Binding::Special ? &b->second.name : nullptr;
+  if (r.ref == Ref::Module || (special && (python_attributes("module " + *special) || *special == "ppy" ||
+                                           *special == "ppy.cuda" || *special == "ppy.native"))) {
+    error(p, "E1010",
+          str_cat("a module as a value ('", shown, "') is outside the ppy subset: name its members where they are used (`",
+                  shown, ".name`)"));
+    return Ty::Error;
+  }
+  if (r.ref == Ref::Cuda || r.ref == Ref::Native) {
+    error(p, "E1030", str_cat("'", shown, "' is a function; it can only be called or used as cuda.launch's kernel"));
+    return Ty::Error;
+  }
+  error(p, "E1010",
+        str_cat("the function '", shown, "' as a value is outside the ppy subset: call it (a lambda can wrap the call)"));
   return Ty::Error;
 }
 
@@ -415,14 +437,15 @@ Ty BodyChecker::attribute(Expr& e) {
       if (r.ref == Ref::Const) return use_const(e, r);
       if (r.ref == Ref::Sys) return sys_value(e, r.name);  // io (issue 33): sys.argv, sys.stdin
       if (r.ref == Ref::Unresolved) {
-        if (!m_.bindings.count(first) && !m_.consts.count(first) && !m_.func_index.count(first))
+        if (refused_names_.count(first))
+          ;  // a refused statement bound it
+        else if (!m_.bindings.count(first) && !m_.consts.count(first) && !m_.func_index.count(first))
           error(e.kids[0]->pos, "E1020", str_cat("name '", first, "' is not defined"));
         else
-          error(e.pos, "E1020", str_cat("'", *path, "' is not defined (or is outside the ppy subset)"));
+          undefined_member(e.pos, *path);  // `math.sqr`
         return Ty::Error;
       }
-      error(e.pos, "E1030", str_cat("'", *path, "' cannot be used as a value"));
-      return Ty::Error;
+      return callable_as_value(e.pos, *path, r);  // `sq = math.sqrt`
     }
   }
   Ty bt = value(*e.kids[0], Ty::Error);
@@ -443,7 +466,8 @@ Ty BodyChecker::attribute(Expr& e) {
     maybe_none(*e.kids[0]);
     return Ty::Error;
   }
-  if (bt != Ty::Error) error(e.pos, "E1010", str_cat("attributes of ", ty_name(bt), " are outside the ppy subset"));
+  if (bt != Ty::Error)
+    refuse_member(e.pos, bt, e.str, str_cat("attributes of ", ty_name(bt), " are outside the ppy subset"));
   return Ty::Error;
 }
 
@@ -475,7 +499,7 @@ Ty BodyChecker::unary(Expr& e) {
 Ty BodyChecker::arith(const std::string& op, Ty a, Ty b, Pos p) {
   if (op == "<<" || op == ">>") {
     if (a == Ty::Float || b == Ty::Float || !is_numeric(a) || !is_numeric(b)) {
-      error(p, "E1030", str_cat("unsupported operand types for ", op, ": ", ty_name(a), " and ", ty_name(b)));
+      error(p, "E1030", operand_type_error(op, a, b));
       return Ty::Error;
     }
     if (gpu_) {
@@ -490,12 +514,12 @@ Ty BodyChecker::arith(const std::string& op, Ty a, Ty b, Pos p) {
     return Ty::Error;
   }
   if (!is_numeric(a) || !is_numeric(b)) {
-    error(p, "E1030", str_cat("unsupported operand types for ", op, ": ", ty_name(a), " and ", ty_name(b)));
+    error(p, "E1030", operand_type_error(op, a, b));
     return Ty::Error;
   }
   if (op == "&" || op == "|" || op == "^") {
     if (a == Ty::Float || b == Ty::Float) {
-      error(p, "E1030", str_cat("unsupported operand types for ", op, ": ", ty_name(a), " and ", ty_name(b)));
+      error(p, "E1030", operand_type_error(op, a, b));
       return Ty::Error;
     }
     return a == Ty::Bool && b == Ty::Bool ? Ty::Bool : Ty::Int;

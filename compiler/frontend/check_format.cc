@@ -8,6 +8,7 @@
 #include "body_checker.h"
 #include "builtins.h"
 #include "checker_internal.h"
+#include "operand_errors.h"
 #include "format_template.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -139,7 +140,7 @@ Ty BodyChecker::str_percent(Expr& e, Ty a, Ty b) {
   const Expr& tmpl = *e.kids[0];
   const Expr& rhs = *e.kids[1];
   if (a != Ty::Str) {
-    error(e.pos, "E1030", str_cat("unsupported operand types for %: ", ty_name(a), " and str"));
+    error(e.pos, "E1030", operand_type_error("%", a, Ty::Str));
     return Ty::Error;
   }
   if (!template_text(tmpl)) {

@@ -101,8 +101,7 @@ Ty BodyChecker::keyed_call(Expr& e, const std::string& n, Ty base) {
         return Ty::Error;
       }
     } else {
-      value(*k.value, Ty::Error);
-      error(k.pos, "E1032", str_cat("'", k.name, "' is an invalid keyword argument for ", shown));
+      refuse_keyword(k, method ? "list.sort" : n);  // `revers=True`, `default=0` (its value is not checked: one error)
       return Ty::Error;
     }
   }

@@ -153,7 +153,7 @@ Ty BodyChecker::lazy_iterable(Expr& e, const std::string& n) {
   raises();  // MemoryError; enumerate's count is checked
   if (n == "zip") {
     if (!e.keywords.empty()) {
-      error(e.keywords[0].pos, "E1010", "zip() with keywords (strict=) is outside the ppy subset");
+      refuse_keyword(e.keywords[0], "zip");  // `strict=` (E1010), or a misspelling (E1032)
       return Ty::Error;
     }
     if (nargs == 0) {
@@ -177,7 +177,11 @@ Ty BodyChecker::lazy_iterable(Expr& e, const std::string& n) {
   }
   if (n == "enumerate") {
     for (auto& k : e.keywords) {
-      if (k.name != "start" || nargs != 1) {
+      if (k.name != "start") {
+        refuse_keyword(k, "enumerate");  // `strat=1`: python3's words, and "did you mean 'start'?"
+        return Ty::Error;
+      }
+      if (nargs != 1) {
         error(k.pos, "E1032", str_cat("enumerate() got an unexpected keyword argument '", k.name, "'"));
         return Ty::Error;
       }
@@ -233,7 +237,7 @@ Ty BodyChecker::lazy_iterable(Expr& e, const std::string& n) {
 Ty BodyChecker::lazy_fold(Expr& e, const std::string& n) {
   size_t nargs = e.kids.size() - 1;
   if (!e.keywords.empty()) {
-    error(e.keywords[0].pos, "E1032", str_cat(n, "() takes no keyword arguments"));
+    refuse_keyword(e.keywords[0], n);
     return Ty::Error;
   }
   if (nargs != 1) {

@@ -32,7 +32,7 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
   const BuiltinMethod* m = find_builtin_method("list", name);
   if (!m) {
     for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
-    error(callee.pos, "E1010", str_cat("list method '", name, "' is outside the ppy subset"));
+    refuse_member(callee.pos, base, name, str_cat("list method '", name, "' is outside the ppy subset"));
     return Ty::Error;
   }
   e.builtin = m->id;
@@ -160,7 +160,7 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
     return Ty::None;
   }
   for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
-  error(callee.pos, "E1010", str_cat("list method '", name, "' is outside the ppy subset"));
+  refuse_member(callee.pos, base, name, str_cat("list method '", name, "' is outside the ppy subset"));
   return Ty::Error;
 }
 

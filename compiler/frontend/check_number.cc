@@ -19,7 +19,7 @@ Ty BodyChecker::number_builtin(Expr& e, const std::string& n) {
   size_t lo = base || n == "divmod" || n == "pow" ? 2 : 1;
   size_t hi = n == "pow" ? 3 : n == "round" ? 2 : lo;
   if (!e.keywords.empty()) {
-    error(e.keywords[0].pos, "E1010", str_cat(n, "() with keyword arguments is outside the ppy subset"));
+    refuse_keyword(e.keywords[0], n);  // `ndigits=` (E1010), `ndigit=` (E1032, "did you mean"), abs(x=) (none taken)
     return Ty::Error;
   }
   if (nargs < lo || nargs > hi) {

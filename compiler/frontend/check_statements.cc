@@ -71,8 +71,14 @@ void BodyChecker::error(Pos p, const char* code, std::string msg) {
   // A statement the parser dropped, or one refused (E1010), may have bound a
   // name, assigned a local or returned: what follows from that is not a second
   // error (one root cause, one error).
-  if ((f_.def->incomplete || refused_) && (c == "E1020" || c == "E1060" || c == "E1050")) return;
-  if (c == "E1010") refused_ = true;
+  // A refused statement's own names are kept in refused_names_ (their reads are
+  // not reported); other names' errors still are, in source order.
+  if (f_.def->incomplete && (c == "E1020" || c == "E1060" || c == "E1050")) return;
+  if (refused_ && c == "E1050") return;
+  if (c == "E1010") {
+    refused_ = true;
+    if (cur_stmt_) refuse_names(*cur_stmt_);
+  }
   d_.error(code, m_.path, p.line, p.col, std::move(msg));
 }
 
@@ -192,6 +198,12 @@ void BodyChecker::block(std::vector<StmtPtr>& body) {
 }
 
 void BodyChecker::stmt(Stmt& s) {
+  struct Current {  // the innermost statement, while it is checked
+    const Stmt*& at;
+    const Stmt* outer;
+    ~Current() { at = outer; }
+  } current{cur_stmt_, cur_stmt_};
+  cur_stmt_ = &s;
   line_ = s.pos.line;
   cur_pos_ = s.pos;
   switch (s.kind) {

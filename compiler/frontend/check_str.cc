@@ -8,6 +8,7 @@
 #include "body_checker.h"
 #include "builtins.h"
 #include "checker_internal.h"
+#include "operand_errors.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -22,9 +23,7 @@ Ty BodyChecker::str_binary(Expr& e, Ty a, Ty b) {
     return Ty::Str;
   }
   if (op == "%" && a == Ty::Str) return str_percent(e, a, b);  // check_format.cc
-  error(e.pos, "E1030",
-        op == "+" ? str_cat("can only concatenate str (not \"", ty_name(a == Ty::Str ? b : a), "\") to str")
-                  : str_cat("unsupported operand types for ", op, ": ", ty_name(a), " and ", ty_name(b)));
+  error(e.pos, "E1030", operand_type_error(op, a, b));  // python3's words (operand_errors.h)
   return Ty::Error;
 }
 
@@ -68,7 +67,7 @@ Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
   const BuiltinMethod* m = find_builtin_method("str", name, e.kids.size() - 1);
   if (!m) {
     for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
-    error(callee.pos, "E1010", str_cat("the str method '", name, "' is outside the ppy subset"));
+    refuse_member(callee.pos, Ty::Str, name, str_cat("the str method '", name, "' is outside the ppy subset"));
     return Ty::Error;
   }
   if (m->id == BuiltinId::StrJoin || m->id == BuiltinId::StrSplit) return str_list_method(e, callee);

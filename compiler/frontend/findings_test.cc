@@ -51,5 +51,43 @@ TEST(Issue34Findings, ZipAndReversedAreKnownNames) {
   EXPECT_THAT(stored, Not(HasSubstr("not defined")));
 }
 
+// One root cause, one error: a refused statement's own names are not
+// reported again, a dropped `if` takes its `else` with it, and a refusal hides
+// no later independent error of the same function (in source order).
+TEST(Issue34Findings, ARefusalImpliesNothingButHidesNothingElse) {
+  std::string walrus = check(
+      "def f(xs: list[int]) -> int:\n"
+      "    if (n := len(xs)) > 2:\n"
+      "        return n\n"
+      "    else:\n"
+      "        return 0\n");
+  EXPECT_THAT(walrus, HasSubstr("E1010 2:11 an assignment expression (':=')"));
+  EXPECT_THAT(walrus, Not(HasSubstr("unexpected 'else'")));
+  std::string later = check(
+      "def g(b: bool) -> int:\n"
+      "    n = eval(\"7\")\n"
+      "    print(n)\n"
+      "    if b:\n"
+      "        k = 1\n"
+      "    print(totl)\n"
+      "    return k\n");
+  EXPECT_EQ(later,
+            "E1010 2:9 the builtin 'eval' is outside the ppy subset\n"
+            "E1020 6:11 name 'totl' is not defined\n"
+            "E1060 7:12 'k' might be used before it is assigned (ppy needs every path to assign a local before "
+            "reading it)\n");
+}
+
+// A module's function or the module itself as a value is refused saying so,
+// and what the refused assignment bound is no second error.
+TEST(Issue34Findings, AModuleOrItsFunctionAsAValueIsRefusedByName) {
+  std::string module = check("import math\n\n\ndef main() -> None:\n    m = math\n    print(m.pi)\n");
+  EXPECT_THAT(module, HasSubstr("E1010 5:9 a module as a value ('math') is outside the ppy subset"));
+  EXPECT_THAT(module, Not(HasSubstr("cuda.launch")));
+  std::string function = check("import math\n\nsq = math.sqrt\nprint(sq(2.0))\n");
+  EXPECT_THAT(function, HasSubstr("E1010 3:6 the function 'math.sqrt' as a value is outside the ppy subset"));
+  EXPECT_THAT(function, Not(HasSubstr("name 'sq' is not defined")));
+}
+
 }  // namespace
 }  // namespace ppy::frontend

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <set>
 
 #include "lexer.h"
 #include "parser_internal.h"
@@ -99,13 +101,23 @@ void Parser::recover() {
 
 void Parser::statement(std::vector<StmtPtr>& out) {
   size_t start = p_;
+  std::string first = at(Tok::Name) ? cur().text : "";
   try {
     DepthGuard g(*this, cur().pos);
     compound_or_simple(out);
   } catch (const Bail&) {
     if (p_ == start) take();
     recover();
+    skip_clauses(first);
   }
+}
+
+void Parser::skip_clauses(const std::string& first) {
+  static const std::map<std::string, std::set<std::string>> kClauses = {
+      {"if", {"elif", "else"}}, {"for", {"else"}}, {"while", {"else"}}, {"try", {"except", "else", "finally"}}};
+  auto it = kClauses.find(first);
+  if (it == kClauses.end()) return;
+  while (at(Tok::Name) && it->second.count(cur().text)) recover();
 }
 
 StmtPtr Parser::make(StmtKind k, Pos p) {

@@ -106,6 +106,10 @@ class Parser {
   // --- recovery ---
   void skip_block();
   void recover();
+  /// After a compound statement (`first` its keyword) was dropped: its
+  /// remaining clauses (`elif`, `else`, `except`, `finally`) with their blocks,
+  /// which are no statements of their own (no false "unexpected 'else'").
+  void skip_clauses(const std::string& first);
 
   // --- statements (parser.cc) ---
   void statement(std::vector<StmtPtr>& out);

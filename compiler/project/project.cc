@@ -66,14 +66,14 @@ absl::Status collect_modules(const std::string& root_as_given, Project& p) {
     if (it->is_regular_file() && (fp.extension() == ".ppy" || fp.extension() == ".py")) files.push_back(fp.string());
   }
   std::sort(files.begin(), files.end());
-  const std::string other_suffix = p.module_suffix == ".ppy" ? ".py" : ".ppy";
   for (const std::string& f : files) {
     if (fs::path(f).extension() != p.module_suffix) {
       fs::path twin = fs::path(f).replace_extension(p.module_suffix);
       if (std::find(files.begin(), files.end(), twin.string()) != files.end())
         return coded_error("E1203", str_cat("module ", module_name_for(root_as_given, f), " comes from both ",
-                                            twin.string(), " and ", f, ": python3 would import the ", other_suffix,
-                                            " file; keep one"));
+                                            twin.string(), " and ", f, ": ppy reads the ", p.module_suffix,
+                                            " file (module-suffix = \"", p.module_suffix,
+                                            "\") and python3 imports the .py file; keep one"));
       ++p.other_suffix_files;
       continue;
     }

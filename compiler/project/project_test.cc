@@ -204,6 +204,9 @@ TEST_F(ModuleSuffixTest, AProjectOfPyModules) {
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(error_code(p.status()), "E1203");
   EXPECT_THAT(p.status().message(), HasSubstr("module app.util comes from both"));
+  // It names the suffix this project configured, and what python3 does.
+  EXPECT_THAT(p.status().message(),
+              HasSubstr("ppy reads the .py file (module-suffix = \".py\") and python3 imports the .py file"));
 }
 
 TEST_F(ModuleSuffixTest, NoModulesOfTheSuffixSaysWhatItFound) {
