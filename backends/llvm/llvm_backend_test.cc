@@ -194,6 +194,42 @@ TEST(LLVMBackend, TuplesAreStructsByValue) {
   EXPECT_NE(text.find("extractvalue"), std::string::npos) << text;
 }
 
+/// `p.y = v` as the frontend spells a field set: the struct loaded, one field
+/// changed, the struct stored back.
+constexpr const char* kFieldSet = R"(ppyir 1
+module @t
+
+func @t_set(%p: ptr<struct<Point, x: f64, y: i64, ok: bool, tag: ptr<i8>>>, %v: i64) -> () attrs {ppy.effects = ["reads", "writes"], ppy.qualname = "t.set"} {
+^entry:
+    %s = core.load %p : struct<Point, x: f64, y: i64, ok: bool, tag: ptr<i8>>
+    %x = core.struct_extract %s {field = "x"} : f64
+    %ok = core.struct_extract %s {field = "ok"} : bool
+    %tag = core.struct_extract %s {field = "tag"} : ptr<i8>
+    %n = core.struct_make %x, %v, %ok, %tag : struct<Point, x: f64, y: i64, ok: bool, tag: ptr<i8>>
+    core.store %n, %p
+    core.ret
+}
+)";
+
+TEST(LLVMBackend, AFieldSetStoresThatFieldAlone) {
+  // Issue 35: a whole-struct store wrote every field back (an exception's
+  // constructor rewrote its eight fields for each it set).
+  auto b = backends::create_llvm_backend({});
+  auto m = parse(kFieldSet);
+  BackendContext ctx;
+  ctx.opt_level = 2;
+  ASSERT_TRUE(b->validate(*m, ctx).ok());
+  auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
+  ASSERT_TRUE(art.ok()) << art.status();
+  const std::string& text = std::get<std::string>(*art);
+  size_t stores = 0;
+  for (size_t at = 0; (at = text.find(" store ", at)) != std::string::npos; ++at) ++stores;
+  EXPECT_EQ(stores, 1u) << text;
+  EXPECT_NE(text.find("store i64 %v"), std::string::npos) << text;
+  EXPECT_EQ(text.find("load {"), std::string::npos) << text;
+  EXPECT_EQ(text.find("store {"), std::string::npos) << text;
+}
+
 TEST(LLVMBackend, UnsafeWrapsIntegerArithmetic) {
   auto b = backends::create_llvm_backend({});
   auto m = parse(kProgram);

@@ -10,6 +10,34 @@
 #include "ppy/util/status_macros.h"
 
 namespace ppy::llvm_backend {
+namespace {
+
+/// A struct loaded field by field: LLVM drops the loads of fields nobody
+/// reads (a whole-struct load keeps every one), issue 35.
+llvm::Value* load_fields(llvm::IRBuilder<>& b, llvm::Type* t, llvm::Value* at) {
+  auto* st = llvm::dyn_cast<llvm::StructType>(t);
+  if (!st || st->isOpaque()) return b.CreateLoad(t, at);
+  llvm::Value* v = llvm::PoisonValue::get(st);
+  for (unsigned i = 0; i < st->getNumElements(); ++i)
+    v = b.CreateInsertValue(v, load_fields(b, st->getElementType(i), b.CreateStructGEP(st, at, i)), {i});
+  return v;
+}
+
+/// A struct stored field by field: a field set (`self.x = v`, which the IR
+/// spells as storing the object's struct with one field changed) leaves
+/// LLVM a store of each field's own value just loaded, which it drops, where
+/// a whole-struct store wrote every field (issue 35's exceptions loop).
+void store_fields(llvm::IRBuilder<>& b, llvm::Value* v, llvm::Value* at) {
+  auto* st = llvm::dyn_cast<llvm::StructType>(v->getType());
+  if (!st || st->isOpaque()) {
+    b.CreateStore(v, at);
+    return;
+  }
+  for (unsigned i = 0; i < st->getNumElements(); ++i)
+    store_fields(b, b.CreateExtractValue(v, {i}), b.CreateStructGEP(st, at, i));
+}
+
+}  // namespace
 
 absl::Status FunctionLowering::run() {
   // The prologue holds the allocas (so SROA promotes them), the list mark and
@@ -260,10 +288,10 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     }
     case ir::CoreOp::Load: {
       if (op.operand(0)->type().kind() != TypeKind::Ptr) return fail(op, "a load from what is not a pointer");
-      return set(b_.CreateLoad(rlt, args[0]));
+      return set(load_fields(b_, rlt, args[0]));
     }
     case ir::CoreOp::Store: {
-      b_.CreateStore(args[0], args[1]);
+      store_fields(b_, args[0], args[1]);
       return absl::OkStatus();
     }
     case ir::CoreOp::PtrOffset: {

@@ -32,8 +32,17 @@ llvm::FunctionCallee ModuleLowering::runtime(const runtime::RuntimeFunction& fn)
   // the collector and the two list makers. Marking the rest would be as
   // safe; it would change the generated IR, so it waits for its own change.
   bool nounwind = !fn.has(runtime::kCollector) || fn.symbol == "ppy_list_new_i64" || fn.symbol == "ppy_list_new_f64";
-  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee()); f && nounwind)
+  auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee());
+  if (f && nounwind) f->addFnAttr(llvm::Attribute::NoUnwind);
+  // What a handler asks of the exception it caught (ppy_exc_name, _message,
+  // _args...: no operands, reading the runtime's state only): LLVM drops the
+  // calls whose answer nobody reads (issue 35: a handler that neither names
+  // nor raises again its exception asked for all five).
+  if (f && fn.params.empty() && fn.has(runtime::kReadOnly) && !fn.has(runtime::kRaises)) {
+    f->setMemoryEffects(llvm::MemoryEffects::readOnly());
     f->addFnAttr(llvm::Attribute::NoUnwind);
+    f->addFnAttr(llvm::Attribute::WillReturn);
+  }
   return callee;
 }
 

@@ -416,15 +416,30 @@ PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec) {
 /* ------------------------------------------------------------------------ */
 /* speedsort: text built in place. A builder is a str whose `len` is the bytes
  * written so far and whose `ncp` is, until ppy_fmt_end, its room: an f-string
- * is one allocation, with no str per piece and no copy per concatenation. */
+ * is one allocation, with no str per piece and no copy per concatenation.
+ * The room's bit PPY_FMT_WIDE says a piece with a code point past ASCII went
+ * in: without it ppy_fmt_end takes the bytes as the code points and counts
+ * nothing (issue 35: the count was a twentieth of raising an exception whose
+ * message is an f-string). */
+#define PPY_FMT_WIDE ((int64_t)1 << 62)
+
+static inline int64_t ppy_fmt_cap(const ppy_str* b) { return b->ncp & ~PPY_FMT_WIDE; }
+
+/** Marks `b` as holding text past ASCII where `s` (just appended) has some. */
+static inline ppy_str* ppy_fmt_saw(ppy_str* b, const ppy_str* s) {
+  if (s->ncp != s->len) b->ncp |= PPY_FMT_WIDE;
+  return b;
+}
 
 /** `b` with room for `more` bytes after its text: itself, or a copy twice as large. */
 static ppy_str* ppy_fmt_room(ppy_str* b, int64_t more) {
-  if (b->len + more <= b->ncp) return b;
-  int64_t room = b->ncp * 2 > b->len + more ? b->ncp * 2 : b->len + more;
+  int64_t cap = ppy_fmt_cap(b);
+  if (b->len + more <= cap) return b;
+  int64_t room = cap * 2 > b->len + more ? cap * 2 : b->len + more;
   ppy_str* g = ppy_str_alloc(room, room);
   memcpy(PPY_STR_BYTES(g), PPY_STR_BYTES(b), (size_t)b->len);
   g->len = b->len;
+  g->ncp |= b->ncp & PPY_FMT_WIDE;
   return g;
 }
 
@@ -442,7 +457,9 @@ PPY_RT_API ppy_str* ppy_fmt_new(int64_t room) {
   return b;
 }
 
-PPY_RT_API ppy_str* ppy_fmt_str(ppy_str* b, const ppy_str* s) { return ppy_fmt_bytes(b, PPY_STR_BYTES(s), s->len); }
+PPY_RT_API ppy_str* ppy_fmt_str(ppy_str* b, const ppy_str* s) {
+  return ppy_fmt_saw(ppy_fmt_bytes(b, PPY_STR_BYTES(s), s->len), s);
+}
 
 /** `s * n` appended: no str made for it. */
 PPY_RT_API ppy_str* ppy_fmt_repeat(ppy_str* b, const ppy_str* s, int64_t n) {
@@ -456,7 +473,7 @@ PPY_RT_API ppy_str* ppy_fmt_repeat(ppy_str* b, const ppy_str* s, int64_t n) {
   else
     for (int64_t k = 0; k < n; ++k) memcpy(o + k * s->len, PPY_STR_BYTES(s), (size_t)s->len);
   b->len += total;
-  return b;
+  return ppy_fmt_saw(b, s);
 }
 
 /** The width of a spec that is only a width, then `type` (or nothing where `type` is 0):
@@ -513,8 +530,8 @@ PPY_RT_API ppy_str* ppy_fmt_f64(ppy_str* b, double v, const ppy_str* spec) {
 /** The finished str: its code points counted, its room given up where much is left. */
 PPY_RT_API ppy_str* ppy_fmt_end(ppy_str* b) {
   const char* p = PPY_STR_BYTES(b);
-  int64_t ncp = ppy_utf8_count(p, b->len);
-  if (b->ncp > 2 * b->len + 64) {
+  int64_t ncp = b->ncp & PPY_FMT_WIDE ? ppy_utf8_count(p, b->len) : b->len;
+  if (ppy_fmt_cap(b) > 2 * b->len + 64) {
     ppy_str* r = ppy_str_alloc(b->len, ncp);
     memcpy(PPY_STR_BYTES(r), p, (size_t)b->len);
     return r;

@@ -9,6 +9,23 @@
 #include "ppy/util/str_cat.h"
 
 namespace ppy::frontend::lowering {
+namespace {
+
+/// Whether a bare `raise` (the handler's exception, again) is among `body`
+/// or the suites nested in it (not in a nested def: that is another
+/// function). A handler without one never reads its caught exception back,
+/// so it is not kept: its name, message and args go unasked (issue 35).
+bool raises_again(const std::vector<StmtPtr>& body) {
+  for (const StmtPtr& s : body) {
+    if (s->kind == StmtKind::Raise && !s->value) return true;
+    bool nested = false;
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { nested = nested || raises_again(b); });
+    if (nested) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void FunctionLowerer::ret(Value* v, Pos p) {
   if (gen_ && outlined_.empty()) return gen_suspend(-1, false, p);  // a generator's return: exhausted
@@ -206,7 +223,7 @@ void FunctionLowerer::try_except(const Stmt& s) {
     }
     cur_ = body;
     std::string local = str_cat(".exc", h.pos.line, "_", h.pos.col);
-    store_local(local, exc, h.pos);
+    if (raises_again(h.body)) store_local(local, exc, h.pos);
     if (!h.local.empty()) store_local(h.local, h.local_ty == Ty::Exc ? exc : extract(exc, 2, h.pos), h.pos);
     handlers_.push_back(local);
     block(h.body);

@@ -291,6 +291,18 @@ TEST(Lower, StringsAreHandlesAndRuntimeCalls) {
   EXPECT_THAT(l.text, HasSubstr("core.const 0 : i64"));
 }
 
+TEST(Lower, AHandlerKeepsItsExceptionOnlyToRaiseItAgain) {
+  // Issue 35: the caught exception went to the handler's slot at every catch,
+  // which kept every ppy_exc_* call alive; only a bare raise reads it back.
+  auto l = lower(
+      "def f(i: int) -> int:\n    try:\n        return 10 // i\n    except ZeroDivisionError:\n        return 0\n\n"
+      "def g(i: int) -> int:\n    try:\n        return 10 // i\n    except ZeroDivisionError:\n"
+      "        if i == 0:\n            raise\n        return 1\n");
+  ASSERT_TRUE(l.module) << l.diags;
+  EXPECT_THAT(l.text, Not(HasSubstr("core.store %7, %exc4_5_slot"))) << l.text;
+  EXPECT_THAT(l.text, HasSubstr("core.store %7, %exc10_5_slot")) << l.text;
+}
+
 TEST(Lower, ATryBodyIsOutlinedAndCalledCapturingItsStatus) {
   auto l = lower(
       "def f(xs: list[int], i: int) -> int:\n    n = 0\n    try:\n        n = xs[i]\n        return n\n"

@@ -3,6 +3,10 @@
 // An add, sub, mul or neg whose exact interval fits in i64 cannot overflow, so
 // its `python`/`checked` mode becomes `proven` and no backend writes its check
 // (`i * i` under `i < 3000000`, `s + x % 7` with `s` bounded by a modulo).
+// An integer `//` or `%` whose operands' signs it proves alike (a dividend
+// >= 0 by a divisor > 0, or both <= 0 and < 0) rounds the same toward zero as
+// toward minus infinity, so its `rounding` becomes `trunc` and no backend
+// writes Python's sign fix-up (issue 35: `(s + i * i) % 1000003`).
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
@@ -155,6 +159,23 @@ class IntRangeAnalysis {
     return out;
   }
 
+  /// The floor-rounded integer divisions and remainders whose operands'
+  /// signs agree, by the settled ranges (truncating them gives the same value).
+  std::vector<Operation*> same_signs() {
+    std::vector<Operation*> out;
+    for (size_t b = 0; b < cfg_.blocks.size(); ++b)
+      for (auto& op : cfg_.blocks[b]->operations()) {
+        ir::CoreOp n = ir::core_op(*op);
+        if ((n != ir::CoreOp::Div && n != ir::CoreOp::Mod) || ir::rounding_of(*op) != ir::Rounding::Floor) continue;
+        if (op->num_results() != 1 || op->result()->type() != ir::Type::i64()) continue;
+        Range a = at(op->operand(0), static_cast<int>(b));
+        Range d = at(op->operand(1), static_cast<int>(b));
+        if (a.empty() || d.empty()) continue;
+        if ((a.lo >= 0 && d.lo > 0) || (a.hi <= 0 && d.hi < 0)) out.push_back(op.get());
+      }
+    return out;
+  }
+
  private:
   /// What is known of `v` before any refinement.
   Range base(const Value* v) const {
@@ -269,7 +290,9 @@ class IntRange : public ir::FunctionPass {
     if (!analysis.solve()) return false;
     std::vector<Operation*> ops = analysis.provable();
     for (Operation* op : ops) op->attributes().set("overflow", ir::Attribute(ir::overflow_name(ir::Overflow::Proven)));
-    return !ops.empty();
+    std::vector<Operation*> truncs = analysis.same_signs();
+    for (Operation* op : truncs) op->attributes().set("rounding", ir::Attribute(ir::rounding_name(ir::Rounding::Trunc)));
+    return !ops.empty() || !truncs.empty();
   }
 };
 

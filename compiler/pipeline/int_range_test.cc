@@ -139,6 +139,57 @@ func @f(%x: i64) -> i64 {
   EXPECT_EQ(proven_count(r.text), 0);
 }
 
+/// `while i < n: s = (s + i * i) % 1000003` (tools/bench/llvm/int_loop.ppy), and a
+/// `//` and `%` of `x` (a parameter: either sign) by the same constant.
+constexpr const char* kSignedLoop = R"(ppyir 1
+module @t
+
+func @f(%n: i64, %x: i64) -> i64 {
+^entry:
+    %p = core.const 1000003 : i64
+    %m7 = core.const -7 : i64
+    %c0 = core.const 0 : i64
+    %c1 = core.const 1 : i64
+    core.br ^head(%c0, %c0)
+^head(%s: i64, %i: i64):
+    %go = core.cmp.lt %i, %n : bool
+    core.cond_br %go, ^body, ^exit
+^body:
+    %sq = core.mul %i, %i {overflow = "python"} : i64
+    %a = core.add %s, %sq {overflow = "python"} : i64
+    %b = core.mod %a, %p {overflow = "python", rounding = "floor"} : i64
+    %next = core.add %i, %c1 {overflow = "python"} : i64
+    core.br ^head(%b, %next)
+^exit:
+    %q = core.div %x, %p {overflow = "python", rounding = "floor"} : i64
+    %r = core.mod %x, %p {overflow = "python", rounding = "floor"} : i64
+    %neg = core.neg %s {overflow = "python"} : i64
+    %t = core.div %neg, %m7 {overflow = "python", rounding = "floor"} : i64
+    %u = core.add %q, %r {overflow = "python"} : i64
+    %v = core.add %u, %t {overflow = "python"} : i64
+    core.ret %v
+}
+)";
+
+TEST(IntRange, OperandsOfKnownSignsDivideWithoutTheFloorFixUp) {
+  auto pass = create_int_range_pass();
+  auto r = run(*pass, kSignedLoop);
+  ASSERT_EQ(r.error, "");
+  EXPECT_TRUE(r.changed);
+  // s + i * i >= 0 (checked: it completed) by 1000003 > 0; -s <= 0 by -7 < 0.
+  EXPECT_NE(r.text.find("%b = core.mod %a, %p {overflow = \"python\", rounding = \"trunc\"}"), std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("%t = core.div %neg, %m7 {overflow = \"python\", rounding = \"trunc\"}"), std::string::npos)
+      << r.text;
+  // x may be negative: -1 // 1000003 is -1 and -1 % 1000003 is 1000002, not 0 and -1.
+  EXPECT_NE(r.text.find("%q = core.div %x, %p {overflow = \"python\", rounding = \"floor\"}"), std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("%r = core.mod %x, %p {overflow = \"python\", rounding = \"floor\"}"), std::string::npos)
+      << r.text;
+  auto second = run(*pass, r.text);
+  EXPECT_FALSE(second.changed);
+}
+
 TEST(IntRange, ASecondRunHasNothingToDo) {
   auto pass = create_int_range_pass();
   auto first = run(*pass, kSumLoop);

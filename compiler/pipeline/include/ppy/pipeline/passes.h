@@ -20,7 +20,11 @@
 ///   int-range     marks `overflow = "proven"` on the checked add, sub, mul and
 ///                 neg that i64 intervals show cannot overflow (intervals
 ///                 refined by dominating comparisons, widened around loops), so
-///                 no backend writes their checks.
+///                 no backend writes their checks; an integer `//` or `%`
+///                 whose operands' signs the intervals show alike (dividend
+///                 >= 0 by divisor > 0, or <= 0 by < 0) becomes
+///                 `rounding = "trunc"`, which gives the same value without
+///                 Python's sign fix-up.
 
 #include <memory>
 #include <string>
