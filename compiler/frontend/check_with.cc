@@ -233,9 +233,17 @@ void BodyChecker::with_objects_in_generator(std::vector<StmtPtr>& body) {
           a.targets[0]->str == mgr.str && a.value)
         init = a.value.get();
     }
-    if (!init || !typed_early(*init) || assigns_count(f_.def->body, mgr.str) != 1) return false;
-    ExprPtr probe = build::clone(*init);
-    Ty t = value(*probe, Ty::Error);
+    if (!init || assigns_count(f_.def->body, mgr.str) != 1) return false;
+    const Expr& callee = init->kind == ExprKind::Call ? *init->kids[0] : *init;
+    auto cls = callee.kind == ExprKind::Name && !types_.count(callee.str) ? m_.classes.find(callee.str)
+                                                                           : m_.classes.end();
+    Ty t = Ty::Error;
+    if (init->kind == ExprKind::Call && cls != m_.classes.end()) {
+      t = cls->second;  // `Manager(...)` of anything: its class
+    } else if (typed_early(*init)) {
+      ExprPtr probe = build::clone(*init);
+      t = value(*probe, Ty::Error);
+    }
     if (!is_class(t)) return false;
     types_[mgr.str] = t;
     note_local(mgr.str);
