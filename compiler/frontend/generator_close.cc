@@ -90,11 +90,17 @@ bool calls_one_of(const Expr& it, const std::set<std::string>& closing) {
   return it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name && closing.count(it.kids[0]->str);
 }
 
-/// Whether `body` has a loop over a call of one of `closing` that yields.
+bool yields_from(const Stmt& s, const std::set<std::string>& closing) {
+  return s.kind == StmtKind::Expr && s.value && is_yield(*s.value) && s.value->ival &&
+         calls_one_of(*s.value->kids[1], closing);
+}
+
+/// Whether `body` has a loop over a call of one of `closing` that yields, or a `yield from` of one.
 bool yields_over(const std::vector<StmtPtr>& body, const std::set<std::string>& closing) {
   for (auto& s : body) {
     if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) continue;
     if (s->kind == StmtKind::For && s->value && calls_one_of(*s->value, closing) && yields_in(s->body)) return true;
+    if (yields_from(*s, closing)) return true;
     bool inner = false;
     for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { inner = inner || yields_over(b, closing); });
     if (inner) return true;
@@ -114,9 +120,10 @@ std::set<std::string> closing_generators(const std::vector<std::pair<std::string
   return out;
 }
 
-void add_close_points(std::vector<StmtPtr>& body) {
+void add_close_points(std::vector<StmtPtr>& body, const std::set<std::string>& closing) {
   bool raises = handler_sees_close(body);
-  if (!raises && !finally_yields(body)) return;
+  bool from = yields_over(body, closing);  // its loops over closing generators are closed below
+  if (!raises && !from && !finally_yields(body)) return;
   int n = 0;
   checks_after_yields(body, n, raises);
   Pos p = body.empty() ? Pos{} : body[0]->pos;
@@ -132,6 +139,7 @@ void add_close_points(std::vector<StmtPtr>& body) {
     body.push_back(std::move(t));
   }
   body.insert(body.begin(), build::assign(kGeneratorClosing, build::bool_lit(false, p), p));
+  if (from) close_abandoned_loops(body, closing);  // the loops `yield from` became
 }
 
 bool closes_on_abandon(const std::vector<StmtPtr>& body) {

@@ -332,6 +332,8 @@ Value* FunctionLowerer::next_call(const Expr& e) {
   // next(g, default): the default evaluated before the generator runs, as Python evaluates arguments.
   Value* dv = e.kids.size() == 3 ? coerce(expr(*e.kids[2]), e.kids[2]->ty, e.ty, e.pos) : nullptr;
   Value* r = gen_next(gv, elem, p);
+  // `next(gen(...))`: nothing else holds the generator, which python3 drops, so closes, as next returns.
+  if (g.kind == ExprKind::Call && g.kids[0]->kind == ExprKind::Name) gen_close(gv, elem, p);
   Value* has = extract(r, 0, p);
   if (dv) return select(has, coerce(extract(r, 1, p), elem, e.ty, p), dv, p);
   int n = ++labels_;
