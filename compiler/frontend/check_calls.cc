@@ -29,7 +29,8 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
   // `dict[str, int]()`, `list[int](it)`, `defaultdict[str, list[int]](list)`: the call of the bare type,
   // typed by its parameters (an empty dict or list is its literal).
   if (callee.kind == ExprKind::Subscript && callee.kids[0]->kind == ExprKind::Name &&
-      is_parameterized_ctor(callee.kids[0]->str) && !types_.count(callee.kids[0]->str)) {
+      is_parameterized_ctor(callee.kids[0]->str) && !types_.count(callee.kids[0]->str) &&
+      !m_.classes.count(callee.kids[0]->str) && !m_.func_index.count(callee.kids[0]->str)) {
     Ty want = annotation(&callee);
     if (want == Ty::Error) return Ty::Error;
     ExprPtr base = std::move(callee.kids[0]);
