@@ -111,7 +111,7 @@ def _ppy_exc_matches(name, classes):
     """ppy_exc_matches: `classes` is the class an except names, then its subclasses; `name` the exception's
     class, or an exception class instance's classes (its own, then its bases)."""
     return (any(n in classes.split() for n in name.split()) or classes == 'BaseException'
-            or (classes == 'Exception' and name != 'SystemExit'))
+            or (classes == 'Exception' and name not in ('SystemExit', 'GeneratorExit')))
 
 
 _ppy_exc_classes_made = {}  # an exception class of the program, by its classes: a Python class made once

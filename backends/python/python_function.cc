@@ -453,7 +453,7 @@ void ModuleWriter::capture(const ir::Operation& op) {
   line(str_cat(target(op.result(0)), " = ", it->second, "(", a, ")"));
   line(str_cat(target(op.result(1)), " = 0"));
   --indent_;
-  line("except (Exception, SystemExit) as _ppy_e:");  // io (issue 33): sys.exit in a try
+  line("except (Exception, SystemExit, GeneratorExit) as _ppy_e:");  // io (issue 33): sys.exit in a try; a generator closed
   ++indent_;
   line("_ppy_caught[0] = _ppy_e");
   line(str_cat(target(op.result(1)), " = 1"));

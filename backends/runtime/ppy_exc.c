@@ -144,8 +144,10 @@ PPY_RT_API int64_t ppy_exc_matches(const ppy_str* name, const ppy_str* classes) 
 
 static int64_t ppy_exc_matches_words(const ppy_str* name, const ppy_str* classes) {
   if (ppy_exc_is(classes, "BaseException", 13)) return 1;
-  /* io (issue 33): SystemExit derives from BaseException, not Exception. */
-  if (ppy_exc_is(classes, "Exception", 9)) return !ppy_exc_is(name, "SystemExit", 10);
+  /* io (issue 33): SystemExit derives from BaseException, not Exception; so does a generator's
+   * GeneratorExit (issue 31, generator_close.h). */
+  if (ppy_exc_is(classes, "Exception", 9))
+    return !ppy_exc_is(name, "SystemExit", 10) && !ppy_exc_is(name, "GeneratorExit", 13);
   const char* n = PPY_STR_BYTES(name);
   const char* c = PPY_STR_BYTES(classes);
   size_t nl = (size_t)name->len, cl = (size_t)classes->len;

@@ -43,6 +43,7 @@ constexpr BuiltinException kExceptions[] = {
     {"ConnectionError", "OSError"},
     {"EOFError", "Exception"},
     {"SystemExit", "BaseException"},  // io (issue 33): sys.exit
+    {"GeneratorExit", "BaseException"},  // a generator's close() (generator_close.h)
     {"UnicodeError", "ValueError"},   // io: a text file that is not UTF-8
     {"UnicodeDecodeError", "UnicodeError"},
     {"ImportError", "Exception"},

@@ -15,8 +15,37 @@
 
 namespace ppy::frontend::checking {
 
+namespace {
+
+/// The builtin and collections types a program calls with their parameters: `dict[str, int]()`.
+bool is_parameterized_ctor(const std::string& n) {
+  return n == "dict" || n == "list" || n == "set" || n == "defaultdict" || n == "deque" || n == "Counter";
+}
+
+}  // namespace
+
 Ty BodyChecker::call(Expr& e, bool stmt_level) {
   Expr& callee = *e.kids[0];
+  // `dict[str, int]()`, `list[int](it)`, `defaultdict[str, list[int]](list)`: the call of the bare type,
+  // typed by its parameters (an empty dict or list is its literal).
+  if (callee.kind == ExprKind::Subscript && callee.kids[0]->kind == ExprKind::Name &&
+      is_parameterized_ctor(callee.kids[0]->str) && !types_.count(callee.kids[0]->str) &&
+      !m_.classes.count(callee.kids[0]->str) && !m_.func_index.count(callee.kids[0]->str)) {
+    Ty want = annotation(&callee);
+    if (want == Ty::Error) return Ty::Error;
+    ExprPtr base = std::move(callee.kids[0]);
+    e.kids[0] = std::move(base);
+    const std::string& n = e.kids[0]->str;
+    if (e.kids.size() == 1 && e.keywords.empty() && (n == "dict" || n == "list")) {
+      e.kind = n == "dict" ? ExprKind::Dict : ExprKind::List;
+      e.kids.clear();
+    }
+    Ty got = value(e, want);
+    if (got == Ty::Error || got == want) return got;
+    if (assignable(got, want)) return want;
+    error(e.pos, "E1030", str_cat(ty_name(want), "(...) makes ", ty_name(got)));
+    return Ty::Error;
+  }
   auto path = dotted(callee);
   // `super().m(...)`: the base's method on self.
   if (callee.kind == ExprKind::Attribute && callee.kids[0]->kind == ExprKind::Call &&

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "callable.h"
 #include "checker_internal.h"
 #include "lazy.h"
 #include "ppy/util/str_cat.h"
@@ -57,7 +58,9 @@ bool BodyChecker::maybe_iterator(const Expr& x) const {
     const FuncInfo* f = m_.func(class_info(m->second)->name + "." + callee.str);
     return f && is_iterator(f->result);
   }
-  if (callee.kind != ExprKind::Name || types_.count(callee.str)) return false;
+  if (callee.kind != ExprKind::Name) return false;
+  if (auto t = types_.find(callee.str); t != types_.end())  // a nested generator function, or one in a variable
+    return is_callable(t->second) && is_iterator(callable_result(t->second));
   if (auto c = m_.classes.find(callee.str); c != m_.classes.end())  // `C(...)` of an iterable class
     return generator_iter(c->second) || !protocol_iter(c->second).empty();
   const FuncInfo* f = m_.func(callee.str);

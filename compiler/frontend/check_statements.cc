@@ -40,10 +40,11 @@ void BodyChecker::run() {
     order_.push_back(n);
   }
   if (!f_.module_code) declare_globals(def.body);
-  close_abandoned_loops(def.body, closing_generators());  // a loop left early closes its generator (generator_close.h)
+  std::set<std::string> closing = closing_generators();
+  close_abandoned_loops(def.body, closing);  // a loop left early closes its generator (generator_close.h)
   if (is_iterator(f_.result)) {
     with_objects_in_generator(def.body);  // before the split hides a with's shape (check_with.cc)
-    add_close_points(def.body);
+    add_close_points(def.body, closing);
     split_yielding_tries(def.body);  // yield inside try and with (generator_try.h)
   }
   collect_nonlocals(def.body);

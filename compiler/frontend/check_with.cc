@@ -55,6 +55,21 @@ bool reads_name(const Expr& e, const std::string& n) {
   return false;
 }
 
+/// How many statements of the body (nested defs and classes aside) bind the name `n`.
+size_t assigns_count(const std::vector<StmtPtr>& body, const std::string& n) {
+  size_t c = 0;
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) continue;
+    bool binds = false;
+    if (s->kind == StmtKind::Assign || s->kind == StmtKind::AugAssign || s->kind == StmtKind::AnnAssign ||
+        s->kind == StmtKind::For)
+      for (auto& t : s->targets) binds = binds || reads_name(*t, n);
+    c += binds;
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { c += assigns_count(b, n); });
+  }
+  return c;
+}
+
 bool reads_name(const std::vector<StmtPtr>& body, const std::string& n) {
   for (auto& s : body) {
     for (auto& t : s->targets)
@@ -207,12 +222,44 @@ void BodyChecker::with_objects_in_generator(std::vector<StmtPtr>& body) {
       if (k.value && !typed_early(*k.value)) return false;
     return true;
   };
+  // `with cm:` where `cm = Manager(...)` is assigned once, before it in the same suite: `cm`'s type, known
+  // before the body is checked, so the with is written out as a constructor's is.
+  auto early_manager_local = [&](const std::vector<StmtPtr>& b, size_t i, const Expr& mgr) {
+    if (mgr.kind != ExprKind::Name || types_.count(mgr.str)) return false;
+    const Expr* init = nullptr;
+    for (size_t k = 0; k < i; ++k) {
+      const Stmt& a = *b[k];
+      if (a.kind == StmtKind::Assign && a.targets.size() == 1 && a.targets[0]->kind == ExprKind::Name &&
+          a.targets[0]->str == mgr.str && a.value)
+        init = a.value.get();
+    }
+    if (!init || assigns_count(f_.def->body, mgr.str) != 1) return false;
+    const Expr& callee = init->kind == ExprKind::Call ? *init->kids[0] : *init;
+    auto cls = callee.kind == ExprKind::Name && !types_.count(callee.str) ? m_.classes.find(callee.str)
+                                                                           : m_.classes.end();
+    Ty t = Ty::Error;
+    if (init->kind == ExprKind::Call && cls != m_.classes.end()) {
+      t = cls->second;  // `Manager(...)` of anything: its class
+    } else if (typed_early(*init)) {
+      ExprPtr probe = build::clone(*init);
+      t = value(*probe, Ty::Error);
+    }
+    if (!is_class(t)) return false;
+    types_[mgr.str] = t;
+    note_local(mgr.str);
+    flow_.assigned.insert(mgr.str);  // for with_object's look at it; taken back after
+    return true;
+  };
   for (size_t i = 0; i < body.size(); ++i) {
     Stmt& s = *body[i];
-    if (s.kind == StmtKind::Assign && s.value && s.value->kind == ExprKind::Call && s.value->kids.size() == 2 &&
-        s.value->kids[0]->kind == ExprKind::Name && s.value->kids[0]->str == "__ppy_with__" &&
-        typed_early(*s.value->kids[1]))
+    bool with = s.kind == StmtKind::Assign && s.value && s.value->kind == ExprKind::Call &&
+                s.value->kids.size() == 2 && s.value->kids[0]->kind == ExprKind::Name &&
+                s.value->kids[0]->str == "__ppy_with__";
+    std::string early = with && s.value->kids[1]->kind == ExprKind::Name ? s.value->kids[1]->str : "";
+    if (!early.empty() && !early_manager_local(body, i, *s.value->kids[1])) early.clear();
+    if (with && typed_early(*s.value->kids[1]))
       with_object(body, i, true);  // the manager's statements (the with's try among them) replace body[i]
+    if (!early.empty()) flow_.assigned.erase(early);
     Stmt& t = *body[i];
     for (auto* b : {&t.body, &t.orelse, &t.finalbody}) with_objects_in_generator(*b);
     for (auto& h : t.handlers) with_objects_in_generator(h.body);

@@ -24,15 +24,39 @@ bool finally_yields(const std::vector<StmtPtr>& body) {
   return false;
 }
 
-/// `if _ppy_gclose: return`.
-StmtPtr close_check(Pos p) {
+/// Whether a handler catches python3's GeneratorExit: `except GeneratorExit`, `except BaseException`, a bare except.
+bool catches_close(const Handler& h) {
+  if (h.classes.empty()) return true;
+  for (auto& c : h.classes)
+    if (c == "GeneratorExit" || c == "BaseException") return true;
+  return false;
+}
+
+/// Whether a try whose body yields has a handler that sees the generator closed.
+bool handler_sees_close(const std::vector<StmtPtr>& body) {
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) continue;
+    if (s->kind == StmtKind::Try && yields_in(s->body))
+      for (auto& h : s->handlers)
+        if (catches_close(h)) return true;
+    bool inner = false;
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { inner = inner || handler_sees_close(b); });
+    if (inner) return true;
+  }
+  return false;
+}
+
+/// `if _ppy_gclose: return`, or `raise GeneratorExit` where a handler sees it.
+StmtPtr close_check(Pos p, bool raises) {
   StmtPtr s = build::stmt(StmtKind::If, p);
   s->value = build::name(kGeneratorClosing, p);
-  s->body.push_back(build::stmt(StmtKind::Return, p));
+  StmtPtr leave = build::stmt(raises ? StmtKind::Raise : StmtKind::Return, p);
+  if (raises) leave->value = build::name("GeneratorExit", p);
+  s->body.push_back(std::move(leave));
   return s;
 }
 
-void checks_after_yields(std::vector<StmtPtr>& body, int& n) {
+void checks_after_yields(std::vector<StmtPtr>& body, int& n, bool raises) {
   std::vector<StmtPtr> out;
   for (auto& s : body) {
     if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) {
@@ -40,7 +64,7 @@ void checks_after_yields(std::vector<StmtPtr>& body, int& n) {
       continue;
     }
     for_each_suite(
-        *s, [&](const std::vector<StmtPtr>& b) { checks_after_yields(const_cast<std::vector<StmtPtr>&>(b), n); });
+        *s, [&](const std::vector<StmtPtr>& b) { checks_after_yields(const_cast<std::vector<StmtPtr>&>(b), n, raises); });
     bool is_y = s->kind == StmtKind::Expr && s->value && is_yield(*s->value);
     if (is_y && s->value->ival) {  // `yield from it`: `for v in it: yield v` then the check, at each value
       Pos p = s->pos;
@@ -51,13 +75,13 @@ void checks_after_yields(std::vector<StmtPtr>& body, int& n) {
       std::vector<ExprPtr> arg;
       arg.push_back(build::name(v, p));
       loop->body.push_back(build::expr_stmt(build::call(build::name("yield", p), std::move(arg), p), p));
-      loop->body.push_back(close_check(p));
+      loop->body.push_back(close_check(p, raises));
       out.push_back(std::move(loop));
       continue;
     }
     Pos p = s->pos;
     out.push_back(std::move(s));
-    if (is_y) out.push_back(close_check(p));
+    if (is_y) out.push_back(close_check(p, raises));
   }
   body = std::move(out);
 }
@@ -66,11 +90,17 @@ bool calls_one_of(const Expr& it, const std::set<std::string>& closing) {
   return it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name && closing.count(it.kids[0]->str);
 }
 
-/// Whether `body` has a loop over a call of one of `closing` that yields.
+bool yields_from(const Stmt& s, const std::set<std::string>& closing) {
+  return s.kind == StmtKind::Expr && s.value && is_yield(*s.value) && s.value->ival &&
+         calls_one_of(*s.value->kids[1], closing);
+}
+
+/// Whether `body` has a loop over a call of one of `closing` that yields, or a `yield from` of one.
 bool yields_over(const std::vector<StmtPtr>& body, const std::set<std::string>& closing) {
   for (auto& s : body) {
     if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) continue;
     if (s->kind == StmtKind::For && s->value && calls_one_of(*s->value, closing) && yields_in(s->body)) return true;
+    if (yields_from(*s, closing)) return true;
     bool inner = false;
     for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { inner = inner || yields_over(b, closing); });
     if (inner) return true;
@@ -90,19 +120,33 @@ std::set<std::string> closing_generators(const std::vector<std::pair<std::string
   return out;
 }
 
-void add_close_points(std::vector<StmtPtr>& body) {
-  if (!finally_yields(body)) return;
+void add_close_points(std::vector<StmtPtr>& body, const std::set<std::string>& closing) {
+  bool raises = handler_sees_close(body);
+  bool from = yields_over(body, closing);  // its loops over closing generators are closed below
+  if (!raises && !from && !finally_yields(body)) return;
   int n = 0;
-  checks_after_yields(body, n);
+  checks_after_yields(body, n, raises);
   Pos p = body.empty() ? Pos{} : body[0]->pos;
+  if (raises) {  // `try: BODY except GeneratorExit: return`: what no handler keeps ends the close
+    StmtPtr t = build::stmt(StmtKind::Try, p);
+    t->body = std::move(body);
+    Handler h;
+    h.pos = p;
+    h.classes.push_back("GeneratorExit");
+    h.body.push_back(build::stmt(StmtKind::Return, p));
+    t->handlers.push_back(std::move(h));
+    body.clear();
+    body.push_back(std::move(t));
+  }
   body.insert(body.begin(), build::assign(kGeneratorClosing, build::bool_lit(false, p), p));
+  if (from) close_abandoned_loops(body, closing);  // the loops `yield from` became
 }
 
 bool closes_on_abandon(const std::vector<StmtPtr>& body) {
   if (!body.empty() && body[0]->kind == StmtKind::Assign && body[0]->targets.size() == 1 &&
       body[0]->targets[0]->kind == ExprKind::Name && body[0]->targets[0]->str == kGeneratorClosing)
     return true;
-  return finally_yields(body);
+  return finally_yields(body) || handler_sees_close(body);
 }
 
 void close_abandoned_loops(std::vector<StmtPtr>& body, const std::set<std::string>& closing) {

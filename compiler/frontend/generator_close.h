@@ -20,7 +20,9 @@ inline constexpr const char* kGeneratorClosing = "_ppy_gclose";
 /// (`yield from it` becomes a loop yielding each value, checked after each), and `_ppy_gclose =
 /// False` first. Runs before the tries are split (generator_try.h), which keeps each check in the
 /// run after its yield. Any other generator is left as it is (closing it only marks it done).
-void add_close_points(std::vector<StmtPtr>& body);
+/// A `yield from` of a call of one of `closing` (closing_generators) counts too: its loop closes
+/// that inner generator when the outer is closed, as python3 closes the one a yield from waits on.
+void add_close_points(std::vector<StmtPtr>& body, const std::set<std::string>& closing);
 
 /// Whether a generator's body has something to run when it is closed (before or after
 /// add_close_points).

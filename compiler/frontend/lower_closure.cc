@@ -15,16 +15,16 @@ namespace {
 /// collector, as an object of one field.
 Type cell_struct(Ty t) { return Type::struct_("cell", {{"__tid", Type::i64()}, {"v", ir_type(t)}}); }
 
-/// A closure's memory: the function it runs, then the cells it shares. A call
-/// reads `fn` through the first three fields alone (closure_head).
+/// A call reads `fn` through the first fields alone.
+Type closure_head() { return closure_struct(0); }
+
+}  // namespace
+
 Type closure_struct(size_t ncells) {
   std::vector<std::pair<std::string, Type>> fields{{"__tid", Type::i64()}, {"fn", str_type()}};
   for (size_t i = 0; i < ncells; ++i) fields.emplace_back(str_cat("c", i), str_type());
   return Type::struct_("closure", fields);
 }
-Type closure_head() { return closure_struct(0); }
-
-}  // namespace
 
 Value* FunctionLowerer::cell_of(const std::string& name, Pos p) {
   Ty t = slot_ty_.at(name);

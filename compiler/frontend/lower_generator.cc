@@ -12,14 +12,10 @@ namespace ppy::frontend::lowering {
 
 namespace {
 
-/// A generator's id in its module (from 1, in source order): its frame's `__tid`.
+/// A generator's id in its module: its frame's `__tid`.
 int64_t generator_id(const ModuleInfo& m, const std::string& name) {
-  int64_t id = 0;
-  for (const FuncInfo& f : m.funcs) {
-    if (!is_iterator(f.result)) continue;
-    ++id;
-    if (f.name == name) return id;
-  }
+  for (auto& [id, f] : module_generators(m))
+    if (f->name == name) return id;
   return 0;
 }
 
@@ -34,12 +30,34 @@ Ty walked_elem(const Expr& it) {
 
 }  // namespace
 
+std::vector<std::pair<int64_t, const FuncInfo*>> module_generators(const ModuleInfo& m) {
+  std::vector<std::pair<int64_t, const FuncInfo*>> out;
+  for (const FuncInfo& f : m.funcs)
+    if (is_iterator(f.result)) out.emplace_back(static_cast<int64_t>(out.size() + 1), &f);
+  for (const FuncInfo& f : m.closures)
+    if (is_iterator(f.result) && f.def) out.emplace_back(static_cast<int64_t>(out.size() + 1), &f);
+  return out;
+}
+
+std::vector<std::pair<std::string, Type>> frame_fields(const FuncInfo& f) {
+  std::vector<std::pair<std::string, Type>> out;
+  for (auto& [name, ty] : f.locals)
+    if (ty != Ty::Error) out.emplace_back(name, ir_type(ty));
+  if (f.closure)
+    for (auto& [name, ty] : f.captures) out.emplace_back(name, str_type());
+  return out;
+}
+
 Type FunctionLowerer::frame_type() const {
   std::vector<std::pair<std::string, Type>> fields{{"__tid", Type::i64()}, {"state", Type::i64()}};
   size_t i = 0;
-  for (auto& [name, ty] : f_.locals)
-    if (ty != Ty::Error) fields.emplace_back(str_cat("s", i++), ir_type(ty));
+  for (auto& [name, ty] : frame_fields(f_)) fields.emplace_back(str_cat("s", i++), ty);
   return Type::struct_(str_cat("gen.", f_.name), fields);
+}
+
+Value* FunctionLowerer::frame_slot_load(const std::string& name, Pos p) {
+  if (!is_cell(name)) return load_local(name, p);
+  return emit("core.load", {slots_.at(name)}, {str_type()}, {}, p);  // a captured cell's handle
 }
 
 Value* FunctionLowerer::frame_zero(Ty t, Pos p) {
@@ -61,15 +79,23 @@ void FunctionLowerer::gen_run() {
   // The generator function: a new frame holding the arguments, at state 0.
   Block* entry = fn_->create_entry_block("entry");
   cur_ = entry;
-  for (size_t i = 0; i < f_.def->params.size(); ++i) entry->argument(i)->set_hint(f_.def->params[i].name);
+  size_t first = f_.closure ? 1 : 0;  // a nested generator's function takes its closure first (lower_closure.cc)
+  for (size_t i = 0; i < f_.def->params.size(); ++i) entry->argument(first + i)->set_hint(f_.def->params[i].name);
   Value* frame = rt("ppy_obj_new", {const_i64(object_bytes(st), p), const_i64(gid, p)}, str_type(), p);
   std::vector<Value*> vals{const_i64(gid, p), const_i64(0, p)};
   for (auto& [name, ty] : f_.locals) {
     if (ty == Ty::Error) continue;
     Value* v = nullptr;
     for (size_t i = 0; i < f_.def->params.size(); ++i)
-      if (f_.def->params[i].name == name) v = entry->argument(i);
+      if (f_.def->params[i].name == name) v = entry->argument(first + i);
     vals.push_back(v ? v : frame_zero(ty, p));
+  }
+  // A nested generator's frame holds the cells of the variables it shares with the functions around it.
+  if (f_.closure && !f_.captures.empty()) {
+    Type ct = closure_struct(f_.captures.size());
+    Value* clo = emit("core.load", {cast(entry->argument(0), Type::ptr(ct), p)}, {ct}, {}, p);
+    for (size_t i = 0; i < f_.captures.size(); ++i)
+      vals.push_back(emit("core.struct_extract", {clo}, {str_type()}, {{"field", str_cat("c", i)}}, p));
   }
   emit("core.store", {emit("core.struct_make", std::move(vals), {st}, {}, p), cast(frame, Type::ptr(st), p)}, {}, {},
        p);
@@ -99,6 +125,14 @@ void FunctionLowerer::gen_run() {
     slot_ty_[name] = ty;
     stack_slots_.push_back(name);
   }
+  if (f_.closure)
+    for (auto& [name, ty] : f_.captures) {  // a cell's handle, kept in the frame
+      slots_[name] = emit("core.alloca", {}, {Type::ptr(str_type(), "stack")}, {}, p);
+      slots_[name]->set_hint(name + "_cell");
+      slot_ty_[name] = ty;
+      stack_slots_.push_back(name);
+      cells_.insert(name);
+    }
   for (auto& [name, ty] : f_.globals)
     if (ty != Ty::Error) global_slot(name, ty, p);
   Value* saved = emit("core.load", {cast(frame_, Type::ptr(st), p)}, {st}, {}, p);
@@ -108,8 +142,12 @@ void FunctionLowerer::gen_run() {
   if (gen_closes()) gen_mark_done(frame_, const_i64(gid, p), p);
   for (size_t i = 0; i < stack_slots_.size(); ++i) {
     const std::string& name = stack_slots_[i];
-    Value* v = emit("core.struct_extract", {saved}, {ir_type(slot_ty_.at(name))}, {{"field", str_cat("s", i)}}, p);
-    store_local(name, v, p);
+    Type t = is_cell(name) ? str_type() : ir_type(slot_ty_.at(name));
+    Value* v = emit("core.struct_extract", {saved}, {t}, {{"field", str_cat("s", i)}}, p);
+    if (is_cell(name))
+      emit("core.store", {v, slots_.at(name)}, {}, {}, p);
+    else
+      store_local(name, v, p);
   }
   int n = ++labels_;
   Block* dispatch = new_block("gen.dispatch", n);
@@ -141,7 +179,7 @@ void FunctionLowerer::gen_suspend(int64_t state, bool has, Pos p, Value* v) {
   Type st = frame_type();
   Ty elem = iterator_elem(f_.result);
   std::vector<Value*> vals{const_i64(generator_id(m_, f_.name), p), const_i64(state, p)};
-  for (const std::string& name : stack_slots_) vals.push_back(load_local(name, p));
+  for (const std::string& name : stack_slots_) vals.push_back(frame_slot_load(name, p));
   emit("core.store", {emit("core.struct_make", std::move(vals), {st}, {}, p), cast(frame_, Type::ptr(st), p)}, {}, {},
        p);
   Value* out = make_tuple({const_bool(has, p), v ? v : frame_zero(elem, p)}, tuple_of({Ty::Bool, elem}), p);
@@ -243,12 +281,8 @@ void FunctionLowerer::gen_walk(const Expr& it, const std::string& n, Pos p,
 Value* FunctionLowerer::gen_next(Value* g, Ty elem, Pos p) {
   Ty rt = tuple_of({Ty::Bool, elem});
   std::vector<std::pair<int64_t, std::string>> gens;  // this module's generators of `elem`: id, resume function
-  int64_t id = 0;
-  for (const FuncInfo& f : m_.funcs) {
-    if (!is_iterator(f.result)) continue;
-    ++id;
-    if (iterator_elem(f.result) == elem) gens.emplace_back(id, symbol_name(m_.name, f.name) + "__resume");
-  }
+  for (auto& [id, f] : module_generators(m_))
+    if (iterator_elem(f->result) == elem) gens.emplace_back(id, symbol_name(m_.name, f->name) + "__resume");
   auto resume = [&](const std::string& sym) {
     return emit("core.call", {g}, {ir_type(rt)}, {{"callee", SymbolRef{sym}}}, p);
   };
@@ -298,6 +332,8 @@ Value* FunctionLowerer::next_call(const Expr& e) {
   // next(g, default): the default evaluated before the generator runs, as Python evaluates arguments.
   Value* dv = e.kids.size() == 3 ? coerce(expr(*e.kids[2]), e.kids[2]->ty, e.ty, e.pos) : nullptr;
   Value* r = gen_next(gv, elem, p);
+  // `next(gen(...))`: nothing else holds the generator, which python3 drops, so closes, as next returns.
+  if (g.kind == ExprKind::Call && g.kids[0]->kind == ExprKind::Name) gen_close(gv, elem, p);
   Value* has = extract(r, 0, p);
   if (dv) return select(has, coerce(extract(r, 1, p), elem, e.ty, p), dv, p);
   int n = ++labels_;

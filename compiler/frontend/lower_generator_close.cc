@@ -62,12 +62,10 @@ void FunctionLowerer::gen_close_fn(const std::string& gen_sym, Pos p) {
   Value* saved = emit("core.load", {ptr}, {st}, {}, p);
   std::vector<Value*> vals{tid, state};
   size_t i = 0;
-  for (auto& [name, ty] : f_.locals) {
-    if (ty == Ty::Error) continue;
+  for (auto& [name, ty] : frame_fields(f_)) {
     std::string field = str_cat("s", i++);
-    vals.push_back(name == kGeneratorClosing
-                       ? const_bool(true, p)
-                       : emit("core.struct_extract", {saved}, {ir_type(ty)}, {{"field", field}}, p));
+    vals.push_back(name == kGeneratorClosing ? const_bool(true, p)
+                                             : emit("core.struct_extract", {saved}, {ty}, {{"field", field}}, p));
   }
   emit("core.store", {emit("core.struct_make", std::move(vals), {st}, {}, p), ptr}, {}, {}, p);
   Value* r = emit("core.call", {frame}, {ir_type(tuple_of({Ty::Bool, elem}))},
@@ -83,13 +81,9 @@ void FunctionLowerer::gen_close_fn(const std::string& gen_sym, Pos p) {
 
 void FunctionLowerer::gen_close(Value* g, Ty elem, Pos p) {
   std::vector<std::pair<int64_t, std::string>> closers;  // this module's generators of `elem` with a close function
-  int64_t id = 0;
-  for (const FuncInfo& f : m_.funcs) {
-    if (!is_iterator(f.result)) continue;
-    ++id;
-    if (iterator_elem(f.result) == elem && has_close_fn(f))
-      closers.emplace_back(id, symbol_name(m_.name, f.name) + "__close");
-  }
+  for (auto& [id, f] : module_generators(m_))
+    if (iterator_elem(f->result) == elem && has_close_fn(*f))
+      closers.emplace_back(id, symbol_name(m_.name, f->name) + "__close");
   Value* head = emit("core.load", {cast(g, Type::ptr(frame_head()), p)}, {frame_head()}, {}, p);
   Value* tid = emit("core.struct_extract", {head}, {Type::i64()}, {{"field", "__tid"}}, p);
   int n = ++labels_;

@@ -57,6 +57,12 @@ std::string value_entry_symbol(const std::string& module, const std::string& fun
 std::string bound_entry_symbol(const std::string& module, const std::string& qual);
 /// The value entries of the module's functions used as values.
 void lower_value_entries(const ModuleInfo& m, ir::Module& mod);
+/// A closure's memory: the function it runs, then `ncells` cell handles (lower_closure.cc).
+Type closure_struct(size_t ncells);
+/// The module's generators, nested ones after the top-level ones, each with its id (from 1): its frames' `__tid`.
+std::vector<std::pair<int64_t, const FuncInfo*>> module_generators(const ModuleInfo& m);
+/// What a generator's frame holds after its id and state: each local, then (nested) each captured cell's handle.
+std::vector<std::pair<std::string, Type>> frame_fields(const FuncInfo& f);
 
 /// Where `continue` and `break` of the innermost loop go.
 struct Loop {
@@ -206,6 +212,8 @@ class FunctionLowerer {
   void gen_run();
   /// The frame: `struct<gen.<name>, __tid: i64, state: i64, s0: T0, ...>`, a field per local.
   Type frame_type() const;
+  /// What a frame field saves of the local `name`: its value, or a captured cell's handle.
+  Value* frame_slot_load(const std::string& name, Pos p);
   /// A value of type `t` for a frame field not yet assigned (a null handle for objects and tables).
   Value* frame_zero(Ty t, Pos p);
   /// The locals saved in the frame with `state`, then `ret (has, v)` (v null: a zero).
