@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "ir_util.h"
+#include "ppy/ir/trace.h"
 #include "ppy/pipeline/passes.h"
 
 namespace ppy::pipeline {
@@ -164,12 +165,18 @@ class Inliner : public ir::ModulePass {
     auto it = by_name.find(c->name);
     if (it == by_name.end()) return nullptr;
     const Function* g = it->second;
-    if (g == &caller || g->is_declaration() || recursive.count(g) || has_nested_regions(*g) || opt_level_zero(*g))
+    if (g == &caller || g->is_declaration() || recursive.count(g) || has_nested_regions(*g) || opt_level_zero(*g) ||
+        owns_frame(*g))
       return nullptr;
     if (g->params().size() != op.num_operands() || g->results().size() != op.num_results()) return nullptr;
     if (op_count(*g) > options_.max_callee_ops) return nullptr;
     return g;
   }
+
+  /// A function with a traceback frame of its own (one that may raise) stays a
+  /// call here, so every road shows its frame at every level (issue 34); the
+  /// LLVM road's inliner may still inline it, keeping its frame's link and lines.
+  static bool owns_frame(const Function& f) { return ir::trace_role(f) == ir::TraceRole::kOwns; }
 
   /// `@ppy.opt(0)` (`ppy.opt_level = 0`): the function stays a function of its
   /// own, neither inlined nor inlining, so a backend can leave it unoptimized.

@@ -114,6 +114,25 @@ TEST(Inline, OptLevelZeroIsNeitherInlinedNorInlining) {
   EXPECT_FALSE(r.changed) << r.text;
 }
 
+// Issue 34: a function with a traceback frame (one that may raise, with a
+// `loc`) stays a call, so its frame shows at every level; one that cannot
+// raise is inlined as before.
+TEST(Inline, FunctionsWithAFrameStay) {
+  auto pass = create_inline_pass();
+  std::string framed(kModule);
+  framed.replace(framed.find("func @t_sq(%x: i64) -> i64 {"), 28,
+                 "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"raises\"]} loc(\"t.ppy\":1:1) {");
+  auto r = run(*pass, framed);
+  ASSERT_EQ(r.error, "");
+  EXPECT_FALSE(r.changed) << r.text;
+  std::string pure(kModule);
+  pure.replace(pure.find("func @t_sq(%x: i64) -> i64 {"), 28,
+               "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"pure\"]} loc(\"t.ppy\":1:1) {");
+  r = run(*pass, pure);
+  ASSERT_EQ(r.error, "");
+  EXPECT_TRUE(r.changed) << r.text;
+}
+
 TEST(Inline, BigCalleesStay) {
   InlineOptions small;
   small.max_callee_ops = 1;
