@@ -1,5 +1,6 @@
-// inline: small non-recursive calls of functions defined in the module are
-// replaced by a copy of the callee's body. The caller's block is split at the
+// inline: small non-recursive calls of functions defined in the module that
+// have no traceback frame of their own are replaced by a copy of the callee's
+// body, at the call's location. The caller's block is split at the
 // call; the copy's `core.ret`s branch to the continuation, whose arguments
 // are the call's results.
 #include <algorithm>
@@ -91,8 +92,11 @@ void inline_call(Function& caller, Block* block, size_t pos, const Function& cal
       bool ret = ir::core_op(*op) == ir::CoreOp::Ret;
       std::vector<ir::Type> types;
       for (auto& r : op->results()) types.push_back(r.type());
+      // The copy is at the call's place: the IR's `loc` has no inlined-at, and the
+      // callee has no frame (it cannot raise), so its lines are the caller's line
+      // (a traceback's line for an op without a `loc` after it is the one before).
       auto copy = Operation::create(ret ? "core.br" : op->name(), {}, types, ret ? ir::AttrDict{} : op->attributes(),
-                                    op->loc());
+                                    call->loc());
       for (size_t k = 0; k < op->num_results(); ++k) {
         copy->result(k)->set_hint(op->result(k)->hint());
         values[op->result(k)] = copy->result(k);
