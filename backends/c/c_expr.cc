@@ -142,6 +142,17 @@ Expr CWriter::helper(const char* name, std::initializer_list<const ir::Value*> a
   return call(name, args);
 }
 
+Expr CWriter::raising_helper(const char* name, const ir::Operation& op,
+                              std::initializer_list<const ir::Value*> args) {
+  helpers_.insert(name);
+  helpers_.insert("PPY_C_AT");
+  int64_t at = 0;  // tracebacks (issue 34): the line the frame shows when it raises
+  if (trace_ != ir::TraceRole::kNone) at = trace_line_of(op) ? trace_line_of(op) : trace_line_;
+  std::string text = call(name, args).text;
+  text.insert(text.size() - 1, str_cat(", ", at));
+  return {text, kPostfix};
+}
+
 Expr CWriter::wrapping(const ir::Operation& op, const char* sym) {
   return {str_cat("(int64_t)((uint64_t)", paren(expr(op.operand(0)), kUnary), " ", sym, " (uint64_t)",
                   paren(expr(op.operand(1)), kUnary), ")"),
@@ -154,7 +165,7 @@ Expr CWriter::arith(const ir::Operation& op, const char* sym, int prec, const ch
     if (const char* fn = rounded_device_op(rt, sym)) return call(fn, {op.operand(0), op.operand(1)});
   if (!int_type(rt)) return binary(op, sym, prec);
   ir::Overflow overflow = ir::overflow_of(op);
-  if (ir::raises(overflow) && !o_.unsafe && !gpu_) return helper(checked, {op.operand(0), op.operand(1)});
+  if (ir::raises(overflow) && !o_.unsafe && !gpu_) return raising_helper(checked, op, {op.operand(0), op.operand(1)});
   if (overflow == ir::Overflow::Proven && std::string_view(sym) != "*") return binary(op, sym, prec);
   return wrapping(op, sym);
 }
@@ -186,7 +197,7 @@ Expr CWriter::divide(const ir::Operation& op, bool div) {
   if (gpu_) return binary(op, div ? "/" : "%", kMul);
   if (r == ir::Rounding::Floor)
     return call(div ? "ppy_int_floordiv" : "ppy_int_floormod", {op.operand(0), op.operand(1)});
-  return helper(div ? "ppy_c_div_trunc" : "ppy_c_mod_trunc", {op.operand(0), op.operand(1)});
+  return raising_helper(div ? "ppy_c_div_trunc" : "ppy_c_mod_trunc", op, {op.operand(0), op.operand(1)});
 }
 
 Expr CWriter::op_expr(const ir::Operation& op) {
@@ -203,11 +214,11 @@ Expr CWriter::op_expr(const ir::Operation& op) {
       return arith(op, "*", kMul, "ppy_c_mul");
     case ir::CoreOp::Neg:
       if (!int_type(rt)) return {str_cat("-", paren(expr(op.operand(0)), kUnary)), kUnary};
-      if (ir::raises_on_overflow(op) && !o_.unsafe && !gpu_) return helper("ppy_c_neg", {op.operand(0)});
+      if (ir::raises_on_overflow(op) && !o_.unsafe && !gpu_) return raising_helper("ppy_c_neg", op, {op.operand(0)});
       return {str_cat("(int64_t)(0 - (uint64_t)", paren(expr(op.operand(0)), kUnary), ")"), kUnary};
     case ir::CoreOp::Shl:
-      return helper(ir::raises_on_overflow(op) && !o_.unsafe ? "ppy_c_shl" : "ppy_c_shl_wrap",
-                    {op.operand(0), op.operand(1)});
+      if (ir::raises_on_overflow(op) && !o_.unsafe) return raising_helper("ppy_c_shl", op, {op.operand(0), op.operand(1)});
+      return helper("ppy_c_shl_wrap", {op.operand(0), op.operand(1)});
     case ir::CoreOp::Shr:
       return helper("ppy_c_shr", {op.operand(0), op.operand(1)});
     case ir::CoreOp::Div:

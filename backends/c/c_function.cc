@@ -136,6 +136,7 @@ void CWriter::if_stmt(const Node& n, bool elif) {
   const ir::Value* c = n.op->operand(0);
   const Seq* then_s = &n.then_seq;
   const Seq* else_s = &n.else_seq;
+  if (!elif) trace_mark(*n.op);  // tracebacks (issue 34): the condition may call (an elif's: below)
   Expr cond = expr(c);
   if (then_s->empty() && !else_s->empty()) {
     cond = negate(c);
@@ -155,7 +156,8 @@ void CWriter::if_stmt(const Node& n, bool elif) {
     line("}");
     return;
   }
-  if (else_s->size() == 2 && silent_block((*else_s)[0]) && (*else_s)[1].kind == Node::Kind::If) {
+  if (else_s->size() == 2 && silent_block((*else_s)[0]) && (*else_s)[1].kind == Node::Kind::If &&
+      !trace_marks((*else_s)[1].op)) {
     out_.append(static_cast<size_t>(indent_) * 2, ' ');
     out_ += "} else ";
     if_stmt((*else_s)[1], true);
@@ -168,7 +170,7 @@ void CWriter::if_stmt(const Node& n, bool elif) {
 
 void CWriter::loop(const Node& n) {
   const Seq& b = n.body;
-  if (b.size() == 2 && silent_block(b[0]) && b[1].kind == Node::Kind::If) {
+  if (b.size() == 2 && silent_block(b[0]) && b[1].kind == Node::Kind::If && !trace_marks(b[1].op)) {
     const Node& i = b[1];
     auto only_break = [](const Seq& s) { return s.size() == 1 && s[0].kind == Node::Kind::Break; };
     const ir::Value* c = i.op->operand(0);
@@ -229,6 +231,11 @@ void CWriter::edge(const ir::Successor& s) {
     std::set<const ir::Value*> reads;
   };
   std::vector<Move> pending;
+  for (auto& [to, from] : values_->moves(s))  // tracebacks (issue 34): a value the edge computes may call
+    if (values_->inlined(from) && from->def() && trace_raises_through(*from->def())) {
+      trace_mark(*from->def());
+      break;
+    }
   for (auto& [to, from] : values_->moves(s)) {
     if (!values_->live(to)) {  // nothing reads it: only what computing it does
       if (values_->inlined(from) && tree_has_effects(from)) line(str_cat("(void)", paren(expr(from), kUnary), ";"));

@@ -38,6 +38,10 @@ bool CWriter::trace_raises_through(const ir::Operation& op) {
   return false;
 }
 
+bool CWriter::trace_marks(const ir::Operation* op) {
+  return op && trace_ != ir::TraceRole::kNone && trace_raises_through(*op);
+}
+
 int64_t CWriter::trace_line_of(const ir::Operation& op) {
   if (op.loc() && op.loc()->line) return op.loc()->line;
   if (auto it = trace_lines_.find(&op); it != trace_lines_.end() && it->second) return it->second;

@@ -114,6 +114,9 @@ class CWriter {
   /// `ppy_tb->line = N;` before `op` when an exception may come through it.
   void trace_mark(const ir::Operation& op);
   bool trace_raises_through(const ir::Operation& op);
+  /// Whether trace_mark writes a line before `op` (a condition that may call
+  /// is then written as a statement of its own, not in `while (...)`/`else if`).
+  bool trace_marks(const ir::Operation* op);
   /// `op`'s line, or the first of the ops it is written with (0: none).
   int64_t trace_line_of(const ir::Operation& op);
   /// `ppy_tb->line = N, ` for a guard's failing branch (N: the guard's line).
@@ -151,6 +154,9 @@ class CWriter {
   Expr call(std::string_view fn, std::initializer_list<const ir::Value*> args);
   /// A call of a helper of helper_texts(), which the unit then carries.
   Expr helper(const char* name, std::initializer_list<const ir::Value*> args);
+  /// A helper that may raise (checked arithmetic): its last argument is `op`'s
+  /// line, which it writes into the frame only when it raises (0: no frame).
+  Expr raising_helper(const char* name, const ir::Operation& op, std::initializer_list<const ir::Value*> args);
   /// Wrapping two's-complement arithmetic, through uint64_t (no UB).
   Expr wrapping(const ir::Operation& op, const char* sym);
   Expr arith(const ir::Operation& op, const char* sym, int prec, const char* checked);

@@ -10,6 +10,7 @@
 #include "ppy/runtime/abi.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
+#include "python_helpers.h"
 #include "python_template.h"
 
 namespace fs = std::filesystem;
@@ -110,7 +111,7 @@ class PythonBackend : public Backend {
 
   std::string_view name() const override { return "python"; }
   std::optional<int> api_version() const override { return kBackendApiVersion; }
-  std::string fingerprint() const override { return "python:2"; }
+  std::string fingerprint() const override { return str_cat("python:2; helpers ", python::helpers_digest()); }
 
   std::vector<EmitFormat> emit_formats() const override {
     return {{"python", ".py", false, "Python 3 source per module, run by python3", EmitScope::Module, false}};

@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ppy/ir/text.h"
+#include "python_helpers.h"
 #include "ppy/util/error.h"
 #include "ppy/util/str_cat.h"
 
@@ -51,6 +53,18 @@ TEST(PythonBackend, DescribesItself) {
   EXPECT_EQ(b->emit_formats()[0].suffix, ".py");
   EXPECT_FALSE(b->emit_formats()[0].requires_toolchain);
   EXPECT_TRUE(b->toolchain_status().available);
+}
+
+// The cache key covers ppy_helpers.py: its digest, of the text embedded, is
+// in the fingerprint (a changed helper reused an old module before).
+TEST(PythonBackend, TheFingerprintNamesTheHelpersDigest) {
+  std::string_view d = python::helpers_digest();
+  ASSERT_EQ(d.size(), 16u);
+  EXPECT_EQ(d.find_first_not_of("0123456789abcdef"), std::string_view::npos);
+  EXPECT_EQ(create_python_backend({})->fingerprint(), str_cat("python:2; helpers ", d));
+  std::ifstream in(PPY_SOURCE_DIR "/backends/python/ppy_helpers.py", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, python::helpers_source());
 }
 
 TEST(PythonBackend, AnIrreducibleCFGRunsAsABlockDispatchLoop) {

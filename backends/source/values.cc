@@ -165,6 +165,7 @@ void FunctionValues::decide_inlining(const ir::Block& b) {
       }
       if (d->parent() != &b || uses(o.v) != 1 || user_.at(o.v) != &u) continue;
       if (ir::core_op(*d) == ir::CoreOp::Alloca || (options_.inlinable && !options_.inlinable(*d))) continue;
+      if (options_.inlinable_into && !options_.inlinable_into(*d, u)) continue;
       size_t dp = pos.at(d);
       Effects e = tree_effects_[d];
       if (o.conditional && (e.writes || e.raises)) continue;

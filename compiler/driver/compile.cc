@@ -128,7 +128,11 @@ absl::StatusOr<Compilation> compile(const CompileOptions& options, frontend::Dia
   // The locations made portable and the module's key too: nothing after the
   // threads is per module.
   const int jobs = effective_jobs(options.jobs);
-  const std::map<std::string, std::string> project_options = project_key_options(project);
+  std::map<std::string, std::string> project_options = project_key_options(project);
+  // Locations as given name the files as this run spells them (its traceback
+  // quotes its source from there, issue 34): that spelling is part of the key,
+  // or a run from another folder reuses an artifact naming a path it cannot open.
+  if (!options.portable_paths) project_options["paths-as-given"] = project.root;
   const std::map<std::string, PluginUse> plugins = plugin_uses(project);  // issue 36
   for (const auto& [name, use] : plugins)  // plugins: their dialects, open (plugin_dialects.cc)
     for (const std::string& d : use.dialects) c.plugin_dialects.emplace(d, name);

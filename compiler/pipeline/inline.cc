@@ -1,5 +1,6 @@
-// inline: small non-recursive calls of functions defined in the module are
-// replaced by a copy of the callee's body. The caller's block is split at the
+// inline: small non-recursive calls of functions defined in the module that
+// have no traceback frame of their own are replaced by a copy of the callee's
+// body, at the call's location. The caller's block is split at the
 // call; the copy's `core.ret`s branch to the continuation, whose arguments
 // are the call's results.
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <unordered_set>
 
 #include "ir_util.h"
+#include "ppy/ir/trace.h"
 #include "ppy/pipeline/passes.h"
 
 namespace ppy::pipeline {
@@ -90,8 +92,11 @@ void inline_call(Function& caller, Block* block, size_t pos, const Function& cal
       bool ret = ir::core_op(*op) == ir::CoreOp::Ret;
       std::vector<ir::Type> types;
       for (auto& r : op->results()) types.push_back(r.type());
+      // The copy is at the call's place: the IR's `loc` has no inlined-at, and the
+      // callee has no frame (it cannot raise), so its lines are the caller's line
+      // (a traceback's line for an op without a `loc` after it is the one before).
       auto copy = Operation::create(ret ? "core.br" : op->name(), {}, types, ret ? ir::AttrDict{} : op->attributes(),
-                                    op->loc());
+                                    call->loc());
       for (size_t k = 0; k < op->num_results(); ++k) {
         copy->result(k)->set_hint(op->result(k)->hint());
         values[op->result(k)] = copy->result(k);
@@ -164,12 +169,18 @@ class Inliner : public ir::ModulePass {
     auto it = by_name.find(c->name);
     if (it == by_name.end()) return nullptr;
     const Function* g = it->second;
-    if (g == &caller || g->is_declaration() || recursive.count(g) || has_nested_regions(*g) || opt_level_zero(*g))
+    if (g == &caller || g->is_declaration() || recursive.count(g) || has_nested_regions(*g) || opt_level_zero(*g) ||
+        owns_frame(*g))
       return nullptr;
     if (g->params().size() != op.num_operands() || g->results().size() != op.num_results()) return nullptr;
     if (op_count(*g) > options_.max_callee_ops) return nullptr;
     return g;
   }
+
+  /// A function with a traceback frame of its own (one that may raise) stays a
+  /// call here, so every road shows its frame at every level (issue 34); the
+  /// LLVM road's inliner may still inline it, keeping its frame's link and lines.
+  static bool owns_frame(const Function& f) { return ir::trace_role(f) == ir::TraceRole::kOwns; }
 
   /// `@ppy.opt(0)` (`ppy.opt_level = 0`): the function stays a function of its
   /// own, neither inlined nor inlining, so a backend can leave it unoptimized.

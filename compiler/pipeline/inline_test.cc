@@ -114,6 +114,31 @@ TEST(Inline, OptLevelZeroIsNeitherInlinedNorInlining) {
   EXPECT_FALSE(r.changed) << r.text;
 }
 
+// Issue 34: a function with a traceback frame (one that may raise, with a
+// `loc`) stays a call, so its frame shows at every level; one that cannot
+// raise is inlined as before.
+TEST(Inline, FunctionsWithAFrameStay) {
+  auto pass = create_inline_pass();
+  std::string framed(kModule);
+  framed.replace(framed.find("func @t_sq(%x: i64) -> i64 {"), 28,
+                 "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"raises\"]} loc(\"t.ppy\":1:1) {");
+  auto r = run(*pass, framed);
+  ASSERT_EQ(r.error, "");
+  EXPECT_FALSE(r.changed) << r.text;
+  std::string pure(kModule);
+  pure.replace(pure.find("func @t_sq(%x: i64) -> i64 {"), 28,
+               "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"pure\"]} loc(\"t.ppy\":1:1) {");
+  // The copy is at the call's place (no inlined-at): a traceback's line there is the caller's.
+  pure.replace(pure.find("core.mul %x, %x {overflow = \"python\"} : i64"), 43,
+               "core.mul %x, %x {overflow = \"python\"} : i64 loc(\"t.ppy\":2:5)");
+  pure.replace(pure.find("{callee = @t_sq} : i64"), 22, "{callee = @t_sq} : i64 loc(\"t.ppy\":9:5)");
+  r = run(*pass, pure);
+  ASSERT_EQ(r.error, "");
+  EXPECT_TRUE(r.changed) << r.text;
+  EXPECT_NE(r.text.find("%y = core.mul %a, %a {overflow = \"python\"} : i64 loc(\"t.ppy\":9:5)"), std::string::npos)
+      << r.text;
+}
+
 TEST(Inline, BigCalleesStay) {
   InlineOptions small;
   small.max_callee_ops = 1;

@@ -10,7 +10,7 @@ linked first: `ppy emit linked-ir` to one .ppyir, then `ppy emit c` of that), th
 Stdout and the exit status must equal python3's on the original program (and,
 at the last level, the two streams in one pipe: differential.check_merged), and
 when python3 raised, the last line of stderr must equal `<name>.error` and, at
--O0, the traceback python3's (differential.traceback_of says what is normalized). Exit 0
+every level, the traceback python3's (differential.traceback_of says what is normalized). Exit 0
 when all agree, 1 with a report, 77 (skipped) for a module that is not a program.
 """
 
@@ -93,10 +93,10 @@ def main():
                     problems.append(f"{label}: exit status {got[0]}, python3 {py[0]}\n  stderr: {got[2].strip()[-1500:]}")
                 elif got[0] != 0 and error_line is not None and differential.last_line(got[2]) != error_line:
                     problems.append(f"{label}: the error reads {differential.last_line(got[2])!r}, python3's {error_line!r}")
-                if level == "0":  # tracebacks (issue 34), without quoted source: it runs elsewhere
-                    # Frames and names only: the c road's line of a call through a class's
-                    # method dispatch may be its statement's neighbour (docs/runtime.md).
-                    differential.check_traceback(label, got, py, problems, quotes=False, numbers=False)
+                # Tracebacks (issue 34), at every level, without quoted source: it runs elsewhere.
+                # Frames and names only: the c road's line of a call through a class's
+                # method dispatch may be its statement's neighbour (docs/runtime.md).
+                differential.check_traceback(label, got, py, problems, quotes=False, numbers=False)
                 if level == levels[-1]:  # stdout and stderr in one pipe, as python3's interleave
                     differential.check_merged(label, [exe], prog, tmp, args.timeout, py, got, problems)
                 if got[1] != py[1]:

@@ -29,8 +29,8 @@ directory holding those files, so a program may read and write files there.
 Stderr is compared too: python3's with its traceback dropped (the lines from
 `Traceback (most recent call last):` up to the exception's line) against
 ppy's, so an uncaught exception's line, `sys.exit("message")` and writes to
-`sys.stderr` must read the same. At -O0 the traceback itself must be python3's
-on every road (issue 34; traceback_of says what is normalized: files by base
+`sys.stderr` must read the same. At every level (-O0 and -O3: no frame is inlined away, issue 34) the traceback
+itself must be python3's on every road (issue 34; traceback_of says what is normalized: files by base
 name, python3's caret lines, and the executable's quoted source lines); a
 program that raises also runs its executable at -O0 for it. A program python3
 writes both stdout and stderr from runs once more on each road (at its highest
@@ -302,7 +302,7 @@ def check_merged(label, cmd, prog, cwd, timeout, py, got, problems):
     """Stdout and stderr into one pipe, for a program python3 writes both from: the
     road flushes stdout where python3 does (before an uncaught error's traceback,
     before `sys.exit("message")`'s line, on `flush=True`, by `input()`). Tracebacks are
-    reduced to their last line (traceback_of compares them, at -O0)."""
+    reduced to their last line (traceback_of compares them)."""
     if not (py[1] and py[2]) or got[0] != py[0]:
         return
     if prog not in _PY_MERGED:
@@ -415,8 +415,7 @@ def compare_backend(args, ppy, original, target, py, error_line, problems):
         check_road(label, got, py, problems, error_line)
         if level == levels[-1]:
             check_merged(label, cmd, original, os.path.dirname(target), args.timeout, py, got, problems)
-        if level == "0":  # tracebacks (issue 34): at -O0, where no frame is inlined into its caller
-            check_traceback(label, got, py, problems)
+        check_traceback(label, got, py, problems)  # tracebacks (issue 34), at every level
 
 
 def compare_roads(args, ppy, prog, cwd, scratch, py, problems):
@@ -449,8 +448,7 @@ def compare_roads(args, ppy, prog, cwd, scratch, py, problems):
             continue
         got = run(cmd, cwd, args.timeout, program=True)
         check_road(label, got, py, problems)
-        if level == "0":  # tracebacks (issue 34): at -O0, where no frame is inlined into its caller
-            check_traceback(label, got, py, problems, quotes=road != "exe")
+        check_traceback(label, got, py, problems, quotes=road != "exe")  # tracebacks (issue 34), at every level
         if level == max(l for l, r in runs if r == road):  # once a road, optimized
             check_merged(label, cmd, prog, cwd, args.timeout, py, got, problems)
 

@@ -281,6 +281,19 @@ TEST_F(LLVMRoad, NoTracebackLinksNoFramesAndKeepsTheRecursionLimit) {
   EXPECT_EQ(d.err, "RecursionError: maximum recursion depth exceeded\n");
 }
 
+TEST_F(LLVMRoad, ATracebackQuotesItsSourceWhicheverFolderItRunsFrom) {
+  // Issue 34: the compile cache's key holds the path as this run spells it, so
+  // `ppy run app.ppy` in sub/ after `ppy run sub/app.ppy` here names (and quotes)
+  // the file as it is spelled now, not the first run's spelling.
+  write_file(path("sub/app.ppy"), "def main() -> None:\n    xs = [1, 2]\n    print(xs[5])\n\n\nmain()\n");
+  Result first = ppy("run sub/app.ppy");
+  EXPECT_EQ(first.status, 1);
+  EXPECT_THAT(first.err, HasSubstr("  File \"sub/app.ppy\", line 3, in main\n    print(xs[5])\n"));
+  Result again = sh("cd sub && " + quote(kPpy) + " run app.ppy");
+  EXPECT_EQ(again.status, 1);
+  EXPECT_THAT(again.err, HasSubstr("  File \"app.ppy\", line 3, in main\n    print(xs[5])\n")) << again.err;
+}
+
 TEST_F(LLVMRoad, OptimizationRemarksAreReported) {
   std::string prog = program("bubble_sort");
   Result r = ppy("build " + quote(prog) + " -O 3 --report-opt -o out");

@@ -281,6 +281,35 @@ TEST_F(SourceBackends, CRaisesWithPythonsMessageAndStatus) {
             "IndexError: list index out of range\n");
 }
 
+// Issue 34: an overflow's frame shows the operation's line, not the function's
+// first (the checked helper writes it as it raises), and a call in a value a
+// loop carries (`total = total + step(i)` at -O3) writes its line too.
+TEST_F(SourceBackends, CTracebackLinesOfOverflowAndLoopCarriedCalls) {
+  fs::path prog = write("grow.ppy",
+                        "def step(i: int) -> int:\n    return 10 // (3 - i)\n\n\n"
+                        "def grow(n: int) -> int:\n    x = 1\n    for i in range(n):\n        x = x * 1000\n"
+                        "    return x\n\n\n"
+                        "def total(n: int) -> int:\n    t = 0\n    for i in range(n):\n        t = t + step(i)\n"
+                        "    return t\n\n\n"
+                        "def main() -> None:\n    print(total(3))\n    print(grow(10))\n\n\nmain()\n");
+  for (std::string level : {"0", "3"}) {
+    ASSERT_EQ(ppy({"emit", "c", prog.string(), "--standalone", "-O" + level, "-o", p("grow.c").string()}).status, 0);
+    ASSERT_EQ(sh({"cc", "-std=c11", "-Wall", "-Werror", "grow.c", "-o", "grow", "-lm"}).status, 0);
+    Result run = sh({p("grow").string()});
+    EXPECT_EQ(run.out, "18\n") << level;
+    EXPECT_THAT(run.err, HasSubstr("  File \"grow.ppy\", line 8, in grow\n    x = x * 1000\nOverflowError")) << level;
+  }
+  fs::path div = write("div.ppy",
+                       "def step(i: int) -> int:\n    return 10 // (3 - i)\n\n\n"
+                       "def total(n: int) -> int:\n    t = 0\n    for i in range(n):\n        t = t + step(i)\n"
+                       "    return t\n\n\nprint(total(5))\n");
+  ASSERT_EQ(ppy({"emit", "c", div.string(), "--standalone", "-O3", "-o", p("div.c").string()}).status, 0);
+  ASSERT_EQ(sh({"cc", "-std=c11", "-Wall", "-Werror", "div.c", "-o", "div", "-lm"}).status, 0);
+  EXPECT_THAT(sh({p("div").string()}).err,
+              HasSubstr("  File \"div.ppy\", line 8, in total\n    t = t + step(i)\n"
+                        "  File \"div.ppy\", line 2, in step\n    return 10 // (3 - i)\nZeroDivisionError"));
+}
+
 TEST_F(SourceBackends, AHeaderDeclaresTheExportsForACProgram) {
   fs::path prog = p("lib.ppy");
   fs::copy_file(kPrograms + "/export_decorator.ppy", prog);

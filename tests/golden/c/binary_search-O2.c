@@ -4,15 +4,17 @@
 
 /* (the ppy native runtime) */
 
-static inline int64_t ppy_c_add(int64_t a, int64_t b) {
+#define PPY_C_AT(at) ((void)((at) && (ppy_rt_frames->line = (at))))
+
+static inline int64_t ppy_c_add(int64_t a, int64_t b, int64_t at) {
   int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) ppy_rt_overflow();
+  if (__builtin_add_overflow(a, b, &r)) PPY_C_AT(at), ppy_rt_overflow();
   return r;
 }
 
-static inline int64_t ppy_c_sub(int64_t a, int64_t b) {
+static inline int64_t ppy_c_sub(int64_t a, int64_t b, int64_t at) {
   int64_t r;
-  if (__builtin_sub_overflow(a, b, &r)) ppy_rt_overflow();
+  if (__builtin_sub_overflow(a, b, &r)) PPY_C_AT(at), ppy_rt_overflow();
   return r;
 }
 
@@ -33,7 +35,7 @@ int64_t binary_search_search(ppy_list* xs, int64_t target) {
   ppy_rt_frame* const ppy_tb = &ppy_tb_frame;
   ppy_rt_frames = ppy_tb;
   lo = 0;
-  hi = ppy_c_sub(ppy_list_len(xs), 1);
+  hi = ppy_c_sub(ppy_list_len(xs), 1, 3);
   goto block1;
 block1:;
   if (lo <= hi) {
@@ -48,7 +50,7 @@ block2:;
     return result;
   }
 block3:;
-  t = ppy_int_floordiv(ppy_c_add(lo, hi), 2);
+  t = ppy_int_floordiv(ppy_c_add(lo, hi, 5), 2);
   t_2 = ppy_list_len(xs);
   t_3 = t < 0;
   t_4 = t_3 ? t + t_2 : t;

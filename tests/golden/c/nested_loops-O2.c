@@ -3,15 +3,17 @@
 
 /* (the ppy native runtime) */
 
-static inline int64_t ppy_c_add(int64_t a, int64_t b) {
+#define PPY_C_AT(at) ((void)((at) && (ppy_rt_frames->line = (at))))
+
+static inline int64_t ppy_c_add(int64_t a, int64_t b, int64_t at) {
   int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) ppy_rt_overflow();
+  if (__builtin_add_overflow(a, b, &r)) PPY_C_AT(at), ppy_rt_overflow();
   return r;
 }
 
-static inline int64_t ppy_c_mul(int64_t a, int64_t b) {
+static inline int64_t ppy_c_mul(int64_t a, int64_t b, int64_t at) {
   int64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) ppy_rt_overflow();
+  if (__builtin_mul_overflow(a, b, &r)) PPY_C_AT(at), ppy_rt_overflow();
   return r;
 }
 
@@ -39,7 +41,7 @@ void nested_loops_main(void) {
         if (i_2 > i) {
           break;
         } else {
-          row = ppy_c_add(row, ppy_c_mul(i, i_2));
+          row = ppy_c_add(row, ppy_c_mul(i, i_2, 7), 7);
           i_2 = i_2 + 1;
         }
       }
@@ -47,7 +49,7 @@ void nested_loops_main(void) {
       ppy_print_space();
       ppy_print_i64(row);
       ppy_print_newline();
-      i = ppy_c_add(i, 1);
+      i = ppy_c_add(i, 1, 2);
     } else {
       i_3 = 0;
       count = 0;
@@ -58,15 +60,15 @@ void nested_loops_main(void) {
     i_4 = 0;
     count_2 = count;
     while (i_4 < 10) {
-      if (ppy_int_floormod(ppy_c_add(i_3, i_4), 3) == 0) {
+      if (ppy_int_floormod(ppy_c_add(i_3, i_4, 12), 3) == 0) {
         count_3 = count_2;
       } else {
-        count_3 = ppy_c_add(count_2, 1);
+        count_3 = ppy_c_add(count_2, 1, 14);
       }
       i_4 = i_4 + 1;
       count_2 = count_3;
     }
-    i_3 = ppy_c_add(i_3, 1);
+    i_3 = ppy_c_add(i_3, 1, 10);
     count = count_2;
   }
   ppy_print_i64(count);

@@ -49,6 +49,10 @@ struct ValueOptions {
   /// Whether an op with one result may be written inside another expression at
   /// all (Python writes overflow-checked arithmetic as statements).
   std::function<bool(const ir::Operation&)> inlinable;
+  /// Whether the value `def` makes may be written inside the op `user` (null:
+  /// always): Python maps a generated line to one source line, so a call an
+  /// exception may come through stays a statement of its own line (issue 34).
+  std::function<bool(const ir::Operation& def, const ir::Operation& user)> inlinable_into;
   /// C leaves the order of an expression's operands unspecified: at most one
   /// operand with effects may be inlined. Python evaluates left to right: any
   /// number, in the order they were computed.
