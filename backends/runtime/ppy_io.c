@@ -261,6 +261,21 @@ PPY_RT_API ppy_str* ppy_io_readline(void* stream) {
   return ppy_io_take(f, 0);
 }
 
+PPY_RT_API ppy_str* ppy_io_next(void* stream) {
+  ppy_str* s = ppy_io_readline(stream);
+  if (s->len == 0) ppy_rt_raise("StopIteration", "");
+  return s;
+}
+
+PPY_RT_API ppy_str* ppy_io_next_or(void* stream, ppy_str* fallback) {
+  ppy_str* s = ppy_io_readline(stream);
+  return s->len == 0 ? fallback : s;
+}
+
+PPY_RT_API ppy_str* ppy_io_readline_if(void* stream, int64_t more) {
+  return more ? ppy_io_readline(stream) : ppy_str_literal("", 0);
+}
+
 PPY_RT_API ppy_list* ppy_io_readlines(void* stream) {
   ppy_file* f = (ppy_file*)stream;
   ppy_io_check(f, 1);

@@ -199,7 +199,7 @@ bool BodyChecker::pairs_iter(Expr& it, Ty types[2]) {
       ok = false;
       return st;
     }
-    if (st == Ty::File && fn == "enumerate") {  // io (issue 33): a line read per step (lower_loops.cc, pairs_loop)
+    if (st == Ty::File) {  // io (issue 33): a line read per step (lower_loops.cc, pairs_loop)
       effect("io");
       raises();
       return Ty::Str;
