@@ -54,6 +54,15 @@ def __ppy_os_filename(message: str) -> str | None:
     return message[colon + 3:len(message) - 1].replace("\\'", "'").replace("\\\\", "\\")
 )ppy";
 
+/// `e.args` of a caught builtin exception, `(arg,)`: its message, a KeyError's key without the
+/// quotes its message (the key's repr) has, as `KeyError('k').args == ('k',)`.
+constexpr const char* kExcArgHelper = R"ppy(
+def __ppy_exc_arg0(name: str, message: str) -> str:
+    if name == "KeyError" and len(message) >= 2 and message[0] == message[-1] and (message[0] == "'" or message[0] == '"'):
+        return message[1:len(message) - 1].replace("\\'", "'").replace("\\\\", "\\")
+    return message
+)ppy";
+
 void add(ModuleAst& ast, const char* helpers, const std::string& file) {
   DiagnosticEngine quiet;
   ModuleAst parsed = parse_module(helpers, file, quiet);
@@ -66,6 +75,7 @@ void add(ModuleAst& ast, const char* helpers, const std::string& file) {
 void add_io_helpers(ModuleAst& ast, const std::string& file, const std::string& text) {
   if (text.find(".code") != std::string::npos) add(ast, kExitHelper, file);
   if (text.find("environ") != std::string::npos) add(ast, kEnvironHelper, file);
+  if (text.find(".args") != std::string::npos) add(ast, kExcArgHelper, file);
   if (text.find(".errno") != std::string::npos || text.find(".strerror") != std::string::npos ||
       text.find(".filename") != std::string::npos)
     add(ast, kOsErrorHelpers, file);

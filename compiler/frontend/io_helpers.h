@@ -21,8 +21,11 @@ inline constexpr const char* kOsErrno = "__ppy_os_errno";
 inline constexpr const char* kOsStrerror = "__ppy_os_strerror";
 inline constexpr const char* kOsFilename = "__ppy_os_filename";
 
+/// `e.args` of a caught builtin exception: `(__ppy_exc_arg0(type(e).__name__, str(e)),)`.
+inline constexpr const char* kExcArg0 = "__ppy_exc_arg0";
+
 /// Adds the helpers to `ast` when `text` (the module's source) may need them (it names
-/// `environ`, or reads `.code`, `.errno`, `.strerror` or `.filename`).
+/// `environ`, or reads `.args`, `.code`, `.errno`, `.strerror` or `.filename`).
 void add_io_helpers(ModuleAst& ast, const std::string& file, const std::string& text);
 
 }  // namespace ppy::frontend
