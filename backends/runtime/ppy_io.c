@@ -206,7 +206,11 @@ static void ppy_io_decode(ppy_file* f, int64_t upto, int whole, int64_t base) {
   if (f->kind != PPY_IO_FILE) return;
   int64_t block_start = f->offset - (int64_t)f->block_at;
   int64_t block_stop = block_start + (int64_t)f->block_end;
-  if (f->pending < block_start) f->pending = block_start; /* a character split across blocks: not followed */
+  if (f->pending < block_start) { /* a character split across blocks: its bytes here are skipped, not followed */
+    f->pending = block_start;
+    for (int k = 0; k < 3 && f->pending < block_stop && ((unsigned char)f->block[f->pending - block_start] & 0xC0) == 0x80; ++k)
+      ++f->pending;
+  }
   while (f->fed < upto && f->fed < block_stop) {
     int64_t end = whole ? block_stop : (f->fed / PPY_IO_CHUNK + 1) * PPY_IO_CHUNK;
     if (end > block_stop) end = block_stop;
