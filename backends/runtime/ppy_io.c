@@ -28,6 +28,9 @@ typedef struct ppy_file {
    * are read from the file and not yet taken. */
   char* block;
   size_t block_at, block_end;
+  /* python3's decoding, emulated (ppy_io_decode): raw bytes [0, fed) were fed to its decoder,
+   * 8 KiB at a time; those from `pending` on are an incomplete character it still holds. */
+  int64_t fed, pending;
 } ppy_file;
 
 static ppy_file* ppy_io_std[3];
@@ -139,6 +142,96 @@ static int64_t ppy_io_check_utf8(const unsigned char* b, int64_t n, int64_t at) 
   return ncp;
 }
 
+/* python3's TextIOWrapper decodes a file 8 KiB at a time (its chunk size; a
+ * readline decodes the chunks up to the one that holds the line's end, read()
+ * the whole rest at once), so a byte that is not UTF-8 raises
+ * UnicodeDecodeError before the lines of its chunk, good ones too, are handed
+ * out, and the message's position counts from the start of what that decode
+ * was given: the chunk, after the bytes of a character the previous chunk
+ * left incomplete. ppy_io_decode checks the bytes of a file read ahead in the
+ * same steps; the block (64 KiB) holds whole chunks. */
+enum { PPY_IO_CHUNK = 8192 };
+
+/* speedrt: the read-ahead block (ppy_io_fill). */
+enum { PPY_IO_BLOCK = 64 * 1024 };
+
+/** The UTF-8 sequence at b[0] (`n` bytes there): its length when whole and
+ * valid, 0 when a valid prefix runs past `n`, else minus the length of its
+ * valid prefix, with `why`. */
+static int ppy_io_utf8_seq(const unsigned char* b, int64_t n, const char** why) {
+  unsigned c = b[0];
+  int need = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 && c >= 0xC2 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 && c <= 0xF4 ? 3 : -1;
+  if (need < 0) {
+    *why = "invalid start byte";
+    return -1;
+  }
+  for (int k = 1; k <= need; ++k) {
+    if (k >= n) return 0;
+    unsigned d = b[k], lo = 0x80, hi = 0xBF;
+    if (k == 1 && c == 0xE0) lo = 0xA0;
+    if (k == 1 && c == 0xED) hi = 0x9F;
+    if (k == 1 && c == 0xF0) lo = 0x90;
+    if (k == 1 && c == 0xF4) hi = 0x8F;
+    if (d < lo || d > hi) {
+      *why = "invalid continuation byte";
+      return -k;
+    }
+  }
+  return need + 1;
+}
+
+/** Raises python3's UnicodeDecodeError for the `len` bytes at `b`, at `pos` of the decode's input. */
+static PPY_RT_NORETURN void ppy_io_decode_error(const unsigned char* b, int64_t len, int64_t pos, const char* why) {
+  char* text = (char*)GC_MALLOC_ATOMIC(160);
+  if (len == 1)
+    snprintf(text, 160, "'utf-8' codec can't decode byte 0x%02x in position %lld: %s", b[0], (long long)pos, why);
+  else
+    snprintf(text, 160, "'utf-8' codec can't decode bytes in position %lld-%lld: %s", (long long)pos,
+             (long long)(pos + len - 1), why);
+  ppy_rt_raise("UnicodeDecodeError", text);
+}
+
+/** At the end of a file: the bytes of an incomplete character python3's decoder still holds. */
+static void ppy_io_decode_end(ppy_file* f, int whole, int64_t base) {
+  if (f->kind != PPY_IO_FILE || f->pending >= f->fed) return;
+  int64_t block_start = f->offset - (int64_t)f->block_at;
+  if (f->pending < block_start) return;
+  const unsigned char* b = (const unsigned char*)f->block + (f->pending - block_start);
+  ppy_io_decode_error(b, f->fed - f->pending, whole ? f->pending - base : 0, "unexpected end of data");
+}
+
+/** Feeds python3's decoder the file's bytes up to raw offset `upto` (`whole`:
+ * read(), one decode of the rest from `base`), from the read-ahead block. */
+static void ppy_io_decode(ppy_file* f, int64_t upto, int whole, int64_t base) {
+  if (f->kind != PPY_IO_FILE) return;
+  int64_t block_start = f->offset - (int64_t)f->block_at;
+  int64_t block_stop = block_start + (int64_t)f->block_end;
+  if (f->pending < block_start) { /* a character split across blocks: its bytes here are skipped, not followed */
+    f->pending = block_start;
+    for (int k = 0; k < 3 && f->pending < block_stop && ((unsigned char)f->block[f->pending - block_start] & 0xC0) == 0x80; ++k)
+      ++f->pending;
+  }
+  while (f->fed < upto && f->fed < block_stop) {
+    int64_t end = whole ? block_stop : (f->fed / PPY_IO_CHUNK + 1) * PPY_IO_CHUNK;
+    if (end > block_stop) end = block_stop;
+    int64_t from = whole ? base : f->pending; /* where this decode's input starts */
+    int64_t i = f->pending;
+    while (i < end) {
+      const unsigned char* b = (const unsigned char*)f->block + (i - block_start);
+      const char* why = NULL;
+      int len = ppy_io_utf8_seq(b, end - i, &why);
+      if (len < 0) ppy_io_decode_error(b, -len, i - from, why);
+      if (len == 0 || i + len > end) break; /* incomplete: held for the next chunk */
+      i += len;
+    }
+    f->pending = i;
+    f->fed = end;
+  }
+  /* A short block is the file's end (a regular file's read is short only there): a line or a
+   * read() that reaches it ends the decode, as python3's does when it reads nothing more. */
+  if (upto >= block_stop && f->block_end < PPY_IO_BLOCK) ppy_io_decode_end(f, whole, base);
+}
+
 /** The str of the `n` checked bytes at `b` read from file offset `at`. */
 static ppy_str* ppy_io_text(const char* b, size_t n, int64_t at) {
   int64_t ncp = ppy_io_check_utf8((const unsigned char*)b, (int64_t)n, at);
@@ -189,7 +282,6 @@ static ppy_str* ppy_io_take_chars(ppy_file* f, int whole) {
 /* speedrt: a block read at a time (a getc per character was a fifth of
  * wordfreq's time). read(2), not fread: stdin from a pipe or a terminal answers
  * the line typed without waiting for a whole block. */
-enum { PPY_IO_BLOCK = 64 * 1024 };
 
 /** Refills the read-ahead block: false at the end of the file (or an error, as
  * getc's EOF). */
@@ -215,12 +307,17 @@ static ppy_str* ppy_io_take(ppy_file* f, int whole) {
   if (f->kind == PPY_IO_FILE && f->writable) return ppy_io_take_chars(f, whole);
   size_t len = 0;
   int64_t start = f->offset;
+  int64_t base = f->pending > f->fed ? f->fed : f->pending; /* read(): its one decode starts here */
   for (;;) {
-    if (f->block_at == f->block_end && !ppy_io_fill(f)) break;
+    if (f->block_at == f->block_end && !ppy_io_fill(f)) {
+      ppy_io_decode_end(f, whole, base);
+      break;
+    }
     const char* b = f->block + f->block_at;
     size_t avail = f->block_end - f->block_at;
     const char* nl = whole ? NULL : (const char*)memchr(b, '\n', avail);
     size_t seg = nl ? (size_t)(nl - b) + 1 : avail;
+    ppy_io_decode(f, f->offset + (int64_t)seg, whole, base);
     const char* cr = (const char*)memchr(b, '\r', seg);
     if (cr) seg = (size_t)(cr - b);
     if (!cr && nl && len == 0) { /* the whole line is in the block */
@@ -259,6 +356,21 @@ PPY_RT_API ppy_str* ppy_io_readline(void* stream) {
   ppy_file* f = (ppy_file*)stream;
   ppy_io_check(f, 1);
   return ppy_io_take(f, 0);
+}
+
+PPY_RT_API ppy_str* ppy_io_next(void* stream) {
+  ppy_str* s = ppy_io_readline(stream);
+  if (s->len == 0) ppy_rt_raise("StopIteration", "");
+  return s;
+}
+
+PPY_RT_API ppy_str* ppy_io_next_or(void* stream, ppy_str* fallback) {
+  ppy_str* s = ppy_io_readline(stream);
+  return s->len == 0 ? fallback : s;
+}
+
+PPY_RT_API ppy_str* ppy_io_readline_if(void* stream, int64_t more) {
+  return more ? ppy_io_readline(stream) : ppy_str_literal("", 0);
 }
 
 PPY_RT_API ppy_list* ppy_io_readlines(void* stream) {

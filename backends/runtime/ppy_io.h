@@ -36,6 +36,12 @@ PPY_RT_API ppy_str* ppy_io_read(void* f);
 /** The next line with its '\n' ("" at the end). */
 PPY_RT_API ppy_str* ppy_io_readline(void* f);
 PPY_RT_API ppy_list* ppy_io_readlines(void* f);
+/** `next(f)`: the next line, StopIteration at the end; `next(f, default)`: the default there. */
+PPY_RT_API ppy_str* ppy_io_next(void* f);
+PPY_RT_API ppy_str* ppy_io_next_or(void* f, ppy_str* fallback);
+/** `f.readline()` when `more`, else "" with nothing read: zip's later stream, which python3
+ * does not read once an earlier iterable is exhausted. */
+PPY_RT_API ppy_str* ppy_io_readline_if(void* f, int64_t more);
 /** Answers the count of code points written, as Python's write does. */
 PPY_RT_API int64_t ppy_io_write(void* f, const ppy_str* s);
 PPY_RT_API void ppy_io_writelines(void* f, const ppy_list* lines);

@@ -77,7 +77,7 @@ TEST_F(Io, ReadingTranslatesNewlinesAndChecksUtf8) {
   void* g = ppy_io_open(S(path("bad")), S("r"));
   Raised r = raised([&] { ppy_io_read(g); });
   EXPECT_EQ(r.name, "UnicodeDecodeError");
-  EXPECT_EQ(r.message, "'utf-8' codec can't decode byte 0xe2 in position 3: unexpected end of data");
+  EXPECT_EQ(r.message, "'utf-8' codec can't decode bytes in position 3-4: unexpected end of data");
 }
 
 // speedrt: lines are taken from a 64 KiB read-ahead block; what crosses a
@@ -119,7 +119,7 @@ TEST_F(Io, ReadingAcrossBlocksMatchesReadingByCharacter) {
   void* k = ppy_io_open(S(path("cut")), S("r"));
   EXPECT_EQ(ppy_str_len(ppy_io_readline(k)), static_cast<int64_t>(block));
   EXPECT_EQ(raised([&] { ppy_io_readline(k); }).message,
-            "'utf-8' codec can't decode byte 0xff in position 65536: invalid start byte");
+            "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte");  // python3's: its chunk's first
 }
 
 // Walking a file line by line holds one line at a time: a 37 MB file read

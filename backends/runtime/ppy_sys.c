@@ -1,6 +1,7 @@
 /* ppy_sys.c: arguments, exit, environment and the file system (ppy_sys.h). */
 #include "ppy_sys.h"
 
+#include "ppy_exc.h"
 #include "ppy_list.h"
 #include "ppy_str.h"
 
@@ -36,14 +37,22 @@ PPY_RT_API ppy_list* ppy_sys_argv(void) {
   return ppy_sys_state.list;
 }
 
+/* SystemExit's args are kept (ppy_exc_keep_args) where its message cannot tell
+ * them: `(3,)` of an int code, `('3',)` of a str, so `e.code` reads the
+ * int, the str or None back as python3 has it (io_helpers.cc). */
 PPY_RT_API PPY_RT_NORETURN void ppy_sys_exit(int64_t code) {
-  char text[32];
+  char text[32], args[40];
   snprintf(text, sizeof text, "%lld", (long long)code);
+  snprintf(args, sizeof args, "(%lld,)", (long long)code);
+  ppy_str* message = ppy_sys_str(text);
+  ppy_exc_keep_args(ppy_sys_str("SystemExit"), message, ppy_sys_str(args));
   ppy_rt_set_exit((int)code, 0);
-  ppy_rt_raise("SystemExit", PPY_STR_BYTES(ppy_sys_str(text))); /* the runtime keeps the pointer */
+  ppy_rt_raise("SystemExit", PPY_STR_BYTES(message)); /* the runtime keeps the pointer */
 }
 
 PPY_RT_API PPY_RT_NORETURN void ppy_sys_exit_str(const ppy_str* message) {
+  ppy_str* args = ppy_str_concat(ppy_str_concat(ppy_sys_str("("), ppy_str_repr(message)), ppy_sys_str(",)"));
+  ppy_exc_keep_args(ppy_sys_str("SystemExit"), message, args);
   ppy_rt_set_exit(1, 1);
   ppy_rt_raise("SystemExit", PPY_STR_BYTES(message));
 }
@@ -51,6 +60,14 @@ PPY_RT_API PPY_RT_NORETURN void ppy_sys_exit_str(const ppy_str* message) {
 PPY_RT_API PPY_RT_NORETURN void ppy_sys_exit_none(void) {
   ppy_rt_set_exit(0, 0);
   ppy_rt_raise("SystemExit", "");
+}
+
+PPY_RT_API int64_t ppy_os_environ_has(const ppy_str* key) { return getenv(PPY_STR_BYTES(key)) != NULL; }
+
+PPY_RT_API ppy_str* ppy_os_environ_item(const ppy_str* key) {
+  const char* v = getenv(PPY_STR_BYTES(key));
+  if (!v) ppy_rt_raise("KeyError", PPY_STR_BYTES(ppy_str_repr(key)));
+  return ppy_sys_str(v);
 }
 
 PPY_RT_API ppy_str* ppy_os_environ_get(const ppy_str* key, const ppy_str* fallback) {

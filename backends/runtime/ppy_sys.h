@@ -28,6 +28,10 @@ PPY_RT_API PPY_RT_NORETURN void ppy_sys_exit_str(const ppy_str* message);
 PPY_RT_API PPY_RT_NORETURN void ppy_sys_exit_none(void);
 /** `os.environ.get(key, default)`: default (possibly NULL: None) when unset. */
 PPY_RT_API ppy_str* ppy_os_environ_get(const ppy_str* key, const ppy_str* fallback);
+/** `key in os.environ`. */
+PPY_RT_API int64_t ppy_os_environ_has(const ppy_str* key);
+/** `os.environ[key]`: KeyError of the key's repr when unset, as Python's. */
+PPY_RT_API ppy_str* ppy_os_environ_item(const ppy_str* key);
 PPY_RT_API ppy_str* ppy_os_getcwd(void);
 PPY_RT_API ppy_list* ppy_os_listdir(const ppy_str* path);
 PPY_RT_API void ppy_os_remove(const ppy_str* path);

@@ -363,6 +363,19 @@ class BodyChecker {
   Ty exception_args_value(Expr& e, Ty bt);
   /// `repr(e)` of a caught builtin exception, rewritten to str operations and checked.
   Ty exception_repr(Expr& e);
+  // --- os.environ and the fields of SystemExit and OSError (issue 33: check_environ.cc) ---
+  /// Whether `x` names `os.environ` (through `import os` or `from os import environ`).
+  bool is_environ(const Expr& x);
+  /// `k in os.environ`, `k not in os.environ`: rewritten to `os.environ.__contains__(k)` and
+  /// checked; nullopt when `e` is no such test.
+  std::optional<Ty> environ_contains(Expr& e);
+  /// `os.environ[k]`: rewritten to `os.environ.__getitem__(k)` (KeyError) and checked.
+  std::optional<Ty> environ_item(Expr& e);
+  /// `os.environ.get(k)` without a default: a `str | None` (io_helpers.h).
+  Ty environ_get(Expr& e);
+  /// `e.code`, `e.errno`, `e.strerror`, `e.filename` of a caught builtin exception, rewritten to
+  /// a call of their helper (io_helpers.h) and checked; nullopt for another attribute.
+  std::optional<Ty> exception_field(Expr& e);
   /// What `except h.classes as e` binds `e` to: the classes' common exception class, else Exc.
   Ty handler_type(Handler& h);
   // --- special methods (check_dunder.cc): operators rewritten into method calls ---

@@ -5,7 +5,7 @@
 //   e.args      of an instance of an exception class C (exception_args.h):
 //               (e.__argv[0], int(e.__argv[1]), ...)   (each read back from its str();
 //               e.__args in place of e.__argv[0] while e.__argraw: one str argument, kept as given)
-//   e.args      of a builtin exception:  (str(e),)
+//   e.args      of a builtin exception:  (str(e),), a KeyError's key without its quotes
 //   repr(e)     of a builtin exception:  the name, then the repr of the args tuple its raise kept
 //               (ppy_exc_args: `(3,)` read as `(3)`, `(1, 2)`) where it kept one, else
 //               f"{type(e).__name__}()" if str(e) == "" else
@@ -14,6 +14,7 @@
 #include "exception_args.h"
 #include "exception_classes.h"
 #include "expr_build.h"
+#include "io_helpers.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -78,8 +79,11 @@ Ty BodyChecker::exception_args_value(Expr& e, Ty bt) {
     return c;
   };
   std::vector<ExprPtr> elems;
-  if (bt == Ty::Exc) {
-    elems.push_back(call1("str", build::clone(x), p));
+  if (bt == Ty::Exc) {  // its message, a KeyError's key unquoted (io_helpers.h)
+    std::vector<ExprPtr> a;
+    a.push_back(type_name_of(x, p));
+    a.push_back(call1("str", build::clone(x), p));
+    elems.push_back(build::call(build::name(kExcArg0, p), std::move(a), p));
   } else {
     std::vector<Ty> types;
     std::string why;

@@ -75,6 +75,10 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       flow_.not_none = outer;
       if (a == Ty::Error || b == Ty::Error) return Ty::Error;
       if (a == b && !is_ptr(a) && !is_list(a)) return a;
+      // `name or "default"`, `os.environ.get(k) or "x"`: a str either way (lowered: a None or ""
+      // left operand gives the right one, else the left's value).
+      if (e.str == "or" && b == Ty::Str && (a == Ty::Str || (is_optional(a) && optional_inner(a) == Ty::Str)))
+        return Ty::Str;
       error(e.pos, "E1030",
             str_cat("'", e.str, "' of ", ty_name(a), " and ", ty_name(b),
                     " gives either operand in Python; the subset needs both of one type (int, float or bool)"));
@@ -117,6 +121,7 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       if (auto t = collections_ctor(e, expected)) return *t;  // stdlib: Counter(...), defaultdict(int) (check_collections.cc)
       return call(e, stmt_level);
     case ExprKind::Subscript: {
+      if (auto t = environ_item(e)) return *t;  // os.environ[k] (check_environ.cc)
       Ty bt = value(*e.kids[0], Ty::Error);
       if (namedtuple_item_as_field(e, bt)) return value(e, expected);  // `p[0]` (namedtuple_classes.h)
       if (is_class(bt) && class_info(bt)->methods.count("__getitem__")) {  // check_dunder.cc
@@ -450,6 +455,8 @@ Ty BodyChecker::attribute(Expr& e) {
   }
   Ty bt = value(*e.kids[0], Ty::Error);
   if (bt == Ty::Exc && e.target == "exc.args") return Ty::Str;  // its args' repr, which only repr(e) writes
+  if (bt == Ty::Exc)
+    if (auto t = exception_field(e)) return *t;  // e.code, e.errno, ... (check_environ.cc)
   if (is_exception_args(e, bt)) return exception_args_value(e, bt);  // issue 32 (check_exception_args.cc)
   if (is_class(bt)) return field_read(e, bt);
   if (e.str == "maxlen" && list_elem(bt) != Ty::Error) {  // deque.maxlen: a call of the runtime (lower_deque.cc)
@@ -578,6 +585,7 @@ Ty BodyChecker::binary(Expr& e) {
 
 Ty BodyChecker::compare(Expr& e) {
   if (auto t = type_compare(e)) return *t;  // type(x) is C (check_type_name.cc)
+  if (auto t = environ_contains(e)) return *t;  // k in os.environ (check_environ.cc)
   bool compound = false;
   for (auto& op : e.ops) compound = compound || op == "is" || op == "is not";
   bool ok = true;

@@ -117,6 +117,18 @@ Ty BodyChecker::next_call(Expr& e) {
   if (g == Ty::Error) return g;
   if (is_class(g))
     if (auto t = protocol_next(e, g)) return *t;  // __next__ (check_iter_protocol.cc)
+  if (g == Ty::File) {  // io (issue 33): the next line, StopIteration (or the default) at the end
+    effect("io");
+    raises();
+    e.ref = Ref::Sys;
+    e.target = "io.next";
+    if (nargs == 1) return Ty::Str;
+    Ty d = value(*e.kids[2], Ty::Str);
+    if (d == Ty::Str || d == Ty::Error) return d;
+    error(e.kids[2]->pos, "E1010", str_cat("next() of a stream with a default of ", ty_name(d),
+                                           " is outside the ppy subset (it takes a str)"));
+    return Ty::Error;
+  }
   if (!is_iterator(g)) {
     error(e.kids[1]->pos, "E1030", str_cat("'", ty_name(g), "' object is not an iterator"));
     return Ty::Error;

@@ -23,6 +23,7 @@ const std::set<std::string>& io_functions() {
                                           "sys.exit",        "os.getcwd",
                                           "os.listdir",      "os.remove",
                                           "os.environ.get",  "os.path.exists",
+                                          "os.environ.__contains__", "os.environ.__getitem__",
                                           "os.path.isfile",  "os.path.isdir",
                                           "os.path.join",    "os.path.basename",
                                           "os.path.dirname", "os.path.splitext",
@@ -161,12 +162,11 @@ Ty BodyChecker::sys_call(Expr& e, const std::string& n) {
   if (n == "os.listdir") return args(1, 1, Ty::Str) ? list_of(Ty::Str) : Ty::Error;
   if (n == "os.remove") return args(1, 1, Ty::Str) ? Ty::None : Ty::Error;
   if (n == "os.environ.get") {
-    if (nargs == 1) {
-      error(e.pos, "E1010", "os.environ.get(key) without a default is outside the ppy subset (write get(key, \"\"))");
-      return Ty::Error;
-    }
+    if (nargs == 1) return environ_get(e);  // a str | None (check_environ.cc)
     return args(2, 2, Ty::Str) ? Ty::Str : Ty::Error;
   }
+  if (n == "os.environ.__contains__") return args(1, 1, Ty::Str) ? Ty::Bool : Ty::Error;
+  if (n == "os.environ.__getitem__") return args(1, 1, Ty::Str) ? Ty::Str : Ty::Error;  // KeyError when unset
   if (n == "os.path.exists" || n == "os.path.isfile" || n == "os.path.isdir")
     return args(1, 1, Ty::Str) ? Ty::Bool : Ty::Error;
   if (n == "os.path.join") {

@@ -179,7 +179,11 @@ bool BodyChecker::is_pairs_call(const Expr& it) {
     return false;
   // Lazy sequences (check_lazy.cc) take the rest: zip of three or more, keywords, iterables of other kinds,
   // and every zip and enumerate of a generator (its loops keep what they walk in its frame).
-  if (is_iterator(f_.result) || !it.keywords.empty() || (it.kids[0]->str == "zip" && it.kids.size() != 3)) return false;
+  // `enumerate(xs, start=1)` is `enumerate(xs, 1)` (pairs_iter moves the keyword).
+  bool start_kw = it.kids[0]->str == "enumerate" && it.kids.size() == 2 && it.keywords.size() == 1 &&
+                  it.keywords[0].name == "start";
+  if (is_iterator(f_.result) || (!it.keywords.empty() && !start_kw) || (it.kids[0]->str == "zip" && it.kids.size() != 3))
+    return false;
   for (size_t k = 1; k < it.kids.size(); ++k)
     if (lazy_arg(*it.kids[k]) || view_call(*it.kids[k]) != 0) return false;
   return true;
@@ -187,6 +191,10 @@ bool BodyChecker::is_pairs_call(const Expr& it) {
 
 bool BodyChecker::pairs_iter(Expr& it, Ty types[2]) {
   const std::string fn = it.kids[0]->str;
+  if (fn == "enumerate" && it.kids.size() == 2 && it.keywords.size() == 1 && it.keywords[0].name == "start") {
+    it.kids.push_back(std::move(it.keywords[0].value));
+    it.keywords.clear();
+  }
   it.ref = Ref::Builtin;
   it.target = fn;
   size_t n = it.kids.size() - 1;
@@ -199,7 +207,7 @@ bool BodyChecker::pairs_iter(Expr& it, Ty types[2]) {
       ok = false;
       return st;
     }
-    if (st == Ty::File && fn == "enumerate") {  // io (issue 33): a line read per step (lower_loops.cc, pairs_loop)
+    if (st == Ty::File) {  // io (issue 33): a line read per step (lower_loops.cc, pairs_loop)
       effect("io");
       raises();
       return Ty::Str;

@@ -12,6 +12,7 @@
 #include "class_ids.h"
 #include "exception_classes.h"
 #include "iter_protocol.h"
+#include "io_helpers.h"
 #include "lazy_values.h"
 #include "field_init.h"
 #include "check_dataclass.h"
@@ -965,6 +966,7 @@ void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& di
   add_hash_key_helpers(m.ast, m.path);  // objects as dict keys and set members (hash_key_helpers.h)
   add_iter_protocol_helpers(m.ast, m.path);  // classes with __next__ (iter_protocol.h)
   add_lazy_value_helpers(m.ast, m.path, text);  // map, filter, genexps as values (lazy_values.h)
+  add_io_helpers(m.ast, m.path, text);  // e.code, os.environ.get(k), e.errno (io_helpers.h)
   Declarer(m, diags).run();
 }
 

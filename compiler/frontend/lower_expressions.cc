@@ -72,8 +72,8 @@ Value* FunctionLowerer::expr(const Expr& e) {
       Block* join = new_block(str_cat(e.str, ".end"), n);
       if (e.str == "and")
         cond_br(t, rhs, {}, join, {a}, p);
-      else
-        cond_br(t, join, {a}, rhs, {}, p);
+      else  // `v or "x"` of a `str | None`: the value the optional holds
+        cond_br(t, join, {is_optional(e.kids[0]->ty) ? extract(a, 1, p) : a}, rhs, {}, p);
       cur_ = rhs;
       Value* b = expr(*e.kids[1]);
       br(join, {b}, p);

@@ -12,6 +12,8 @@ const char* runtime_of(const std::string& n) {
                                                        {"os.listdir", "ppy_os_listdir"},
                                                        {"os.remove", "ppy_os_remove"},
                                                        {"os.environ.get", "ppy_os_environ_get"},
+                                                       {"os.environ.__contains__", "ppy_os_environ_has"},
+                                                       {"os.environ.__getitem__", "ppy_os_environ_item"},
                                                        {"os.path.exists", "ppy_os_path_exists"},
                                                        {"os.path.isfile", "ppy_os_path_isfile"},
                                                        {"os.path.isdir", "ppy_os_path_isdir"},
@@ -66,6 +68,8 @@ Value* FunctionLowerer::sys_call(const Expr& e) {
     emit("core.unreachable", {}, {}, {}, p);
     return nullptr;
   }
+  if (n == "io.next")  // next(f), next(f, default): args are the stream, then the default
+    return rt(args.size() == 1 ? "ppy_io_next" : "ppy_io_next_or", args, str_type(), p);
   if (n == "os.path.join") {
     Value* path = args[0];
     for (size_t k = 1; k < args.size(); ++k) path = rt("ppy_os_path_join", {path, args[k]}, str_type(), p);

@@ -68,14 +68,19 @@ void FunctionLowerer::pairs_loop(const Expr& it, Pos p, const PairBody& body_fn)
   std::vector<std::pair<Value*, Ty>> seqs;
   for (size_t k = 1; k < (zip ? 3u : 2u); ++k) seqs.emplace_back(expr(*it.kids[k]), it.kids[k]->ty);
   Value* start = !zip && it.kids.size() == 3 ? convert(expr(*it.kids[2]), it.kids[2]->ty, Ty::Int, p) : nullptr;
-  Value* line = nullptr;  // enumerate(sys.stdin): the line the test read, the checker's only stream here
+  // enumerate(f), zip(f, xs), zip(xs, f): the line each stream's test read. A stream after the first
+  // iterable is read only while those before it gave a value, as python3's zip stops at the first
+  // exhausted (ppy_io_readline_if).
+  Value* lines[2] = {nullptr, nullptr};
   auto test = [&](Value* i) {
     Value* c = nullptr;
-    for (auto& [v, ty] : seqs) {
+    for (size_t k = 0; k < seqs.size(); ++k) {
+      auto& [v, ty] = seqs[k];
       Value* more;
       if (ty == Ty::File) {
-        line = rt("ppy_io_readline", {v}, str_type(), p);
-        more = cmp("ne", rt("ppy_str_len", {line}, Type::i64(), p), const_i64(0, p), p);
+        lines[k] = c ? rt("ppy_io_readline_if", {v, select(c, const_i64(1, p), const_i64(0, p), p)}, str_type(), p)
+                     : rt("ppy_io_readline", {v}, str_type(), p);
+        more = cmp("ne", rt("ppy_str_len", {lines[k]}, Type::i64(), p), const_i64(0, p), p);
       } else {
         Value* len = ty == Ty::Str ? rt("ppy_str_len", {v}, Type::i64(), p) : list_len(v, p);
         more = cmp("lt", i, len, p);
@@ -86,7 +91,7 @@ void FunctionLowerer::pairs_loop(const Expr& it, Pos p, const PairBody& body_fn)
   };
   auto body = [&](Value* i) {
     auto elem = [&](const std::pair<Value*, Ty>& sq) {
-      if (sq.second == Ty::File) return line;
+      if (sq.second == Ty::File) return lines[&sq - seqs.data()];
       if (sq.second == Ty::Str) return rt("ppy_str_index", {sq.first, i}, str_type(), p);
       return emit("core.buffer_load", {sq.first, cast(i, Type::index(), p)}, {ir_type(list_elem(sq.second))}, {}, p);
     };
