@@ -423,23 +423,23 @@ def _ppy_sort_place(elems, order):
     elems[:] = [elems[i] for i in order]
 
 
-class _PpyShown:
-    """A value given to a run-time template by its str(), repr() and type's name
-    (ppy_vfmt_obj): formatted as python3 formats such a value."""
+def _ppy_shown(s, r, t):
+    """A value of another type handed to a run-time template (ppy_vfmt_obj), by its
+    str(), repr() and type's name: formatted as python3 formats such a value."""
 
-    def __init__(self, s, r, t):
-        self.s, self.r, self.t = s, r, t
+    class Shown:
+        def __str__(self):
+            return s
 
-    def __str__(self):
-        return self.s
+        def __repr__(self):
+            return r
 
-    def __repr__(self):
-        return self.r
+        def __format__(self, spec):
+            if spec:
+                raise TypeError(f"unsupported format string passed to {t}.__format__")
+            return s
 
-    def __format__(self, spec):
-        if spec:
-            raise TypeError(f"unsupported format string passed to {self.t}.__format__")
-        return self.s
+    return Shown()
 
 
 def _ppy_vfmt_new(tmpl):
@@ -463,6 +463,15 @@ def _ppy_vfmt_format(builder):
 
 def _ppy_vfmt_percent(builder, how):
     """`template % x` of a builder: one value (how 0), a tuple (1) or a dict (2)."""
-    if how == 2:
-        return builder[0] % builder[2]
+    if how == 2:  # the keys looked up; the dict itself (shown) where a field takes no key
+        shown = builder[1][0] if builder[1] else builder[2]
+
+        class Keys(dict):
+            def __str__(self):
+                return str(shown)
+
+            def __repr__(self):
+                return repr(shown)
+
+        return builder[0] % Keys(builder[2])
     return builder[0] % (tuple(builder[1]) if how == 1 else builder[1][0])

@@ -29,14 +29,14 @@ typedef struct ppy_vfmt {
   int64_t n, cap;
 } ppy_vfmt;
 
-PPY_RT_API void* ppy_vfmt_new(const ppy_str* tmpl) {
+PPY_RT_API ppy_str* ppy_vfmt_new(const ppy_str* tmpl) {
   ppy_vfmt* b = (ppy_vfmt*)GC_MALLOC(sizeof(ppy_vfmt));
   if (!b) ppy_rt_raise("MemoryError", "");
   b->tmpl = tmpl;
-  return b;
+  return (ppy_str*)b;
 }
 
-static ppy_varg* ppy_vfmt_add(void* bv, const ppy_str* name, char kind) {
+static ppy_varg* ppy_vfmt_add(ppy_str* bv, const ppy_str* name, char kind) {
   ppy_vfmt* b = (ppy_vfmt*)bv;
   if (b->n == b->cap) {
     int64_t cap = b->cap ? b->cap * 2 : 4;
@@ -53,29 +53,29 @@ static ppy_varg* ppy_vfmt_add(void* bv, const ppy_str* name, char kind) {
   return a;
 }
 
-PPY_RT_API void* ppy_vfmt_i64(void* b, const ppy_str* name, int64_t v) {
+PPY_RT_API ppy_str* ppy_vfmt_i64(ppy_str* b, const ppy_str* name, int64_t v) {
   ppy_vfmt_add(b, name, 'i')->i = v;
-  return b;
+  return (ppy_str*)b;
 }
-PPY_RT_API void* ppy_vfmt_bool(void* b, const ppy_str* name, int64_t v) {
+PPY_RT_API ppy_str* ppy_vfmt_bool(ppy_str* b, const ppy_str* name, int64_t v) {
   ppy_vfmt_add(b, name, 'b')->i = v != 0;
-  return b;
+  return (ppy_str*)b;
 }
-PPY_RT_API void* ppy_vfmt_f64(void* b, const ppy_str* name, double v) {
+PPY_RT_API ppy_str* ppy_vfmt_f64(ppy_str* b, const ppy_str* name, double v) {
   ppy_vfmt_add(b, name, 'f')->f = v;
-  return b;
+  return (ppy_str*)b;
 }
-PPY_RT_API void* ppy_vfmt_str(void* b, const ppy_str* name, const ppy_str* v) {
+PPY_RT_API ppy_str* ppy_vfmt_str(ppy_str* b, const ppy_str* name, const ppy_str* v) {
   ppy_vfmt_add(b, name, 's')->s = v;
-  return b;
+  return (ppy_str*)b;
 }
-PPY_RT_API void* ppy_vfmt_obj(void* b, const ppy_str* name, const ppy_str* str, const ppy_str* repr,
+PPY_RT_API ppy_str* ppy_vfmt_obj(ppy_str* b, const ppy_str* name, const ppy_str* str, const ppy_str* repr,
                               const ppy_str* type) {
   ppy_varg* a = ppy_vfmt_add(b, name, 'o');
   a->s = str;
   a->repr = repr;
   a->type = type;
-  return b;
+  return (ppy_str*)b;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -289,7 +289,7 @@ static void ppy_brace_render(ppy_brace* st, const char* s, int64_t n, int depth,
   }
 }
 
-PPY_RT_API ppy_str* ppy_vfmt_format(void* bv) {
+PPY_RT_API ppy_str* ppy_vfmt_format(ppy_str* bv) {
   const ppy_vfmt* b = (const ppy_vfmt*)bv;
   ppy_brace st = {b, 0, 0};
   ppy_text out = {NULL, 0, 0};
@@ -371,7 +371,7 @@ static int64_t ppy_pct_star(ppy_pct* st) {
   return a->i;
 }
 
-PPY_RT_API ppy_str* ppy_vfmt_percent(void* bv, int64_t how) {
+PPY_RT_API ppy_str* ppy_vfmt_percent(ppy_str* bv, int64_t how) {
   const ppy_vfmt* b = (const ppy_vfmt*)bv;
   ppy_pct st = {b, how, 0};
   const char* s = PPY_STR_BYTES(b->tmpl);

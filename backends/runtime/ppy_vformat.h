@@ -16,22 +16,23 @@
 extern "C" {
 #endif
 
-/** A builder for `tmpl`: its arguments are added in order. */
-PPY_RT_API void* ppy_vfmt_new(const ppy_str* tmpl);
+/** A builder for `tmpl` (typed as a str, the IR's `ptr<i8>`, but only these functions read it):
+ * its arguments are added in order. */
+PPY_RT_API ppy_str* ppy_vfmt_new(const ppy_str* tmpl);
 /** Adds an argument: positional when `name` is empty, else the keyword `name`
  * (a `%(name)s` key). Each answers the builder. */
-PPY_RT_API void* ppy_vfmt_i64(void* b, const ppy_str* name, int64_t v);
-PPY_RT_API void* ppy_vfmt_bool(void* b, const ppy_str* name, int64_t v);
-PPY_RT_API void* ppy_vfmt_f64(void* b, const ppy_str* name, double v);
-PPY_RT_API void* ppy_vfmt_str(void* b, const ppy_str* name, const ppy_str* v);
+PPY_RT_API ppy_str* ppy_vfmt_i64(ppy_str* b, const ppy_str* name, int64_t v);
+PPY_RT_API ppy_str* ppy_vfmt_bool(ppy_str* b, const ppy_str* name, int64_t v);
+PPY_RT_API ppy_str* ppy_vfmt_f64(ppy_str* b, const ppy_str* name, double v);
+PPY_RT_API ppy_str* ppy_vfmt_str(ppy_str* b, const ppy_str* name, const ppy_str* v);
 /** Any other value, given by its str(), its repr() and its type's name. */
-PPY_RT_API void* ppy_vfmt_obj(void* b, const ppy_str* name, const ppy_str* str, const ppy_str* repr,
+PPY_RT_API ppy_str* ppy_vfmt_obj(ppy_str* b, const ppy_str* name, const ppy_str* str, const ppy_str* repr,
                               const ppy_str* type);
 /** `tmpl.format(*positional, **keywords)`. */
-PPY_RT_API ppy_str* ppy_vfmt_format(void* b);
+PPY_RT_API ppy_str* ppy_vfmt_format(ppy_str* b);
 /** `tmpl % args`: `how` 0 for one value, 1 for a tuple (the positional
  * arguments), 2 for a dict (the keywords). */
-PPY_RT_API ppy_str* ppy_vfmt_percent(void* b, int64_t how);
+PPY_RT_API ppy_str* ppy_vfmt_percent(ppy_str* b, int64_t how);
 
 #ifdef __cplusplus
 }
