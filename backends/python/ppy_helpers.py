@@ -421,3 +421,57 @@ def _ppy_sort_pick(elems, order):
 def _ppy_sort_place(elems, order):
     """speedsort: `elems` rearranged in place in `order`."""
     elems[:] = [elems[i] for i in order]
+
+
+def _ppy_shown(s, r, t):
+    """A value of another type handed to a run-time template (ppy_vfmt_obj), by its
+    str(), repr() and type's name: formatted as python3 formats such a value."""
+
+    class Shown:
+        def __str__(self):
+            return s
+
+        def __repr__(self):
+            return r
+
+        def __format__(self, spec):
+            if spec:
+                raise TypeError(f"unsupported format string passed to {t}.__format__")
+            return s
+
+    return Shown()
+
+
+def _ppy_vfmt_new(tmpl):
+    """A run-time template's builder: the template, positional and keyword arguments."""
+    return (tmpl, [], {})
+
+
+def _ppy_vfmt_add(builder, name, value):
+    """An argument added to a builder (positional when `name` is empty), which is answered."""
+    if name:
+        builder[2][name] = value
+    else:
+        builder[1].append(value)
+    return builder
+
+
+def _ppy_vfmt_format(builder):
+    """`template.format(*args, **kwargs)` of a builder."""
+    return builder[0].format(*builder[1], **builder[2])
+
+
+def _ppy_vfmt_percent(builder, how):
+    """`template % x` of a builder: one value (how 0), a tuple (1) or a dict (2)."""
+    if how == 2:  # the keys looked up; the dict itself (shown) where a field takes no key
+        shown = builder[1][0] if builder[1] else builder[2]
+
+        class Keys(dict):
+            def __str__(self):
+                return str(shown)
+
+            def __repr__(self):
+                return repr(shown)
+
+        return builder[0] % Keys(builder[2])
+    return builder[0] % (tuple(builder[1]) if how == 1 else builder[1][0])

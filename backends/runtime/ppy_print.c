@@ -189,6 +189,7 @@ static ppy_spec ppy_spec_parse(const ppy_str* s) {
   if (i < n && b[i] == '.') {
     ++i;
     sp.precision = 0;
+    if (i >= n || b[i] < '0' || b[i] > '9') ppy_rt_raise("ValueError", "Format specifier missing precision");
     while (i < n && b[i] >= '0' && b[i] <= '9') sp.precision = ppy_spec_digit(sp.precision, b[i++]);
   }
   if (i < n) sp.type = b[i];
@@ -267,8 +268,21 @@ PPY_RT_API ppy_str* ppy_str_format_i64(int64_t v, const ppy_str* spec) {
   if (sp.type == 'e' || sp.type == 'E' || sp.type == 'f' || sp.type == 'F' || sp.type == 'g' || sp.type == 'G' ||
       sp.type == '%')
     return ppy_str_format_f64((double)v, spec);
-  ppy_spec_check(&sp, spec, "bdnoxX", "int");
+  ppy_spec_check(&sp, spec, "bcdnoxX", "int");
   if (sp.precision >= 0) ppy_rt_raise("ValueError", "Precision not allowed in integer format specifier");
+  if (((sp.type == 'c' || sp.type == 'n') && sp.grouping) ||
+      (sp.grouping == ',' && (sp.type == 'b' || sp.type == 'o' || sp.type == 'x' || sp.type == 'X'))) {
+    char msg[40];
+    snprintf(msg, sizeof msg, "Cannot specify '%c' with '%c'.", sp.grouping, sp.type);
+    ppy_raise_copied("ValueError", msg);
+  }
+  if (sp.type == 'c') { /* the code point, padded as a number is */
+    if (sp.sign_given) ppy_rt_raise("ValueError", "Sign not allowed with integer format specifier 'c'");
+    if (sp.alt) ppy_rt_raise("ValueError", "Alternate form (#) not allowed with integer format specifier 'c'");
+    if (v < 0 || v > 0x10FFFF) ppy_rt_raise("OverflowError", "%c arg not in range(0x110000)");
+    const ppy_str* ch = ppy_str_chr(v);
+    return ppy_pad(&sp, "", PPY_STR_BYTES(ch), ch->len, 1, '>');
+  }
   uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   int base = sp.type == 'b' ? 2 : sp.type == 'o' ? 8 : (sp.type == 'x' || sp.type == 'X') ? 16 : 10;
   const char* dig = sp.type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -349,6 +363,7 @@ static int ppy_fixed_f(double a, int prec, char* out) {
 PPY_RT_API ppy_str* ppy_str_format_f64(double v, const ppy_str* spec) {
   ppy_spec sp = ppy_spec_parse(spec);
   ppy_spec_check(&sp, spec, "eEfFgGn%", "float");
+  if (sp.type == 'n' && sp.grouping) ppy_raise_copied("ValueError", sp.grouping == ',' ? "Cannot specify ',' with 'n'." : "Cannot specify '_' with 'n'.");
   if (sp.type == 'n') sp.type = 'g'; /* the C locale's 'n' */
   int neg = signbit(v) && !isnan(v);
   double a = fabs(v);
@@ -405,6 +420,11 @@ PPY_RT_API ppy_str* ppy_str_format_str(const ppy_str* s, const ppy_str* spec) {
   if (sp.sign_given) ppy_rt_raise("ValueError", "Sign not allowed in string format specifier");
   if (sp.alt) ppy_rt_raise("ValueError", "Alternate form (#) not allowed in string format specifier");
   if (sp.align == '=') ppy_rt_raise("ValueError", "'=' alignment not allowed in string format specifier");
+  if (sp.grouping) {
+    char msg[40];
+    snprintf(msg, sizeof msg, "Cannot specify '%c' with 's'.", sp.grouping);
+    ppy_raise_copied("ValueError", msg);
+  }
   int64_t ncp = s->ncp, nbytes = s->len;
   if (sp.precision >= 0 && sp.precision < ncp) {
     nbytes = ppy_str_offset(s, sp.precision);

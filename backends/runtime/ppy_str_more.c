@@ -365,6 +365,73 @@ PPY_RT_API ppy_list* ppy_str_rsplit_max(const ppy_str* s, const ppy_str* sep, in
 /** `s.rsplit()`: as `s.split()` (without maxsplit the direction is unseen). */
 PPY_RT_API ppy_list* ppy_str_rsplit_ws(const ppy_str* s) { return ppy_str_split_ws(s); }
 
+/** Whitespace as `split()` takes it: ASCII's and \x1c-\x1f, as str.isspace. */
+static int ppy_sm_ws(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
+
+/** `s.split(None, maxsplit)`: runs of whitespace separate, at most `maxsplit`
+ * splits (all when negative); the rest, its leading whitespace gone, is the last. */
+PPY_RT_API ppy_list* ppy_str_split_ws_max(const ppy_str* s, int64_t maxsplit) {
+  ppy_list* r = ppy_list_make(0, 1);
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t n = s->len, i = 0;
+  for (;;) {
+    while (i < n && ppy_sm_ws(b[i])) ++i;
+    if (i >= n) break;
+    if (maxsplit == 0) {
+      ppy_list_append_ptr(r, ppy_str_make((const char*)b + i, n - i));
+      break;
+    }
+    int64_t j = i;
+    while (j < n && !ppy_sm_ws(b[j])) ++j;
+    ppy_list_append_ptr(r, ppy_str_make((const char*)b + i, j - i));
+    --maxsplit;
+    i = j;
+  }
+  return r;
+}
+
+/** `s.rsplit(None, maxsplit)`: as split_ws_max, the splits taken from the right. */
+PPY_RT_API ppy_list* ppy_str_rsplit_ws_max(const ppy_str* s, int64_t maxsplit) {
+  ppy_list* r = ppy_list_make(0, 1);
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t i = s->len;
+  for (;;) {
+    while (i > 0 && ppy_sm_ws(b[i - 1])) --i;
+    if (i <= 0) break;
+    if (maxsplit == 0) {
+      ppy_list_append_ptr(r, ppy_str_make((const char*)b, i));
+      break;
+    }
+    int64_t j = i;
+    while (j > 0 && !ppy_sm_ws(b[j - 1])) --j;
+    ppy_list_append_ptr(r, ppy_str_make((const char*)b + j, i - j));
+    --maxsplit;
+    i = j;
+  }
+  ppy_list_reverse(r);
+  return r;
+}
+
+/** `s.splitlines(keepends)`: each line with its break when `keepends`. */
+PPY_RT_API ppy_list* ppy_str_splitlines_keep(const ppy_str* s, int64_t keepends) {
+  if (!keepends) return ppy_str_splitlines(s);
+  ppy_list* r = ppy_list_make(0, 1);
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
+  int64_t n = s->len, from = 0;
+  for (int64_t i = 0; i < n;) {
+    int64_t k = ppy_sm_line_break(b, i, n);
+    if (k == 0) {
+      ++i;
+      continue;
+    }
+    i += k;
+    ppy_list_append_ptr(r, ppy_str_make((const char*)b + from, i - from));
+    from = i;
+  }
+  if (from < n) ppy_list_append_ptr(r, ppy_str_make((const char*)b + from, n - from));
+  return r;
+}
+
 /** Tabs replaced by spaces to the next multiple of `tabsize` (a newline or a
  * carriage return starts the column again). */
 PPY_RT_API ppy_str* ppy_str_expandtabs(const ppy_str* s, int64_t tabsize) {

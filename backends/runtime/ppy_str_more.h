@@ -19,6 +19,10 @@ extern "C" {
 #endif
 
 PPY_RT_API int64_t ppy_str_isalpha(const ppy_str* s);
+/** `s.split(None, n)`, `s.rsplit(None, n)`, `s.splitlines(keepends)`. */
+PPY_RT_API ppy_list* ppy_str_split_ws_max(const ppy_str* s, int64_t maxsplit);
+PPY_RT_API ppy_list* ppy_str_rsplit_ws_max(const ppy_str* s, int64_t maxsplit);
+PPY_RT_API ppy_list* ppy_str_splitlines_keep(const ppy_str* s, int64_t keepends);
 PPY_RT_API int64_t ppy_str_isalnum(const ppy_str* s);
 PPY_RT_API int64_t ppy_str_isspace(const ppy_str* s);
 PPY_RT_API int64_t ppy_str_islower(const ppy_str* s);

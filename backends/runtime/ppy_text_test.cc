@@ -12,6 +12,7 @@
 #include "ppy_num.h"
 #include "ppy_runtime.h"
 #include "ppy_str_more.h"
+#include "ppy_vformat.h"
 #include "runtime_test_support.h"
 
 namespace {
@@ -32,6 +33,45 @@ ppy_list* floats(std::vector<double> v) {
 }
 
 constexpr int64_t kEnd = INT64_MAX;
+
+TEST_F(Text, FormatsATemplateKnownAtRunTime) {  // ppy_vformat.h, against python3's answers
+  ppy_str* b = ppy_vfmt_f64(ppy_vfmt_new(S("{:c}")), S(""), 3.14159);
+  ppy_str* c = ppy_vfmt_new(S("{:{w}.{p}f}|{:c}|{!r:>6}|{}|{}"));
+  c = ppy_vfmt_f64(c, S(""), 3.14159);
+  c = ppy_vfmt_i64(c, S(""), 65);
+  c = ppy_vfmt_str(c, S(""), S("ab"));
+  c = ppy_vfmt_bool(c, S(""), 1);
+  c = ppy_vfmt_obj(c, S(""), S("[1]"), S("[1]"), S("list"));
+  c = ppy_vfmt_i64(ppy_vfmt_i64(c, S("w"), 8), S("p"), 2);
+  EXPECT_EQ(T(ppy_vfmt_format(c)), "    3.14|A|  'ab'|True|[1]");
+  Raised r = raised([&] { ppy_vfmt_format(b); });
+  EXPECT_EQ(raised([&] { ppy_vfmt_format(ppy_vfmt_new(S("{:{w}}"))); }).message,
+            "Replacement index 0 out of range for positional args tuple");  // the field before its spec
+  EXPECT_EQ(r.name, "ValueError");
+  EXPECT_EQ(r.message, "Unknown format code 'c' for object of type 'float'");
+  ppy_str* p = ppy_vfmt_new(S("%*d|%-*d|%.*f|%+.3d|%(k)s"));
+  for (int64_t v : {5, 42, -4, 7, 2}) p = ppy_vfmt_i64(p, S(""), v);
+  p = ppy_vfmt_f64(p, S(""), 3.14159);
+  p = ppy_vfmt_i64(p, S(""), 5);
+  EXPECT_EQ(raised([&] { ppy_vfmt_percent(p, 1); }).message, "format requires a mapping");
+  ppy_str* q = ppy_vfmt_new(S("%*d|%-*d|%.*f|%+.3d|%x"));
+  for (int64_t v : {5, 42, -4, 7, 2}) q = ppy_vfmt_i64(q, S(""), v);
+  q = ppy_vfmt_i64(ppy_vfmt_f64(q, S(""), 3.14159), S(""), 5);
+  q = ppy_vfmt_f64(q, S(""), 1.5);
+  r = raised([&] { ppy_vfmt_percent(q, 1); });
+  EXPECT_EQ(r.name, "TypeError");
+  EXPECT_EQ(r.message, "%x format: an integer is required, not float");
+  ppy_str* d = ppy_vfmt_i64(ppy_vfmt_i64(ppy_vfmt_new(S("(%(x)+d, %(y)05d) %(x)x")), S("x"), 3), S("y"), -4);
+  EXPECT_EQ(T(ppy_vfmt_percent(d, 2)), "(+3, -0004) 3");
+  EXPECT_EQ(raised([&] { ppy_vfmt_percent(ppy_vfmt_new(S("%(z)s")), 2); }).message, "'z'");
+}
+
+TEST_F(Text, SplitsOnWhitespaceAtMostNTimes) {
+  EXPECT_EQ(L(ppy_str_split_ws_max(S("  a b  c "), 1)), (std::vector<std::string>{"a", "b  c "}));
+  EXPECT_EQ(L(ppy_str_rsplit_ws_max(S("  a b  c "), 1)), (std::vector<std::string>{"  a b", "c"}));
+  EXPECT_EQ(L(ppy_str_split_ws_max(S("   "), 0)), (std::vector<std::string>{}));
+  EXPECT_EQ(L(ppy_str_splitlines_keep(S("a\r\nb\rc\n"), 1)), (std::vector<std::string>{"a\r\n", "b\r", "c\n"}));
+}
 
 TEST_F(Text, SearchesARangeAsASlice) {
   ppy_str* path = S("/usr/local/lib/python3/site.py");

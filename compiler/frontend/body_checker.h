@@ -203,9 +203,9 @@ class BodyChecker {
   /// An f-string: its fields' values and format specs.
   Ty fstring(Expr& e);
   // --- formatting (check_format.cc) ---
-  /// `template.format(...)` of a literal or constant template.
+  /// `template.format(...)`: a literal or constant template read here, any other formatted at run time.
   Ty str_format(Expr& e, Expr& callee);
-  /// `template % args` of a literal or constant template.
+  /// `template % args`: as str_format; `%(name)s` of a dict and `*` widths at run time.
   Ty str_percent(Expr& e, Ty a, Ty b);
   /// `format(x[, spec])`.
   Ty format_call(Expr& e);
@@ -214,7 +214,10 @@ class BodyChecker {
   /// `math.NAME(...)` of a function builtins.def lists for "math" (check_math.cc).
   Ty math_table_call(Expr& e, const std::string& name);
   /// Whether argument `arg` (of type `t`) fits field `f` of a template at `at`; reported when not.
-  bool format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos at);
+  /// A mistake python3 raises at run time sets `at_run_time` instead (the run-time formatter raises it).
+  bool format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos at, bool& at_run_time);
+  /// Whether `arg` (of type `t`) can go to the run-time formatter (ppy_vformat.c); reported when not.
+  bool run_time_format_arg(const Expr& arg, Ty t);
 
   // --- lists (check_list.cc) ---
   /// `xs.method(...)` of a list `xs`: the method's result type (None for append).

@@ -1,7 +1,10 @@
 // The body checker, formatting: `str.format`, `%`-formatting and `format(x,
-// spec)` (docs/language.md, "Strings"). A template is a literal or a module
-// constant, parsed here (format_template.h); each field's argument is typed
-// against its spec as an f-string's field is.
+// spec)` (docs/language.md, "Strings"). A template that is a literal or a
+// module constant is parsed here (format_template.h) and each field's argument
+// typed against its spec as an f-string's field is; a template held in a
+// variable, one with nested fields, `*` widths or `%(name)s`, and one python3
+// would raise on are formatted at run time (the target gets ".run", lowering
+// hands the arguments to ppy_vformat.c, which raises python3's error).
 #include <string>
 #include <vector>
 
@@ -20,14 +23,29 @@ namespace {
 /// constant (use_const left its text in `str`).
 bool template_text(const Expr& t) { return t.kind == ExprKind::Str || (t.ref == Ref::Const && t.ty == Ty::Str); }
 
+/// A template's parse failure the run-time formatter reproduces (python3's error, or a form it formats).
+bool run_time_error(const FormatError& err) { return std::string_view(err.code) != "E1010"; }
+
 }  // namespace
 
-bool BodyChecker::format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos at) {
+bool BodyChecker::run_time_format_arg(const Expr& arg, Ty t) {
+  if (t == Ty::Error) return false;
+  if (is_numeric(t) || t == Ty::Str) return true;
+  if (t == Ty::Exc || is_class(t) || holds_object(t)) return check_printable(arg);
+  if (is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t) || is_dict(t) || is_set(t)) {
+    if (!is_optional(t) && !is_none_value(t)) effect("reads");
+    return true;
+  }
+  error(arg.pos, "E1010", str_cat("a format argument of ", ty_name(t), " is outside the ppy subset"));
+  return false;
+}
+
+bool BodyChecker::format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos at, bool& at_run_time) {
   if (t == Ty::Error) return false;
   std::string what = f.percent_type ? str_cat("%", std::string(1, f.percent_type)) : std::string("format");
-  auto wrong = [&](std::string msg) {
-    error(arg.pos, "E1030", std::move(msg));
-    return false;
+  auto wrong = [&](std::string) {
+    at_run_time = true;  // python3 raises it when the line runs, so does ppy_vformat.c
+    return run_time_format_arg(arg, t);
   };
   Ty shown = t;
   switch (f.percent_type) {
@@ -75,7 +93,8 @@ bool BodyChecker::format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos 
   } else if (!f.percent_type) {
     bool shown_as_str = is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t);
     if (t == Ty::Exc && f.spec.empty()) return true;
-    if ((!is_numeric(t) && t != Ty::Str && !shown_as_str) || (shown_as_str && !f.spec.empty())) {
+    if (shown_as_str && !f.spec.empty()) return wrong("");  // TypeError: unsupported format string passed to ...
+    if (!is_numeric(t) && t != Ty::Str && !shown_as_str) {
       error(arg.pos, "E1010",
             str_cat("a format field of ", ty_name(t), f.spec.empty() ? "" : " with a format spec",
                     " is outside the ppy subset"));
@@ -87,6 +106,7 @@ bool BodyChecker::format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos 
   std::string why;
   const char* code = "E1030";
   if (!check_spec(f.spec, shown == Ty::Bool ? Ty::Int : shown, why, code)) {
+    if (std::string_view(code) == "E1030") return wrong(why);
     error(at, code, str_cat("format spec '", f.spec, "': ", why));
     return false;
   }
@@ -114,21 +134,28 @@ Ty BodyChecker::str_format(Expr& e, Expr& callee) {
     types.push_back(value(*kw.value, Ty::Error));
     args.push_back(kw.value.get());
   }
-  if (!template_text(tmpl)) {
-    error(tmpl.pos, "E1010", "str.format of a template that is not a literal or a constant is outside the ppy subset");
-    return Ty::Error;
-  }
-  std::vector<FormatPiece> pieces;
-  FormatError err;
-  if (!parse_brace_template(tmpl.str, e.kids.size() - 1, names, pieces, err)) {
-    error(tmpl.pos, err.code, err.message);
-    return Ty::Error;
-  }
-  for (const FormatPiece& f : pieces)
-    if (f.field && !format_field(*args[f.arg], types[f.arg], f, tmpl.pos)) ok = false;
   e.ref = Ref::Builtin;
   e.target = "str.format";
   e.builtin = BuiltinId::StrFormat;
+  std::vector<FormatPiece> pieces;
+  FormatError err;
+  bool at_run_time = !template_text(tmpl);
+  if (!at_run_time && !parse_brace_template(tmpl.str, e.kids.size() - 1, names, pieces, err)) {
+    if (!run_time_error(err)) {
+      error(tmpl.pos, err.code, err.message);
+      return Ty::Error;
+    }
+    at_run_time = true;
+    pieces.clear();
+  }
+  for (const FormatPiece& f : pieces)
+    if (f.field && !format_field(*args[f.arg], types[f.arg], f, tmpl.pos, at_run_time)) ok = false;
+  if (at_run_time) {
+    e.target = "str.format.run";
+    raises();
+    for (size_t k = 0; k < args.size(); ++k)
+      if (!run_time_format_arg(*args[k], types[k])) ok = false;
+  }
   return ok ? Ty::Str : Ty::Error;
 }
 
@@ -143,29 +170,42 @@ Ty BodyChecker::str_percent(Expr& e, Ty a, Ty b) {
     error(e.pos, "E1030", operand_type_error("%", a, Ty::Str));
     return Ty::Error;
   }
-  if (!template_text(tmpl)) {
-    error(tmpl.pos, "E1010",
-          "%-formatting of a template that is not a literal or a constant is outside the ppy subset");
-    return Ty::Error;
-  }
+  e.target = "str.percent";
   if (is_dict(b)) {
-    error(rhs.pos, "E1010", "%-formatting with a dict is outside the ppy subset");
-    return Ty::Error;
+    // `"%(name)s" % d`: each key the template names looked up in `d` (KeyError), then formatted at run time
+    if (!template_text(tmpl) || key_of(b) != Ty::Str) {
+      error(rhs.pos, "E1010",
+            "%-formatting with a dict is outside the ppy subset but for a literal or constant template and str keys");
+      return Ty::Error;
+    }
+    e.target = "str.percent.run";
+    raises();
+    return run_time_format_arg(rhs, dict_value(b)) ? Ty::Str : Ty::Error;
   }
   std::vector<Ty> types = is_tuple(b) ? tuple_elems(b) : std::vector<Ty>{b};
   std::vector<FormatPiece> pieces;
   FormatError err;
-  if (!parse_percent_template(tmpl.str, types.size(), pieces, err)) {
-    error(tmpl.pos, err.code, err.message);
-    return Ty::Error;
+  bool at_run_time = !template_text(tmpl);
+  if (!at_run_time && !parse_percent_template(tmpl.str, types.size(), pieces, err)) {
+    if (!run_time_error(err)) {
+      error(tmpl.pos, err.code, err.message);
+      return Ty::Error;
+    }
+    at_run_time = true;
+    pieces.clear();
   }
   bool ok = true;
-  for (const FormatPiece& f : pieces) {
-    if (!f.field) continue;
-    const Expr& arg = is_tuple(b) && rhs.kind == ExprKind::Tuple ? *rhs.kids[f.arg] : rhs;
-    if (!format_field(arg, types[f.arg], f, tmpl.pos)) ok = false;
+  auto arg_of = [&](size_t k) -> const Expr& {
+    return is_tuple(b) && rhs.kind == ExprKind::Tuple ? *rhs.kids[k] : rhs;
+  };
+  for (const FormatPiece& f : pieces)
+    if (f.field && !format_field(arg_of(f.arg), types[f.arg], f, tmpl.pos, at_run_time)) ok = false;
+  if (at_run_time) {
+    e.target = "str.percent.run";
+    raises();
+    for (size_t k = 0; k < types.size(); ++k)
+      if (!run_time_format_arg(arg_of(k), types[k])) ok = false;
   }
-  e.target = "str.percent";
   return ok ? Ty::Str : Ty::Error;
 }
 
@@ -190,8 +230,9 @@ Ty BodyChecker::format_call(Expr& e) {
   FormatPiece f;
   f.field = true;
   if (nargs == 2) f.spec = e.kids[2]->str;
-  if (!format_field(*e.kids[1], t, f, e.kids[nargs]->pos)) return Ty::Error;
-  e.target = "format";
+  bool at_run_time = false;
+  if (!format_field(*e.kids[1], t, f, e.kids[nargs]->pos, at_run_time)) return Ty::Error;
+  e.target = at_run_time ? "format.run" : "format";
   return Ty::Str;
 }
 

@@ -55,14 +55,31 @@ Ty BodyChecker::str_subscript(Expr& e) {
   return slice_indices(i) ? Ty::Str : Ty::Error;
 }
 
+namespace {
+/// A `None` literal at `p` (`split(maxsplit=n)`'s separator).
+ExprPtr node_none(Pos p) {
+  auto n = std::make_unique<Expr>();
+  n->kind = ExprKind::NoneLit;
+  n->pos = p;
+  return n;
+}
+}  // namespace
+
 Ty BodyChecker::str_method(Expr& e, Expr& callee, Ty base) {
   (void)base;
-  const std::string& name = callee.str;
-  // `s.split(sep, maxsplit=n)`: the keyword is the second positional argument (text).
-  if ((name == "split" || name == "rsplit") && e.kids.size() == 2 && e.keywords.size() == 1 &&
-      e.keywords[0].name == "maxsplit") {
+  std::string name = callee.str;
+  bool splits = name == "split" || name == "rsplit";
+  // `s.split(sep, maxsplit=n)`, `s.splitlines(keepends=True)`: the keyword is the next positional argument.
+  if (e.keywords.size() == 1 && ((splits && e.kids.size() <= 2 && e.keywords[0].name == "maxsplit") ||
+                                 (name == "splitlines" && e.kids.size() == 1 && e.keywords[0].name == "keepends"))) {
+    if (splits && e.kids.size() == 1) e.kids.push_back(node_none(e.pos));  // `split(maxsplit=n)`: sep None
     e.kids.push_back(std::move(e.keywords[0].value));
     e.keywords.clear();
+  }
+  // `s.split(None, n)` / `s.rsplit(None[, n])`: runs of whitespace (builtins.def's "split None").
+  if (splits && e.kids.size() >= 2 && e.kids[1]->kind == ExprKind::NoneLit) {
+    e.kids.erase(e.kids.begin() + 1);
+    name += " None";
   }
   const BuiltinMethod* m = find_builtin_method("str", name, e.kids.size() - 1);
   if (!m) {
@@ -180,12 +197,11 @@ bool check_spec(const std::string& spec, Ty t, std::string& why, const char*& co
     why = "Invalid format specifier";
     return false;
   }
-  if (type == 'n' || type == 'c') {
-    code = "E1010";
-    why = str_cat("the format type '", std::string(1, type), "' is outside the ppy subset");
+  if ((type == 'n' || type == 'c') && grouping) {
+    why = str_cat("Cannot specify '", std::string(1, grouping), "' with '", std::string(1, type), "'.");
     return false;
   }
-  std::string_view float_types = "eEfFgG%";
+  std::string_view float_types = "eEfFgG%n";
   if (t == Ty::Str) {
     if (type && type != 's') {
       why = str_cat("Unknown format code '", std::string(1, type), "' for object of type 'str'");
@@ -209,12 +225,16 @@ bool check_spec(const std::string& spec, Ty t, std::string& why, const char*& co
     return true;
   }
   // int (and bool with a spec: Python formats it as an int)
-  std::string_view int_types = "dbxXo";
+  std::string_view int_types = "dbxXocn";
   if (type && int_types.find(type) == std::string_view::npos && float_types.find(type) == std::string_view::npos) {
     why = str_cat("Unknown format code '", std::string(1, type), "' for object of type 'int'");
     return false;
   }
   bool int_type = !type || int_types.find(type) != std::string_view::npos;
+  if (type == 'c' && (sign || alt)) {
+    why = str_cat(sign ? "Sign" : "Alternate form (#)", " not allowed with integer format specifier 'c'");
+    return false;
+  }
   if (int_type && precision) {
     why = "Precision not allowed in integer format specifier";
     return false;
@@ -256,7 +276,14 @@ Ty BodyChecker::fstring(Expr& e) {
     std::string why;
     const char* code = "E1030";
     Ty shown = part->ival == 'r' && t == Ty::Str ? Ty::Str : t;
-    if (!part->str.empty() && !check_spec(part->str, shown == Ty::Bool ? Ty::Int : shown, why, code)) {
+    if (part->kids.size() > 1) {  // a nested field: the spec is made, and checked by the runtime, as it runs
+      if (value(*part->kids[1], Ty::Str) != Ty::Str) ok = false;
+      raises();
+    } else if (!part->str.empty() && !check_spec(part->str, shown == Ty::Bool ? Ty::Int : shown, why, code)) {
+      if (std::string_view(code) == "E1030") {
+        raises();  // python3 raises it when the field runs, so does the runtime's format (ppy_print.c)
+        continue;
+      }
       error(part->pos, code, str_cat("format spec '", part->str, "': ", why));
       ok = false;
     }

@@ -85,7 +85,7 @@ bool parse_brace_template(std::string_view text, size_t npositional, const std::
     }
     if (name_end != std::string_view::npos && name_end < body.size()) f.spec = std::string(body.substr(name_end + 1));
     if (f.spec.find('{') != std::string::npos)
-      return fail(err, "a nested field in a format spec (`{x:{w}}`) is outside the ppy subset", "E1010");
+      return fail(err, "a nested field in a format spec (`{x:{w}}`): formatted at run time", "run");
     if (name.find_first_of(".[") != std::string_view::npos)
       return fail(err,
                   str_cat("the field '", name, "' (an attribute or an index of an argument) is outside the ppy subset"),
@@ -126,7 +126,7 @@ bool parse_percent_template(std::string_view text, size_t nargs, std::vector<For
     if (j > i) literal(out, text.substr(i, j - i));
     i = j + 1;
     if (i < n && text[i] == '(')
-      return fail(err, "%-formatting by name (`%(name)s`) is outside the ppy subset", "E1010");
+      return fail(err, "%-formatting by name (`%(name)s`): formatted at run time", "run");
     bool minus = false, plus = false, space = false, alt = false, zero = false;
     for (; i < n; ++i) {
       char c = text[i];
@@ -145,13 +145,13 @@ bool parse_percent_template(std::string_view text, size_t nargs, std::vector<For
     }
     std::string width, precision;
     bool has_precision = false;
-    if (i < n && text[i] == '*') return fail(err, "a '*' width in %-formatting is outside the ppy subset", "E1010");
+    if (i < n && text[i] == '*') return fail(err, "a '*' width in %-formatting: formatted at run time", "run");
     while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) width += text[i++];
     if (i < n && text[i] == '.') {
       has_precision = true;
       ++i;
       if (i < n && text[i] == '*')
-        return fail(err, "a '*' precision in %-formatting is outside the ppy subset", "E1010");
+        return fail(err, "a '*' precision in %-formatting: formatted at run time", "run");
       while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) precision += text[i++];
       if (precision.empty()) precision = "0";
     }
@@ -176,7 +176,7 @@ bool parse_percent_template(std::string_view text, size_t nargs, std::vector<For
       case 'x':
       case 'X':
       case 'o':
-        if (has_precision) return fail(err, "a precision on an integer's %-field is outside the ppy subset", "E1010");
+        if (has_precision) return fail(err, "a precision on an integer's %-field: formatted at run time", "run");
         f.spec = str_cat(left, sign, alt && type != 'd' && type != 'i' && type != 'u' ? "#" : "", pad, width,
                          std::string(1, f.percent_type));
         break;
@@ -197,7 +197,7 @@ bool parse_percent_template(std::string_view text, size_t nargs, std::vector<For
           f.spec = str_cat(minus ? "<" : ">", width, has_precision ? "." : "", precision);
         break;
       case 'a':
-        return fail(err, "the %-field '%a' is outside the ppy subset", "E1010");
+        return fail(err, "the %-field '%a': formatted at run time", "run");
       default: {
         char code[8];
         std::snprintf(code, sizeof code, "0x%x", static_cast<unsigned char>(type));
@@ -210,6 +210,30 @@ bool parse_percent_template(std::string_view text, size_t nargs, std::vector<For
   if (used > nargs) return fail(err, "not enough arguments for format string");
   if (used < nargs) return fail(err, "not all arguments converted during string formatting");
   return true;
+}
+
+std::vector<std::string> percent_keys(std::string_view text, bool& unnamed) {
+  std::vector<std::string> keys;
+  for (size_t i = text.find('%'); i != std::string_view::npos && i + 1 < text.size(); i = text.find('%', i)) {
+    ++i;
+    if (text[i] == '%') {
+      ++i;
+      continue;
+    }
+    if (text[i] != '(') {
+      unnamed = true;
+      continue;
+    }
+    size_t start = ++i;
+    int depth = 1;
+    for (; i < text.size() && depth > 0; ++i) depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    if (depth > 0) break;  // "incomplete format key", raised at run time
+    std::string key(text.substr(start, i - 1 - start));
+    bool seen = false;
+    for (const std::string& k : keys) seen = seen || k == key;
+    if (!seen) keys.push_back(std::move(key));
+  }
+  return keys;
 }
 
 }  // namespace ppy::frontend

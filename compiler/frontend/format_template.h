@@ -26,8 +26,10 @@ struct FormatPiece {
   char percent_type = 0;  ///< a %-field's type (`d`, `s`, `f`, ...); 0 in str.format
 };
 
-/// Why a template is refused: the E-code and the message (Python's wording
-/// for what Python rejects, E1010 for what the subset leaves out).
+/// Why a template is not read at compile time: the E-code and the message
+/// (Python's wording for what Python rejects, E1010 for what the subset leaves
+/// out, "run" for what the run-time formatter does: nested fields, `*`,
+/// `%(name)s`). All but E1010 are formatted at run time (check_format.cc).
 struct FormatError {
   const char* code = "E1030";
   std::string message;
@@ -46,6 +48,10 @@ struct FormatError {
 /// `percent_type` says (docs/language.md, "Strings").
 [[nodiscard]] bool parse_percent_template(std::string_view text, size_t nargs, std::vector<FormatPiece>& out,
                                           FormatError& err);
+
+/// The keys a `%`-template names (`%(name)s`), each once, in order; `unnamed`
+/// is set when a field takes no key (it formats the dict itself).
+std::vector<std::string> percent_keys(std::string_view text, bool& unnamed);
 
 namespace checking {
 /// Whether `n` is a numeric builtin of check_number.cc (hex, round, pow...).

@@ -46,7 +46,7 @@ TEST(BraceTemplate, FieldsTakeTheirArguments) {
   EXPECT_EQ(brace("{2}", 2), "E1030 Replacement index 2 out of range for positional args tuple");
   EXPECT_EQ(brace("a}b", 0), "E1030 Single '}' encountered in format string");
   EXPECT_EQ(brace("a{", 0), "E1030 Single '{' encountered in format string");
-  EXPECT_EQ(brace("{:{w}}", 1, {"w"}).substr(0, 5), "E1010");
+  EXPECT_EQ(brace("{:{w}}", 1, {"w"}).substr(0, 4), "run ");  // nested fields: formatted at run time
   EXPECT_EQ(brace("{0.x}", 1).substr(0, 5), "E1010");
 }
 
@@ -58,8 +58,17 @@ TEST(PercentTemplate, FieldsBecomeFormatSpecs) {
   EXPECT_EQ(percent("%s", 2), "E1030 not all arguments converted during string formatting");
   EXPECT_EQ(percent("%y", 1), "E1030 unsupported format character 'y' (0x79) at index 1");
   EXPECT_EQ(percent("50%", 0), "E1030 incomplete format");
-  EXPECT_EQ(percent("%(a)s", 1).substr(0, 5), "E1010");
-  EXPECT_EQ(percent("%*d", 2).substr(0, 5), "E1010");
+  EXPECT_EQ(percent("%(a)s", 1).substr(0, 4), "run ");  // by name, `*`: formatted at run time
+  EXPECT_EQ(percent("%*d", 2).substr(0, 4), "run ");
+  EXPECT_EQ(percent("%.3d", 1).substr(0, 4), "run ");
+}
+
+TEST(PercentTemplate, KeysInOrderOnce) {
+  bool unnamed = false;
+  EXPECT_EQ(percent_keys("%(b)s %(a)d %(b)r %%(c)s", unnamed), (std::vector<std::string>{"b", "a"}));
+  EXPECT_FALSE(unnamed);
+  EXPECT_EQ(percent_keys("%(x)s %s", unnamed), (std::vector<std::string>{"x"}));
+  EXPECT_TRUE(unnamed);
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ Value* FunctionLowerer::builtin(const Expr& e) {
   if (n == "list.new" || n == "list.copy_of" || n == "list.of" || n == "list.pairs") return list_call(e);
   if (n == "set" || n == "dict") return new_table(e.ty, p);
   if (n == "str" && e.kids.size() == 1) return str_literal("", p);
-  if (n == "format") return format_call(e);  // lower_format.cc
+  if (n == "format" || n == "format.run") return format_call(e);  // lower_format.cc
   if (n == "int.base" || n == "hex" || n == "oct" || n == "bin" || n == "round" || n == "divmod" || n == "pow")
     return number_builtin(e);  // lower_number.cc
   const Expr& a = *e.kids[1];

@@ -2,7 +2,9 @@
 // `%`-formatting and `format(x, spec)`. The template is parsed again here
 // (format_template.h, as the checker parsed it); the arguments are evaluated
 // once each, in order, then each field is formatted as an f-string's field is
-// and the pieces concatenated.
+// and the pieces concatenated. A template the checker left to run time
+// (target `*.run`: held in a variable, nested fields, `*` widths, `%(name)s`,
+// a mistake python3 raises) gives its arguments to ppy_vformat.c's builder.
 #include "format_template.h"
 #include "lowerer.h"
 
@@ -57,9 +59,26 @@ Value* FunctionLowerer::format_pieces(const std::vector<FormatPiece>& pieces, co
   return acc ? acc : str_literal("", p);
 }
 
+Value* FunctionLowerer::run_time_format_arg(Value* b, const std::string& name, Value* v, Ty t, Pos p) {
+  Value* n = str_literal(name, p);
+  if (t == Ty::Int) return rt("ppy_vfmt_i64", {b, n, cast(v, Type::i64(), p)}, str_type(), p);
+  if (t == Ty::Bool) return rt("ppy_vfmt_bool", {b, n, convert(v, Ty::Bool, Ty::Int, p)}, str_type(), p);
+  if (t == Ty::Float) return rt("ppy_vfmt_f64", {b, n, v}, str_type(), p);
+  if (t == Ty::Str) return rt("ppy_vfmt_str", {b, n, v}, str_type(), p);
+  std::string type = ty_name(t);  // `list[int]` is a `list`, `int | None` shown as its `int`
+  type = type.substr(0, type.find_first_of("[ "));
+  return rt("ppy_vfmt_obj", {b, n, str_of(v, t, p), repr_of(v, t, p), str_literal(type, p)}, str_type(), p);
+}
+
 Value* FunctionLowerer::str_format(const Expr& e) {
   Pos p = e.pos;
   const Expr& tmpl = *e.kids[0]->kids[0];
+  if (e.target == "str.format.run") {
+    Value* b = rt("ppy_vfmt_new", {expr(tmpl)}, str_type(), p);
+    for (size_t k = 1; k < e.kids.size(); ++k) b = run_time_format_arg(b, "", expr(*e.kids[k]), e.kids[k]->ty, p);
+    for (auto& kw : e.keywords) b = run_time_format_arg(b, kw.name, expr(*kw.value), kw.value->ty, p);
+    return rt("ppy_vfmt_format", {b}, str_type(), p);
+  }
   std::vector<Value*> args;
   std::vector<Ty> types;
   std::vector<std::string> names;
@@ -78,9 +97,27 @@ Value* FunctionLowerer::str_format(const Expr& e) {
   return format_pieces(pieces, args, types, p);
 }
 
-Value* FunctionLowerer::str_percent(const Expr& e, Value* rhs) {
+Value* FunctionLowerer::str_percent(const Expr& e, Value* tmpl, Value* rhs) {
   Pos p = e.pos;
   Ty b = e.kids[1]->ty;
+  if (e.target == "str.percent.run") {
+    Value* v = rt("ppy_vfmt_new", {tmpl}, str_type(), p);
+    int64_t how = 0;
+    if (is_dict(b)) {  // each key the (constant) template names, looked up as `d[key]` is
+      how = 2;
+      bool unnamed = false;
+      for (const std::string& k : percent_keys(e.kids[0]->str, unnamed))
+        v = run_time_format_arg(v, k, table_get(rhs, b, str_literal(k, p), p), dict_value(b), p);
+      if (unnamed) v = run_time_format_arg(v, "", rhs, b, p);  // `"%s" % d`: the dict itself
+    } else if (is_tuple(b)) {
+      how = 1;
+      std::vector<Ty> types = tuple_elems(b);
+      for (size_t i = 0; i < types.size(); ++i) v = run_time_format_arg(v, "", extract(rhs, i, p), types[i], p);
+    } else {
+      v = run_time_format_arg(v, "", rhs, b, p);
+    }
+    return rt("ppy_vfmt_percent", {v, const_i64(how, p)}, str_type(), p);
+  }
   std::vector<Value*> args;
   std::vector<Ty> types;
   if (is_tuple(b)) {
@@ -101,6 +138,11 @@ Value* FunctionLowerer::format_call(const Expr& e) {
   FormatPiece f;
   f.field = true;
   if (e.kids.size() > 2) f.spec = e.kids[2]->str;
+  if (e.target == "format.run") {  // a spec python3 refuses for the value's type: raised when it runs
+    Value* b = rt("ppy_vfmt_new", {str_literal("{:" + f.spec + "}", e.pos)}, str_type(), e.pos);
+    b = run_time_format_arg(b, "", expr(a), a.ty, e.pos);
+    return rt("ppy_vfmt_format", {b}, str_type(), e.pos);
+  }
   return format_piece(expr(a), a.ty, f, e.pos);
 }
 

@@ -7,12 +7,16 @@ namespace ppy::frontend::lowering {
 Value* FunctionLowerer::str_binary(const Expr& e, Value* a, Value* b) {
   Pos p = e.pos;
   if (e.str == "+") return rt("ppy_str_concat", {a, b}, str_type(), p);
-  if (e.str == "%") return str_percent(e, b);  // lower_format.cc
+  if (e.str == "%") return str_percent(e, a, b);  // lower_format.cc
   // `s * n` or `n * s`
   bool str_first = e.kids[0]->ty == Ty::Str;
   Value* s = str_first ? a : b;
   Value* n = str_first ? convert(b, e.kids[1]->ty, Ty::Int, p) : convert(a, e.kids[0]->ty, Ty::Int, p);
   return rt("ppy_str_repeat", {s, n}, str_type(), p);
+}
+
+Value* FunctionLowerer::field_spec(const Expr& field, Pos p) {
+  return field.kids.size() > 1 ? expr(*field.kids[1]) : str_literal(field.str, p);
 }
 
 Value* FunctionLowerer::str_subscript(const Expr& e) {
@@ -87,7 +91,7 @@ Value* FunctionLowerer::fstring(const Expr& e) {
       if (part->str.empty()) {
         v = str_of(v, t, p);
       } else {
-        Value* spec = str_literal(part->str, p);
+        Value* spec = field_spec(*part, p);
         if (t == Ty::Str)
           v = rt("ppy_str_format_str", {v, spec}, str_type(), p);
         else if (t == Ty::Float)

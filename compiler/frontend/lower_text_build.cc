@@ -55,7 +55,7 @@ Value* FunctionLowerer::fstring_built(const Expr& e) {
                        : rt("ppy_fmt_str", {b, str_of(v, t, p)}, str_type(), p);
       continue;
     }
-    Value* spec = str_literal(part->str, p);
+    Value* spec = field_spec(*part, p);
     if (t == Ty::Str)
       b = rt("ppy_fmt_str", {b, rt("ppy_str_format_str", {v, spec}, str_type(), p)}, str_type(), p);
     else if (t == Ty::Float)

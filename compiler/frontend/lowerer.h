@@ -344,13 +344,18 @@ class FunctionLowerer {
   Value* str_method(const Expr& e);
   /// An f-string: its parts made into strings and concatenated in order.
   Value* fstring(const Expr& e);
+  /// An f-string field's format spec: its literal, or the str its nested fields make (`{x:{w}}`).
+  Value* field_spec(const Expr& field, Pos p);
   /// speedsort: an f-string of two parts or more built in one str (lower_text_build.cc).
   Value* fstring_built(const Expr& e);
   // --- formatting (lower_format.cc) ---
   /// `template.format(...)`: its arguments in order, then its pieces.
   Value* str_format(const Expr& e);
-  /// `template % rhs`, `rhs` the right operand's value (a tuple's elements or one value).
-  Value* str_percent(const Expr& e, Value* rhs);
+  /// `template % rhs`, `rhs` the right operand's value (a tuple's elements or one value), `tmpl` the template's.
+  Value* str_percent(const Expr& e, Value* tmpl, Value* rhs);
+  /// Hands `v` (of type `t`) to a run-time template's builder `b` (ppy_vformat.h) as the keyword
+  /// `name` ("" for a positional argument): the builder.
+  Value* run_time_format_arg(Value* b, const std::string& name, Value* v, Ty t, Pos p);
   /// `format(x[, spec])`.
   Value* format_call(const Expr& e);
   /// `int(s, base)`, `hex`, `oct`, `bin`, `round`, `divmod`, `pow` (lower_number.cc).

@@ -64,9 +64,11 @@ void Parser::fstring_parts(const std::string& text, Pos where, std::vector<ExprP
         if (d == quote) quote = 0;
         continue;
       }
-      if (spec_at != std::string::npos) {
-        if (d == '{') fail(where, "a nested field in an f-string's format spec is outside the ppy subset", "E1010");
-        if (d == '}') break;
+      if (spec_at != std::string::npos) {  // a nested field (`{x:{w}}`) runs to its own '}'
+        if (d == '{')
+          ++depth;
+        else if (d == '}' && depth-- == 0)
+          break;
         continue;
       }
       if (d == '\'' || d == '"')
@@ -102,6 +104,20 @@ void Parser::fstring_parts(const std::string& text, Pos where, std::vector<ExprP
       field->ival = conv[0];
     }
     if (spec_at != std::string::npos) field->str = text.substr(spec_at, i - spec_at);
+    ExprPtr spec;
+    if (field->str.find('{') != std::string::npos) {  // `{x:{w}.{p}f}`: the spec is an f-string made at run time
+      std::vector<ExprPtr> spec_parts;
+      std::string spec_lit;
+      fstring_parts(field->str, where, spec_parts, spec_lit);
+      if (!spec_lit.empty()) {
+        auto n = node(ExprKind::Str, where);
+        n->str = std::move(spec_lit);
+        spec_parts.push_back(std::move(n));
+      }
+      spec = node(ExprKind::FString, where);
+      spec->kids = std::move(spec_parts);
+      spec = finish(std::move(spec));
+    }
     ++i;  // the '}'
     Parser sub(lex(source, file_, diags_), file_, diags_);
     ExprPtr e = sub.lone_expression(where);
@@ -111,6 +127,7 @@ void Parser::fstring_parts(const std::string& text, Pos where, std::vector<ExprP
     field->pos = e->pos;
     flush();
     field->kids.push_back(std::move(e));
+    if (spec) field->kids.push_back(std::move(spec));  // kids[1]: the spec's value (check_str.cc, lower_str.cc)
     parts.push_back(finish(std::move(field)));
   }
 }
