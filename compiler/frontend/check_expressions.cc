@@ -427,6 +427,10 @@ Ty BodyChecker::attribute(Expr& e) {
   }
   Ty bt = value(*e.kids[0], Ty::Error);
   if (bt == Ty::Exc && e.target == "exc.args") return Ty::Str;  // its args' repr, which only repr(e) writes
+  if (bt == Ty::Exc && e.str == "__name__") {  // issue 32: `__exit__`'s `exc_type.__name__`
+    e.target = "exc.__name__";
+    return Ty::Str;
+  }
   if (is_exception_args(e, bt)) return exception_args_value(e, bt);  // issue 32 (check_exception_args.cc)
   if (is_class(bt)) return field_read(e, bt);
   if (e.str == "maxlen" && list_elem(bt) != Ty::Error) {  // deque.maxlen: a call of the runtime (lower_deque.cc)
