@@ -756,6 +756,14 @@ class Declarer {
                     str_cat("non-default field '", n, "' follows a field with a default (Python's TypeError)"));
             }
             c.fields.emplace_back(n, t);
+            // issue 32: `Person.age` of a field with a constant default is that default, as the
+            // class attribute @dataclass leaves there (a factory's field has none).
+            // A NamedTuple's field is its tuple getter there instead (namedtuple_classes.h).
+            bool named_tuple = std::any_of(def.body.begin(), def.body.end(), [](const StmtPtr& x) {
+              return x->kind == StmtKind::Def && x->def && x->def->name == "_ppy_namedtuple";
+            });
+            if (d && d->factory.empty() && !named_tuple && !m_.consts.count(str_cat(c.name, ".", n)))
+              m_.consts[str_cat(c.name, ".", n)] = *d;
             defaults.push_back(d);
             continue;
           }
