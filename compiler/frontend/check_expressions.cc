@@ -415,7 +415,12 @@ Ty BodyChecker::attribute(Expr& e) {
       if (r.ref == Ref::Const) return use_const(e, r);
       if (r.ref == Ref::Sys) return sys_value(e, r.name);  // io (issue 33): sys.argv, sys.stdin
       if (r.ref == Ref::Unresolved) {
-        if (!m_.bindings.count(first) && !m_.consts.count(first) && !m_.func_index.count(first))
+        if (cls != m_.classes.end() && class_info(cls->second)->field(e.str) >= 0)  // issue 32: `Person.name`
+          error(e.pos, "E1010",
+                str_cat("reading field '", e.str, "' through the class '", class_info(cls->second)->name,
+                        "' is outside the ppy subset (python3 raises AttributeError: a field without a constant "
+                        "default is no class attribute)"));
+        else if (!m_.bindings.count(first) && !m_.consts.count(first) && !m_.func_index.count(first))
           error(e.kids[0]->pos, "E1020", str_cat("name '", first, "' is not defined"));
         else
           error(e.pos, "E1020", str_cat("'", *path, "' is not defined (or is outside the ppy subset)"));
