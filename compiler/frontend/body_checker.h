@@ -364,6 +364,9 @@ class BodyChecker {
   bool is_exception_args(const Expr& e, Ty bt);
   /// `e.args` rewritten to a tuple display of its arguments and checked.
   Ty exception_args_value(Expr& e, Ty bt);
+  /// `isinstance(e, K)` of an exception value (`e: Exception`, `except ValueError as e`): K a
+  /// builtin exception, an exception class or a tuple of those (check_exception_value.cc).
+  Ty exception_isinstance(Expr& e);
   /// `repr(e)` of a caught builtin exception, rewritten to str operations and checked.
   Ty exception_repr(Expr& e);
   // --- os.environ and the fields of SystemExit and OSError (issue 33: check_environ.cc) ---

@@ -444,6 +444,11 @@ Ty BodyChecker::attribute(Expr& e) {
       if (r.ref == Ref::Unresolved) {
         if (refused_names_.count(first))
           ;  // a refused statement bound it
+        else if (cls != m_.classes.end() && class_info(cls->second)->field(e.str) >= 0)  // issue 32: `Person.name`
+          error(e.pos, "E1010",
+                str_cat("reading field '", e.str, "' through the class '", class_info(cls->second)->name,
+                        "' is outside the ppy subset (python3 raises AttributeError: a field without a constant "
+                        "default is no class attribute)"));
         else if (!m_.bindings.count(first) && !m_.consts.count(first) && !m_.func_index.count(first))
           error(e.kids[0]->pos, "E1020", str_cat("name '", first, "' is not defined"));
         else
@@ -455,6 +460,10 @@ Ty BodyChecker::attribute(Expr& e) {
   }
   Ty bt = value(*e.kids[0], Ty::Error);
   if (bt == Ty::Exc && e.target == "exc.args") return Ty::Str;  // its args' repr, which only repr(e) writes
+  if (bt == Ty::Exc && e.str == "__name__") {  // issue 32: `__exit__`'s `exc_type.__name__`
+    e.target = "exc.__name__";
+    return Ty::Str;
+  }
   if (bt == Ty::Exc)
     if (auto t = exception_field(e)) return *t;  // e.code, e.errno, ... (check_environ.cc)
   if (is_exception_args(e, bt)) return exception_args_value(e, bt);  // issue 32 (check_exception_args.cc)

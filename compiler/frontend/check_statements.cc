@@ -546,6 +546,7 @@ Ty BodyChecker::annotation(const Expr* a) {
     return *c;
   if (a->kind == ExprKind::Name || a->kind == ExprKind::Str)
     if (auto it = m_.classes.find(a->str); it != m_.classes.end()) return it->second;
+  if (a->kind == ExprKind::Name && is_builtin_exception(a->str)) return Ty::Exc;  // issue 32: `errors: list[Exception]`
   if (a->kind == ExprKind::Name) {
     if (a->str == "int") return Ty::Int;
     if (a->str == "float") return Ty::Float;

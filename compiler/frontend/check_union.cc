@@ -71,6 +71,7 @@ Ty BodyChecker::isinstance_any(Expr& e) {
     return Ty::Error;
   }
   Ty t = value(*e.kids[1], Ty::Error);
+  if (t == Ty::Exc) return exception_isinstance(e);  // issue 32 (check_exception_value.cc)
   std::vector<Ty> ks;
   if (!instance_classes(*e.kids[2], ks) || t == Ty::Error) return Ty::Error;
   if (is_callable(t) || is_iterator(t) || is_ptr(t) || t == Ty::Exc || t == Ty::File) {

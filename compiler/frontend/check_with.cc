@@ -43,6 +43,11 @@
 #include "types.h"
 
 namespace ppy::frontend {
+
+/// Marks the annotation of an `__exit__` whose `exc_type` and `exc` are the exception itself
+/// (typed `Exception`, None when nothing was raised), as kExitTypeAsBool marks a bool one.
+inline constexpr int64_t kExitTypeAsExc = 0x65786963;
+
 namespace {
 
 /// Whether the statements read the name `n` anywhere.
@@ -93,8 +98,15 @@ void prepare_exit_methods(ModuleAst& ast) {
       FuncDef& f = *m->def;
       bool unread = true;
       for (size_t i = 1; i < 4; ++i) unread = unread && !reads_name(f.body, f.params[i].name);
-      if (!unread) {  // `exc_type is None` and the like (exit_arguments.h); else refused at the `with`
-        exit_type_as_bool(f);
+      if (!unread) {  // `exc_type is None` and the like (exit_arguments.h)
+        if (exit_type_as_bool(f) || reads_name(f.body, f.params[3].name)) continue;  // `tb` read: refused at the `with`
+        // issue 32: `str(exc)`, `isinstance(exc, ValueError)`, `exc_type.__name__`: both are the
+        // exception as a value (docs/language.md, "Exceptions"), None when nothing was raised.
+        for (size_t i = 1; i < 3; ++i) {
+          f.params[i].annotation = build::name("Exception", f.params[i].pos);
+          f.params[i].annotation->ival = kExitTypeAsExc;
+        }
+        f.params[3].annotation = build::name("bool", f.params[3].pos);
         continue;
       }
       for (size_t i = 1; i < 4; ++i) f.params[i].annotation = build::name("bool", f.params[i].pos);
@@ -114,10 +126,16 @@ ExprPtr method_of(const std::string& m, const char* name, std::vector<ExprPtr> a
 
 /// `m.__exit__(raised, raised, False)`: `raised` is what an `exc_type` or `exc` read as a bool
 /// gets; a generator's close passes its closing flag there instead (python3's GeneratorExit).
-ExprPtr exit_of(const std::string& m, Pos p, bool raised = false, const char* raised_flag = nullptr) {
+/// `exc` set: `__exit__` takes the exception itself (kExitTypeAsExc), the local `exc` names, or None.
+ExprPtr exit_of(const std::string& m, Pos p, bool raised = false, const char* raised_flag = nullptr,
+                const std::string* exc = nullptr) {
   std::vector<ExprPtr> args;
-  for (int i = 0; i < 3; ++i)
-    args.push_back(i < 2 && raised_flag ? build::name(raised_flag, p) : build::bool_lit(i < 2 && raised, p));
+  for (int i = 0; i < 3; ++i) {
+    if (exc && i < 2)
+      args.push_back(exc->empty() ? build::node(ExprKind::NoneLit, p) : build::name(*exc, p));
+    else
+      args.push_back(i < 2 && raised_flag ? build::name(raised_flag, p) : build::bool_lit(i < 2 && raised, p));
+  }
   return method_of(m, "__exit__", std::move(args), p);
 }
 
@@ -149,8 +167,11 @@ void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i, bool generat
   // issue 32: an `exc_type` or `exc` tested for None (exit_arguments.h) is read as a bool.
   for (size_t k = 1; unread && k < 4; ++k) {
     const Param& q = exit_fn->def->params[k];
-    if (!(q.annotation && q.annotation->ival == kExitTypeAsBool)) unread = !reads_name(exit_fn->def->body, q.name);
+    if (!(q.annotation && (q.annotation->ival == kExitTypeAsBool || q.annotation->ival == kExitTypeAsExc)))
+      unread = !reads_name(exit_fn->def->body, q.name);
   }
+  const Param* first = exit_fn && exit_fn->def && exit_fn->params.size() == 4 ? &exit_fn->def->params[1] : nullptr;
+  bool as_exc = first && first->annotation && first->annotation->ival == kExitTypeAsExc;
   if (exit_fn && !unread) {
     error(enter.value->kids[1]->pos, "E1010",
           str_cat(c.name,
@@ -181,14 +202,20 @@ void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i, bool generat
   Handler h;
   h.pos = p;
   h.classes.push_back("BaseException");
+  std::string exc = as_exc ? str_cat("_ppy_withe_", suffix) : "", no_exc;
+  const std::string* passed = as_exc ? &exc : nullptr;
+  if (as_exc) {
+    h.name = exc;
+    h.name_pos = p;
+  }
   h.body.push_back(build::assign(ok, build::bool_lit(false, p), p));
   if (result == Ty::None) {
-    h.body.push_back(build::expr_stmt(exit_of(mgr, p, true), p));
+    h.body.push_back(build::expr_stmt(exit_of(mgr, p, true, nullptr, passed), p));
     h.body.push_back(build::stmt(StmtKind::Raise, p));
   } else {
     StmtPtr check = build::stmt(StmtKind::If, p);
     std::vector<ExprPtr> kids;
-    kids.push_back(exit_of(mgr, p, true));
+    kids.push_back(exit_of(mgr, p, true, nullptr, passed));
     check->value = build::with_kids(ExprKind::Unary, p, std::move(kids), "not");
     check->body.push_back(build::stmt(StmtKind::Raise, p));
     h.body.push_back(std::move(check));
@@ -198,7 +225,7 @@ void BodyChecker::with_object(std::vector<StmtPtr>& body, size_t i, bool generat
   normal->value = build::name(ok, p);
   // In a generator, a close() at a yield of the body leaves it by a return (generator_close.h).
   const char* closing = generator && yields_in(t_stmt->body) ? kGeneratorClosing : nullptr;
-  normal->body.push_back(build::expr_stmt(exit_of(mgr, p, false, closing), p));
+  normal->body.push_back(build::expr_stmt(exit_of(mgr, p, false, closing, as_exc ? &no_exc : nullptr), p));
   t_stmt->finalbody.push_back(std::move(normal));
   out.push_back(std::move(t_stmt));
   collect_locals(out);

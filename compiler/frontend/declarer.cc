@@ -28,6 +28,7 @@
 #include "generics.h"
 #include "imported_classes.h"
 #include "parser.h"
+#include "quoted_annotations.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -330,6 +331,7 @@ class Declarer {
     if (a->kind == ExprKind::Name || a->kind == ExprKind::Str)
       if (auto it = m_.classes.find(a->str); it != m_.classes.end()) return it->second;
     if (auto path = dotted(*a); path && resolve_special(*path) == "typing.TextIO") return Ty::File;  // io (issue 33)
+    if (a->kind == ExprKind::Name && is_builtin_exception(a->str)) return Ty::Exc;  // issue 32: an exception as a value
     if (a->kind == ExprKind::Name) {
       if (a->str == "int") return Ty::Int;
       if (a->str == "float") return Ty::Float;
@@ -755,6 +757,14 @@ class Declarer {
                     str_cat("non-default field '", n, "' follows a field with a default (Python's TypeError)"));
             }
             c.fields.emplace_back(n, t);
+            // issue 32: `Person.age` of a field with a constant default is that default, as the
+            // class attribute @dataclass leaves there (a factory's field has none).
+            // A NamedTuple's field is its tuple getter there instead (namedtuple_classes.h).
+            bool named_tuple = std::any_of(def.body.begin(), def.body.end(), [](const StmtPtr& x) {
+              return x->kind == StmtKind::Def && x->def && x->def->name == "_ppy_namedtuple";
+            });
+            if (d && d->factory.empty() && !named_tuple && !m_.consts.count(str_cat(c.name, ".", n)))
+              m_.consts[str_cat(c.name, ".", n)] = *d;
             defaults.push_back(d);
             continue;
           }
@@ -960,6 +970,7 @@ void declare_instance(ModuleInfo& m, FuncDef& def, const std::map<std::string, T
 
 void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& diags) {
   m.ast = parse_module(text, m.path, diags);
+  unquote_annotations(m.ast, m.path);  // `x: "Node | None"` (quoted_annotations.h)
   expand_generic_classes(m.ast, m.path, diags);  // one class per instantiation (generic_classes.h)
   expand_class_sugar(m.ast, m.path, diags);  // Enum, NamedTuple, @dataclass(order=True) (class_sugar.h)
   add_list_helpers(m.ast, m.path);  // sorted() and `in` of lists of instances (object_list_helpers.h)

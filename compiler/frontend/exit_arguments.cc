@@ -20,11 +20,12 @@ bool reads(const Expr& e, const std::string& n) {
 
 /// Rewrites `e` (a value used for its truth when `truth`) so that it reads `n` only as a
 /// truth value: `n is None` is `not n`, `n is not None` is `n`; false when a read is left
-/// elsewhere.
-bool rewrite(ExprPtr& e, const std::string& n, bool truth) {
+/// elsewhere. With `apply` false it only answers, changing nothing.
+bool rewrite(ExprPtr& e, const std::string& n, bool truth, bool apply) {
   Expr& x = *e;
   if (x.kind == ExprKind::Compare && x.ops.size() == 1 && (x.ops[0] == "is" || x.ops[0] == "is not") &&
       x.kids.size() == 2 && is_name(*x.kids[0], n) && x.kids[1]->kind == ExprKind::NoneLit) {
+    if (!apply) return true;
     ExprPtr name = std::move(x.kids[0]);
     if (x.ops[0] == "is not") {
       e = std::move(name);
@@ -41,17 +42,17 @@ bool rewrite(ExprPtr& e, const std::string& n, bool truth) {
     if (!x.kids[i]) continue;
     bool t = kid_truth || (x.kind == ExprKind::IfExp && i == 0);
     if (x.kind == ExprKind::BoolOp) t = truth || i + 1 < x.kids.size();  // `a or b`'s value is an operand
-    if (!rewrite(x.kids[i], n, t)) return false;
+    if (!rewrite(x.kids[i], n, t, apply)) return false;
   }
   for (auto& k : x.keywords)
     if (k.value && reads(*k.value, n)) return false;
   return true;
 }
 
-bool rewrite(std::vector<StmtPtr>& body, const std::string& n) {
+bool rewrite(std::vector<StmtPtr>& body, const std::string& n, bool apply) {
   for (auto& s : body) {
     bool test = s->kind == StmtKind::If || s->kind == StmtKind::While;
-    if (s->value && !rewrite(s->value, n, test)) return false;
+    if (s->value && !rewrite(s->value, n, test, apply)) return false;
     for (auto& t : s->targets)
       if (t && reads(*t, n)) return false;
     if (s->annotation && reads(*s->annotation, n)) return false;
@@ -63,8 +64,8 @@ bool rewrite(std::vector<StmtPtr>& body, const std::string& n) {
       }
       continue;
     }
-    bool ok = rewrite(s->body, n) && rewrite(s->orelse, n) && rewrite(s->finalbody, n);
-    for (auto& h : s->handlers) ok = ok && rewrite(h.body, n);
+    bool ok = rewrite(s->body, n, apply) && rewrite(s->orelse, n, apply) && rewrite(s->finalbody, n, apply);
+    for (auto& h : s->handlers) ok = ok && rewrite(h.body, n, apply);
     if (!ok) return false;
   }
   return true;
@@ -91,11 +92,13 @@ bool exit_type_as_bool(FuncDef& f) {
   // `exc_type` and `exc` are both None exactly when the body did not raise: each may be
   // tested for None (issue 32), and check_with.cc passes both the same bool.
   bool any = false;
+  // Nothing is rewritten unless both can be: otherwise they are the exception itself (check_with.cc).
+  for (size_t i = 1; i < 3; ++i)
+    if (reads(f.body, f.params[i].name) && !rewrite(f.body, f.params[i].name, false)) return false;
   for (size_t i = 1; i < 3; ++i) {
     const std::string& n = f.params[i].name;
     if (!reads(f.body, n)) continue;
-    // A body left half-rewritten still reads the name as written: refused at the `with` as before.
-    if (!rewrite(f.body, n)) return false;
+    if (!rewrite(f.body, n, true)) return false;
     any = true;
   }
   if (!any) return false;

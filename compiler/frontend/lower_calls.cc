@@ -57,6 +57,7 @@ Value* FunctionLowerer::builtin(const Expr& e) {
   Pos p = e.pos;
   const std::string& n = e.target;
   if (n == "isinstance") return isinstance_any(e);  // classes, builtin types, unions (lower_union.cc)
+  if (n == "exc.isinstance") return exception_isinstance(e);  // issue 32 (lower_exception_class.cc)
   if (n == "print") {
     print_call(e);
     return nullptr;

@@ -127,6 +127,8 @@ Value* FunctionLowerer::truth(Value* v, Ty t, Pos p) {
     }
     case Ty::Str:
       return cmp("ne", rt("ppy_str_len", {v}, Type::i64(), p), const_i64(0, p), p);
+    case Ty::Exc:  // issue 32: `__exit__`'s `exc` is true when an exception passes (its name set)
+      return cmp("ne", extract(v, 0, p), rt("ppy_obj_null", {}, str_type(), p), p);
     default:
       if (t >= Ty::FirstCompound) return compound_truth(v, t, p);
       return cmp("ne", v, v, p);

@@ -1,8 +1,12 @@
 // IR generation, exception classes (docs/runtime.md, "Exceptions"): an
 // instance's hidden fields (its classes, str() and reprs of its arguments),
 // BaseException's __init__, raising an instance.
+#include "builtin_exceptions.h"
+#include "checker_internal.h"  // dotted
+#include "class_ids.h"
 #include "exception_classes.h"
 #include "exception_init_args.h"
+#include "generic_classes.h"  // shown_name
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -70,6 +74,37 @@ void FunctionLowerer::base_exception_init(const Expr& e) {
   }
   const std::string& self = f_.def->params[0].name;
   set_exception_args(load_local(self, e.pos), f_.def->params[0].ty, args, types, e.pos);
+}
+
+Value* FunctionLowerer::exception_value(Value* obj, Ty cls, Pos p) {
+  // Its own class's name (the module dropped, as ppy_exc_name gives it), str(), itself, its classes;
+  // no args repr: repr() of the value is made from the name and str() (docs/runtime.md, "Exceptions").
+  Value* name = by_class(
+      obj, cls, str_type(), [](Ty k) { return shown_name(*class_info(k)); },
+      [&](Ty k) { return str_literal(shown_name(*class_info(k)), p); }, p);
+  Value* msg = object_str(obj, cls, p);
+  Value* classes = field_get(obj, cls, std::string(kExcClassesField), p);
+  return make_tuple({name, msg, obj, classes, str_literal("", p)}, Ty::Exc, p);
+}
+
+Value* FunctionLowerer::exception_isinstance(const Expr& e) {
+  Pos p = e.pos;
+  Value* exc = expr(*e.kids[1]);
+  const Expr& k = *e.kids[2];
+  std::vector<const Expr*> names;
+  if (k.kind == ExprKind::Tuple)
+    for (auto& x : k.kids) names.push_back(x.get());
+  else
+    names.push_back(&k);
+  std::string listed;  // what `except (K...)` would list (lower_exceptions.cc's try_except)
+  for (const Expr* x : names) {
+    auto path = checking::dotted(*x);
+    auto ci = path ? m_.classes.find(*path) : m_.classes.end();
+    bool own = ci != m_.classes.end() && is_exception_class(ci->second);
+    listed += str_cat(listed.empty() ? "" : " ", own ? exception_class_name(*class_info(ci->second)) : caught_by(x->str));
+  }
+  Value* m = rt("ppy_exc_matches", {extract(exc, 3, p), str_literal(listed, p)}, Type::i64(), p);
+  return cmp("ne", m, const_i64(0, p), p);
 }
 
 void FunctionLowerer::raise_object(Value* obj, Ty cls, Pos p) {

@@ -46,6 +46,7 @@ std::string FunctionLowerer::value_desc(Ty e) {
     return d + ")";
   }
   if (is_class(e)) return "o";  // objects: the checker refuses what would read this
+  if (e == Ty::Exc) return "(ssoss)";  // issue 32: a caught exception (lower.cc's ir_type)
   if (is_callable(e)) return "o";  // function values (callable.h): handles, as objects
   if (is_list(e)) return "[" + list_desc(e);
   if (is_dict(e) || is_set(e))  // issue 32: `{K:V}` / `{K}`, the table's own descriptor in braces

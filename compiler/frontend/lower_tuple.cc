@@ -38,6 +38,11 @@ Value* FunctionLowerer::none_of(Ty opt, Pos p) {
 Value* FunctionLowerer::coerce(Value* v, Ty from, Ty to, Pos p) {
   if (from == to || from == Ty::Error || to == Ty::Error) return v;
   if (from == Ty::Bool && to == Ty::Int) return convert(v, from, to, p);  // unions: a bool where an int is declared
+  if (to == Ty::Exc && is_class(from)) return exception_value(v, from, p);  // issue 32: `e: Exception`
+  if (to == Ty::Exc && is_none_value(from)) {  // `__exit__`'s exc_type and exc when nothing was raised
+    Value* none = rt("ppy_obj_null", {}, str_type(), p);
+    return make_tuple({none, none, none, none, none}, Ty::Exc, p);
+  }
   if (is_optional(to)) {
     Ty inner = optional_inner(to);
     if (is_none_value(from)) return none_of(to, p);
@@ -147,6 +152,10 @@ Value* FunctionLowerer::lexicographic(Value* a, Ty at, Value* b, Ty bt, const ch
 Value* FunctionLowerer::compare_compound(Value* a, Ty at, Value* b, Ty bt, const std::string& op, Pos p) {
   if ((op == "is" || op == "is not") && is_class(at) && is_class(bt))
     return cmp(op == "is" ? "eq" : "ne", a, b, p);  // identity
+  if ((op == "is" || op == "is not") && (at == Ty::Exc || bt == Ty::Exc)) {  // issue 32: `exc is None`
+    Value* present = truth(at == Ty::Exc ? a : b, Ty::Exc, p);
+    return op == "is not" ? present : not_(present, p);
+  }
   if (op == "is" || op == "is not") {
     Value* none = equal(a, at, b, bt, p);  // one side is None: equality is identity
     if (!is_optional(at) && !is_optional(bt) && !(is_none_value(at) && is_none_value(bt))) none = const_bool(false, p);

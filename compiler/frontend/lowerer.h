@@ -393,7 +393,7 @@ class FunctionLowerer {
   static std::string value_desc(Ty e);
   /// A tuple or an optional travels to the runtime's list functions as its box
   /// (docs/runtime.md, "Lists"): stored into a list of one element, taken out.
-  static bool boxed(Ty t) { return is_tuple(t) || is_optional(t) || is_union(t); }
+  static bool boxed(Ty t) { return is_tuple(t) || is_optional(t) || is_union(t) || t == Ty::Exc; }
   Value* box(Value* v, Ty elem, Pos p);
   Value* unbox(Value* handle, Ty elem, Pos p);
   /// An element `v` of type `t` as the runtime's list functions take it: a
@@ -513,6 +513,11 @@ class FunctionLowerer {
   void init_exception(Value* obj, Ty cls, const Expr& ctor, const std::vector<Value*>& args, Pos p);
   /// `super().__init__(args)` of an exception class whose base is builtin.
   void base_exception_init(const Expr& e);
+  /// An exception class's instance as the value a parameter or element typed
+  /// `Exception` holds: the tuple an `except ... as e` of a builtin gives (issue 32).
+  Value* exception_value(Value* obj, Ty cls, Pos p);
+  /// `isinstance(e, K)` of an exception value: its classes matched as an `except K` clause matches them.
+  Value* exception_isinstance(const Expr& e);
   /// `raise obj` of an exception class's instance.
   void raise_object(Value* obj, Ty cls, Pos p);
   /// What the classes of `cls`'s subtree each give, by type id: `key` groups

@@ -104,6 +104,7 @@ bool list_holdable(Ty t) {
   if (is_class(t) || t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
   if (is_list(t)) return list_holdable(list_elem(t));
   if (is_dict(t) || is_set(t)) return true;  // issue 32: a table is a handle (its descriptor travels in the list's)
+  if (t == Ty::Exc) return true;  // issue 32: `list[Exception]`, boxed as a tuple is
   return (is_tuple(t) || is_optional(t) || is_union(t)) && holdable(t);
 }
 
@@ -180,6 +181,9 @@ bool assignable(Ty from, Ty to) {
   if (is_union(to) || is_union(from)) return union_accepts(to, from);  // unions.cc
   if (from == Ty::Bool && to == Ty::Int) return true;  // unions: a bool is an int, as Python's (coerce() widens it)
   if (is_class(from) && is_class(to)) return is_subclass(from, to);  // a subclass's instance is its base's
+  // issue 32: an exception class's instance where `Exception` is declared (coerce() makes the caught tuple)
+  if (to == Ty::Exc && is_class(from)) return !class_info(from)->exception_base.empty();
+  if (to == Ty::Exc && is_none_value(from)) return true;  // `__exit__(self, exc_type, exc, tb)` of a with that did not raise
   if (is_optional(to)) return is_none_value(from) || assignable(from, optional_inner(to));
   if (is_tuple(from) && is_tuple(to)) {
     std::vector<Ty> a = tuple_elems(from), b = tuple_elems(to);
@@ -207,6 +211,7 @@ bool element_fits(Ty t, Ty elem) {
 bool holdable(Ty t) {
   if (is_callable(t)) return true;  // a function value is a handle (callable.h)
   if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || is_none_value(t) || is_class(t)) return true;
+  if (t == Ty::Exc) return true;  // issue 32: an exception as a value (a tuple of handles)
   if (is_optional(t)) return holdable(optional_inner(t));
   if (is_union(t)) return true;  // its alternatives were each holdable (unions.cc)
   if (is_list(t)) return list_holdable(list_elem(t));
