@@ -215,7 +215,9 @@ Expr ModuleWriter::division(const ir::Operation& op) {
     uses_math_ = true;
     return call("math.fmod", {op.operand(0), op.operand(1)});
   }
-  Expr e = r == ir::Rounding::Floor ? binary(op, div ? "//" : "%", kMul)
+  // Operands proven of one sign (int-range's `signs = "alike"`) round alike either way: Python's own op.
+  bool floor = r == ir::Rounding::Floor || op.attributes().get("signs");
+  Expr e = floor ? binary(op, div ? "//" : "%", kMul)
                                     : helper(div ? "_ppy_div_trunc" : "_ppy_mod_trunc", {op.operand(0), op.operand(1)});
   return div && !safe_divisor(op) ? wrapped(e, op) : e;
 }

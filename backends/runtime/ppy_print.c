@@ -283,20 +283,9 @@ PPY_RT_API ppy_str* ppy_str_format_i64(int64_t v, const ppy_str* spec) {
     const ppy_str* ch = ppy_str_chr(v);
     return ppy_pad(&sp, "", PPY_STR_BYTES(ch), ch->len, 1, '>');
   }
-  uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   int base = sp.type == 'b' ? 2 : sp.type == 'o' ? 8 : (sp.type == 'x' || sp.type == 'X') ? 16 : 10;
-  const char* dig = sp.type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
   char digits[72];
-  int nd = 0;
-  do {
-    digits[nd++] = dig[mag % (uint64_t)base];
-    mag /= (uint64_t)base;
-  } while (mag);
-  for (int k = 0; k < nd / 2; ++k) {
-    char t = digits[k];
-    digits[k] = digits[nd - 1 - k];
-    digits[nd - 1 - k] = t;
-  }
+  int nd = ppy_radix_digits(v, sp.type, digits);
   char body[160];
   int64_t nb = ppy_group(digits, nd, sp.grouping, base == 10 ? 3 : 4, body);
   char sign[8] = "";

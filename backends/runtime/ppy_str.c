@@ -543,6 +543,7 @@ PPY_RT_API ppy_str* ppy_str_chr(int64_t cp) {
 /* Text that grows, and strs from and to lists                               */
 
 PPY_RT_INTERNAL void ppy_text_add(ppy_text* t, const char* s, size_t n) {
+  if (n == 0) return;  // an empty piece of a text not yet grown: no offset on its null buffer
   if (t->n + n > t->cap) {
     size_t cap = t->cap ? t->cap * 2 : 64;
     while (cap < t->n + n) cap *= 2;

@@ -48,6 +48,25 @@ static inline int ppy_decimal_digits(int64_t v, char buf[24]) {
   return at;
 }
 
+/** |v|'s digits in the base of format type `type` (b, o, x, X; any other is
+ * decimal) written to `digits`, most significant first; returns how many. */
+static inline int ppy_radix_digits(int64_t v, char type, char digits[72]) {
+  uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  unsigned base = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
+  const char* dig = type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+  int nd = 0;
+  do {
+    digits[nd++] = dig[mag % base];
+    mag /= base;
+  } while (mag);
+  for (int k = 0; k < nd / 2; ++k) {
+    char t = digits[k];
+    digits[k] = digits[nd - 1 - k];
+    digits[nd - 1 - k] = t;
+  }
+  return nd;
+}
+
 PPY_RT_API ppy_str* ppy_str_literal(const char* bytes, int64_t n);
 PPY_RT_API void ppy_print_string(const ppy_str* s);
 PPY_RT_API ppy_str* ppy_str_concat(const ppy_str* a, const ppy_str* b);

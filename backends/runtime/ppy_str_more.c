@@ -303,7 +303,8 @@ static int64_t ppy_sm_line_break(const unsigned char* b, int64_t i, int64_t n) {
   return 0;
 }
 
-PPY_RT_API ppy_list* ppy_str_splitlines(const ppy_str* s) {
+/** `s.splitlines(keepends)`: each line with its break when `keepends`. */
+PPY_RT_API ppy_list* ppy_str_splitlines_keep(const ppy_str* s, int64_t keepends) {
   ppy_list* r = ppy_list_make(0, 1);
   const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
   int64_t n = s->len, from = 0;
@@ -313,13 +314,15 @@ PPY_RT_API ppy_list* ppy_str_splitlines(const ppy_str* s) {
       ++i;
       continue;
     }
-    ppy_list_append_ptr(r, ppy_str_make((const char*)b + from, i - from));
+    ppy_list_append_ptr(r, ppy_str_make((const char*)b + from, i - from + (keepends ? k : 0)));
     i += k;
     from = i;
   }
   if (from < n) ppy_list_append_ptr(r, ppy_str_make((const char*)b + from, n - from));
   return r;
 }
+
+PPY_RT_API ppy_list* ppy_str_splitlines(const ppy_str* s) { return ppy_str_splitlines_keep(s, 0); }
 
 /** `s.split(sep, maxsplit)`: at most `maxsplit` splits (all when negative). */
 PPY_RT_API ppy_list* ppy_str_split_max(const ppy_str* s, const ppy_str* sep, int64_t maxsplit) {
@@ -412,25 +415,6 @@ PPY_RT_API ppy_list* ppy_str_rsplit_ws_max(const ppy_str* s, int64_t maxsplit) {
   return r;
 }
 
-/** `s.splitlines(keepends)`: each line with its break when `keepends`. */
-PPY_RT_API ppy_list* ppy_str_splitlines_keep(const ppy_str* s, int64_t keepends) {
-  if (!keepends) return ppy_str_splitlines(s);
-  ppy_list* r = ppy_list_make(0, 1);
-  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
-  int64_t n = s->len, from = 0;
-  for (int64_t i = 0; i < n;) {
-    int64_t k = ppy_sm_line_break(b, i, n);
-    if (k == 0) {
-      ++i;
-      continue;
-    }
-    i += k;
-    ppy_list_append_ptr(r, ppy_str_make((const char*)b + from, i - from));
-    from = i;
-  }
-  if (from < n) ppy_list_append_ptr(r, ppy_str_make((const char*)b + from, n - from));
-  return r;
-}
 
 /** Tabs replaced by spaces to the next multiple of `tabsize` (a newline or a
  * carriage return starts the column again). */

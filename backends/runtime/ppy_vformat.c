@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ppy_print.h"
+#include "ppy_str.h"
 
 #ifdef PPY_RT_STRINGS
 
@@ -304,15 +305,9 @@ PPY_RT_API ppy_str* ppy_vfmt_format(ppy_str* bv) {
  * padded to `width` (zeros after the prefix with `0`, left with `-`). */
 static void ppy_pct_int(int64_t v, char type, int minus, int plus, int space, int alt, int zero, int64_t width,
                         int64_t prec, ppy_text* out) {
-  uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   int base = type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
-  const char* dig = type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
   char digits[72];
-  int nd = 0;
-  do {
-    digits[nd++] = dig[mag % (uint64_t)base];
-    mag /= (uint64_t)base;
-  } while (mag);
+  int nd = ppy_radix_digits(v, type, digits);
   char prefix[4];
   int np = 0;
   if (v < 0)
@@ -333,7 +328,7 @@ static void ppy_pct_int(int64_t v, char type, int minus, int plus, int space, in
   if (!minus && zero)
     for (int64_t k = 0; k < pad; ++k) ppy_text_add(out, "0", 1);
   for (int64_t k = nd; k < prec; ++k) ppy_text_add(out, "0", 1);
-  for (int k = nd - 1; k >= 0; --k) ppy_text_add(out, &digits[k], 1);
+  ppy_text_add(out, digits, (size_t)nd);
   if (minus)
     for (int64_t k = 0; k < pad; ++k) ppy_text_add(out, " ", 1);
 }

@@ -180,7 +180,14 @@ class Inliner : public ir::ModulePass {
   /// A function with a traceback frame of its own (one that may raise) stays a
   /// call here, so every road shows its frame at every level (issue 34); the
   /// LLVM road's inliner may still inline it, keeping its frame's link and lines.
-  static bool owns_frame(const Function& f) { return ir::trace_role(f) == ir::TraceRole::kOwns; }
+  /// A plugin's stub (its locations name a `.pyi`) is glue and inlined as ever:
+  /// the plugin's own passes look for the native calls it makes (a fused
+  /// `axpy` then `norm`), and python3 would show the library's frame, not it.
+  static bool owns_frame(const Function& f) {
+    if (ir::trace_role(f) != ir::TraceRole::kOwns) return false;
+    std::string file = ir::trace_file(f);
+    return file.size() < 4 || file.compare(file.size() - 4, 4, ".pyi") != 0;
+  }
 
   /// `@ppy.opt(0)` (`ppy.opt_level = 0`): the function stays a function of its
   /// own, neither inlined nor inlining, so a backend can leave it unoptimized.

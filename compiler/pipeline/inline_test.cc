@@ -139,6 +139,16 @@ TEST(Inline, FunctionsWithAFrameStay) {
       << r.text;
 }
 
+TEST(Inline, APluginStubIsInlinedThoughItMayRaise) {
+  auto pass = create_inline_pass();
+  std::string stub(kModule);
+  stub.replace(stub.find("func @t_sq(%x: i64) -> i64 {"), 28,
+               "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"raises\"]} loc(\"lib/vec.pyi\":1:1) {");
+  auto r = run(*pass, stub);
+  ASSERT_EQ(r.error, "");
+  EXPECT_TRUE(r.changed) << r.text;  // the plugin's passes see the native calls it makes
+}
+
 TEST(Inline, BigCalleesStay) {
   InlineOptions small;
   small.max_callee_ops = 1;

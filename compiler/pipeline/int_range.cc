@@ -291,7 +291,10 @@ class IntRange : public ir::FunctionPass {
     std::vector<Operation*> ops = analysis.provable();
     for (Operation* op : ops) op->attributes().set("overflow", ir::Attribute(ir::overflow_name(ir::Overflow::Proven)));
     std::vector<Operation*> truncs = analysis.same_signs();
-    for (Operation* op : truncs) op->attributes().set("rounding", ir::Attribute(ir::rounding_name(ir::Rounding::Trunc)));
+    for (Operation* op : truncs) {  // `signs` lets a backend whose floor is native keep it (docs/ir.md)
+      op->attributes().set("rounding", ir::Attribute(ir::rounding_name(ir::Rounding::Trunc)));
+      op->attributes().set("signs", ir::Attribute("alike"));
+    }
     return !ops.empty() || !truncs.empty();
   }
 };

@@ -177,9 +177,9 @@ TEST(IntRange, OperandsOfKnownSignsDivideWithoutTheFloorFixUp) {
   ASSERT_EQ(r.error, "");
   EXPECT_TRUE(r.changed);
   // s + i * i >= 0 (checked: it completed) by 1000003 > 0; -s <= 0 by -7 < 0.
-  EXPECT_NE(r.text.find("%b = core.mod %a, %p {overflow = \"python\", rounding = \"trunc\"}"), std::string::npos)
+  EXPECT_NE(r.text.find("%b = core.mod %a, %p {overflow = \"python\", rounding = \"trunc\", signs = \"alike\"}"), std::string::npos)
       << r.text;
-  EXPECT_NE(r.text.find("%t = core.div %neg, %m7 {overflow = \"python\", rounding = \"trunc\"}"), std::string::npos)
+  EXPECT_NE(r.text.find("%t = core.div %neg, %m7 {overflow = \"python\", rounding = \"trunc\", signs = \"alike\"}"), std::string::npos)
       << r.text;
   // x may be negative: -1 // 1000003 is -1 and -1 % 1000003 is 1000002, not 0 and -1.
   EXPECT_NE(r.text.find("%q = core.div %x, %p {overflow = \"python\", rounding = \"floor\"}"), std::string::npos)

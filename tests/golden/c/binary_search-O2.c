@@ -12,6 +12,12 @@ static inline int64_t ppy_c_add(int64_t a, int64_t b, int64_t at) {
   return r;
 }
 
+static inline int64_t ppy_c_div_trunc(int64_t a, int64_t b, int64_t at) {
+  if (b == 0) PPY_C_AT(at), ppy_rt_raise("ZeroDivisionError", "integer division or modulo by zero");
+  if (a == INT64_MIN && b == -1) PPY_C_AT(at), ppy_rt_overflow();
+  return a / b;
+}
+
 static inline int64_t ppy_c_sub(int64_t a, int64_t b, int64_t at) {
   int64_t r;
   if (__builtin_sub_overflow(a, b, &r)) PPY_C_AT(at), ppy_rt_overflow();
@@ -50,7 +56,7 @@ block2:;
     return result;
   }
 block3:;
-  t = ppy_int_floordiv(ppy_c_add(lo, hi, 5), 2);
+  t = ppy_c_div_trunc(ppy_c_add(lo, hi, 5), 2, 5);
   t_2 = ppy_list_len(xs);
   t_3 = t < 0;
   t_4 = t_3 ? t + t_2 : t;

@@ -11,6 +11,11 @@ static inline int64_t ppy_c_add(int64_t a, int64_t b, int64_t at) {
   return r;
 }
 
+static inline int64_t ppy_c_mod_trunc(int64_t a, int64_t b, int64_t at) {
+  if (b == 0) PPY_C_AT(at), ppy_rt_raise("ZeroDivisionError", "integer modulo by zero");
+  return b == -1 ? 0 : a % b;
+}
+
 static inline int64_t ppy_c_mul(int64_t a, int64_t b, int64_t at) {
   int64_t r;
   if (__builtin_mul_overflow(a, b, &r)) PPY_C_AT(at), ppy_rt_overflow();
@@ -60,7 +65,7 @@ void nested_loops_main(void) {
     i_4 = 0;
     count_2 = count;
     while (i_4 < 10) {
-      if (ppy_int_floormod(ppy_c_add(i_3, i_4, 12), 3) == 0) {
+      if (ppy_c_mod_trunc(ppy_c_add(i_3, i_4, 12), 3, 12) == 0) {
         count_3 = count_2;
       } else {
         count_3 = ppy_c_add(count_2, 1, 14);
