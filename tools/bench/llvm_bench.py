@@ -12,6 +12,8 @@ process of its own (tools/bench/proc_time.py) and printed as a ratio.
 - what tracebacks cost (issue 34's target: within 2%): the guarded build against the
   same build with `--no-traceback` (no frames linked; a recursive function still
   counts its depth), `frames` = ppy / no-traceback, each figure a process of its own;
+- compile time beside run time: a `ppy build` of each kernel (artifact cache off)
+  against the C compiler on the same algorithm;
 - `ppy run examples/hello.ppy` cold (empty cache) and warm (cached objects)
   against `ppy run --interp`;
 - code generation of a ~100k-op module at -O2, per 1k ops (`ppy emit object`
@@ -96,6 +98,24 @@ def compare(before_ppy, after_ppy, work, repeat, cc):
                   f"{t1 / tc:>7.2f}x")
 
 
+def compile_times(ppy, cc, cname, work, repeat):
+    """Compile time beside run time (issue 35): a default `ppy build` of each kernel
+    (the artifact cache off, so it compiles; the runtime's object is the user cache's,
+    as in any build after the first) against the C compiler on the same algorithm."""
+    print(f"\n== compile time (processor s, best of {repeat}; ppy build --standalone -O2 --no-cache; "
+          f"{cname} -O2)")
+    print(f"{'program':<12} {'ppy build s':>12} {'C s':>8} {'ppy/C':>7}")
+    for name in PROGRAMS:
+        src = os.path.join(HERE, "llvm", name + ".ppy")
+        out = os.path.join(work, f"{name}-compile")
+        t_build = min(timed([ppy, "build", src, "--standalone", "-O", "2", "--no-cache", "-o", out])[0]
+                      for _ in range(repeat))
+        cexe = os.path.join(work, name + "-compile-c")
+        t_cc = min(timed([cc, "-O2", os.path.join(HERE, "llvm", name + ".c"), "-o", cexe, "-lm"])[0]
+                   for _ in range(repeat))
+        print(f"{name:<12} {t_build:>12.3f} {t_cc:>8.3f} {t_build / t_cc:>6.2f}x")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ppy", required=True)
@@ -142,6 +162,7 @@ def main():
                   f"{t_c:>8.4f} {t_gcc:>8.4f} {t_py / t_safe:>7.1f}x {t_py / t_unsafe:>9.1f}x "
                   f"{t_pypy / t_safe:>8.1f}x {t_safe / t_c:>6.2f}x {t_unsafe / t_c:>8.2f}x {t_safe / t_gcc:>7.2f}x "
                   f"{t_unsafe / t_gcc:>10.2f}x {t_safe / t_notb:>6.3f}x")
+        compile_times(ppy, cc, cname, work, args.repeat)
 
         if args.baseline:
             compare(os.path.abspath(args.baseline), ppy, work, args.repeat, cc)
