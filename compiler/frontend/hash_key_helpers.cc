@@ -121,12 +121,7 @@ void add_hash_key_helpers(ModuleAst& ast, const std::string& file) {
   std::map<std::string, Hashing> hashing;
   std::map<std::string, bool> has_eq;
   std::map<std::string, Fields> fields;
-  std::vector<StmtPtr> body;
-  for (auto& s : ast.body) {
-    StmtPtr taken = std::move(s);
-    Stmt& c = *taken;
-    body.push_back(std::move(taken));
-    if (c.kind != StmtKind::Class || !c.def) continue;
+  add_after_each_class(ast, [&](Stmt& c) -> std::vector<StmtPtr> {
     const std::string& name = c.def->name;
     std::string base;
     if (!c.targets.empty() && c.targets[0] && c.targets[0]->kind == ExprKind::Name && hashing.count(c.targets[0]->str))
@@ -170,17 +165,17 @@ void add_hash_key_helpers(ModuleAst& ast, const std::string& file) {
     }
     // None for identity and for unhashable classes (lowering raises the TypeError where the key is
     // used, so the traceback is Python's), nor for fields the helper cannot key by (the checker refuses).
-    if (text.empty()) continue;
-    for (auto& written : parse_written(text, file)) {
-      place_written(*written, c.pos);  // reported (if ever) at the class it serves
-      if (written->def) {  // after its module variables: a function uses only those assigned above it
-        written->pos.line += 1;
-        written->def->pos.line += 1;
+    if (text.empty()) return {};
+    std::vector<StmtPtr> written = parse_written(text, file);
+    for (auto& w : written) {
+      place_written(*w, c.pos);  // reported (if ever) at the class it serves
+      if (w->def) {  // after its module variables: a function uses only those assigned above it
+        w->pos.line += 1;
+        w->def->pos.line += 1;
       }
-      body.push_back(std::move(written));
     }
-  }
-  ast.body = std::move(body);
+    return written;
+  });
 }
 
 }  // namespace ppy::frontend

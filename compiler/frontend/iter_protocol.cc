@@ -4,6 +4,7 @@
 #include "parser.h"
 #include "ppy/frontend/diagnostics.h"
 #include "ppy/util/str_cat.h"
+#include "written_code.h"
 
 namespace ppy::frontend {
 namespace {
@@ -24,16 +25,11 @@ def __ppy_iter_$(it: $) -> Iterator[int]:
 std::string protocol_iter_name(const std::string& cls) { return str_cat("__ppy_iter_", cls); }
 
 void add_iter_protocol_helpers(ModuleAst& ast, const std::string& file) {
-  std::vector<StmtPtr> body;
-  for (auto& s : ast.body) {
-    StmtPtr taken = std::move(s);
-    Stmt& c = *taken;
-    body.push_back(std::move(taken));
-    if (c.kind != StmtKind::Class || !c.def) continue;
+  add_after_each_class(ast, [&](Stmt& c) -> std::vector<StmtPtr> {
     const FuncDef* next = nullptr;
     for (auto& b : c.def->body)
       if (b->kind == StmtKind::Def && b->def && b->def->name == "__next__") next = b->def.get();
-    if (!next || !next->returns) continue;
+    if (!next || !next->returns) return {};
     std::string text;
     for (const char* k = kWalker; *k; ++k)
       if (*k == '$')
@@ -42,7 +38,7 @@ void add_iter_protocol_helpers(ModuleAst& ast, const std::string& file) {
         text += *k;
     DiagnosticEngine quiet;
     ModuleAst helpers = parse_module(text, file, quiet);
-    if (!quiet.diagnostics().empty() || helpers.body.empty() || !helpers.body[0]->def) continue;
+    if (!quiet.diagnostics().empty() || helpers.body.empty() || !helpers.body[0]->def) return {};
     StmtPtr& h = helpers.body[0];
     Expr& result = *h->def->returns;  // Iterator[int]: its element becomes __next__'s result
     result.kids[1] = build::clone(*next->returns);
@@ -50,9 +46,10 @@ void add_iter_protocol_helpers(ModuleAst& ast, const std::string& file) {
     // Reported (if ever) at the class it serves.
     h->pos = c.pos;
     h->def->pos = c.pos;
-    body.push_back(std::move(h));
-  }
-  ast.body = std::move(body);
+    std::vector<StmtPtr> written;
+    written.push_back(std::move(h));
+    return written;
+  });
 }
 
 }  // namespace ppy::frontend

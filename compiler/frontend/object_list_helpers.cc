@@ -5,6 +5,7 @@
 
 #include "parser.h"
 #include "ppy/util/str_cat.h"
+#include "written_code.h"
 
 namespace ppy::frontend {
 namespace {
@@ -140,12 +141,7 @@ void add_list_helpers(ModuleAst& ast, const std::string& file) {
   prepare_exit_methods(ast);  // `with` over objects (check_with.cc)
   // Each class's methods, its bases' first (a base is defined above its subclass).
   std::map<std::string, std::set<std::string>> methods;
-  std::vector<StmtPtr> body;
-  for (auto& s : ast.body) {
-    StmtPtr taken = std::move(s);
-    Stmt& c = *taken;
-    body.push_back(std::move(taken));
-    if (c.kind != StmtKind::Class || !c.def) continue;
+  add_after_each_class(ast, [&](Stmt& c) -> std::vector<StmtPtr> {
     std::set<std::string>& mine = methods[c.def->name];
     if (!c.targets.empty() && c.targets[0]->kind == ExprKind::Name && methods.count(c.targets[0]->str))
       mine = methods[c.targets[0]->str];
@@ -154,18 +150,17 @@ void add_list_helpers(ModuleAst& ast, const std::string& file) {
     std::string text;
     if (mine.count("__lt__")) text += instantiate(kOrderHelpers, c.def->name);
     if (mine.count("__eq__")) text += instantiate(kEqualityHelpers, c.def->name);
-    if (text.empty()) continue;
+    if (text.empty()) return {};
     DiagnosticEngine quiet;
     ModuleAst helpers = parse_module(text, file, quiet);
-    if (!quiet.diagnostics().empty()) continue;
+    if (!quiet.diagnostics().empty()) return {};
     for (auto& h : helpers.body) {
       // Reported (if ever) at the class they serve.
       h->pos = c.pos;
       if (h->def) h->def->pos = c.pos;
-      body.push_back(std::move(h));
     }
-  }
-  ast.body = std::move(body);
+    return std::move(helpers.body);
+  });
 }
 
 void make_function_call(Expr& e, const std::string& name, std::vector<ExprPtr> args) {

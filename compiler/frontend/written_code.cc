@@ -48,4 +48,15 @@ void place_written(Stmt& s, Pos p) {
   });
 }
 
+void add_after_each_class(ModuleAst& ast, const std::function<std::vector<StmtPtr>(Stmt& cls)>& written_for) {
+  std::vector<StmtPtr> body;
+  for (auto& s : ast.body) {
+    Stmt& c = *s;
+    body.push_back(std::move(s));
+    if (c.kind != StmtKind::Class || !c.def) continue;
+    for (auto& w : written_for(c)) body.push_back(std::move(w));
+  }
+  ast.body = std::move(body);
+}
+
 }  // namespace ppy::frontend

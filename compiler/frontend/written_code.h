@@ -4,6 +4,7 @@
 /// placed at the construct that asked for it, where diagnostics and tracebacks
 /// point.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,5 +19,10 @@ namespace ppy::frontend {
 /// Gives every node of `s` (and of what it nests) the position `p`.
 void place_written(Stmt& s, Pos p);
 void place_written(Expr& e, Pos p);
+
+/// Each class statement of `ast` in order (a base above its subclasses), followed
+/// by what `written_for` writes for it: the walk of every pass that adds helpers
+/// beside a class (hash keys, the iteration protocol, list helpers).
+void add_after_each_class(ModuleAst& ast, const std::function<std::vector<StmtPtr>(Stmt& cls)>& written_for);
 
 }  // namespace ppy::frontend
