@@ -103,20 +103,9 @@ void FunctionLowerer::gen_run() {
 
   // The resume function: the body, entered at the state the frame holds.
   Type result = ir_type(tuple_of({Ty::Bool, elem}));
-  auto fn = std::make_unique<ir::Function>(
-      str_cat(fn_->name(), "__resume"), std::vector<ir::Param>{{str_type(), {}, "frame"}}, std::vector<Type>{result});
-  fn->set_loc(ir::Location(m_.path, p.line, p.col));
-  fn->set_visibility(ir::Visibility::Private);
-  fn->attributes().set("ppy.qualname", str_cat(m_.name, ".", f_.name, ".resume"));
-  if (f_.closure && f_.def) fn->attributes().set("ppy.frame_name", f_.def->name);  // a nested generator's frame
-  std::set<std::string> fx = f_.effects;
-  fx.insert("reads");
-  fx.insert("writes");
-  fn->attributes().set("ppy.effects", effects_attr(fx));
-  fn->attributes().set("ppy.synthesized", true);
-  fn_ = mod_.add_function(std::move(fn));
+  begin_frame_function(str_cat(fn_->name(), "__resume"), "resume", {result}, p);
+  if (f_.closure && f_.def) fn_->attributes().set("ppy.frame_name", f_.def->name);  // a nested generator's frame
   gen_ = true;
-  cur_ = fn_->create_entry_block("entry");
   frame_ = cur_->argument(0);
   for (auto& [name, ty] : f_.locals) {
     if (ty == Ty::Error) continue;
@@ -345,6 +334,21 @@ Value* FunctionLowerer::next_call(const Expr& e) {
   emit("core.unreachable", {}, {}, {}, p);
   cur_ = ok;
   return extract(r, 1, p);
+}
+
+void FunctionLowerer::begin_frame_function(const std::string& sym, const std::string& role, std::vector<Type> results,
+                                           Pos p) {
+  auto fn = std::make_unique<ir::Function>(sym, std::vector<ir::Param>{{str_type(), {}, "frame"}}, std::move(results));
+  fn->set_loc(ir::Location(m_.path, p.line, p.col));
+  fn->set_visibility(ir::Visibility::Private);
+  fn->attributes().set("ppy.qualname", str_cat(m_.name, ".", f_.name, ".", role));
+  std::set<std::string> fx = f_.effects;  // it reads and writes the frame
+  fx.insert("reads");
+  fx.insert("writes");
+  fn->attributes().set("ppy.effects", effects_attr(fx));
+  fn->attributes().set("ppy.synthesized", true);
+  fn_ = mod_.add_function(std::move(fn));
+  cur_ = fn_->create_entry_block("entry");
 }
 
 }  // namespace ppy::frontend::lowering

@@ -35,18 +35,7 @@ void FunctionLowerer::gen_close_fn(const std::string& gen_sym, Pos p) {
   if (!has_close_fn(f_)) return;
   Type st = frame_type();
   Ty elem = iterator_elem(f_.result);
-  auto fn = std::make_unique<ir::Function>(str_cat(gen_sym, "__close"),
-                                           std::vector<ir::Param>{{str_type(), {}, "frame"}}, std::vector<Type>{});
-  fn->set_loc(ir::Location(m_.path, p.line, p.col));
-  fn->set_visibility(ir::Visibility::Private);
-  fn->attributes().set("ppy.qualname", str_cat(m_.name, ".", f_.name, ".close"));
-  std::set<std::string> fx = f_.effects;
-  fx.insert("reads");
-  fx.insert("writes");
-  fn->attributes().set("ppy.effects", effects_attr(fx));
-  fn->attributes().set("ppy.synthesized", true);
-  fn_ = mod_.add_function(std::move(fn));
-  cur_ = fn_->create_entry_block("entry");
+  begin_frame_function(str_cat(gen_sym, "__close"), "close", {}, p);
   Value* frame = cur_->argument(0);
   Value* head = emit("core.load", {cast(frame, Type::ptr(frame_head()), p)}, {frame_head()}, {}, p);
   Value* tid = emit("core.struct_extract", {head}, {Type::i64()}, {{"field", "__tid"}}, p);

@@ -212,6 +212,9 @@ class FunctionLowerer {
   void gen_run();
   /// The frame: `struct<gen.<name>, __tid: i64, state: i64, s0: T0, ...>`, a field per local.
   Type frame_type() const;
+  /// A private function of the generator taking its frame (`<sym>__resume`, `__close`),
+  /// named `<module>.<fn>.<role>` and made the one lowered from its entry block on.
+  void begin_frame_function(const std::string& sym, const std::string& role, std::vector<Type> results, Pos p);
   /// What a frame field saves of the local `name`: its value, or a captured cell's handle.
   Value* frame_slot_load(const std::string& name, Pos p);
   /// A value of type `t` for a frame field not yet assigned (a null handle for objects and tables).
