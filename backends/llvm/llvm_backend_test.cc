@@ -31,6 +31,30 @@ const EmitFormat& format(const Backend& b, std::string_view name) {
   return formats.front();
 }
 
+/// The LLVM IR text `program` emits at `opt_level`, after it validates; empty
+/// (with the failure recorded) where either step fails.
+std::string emit_llvm_ir(std::string_view program, int opt_level) {
+  auto b = backends::create_llvm_backend({});
+  auto m = parse(program);
+  if (!m) return {};
+  BackendContext ctx;
+  ctx.opt_level = opt_level;
+  auto valid = b->validate(*m, ctx);
+  EXPECT_TRUE(valid.ok()) << valid;
+  auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
+  EXPECT_TRUE(art.ok()) << art.status();
+  return art.ok() ? std::get<std::string>(*art) : std::string();
+}
+
+/// Checks that LLVM's own parser and verifier accept `text`.
+void expect_llvm_accepts(const std::string& text) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diag;
+  auto parsed = llvm::parseAssemblyString(text, diag, context);
+  ASSERT_TRUE(parsed) << diag.getMessage().str() << "\n" << text;
+  EXPECT_FALSE(llvm::verifyModule(*parsed, &llvm::errs()));
+}
+
 constexpr std::string_view kProgram = R"(ppyir 1
 module @m
 dialect core 1
@@ -73,20 +97,9 @@ TEST(LLVMBackend, NamesItsFormatsAndTheLLVMItLinks) {
 }
 
 TEST(LLVMBackend, EmitsIRThatLLVMsVerifierAccepts) {
-  auto b = backends::create_llvm_backend({});
-  auto m = parse(kProgram);
   for (int level : {0, 3}) {
-    BackendContext ctx;
-    ctx.opt_level = level;
-    ASSERT_TRUE(b->validate(*m, ctx).ok());
-    auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
-    ASSERT_TRUE(art.ok()) << art.status();
-    const std::string& text = std::get<std::string>(*art);
-    llvm::LLVMContext context;
-    llvm::SMDiagnostic diag;
-    auto parsed = llvm::parseAssemblyString(text, diag, context);
-    ASSERT_TRUE(parsed) << diag.getMessage().str() << "\n" << text;
-    EXPECT_FALSE(llvm::verifyModule(*parsed, &llvm::errs()));
+    const std::string text = emit_llvm_ir(kProgram, level);
+    expect_llvm_accepts(text);
     EXPECT_NE(text.find("define"), std::string::npos);
     EXPECT_NE(text.find("@m_add"), std::string::npos);
     if (level == 0) {
@@ -125,14 +138,7 @@ func @g_main() -> () attrs {ppy.effects = ["globals", "io", "reads", "writes"], 
 )";
 
 TEST(LLVMBackend, GlobalsByAddressAndOptLevelZero) {
-  auto b = backends::create_llvm_backend({});
-  auto m = parse(kGlobals);
-  BackendContext ctx;
-  ctx.opt_level = 3;
-  ASSERT_TRUE(b->validate(*m, ctx).ok());
-  auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
-  ASSERT_TRUE(art.ok()) << art.status();
-  const std::string& text = std::get<std::string>(*art);
+  const std::string text = emit_llvm_ir(kGlobals, 3);
   EXPECT_NE(text.find("@g_count = internal"), std::string::npos) << text;
   EXPECT_NE(text.find("load i64, ptr @g_count"), std::string::npos) << text;
   EXPECT_NE(text.find("store i64 %"), std::string::npos) << text;
@@ -176,19 +182,8 @@ func @t_main() -> () attrs {ppy.effects = ["io"], ppy.qualname = "t.main"} {
 )";
 
 TEST(LLVMBackend, TuplesAreStructsByValue) {
-  auto b = backends::create_llvm_backend({});
-  auto m = parse(kTuples);
-  BackendContext ctx;
-  ctx.opt_level = 0;
-  ASSERT_TRUE(b->validate(*m, ctx).ok());
-  auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
-  ASSERT_TRUE(art.ok()) << art.status();
-  const std::string& text = std::get<std::string>(*art);
-  llvm::LLVMContext context;
-  llvm::SMDiagnostic diag;
-  auto parsed = llvm::parseAssemblyString(text, diag, context);
-  ASSERT_TRUE(parsed) << diag.getMessage().str() << "\n" << text;
-  EXPECT_FALSE(llvm::verifyModule(*parsed, &llvm::errs()));
+  const std::string text = emit_llvm_ir(kTuples, 0);
+  expect_llvm_accepts(text);
   EXPECT_NE(text.find("{ i64, { i1, double } } @t_pair(i64"), std::string::npos) << text;
   EXPECT_NE(text.find("insertvalue"), std::string::npos) << text;
   EXPECT_NE(text.find("extractvalue"), std::string::npos) << text;
@@ -214,14 +209,7 @@ func @t_set(%p: ptr<struct<Point, x: f64, y: i64, ok: bool, tag: ptr<i8>>>, %v: 
 TEST(LLVMBackend, AFieldSetStoresThatFieldAlone) {
   // Issue 35: a whole-struct store wrote every field back (an exception's
   // constructor rewrote its eight fields for each it set).
-  auto b = backends::create_llvm_backend({});
-  auto m = parse(kFieldSet);
-  BackendContext ctx;
-  ctx.opt_level = 2;
-  ASSERT_TRUE(b->validate(*m, ctx).ok());
-  auto art = b->emit(*m, format(*b, "llvm-ir"), ctx);
-  ASSERT_TRUE(art.ok()) << art.status();
-  const std::string& text = std::get<std::string>(*art);
+  const std::string text = emit_llvm_ir(kFieldSet, 2);
   size_t stores = 0;
   for (size_t at = 0; (at = text.find(" store ", at)) != std::string::npos; ++at) ++stores;
   EXPECT_EQ(stores, 1u) << text;
