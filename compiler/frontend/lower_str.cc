@@ -71,6 +71,18 @@ Value* FunctionLowerer::str_method(const Expr& e) {
   return rt(callee.c_str(), args, e.ty == Ty::Int ? Type::i64() : ir_type(e.ty), p);
 }
 
+Value* FunctionLowerer::fstring_field_value(const Expr& field, Ty& t, Pos p) {
+  const Expr& x = *field.kids[0];
+  Value* v = expr(x);
+  t = x.ty;
+  if (field.ival == 'r' && t == Ty::Str) v = rt("ppy_str_repr", {v}, str_type(), p);
+  if (field.ival == 'r' && t >= Ty::FirstCompound && !is_list(t)) {
+    v = repr_of(v, t, p);
+    t = Ty::Str;
+  }
+  return v;
+}
+
 Value* FunctionLowerer::fstring(const Expr& e) {
   if (e.kids.size() >= 2) return fstring_built(e);  // speedsort (lower_text_build.cc)
   Pos p = e.pos;
@@ -80,14 +92,8 @@ Value* FunctionLowerer::fstring(const Expr& e) {
     if (part->kind == ExprKind::Str) {
       v = str_literal(part->str, p);
     } else {
-      const Expr& x = *part->kids[0];
-      v = expr(x);
-      Ty t = x.ty;
-      if (part->ival == 'r' && t == Ty::Str) v = rt("ppy_str_repr", {v}, str_type(), p);
-      if (part->ival == 'r' && t >= Ty::FirstCompound && !is_list(t)) {
-        v = repr_of(v, t, p);
-        t = Ty::Str;
-      }
+      Ty t;
+      v = fstring_field_value(*part, t, p);
       if (part->str.empty()) {
         v = str_of(v, t, p);
       } else {

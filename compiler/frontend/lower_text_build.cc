@@ -43,13 +43,8 @@ Value* FunctionLowerer::fstring_built(const Expr& e) {
       b = rt("ppy_fmt_repeat", {b, s, n}, str_type(), p);
       continue;
     }
-    Value* v = expr(x);
-    Ty t = x.ty;
-    if (part->ival == 'r' && t == Ty::Str) v = rt("ppy_str_repr", {v}, str_type(), p);
-    if (part->ival == 'r' && t >= Ty::FirstCompound && !is_list(t)) {
-      v = repr_of(v, t, p);
-      t = Ty::Str;
-    }
+    Ty t;
+    Value* v = fstring_field_value(*part, t, p);
     if (part->str.empty()) {
       b = t == Ty::Int ? rt("ppy_fmt_i64", {b, v, str_literal("", p)}, str_type(), p)
                        : rt("ppy_fmt_str", {b, str_of(v, t, p)}, str_type(), p);

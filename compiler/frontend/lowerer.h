@@ -349,6 +349,8 @@ class FunctionLowerer {
   Value* fstring(const Expr& e);
   /// An f-string field's format spec: its literal, or the str its nested fields make (`{x:{w}}`).
   Value* field_spec(const Expr& field, Pos p);
+  /// An f-string field's value with its `!r` applied; `t` becomes its type (Ty::Str once `!r` made a repr).
+  Value* fstring_field_value(const Expr& field, Ty& t, Pos p);
   /// speedsort: an f-string of two parts or more built in one str (lower_text_build.cc).
   Value* fstring_built(const Expr& e);
   // --- formatting (lower_format.cc) ---
