@@ -42,6 +42,16 @@ func @t_main(%a: i64) -> i64 {
 }
 )";
 
+/// `text` with its first `from` spelled `to` (an attribute or a `loc` added in place).
+std::string respelled(std::string text, std::string_view from, std::string_view to) {
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+constexpr std::string_view kSq = "func @t_sq(%x: i64) -> i64 {";
+
 TEST(Inline, InlinesSmallCalleesAndKeepsRecursionAndExterns) {
   auto pass = create_inline_pass();
   auto r = run(*pass, kModule);
@@ -100,15 +110,12 @@ func @t_main(%a: i64) -> i64 {
 
 TEST(Inline, OptLevelZeroIsNeitherInlinedNorInlining) {
   auto pass = create_inline_pass();
-  std::string callee_zero(kModule);
-  callee_zero.replace(callee_zero.find("func @t_sq(%x: i64) -> i64 {"), 28,
-                      "func @t_sq(%x: i64) -> i64 attrs {ppy.opt_level = 0} {");
+  std::string callee_zero = respelled(std::string(kModule), kSq, "func @t_sq(%x: i64) -> i64 attrs {ppy.opt_level = 0} {");
   auto r = run(*pass, callee_zero);
   ASSERT_EQ(r.error, "");
   EXPECT_FALSE(r.changed) << r.text;
-  std::string caller_zero(kModule);
-  caller_zero.replace(caller_zero.find("func @t_main(%a: i64) -> i64 {"), 30,
-                      "func @t_main(%a: i64) -> i64 attrs {ppy.opt_level = 0} {");
+  std::string caller_zero = respelled(std::string(kModule), "func @t_main(%a: i64) -> i64 {",
+                                     "func @t_main(%a: i64) -> i64 attrs {ppy.opt_level = 0} {");
   r = run(*pass, caller_zero);
   ASSERT_EQ(r.error, "");
   EXPECT_FALSE(r.changed) << r.text;
@@ -119,19 +126,17 @@ TEST(Inline, OptLevelZeroIsNeitherInlinedNorInlining) {
 // raise is inlined as before.
 TEST(Inline, FunctionsWithAFrameStay) {
   auto pass = create_inline_pass();
-  std::string framed(kModule);
-  framed.replace(framed.find("func @t_sq(%x: i64) -> i64 {"), 28,
-                 "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"raises\"]} loc(\"t.ppy\":1:1) {");
+  std::string framed = respelled(std::string(kModule), kSq,
+                                "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"raises\"]} loc(\"t.ppy\":1:1) {");
   auto r = run(*pass, framed);
   ASSERT_EQ(r.error, "");
   EXPECT_FALSE(r.changed) << r.text;
-  std::string pure(kModule);
-  pure.replace(pure.find("func @t_sq(%x: i64) -> i64 {"), 28,
-               "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"pure\"]} loc(\"t.ppy\":1:1) {");
+  std::string pure = respelled(std::string(kModule), kSq,
+                              "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"pure\"]} loc(\"t.ppy\":1:1) {");
   // The copy is at the call's place (no inlined-at): a traceback's line there is the caller's.
-  pure.replace(pure.find("core.mul %x, %x {overflow = \"python\"} : i64"), 43,
-               "core.mul %x, %x {overflow = \"python\"} : i64 loc(\"t.ppy\":2:5)");
-  pure.replace(pure.find("{callee = @t_sq} : i64"), 22, "{callee = @t_sq} : i64 loc(\"t.ppy\":9:5)");
+  pure = respelled(pure, "core.mul %x, %x {overflow = \"python\"} : i64",
+                   "core.mul %x, %x {overflow = \"python\"} : i64 loc(\"t.ppy\":2:5)");
+  pure = respelled(pure, "{callee = @t_sq} : i64", "{callee = @t_sq} : i64 loc(\"t.ppy\":9:5)");
   r = run(*pass, pure);
   ASSERT_EQ(r.error, "");
   EXPECT_TRUE(r.changed) << r.text;
@@ -141,9 +146,8 @@ TEST(Inline, FunctionsWithAFrameStay) {
 
 TEST(Inline, APluginStubIsInlinedThoughItMayRaise) {
   auto pass = create_inline_pass();
-  std::string stub(kModule);
-  stub.replace(stub.find("func @t_sq(%x: i64) -> i64 {"), 28,
-               "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"raises\"]} loc(\"lib/vec.pyi\":1:1) {");
+  std::string stub = respelled(std::string(kModule), kSq,
+                              "func @t_sq(%x: i64) -> i64 attrs {ppy.effects = [\"raises\"]} loc(\"lib/vec.pyi\":1:1) {");
   auto r = run(*pass, stub);
   ASSERT_EQ(r.error, "");
   EXPECT_TRUE(r.changed) << r.text;  // the plugin's passes see the native calls it makes
