@@ -31,15 +31,7 @@ StmtPtr clone_stmt(const Stmt& s) {
   if (s.def) c->def = clone_def(*s.def);
   c->module = s.module;
   c->names = s.names;
-  for (auto& h : s.handlers) {
-    Handler n;
-    n.pos = h.pos;
-    n.classes = h.classes;
-    n.name = h.name;
-    n.name_pos = h.name_pos;
-    n.body = clone_body(h.body);
-    c->handlers.push_back(std::move(n));
-  }
+  for (auto& h : s.handlers) c->handlers.push_back(clone_handler(h));
   c->finalbody = clone_body(s.finalbody);
   return c;
 }
@@ -49,6 +41,16 @@ std::vector<StmtPtr> clone_body(const std::vector<StmtPtr>& body) {
   out.reserve(body.size());
   for (auto& s : body) out.push_back(clone_stmt(*s));
   return out;
+}
+
+Handler clone_handler(const Handler& h) {
+  Handler c;
+  c.pos = h.pos;
+  c.classes = h.classes;
+  c.name = h.name;
+  c.name_pos = h.name_pos;
+  c.body = clone_body(h.body);
+  return c;
 }
 
 std::unique_ptr<FuncDef> clone_def(const FuncDef& d) {

@@ -200,13 +200,8 @@ class Splitter {
         StmtPtr run = build::stmt(StmtKind::Try, list[i]->pos);
         while (i < n && !stmt_yields(*list[i])) run->body.push_back(std::move(list[i++]));
         for (auto& h : t.handlers) {
-          Handler c;
-          c.pos = h.pos;
-          c.classes = h.classes;
-          c.name = h.name;
-          c.name_pos = h.name_pos;
-          c.body.push_back(build::assign(flag, build::bool_lit(true, h.pos), h.pos));
-          for (auto& x : checking::clone_body(h.body)) c.body.push_back(std::move(x));
+          Handler c = checking::clone_handler(h);
+          c.body.insert(c.body.begin(), build::assign(flag, build::bool_lit(true, h.pos), h.pos));
           run->handlers.push_back(std::move(c));
         }
         out.push_back(std::move(run));

@@ -71,5 +71,7 @@ std::unique_ptr<FuncDef> clone_def(const FuncDef& d);
 StmtPtr clone_stmt(const Stmt& s);
 std::vector<StmtPtr> clone_body(const std::vector<StmtPtr>& body);
 ExprPtr clone_expr(const Expr* e);
+/// A deep copy of an `except` clause.
+Handler clone_handler(const Handler& h);
 
 }  // namespace ppy::frontend::checking
