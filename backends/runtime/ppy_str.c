@@ -258,6 +258,25 @@ PPY_RT_API int64_t ppy_str_to_i64(const ppy_str* s) {
   return neg ? (int64_t)(0 - v) : (int64_t)v;
 }
 
+/** Copies the digits of `b` from `*k` to `*o`, across single underscores
+ * between digits as Python's grammar allows; whether there was one. */
+static int float_digit_run(const unsigned char* b, int64_t n, int64_t* k, char** o) {
+  int any = 0, prev_digit = 0;
+  for (; *k < n; ++*k) {
+    unsigned char c = b[*k];
+    if (c >= '0' && c <= '9') {
+      *(*o)++ = (char)c;
+      any = 1;
+      prev_digit = 1;
+    } else if (c == '_' && prev_digit && *k + 1 < n && b[*k + 1] >= '0' && b[*k + 1] <= '9') {
+      prev_digit = 0;
+    } else {
+      break;
+    }
+  }
+  return any;
+}
+
 /** `float(s)`: Python's grammar (whitespace, a sign, digits with underscores
  * between them, a point, an exponent, `inf`, `infinity`, `nan` in any case);
  * ValueError otherwise. */
@@ -285,59 +304,19 @@ PPY_RT_API double ppy_str_to_f64(const ppy_str* s) {
       return clean[0] == '-' ? -v : v;
     }
   }
-  int digits = 0, prev_digit = 0;
-  int64_t start = k;
   /* mantissa: digits [ . digits ] */
-  for (; k < n; ++k) {
-    unsigned char c = b[k];
-    if (c >= '0' && c <= '9') {
-      *o++ = (char)c;
-      digits = 1;
-      prev_digit = 1;
-    } else if (c == '_' && prev_digit && k + 1 < n && b[k + 1] >= '0' && b[k + 1] <= '9') {
-      prev_digit = 0;
-    } else {
-      break;
-    }
-  }
+  int digits = float_digit_run(b, n, &k, &o);
   if (k < n && b[k] == '.') {
     *o++ = '.';
     ++k;
-    prev_digit = 0;
-    for (; k < n; ++k) {
-      unsigned char c = b[k];
-      if (c >= '0' && c <= '9') {
-        *o++ = (char)c;
-        digits = 1;
-        prev_digit = 1;
-      } else if (c == '_' && prev_digit && k + 1 < n && b[k + 1] >= '0' && b[k + 1] <= '9') {
-        prev_digit = 0;
-      } else {
-        break;
-      }
-    }
+    digits |= float_digit_run(b, n, &k, &o);
   }
-  (void)start;
   if (!digits) ppy_str_value_error("could not convert string to float: ", s);
   if (k < n && (b[k] == 'e' || b[k] == 'E')) {
     *o++ = 'e';
     ++k;
     if (k < n && (b[k] == '+' || b[k] == '-')) *o++ = (char)b[k++];
-    int exp_digits = 0;
-    prev_digit = 0;
-    for (; k < n; ++k) {
-      unsigned char c = b[k];
-      if (c >= '0' && c <= '9') {
-        *o++ = (char)c;
-        exp_digits = 1;
-        prev_digit = 1;
-      } else if (c == '_' && prev_digit && k + 1 < n && b[k + 1] >= '0' && b[k + 1] <= '9') {
-        prev_digit = 0;
-      } else {
-        break;
-      }
-    }
-    if (!exp_digits) ppy_str_value_error("could not convert string to float: ", s);
+    if (!float_digit_run(b, n, &k, &o)) ppy_str_value_error("could not convert string to float: ", s);
   }
   if (k != n) ppy_str_value_error("could not convert string to float: ", s);
   *o = '\0';
