@@ -85,7 +85,34 @@ static void ppy_uc_add_lower(ppy_text* t, const uint32_t* cps, int64_t n, int64_
   ppy_uc_add_mapped(t, cps[i], PPY_UC_TO_LOWER);
 }
 
+/** ppy_uc_convert of ASCII text (as many code points as bytes), a byte at a
+ * time: ASCII's case is its letters', and no mapping changes a length. */
+static ppy_str* ppy_uc_convert_ascii(const ppy_str* s, ppy_uc_conversion how) {
+  ppy_str* r = ppy_str_alloc(s->len, s->ncp);
+  const char* b = PPY_STR_BYTES(s);
+  char* o = PPY_STR_BYTES(r);
+  int previous_cased = 0;
+  for (int64_t i = 0; i < s->len; ++i) {
+    char c = b[i];
+    int up = c >= 'A' && c <= 'Z', low = c >= 'a' && c <= 'z', to_upper = 0;
+    switch (how) {
+      case PPY_UC_UPPERCASE: to_upper = 1; break;
+      case PPY_UC_LOWERCASE:
+      case PPY_UC_CASEFOLD: break;
+      case PPY_UC_TITLECASE:
+        to_upper = !previous_cased;
+        previous_cased = up || low;
+        break;
+      case PPY_UC_CAPITALIZE: to_upper = i == 0; break;
+      case PPY_UC_SWAPCASE: to_upper = low; break;
+    }
+    o[i] = to_upper ? (char)(low ? c - 32 : c) : (char)(up ? c + 32 : c);
+  }
+  return r;
+}
+
 PPY_RT_INTERNAL ppy_str* ppy_uc_convert(const ppy_str* s, ppy_uc_conversion how) {
+  if (s->len == s->ncp) return ppy_uc_convert_ascii(s, how);
   uint32_t* cps = (uint32_t*)GC_MALLOC_ATOMIC((size_t)(s->ncp + 1) * sizeof(uint32_t));
   if (!cps) ppy_rt_raise("MemoryError", "");
   int64_t n = 0;
