@@ -509,12 +509,8 @@ PPY_RT_API int64_t ppy_str_ord(const ppy_str* s) {
     snprintf(msg, sizeof msg, "ord() expected a character, but string of length %lld found", (long long)s->ncp);
     ppy_raise_copied("TypeError", msg);
   }
-  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
-  if (b[0] < 0x80) return b[0];
-  int extra = b[0] >= 0xF0 ? 3 : b[0] >= 0xE0 ? 2 : 1;
-  int64_t cp = b[0] & (0x3F >> extra);
-  for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (b[k] & 0x3F);
-  return cp;
+  int64_t at = 0;
+  return ppy_utf8_next(PPY_STR_BYTES(s), &at);
 }
 
 /** `chr(i)`: ValueError outside 0..0x10FFFF, and for a surrogate (a documented
