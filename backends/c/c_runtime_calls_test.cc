@@ -18,6 +18,7 @@
 #include "ppy_math.h"
 #include "ppy_num.h"
 #include "ppy_str_more.h"
+#include "ppy_unicode.h"
 #include "ppy_vformat.h"
 
 namespace ppy::backends::cgen {

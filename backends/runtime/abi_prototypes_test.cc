@@ -14,6 +14,7 @@
 #include "ppy_math.h"
 #include "ppy_num.h"
 #include "ppy_str_more.h"
+#include "ppy_unicode.h"
 #include "ppy_vformat.h"
 #include "ppy_str.h"
 

@@ -1,5 +1,6 @@
 /* ppy_str.c: strings (ppy_str.h). */
 #include "ppy_str.h"
+#include "ppy_unicode.h"
 #include "ppy_words.h" /* speedrt2: shared words and small ints */
 
 #if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
@@ -211,6 +212,17 @@ static const char* ppy_str_repr_text(const ppy_str* s) {
       *o++ = 'r';
     } else if (c < 0x20 || c == 0x7f) {
       o += sprintf(o, "\\x%02x", c);
+    } else if (c >= 0x80) {
+      /* Not printable (python3's str.isprintable): \xhh, \uhhhh or \Uhhhhhhhh. */
+      int64_t at = i;
+      uint32_t cp = ppy_utf8_next(b, &at);
+      if (ppy_uc_flags(cp) & PPY_UC_PRINTABLE) {
+        memcpy(o, b + i, (size_t)(at - i));
+        o += at - i;
+      } else {
+        o += sprintf(o, cp < 0x100 ? "\\x%02x" : cp < 0x10000 ? "\\u%04x" : "\\U%08x", (unsigned)cp);
+      }
+      i = at - 1;
     } else {
       *o++ = (char)c;
     }
@@ -348,7 +360,10 @@ static void ppy_str_case_bytes(const char* b, char* o, int64_t n, int upper) {
   }
 }
 
+/** upper() / lower(): ASCII a word at a time; other text by the Unicode
+ * table's full mappings (ppy_unicode.c), which may change its length. */
 static ppy_str* ppy_str_case(const ppy_str* s, int upper) {
+  if (s->len != s->ncp) return ppy_uc_convert(s, upper ? PPY_UC_UPPERCASE : PPY_UC_LOWERCASE);
   ppy_str* r = ppy_str_alloc(s->len, s->ncp);
   ppy_str_case_bytes(PPY_STR_BYTES(s), PPY_STR_BYTES(r), s->len, upper);
   return r;
@@ -401,14 +416,8 @@ PPY_RT_API ppy_str* ppy_str_center(const ppy_str* s, int64_t width) {
   return ppy_str_pad(s, left, marg - left, ' ');
 }
 
-/** str.isdigit: non-empty and every code point a digit (ASCII digits only:
- * docs/language.md lists the deviation, as for upper and lower). */
-PPY_RT_API int64_t ppy_str_isdigit(const ppy_str* s) {
-  if (s->len == 0) return 0;
-  for (int64_t i = 0; i < s->len; ++i)
-    if (PPY_STR_BYTES(s)[i] < '0' || PPY_STR_BYTES(s)[i] > '9') return 0;
-  return 1;
-}
+/** str.isdigit: non-empty and every code point a digit (Unicode's: '²' is). */
+PPY_RT_API int64_t ppy_str_isdigit(const ppy_str* s) { return ppy_uc_all(s, PPY_UC_DIGIT); }
 
 PPY_RT_API int64_t ppy_str_startswith(const ppy_str* s, const ppy_str* prefix) {
   return prefix->len <= s->len && memcmp(PPY_STR_BYTES(s), PPY_STR_BYTES(prefix), (size_t)prefix->len) == 0;
@@ -479,12 +488,8 @@ PPY_RT_API int64_t ppy_str_ord(const ppy_str* s) {
     snprintf(msg, sizeof msg, "ord() expected a character, but string of length %lld found", (long long)s->ncp);
     ppy_raise_copied("TypeError", msg);
   }
-  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
-  if (b[0] < 0x80) return b[0];
-  int extra = b[0] >= 0xF0 ? 3 : b[0] >= 0xE0 ? 2 : 1;
-  int64_t cp = b[0] & (0x3F >> extra);
-  for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (b[k] & 0x3F);
-  return cp;
+  int64_t at = 0;
+  return ppy_utf8_next(PPY_STR_BYTES(s), &at);
 }
 
 /** `chr(i)`: ValueError outside 0..0x10FFFF, and for a surrogate (a documented
@@ -493,26 +498,7 @@ PPY_RT_API ppy_str* ppy_str_chr(int64_t cp) {
   if (cp < 0 || cp > 0x10FFFF) ppy_rt_raise("ValueError", "chr() arg not in range(0x110000)");
   if (cp >= 0xD800 && cp <= 0xDFFF) ppy_rt_raise("ValueError", "chr() of a surrogate is outside the ppy subset");
   char b[4];
-  int n;
-  if (cp < 0x80) {
-    b[0] = (char)cp;
-    n = 1;
-  } else if (cp < 0x800) {
-    b[0] = (char)(0xC0 | (cp >> 6));
-    b[1] = (char)(0x80 | (cp & 0x3F));
-    n = 2;
-  } else if (cp < 0x10000) {
-    b[0] = (char)(0xE0 | (cp >> 12));
-    b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    b[2] = (char)(0x80 | (cp & 0x3F));
-    n = 3;
-  } else {
-    b[0] = (char)(0xF0 | (cp >> 18));
-    b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    b[3] = (char)(0x80 | (cp & 0x3F));
-    n = 4;
-  }
+  int n = ppy_utf8_put((uint32_t)cp, b);
   ppy_str* r = ppy_str_alloc(n, 1);
   memcpy(PPY_STR_BYTES(r), b, (size_t)n);
   return r;
@@ -646,7 +632,7 @@ PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
  * come out shared as any split's, and no lowered copy is made on the heap. */
 PPY_RT_API ppy_list* ppy_str_lower_split_ws(const ppy_str* s) {
   char low[2048];
-  if (s->len > (int64_t)sizeof low) return ppy_str_split_ws(ppy_str_lower(s));
+  if (s->len > (int64_t)sizeof low || s->len != s->ncp) return ppy_str_split_ws(ppy_str_lower(s));
   ppy_str_case_bytes(PPY_STR_BYTES(s), low, s->len, 0);
   return ppy_str_split_words(s, (const unsigned char*)low, s->len);
 }

@@ -1,89 +1,30 @@
 /* ppy_str_more.c: the str methods beyond ppy_str.c's (ppy_str_more.h). */
 #include "ppy_str_more.h"
+#include "ppy_unicode.h"
 
 #if defined(PPY_RT_STRINGS) && !defined(PPY_RT_DECLARATIONS_ONLY)
 
 /* ------------------------------------------------------------------------ */
-/* Classification and case (ASCII; other code points are caseless letters)  */
+/* Classification and case: the Unicode table's (ppy_unicode.c)              */
 
-static int ppy_sm_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
-static int ppy_sm_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
-static int ppy_sm_alpha(unsigned char c) { return ppy_sm_upper(c) || ppy_sm_lower(c) || c >= 0x80; }
-static int ppy_sm_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-/** Python's whitespace among ASCII (str.isspace, str.split()). */
-static int ppy_sm_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
-
-/** Whether `s` is non-empty and every byte passes `ok`. */
-static int64_t ppy_sm_all(const ppy_str* s, int (*ok)(unsigned char)) {
-  if (s->len == 0) return 0;
-  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
-  for (int64_t i = 0; i < s->len; ++i)
-    if (!ok(b[i])) return 0;
-  return 1;
+PPY_RT_API int64_t ppy_str_isalpha(const ppy_str* s) { return ppy_uc_all(s, PPY_UC_ALPHA); }
+/** isalnum: each code point alpha, decimal, digit or numeric, as CPython's. */
+PPY_RT_API int64_t ppy_str_isalnum(const ppy_str* s) {
+  return ppy_uc_all(s, PPY_UC_ALPHA | PPY_UC_DECIMAL | PPY_UC_DIGIT | PPY_UC_NUMERIC);
 }
+PPY_RT_API int64_t ppy_str_isspace(const ppy_str* s) { return ppy_uc_all(s, PPY_UC_SPACE); }
+PPY_RT_API int64_t ppy_str_islower(const ppy_str* s) { return ppy_uc_is_cased(s, 0); }
+PPY_RT_API int64_t ppy_str_isupper(const ppy_str* s) { return ppy_uc_is_cased(s, 1); }
 
-static int ppy_sm_alnum(unsigned char c) { return ppy_sm_alpha(c) || ppy_sm_digit(c); }
+PPY_RT_API ppy_str* ppy_str_capitalize(const ppy_str* s) { return ppy_uc_convert(s, PPY_UC_CAPITALIZE); }
+/** Each word's first cased character title case, the rest lower (a word: a
+ * run of cased characters, as CPython's title). */
+PPY_RT_API ppy_str* ppy_str_title(const ppy_str* s) { return ppy_uc_convert(s, PPY_UC_TITLECASE); }
+PPY_RT_API ppy_str* ppy_str_swapcase(const ppy_str* s) { return ppy_uc_convert(s, PPY_UC_SWAPCASE); }
+PPY_RT_API ppy_str* ppy_str_casefold(const ppy_str* s) { return ppy_uc_convert(s, PPY_UC_CASEFOLD); }
 
-PPY_RT_API int64_t ppy_str_isalpha(const ppy_str* s) { return ppy_sm_all(s, ppy_sm_alpha); }
-PPY_RT_API int64_t ppy_str_isalnum(const ppy_str* s) { return ppy_sm_all(s, ppy_sm_alnum); }
-PPY_RT_API int64_t ppy_str_isspace(const ppy_str* s) { return ppy_sm_all(s, ppy_sm_space); }
-
-/** islower / isupper: some cased character, and none of the other case. */
-static int64_t ppy_sm_cased(const ppy_str* s, int upper) {
-  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
-  int seen = 0;
-  for (int64_t i = 0; i < s->len; ++i) {
-    if (upper ? ppy_sm_lower(b[i]) : ppy_sm_upper(b[i])) return 0;
-    if (upper ? ppy_sm_upper(b[i]) : ppy_sm_lower(b[i])) seen = 1;
-  }
-  return seen;
-}
-
-PPY_RT_API int64_t ppy_str_islower(const ppy_str* s) { return ppy_sm_cased(s, 0); }
-PPY_RT_API int64_t ppy_str_isupper(const ppy_str* s) { return ppy_sm_cased(s, 1); }
-
-static char ppy_sm_to_upper(char c) { return ppy_sm_lower((unsigned char)c) ? (char)(c - 32) : c; }
-static char ppy_sm_to_lower(char c) { return ppy_sm_upper((unsigned char)c) ? (char)(c + 32) : c; }
-
-/** A copy of `s` whose bytes are to be rewritten in place (same length). */
+/** A copy of `s`. */
 static ppy_str* ppy_sm_copy(const ppy_str* s) { return ppy_str_make(PPY_STR_BYTES(s), s->len); }
-
-PPY_RT_API ppy_str* ppy_str_capitalize(const ppy_str* s) {
-  ppy_str* r = ppy_sm_copy(s);
-  char* o = PPY_STR_BYTES(r);
-  for (int64_t i = 0; i < r->len; ++i) o[i] = i == 0 ? ppy_sm_to_upper(o[i]) : ppy_sm_to_lower(o[i]);
-  return r;
-}
-
-/** Each word's first cased character upper, the rest lower (a word: a run of
- * cased characters, as CPython's title). */
-PPY_RT_API ppy_str* ppy_str_title(const ppy_str* s) {
-  ppy_str* r = ppy_sm_copy(s);
-  char* o = PPY_STR_BYTES(r);
-  int prev_cased = 0;
-  for (int64_t i = 0; i < r->len; ++i) {
-    unsigned char c = (unsigned char)o[i];
-    if ((c & 0xC0) == 0x80) continue; /* inside a code point */
-    o[i] = prev_cased ? ppy_sm_to_lower(o[i]) : ppy_sm_to_upper(o[i]);
-    prev_cased = ppy_sm_alpha(c);
-  }
-  return r;
-}
-
-PPY_RT_API ppy_str* ppy_str_swapcase(const ppy_str* s) {
-  ppy_str* r = ppy_sm_copy(s);
-  char* o = PPY_STR_BYTES(r);
-  for (int64_t i = 0; i < r->len; ++i)
-    o[i] = ppy_sm_upper((unsigned char)o[i]) ? ppy_sm_to_lower(o[i]) : ppy_sm_to_upper(o[i]);
-  return r;
-}
-
-PPY_RT_API ppy_str* ppy_str_casefold(const ppy_str* s) {
-  ppy_str* r = ppy_sm_copy(s);
-  char* o = PPY_STR_BYTES(r);
-  for (int64_t i = 0; i < r->len; ++i) o[i] = ppy_sm_to_lower(o[i]);
-  return r;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Padding with a fill character                                             */

@@ -3,9 +3,8 @@
  * characters, searching a range, partition, splitlines, split with maxsplit,
  * expandtabs and the prefix / suffix removals.
  *
- * Letters, digits and case are ASCII's; any other code point counts as a
- * letter without case (docs/language.md lists the deviation, as for upper and
- * lower). Indices and widths count code points, as Python's do.
+ * Letters, digits and case are Unicode's, read from the one table
+ * (ppy_unicode.h). Indices and widths count code points, as Python's do.
  */
 #ifndef PPY_STR_MORE_H
 #define PPY_STR_MORE_H

@@ -2,6 +2,8 @@
 // for slicing, conversion and the methods, Python's exceptions through the
 // raise hook, and memory that the collector keeps bounded.
 #include "ppy_str.h"
+#include "ppy_str_more.h"
+#include "ppy_unicode.h"
 
 #include <gc.h>
 
@@ -92,6 +94,13 @@ TEST_F(Str, WordAtATimeMethodsMatchTheBytewiseOnes) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
   for (char& c : upper)
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+  // The non-ASCII letters by the Unicode table: É <-> é, Ã -> ã.
+  auto swap = [](std::string& s, const std::string& from, const std::string& to) {
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  };
+  swap(lower, "\xc3\x89", "\xc3\xa9");
+  swap(lower, "\xc3\x83", "\xc3\xa3");
+  swap(upper, "\xc3\xa9", "\xc3\x89");
   for (size_t from = 0; from < 9; ++from) {
     std::string t = text.substr(from);
     EXPECT_EQ(T(ppy_str_lower(S(t))), lower.substr(from)) << from;
@@ -99,6 +108,15 @@ TEST_F(Str, WordAtATimeMethodsMatchTheBytewiseOnes) {
     int64_t cps = 0;
     for (unsigned char c : t) cps += (c & 0xC0) != 0x80;
     EXPECT_EQ(ppy_str_len(S(t)), cps) << from;
+  }
+  // ASCII text takes the word-at-a-time path at every alignment.
+  std::string ascii = "@AZ[`az{ Hello, World! 0123456789 MiXeD\tcase\nEND{|}~";
+  for (size_t from = 0; from < 9; ++from) {
+    std::string t = ascii.substr(from), low = t, up = t;
+    for (char& c : low) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    for (char& c : up) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
+    EXPECT_EQ(T(ppy_str_lower(S(t))), low) << from;
+    EXPECT_EQ(T(ppy_str_upper(S(t))), up) << from;
   }
   ppy_list* words = ppy_str_split_ws(S("  \xc3\xa9t\xc3\xa9 a\x1f b\n\ncd  "));
   ASSERT_EQ(words->len, 4);
@@ -293,3 +311,24 @@ TEST_F(Str, TheCollectorKeepsALongLoopInBoundedMemory) {
 }
 
 }  // namespace
+
+// The Unicode table (ppy_unicode.h): mappings that change the length, the
+// final sigma, other scripts' digits and case, repr's escapes.
+TEST_F(Str, UnicodeMethodsAnswerAsPython) {
+  EXPECT_EQ(T(ppy_str_upper(S("stra\xc3\x9f" "e"))), "STRASSE");                      // straße
+  EXPECT_EQ(T(ppy_str_upper(S("\xef\xac\x81"))), "FI");                              // ﬁ
+  EXPECT_EQ(ppy_str_len(ppy_str_lower(S("\xc4\xb0"))), 2);                            // İ -> i + U+0307
+  EXPECT_EQ(T(ppy_str_lower(S("\xce\xa3\xce\x91\xce\xa3"))), "\xcf\x83\xce\xb1\xcf\x82");  // ΣΑΣ -> σας
+  EXPECT_EQ(T(ppy_str_casefold(S("\xc3\x9f"))), "ss");
+  EXPECT_EQ(T(ppy_str_title(S("\xc7\x86ungla"))), "\xc7\x85ungla");                 // ǆ -> ǅ
+  EXPECT_EQ(ppy_str_isdigit(S("\xc2\xb2")), 1);                                      // ²
+  EXPECT_EQ(ppy_str_isdecimal(S("\xc2\xb2")), 0);
+  EXPECT_EQ(ppy_str_isnumeric(S("\xc2\xbd")), 1);                                    // ½
+  EXPECT_EQ(ppy_str_isalpha(S("\xe2\x82\xac")), 0);                                  // €
+  EXPECT_EQ(ppy_str_isupper(S("\xd0\x9c\xd0\x98\xd0\xa0")), 1);                    // МИР
+  EXPECT_EQ(ppy_str_isspace(S("\xe3\x80\x80")), 1);                                  // U+3000
+  EXPECT_EQ(ppy_str_istitle(S("\xc7\x85ungla")), 1);
+  EXPECT_EQ(ppy_str_isprintable(S("")), 1);
+  EXPECT_EQ(ppy_str_isprintable(S("a\xe2\x80\x8b")), 0);                             // U+200B
+  EXPECT_EQ(T(ppy_str_repr(S("a\xe2\x80\x8b\xc2\xa0\xf3\xa0\x81\x81\xc3\xa9"))), "'a\\u200b\\xa0\\U000e0041\xc3\xa9'");
+}
