@@ -6,6 +6,8 @@
 //               (e.__argv[0], int(e.__argv[1]), ...)   (each read back from its str();
 //               e.__args in place of e.__argv[0] while e.__argraw: one str argument, kept as given)
 //   e.args      of a builtin exception:  (str(e),), a KeyError's key without its quotes
+//   print(e.args), f"{e.args}" of a builtin exception: the repr of the args tuple its raise kept
+//               (ppy_exc_args: `(2, 'No such file or directory')`, `('a', 1)`), else of (str(e),) as above
 //   repr(e)     of a builtin exception:  the name, then the repr of the args tuple its raise kept
 //               (ppy_exc_args: `(3,)` read as `(3)`, `(1, 2)`) where it kept one, else
 //               f"{type(e).__name__}()" if str(e) == "" else
@@ -16,6 +18,7 @@
 #include "expr_build.h"
 #include "io_helpers.h"
 #include "ppy/util/str_cat.h"
+#include "shown_args.h"
 #include "types.h"
 
 namespace ppy::frontend::checking {
@@ -56,7 +59,13 @@ ExprPtr type_name_of(const Expr& x, Pos p) {
       "__name__");
 }
 
+thread_local const Expr* shown_now = nullptr;
+
 }  // namespace
+
+ShownArgs::ShownArgs(const Expr& x) : outer_(shown_now) { shown_now = &x; }
+ShownArgs::~ShownArgs() { shown_now = outer_; }
+bool ShownArgs::is(const Expr& e) { return shown_now == &e; }
 
 bool BodyChecker::is_exception_args(const Expr& e, Ty bt) {
   if (e.str != "args" || e.kids.size() != 1) return false;
@@ -79,6 +88,18 @@ Ty BodyChecker::exception_args_value(Expr& e, Ty bt) {
     return c;
   };
   std::vector<ExprPtr> elems;
+  if (bt == Ty::Exc && ShownArgs::is(e) && rereadable(x)) {  // shown: the repr of its args tuple (io_helpers.h)
+    std::vector<ExprPtr> a;
+    a.push_back(type_name_of(x, p));
+    a.push_back(call1("str", build::clone(x), p));
+    std::vector<ExprPtr> k;
+    k.push_back(build::clone(x));
+    ExprPtr kept = build::with_kids(ExprKind::Attribute, p, std::move(k), "__ppy_args");
+    kept->target = "exc.args";
+    a.push_back(std::move(kept));
+    e = std::move(*build::call(build::name(kExcArgsText, p), std::move(a), p));
+    return value(e, Ty::Error);
+  }
   if (bt == Ty::Exc) {  // its message, a KeyError's key unquoted (io_helpers.h)
     std::vector<ExprPtr> a;
     a.push_back(type_name_of(x, p));

@@ -61,6 +61,11 @@ def __ppy_exc_arg0(name: str, message: str) -> str:
     if name == "KeyError" and len(message) >= 2 and message[0] == message[-1] and (message[0] == "'" or message[0] == '"'):
         return message[1:len(message) - 1].replace("\\'", "'").replace("\\\\", "\\")
     return message
+
+def __ppy_exc_args_text(name: str, message: str, kept: str) -> str:
+    if kept != "":
+        return kept
+    return "(" + repr(__ppy_exc_arg0(name, message)) + ",)"
 )ppy";
 
 void add(ModuleAst& ast, const char* helpers, const std::string& file) {
