@@ -349,7 +349,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
       }
     }
     for (size_t i = 1; i < e.kids.size(); ++i) {
-      ShownArgs marked(*e.kids[i]);  // `print(e.args)`: the args its raise kept
+      ArgsUseMark marked(*e.kids[i], ArgsUse::Shown);  // `print(e.args)`: the args its raise kept
       Ty t = expr(*e.kids[i], Ty::Error, false);
       if (t == Ty::None)
         error(e.kids[i]->pos, "E1030", "this call returns None; printing it is outside the ppy subset");

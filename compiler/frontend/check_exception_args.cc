@@ -8,6 +8,7 @@
 //   e.args      of a builtin exception:  (str(e),), a KeyError's key without its quotes
 //   print(e.args), f"{e.args}" of a builtin exception: the repr of the args tuple its raise kept
 //               (ppy_exc_args: `(2, 'No such file or directory')`, `('a', 1)`), else of (str(e),) as above
+//   e.args[i]   of a builtin exception: a list of its arguments' str()s from that repr, indexed
 //   repr(e)     of a builtin exception:  the name, then the repr of the args tuple its raise kept
 //               (ppy_exc_args: `(3,)` read as `(3)`, `(1, 2)`) where it kept one, else
 //               f"{type(e).__name__}()" if str(e) == "" else
@@ -59,13 +60,20 @@ ExprPtr type_name_of(const Expr& x, Pos p) {
       "__name__");
 }
 
-thread_local const Expr* shown_now = nullptr;
+thread_local const Expr* marked_now = nullptr;
+thread_local ArgsUse marked_use = ArgsUse::Value;
 
 }  // namespace
 
-ShownArgs::ShownArgs(const Expr& x) : outer_(shown_now) { shown_now = &x; }
-ShownArgs::~ShownArgs() { shown_now = outer_; }
-bool ShownArgs::is(const Expr& e) { return shown_now == &e; }
+ArgsUseMark::ArgsUseMark(const Expr& x, ArgsUse use) : outer_(marked_now), outer_use_(marked_use) {
+  marked_now = &x;
+  marked_use = use;
+}
+ArgsUseMark::~ArgsUseMark() {
+  marked_now = outer_;
+  marked_use = outer_use_;
+}
+ArgsUse ArgsUseMark::of(const Expr& e) { return marked_now == &e ? marked_use : ArgsUse::Value; }
 
 bool BodyChecker::is_exception_args(const Expr& e, Ty bt) {
   if (e.str != "args" || e.kids.size() != 1) return false;
@@ -88,7 +96,8 @@ Ty BodyChecker::exception_args_value(Expr& e, Ty bt) {
     return c;
   };
   std::vector<ExprPtr> elems;
-  if (bt == Ty::Exc && ShownArgs::is(e) && rereadable(x)) {  // shown: the repr of its args tuple (io_helpers.h)
+  ArgsUse use = bt == Ty::Exc && rereadable(x) ? ArgsUseMark::of(e) : ArgsUse::Value;
+  if (use != ArgsUse::Value) {  // the repr of its args tuple, or the list of their str()s (io_helpers.h)
     std::vector<ExprPtr> a;
     a.push_back(type_name_of(x, p));
     a.push_back(call1("str", build::clone(x), p));
@@ -97,7 +106,7 @@ Ty BodyChecker::exception_args_value(Expr& e, Ty bt) {
     ExprPtr kept = build::with_kids(ExprKind::Attribute, p, std::move(k), "__ppy_args");
     kept->target = "exc.args";
     a.push_back(std::move(kept));
-    e = std::move(*build::call(build::name(kExcArgsText, p), std::move(a), p));
+    e = std::move(*build::call(build::name(use == ArgsUse::Shown ? kExcArgsText : kExcArgStrs, p), std::move(a), p));
     return value(e, Ty::Error);
   }
   if (bt == Ty::Exc) {  // its message, a KeyError's key unquoted (io_helpers.h)

@@ -252,7 +252,7 @@ Ty BodyChecker::fstring(Expr& e) {
   for (auto& part : e.kids) {
     if (part->kind != ExprKind::FField) continue;
     Expr& x = *part->kids[0];
-    ShownArgs marked(part->str.empty() && part->ival != 'r' ? x : *part);  // `{e.args}`: as print shows it
+    ArgsUseMark marked(x, part->str.empty() && part->ival != 'r' ? ArgsUse::Shown : ArgsUse::Value);  // `{e.args}`: as print shows it
     Ty t = value(x, Ty::Error);
     if (t == Ty::Error) {
       ok = false;
