@@ -105,6 +105,12 @@ PPY_RT_API PPY_RT_NORETURN void ppy_sys_raise_os_error(int err, const ppy_str* p
     snprintf(text, n, "[Errno %d] %s: %s", err, reason, PPY_STR_BYTES(r));
   else
     snprintf(text, n, "[Errno %d] %s", err, reason);
+  /* Its args are (errno, strerror), which e.args shows (ppy_exc_args), the path aside, as python3's. */
+  ppy_str* why = ppy_str_repr(ppy_sys_str(reason));
+  size_t an = (size_t)why->len + 32;
+  char* args = (char*)GC_MALLOC_ATOMIC(an);
+  snprintf(args, an, "(%d, %s)", err, PPY_STR_BYTES(why));
+  ppy_exc_keep_args(ppy_sys_str(name), ppy_sys_str(text), ppy_sys_str(args));
   ppy_rt_raise(name, text);
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "shown_args.h"
 #include "imported_classes.h"
 #include "callable.h"
 #include "checker_internal.h"
@@ -348,6 +349,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
       }
     }
     for (size_t i = 1; i < e.kids.size(); ++i) {
+      ArgsUseMark marked(*e.kids[i], ArgsUse::Shown);  // `print(e.args)`: the args its raise kept
       Ty t = expr(*e.kids[i], Ty::Error, false);
       if (t == Ty::None)
         error(e.kids[i]->pos, "E1030", "this call returns None; printing it is outside the ppy subset");

@@ -6,6 +6,9 @@
 //               (e.__argv[0], int(e.__argv[1]), ...)   (each read back from its str();
 //               e.__args in place of e.__argv[0] while e.__argraw: one str argument, kept as given)
 //   e.args      of a builtin exception:  (str(e),), a KeyError's key without its quotes
+//   print(e.args), f"{e.args}" of a builtin exception: the repr of the args tuple its raise kept
+//               (ppy_exc_args: `(2, 'No such file or directory')`, `('a', 1)`), else of (str(e),) as above
+//   e.args[i]   of a builtin exception: a list of its arguments' str()s from that repr, indexed
 //   repr(e)     of a builtin exception:  the name, then the repr of the args tuple its raise kept
 //               (ppy_exc_args: `(3,)` read as `(3)`, `(1, 2)`) where it kept one, else
 //               f"{type(e).__name__}()" if str(e) == "" else
@@ -16,6 +19,7 @@
 #include "expr_build.h"
 #include "io_helpers.h"
 #include "ppy/util/str_cat.h"
+#include "shown_args.h"
 #include "types.h"
 
 namespace ppy::frontend::checking {
@@ -56,7 +60,20 @@ ExprPtr type_name_of(const Expr& x, Pos p) {
       "__name__");
 }
 
+thread_local const Expr* marked_now = nullptr;
+thread_local ArgsUse marked_use = ArgsUse::Value;
+
 }  // namespace
+
+ArgsUseMark::ArgsUseMark(const Expr& x, ArgsUse use) : outer_(marked_now), outer_use_(marked_use) {
+  marked_now = &x;
+  marked_use = use;
+}
+ArgsUseMark::~ArgsUseMark() {
+  marked_now = outer_;
+  marked_use = outer_use_;
+}
+ArgsUse ArgsUseMark::of(const Expr& e) { return marked_now == &e ? marked_use : ArgsUse::Value; }
 
 bool BodyChecker::is_exception_args(const Expr& e, Ty bt) {
   if (e.str != "args" || e.kids.size() != 1) return false;
@@ -79,6 +96,19 @@ Ty BodyChecker::exception_args_value(Expr& e, Ty bt) {
     return c;
   };
   std::vector<ExprPtr> elems;
+  ArgsUse use = bt == Ty::Exc && rereadable(x) ? ArgsUseMark::of(e) : ArgsUse::Value;
+  if (use != ArgsUse::Value) {  // the repr of its args tuple, or the list of their str()s (io_helpers.h)
+    std::vector<ExprPtr> a;
+    a.push_back(type_name_of(x, p));
+    a.push_back(call1("str", build::clone(x), p));
+    std::vector<ExprPtr> k;
+    k.push_back(build::clone(x));
+    ExprPtr kept = build::with_kids(ExprKind::Attribute, p, std::move(k), "__ppy_args");
+    kept->target = "exc.args";
+    a.push_back(std::move(kept));
+    e = std::move(*build::call(build::name(use == ArgsUse::Shown ? kExcArgsText : kExcArgStrs, p), std::move(a), p));
+    return value(e, Ty::Error);
+  }
   if (bt == Ty::Exc) {  // its message, a KeyError's key unquoted (io_helpers.h)
     std::vector<ExprPtr> a;
     a.push_back(type_name_of(x, p));

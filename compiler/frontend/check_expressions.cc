@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "shown_args.h"
 #include "expr_build.h"
 #include "generics.h"
 #include "lazy.h"
@@ -122,7 +123,11 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       return call(e, stmt_level);
     case ExprKind::Subscript: {
       if (auto t = environ_item(e)) return *t;  // os.environ[k] (check_environ.cc)
-      Ty bt = value(*e.kids[0], Ty::Error);
+      Ty bt;
+      {  // `e.args[i]` of a builtin exception: the str() of its i-th argument (shown_args.h)
+        ArgsUseMark marked(*e.kids[0], e.kids[1]->kind == ExprKind::Slice ? ArgsUse::Value : ArgsUse::Indexed);
+        bt = value(*e.kids[0], Ty::Error);
+      }
       if (namedtuple_item_as_field(e, bt)) return value(e, expected);  // `p[0]` (namedtuple_classes.h)
       if (is_class(bt) && class_info(bt)->methods.count("__getitem__")) {  // check_dunder.cc
         Ty kt = value(*e.kids[1], Ty::Error);

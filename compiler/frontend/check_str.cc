@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "body_checker.h"
+#include "shown_args.h"
 #include "builtins.h"
 #include "checker_internal.h"
 #include "operand_errors.h"
@@ -251,6 +252,7 @@ Ty BodyChecker::fstring(Expr& e) {
   for (auto& part : e.kids) {
     if (part->kind != ExprKind::FField) continue;
     Expr& x = *part->kids[0];
+    ArgsUseMark marked(x, part->str.empty() && part->ival != 'r' ? ArgsUse::Shown : ArgsUse::Value);  // `{e.args}`: as print shows it
     Ty t = value(x, Ty::Error);
     if (t == Ty::Error) {
       ok = false;

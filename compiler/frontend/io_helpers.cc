@@ -61,6 +61,42 @@ def __ppy_exc_arg0(name: str, message: str) -> str:
     if name == "KeyError" and len(message) >= 2 and message[0] == message[-1] and (message[0] == "'" or message[0] == '"'):
         return message[1:len(message) - 1].replace("\\'", "'").replace("\\\\", "\\")
     return message
+
+def __ppy_exc_args_text(name: str, message: str, kept: str) -> str:
+    if kept != "":
+        return kept
+    return "(" + repr(__ppy_exc_arg0(name, message)) + ",)"
+
+def __ppy_exc_arg_strs(name: str, message: str, kept: str) -> list[str]:
+    if kept == "":
+        return [__ppy_exc_arg0(name, message)]
+    out: list[str] = []
+    i = 1
+    n = len(kept) - 1
+    while i < n:
+        c = kept[i]
+        if c == "'" or c == '"':
+            j = i + 1
+            text = ""
+            while kept[j] != c:
+                d = kept[j]
+                if d == "\\":
+                    j += 1
+                    d = kept[j]
+                    d = "\n" if d == "n" else "\t" if d == "t" else "\r" if d == "r" else d
+                text += d
+                j += 1
+            out.append(text)
+            i = j + 1
+        else:
+            j = kept.find(",", i)
+            if j < 0:
+                j = n
+            out.append(kept[i:j])
+            i = j
+        while i < n and (kept[i] == "," or kept[i] == " "):
+            i += 1
+    return out
 )ppy";
 
 void add(ModuleAst& ast, const char* helpers, const std::string& file) {

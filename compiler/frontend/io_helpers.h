@@ -23,6 +23,10 @@ inline constexpr const char* kOsFilename = "__ppy_os_filename";
 
 /// `e.args` of a caught builtin exception: `(__ppy_exc_arg0(type(e).__name__, str(e)),)`.
 inline constexpr const char* kExcArg0 = "__ppy_exc_arg0";
+/// `print(e.args)` / `f"{e.args}"` of one: `__ppy_exc_args_text(type(e).__name__, str(e), <its args' repr>)`.
+inline constexpr const char* kExcArgsText = "__ppy_exc_args_text";
+/// `e.args[i]` of one: `__ppy_exc_arg_strs(type(e).__name__, str(e), <its args' repr>)[i]`, a `list[str]`.
+inline constexpr const char* kExcArgStrs = "__ppy_exc_arg_strs";
 
 /// Adds the helpers to `ast` when `text` (the module's source) may need them (it names
 /// `environ`, or reads `.args`, `.code`, `.errno`, `.strerror` or `.filename`).

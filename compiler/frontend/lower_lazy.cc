@@ -230,13 +230,24 @@ void FunctionLowerer::zip_loop(const Expr& e, const std::function<void(Value*)>&
     cur_ = done;
     return;
   }
-  // Each iterable as a list, but a generator's values, which are taken one at a time as Python's zip takes them.
-  std::vector<Value*> srcs;
+  // Each iterable as a list, but a generator's values and a stream's lines (issue 33: `zip(range(n), f)`), which
+  // are taken one at a time as Python's zip takes them: the lines after the shortest stay for the program.
+  // `zip(enumerate(f), xs)`: the stream's line, numbered by the steps taken (enumerate is asked once a step).
+  auto numbered_stream = [&](const Expr& a) {
+    return zip && a.target == "lazy.enumerate" && a.kids[1]->ty == Ty::File;
+  };
+  std::vector<Value*> srcs, firsts;
   std::vector<const Expr*> args;
   for (size_t k = 1; k < (zip ? e.kids.size() : 2u); ++k) {
     const Expr& a = *e.kids[k];
     args.push_back(&a);
-    srcs.push_back(is_iterator(a.ty) ? expr(a) : as_list(a, elems[zip ? k - 1 : 1]));
+    bool numbered = numbered_stream(a);
+    srcs.push_back(numbered ? expr(*a.kids[1])
+                   : is_iterator(a.ty) || a.ty == Ty::File ? expr(a)
+                                                           : as_list(a, elems[zip ? k - 1 : 1]));
+    firsts.push_back(!numbered ? nullptr
+                     : a.kids.size() == 3 ? convert(expr(*a.kids[2]), a.kids[2]->ty, Ty::Int, p)
+                                          : const_i64(0, p));
   }
   Value* start = !zip && e.kids.size() == 3 ? convert(expr(*e.kids[2]), e.kids[2]->ty, Ty::Int, p) : nullptr;
   LoopBlocks b = new_loop(zip ? "zip" : "enumerate", true);
@@ -255,6 +266,10 @@ void FunctionLowerer::zip_loop(const Expr& e, const std::function<void(Value*)>&
         Value* r = gen_next(srcs[k], et, p);
         vals[k] = extract(r, 1, p);
         c = extract(r, 0, p);
+      } else if (args[k]->ty == Ty::File || firsts[k]) {  // "" at its end
+        Value* line = rt("ppy_io_readline", {srcs[k]}, str_type(), p);
+        vals[k] = firsts[k] ? make_tuple({iadd(i, firsts[k], p), line}, et, p) : line;
+        c = cmp("ne", rt("ppy_str_len", {line}, Type::i64(), p), const_i64(0, p), p);
       } else {
         c = cmp("lt", i, list_len(srcs[k], p), p);
         vals[k] = nullptr;
