@@ -440,10 +440,9 @@ static inline ppy_str* ppy_fmt_saw(ppy_str* b, const ppy_str* s) {
   return b;
 }
 
-/** `b` with room for `more` bytes after its text: itself, or a copy twice as large. */
-static ppy_str* ppy_fmt_room(ppy_str* b, int64_t more) {
+/** `b` grown to room for `more` bytes after its text: a copy twice as large. */
+static ppy_str* ppy_fmt_grow(ppy_str* b, int64_t more) {
   int64_t cap = ppy_fmt_cap(b);
-  if (b->len + more <= cap) return b;
   int64_t room = cap * 2 > b->len + more ? cap * 2 : b->len + more;
   ppy_str* g = ppy_str_alloc(room, room);
   memcpy(PPY_STR_BYTES(g), PPY_STR_BYTES(b), (size_t)b->len);
@@ -452,9 +451,40 @@ static ppy_str* ppy_fmt_room(ppy_str* b, int64_t more) {
   return g;
 }
 
+/** `b` with room for `more` bytes after its text: itself (inline: an f-string's
+ * first guess of its length is mostly right), or ppy_fmt_grow's copy. */
+static inline ppy_str* ppy_fmt_room(ppy_str* b, int64_t more) {
+  return PPY_RT_UNLIKELY(b->len + more > ppy_fmt_cap(b)) ? ppy_fmt_grow(b, more) : b;
+}
+
+/** Copies `n` bytes, a piece of an f-string: the short ones (its literal
+ * parts, a name, a number: issue 32's exception messages) by two overlapping
+ * words, not a call to memcpy for each. */
+static inline void ppy_fmt_copy(char* o, const char* s, int64_t n) {
+  if (n > 16) {
+    memcpy(o, s, (size_t)n);
+  } else if (n >= 8) {
+    uint64_t a, z;
+    memcpy(&a, s, 8);
+    memcpy(&z, s + n - 8, 8);
+    memcpy(o, &a, 8);
+    memcpy(o + n - 8, &z, 8);
+  } else if (n >= 4) {
+    uint32_t a, z;
+    memcpy(&a, s, 4);
+    memcpy(&z, s + n - 4, 4);
+    memcpy(o, &a, 4);
+    memcpy(o + n - 4, &z, 4);
+  } else if (n > 0) {
+    o[0] = s[0];
+    o[n / 2] = s[n / 2];
+    o[n - 1] = s[n - 1];
+  }
+}
+
 static ppy_str* ppy_fmt_bytes(ppy_str* b, const char* s, int64_t n) {
   b = ppy_fmt_room(b, n);
-  memcpy(PPY_STR_BYTES(b) + b->len, s, (size_t)n);
+  ppy_fmt_copy(PPY_STR_BYTES(b) + b->len, s, n);
   b->len += n;
   return b;
 }
@@ -511,14 +541,14 @@ static ppy_str* ppy_fmt_number(ppy_str* b, int neg, const char* body, int64_t nb
   memset(o, ' ', (size_t)pad);
   o += pad;
   if (neg) *o++ = '-';
-  memcpy(o, body, (size_t)nb);
+  ppy_fmt_copy(o, body, nb);
   b->len += pad + neg + nb;
   return b;
 }
 
 /** `format(v, spec)` appended: a width and `d` (or nothing) written here, the rest as ppy_str_format_i64. */
 PPY_RT_API ppy_str* ppy_fmt_i64(ppy_str* b, int64_t v, const ppy_str* spec) {
-  int64_t width = ppy_fmt_plain_width(spec, 'd', NULL);
+  int64_t width = spec->len == 0 ? 0 : ppy_fmt_plain_width(spec, 'd', NULL); /* `{n}`: no spec to read */
   if (width < 0) return ppy_fmt_str(b, ppy_str_format_i64(v, spec));
   char buf[24];
   int at = ppy_decimal_digits(v, buf);

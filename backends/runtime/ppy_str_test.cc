@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "ppy_print.h"
 #include "ppy_runtime.h"
 #include "runtime_test_support.h"
 
@@ -296,6 +297,23 @@ TEST_F(Str, ATryReturnsTheStatusAndKeepsWhatWasRaised) {
   ppy_exc_set("IndexError", "list index out of range");
   EXPECT_EQ(T(ppy_exc_name()), "IndexError");
   EXPECT_EQ(T(ppy_exc_message()), "list index out of range");
+}
+
+TEST_F(Str, AnFStringBuilderCopiesPiecesOfEveryShortLength) {
+  // ppy_fmt_str copies a piece of 1 to 16 bytes by words (issue 32): each
+  // length, at each offset in the builder, grown past its first room.
+  const std::string text = "abcdefghijklmnopqrstuvwxyz0123456789";
+  for (size_t lead = 0; lead < 9; ++lead)
+    for (size_t n = 0; n <= 20; ++n) {
+      ppy_str* b = ppy_fmt_new(4);
+      b = ppy_fmt_str(b, S(text.substr(0, lead)));
+      b = ppy_fmt_str(b, S(text.substr(10, n)));
+      b = ppy_fmt_i64(b, -(int64_t)n * 1001, S(""));
+      b = ppy_fmt_i64(b, (int64_t)lead, S("3"));
+      EXPECT_EQ(T(ppy_fmt_end(b)),
+                text.substr(0, lead) + text.substr(10, n) + std::to_string(-(int64_t)n * 1001) + "  " +
+                    std::to_string(lead));
+    }
 }
 
 TEST_F(Str, TheCollectorKeepsALongLoopInBoundedMemory) {

@@ -200,8 +200,10 @@ void FunctionLowerer::try_except(const Stmt& s) {
   block(s.orelse);
   if (!terminated()) br(end, {}, p);
   cur_ = raised;
-  Value* exc = caught(p);
-  Value* classes = extract(exc, 3, p);
+  // A clause's test reads the classes alone; the rest of what was caught is
+  // asked for where it is used (issue 32: a loop's catch made five calls for
+  // one). Nothing between raises: the runtime still holds the same exception.
+  Value* classes = rt("ppy_exc_classes", {}, str_type(), p);
   bool caught_all = false;
   for (const Handler& h : s.handlers) {
     Block* body = new_block("except.body");
@@ -223,8 +225,12 @@ void FunctionLowerer::try_except(const Stmt& s) {
     }
     cur_ = body;
     std::string local = str_cat(".exc", h.pos.line, "_", h.pos.col);
-    if (raises_again(h.body)) store_local(local, exc, h.pos);
-    if (!h.local.empty()) store_local(h.local, h.local_ty == Ty::Exc ? exc : extract(exc, 2, h.pos), h.pos);
+    bool again = raises_again(h.body);
+    bool named_exc = !h.local.empty() && h.local_ty == Ty::Exc;
+    Value* exc = again || named_exc ? caught(h.pos) : nullptr;
+    if (again) store_local(local, exc, h.pos);
+    if (!h.local.empty())
+      store_local(h.local, named_exc ? exc : rt("ppy_exc_object", {}, str_type(), h.pos), h.pos);
     handlers_.push_back(local);
     block(h.body);
     handlers_.pop_back();
@@ -235,7 +241,7 @@ void FunctionLowerer::try_except(const Stmt& s) {
     }
     cur_ = next;
   }
-  if (!caught_all) raise_exc(exc, p);  // no handler matched: on up
+  if (!caught_all) raise_exc(caught(p), p);  // no handler matched: on up
   cur_ = end;
 }
 
