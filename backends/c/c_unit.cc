@@ -9,6 +9,7 @@
 
 #include "c_writer.h"
 #include "ppy/ir/trace.h"
+#include "ppy/runtime/raise_through.h"
 #include "ppy/runtime/runtime_source.h"
 #include "ppy/util/error.h"
 #include "ppy/util/status_macros.h"
@@ -231,6 +232,9 @@ source::ValueOptions CWriter::value_options() const {
   vo.inlinable = [](const ir::Operation& op) {
     return ir::core_op(op) != ir::CoreOp::CallExtern || op.num_results() == 1;
   };
+  // Tracebacks (issue 34): a statement writes one line before it runs, so a
+  // call an exception may come through is not folded into an op of another line.
+  vo.inlinable_into = runtime::inlining_keeps_line;
   return vo;
 }
 

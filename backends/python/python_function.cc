@@ -39,10 +39,7 @@ absl::StatusOr<std::string> ModuleWriter::function(const ir::Function& f) {
   vo.inlinable = [this](const ir::Operation& op) { return !needs_check(op) || fused_.count(&op); };
   // Tracebacks (issue 34): a generated line maps to one source line, so a call
   // an exception may come through is not folded into an op of another line.
-  vo.inlinable_into = [](const ir::Operation& def, const ir::Operation& user) {
-    return !runtime::exception_may_come_through(def) || !def.loc() ||
-           (user.loc() && user.loc()->line == def.loc()->line);
-  };
+  vo.inlinable_into = runtime::inlining_keeps_line;
   vo.reserved = python_reserved();
   vo.coalesce_copies = true;
   for (auto& n : used_names_) vo.reserved.insert(n);

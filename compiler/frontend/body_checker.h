@@ -414,6 +414,12 @@ class BodyChecker {
   void dunder_truth(Expr& e);
   /// While an except clause's body is checked: its `as` name -> the hidden local holding the instance.
   std::map<std::string, std::string> exc_alias_;
+  /// While an except clause that names one builtin class is checked: its `as` name -> that class
+  /// (`ValueError`), the name python3's operator messages give the instance (issue 34).
+  std::map<std::string, std::string> exc_class_;
+  /// The name python3's messages give operand `e` of type `t`: an exception's class where the
+  /// clause that caught it names one (`ValueError`), else `python_type_of(t)`.
+  std::string operand_type_name(const Expr& e, Ty t) const;
   // --- del, empty displays typed by their first use (issue 32: check_del.cc, check_infer.cc) ---
   /// `del xs[i]` / `del xs[a:b]` of a list `xs` of type `base` (the call `xs.__delitem__(k)`).
   Ty list_del(Expr& e, Ty base);

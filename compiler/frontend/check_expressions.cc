@@ -503,12 +503,12 @@ Ty BodyChecker::unary(Expr& e) {
   if (maybe_none(*e.kids[0])) return Ty::Error;
   if (is_class(t)) return dunder_unary(e, t);
   if (!is_numeric(t)) {
-    error(e.pos, "E1030", str_cat("bad operand type for unary ", e.str, ": ", ty_name(t)));
+    error(e.pos, "E1030", str_cat("bad operand type for unary ", e.str, ": '", operand_type_name(*e.kids[0], t), "'"));
     return Ty::Error;
   }
   if (e.str == "~") {
     if (t == Ty::Float) {
-      error(e.pos, "E1030", "bad operand type for unary ~: float");
+      error(e.pos, "E1030", "bad operand type for unary ~: 'float'");
       return Ty::Error;
     }
     return Ty::Int;
@@ -559,6 +559,12 @@ Ty BodyChecker::arith(const std::string& op, Ty a, Ty b, Pos p) {
   return flt ? Ty::Float : Ty::Int;
 }
 
+std::string BodyChecker::operand_type_name(const Expr& e, Ty t) const {
+  if (t == Ty::Exc && e.kind == ExprKind::Name)
+    if (auto c = exc_class_.find(e.str); c != exc_class_.end()) return c->second;
+  return python_type_of(t);
+}
+
 Ty BodyChecker::binary(Expr& e) {
   const std::string& op = e.str;
   // `[x] * n` and `n * [x]`: a list of n copies.
@@ -584,6 +590,11 @@ Ty BodyChecker::binary(Expr& e) {
   if (a == Ty::Error || b == Ty::Error) return Ty::Error;
   if (maybe_none(*e.kids[0]) || maybe_none(*e.kids[1])) return Ty::Error;
   if (is_class(a) || is_class(b)) return dunder_binary(e, a, b);  // check_dunder.cc
+  if ((a == Ty::Exc || b == Ty::Exc) && !(op == "%" && a == Ty::Str)) {  // python3 names the exception's class
+    error(e.pos, "E1030",
+          operand_type_error(op, a, b, operand_type_name(*e.kids[0], a), operand_type_name(*e.kids[1], b)));
+    return Ty::Error;
+  }
   if (a == Ty::Str || b == Ty::Str) return str_binary(e, a, b);
   if (is_dict(a) && is_dict(b)) return counter_binary(e, a, b);  // stdlib (check_counter.cc)
   if (op == "+" && is_list(a) && a == b) {

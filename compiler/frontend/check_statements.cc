@@ -500,9 +500,23 @@ void BodyChecker::try_stmt(Stmt& s) {
       }
       flow_.assigned.insert(h.name);
     }
+    std::optional<std::string> saved_class;
+    if (h.local_ty == Ty::Exc && !h.name.empty()) {
+      if (auto c = exc_class_.find(h.name); c != exc_class_.end()) saved_class = c->second;
+      if (h.classes.size() == 1)
+        exc_class_[h.name] = h.classes[0];
+      else
+        exc_class_.erase(h.name);
+    }
     handlers_.push_back(hidden);
     block(h.body);
     handlers_.pop_back();
+    if (h.local_ty == Ty::Exc && !h.name.empty()) {
+      if (saved_class)
+        exc_class_[h.name] = *saved_class;
+      else
+        exc_class_.erase(h.name);
+    }
     if (h.local_ty != Ty::Exc && !h.name.empty()) {
       if (saved_alias.empty())
         exc_alias_.erase(h.name);

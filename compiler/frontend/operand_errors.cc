@@ -13,11 +13,15 @@ std::string python_type_of(Ty t) {
   if (is_set(t)) return "set";
   if (is_tuple(t)) return "tuple";
   if (t == Ty::None) return "NoneType";
+  if (t == Ty::Exc) return "Exception";  // the class it was declared or caught as, where one is not known
   return ty_name(t);
 }
 
 std::string operand_type_error(std::string_view op, Ty a, Ty b) {
-  std::string an = python_type_of(a), bn = python_type_of(b);
+  return operand_type_error(op, a, b, python_type_of(a), python_type_of(b));
+}
+
+std::string operand_type_error(std::string_view op, Ty a, Ty b, const std::string& an, const std::string& bn) {
   auto sequence = [](Ty t) { return t == Ty::Str || is_list(t) || is_tuple(t); };
   if (op == "+" && sequence(a) && an != bn)
     return str_cat("can only concatenate ", an, " (not \"", bn, "\") to ", an);

@@ -20,4 +20,8 @@ namespace ppy::frontend {
 /// or pow(): ...`, else `unsupported operand type(s) for OP: 'A' and 'B'`.
 [[nodiscard]] std::string operand_type_error(std::string_view op, Ty a, Ty b);
 
+/// The same, with the operands' names given (an exception's own class, which its type does not hold).
+[[nodiscard]] std::string operand_type_error(std::string_view op, Ty a, Ty b, const std::string& an,
+                                             const std::string& bn);
+
 }  // namespace ppy::frontend

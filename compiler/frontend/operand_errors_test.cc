@@ -26,6 +26,16 @@ TEST(OperandErrors, EachOrderAndOperatorInPython3sWords) {
   EXPECT_EQ(operand_type_error("%", Ty::Float, Ty::Str), "unsupported operand type(s) for %: 'float' and 'str'");
 }
 
+TEST(OperandErrors, AnExceptionIsNamedByItsClass) {
+  // A caught exception's type is one for every builtin class: the checker gives
+  // the class its clause caught (issue 34), else python3's common base.
+  EXPECT_EQ(python_type_of(Ty::Exc), "Exception");
+  EXPECT_EQ(operand_type_error("+", Ty::Exc, Ty::Int, "ValueError", "int"),
+            "unsupported operand type(s) for +: 'ValueError' and 'int'");
+  EXPECT_EQ(operand_type_error("+", Ty::Str, Ty::Exc, "str", "KeyError"),
+            "can only concatenate str (not \"KeyError\") to str");
+}
+
 TEST(PythonAttributes, MissingOnesAreAttributeErrorsAndPythonsOwnAreNot) {
   EXPECT_EQ(missing_attribute("list", "apend"), "'list' object has no attribute 'apend'; did you mean 'append'?");
   EXPECT_EQ(missing_attribute("module math", "sqr"), "module 'math' has no attribute 'sqr'; did you mean 'sqrt'?");

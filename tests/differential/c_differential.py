@@ -93,10 +93,9 @@ def main():
                     problems.append(f"{label}: exit status {got[0]}, python3 {py[0]}\n  stderr: {got[2].strip()[-1500:]}")
                 elif got[0] != 0 and error_line is not None and differential.last_line(got[2]) != error_line:
                     problems.append(f"{label}: the error reads {differential.last_line(got[2])!r}, python3's {error_line!r}")
-                # Tracebacks (issue 34), at every level, without quoted source: it runs elsewhere.
-                # Frames and names only: the c road's line of a call through a class's
-                # method dispatch may be its statement's neighbour (docs/runtime.md).
-                differential.check_traceback(label, got, py, problems, quotes=False, numbers=False)
+                # Tracebacks (issue 34), at every level, with their line numbers, without
+                # quoted source: it runs elsewhere.
+                differential.check_traceback(label, got, py, problems, quotes=False)
                 if level == levels[-1]:  # stdout and stderr in one pipe, as python3's interleave
                     differential.check_merged(label, [exe], prog, tmp, args.timeout, py, got, problems)
                 if got[1] != py[1]:

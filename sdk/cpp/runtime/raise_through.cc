@@ -20,4 +20,8 @@ bool exception_may_come_through(const ir::Operation& op) {
   }
 }
 
+bool inlining_keeps_line(const ir::Operation& def, const ir::Operation& user) {
+  return !exception_may_come_through(def) || !def.loc() || (user.loc() && user.loc()->line == def.loc()->line);
+}
+
 }  // namespace ppy::runtime

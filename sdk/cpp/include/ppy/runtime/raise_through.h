@@ -13,4 +13,10 @@ namespace ppy::runtime {
 /// guard raises from its own failing edge, not through a callee).
 [[nodiscard]] bool exception_may_come_through(const ir::Operation& op);
 
+/// Whether a source backend may write the value `def` makes inside the op
+/// `user` and keep tracebacks' lines: not when an exception may come through
+/// `def` and `user` is on another line (`left = obj.f()` then `return left`),
+/// as the one line a statement writes (C) or maps to (Python) is `user`'s.
+[[nodiscard]] bool inlining_keeps_line(const ir::Operation& def, const ir::Operation& user);
+
 }  // namespace ppy::runtime
