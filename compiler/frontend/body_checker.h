@@ -237,6 +237,7 @@ class BodyChecker {
   /// `[elt for x in it if cond]`: the list type; `x` becomes a local of its own (e.target).
   Ty list_comp(Expr& e, Ty expected);
   int comps_ = 0;  ///< comprehensions so far: each names its variable apart
+  bool generator_ = false;  ///< this function is a generator (a `return` only ends it)
   /// `x in xs` / `x not in xs` of a list `xs`.
   Ty list_contains(Expr& e, const std::vector<Ty>& ts);
   /// A slice's bounds and step, of str or list: each an int (or bool), else E1030. False when one is not.
@@ -300,7 +301,7 @@ class BodyChecker {
   /// An iterator argument `g` becomes `(v for v in g)`, which the builtins taking lists take.
   void wrap_iterator(ExprPtr& x);
   // --- generators (check_generator.cc) ---
-  /// Whether this function is a generator (it yields; its result is an Iterator); E1010 for an Iterator without yield.
+  /// Whether this function is a generator (it yields; its result is an Iterator), kept in generator_.
   bool generator_start();
   void yield_stmt(Stmt& s);
   void generator_return(Stmt& s);

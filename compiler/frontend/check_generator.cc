@@ -28,14 +28,8 @@ bool yields(const std::vector<StmtPtr>& body) {
 }  // namespace
 
 bool BodyChecker::generator_start() {
-  bool gen = is_iterator(f_.result);
-  bool has_yield = yields(f_.def->body);
-  if (gen && !has_yield) {
-    error(f_.def->pos, "E1010",
-          str_cat("function '", f_.name, "' returns ", ty_name(f_.result),
-                  " without 'yield': only generators make iterators in the ppy subset"));
-  }
-  return gen && has_yield;
+  generator_ = is_generator(f_);
+  return generator_;
 }
 
 void BodyChecker::yield_stmt(Stmt& s) {
@@ -152,7 +146,7 @@ Ty BodyChecker::next_call(Expr& e) {
 std::set<std::string> BodyChecker::closing_generators() const {
   std::vector<std::pair<std::string, const std::vector<StmtPtr>*>> gens;
   for (const FuncInfo& f : m_.funcs)
-    if (is_iterator(f.result) && f.def) gens.emplace_back(f.name, &f.def->body);
+    if (is_generator(f)) gens.emplace_back(f.name, &f.def->body);
   return frontend::closing_generators(gens);
 }
 
@@ -171,3 +165,9 @@ Ty BodyChecker::generator_close(Expr& e) {
 }
 
 }  // namespace ppy::frontend::checking
+
+namespace ppy::frontend {
+
+bool is_generator(const FuncInfo& f) { return is_iterator(f.result) && f.def && checking::yields(f.def->body); }
+
+}  // namespace ppy::frontend

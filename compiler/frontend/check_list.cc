@@ -182,7 +182,7 @@ bool BodyChecker::is_pairs_call(const Expr& it) {
   // `enumerate(xs, start=1)` is `enumerate(xs, 1)` (pairs_iter moves the keyword).
   bool start_kw = it.kids[0]->str == "enumerate" && it.kids.size() == 2 && it.keywords.size() == 1 &&
                   it.keywords[0].name == "start";
-  if (is_iterator(f_.result) || (!it.keywords.empty() && !start_kw) || (it.kids[0]->str == "zip" && it.kids.size() != 3))
+  if (generator_ || (!it.keywords.empty() && !start_kw) || (it.kids[0]->str == "zip" && it.kids.size() != 3))
     return false;
   for (size_t k = 1; k < it.kids.size(); ++k)
     if (lazy_arg(*it.kids[k]) || view_call(*it.kids[k]) != 0) return false;

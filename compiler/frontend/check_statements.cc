@@ -42,7 +42,7 @@ void BodyChecker::run() {
   if (!f_.module_code) declare_globals(def.body);
   std::set<std::string> closing = closing_generators();
   close_abandoned_loops(def.body, closing);  // a loop left early closes its generator (generator_close.h)
-  if (is_iterator(f_.result)) {
+  if (is_generator(f_)) {
     with_objects_in_generator(def.body);  // before the split hides a with's shape (check_with.cc)
     add_close_points(def.body, closing);
     split_yielding_tries(def.body);  // yield inside try and with (generator_try.h)
@@ -58,7 +58,7 @@ void BodyChecker::run() {
   check_nested();
   if (generator) generator_loops(def.body);
   f_.end_reachable = flow_.reachable;
-  if (flow_.reachable && f_.result != Ty::None && f_.result != Ty::Error && !is_iterator(f_.result))
+  if (flow_.reachable && f_.result != Ty::None && f_.result != Ty::Error && !generator)
     error(def.pos, "E1050",
           str_cat("function '", def.name, "' can reach its end without returning a ", ty_name(f_.result),
                   " (Python would return None)"));
@@ -360,7 +360,7 @@ void BodyChecker::stmt(Stmt& s) {
         error(s.pos, "E1001", "'return' outside function");
         return;
       }
-      if (is_iterator(f_.result)) return generator_return(s);  // lazy sequences
+      if (generator_) return generator_return(s);  // lazy sequences
       if (s.value && !(s.value->kind == ExprKind::NoneLit && !is_optional(f_.result))) {
         Ty t = value(*s.value, f_.result);
         if (f_.result == Ty::None) {

@@ -73,6 +73,11 @@ struct FuncInfo {
   std::map<std::string, Ty> type_args;
 };
 
+/// Whether `f` is a generator: annotated `-> Iterator[T]` (or `Generator[T, None, None]`) and its
+/// own body yields, so it is lowered as a state machine (docs/runtime.md, "Generators"). A function
+/// with that result and no yield is an ordinary function returning a generator's frame.
+bool is_generator(const FuncInfo& f);
+
 /// generics: a generic function (`def first[T](xs: list[T]) -> T`, or one whose
 /// annotations name a module TypeVar), a template: never lowered itself, each
 /// instantiation is a function `first[int]` of its module (check_generic.cc).

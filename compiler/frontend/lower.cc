@@ -96,7 +96,7 @@ AttrArray effects_attr(const std::set<std::string>& effects) {
 }
 
 void FunctionLowerer::run() {
-  if (is_iterator(f_.result)) return gen_run();  // lazy sequences: a generator
+  if (is_generator(f_)) return gen_run();  // lazy sequences: a generator
   if (checking::lower_extern_function(f_, m_.path, fn_, mod_)) return;  // plugins: a stub's extern (lower_extern.cc)
   Block* entry = fn_->create_entry_block("entry");
   cur_ = entry;

@@ -19,7 +19,8 @@ int64_t generator_id(const ModuleInfo& m, const std::string& name) {
   return 0;
 }
 
-/// What a loop over `it` gives at each step.
+}  // namespace
+
 Ty walked_elem(const Expr& it) {
   if (it.target == "range") return Ty::Int;
   if (is_iterator(it.ty)) return iterator_elem(it.ty);
@@ -28,14 +29,12 @@ Ty walked_elem(const Expr& it) {
   return list_elem(it.ty);
 }
 
-}  // namespace
-
 std::vector<std::pair<int64_t, const FuncInfo*>> module_generators(const ModuleInfo& m) {
   std::vector<std::pair<int64_t, const FuncInfo*>> out;
   for (const FuncInfo& f : m.funcs)
-    if (is_iterator(f.result)) out.emplace_back(static_cast<int64_t>(out.size() + 1), &f);
+    if (is_generator(f)) out.emplace_back(static_cast<int64_t>(out.size() + 1), &f);
   for (const FuncInfo& f : m.closures)
-    if (is_iterator(f.result) && f.def) out.emplace_back(static_cast<int64_t>(out.size() + 1), &f);
+    if (is_generator(f)) out.emplace_back(static_cast<int64_t>(out.size() + 1), &f);
   return out;
 }
 
@@ -303,6 +302,7 @@ Value* FunctionLowerer::gen_next(Value* g, Ty elem, Pos p) {
 void FunctionLowerer::iter_loop(const Expr& it, Pos p, const std::function<void(Value*)>& each_value) {
   Ty elem = iterator_elem(it.ty);
   Value* g = expr(it);
+  if (temporary_generator(it)) made_gens_.push_back({g, elem, loops_.size()});
   Value* r = nullptr;
   loop(
       new_loop("for", false), nullptr,
@@ -322,7 +322,7 @@ Value* FunctionLowerer::next_call(const Expr& e) {
   Value* dv = e.kids.size() == 3 ? coerce(expr(*e.kids[2]), e.kids[2]->ty, e.ty, e.pos) : nullptr;
   Value* r = gen_next(gv, elem, p);
   // `next(gen(...))`: nothing else holds the generator, which python3 drops, so closes, as next returns.
-  if (g.kind == ExprKind::Call && g.kids[0]->kind == ExprKind::Name) gen_close(gv, elem, p);
+  if (temporary_generator(g)) gen_close(gv, elem, p);
   Value* has = extract(r, 0, p);
   if (dv) return select(has, coerce(extract(r, 1, p), elem, e.ty, p), dv, p);
   int n = ++labels_;
@@ -334,6 +334,12 @@ Value* FunctionLowerer::next_call(const Expr& e) {
   emit("core.unreachable", {}, {}, {}, p);
   cur_ = ok;
   return extract(r, 1, p);
+}
+
+bool FunctionLowerer::temporary_generator(const Expr& g) const {
+  if (g.kind != ExprKind::Call || g.kids[0]->kind != ExprKind::Name || !is_iterator(g.ty)) return false;
+  const FuncInfo* f = m_.func(g.kids[0]->str);
+  return !f || is_generator(*f);  // a function returning one may return one held elsewhere
 }
 
 void FunctionLowerer::begin_frame_function(const std::string& sym, const std::string& role, std::vector<Type> results,

@@ -8,17 +8,9 @@
 
 namespace ppy::frontend::lowering {
 
-namespace {
-
-/// What a loop over `it` gives at each step (the checker's iter_type).
-Ty iter_elem(const Expr& it) {
-  if (it.target == "range") return Ty::Int;
-  if (it.ty == Ty::Str) return Ty::Str;
-  if (is_dict(it.ty) || is_set(it.ty)) return key_of(it.ty);
-  return list_elem(it.ty);
-}
-
-}  // namespace
+/// What a loop over `it` gives at each step (the checker's iter_type), a generator's values included
+/// (lower_generator.cc; declared here, not in lowerer.h, which every lowering file includes).
+Ty walked_elem(const Expr& it);
 
 void FunctionLowerer::each(const Expr& it, Ty elem, const std::function<void(Value*, Ty)>& sink) {
   if (is_genexp(it)) {  // its clauses' loops, each element handed on as it is made
@@ -42,7 +34,7 @@ Value* FunctionLowerer::as_list(const Expr& it, Ty elem) {
 Value* FunctionLowerer::fold(const Expr& e) {
   Pos p = e.pos;
   const Expr& a = *e.kids[1];
-  Ty elem = iter_elem(a);
+  Ty elem = walked_elem(a);
   if (e.target == "lazy.sum") {
     const std::string& total = e.ops[0];
     Ty tt = e.ty;
@@ -57,6 +49,7 @@ Value* FunctionLowerer::fold(const Expr& e) {
   int n = ++labels_;
   Block* done = new_block(any ? "any.done" : "all.done", n);
   Value* result = done->add_argument(Type::i1(), any ? "any" : "all");
+  size_t made = made_gens_.size();
   each(a, elem, [&](Value* v, Ty t) {
     Value* c = truth(v, t, p);
     Block* next = new_block(any ? "any.next" : "all.next", ++labels_);
@@ -68,6 +61,10 @@ Value* FunctionLowerer::fold(const Expr& e) {
   });
   if (!terminated()) br(done, {const_bool(!any, p)}, p);
   cur_ = done;
+  // any(gen(...)) / any(f(x) for x in gen(...)) stopped early: python3 closes the generator as any returns.
+  for (size_t k = made; k < made_gens_.size(); ++k)
+    if (made_gens_[k].depth == loops_.size()) gen_close(made_gens_[k].frame, made_gens_[k].elem, p);
+  made_gens_.resize(made);
   return result;
 }
 
@@ -112,7 +109,7 @@ Value* FunctionLowerer::lazy_builtin(const Expr& e) {
     };
     Value* fn = by_fn ? expr(f) : nullptr;
     store_local(seen, const_bool(false, p), p);
-    each(it, iter_elem(it), [&](Value* v, Ty t) {
+    each(it, walked_elem(it), [&](Value* v, Ty t) {
       Value* x = coerce(v, t, elem, p);
       Value* k = x;
       if (by_fn)
@@ -167,7 +164,7 @@ Value* FunctionLowerer::lazy_builtin(const Expr& e) {
   if (n == "lazy.set" || n == "lazy.dict") {
     Value* out = new_table(e.ty, p);
     bool set = n == "lazy.set";
-    Ty elem = iter_elem(a);
+    Ty elem = walked_elem(a);
     each(a, elem, [&](Value* v, Ty t) {
       if (set) {
         set_add(out, e.ty, key(coerce(v, t, key_of(e.ty), p), e.ty, p), p);
@@ -288,6 +285,9 @@ void FunctionLowerer::zip_loop(const Expr& e, const std::function<void(Value*)>&
     body_fn(make_tuple(tv, tup, p));
   };
   loop(b, const_i64(0, p), test, body, nullptr, "proven", p);
+  // zip(gen(...), xs) stopped by a shorter iterable or a break: python3 closes the generator with the zip.
+  for (size_t k = 0; k < srcs.size(); ++k)
+    if (temporary_generator(*args[k]) && !terminated()) gen_close(srcs[k], elems[zip ? k : 1], p);
 }
 
 void FunctionLowerer::accumulate_loop(const Expr& e, const std::function<void(Value*)>& body_fn) {
@@ -297,7 +297,7 @@ void FunctionLowerer::accumulate_loop(const Expr& e, const std::function<void(Va
   const Expr& it = *e.kids[reduce ? 2 : 1];
   const Expr& f = *e.kids[reduce ? 1 : 2];
   bool by_fn = f.kind != ExprKind::NoneLit;
-  Ty acc = reduce ? e.ty : list_elem(e.ty), elem = iter_elem(it);
+  Ty acc = reduce ? e.ty : list_elem(e.ty), elem = walked_elem(it);
   const std::string& total = e.ops[0];
   const std::string& seen = e.ops[1];
   Value* fn = by_fn ? expr(f) : nullptr;

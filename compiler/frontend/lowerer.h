@@ -233,6 +233,17 @@ class FunctionLowerer {
   void iter_loop(const Expr& it, Pos p, const std::function<void(Value*)>& each_value);
   /// `next(g)` (StopIteration when exhausted), `next(g, default)`.
   Value* next_call(const Expr& e);
+  /// Whether `g` makes a generator nothing else holds (`gen(...)`): python3 drops, so closes, it as soon as the
+  /// call consuming it returns (`next`, `any`/`all`, `zip`'s loop).
+  bool temporary_generator(const Expr& g) const;
+  /// The generators iter_loop made from a temporary_generator, with their element type and how many loops
+  /// enclosed them: fold closes the one its own loop walks.
+  struct MadeGenerator {
+    Value* frame;
+    Ty elem;
+    size_t depth;
+  };
+  std::vector<MadeGenerator> made_gens_;
   /// A generator with something to run when closed: its private `<gen_sym>__close(frame)` (lower_generator_close.cc).
   void gen_close_fn(const std::string& gen_sym, Pos p);
   /// `g.close()`: its generator's close function, or marking it exhausted.
