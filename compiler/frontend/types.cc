@@ -25,7 +25,9 @@ struct Compound {
   std::unique_ptr<ClassInfo> cls;  ///< a class's info
 };
 
-/// The process's compound types: a deque keeps each name's address stable.
+/// The process's compound types: a deque keeps each name's address stable. A
+/// class type outlives its compilation but its info does not: one compilation
+/// runs at a time, and release_classes empties what it declared.
 struct Table {
   std::mutex mu;
   std::deque<Compound> types;
