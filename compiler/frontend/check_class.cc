@@ -7,6 +7,7 @@
 #include "checker_internal.h"
 #include "field_init.h"
 #include "imported_classes.h"
+#include "object_list_helpers.h"  // make_function_call
 #include "exception_classes.h"
 #include "ppy/util/str_cat.h"
 #include "suggest_members.h"
@@ -121,7 +122,14 @@ void BodyChecker::calls_method(Ty impl, const std::string& name, Pos p) {
 
 Ty BodyChecker::ctor_call(Expr& e, Ty cls) {
   ClassInfo& c = *class_info(cls);
-  if (foreign_enum(m_, cls)) {  // `Color(1)` of an imported enum (enum_classes.h rewrites only its own module's)
+  // `Color(1)` of an imported enum: its module's `__ppy_Color_of` (enum_classes.h rewrites only its own module's).
+  if (auto of = foreign_enum_helper(m_, cls, "of"); of && e.kids.size() == 2 && e.keywords.empty()) {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(e.kids[1]));
+    make_function_call(e, *of, std::move(args));
+    return call(e, false);
+  }
+  if (foreign_enum(m_, cls)) {
     for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
     error(e.pos, "E1010",
           str_cat("calling an enum of another module ('", c.name,

@@ -388,6 +388,11 @@ Ty BodyChecker::name(Expr& e) {
     global_effect(false);
     return types_[e.str];
   }
+  if (auto cls = m_.classes.find(e.str); r.ref == Ref::Unresolved && cls != m_.classes.end())
+    if (auto all = foreign_enum_helper(m_, cls->second, "all")) {  // `for c in Color` of an imported enum
+      make_function_call(e, *all, {});
+      return call(e, false);
+    }
   if (r.ref == Ref::Unresolved) {
     if (!refused_names_.count(e.str))
       error(e.pos, "E1020", str_cat("name '", e.str, "' is not defined", name_suggestion(e.str)));

@@ -6,8 +6,31 @@
 #include "checker.h"
 #include "lower.h"
 #include "plugin_stub.h"
+#include "types.h"  // release_classes
 
 namespace ppy::frontend {
+namespace {
+
+/// Ends a compilation: its modules' classes are released (types.h) before the
+/// modules are freed; declared after them, it runs first.
+class ReleasesClasses {
+ public:
+  explicit ReleasesClasses(std::vector<const ModuleInfo*> owners) : owners_(std::move(owners)) {}
+  ReleasesClasses(const ReleasesClasses&) = delete;
+  ReleasesClasses& operator=(const ReleasesClasses&) = delete;
+  ~ReleasesClasses() { release_classes(owners_); }
+
+ private:
+  std::vector<const ModuleInfo*> owners_;
+};
+
+ReleasesClasses releases_classes_of(const std::vector<std::unique_ptr<ModuleInfo>>& mods) {
+  std::vector<const ModuleInfo*> owners;
+  for (const auto& m : mods) owners.push_back(m.get());
+  return ReleasesClasses(std::move(owners));
+}
+
+}  // namespace
 
 ModuleInterface collect_interface(const SourceModule& src, DiagnosticEngine& diags) {
   diags.add_source(src.path, src.text);
@@ -15,6 +38,7 @@ ModuleInterface collect_interface(const SourceModule& src, DiagnosticEngine& dia
   m.name = src.name;
   m.path = src.path;
   m.is_entry = true;
+  ReleasesClasses ends({&m});
   declare_module(m, src.text, diags);
   return interface_of(m);
 }
@@ -26,6 +50,7 @@ LowerResult lower_module(const SourceModule& src, const ModuleInterfaces& others
   m.name = src.name;
   m.path = src.path;
   m.is_entry = true;  // a module lowered alone is a program of one module
+  ReleasesClasses ends({&m});
   declare_module(m, src.text, diags);
   ModuleInterfaces all = others;
   all.erase(m.name);
@@ -132,6 +157,7 @@ bool check_project(const Project& project, DiagnosticEngine& diags) {
   size_t before = diags.error_count();
   ModuleInterfaces all;
   auto mods = check_all(project, diags, all);
+  auto ends = releases_classes_of(mods);
   if (diags.error_count() == before) settle_effects(mods, all, diags);
   return diags.error_count() == before;
 }
@@ -155,6 +181,7 @@ std::vector<std::unique_ptr<ir::Module>> lower_project(const Project& project, D
   checking::set_stub_modules(std::move(stubs));
   ModuleInterfaces all;
   auto mods = check_all(project, diags, all, &each);
+  auto ends = releases_classes_of(mods);
   std::vector<std::unique_ptr<ir::Module>> out;
   if (diags.error_count() != before) return out;
   settle_effects(mods, all, diags);

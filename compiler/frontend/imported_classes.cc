@@ -120,6 +120,14 @@ bool foreign_enum(const ModuleInfo& m, Ty cls) {
   return &home != &m && home.func(str_cat("__ppy_", class_info(cls)->name, "_member"));
 }
 
+std::optional<std::string> foreign_enum_helper(ModuleInfo& m, Ty cls, const std::string& what) {
+  if (!foreign_enum(m, cls)) return std::nullopt;
+  const ModuleInfo& home = owner_of(m, cls);
+  std::string fn = str_cat("__ppy_", class_info(cls)->name, "_", what);
+  if (!home.func(fn)) return std::nullopt;
+  return bind_home_function(m, home, fn);
+}
+
 std::optional<std::string> foreign_enum_member(ModuleInfo& m, Ty cls, const std::string& member, int64_t& index) {
   if (!foreign_enum(m, cls)) return std::nullopt;
   const ModuleInfo& home = owner_of(m, cls);

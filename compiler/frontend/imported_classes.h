@@ -45,6 +45,11 @@ bool foreign_enum(const ModuleInfo& m, Ty cls);
 /// is no such enum or has no such member.
 std::optional<std::string> foreign_enum_member(ModuleInfo& m, Ty cls, const std::string& member, int64_t& index);
 
+/// `Color(v)` ("of") and `Color` as a value ("all": its members) of an enum
+/// `cls` of another module: the name `m` calls that module's helper
+/// `__ppy_Color_<what>` by (enum_classes.h); nullopt when there is none.
+std::optional<std::string> foreign_enum_helper(ModuleInfo& m, Ty cls, const std::string& what);
+
 /// A name for class `t` that `m`'s code resolves (what the checker's rewrites
 /// write into `isinstance(x, K)`): its own name for a class of `m`, else the
 /// name `m` imports it by, else a name bound for it now.

@@ -5,6 +5,7 @@
 
 #include "generic_classes.h"  // shown_name
 #include "exception_classes.h"
+#include "imported_classes.h"  // owner_of
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -92,7 +93,8 @@ Value* FunctionLowerer::object_repr(Value* obj, Ty cls, Pos p) {
       return rt("ppy_str_concat", {s, str_literal(")", p)}, str_type(), p);
     }
     if (c.dataclass) return repr_str(obj, k, p);
-    std::string qual = str_cat(m_.is_entry ? "__main__" : m_.name, ".", shown_name(c));
+    const ModuleInfo& home = checking::owner_of(m_, k);  // the class's module, not the printing one's
+    std::string qual = str_cat(home.is_entry ? "__main__" : home.name, ".", shown_name(c));
     return rt("ppy_obj_repr", {str_literal(qual, p), obj}, str_type(), p);
   };
   return by_class(obj, cls, str_type(), key, make, p);

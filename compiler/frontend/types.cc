@@ -1,6 +1,7 @@
 // Interned compound source types (types.h).
 #include "types.h"
 
+#include <algorithm>
 #include <deque>
 
 #include "callable.h"
@@ -24,7 +25,9 @@ struct Compound {
   std::unique_ptr<ClassInfo> cls;  ///< a class's info
 };
 
-/// The process's compound types: a deque keeps each name's address stable.
+/// The process's compound types: a deque keeps each name's address stable. A
+/// class type outlives its compilation but its info does not: one compilation
+/// runs at a time, and release_classes empties what it declared.
 struct Table {
   std::mutex mu;
   std::deque<Compound> types;
@@ -224,9 +227,24 @@ bool holdable(Ty t) {
 }
 
 Ty class_type(const std::string& module, const std::string& name) {
-  Ty t = table().intern(Kind::Class, {}, name, module + "." + name);
+  // '\0' between them: class `shapes.Square` of module `geo` (a dotted path
+  // looked up as a class) is not class `Square` of `geo.shapes`.
+  Ty t = table().intern(Kind::Class, {}, name, str_cat(module, std::string(1, '\0'), name));
   class_info(t)->ty = t;
   return t;
+}
+
+void release_classes(const std::vector<const ModuleInfo*>& owners) {
+  Table& tab = table();
+  std::lock_guard<std::mutex> lock(tab.mu);
+  for (Compound& c : tab.types) {
+    if (!c.cls || std::find(owners.begin(), owners.end(), c.cls->owner) == owners.end()) continue;
+    ClassInfo fresh;
+    fresh.module = std::move(c.cls->module);
+    fresh.name = std::move(c.cls->name);
+    fresh.ty = c.cls->ty;
+    *c.cls = std::move(fresh);
+  }
 }
 
 ClassInfo* class_info(Ty t) {

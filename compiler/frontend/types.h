@@ -97,6 +97,11 @@ struct ClassInfo {
 Ty class_type(const std::string& module, const std::string& name);
 /// A class type's info (null for any other type).
 ClassInfo* class_info(Ty t);
+/// Empties the info of every class that one of `owners` declared, back to its
+/// module and name: class types are interned per process, so a compilation
+/// that ends (its modules freed) must leave neither a pointer to them nor its
+/// fields, methods and subclasses to the next one (frontend.cc).
+void release_classes(const std::vector<const ModuleInfo*>& owners);
 bool is_class(Ty t);
 /// Whether `a` is `b` or derives from it.
 bool is_subclass(Ty a, Ty b);
