@@ -191,6 +191,17 @@ class BodyChecker {
   Ty narrowed(const std::string& n, Ty declared);
   /// Assigning a value (`vt`) narrows an optional local; None or an optional widens it.
   void after_assign(const std::string& n, Ty declared, Ty vt);
+  // --- optional fields narrowed (issue 32: check_attribute_narrowing.cc) ---
+  /// The path of a field read over a local ("node.next"), the key of its fact; empty for any other expression.
+  std::string field_path(const Expr& x) const;
+  /// The type field read `e` (of declared type `ft`) has here: an optional proven not None is its value's.
+  Ty field_narrowed(const Expr& e, Ty ft);
+  /// Assigning local or field `path` forgets what was proven of the fields read through it.
+  void forget_fields_of(const std::string& path);
+  /// Assigning a field `attr` of any object forgets the facts of that field (another local may alias it).
+  void forget_field(const std::string& attr);
+  /// Assigning field target `t` (declared `ft`) a `vt`: its facts forgotten, then a value proves it not None.
+  void after_field_assign(const Expr& t, Ty ft, Ty vt);
   // --- strings (check_str.cc) ---
   /// `a op b` where either operand is a str.
   Ty str_binary(Expr& e, Ty a, Ty b);

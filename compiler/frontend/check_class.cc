@@ -55,7 +55,7 @@ Ty BodyChecker::field_read(Expr& e, Ty bt) {
   }
   effect("reads");
   if (c.field(field_set_flag(e.str)) >= 0) effect("raises");  // an unset field's AttributeError (field_init.h)
-  return c.fields[static_cast<size_t>(i)].second;
+  return field_narrowed(e, c.fields[static_cast<size_t>(i)].second);  // `node.next is not None` (issue 32)
 }
 
 Ty BodyChecker::field_type_hint(const Expr& t) {
@@ -92,6 +92,7 @@ void BodyChecker::field_assign(Expr& t, Ty vt, const Expr& v) {
   Ty ft = c.fields[static_cast<size_t>(i)].second;
   t.ty = ft;
   effect("writes");
+  after_field_assign(t, ft, vt);      // issue 32 (check_attribute_narrowing.cc)
   if (is_frozen_class(bt)) raises();  // FrozenInstanceError (dataclass_options.h)
   if (vt == Ty::Error || ft == Ty::Error || assignable(vt, ft)) return;
   if (assignable(optional_inner(vt), ft) && maybe_none(v)) return;

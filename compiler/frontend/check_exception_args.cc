@@ -203,8 +203,16 @@ Ty BodyChecker::exception_repr(Expr& e) {
   ExprPtr kept = build::if_exp(std::move(one), cat(build::with_kids(ExprKind::Subscript, p, std::move(sub)), str_lit(")", p)),
                                args(), p);
   out = build::if_exp(compare_of(args(), "==", str_lit("", p), p), std::move(out), cat(name(), std::move(kept)), p);
-  e = std::move(*out);
-  return value(e, Ty::Error);
+  ExprPtr held = build::clone(x);
+  if (value(*out, Ty::Error) == Ty::Error || value(*held, Ty::Error) == Ty::Error) return Ty::Error;
+  // An instance of the program's own exception class shows its class's repr instead (lower_exception_class.cc).
+  std::vector<ExprPtr> k;
+  k.push_back(std::move(held));
+  k.push_back(std::move(out));
+  ExprPtr own = build::with_kids(ExprKind::Attribute, p, std::move(k), "__ppy_repr");
+  own->target = "exc.repr";
+  e = std::move(*own);
+  return Ty::Str;
 }
 
 }  // namespace ppy::frontend::checking

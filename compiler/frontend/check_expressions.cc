@@ -454,12 +454,13 @@ Ty BodyChecker::attribute(Expr& e) {
       if (r.ref == Ref::Unresolved) {
         if (refused_names_.count(first))
           ;  // a refused statement bound it
-        else if (cls != m_.classes.end() && class_info(cls->second)->field(e.str) >= 0)  // issue 32: `Person.name`
-          error(e.pos, "E1010",
-                str_cat("reading field '", e.str, "' through the class '", class_info(cls->second)->name,
-                        "' is outside the ppy subset (python3 raises AttributeError: a field without a constant "
-                        "default is no class attribute)"));
-        else if (!m_.bindings.count(first) && !m_.consts.count(first) && !m_.func_index.count(first))
+        else if (cls != m_.classes.end() && class_info(cls->second)->field(e.str) >= 0) {  // issue 32: `Person.name`
+          // A field without a class attribute: python3's AttributeError when read (lower_expressions.cc).
+          const ClassInfo& c = *class_info(cls->second);
+          e.target = str_cat("class.no_attribute:", c.name);
+          raises();
+          return c.fields[static_cast<size_t>(c.field(e.str))].second;
+        } else if (!m_.bindings.count(first) && !m_.consts.count(first) && !m_.func_index.count(first))
           error(e.kids[0]->pos, "E1020", str_cat("name '", first, "' is not defined"));
         else
           undefined_member(e.pos, *path);  // `math.sqr`

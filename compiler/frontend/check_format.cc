@@ -31,7 +31,8 @@ bool run_time_error(const FormatError& err) { return std::string_view(err.code) 
 bool BodyChecker::run_time_format_arg(const Expr& arg, Ty t) {
   if (t == Ty::Error) return false;
   if (is_numeric(t) || t == Ty::Str) return true;
-  if (t == Ty::Exc || is_class(t) || holds_object(t)) return check_printable(arg);
+  std::string why;
+  if (t == Ty::Exc || is_class(t) || holds_object(t) || !printable(t, &why)) return check_printable(arg);
   if (is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t) || is_dict(t) || is_set(t)) {
     if (!is_optional(t) && !is_none_value(t)) effect("reads");
     return true;

@@ -40,14 +40,19 @@ bool BodyChecker::object_key(Ty key, Pos p) {
 
 namespace {
 
+/// Whether `t` or a base of it is a frozen dataclass (hashed by its fields, not by identity).
+bool frozen_class_chain(Ty t) {
+  for (Ty c = t; is_class(c); c = class_info(c)->base)
+    if (class_info(c)->frozen) return true;
+  return false;
+}
+
 /// Whether hash() takes a value of type `t` by the runtime's hashes (ppy_hash_int, ppy_hash_text,
 /// ppy_hash_lanes): a frozen dataclass's (or NamedTuple's) is its fields' tuple's.
 bool hashed_by_value(Ty t) {
   if (t == Ty::Int || t == Ty::Bool || t == Ty::Str) return true;
   if (is_class(t)) {
-    bool frozen = false;
-    for (Ty c = t; is_class(c); c = class_info(c)->base) frozen = frozen || class_info(c)->frozen;
-    if (!frozen || class_info(t)->methods.count("__eq__") || class_info(t)->fields.empty()) return false;
+    if (!frozen_class_chain(t) || class_info(t)->methods.count("__eq__") || class_info(t)->fields.empty()) return false;
     for (auto& f : class_info(t)->fields)
       if (!is_field_set_flag(f.first) && !hashed_by_value(f.second)) return false;
     return true;
@@ -71,6 +76,10 @@ Ty BodyChecker::hash_call(Expr& e) {
   if (is_class(t) && class_info(t)->methods.count("__hash__")) return dunder_call(e, std::move(e.kids[1]), "__hash__", {});
   if (is_class(t) && unhashable_class(t)) {
     raises();  // TypeError: unhashable type (lower_hash_key.cc)
+    return Ty::Int;
+  }
+  if (is_class(t) && !frozen_class_chain(t)) {  // object.__hash__: by identity (lower_hash_key.cc), issue 32
+    effect("reads");
     return Ty::Int;
   }
   if (!hashed_by_value(t)) {

@@ -9,6 +9,7 @@
 #include "shown_args.h"
 #include "builtins.h"
 #include "checker_internal.h"
+#include "expr_build.h"
 #include "operand_errors.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
@@ -144,7 +145,8 @@ Ty BodyChecker::str_call(Expr& e) {
   if (t == Ty::Error) return t;
   if (t == Ty::Exc && n == "str") return Ty::Str;  // the exception's message
   if (t == Ty::Exc) return exception_repr(e);       // issue 32 (check_exception_args.cc)
-  if (is_class(t) || holds_object(t)) return check_printable(*e.kids[1]) ? Ty::Str : Ty::Error;
+  std::string why;
+  if (is_class(t) || holds_object(t) || !printable(t, &why)) return check_printable(*e.kids[1]) ? Ty::Str : Ty::Error;
   if (!is_numeric(t) && t != Ty::Str && !is_list(t) && !is_tuple(t) && !is_optional(t) && !is_none_value(t) && !is_dict(t) &&
       !is_set(t)) {
     error(e.kids[1]->pos, "E1010", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
@@ -262,11 +264,26 @@ Ty BodyChecker::fstring(Expr& e) {
       part->ty = t;
       continue;
     }
+    if (t == Ty::Exc && part->str.empty() && part->ival == 'r') {  // `{e!r}`: repr(e) (issue 32)
+      Pos p = x.pos;
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(part->kids[0]));
+      part->kids[0] = build::call(build::name("repr", p), std::move(args), p);
+      part->ival = 0;
+      part->ty = value(*part->kids[0], Ty::Error);
+      ok = ok && part->ty != Ty::Error;
+      continue;
+    }
     if (is_class(t) && part->str.empty()) {  // `{obj}` / `{obj!r}`: its str() / repr() (lower_dunder.cc)
       if (!check_printable(x)) ok = false;
       continue;
     }
     bool shown_as_str = is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t);  // `{xs}`: str(xs)
+    if (std::string why; shown_as_str && !printable(t, &why)) {  // a list of caught exceptions (issue 32)
+      check_printable(x);
+      ok = false;
+      continue;
+    }
     if ((!is_numeric(t) && t != Ty::Str && !shown_as_str) || (shown_as_str && !part->str.empty())) {
       error(x.pos, "E1010",
             str_cat("an f-string field of ", ty_name(t), part->str.empty() ? "" : " with a format spec",

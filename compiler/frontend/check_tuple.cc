@@ -351,6 +351,7 @@ Ty BodyChecker::compare_compound(Expr& e, const std::vector<Ty>& ts) {
 std::set<std::string> BodyChecker::facts(const Expr& c, bool when_true) {
   std::set<std::string> out;
   auto optional_local = [&](const Expr& x) {
+    if (x.kind == ExprKind::Attribute) return is_optional(x.ty) && !field_path(x).empty();  // a field (issue 32)
     if (x.kind != ExprKind::Name || x.ref != Ref::Local) return false;
     auto it = types_.find(x.str);
     return it != types_.end() && is_optional(it->second);
@@ -364,7 +365,7 @@ std::set<std::string> BodyChecker::facts(const Expr& c, bool when_true) {
       if (x->kind == ExprKind::NoneLit) std::swap(x, other);
       if (other->kind != ExprKind::NoneLit || !optional_local(*x)) return out;
       bool positive = c.ops[0] == "is not" || c.ops[0] == "!=";  // true when x is not None
-      if (positive == when_true) out.insert(x->str);
+      if (positive == when_true) out.insert(field_path(*x));
       return out;
     }
     case ExprKind::Unary:
@@ -389,6 +390,9 @@ std::set<std::string> BodyChecker::facts(const Expr& c, bool when_true) {
       // `if x:` is false for None (and for a false value): true proves it is not None.
       if (when_true && optional_local(c)) out.insert(c.str);
       return out;
+    case ExprKind::Attribute:  // `if self.left:` (issue 32)
+      if (when_true && optional_local(c)) out.insert(field_path(c));
+      return out;
     default:
       return out;
   }
@@ -405,7 +409,9 @@ void BodyChecker::forget_narrowing(const std::vector<StmtPtr>& body) {
     if (t.kind == ExprKind::Name) {
       flow_.not_none.erase(t.str);
       forget_union_narrowing(t.str);  // issue 32 (check_union.cc)
+      forget_fields_of(t.str);        // issue 32 (check_attribute_narrowing.cc)
     }
+    if (t.kind == ExprKind::Attribute) forget_field(t.str);
     for (auto& k : t.kids)
       if (t.kind == ExprKind::Tuple) target(*k);
   };
@@ -423,6 +429,7 @@ Ty BodyChecker::narrowed(const std::string& n, Ty declared) {
 
 void BodyChecker::after_assign(const std::string& n, Ty declared, Ty vt) {
   union_after_assign(n, declared, vt);  // issue 32 (check_union.cc)
+  forget_fields_of(n);                  // its fields' facts were of the object it held
   if (!is_optional(declared)) return;
   if (is_optional(vt) || is_none_value(vt) || vt == Ty::Error)
     flow_.not_none.erase(n);

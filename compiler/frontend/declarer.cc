@@ -736,6 +736,11 @@ class Declarer {
                   *b->value, callee ? resolve_special(*callee) : "", [&](const Expr& x) { return fold(x); },
                   [&](const char* code, Pos p, std::string msg) { error(p, code, msg); }, &field_call);
               if (!field_call) d = fold(*b->value);
+              if (!field_call && b->value->kind == ExprKind::NoneLit && is_optional(t)) {  // `next: Link | None = None`
+                d = ConstInfo{};
+                d->ty = none_value();
+                d->pos = b->value->pos;
+              }
               if (field_call && d && !d->factory.empty()) {
                 bool fits = d->factory == "list" ? is_list(t) : d->factory == "dict" ? is_dict(t) : is_set(t);
                 if (t != Ty::Error && !fits)
@@ -763,7 +768,7 @@ class Declarer {
             bool named_tuple = std::any_of(def.body.begin(), def.body.end(), [](const StmtPtr& x) {
               return x->kind == StmtKind::Def && x->def && x->def->name == "_ppy_namedtuple";
             });
-            if (d && d->factory.empty() && !named_tuple && !m_.consts.count(str_cat(c.name, ".", n)))
+            if (d && d->factory.empty() && !is_none_value(d->ty) && !named_tuple && !m_.consts.count(str_cat(c.name, ".", n)))
               m_.consts[str_cat(c.name, ".", n)] = *d;
             defaults.push_back(d);
             continue;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <map>
 
+#include "class_ids.h"
+#include "exception_classes.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -34,8 +36,36 @@ Value* FunctionLowerer::expr(const Expr& e) {
       if (e.kind == ExprKind::Attribute && e.ref == Ref::Method) return bound_method(e);     // `obj.m`, not called
       if (e.kind == ExprKind::Attribute && e.target == "exc.__name__") return extract(expr(*e.kids[0]), 0, p);  // check_type_name.cc
       if (e.kind == ExprKind::Attribute && e.target == "exc.args") return extract(expr(*e.kids[0]), 4, p);  // its args' repr
-      if (e.kind == ExprKind::Attribute && e.ref != Ref::Const && is_class(e.kids[0]->ty))
-        return field_get(expr(*e.kids[0]), e.kids[0]->ty, e.str, p);
+      if (e.kind == ExprKind::Attribute && e.target.rfind("class.no_attribute:", 0) == 0) {  // `Person.name`
+        std::string cls = e.target.substr(e.target.find(':') + 1);
+        std::string msg = str_cat("type object '", cls, "' has no attribute '", e.str, "'");
+        call_extern("ppy_exc_raise", {str_literal("AttributeError", p), str_literal(msg, p)}, p);
+        return zero_of(e.ty, p);  // never read: the raise leaves
+      }
+      if (e.kind == ExprKind::Attribute && e.target == "exc.repr") {
+        // repr() of an exception value: an instance of the program's exception class shows its own
+        // class's repr (its __repr__, or its name and args), else kids[1]'s (issue 32, check_exception_args.cc).
+        Value* exc = expr(*e.kids[0]);
+        Value* out = expr(*e.kids[1]);
+        for (auto& [name, k] : m_.classes) {  // each root exception class of the program, matched by its classes
+          if (!is_exception_class(k) || is_exception_class(class_info(k)->base) || name != class_info(k)->name)
+            continue;
+          Value* m = rt("ppy_exc_matches", {extract(exc, 3, p), str_literal(exception_class_name(*class_info(k)), p)},
+                        Type::i64(), p);
+          Value* prior = out;
+          Ty root = k;
+          out = choose(
+              cmp("ne", m, const_i64(0, p), p), {"exc.own.repr", "exc.other.repr", "exc.repr.end"},
+              [&] { return object_repr(extract(exc, 2, p), root, p); }, [&] { return prior; }, str_type(), p);
+        }
+        return out;
+      }
+      if (e.kind == ExprKind::Attribute && e.ref != Ref::Const && is_class(e.kids[0]->ty)) {
+        Value* v = field_get(expr(*e.kids[0]), e.kids[0]->ty, e.str, p);
+        const ClassInfo& c = *class_info(e.kids[0]->ty);
+        Ty ft = c.fields[static_cast<size_t>(c.field(e.str))].second;  // an optional the checker narrowed: its value
+        return is_optional(ft) && e.ty == optional_inner(ft) ? extract(v, 1, p) : v;
+      }
       if (e.ref == Ref::Const) {
         if (e.ty == Ty::Str) return str_literal(e.str, p);
         if (e.ty == Ty::Int) return const_i64(e.ival, p);

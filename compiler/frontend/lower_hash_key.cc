@@ -31,6 +31,10 @@ Value* FunctionLowerer::hash_of(Value* v, Ty t, Pos p) {
     object_key(v, t, p);  // raises TypeError
     return const_i64(0, p);
   }
+  bool frozen = false;
+  for (Ty c = t; is_class(c); c = class_info(c)->base) frozen = frozen || class_info(c)->frozen;
+  if (is_class(t) && !frozen)  // object.__hash__, by identity: the hash of its address's text (issue 32)
+    return rt("ppy_hash_text", {rt("ppy_obj_repr", {str_literal("", p), v}, str_type(), p)}, Type::i64(), p);
   // A tuple's hash, or a frozen dataclass's: its fields' tuple's, as Python's generated __hash__.
   std::vector<std::pair<Value*, Ty>> parts;
   if (is_tuple(t)) {

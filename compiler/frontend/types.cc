@@ -295,19 +295,26 @@ bool printable(Ty t, std::string* why) {
       }
     return true;
   }
-  if ((is_dict(t) || is_set(t)) && holds_object(key_of(t))) {
+  if ((is_dict(t) || is_set(t)) &&
+      (holds_object(key_of(t)) || key_of(t) == Ty::Exc || (is_dict(t) && dict_value(t) == Ty::Exc))) {
     *why = str_cat("printing a ", ty_name(t), " is outside the ppy subset (print its keys one by one)");
     return false;
   }
-  if (is_list(t) && holds_object(list_elem(t))) {
+  if (is_list(t) && (holds_object(list_elem(t)) || list_elem(t) == Ty::Exc)) {  // a caught exception: issue 32
     *why = str_cat("printing a ", ty_name(t), " is outside the ppy subset (print its elements one by one)");
     return false;
   }
   if (is_optional(t)) return printable(optional_inner(t), why);
   for (Ty e : union_alts(t))
     if (!printable(e, why)) return false;
-  for (Ty e : tuple_elems(t))
+  for (Ty e : tuple_elems(t)) {
+    if (e == Ty::Exc) {  // its repr is the exception's own (check_exception_args.cc), not a container's
+      *why = str_cat("printing a ", ty_name(t), " is outside the ppy subset (print its elements one by one)");
+      return false;
+    }
     if (!printable(e, why)) return false;
+  }
+  if (is_list(t) || is_dict(t)) return printable(is_list(t) ? list_elem(t) : dict_value(t), why);
   return true;
 }
 
