@@ -201,6 +201,7 @@ static const ppy_str* ppy_exc_name_of(const ppy_str* classes) {
 PPY_RT_API PPY_RT_NORETURN void ppy_exc_raise_object(const ppy_str* classes, const ppy_str* message, void* object) {
   const ppy_str* name = ppy_exc_name_of(classes);
   ppy_exc_give(name, message, classes);
+  ppy_rt_mark_raise_again(); /* the same object again, or a new instance: ppy_trace.c tells them apart */
   ppy_rt_raise_object(PPY_STR_BYTES(name), PPY_STR_BYTES(message), object, PPY_STR_BYTES(classes));
 }
 

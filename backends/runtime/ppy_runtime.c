@@ -51,6 +51,8 @@ static struct {
   const char* error_classes;
   void* pending_object;
   const char* pending_classes;
+  int pending_again; /* ppy_rt_mark_raise_again, until ppy_rt_raise takes it */
+  int raising_again; /* the raise under way may be a caught one again */
   int64_t recursion_limit;    /* 0: Python's default, 1000 */
   ppy_rt_raise_fn raise_hook; /* ppy_rt_set_raise_hook */
   int exit_status;            /* SystemExit: the status sys.exit asked for (ppy_rt_set_exit) */
@@ -117,6 +119,8 @@ PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise(const char* name, const char* messa
   ppy_rt_state.error_classes = ppy_rt_state.pending_classes ? ppy_rt_state.pending_classes : name;
   ppy_rt_state.pending_object = NULL;
   ppy_rt_state.pending_classes = NULL;
+  ppy_rt_state.raising_again = ppy_rt_state.pending_again;
+  ppy_rt_state.pending_again = 0;
   if (ppy_rt_state.raise_hook) ppy_rt_state.raise_hook(name, message);
   /* A raise a try catches flushes nothing, as in python3 (issue 33). */
   int status = 1;
@@ -170,6 +174,10 @@ PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise_object(const char* name, const char
   ppy_rt_state.pending_classes = classes;
   ppy_rt_raise(name, message);
 }
+
+PPY_RT_API void ppy_rt_mark_raise_again(void) { ppy_rt_state.pending_again = 1; }
+
+PPY_RT_API int ppy_rt_raising_again(void) { return ppy_rt_state.raising_again; }
 
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_overflow(void) { ppy_rt_raise("OverflowError", "integer overflow"); }
 

@@ -121,6 +121,13 @@ PPY_RT_API void ppy_rt_last_error(const char** name, const char** message);
 PPY_RT_API PPY_RT_NORETURN void ppy_rt_raise_object(const char* name, const char* message, void* object,
                                                     const char* classes);
 PPY_RT_API void ppy_rt_last_object(void** object, const char** classes);
+/** A caught exception raised again (ppy_exc_raise_object: a bare `raise`, an
+ * `except` that does not match, a `finally`) may show where it first came from;
+ * any other raise is a new one, even of the same name and message. The next
+ * ppy_rt_raise_object is marked so; ppy_rt_raising_again answers it while that
+ * raise is under way (the interpreter's raise hook asks). */
+PPY_RT_API void ppy_rt_mark_raise_again(void);
+PPY_RT_API int ppy_rt_raising_again(void);
 /** SystemExit (ppy_sys.c): the exit status, and whether the message is shown. */
 PPY_RT_API void ppy_rt_set_exit(int status, int prints);
 /** Reports an uncaught exception on stderr and answers the exit status (1, or

@@ -105,7 +105,8 @@ static struct {
   const ppy_rt_frame* owner;
   const char* name;
   const char* message;
-  uint64_t tries; /* ppy_rt_trace_tries when it was caught */
+  const void* object; /* the instance of an exception class; NULL for a builtin's */
+  uint64_t tries;     /* ppy_rt_trace_tries when it was caught */
 } ppy_rt_trace_kept;
 
 /* How many tries have begun: a raise is the caught one raised again only while
@@ -115,6 +116,22 @@ static uint64_t ppy_rt_trace_tries;
 PPY_RT_INTERNAL void ppy_rt_trace_try_entered(void) { ++ppy_rt_trace_tries; }
 
 static int ppy_rt_trace_same(const char* a, const char* b) { return strcmp(a ? a : "", b ? b : "") == 0; }
+
+static const void* ppy_rt_trace_object(void) {
+  void* object;
+  const char* classes;
+  ppy_rt_last_object(&object, &classes);
+  return object;
+}
+
+/* Whether the raise under way is the last caught one raised again by the frame
+   whose try caught it: raised again (ppy_rt_raising_again), the same instance,
+   no try begun since, the same name and message. */
+static int ppy_rt_trace_again(const char* name, const char* message) {
+  return ppy_rt_trace_kept.owner == ppy_rt_frames && ppy_rt_raising_again() &&
+         ppy_rt_trace_kept.object == ppy_rt_trace_object() && ppy_rt_trace_kept.tries == ppy_rt_trace_tries &&
+         ppy_rt_trace_same(ppy_rt_trace_kept.name, name) && ppy_rt_trace_same(ppy_rt_trace_kept.message, message);
+}
 
 /* Appends to `codes` / `lines` (holding `n`) the frames from `f` out to the
    try's own frame `try_frames`, that one included; answers the count and in
@@ -136,9 +153,7 @@ static size_t ppy_rt_trace_unwound(const ppy_rt_frame* f, const ppy_rt_frame* tr
 
 PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const char* name, const char* message) {
   /* Raised again from the frame that caught it before: what it kept goes on. */
-  int again = ppy_rt_trace_kept.owner && ppy_rt_trace_kept.owner == ppy_rt_frames &&
-              ppy_rt_trace_kept.tries == ppy_rt_trace_tries &&
-              ppy_rt_trace_same(ppy_rt_trace_kept.name, name) && ppy_rt_trace_same(ppy_rt_trace_kept.message, message);
+  int again = ppy_rt_trace_kept.owner && ppy_rt_trace_again(name, message);
   const ppy_rt_frame* f = ppy_rt_frames;
   size_t n;
   if (!again) { /* a new raise (every raise a loop catches, issue 32): kept as read, no copy */
@@ -168,6 +183,7 @@ PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const c
   ppy_rt_trace_kept.owner = f;
   ppy_rt_trace_kept.name = name;
   ppy_rt_trace_kept.message = message;
+  ppy_rt_trace_kept.object = ppy_rt_trace_object();
   ppy_rt_trace_kept.tries = ppy_rt_trace_tries;
 }
 
@@ -176,9 +192,7 @@ PPY_RT_API void ppy_rt_traceback(const char* name, const char* message) {
   for (const ppy_rt_frame* f = ppy_rt_frames; f; f = f->prev) n += f->code != NULL;
   if (!n) return;
   /* Raised again by the frame whose try caught it: from where it first came. */
-  int again = ppy_rt_trace_kept.n && ppy_rt_trace_kept.owner == ppy_rt_frames &&
-              ppy_rt_trace_kept.tries == ppy_rt_trace_tries &&
-              ppy_rt_trace_same(ppy_rt_trace_kept.name, name) && ppy_rt_trace_same(ppy_rt_trace_kept.message, message);
+  int again = ppy_rt_trace_kept.n && ppy_rt_trace_again(name, message);
   /* Outermost first, as python3 prints them: the chain reversed, without
      allocating (the collector may be what failed). */
   static const char head[] = "Traceback (most recent call last):\n";

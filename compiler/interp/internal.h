@@ -60,6 +60,8 @@ struct PyError {
   std::string classes;
   /// The frames it came through so far, innermost first (tracebacks, issue 34).
   std::vector<TraceEntry> trace;
+  /// Raised through ppy_exc_raise_object: maybe a caught one again (ppy_rt_raising_again).
+  bool again = false;
 };
 
 /// The IR cannot be run as given: ends the program with status 2.

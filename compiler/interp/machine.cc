@@ -160,15 +160,17 @@ class Machine {
     std::string name, message;
     const Code* owner = nullptr;
     std::vector<TraceEntry> trace;
+    void* object = nullptr;
   };
+  /// `e` is the caught one raised again (ppy_rt_raising_again: the same instance, name and message).
   bool reraised(const PyError& e) const {
-    return caught_.owner && !e.trace.empty() && e.trace.front().code == caught_.owner && e.name == caught_.name &&
-           e.message == caught_.message;
+    return caught_.owner && e.again && e.object == caught_.object && !e.trace.empty() &&
+           e.trace.front().code == caught_.owner && e.name == caught_.name && e.message == caught_.message;
   }
   void keep_caught(const PyError& e, const Code& owner) {
     std::vector<TraceEntry> trace = e.trace;
     if (reraised(e)) trace.insert(trace.begin(), caught_.trace.begin(), caught_.trace.end());
-    caught_ = {e.name, e.message, &owner, std::move(trace)};
+    caught_ = {e.name, e.message, &owner, std::move(trace), e.object};
   }
 
   static void take(const Code& code, const Edge& e, Slot* r) {
@@ -515,7 +517,7 @@ int run_function(const ir::Module& m, int32_t entry, std::ostream& out, std::ost
     void* object;
     const char* classes;
     ppy_rt_last_object(&object, &classes);
-    throw PyError{name, message ? message : "", object, classes};
+    throw PyError{name, message ? message : "", object, classes, {}, ppy_rt_raising_again() != 0};
   });
   Sinks sinks{out, err};
   ppy_rt_set_output(
