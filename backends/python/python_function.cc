@@ -141,6 +141,8 @@ void ModuleWriter::seq(const Seq& s, bool top) {
         } else {
           std::string vals;
           for (const ir::Value* v : t.operands()) str_append(vals, vals.empty() ? "" : ", ", expr(v).text);
+          // The values' own ops may have moved the line (an operand read on an earlier line).
+          if (t.loc() && t.loc()->line) src_line_ = t.loc()->line;
           line("return " + vals);
         }
         break;
@@ -343,6 +345,7 @@ void ModuleWriter::dispatch(const ir::Function& f) {
     } else {
       std::string vals;
       for (const ir::Value* v : t.operands()) str_append(vals, vals.empty() ? "" : ", ", expr(v).text);
+      if (t.loc() && t.loc()->line) src_line_ = t.loc()->line;  // a raise its values inline (issue 34)
       line(vals.empty() ? "return" : "return " + vals);
     }
     --indent_;

@@ -58,7 +58,7 @@ TEST_F(EntryContext, SourcesNameTheEntryModuleAndItsMain) {
   Compilation c = compiled(root_.string());
   BackendContext ctx = context(c, root_.string());
   EXPECT_EQ(ctx.entry_module, "app.main");
-  EXPECT_EQ(ctx.entry_symbol, "app_main_main");
+  EXPECT_EQ(ctx.entry_symbol, "app_main___main__");  // the guard's code, which calls main()
 }
 
 TEST_F(EntryContext, AnEntryWithCodeStartsAtItsCode) {

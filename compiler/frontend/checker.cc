@@ -359,10 +359,10 @@ void check_module(ModuleInfo& m, const ModuleInterfaces& all, DiagnosticEngine& 
   for (auto& [local, b] : m.bindings)
     if (m.func_index.count(local) || m.consts.count(local))
       diags.error("E1021", m.path, b.pos.line, b.pos.col, str_cat("'", local, "' is both imported and defined in module ", m.name));
-  // An entry whose guard only calls main() has main() for its code, unless a
-  // module it imports has code of its own: that runs first, as Python imports
-  // it, so the guard becomes the entry's code (`__main__`) after all.
-  if (m.is_entry && !m.guard_code.empty() && !m.func("__main__") && !init_order(m, all).empty()) {
+  // An entry whose guard only calls main() has the guard for its code
+  // (`__main__`), as python3 runs it: its traceback's `<module>` frame is the
+  // guard's call (issue 34), and a module it imports with code of its own runs first.
+  if (m.is_entry && !m.guard_code.empty() && !m.func("__main__")) {
     m.code_def = std::make_unique<FuncDef>();
     m.code_def->name = "__main__";
     m.code_def->pos = m.guard_code[0]->pos;

@@ -215,13 +215,6 @@ def check_traceback(label, got, py, problems, quotes=True, numbers=True):
     if want is None or got[0] != py[0]:
         return
     have = traceback_of(got[2], quotes, numbers)
-    # A module whose top-level code is only the `if __name__ == "__main__":`
-    # guard has no function for it on the IR (its entry is main itself), so
-    # ppy prints no `<module>` frame for it: python3's is dropped then.
-    if have and want and want[0].endswith(", in <module>") and not have[0].endswith(", in <module>"):
-        want = want[1:]
-        while want and want[0].startswith("    "):
-            want = want[1:]
     if have != want:
         problems.append(f"{label}: the traceback differs from python3's:\n"
                         + diff("\n".join(want) + "\n", "\n".join(have or []) + "\n", "python3", label))

@@ -109,7 +109,7 @@ TEST_F(E2E, BuildFromPpyir) {
   ASSERT_EQ(n.size(), 1u) << d;
   EXPECT_EQ(field(n[0], "entry"), p("one.ppyir"));
   EXPECT_EQ(field(n[0], "entry_module"), "one");
-  EXPECT_EQ(field(n[0], "entry_symbol"), "one_main");
+  EXPECT_EQ(field(n[0], "entry_symbol"), "one___main__");
   Result ds = ppy({"build", one, "--backend", "dummy", "-o", p("outds")});
   ASSERT_EQ(ds.status, 0) << ds;
   EXPECT_TRUE(is_hex64(ids_of(n[0])["one"]));
@@ -202,7 +202,7 @@ TEST_F(E2E, ContextReachesTheBackendOutOfProcess) {
   EXPECT_EQ(field(n[0], "entry"), "src/app/main.ppy");
   // Its name and the symbol the program starts at: a module carries no file.
   EXPECT_EQ(field(n[0], "entry_module"), "app.main");
-  EXPECT_EQ(field(n[0], "entry_symbol"), "app_main_main");
+  EXPECT_EQ(field(n[0], "entry_symbol"), "app_main___main__");
   // Its own table, and no other backend's.
   EXPECT_THAT(n[0], HasSubstr("table={level=3;sdk-version=7;target=t1}"));
   EXPECT_THAT(n[0], Not(HasSubstr("secret")));
@@ -257,7 +257,7 @@ TEST_F(E2E, ALinkedPpyirNamesTheEntryItsModulesHad) {
   ASSERT_EQ(n.size(), 1u) << r;
   EXPECT_EQ(field(n[0], "entry"), p("program.ppyir"));
   EXPECT_EQ(field(n[0], "entry_module"), "app.main");
-  EXPECT_EQ(field(n[0], "entry_symbol"), "app_main_main");
+  EXPECT_EQ(field(n[0], "entry_symbol"), "app_main___main__");
 }
 
 TEST_F(E2E, EntryIsTheFileForABuildOfOne) {

@@ -26,6 +26,7 @@ static inline int64_t ppy_c_sub(int64_t a, int64_t b, int64_t at) {
 
 int64_t binary_search_search(ppy_list* xs, int64_t target);
 void binary_search_main(void);
+void binary_search___main__(void);
 
 int64_t binary_search_search(ppy_list* xs, int64_t target) {
   int64_t lo = 0;
@@ -127,5 +128,15 @@ void binary_search_main(void) {
     ppy_print_newline();
     i = i + 1;
   }
+  ppy_rt_frames = ppy_tb_frame.prev;
+}
+
+void binary_search___main__(void) {
+  static const ppy_rt_code ppy_tb_code = {"<module>", "binary_search.ppy"};
+  ppy_rt_frame ppy_tb_frame = {ppy_rt_frames, &ppy_tb_code, 22};
+  ppy_rt_frame* const ppy_tb = &ppy_tb_frame;
+  ppy_rt_frames = ppy_tb;
+  ppy_tb->line = 22;
+  binary_search_main();
   ppy_rt_frames = ppy_tb_frame.prev;
 }

@@ -23,6 +23,7 @@ static inline int64_t ppy_c_mul(int64_t a, int64_t b, int64_t at) {
 }
 
 void nested_loops_main(void);
+void nested_loops___main__(void);
 
 void nested_loops_main(void) {
   int64_t i = 0;
@@ -81,4 +82,14 @@ void nested_loops_main(void) {
   ppy_rt_frames = ppy_tb_frame.prev;
 }
 
-int main(void) { return ppy_rt_run(nested_loops_main); }
+void nested_loops___main__(void) {
+  static const ppy_rt_code ppy_tb_code = {"<module>", "nested_loops.ppy"};
+  ppy_rt_frame ppy_tb_frame = {ppy_rt_frames, &ppy_tb_code, 19};
+  ppy_rt_frame* const ppy_tb = &ppy_tb_frame;
+  ppy_rt_frames = ppy_tb;
+  ppy_tb->line = 19;
+  nested_loops_main();
+  ppy_rt_frames = ppy_tb_frame.prev;
+}
+
+int main(void) { return ppy_rt_run(nested_loops___main__); }

@@ -67,5 +67,9 @@ def main():
     print("]")
 
 
-if __name__ == "__main__":
+def __main__():
     main()
+
+
+if __name__ == "__main__":
+    __main__()

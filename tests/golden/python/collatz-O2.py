@@ -28,5 +28,9 @@ def main():
     print(best_n, best)
 
 
-if __name__ == "__main__":
+def __main__():
     main()
+
+
+if __name__ == "__main__":
+    __main__()

@@ -56,5 +56,9 @@ def main():
     print()
 
 
-if __name__ == "__main__":
+def __main__():
     main()
+
+
+if __name__ == "__main__":
+    __main__()

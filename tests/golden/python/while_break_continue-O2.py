@@ -30,5 +30,9 @@ def main():
     print(steps)
 
 
-if __name__ == "__main__":
+def __main__():
     main()
+
+
+if __name__ == "__main__":
+    __main__()
