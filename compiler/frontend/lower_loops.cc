@@ -1,6 +1,7 @@
 // IR generation, loops: while, for over ranges, lists, strs, dicts, sets, enumerate and zip,
 // and the comprehensions built on them; one skeleton (LoopBlocks, loop) for all.
 #include <memory>
+#include <utility>
 
 #include "lazy.h"
 #include "lowerer.h"
@@ -278,7 +279,10 @@ void FunctionLowerer::comp_into(const Expr& e, Value* out, Ty elem, const std::f
     unpack.kids.push_back(std::move(k));
   }
   std::string append = str_cat("ppy_list_append_", list_suffix(elem));
+  // The first iterable is taken in the enclosing frame, the rest in the comprehension's (python3's).
+  const int64_t frame = e.str == "for" ? comp_ : open_comp(e);
   auto body = [&] {
+    const int64_t outer = std::exchange(comp_, frame);
     Block* skip = nullptr;
     for (int64_t k = 0; k < e.ival; ++k) {
       int n = ++labels_;
@@ -301,6 +305,7 @@ void FunctionLowerer::comp_into(const Expr& e, Value* out, Ty elem, const std::f
       if (!terminated()) br(skip, {}, p);
       cur_ = skip;
     }
+    comp_ = outer;
   };
   const Expr& it = *e.kids[1];
   if (it.target == "enumerate" || it.target == "zip" || it.target == "dict.items") {
