@@ -33,6 +33,8 @@ TraceRole trace_role(const Function& f) {
     return last == "bound" || last == "value" ? TraceRole::kNone : TraceRole::kBorrows;
   }
   if (f.attributes().get("gpu.kind")) return TraceRole::kNone;
+  if (const Attribute* a = f.attributes().get("ppy.frame_name"); a && a->is<std::string>() && a->as_string().empty())
+    return TraceRole::kNone;  // code python3 runs in no frame of Python's (map()'s loop)
   bool has_try = false;
   walk(f.body(), [&](const Operation& op) {
     if (core_op(op) == CoreOp::Call && captures_status(op)) has_try = true;

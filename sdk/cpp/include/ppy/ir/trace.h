@@ -16,7 +16,8 @@ namespace ppy::ir {
 /// How a function takes part in tracebacks.
 enum class TraceRole {
   kOwns,     ///< a frame of its own: it may raise, or holds a try (its body's lines are its own)
-  kNone,     ///< no frame: it cannot raise, or it is an adapter that only calls the real
+  kNone,     ///< no frame: it cannot raise, its `ppy.frame_name` is "" (map()'s loop, whose frames
+             ///< python3 has none of), or it is an adapter that only calls the real
              ///< function (`.bound`, `.value`), device code, or a function without a `loc`
              ///< (IR written by hand or by a tool: a frame without a place says nothing)
   kBorrows,  ///< a try body the frontend outlined (`.tryN`): its lines are its enclosing function's
