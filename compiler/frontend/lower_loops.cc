@@ -308,6 +308,25 @@ void FunctionLowerer::comp_into(const Expr& e, Value* out, Ty elem, const std::f
     comp_ = outer;
   };
   const Expr& it = *e.kids[1];
+  // The first loop is the comprehension's (a generator's `next` runs in its frame), its
+  // iterable the frame's around it (expr() evaluates what is noted so).
+  if (frame != comp_) note_iterable_frame(it, comp_);
+  const int64_t around = std::exchange(comp_, frame);
+  comp_loop(e, it, names, unpack, body);
+  comp_ = around;
+}
+
+void FunctionLowerer::note_iterable_frame(const Expr& it, int64_t frame) {
+  iterable_frames_[&it] = frame;
+  for (const ExprPtr& k : it.kids)
+    if (k) note_iterable_frame(*k, frame);
+  for (const Keyword& k : it.keywords)
+    if (k.value) note_iterable_frame(*k.value, frame);
+}
+
+void FunctionLowerer::comp_loop(const Expr& e, const Expr& it, const std::vector<std::string>& names,
+                                const Expr& unpack, const std::function<void()>& body) {
+  Pos p = e.pos;
   if (it.target == "enumerate" || it.target == "zip" || it.target == "dict.items") {
     auto pairs = [&](Value* a, Ty at, Value* b, Ty bt) {
       Value* pair = make_tuple({a, b}, tuple_of({at, bt}), p);

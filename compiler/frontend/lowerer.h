@@ -197,6 +197,11 @@ class FunctionLowerer {
   int64_t open_comp(const Expr& e);
   /// Sets this function's comprehension table (`ppy.comps`) as it stands.
   void keep_comps();
+  /// Notes `it` and what it is made of as evaluated in comprehension frame `frame` (expr()).
+  void note_iterable_frame(const Expr& it, int64_t frame);
+  /// comp_into's loop over `it`, running `body` for each element.
+  void comp_loop(const Expr& e, const Expr& it, const std::vector<std::string>& names, const Expr& unpack,
+                 const std::function<void()>& body);
 
   // --- lazy sequences (lower_lazy.cc, docs/runtime.md, "Iterables") ---
   /// range(...) as a value, zip/enumerate/reversed, and sum/any/all/list/set/dict of an iterable.
@@ -625,6 +630,7 @@ class FunctionLowerer {
   std::vector<std::string> handlers_;     ///< the except clauses' locals around the code, innermost last
   int64_t comp_ = 0;                      ///< the comprehension the ops emitted are in (`ppy.comp`; 0: none)
   std::vector<ir::TraceComprehension> comps_;  ///< this function's comprehension frames, numbered from 1
+  std::map<const Expr*, int64_t> iterable_frames_;  ///< comprehensions' first iterables: the frame around each
 };
 
 }  // namespace ppy::frontend::lowering
