@@ -23,8 +23,16 @@ void CWriter::trace_begin(const ir::Function& f) {
     line("(void)ppy_tb;");
     return;
   }
+  // Its comprehensions (ppy_rt_comp), a table ended by a NULL name.
+  std::string comps;
+  if (std::vector<ir::TraceComprehension> cs = ir::trace_comprehensions(f); !cs.empty()) {
+    std::string rows;
+    for (const ir::TraceComprehension& c : cs) rows += str_cat("{", c_string(c.name), ", ", c.line, ", ", c.parent, "}, ");
+    line(str_cat("static const ppy_rt_comp ppy_tb_comps[] = {", rows, "{0, 0, 0}};"));
+    comps = ", ppy_tb_comps";
+  }
   line(str_cat("static const ppy_rt_code ppy_tb_code = {", c_string(ir::trace_frame_name(f)), ", ",
-               c_string(ir::trace_file(f)), "};"));
+               c_string(ir::trace_file(f)), comps, "};"));
   trace_line_ = f.loc() ? static_cast<int64_t>(f.loc()->line) : 0;
   line(str_cat("ppy_rt_frame ppy_tb_frame = {ppy_rt_frames, &ppy_tb_code, ", trace_line_, "};"));
   line("ppy_rt_frame* const ppy_tb = &ppy_tb_frame;");
@@ -43,7 +51,7 @@ bool CWriter::trace_marks(const ir::Operation* op) {
 }
 
 int64_t CWriter::trace_line_of(const ir::Operation& op) {
-  if (op.loc() && op.loc()->line) return op.loc()->line;
+  if (int64_t at = ir::trace_line(op)) return at;
   if (auto it = trace_lines_.find(&op); it != trace_lines_.end() && it->second) return it->second;
   for (const ir::Value* v : op.operands())  // an op without one: what it is written with
     if (values_->inlined(v) && v->def())

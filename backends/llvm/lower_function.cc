@@ -137,7 +137,7 @@ absl::Status FunctionLowering::lower_op(const ir::Operation& op) {
     if (!lv) return fail(op, "an operand is not defined before its use");
     args.push_back(lv);
   }
-  if (op.loc() && op.loc()->line) line_ = op.loc()->line;  // tracebacks (issue 34)
+  if (int64_t at = ir::trace_line(op)) line_ = at;  // tracebacks (issue 34), with its comprehension
   if (frame_ && may_raise_through(op)) mark_line_before();
   ir::Type rt = op.num_results() ? op.result(0)->type() : ir::Type::void_();
   llvm::Type* rlt = op.num_results() ? m_.type(rt) : nullptr;

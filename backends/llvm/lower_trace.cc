@@ -45,7 +45,25 @@ llvm::Constant* ModuleLowering::no_frame() {
 
 llvm::Constant* ModuleLowering::code(const ir::Function& f) {
   if (auto* g = module_->getNamedGlobal(str_cat(f.name(), ".code"))) return g;
-  auto* init = llvm::ConstantStruct::getAnon(ctx_, {string(ir::trace_frame_name(f)), string(ir::trace_file(f))});
+  // Its comprehensions' table (ppy_rt_comp), ended by a NULL name; NULL for none.
+  auto* ptr = llvm::PointerType::get(ctx_, 0);
+  llvm::Constant* comps = llvm::ConstantPointerNull::get(ptr);
+  if (std::vector<ir::TraceComprehension> cs = ir::trace_comprehensions(f); !cs.empty()) {
+    auto* i64t = llvm::Type::getInt64Ty(ctx_);
+    auto* ct = llvm::StructType::get(ctx_, {ptr, i64t, i64t});
+    std::vector<llvm::Constant*> rows;
+    for (const ir::TraceComprehension& c : cs)
+      rows.push_back(llvm::ConstantStruct::get(
+          ct, {string(c.name), llvm::ConstantInt::get(i64t, c.line), llvm::ConstantInt::get(i64t, c.parent)}));
+    rows.push_back(llvm::ConstantAggregateZero::get(ct));
+    auto* table = llvm::ConstantArray::get(llvm::ArrayType::get(ct, rows.size()), rows);
+    auto* tv = new llvm::GlobalVariable(*module_, table->getType(), true, llvm::GlobalValue::PrivateLinkage, table,
+                                        str_cat(f.name(), ".comps"));
+    tv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    comps = tv;
+  }
+  auto* init =
+      llvm::ConstantStruct::getAnon(ctx_, {string(ir::trace_frame_name(f)), string(ir::trace_file(f)), comps});
   auto* gv = new llvm::GlobalVariable(*module_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
                                       str_cat(f.name(), ".code"));
   gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);

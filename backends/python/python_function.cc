@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ppy/ir/trace.h"
 #include "ppy/runtime/raise_through.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
@@ -133,7 +134,7 @@ void ModuleWriter::seq(const Seq& s, bool top) {
         break;
       case Node::Kind::Return: {
         const ir::Operation& t = *n.op;
-        if (t.loc() && t.loc()->line) src_line_ = t.loc()->line;  // tracebacks (issue 34)
+        if (int64_t at = ir::trace_line(t)) src_line_ = at;  // tracebacks (issue 34)
         if (ir::core_op(t) == ir::CoreOp::Unreachable) {
           line(unreachable_text(*fn_));
         } else if (t.num_operands() == 0) {
@@ -159,7 +160,7 @@ void ModuleWriter::seq(const Seq& s, bool top) {
 
 void ModuleWriter::if_stmt(const Node& n, bool elif) {
   const ir::Value* c = n.op->operand(0);
-  if (n.op->loc() && n.op->loc()->line) src_line_ = n.op->loc()->line;  // tracebacks (issue 34)
+  if (int64_t at = ir::trace_line(*n.op)) src_line_ = at;  // tracebacks (issue 34)
   const Seq* then_s = &n.then_seq;
   const Seq* else_s = &n.else_seq;
   Expr cond = expr(c);
@@ -353,12 +354,26 @@ void ModuleWriter::dispatch(const ir::Function& f) {
   --indent_;
 }
 
+/// The line of the first op written inside `v`'s expression that an exception
+/// may come through (a call), 0 for none: a move that makes a call is at the
+/// call's line (tracebacks, issue 34).
+static int64_t raising_line(const source::FunctionValues& values, const ir::Value* v) {
+  const ir::Operation* d = v->def();
+  if (!d || !values.inlined(v)) return 0;
+  if (runtime::exception_may_come_through(*d))
+    if (int64_t at = ir::trace_line(*d)) return at;
+  for (const ir::Value* x : d->operands())
+    if (int64_t at = raising_line(values, x)) return at;
+  return 0;
+}
+
 void ModuleWriter::edge(const ir::Successor& s) {
   auto moves = values_->moves(s);
   if (moves.empty()) return;
   std::string lhs, rhs;
   for (auto& [to, from] : moves) {
     if (skip_moves_.count({s.block, to->index()})) continue;
+    if (int64_t at = raising_line(*values_, from)) src_line_ = at;
     str_append(lhs, lhs.empty() ? "" : ", ", values_->name(to));
     str_append(rhs, rhs.empty() ? "" : ", ", expr(from).text);
   }
@@ -378,7 +393,7 @@ void ModuleWriter::block_ops(const ir::Block& b) {
       // after what was printed before it: a print() of its own.
       if (item->kind == PrintItem::Value && tree_has_effects(op.operand(0))) flush_prints(prints);
       // tracebacks (issue 34): a print() written for several items has its first one's line
-      if (prints.empty() && op.loc() && op.loc()->line) src_line_ = op.loc()->line;
+      if (int64_t at = ir::trace_line(op); prints.empty() && at) src_line_ = at;
       prints.push_back(*item);
       continue;
     }
@@ -389,7 +404,7 @@ void ModuleWriter::block_ops(const ir::Block& b) {
 }
 
 void ModuleWriter::statement(const ir::Operation& op) {
-  if (op.loc() && op.loc()->line) src_line_ = op.loc()->line;  // tracebacks (issue 34)
+  if (int64_t at = ir::trace_line(op)) src_line_ = at;  // tracebacks (issue 34), with its comprehension
   switch (ir::core_op(op)) {
     case ir::CoreOp::Store:
       return store(op);

@@ -49,7 +49,8 @@ void ModuleWriter::trace_function_text(size_t shift) {
 void ModuleWriter::trace_function(const ir::Function& f, size_t offset) {
   for (auto& [at, line] : text_marks_) body_marks_.emplace_back(at + offset, line);
   text_marks_.clear();
-  trace_functions_.push_back({fn_names_.at(f.name()), ir::trace_frame_name(f), ir::trace_role(f)});
+  trace_functions_.push_back(
+      {fn_names_.at(f.name()), ir::trace_frame_name(f), ir::trace_role(f), ir::trace_comprehensions(f)});
   if (trace_file_.empty() && f.loc() && f.loc()->file) trace_file_ = *f.loc()->file;
 }
 
@@ -72,8 +73,12 @@ std::string ModuleWriter::trace_table() const {
   for (auto& [g, s] : generated_lines_) str_append(lines, lines.empty() ? "" : ", ", "\"", g, "\": ", s);
   for (auto& f : trace_functions_) {
     const char* role = f.role == ir::TraceRole::kOwns ? "owns" : f.role == ir::TraceRole::kBorrows ? "borrows" : "none";
+    std::string comps;  // [[name, line, parent], ...] where it has comprehensions (ppy/ir/trace.h)
+    for (const ir::TraceComprehension& c : f.comps)
+      str_append(comps, comps.empty() ? ", [" : ", ", "[", json_string(c.name), ", ", c.line, ", ", c.parent, "]");
+    if (!comps.empty()) comps += "]";
     str_append(functions, functions.empty() ? "" : ", ", json_string(f.py_name), ": [", json_string(f.frame_name),
-               ", \"", role, "\"]");
+               ", \"", role, "\"", comps, "]");
   }
   return str_cat("{\"file\": ", json_string(trace_file_), ", \"lines\": {", lines, "}, \"functions\": {", functions,
                  "}}\n");

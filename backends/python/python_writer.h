@@ -194,6 +194,7 @@ class ModuleWriter {
   struct TraceFunction {
     std::string py_name, frame_name;
     ir::TraceRole role;
+    std::vector<ir::TraceComprehension> comps;  ///< its comprehensions' frames (a line's k above bit 32)
   };
   int64_t src_line_ = 0;
   std::vector<std::pair<size_t, int64_t>> marks_;              ///< out_ offset -> source line

@@ -84,14 +84,38 @@ static void ppy_rt_trace_frame(ppy_rt_trace_run* run, const char* function, cons
   if (line > 0) ppy_rt_trace_quote(file, line);
 }
 
-PPY_RT_API void ppy_rt_traceback_write(const char* const* functions, const char* const* files, const int64_t* lines,
-                                       size_t n) {
+/* Comprehension k's entry in `code`'s table, or NULL when it has none such
+   (a line from code the table does not describe prints as the function's). */
+static const ppy_rt_comp* ppy_rt_trace_comp(const ppy_rt_code* code, int64_t k) {
+  if (k <= 0 || !code->comps) return NULL;
+  for (int64_t i = 1; code->comps[i - 1].function; ++i)
+    if (i == k) return &code->comps[i - 1];
+  return NULL;
+}
+
+/* Writes the frame of `code` at `line`, and when the line is inside a
+   comprehension, that comprehension's frames after it, outermost first. */
+static void ppy_rt_trace_code_frame(ppy_rt_trace_run* run, const ppy_rt_code* code, int64_t line) {
+  int64_t k = line >> 32, at = line & 0xffffffff;
+  const ppy_rt_comp* chain[64];
+  size_t n = 0;
+  for (const ppy_rt_comp* c = ppy_rt_trace_comp(code, k); c && n < 64; c = ppy_rt_trace_comp(code, c->parent))
+    chain[n++] = c;
+  if (!n) { /* no comprehension, or none the table names */
+    ppy_rt_trace_frame(run, code->function, code->file, at);
+    return;
+  }
+  ppy_rt_trace_frame(run, code->function, code->file, chain[n - 1]->line);
+  for (size_t i = n; i-- > 0;) ppy_rt_trace_frame(run, chain[i]->function, code->file, i ? chain[i - 1]->line : at);
+}
+
+PPY_RT_API void ppy_rt_traceback_write(const ppy_rt_code* const* codes, const int64_t* lines, size_t n) {
   if (!n) return;
   static const char head[] = "Traceback (most recent call last):\n";
   ppy_rt_write_err(head, sizeof head - 1);
   ppy_rt_trace_run run;
   memset(&run, 0, sizeof run);
-  for (size_t i = 0; i < n; ++i) ppy_rt_trace_frame(&run, functions[i], files[i], lines[i]);
+  for (size_t i = 0; i < n; ++i) ppy_rt_trace_code_frame(&run, codes[i], lines[i]);
   ppy_rt_trace_repeated(&run);
 }
 
@@ -204,12 +228,11 @@ PPY_RT_API void ppy_rt_traceback(const char* name, const char* message) {
     while (!f->code) f = f->prev;
     for (size_t i = 0; i < k; ++i)
       for (f = f->prev; !f->code;) f = f->prev;
-    ppy_rt_trace_frame(&run, f->code->function, f->code->file, f->line);
+    ppy_rt_trace_code_frame(&run, f->code, f->line);
   }
   if (again)
     for (size_t k = ppy_rt_trace_kept.n; k-- > 0;)
-      ppy_rt_trace_frame(&run, ppy_rt_trace_kept.codes[k]->function, ppy_rt_trace_kept.codes[k]->file,
-                         ppy_rt_trace_kept.lines[k]);
+      ppy_rt_trace_code_frame(&run, ppy_rt_trace_kept.codes[k], ppy_rt_trace_kept.lines[k]);
   ppy_rt_trace_repeated(&run);
 }
 

@@ -16,12 +16,26 @@
 extern "C" {
 #endif
 
+/** A comprehension inside a function (`<listcomp>`, `<genexpr>`...): python3
+ * runs it as a frame of its own, compiled code as a loop inline, so it is
+ * only named. A frame's `line` inside comprehension k (1-based) is
+ * `line | k << 32`: the traceback prints the function at the line of the
+ * outermost comprehension around k, then each comprehension out to k, k at
+ * the line itself (ppy/ir/trace.h, TraceComprehension). */
+typedef struct ppy_rt_comp {
+  const char* function; /* NULL ends a function's table */
+  int64_t line;         /* where it stands in its parent (or the function) */
+  int64_t parent;       /* the comprehension around it (1-based), 0 for none */
+} ppy_rt_comp;
+
 /** What a frame runs: a function's name as python3 prints it (`<module>` for
- * a module's top level) and its file as the IR's locations name it. One
- * constant per function, so a frame costs three stores at entry. */
+ * a module's top level), its file as the IR's locations name it, and its
+ * comprehensions (NULL: none). One constant per function, so a frame costs
+ * three stores at entry. */
 typedef struct ppy_rt_code {
   const char* function;
   const char* file;
+  const ppy_rt_comp* comps;
 } ppy_rt_code;
 
 /** A call under way: its caller's frame, what it runs, and the line it is at
@@ -67,10 +81,10 @@ PPY_RT_INTERNAL void ppy_rt_trace_caught(const ppy_rt_frame* try_frames, const c
 #endif
 
 /** Writes `Traceback (most recent call last):` then the frames given, outermost
- * first, each with its source line when the file is found: for an embedder
- * that keeps its own frames (the interpreter). */
-PPY_RT_API void ppy_rt_traceback_write(const char* const* functions, const char* const* files, const int64_t* lines,
-                                       size_t n);
+ * first, each with its source line when the file is found (a line inside a
+ * comprehension as in ppy_rt_frame): for an embedder that keeps its own
+ * frames (the interpreter). */
+PPY_RT_API void ppy_rt_traceback_write(const ppy_rt_code* const* codes, const int64_t* lines, size_t n);
 
 #define PPY_TRACE_SYMBOLS(X) X(ppy_rt_frames) X(ppy_rt_set_source_root)
 

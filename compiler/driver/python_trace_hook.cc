@@ -61,12 +61,24 @@ def _ppy_excepthook(tp, ex, tb):
                 table = False
             tables[code.co_filename] = table
         if table:
-            name, role = table['functions'].get(code.co_name, [code.co_name, 'none'])
+            entry = table['functions'].get(code.co_name, [code.co_name, 'none'])
             src = table['lines'].get(str(line), 0)
-            if role == 'borrows' and frames:
+            if entry[1] == 'borrows' and frames:
                 frames[-1][2] = src
-            elif role == 'owns':
-                frames.append([name, table['file'], src])
+            elif entry[1] == 'owns':
+                frames.append([entry[0], table['file'], src, entry[2] if len(entry) > 2 else []])
+    # A line inside a comprehension holds its number k above bit 32: the
+    # function at the outermost one's line, then each one's frame out to k.
+    expanded = []
+    for name, file, src, comps in frames:
+        k, at, chain = src >> 32, src & 0xffffffff, []
+        while 0 < k <= len(comps) and len(chain) < 64:
+            chain.append(comps[k - 1])
+            k = comps[k - 1][2]
+        expanded.append([name, file, chain[-1][1] if chain else at])
+        for i in range(len(chain) - 1, -1, -1):
+            expanded.append([chain[i][0], file, chain[i - 1][1] if i else at])
+    frames = expanded
     err = _ppy_sys.stderr
     if frames:
         err.write('Traceback (most recent call last):\n')

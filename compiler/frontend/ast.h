@@ -110,6 +110,10 @@ struct Expr {
   std::string target;  ///< a Func's module-qualified name, a builtin's name, a local's name
   BuiltinId builtin{};  ///< a builtin method call's id (None: not one)
   int param_index = -1;  ///< a call argument's parameter position (keywords placed)
+  /// A comprehension the program wrote (its first clause): the frame python3
+  /// runs it in (`<listcomp>`, `<genexpr>`...) for tracebacks; null for one
+  /// the checker made (map(), filter() become generator expressions).
+  const char* comp_frame = nullptr;
 };
 
 enum class StmtKind : uint8_t {

@@ -239,7 +239,9 @@ Ty BodyChecker::lambda_expr(Expr& e, Ty expected) {
   }
   std::vector<Ty> params = callable_params(expected);
   auto def = std::make_unique<FuncDef>();
-  def->name = "<lambda>";
+  // A generator expression's element made a lambda is its `<genexpr>` frame;
+  // map()'s call of its function is none ("", ppy/ir/trace.h).
+  def->name = e.comp_frame ? e.comp_frame : "<lambda>";
   def->pos = e.pos;
   for (size_t i = 0; i < params.size(); ++i) {
     Param p;

@@ -22,8 +22,9 @@ namespace ppy::frontend::checking {
 namespace {
 
 /// `lambda names: body`.
-ExprPtr lambda_of(const std::vector<std::string>& names, ExprPtr body, Pos p) {
+ExprPtr lambda_of(const std::vector<std::string>& names, ExprPtr body, Pos p, const char* frame) {
   ExprPtr l = build::node(ExprKind::Lambda, p);
+  l->comp_frame = frame;
   l->ops = names;
   l->kids.push_back(std::move(body));
   l->depth = build::depth_over(l->kids);
@@ -49,7 +50,7 @@ Ty BodyChecker::lazy_map_value(Expr& e, bool map, const std::vector<std::string>
     return Ty::Error;
   }
   std::vector<ExprPtr> args;
-  args.push_back(lambda_of(names, std::move(applied), p));
+  args.push_back(lambda_of(names, std::move(applied), p, ""));  // map()'s own call of f: no frame of Python's
   for (size_t k = 2; k < e.kids.size(); ++k) {
     if (!lazy_value_source(*e.kids[k])) lazy_ok_.insert(e.kids[k].get());
     args.push_back(std::move(e.kids[k]));
@@ -77,12 +78,12 @@ Ty BodyChecker::genexp_value(Expr& e, Ty expected) {
   if (!lazy_value_source(*source)) lazy_ok_.insert(source.get());
   for (int64_t k = 0; k < e.ival; ++k) {
     std::vector<ExprPtr> args;
-    args.push_back(lambda_of({x}, std::move(e.kids[2 + k]), p));
+    args.push_back(lambda_of({x}, std::move(e.kids[2 + k]), p, e.comp_frame));
     args.push_back(std::move(source));
     source = build::call(build::name(kLazyFilter, p), std::move(args), p);
   }
   std::vector<ExprPtr> args;
-  args.push_back(lambda_of({x}, std::move(e.kids[0]), p));
+  args.push_back(lambda_of({x}, std::move(e.kids[0]), p, e.comp_frame));
   args.push_back(std::move(source));
   ExprPtr c = build::call(build::name(kLazyMap, p), std::move(args), p);
   int placed = e.param_index;

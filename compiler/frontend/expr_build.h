@@ -110,6 +110,7 @@ inline ExprPtr clone(const Expr& e) {
   x->bval = e.bval;
   x->str = e.str;
   x->ops = e.ops;
+  x->comp_frame = e.comp_frame;
   for (auto& k : e.kids) x->kids.push_back(k ? clone(*k) : nullptr);
   for (auto& k : e.keywords) x->keywords.push_back({k.name, k.pos, k.value ? clone(*k.value) : nullptr});
   return x;

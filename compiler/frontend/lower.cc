@@ -195,6 +195,8 @@ ir::Function* lower_function(const ModuleInfo& m, const FuncInfo& f, ir::Module&
   // A nested def's or a lambda's symbol names its outer function too; its
   // frame is `in inner` / `in <lambda>` in python3's traceback (co_name).
   if (f.closure && f.def) fn->attributes().set("ppy.frame_name", f.def->name);
+  // The lazy helpers (lazy_values.cc) are map()'s and a generator expression's loop: no frame of Python's.
+  if (f.name.starts_with("__ppy_")) fn->attributes().set("ppy.frame_name", "");
   fn->attributes().set("ppy.effects", effects_attr(f.effects));
   if (f.exported) fn->attributes().set("ppy.export", true);
   if (f.xla_jit) fn->attributes().set("xla.jit", true);

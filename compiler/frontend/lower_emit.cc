@@ -16,6 +16,7 @@ bool is_terminator(const ir::Operation* op) {
 
 Value* FunctionLowerer::emit(std::string_view name, std::vector<Value*> ops, const std::vector<Type>& results,
                              AttrDict attrs, Pos p) {
+  if (comp_) attrs.set("ppy.comp", comp_);
   auto op =
       ir::Operation::create(name, std::move(ops), results, std::move(attrs), ir::Location(m_.path, p.line, p.col));
   ir::Operation* o = cur_->append(std::move(op));
@@ -24,9 +25,24 @@ Value* FunctionLowerer::emit(std::string_view name, std::vector<Value*> ops, con
 
 ir::Operation* FunctionLowerer::emit_op(std::string_view name, std::vector<Value*> ops,
                                         const std::vector<Type>& results, AttrDict attrs, Pos p) {
+  if (comp_) attrs.set("ppy.comp", comp_);
   auto op =
       ir::Operation::create(name, std::move(ops), results, std::move(attrs), ir::Location(m_.path, p.line, p.col));
   return cur_->append(std::move(op));
+}
+
+int64_t FunctionLowerer::open_comp(const Expr& e) {
+  if (!e.comp_frame || gpu_) return comp_;
+  comps_.push_back({e.comp_frame, e.pos.line, comp_});
+  keep_comps();
+  return static_cast<int64_t>(comps_.size());
+}
+
+void FunctionLowerer::keep_comps() {
+  if (comps_.empty()) return;
+  ir::AttrArray table;
+  for (const ir::TraceComprehension& c : comps_) table.push_back(ir::AttrArray{c.name, c.line, c.parent});
+  fn_->attributes().set("ppy.comps", std::move(table));
 }
 
 void FunctionLowerer::br(Block* to, std::vector<Value*> args, Pos p) {

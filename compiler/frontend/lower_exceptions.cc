@@ -89,6 +89,7 @@ FunctionLowerer::Region FunctionLowerer::outline(const std::function<void()>& bo
   for (int k = 0; k < 4; ++k) r.ends[k] = outlined_.back().ends[k];
   outlined_.pop_back();
   fn_ = saved_fn;
+  keep_comps();  // a comprehension in the body is named by this function's frame
   cur_ = saved_cur;
   slots_ = std::move(saved_slots);
   loops_ = std::move(saved_loops);

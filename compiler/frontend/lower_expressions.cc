@@ -2,6 +2,7 @@
 // with Python's errors.
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "class_ids.h"
 #include "exception_classes.h"
@@ -11,6 +12,14 @@
 namespace ppy::frontend::lowering {
 
 Value* FunctionLowerer::expr(const Expr& e) {
+  // A comprehension's first iterable: evaluated in the frame around it (tracebacks, lower_loops.cc).
+  if (!iterable_frames_.empty())
+    if (auto f = iterable_frames_.find(&e); f != iterable_frames_.end() && f->second != comp_) {
+      const int64_t inner = std::exchange(comp_, f->second);
+      Value* v = expr(e);
+      comp_ = inner;
+      return v;
+    }
   Pos p = e.pos;
   switch (e.kind) {
     case ExprKind::Int:

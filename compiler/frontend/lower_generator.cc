@@ -104,6 +104,7 @@ void FunctionLowerer::gen_run() {
   Type result = ir_type(tuple_of({Ty::Bool, elem}));
   begin_frame_function(str_cat(fn_->name(), "__resume"), "resume", {result}, p);
   if (f_.closure && f_.def) fn_->attributes().set("ppy.frame_name", f_.def->name);  // a nested generator's frame
+  if (f_.name.starts_with("__ppy_")) fn_->attributes().set("ppy.frame_name", "");  // a lazy helper's (lower.cc)
   gen_ = true;
   frame_ = cur_->argument(0);
   for (auto& [name, ty] : f_.locals) {

@@ -1,6 +1,8 @@
 // IR generation, lazy sequences (docs/runtime.md, "Iterables"): sum/any/all of any iterable as one loop
 // (a generator expression's elements made one at a time, any/all leaving at the first that decides),
 // zip/enumerate/reversed and range(...) as lists where an iterable goes, list/set/dict of an iterable.
+#include <utility>
+
 #include "callable.h"
 #include "lazy.h"
 #include "lowerer.h"
@@ -14,7 +16,14 @@ Ty walked_elem(const Expr& it);
 
 void FunctionLowerer::each(const Expr& it, Ty elem, const std::function<void(Value*, Ty)>& sink) {
   if (is_genexp(it)) {  // its clauses' loops, each element handed on as it is made
-    std::function<void(const Expr&)> put = [&](const Expr& x) { sink(coerce(expr(x), x.ty, elem, x.pos), elem); };
+    // The element is made in the generator expression's frame; what takes it runs in this one.
+    const int64_t outer = comp_;
+    std::function<void(const Expr&)> put = [&](const Expr& x) {
+      Value* v = coerce(expr(x), x.ty, elem, x.pos);
+      const int64_t inner = std::exchange(comp_, outer);
+      sink(v, elem);
+      comp_ = inner;
+    };
     comp_into(it, nullptr, elem, &put);
     return;
   }

@@ -1,6 +1,7 @@
 // IR generation, loops: while, for over ranges, lists, strs, dicts, sets, enumerate and zip,
 // and the comprehensions built on them; one skeleton (LoopBlocks, loop) for all.
 #include <memory>
+#include <utility>
 
 #include "lazy.h"
 #include "lowerer.h"
@@ -278,7 +279,10 @@ void FunctionLowerer::comp_into(const Expr& e, Value* out, Ty elem, const std::f
     unpack.kids.push_back(std::move(k));
   }
   std::string append = str_cat("ppy_list_append_", list_suffix(elem));
+  // The first iterable is taken in the enclosing frame, the rest in the comprehension's (python3's).
+  const int64_t frame = e.str == "for" ? comp_ : open_comp(e);
   auto body = [&] {
+    const int64_t outer = std::exchange(comp_, frame);
     Block* skip = nullptr;
     for (int64_t k = 0; k < e.ival; ++k) {
       int n = ++labels_;
@@ -301,8 +305,28 @@ void FunctionLowerer::comp_into(const Expr& e, Value* out, Ty elem, const std::f
       if (!terminated()) br(skip, {}, p);
       cur_ = skip;
     }
+    comp_ = outer;
   };
   const Expr& it = *e.kids[1];
+  // The first loop is the comprehension's (a generator's `next` runs in its frame), its
+  // iterable the frame's around it (expr() evaluates what is noted so).
+  if (frame != comp_) note_iterable_frame(it, comp_);
+  const int64_t around = std::exchange(comp_, frame);
+  comp_loop(e, it, names, unpack, body);
+  comp_ = around;
+}
+
+void FunctionLowerer::note_iterable_frame(const Expr& it, int64_t frame) {
+  iterable_frames_[&it] = frame;
+  for (const ExprPtr& k : it.kids)
+    if (k) note_iterable_frame(*k, frame);
+  for (const Keyword& k : it.keywords)
+    if (k.value) note_iterable_frame(*k.value, frame);
+}
+
+void FunctionLowerer::comp_loop(const Expr& e, const Expr& it, const std::vector<std::string>& names,
+                                const Expr& unpack, const std::function<void()>& body) {
+  Pos p = e.pos;
   if (it.target == "enumerate" || it.target == "zip" || it.target == "dict.items") {
     auto pairs = [&](Value* a, Ty at, Value* b, Ty bt) {
       Value* pair = make_tuple({a, b}, tuple_of({at, bt}), p);

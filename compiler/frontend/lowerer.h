@@ -22,6 +22,7 @@
 #include "format_template.h"
 #include "ppy/frontend/frontend.h"
 #include "ppy/ir/ir.h"
+#include "ppy/ir/trace.h"
 #include "types.h"
 #include "unions.h"
 
@@ -190,6 +191,17 @@ class FunctionLowerer {
   /// clause (a ListComp marked "for") or the element appended to `out`.
   /// `put` (a dict or set comprehension's) takes each element instead of the append to `out`.
   void comp_into(const Expr& e, Value* out, Ty elem, const std::function<void(const Expr&)>* put = nullptr);
+  /// Tracebacks (issue 34, ppy/ir/trace.h): a new comprehension frame for the
+  /// comprehension `e` the program wrote (0 for one the checker made, which
+  /// python3 runs in no frame of its own), inside the current one.
+  int64_t open_comp(const Expr& e);
+  /// Sets this function's comprehension table (`ppy.comps`) as it stands.
+  void keep_comps();
+  /// Notes `it` and what it is made of as evaluated in comprehension frame `frame` (expr()).
+  void note_iterable_frame(const Expr& it, int64_t frame);
+  /// comp_into's loop over `it`, running `body` for each element.
+  void comp_loop(const Expr& e, const Expr& it, const std::vector<std::string>& names, const Expr& unpack,
+                 const std::function<void()>& body);
 
   // --- lazy sequences (lower_lazy.cc, docs/runtime.md, "Iterables") ---
   /// range(...) as a value, zip/enumerate/reversed, and sum/any/all/list/set/dict of an iterable.
@@ -629,6 +641,9 @@ class FunctionLowerer {
   std::vector<std::string> stack_slots_;  ///< the locals with a core.alloca, in order
   std::vector<Outlined> outlined_;        ///< regions being lowered as functions of their own
   std::vector<std::string> handlers_;     ///< the except clauses' locals around the code, innermost last
+  int64_t comp_ = 0;                      ///< the comprehension the ops emitted are in (`ppy.comp`; 0: none)
+  std::vector<ir::TraceComprehension> comps_;  ///< this function's comprehension frames, numbered from 1
+  std::map<const Expr*, int64_t> iterable_frames_;  ///< comprehensions' first iterables: the frame around each
 };
 
 }  // namespace ppy::frontend::lowering

@@ -204,6 +204,10 @@ ExprPtr Parser::comprehension(ExprPtr elt, Pos p, ExprKind kind, ExprPtr value, 
   bool list = kind == ExprKind::ListComp;
   if (!list && clauses.size() > 1)
     unsupported(clauses[1]->pos, "a dict or set comprehension with several 'for' clauses");
+  clauses[0]->comp_frame = generator                    ? "<genexpr>"
+                           : kind == ExprKind::DictComp ? "<dictcomp>"
+                           : kind == ExprKind::SetComp  ? "<setcomp>"
+                                                        : "<listcomp>";
   if (generator) {  // lazy sequences: `(elt for x in it)`, its `)` left to the caller
     if (!at_op(")")) fail(cur().pos, "Generator expression must be parenthesized");
     clauses[0]->bval = true;

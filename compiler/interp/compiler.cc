@@ -87,6 +87,7 @@ class Compiler {
     code.name = f.name();
     code.frame_name = ir::trace_frame_name(f);  // tracebacks (issue 34)
     code.file = ir::trace_file(f);
+    code.comps = ir::trace_comprehensions(f);
     code.trace_role = ir::trace_role(f);
     code.counts_level = !ir::trace_transparent(f);
     code.nparams = 0;
@@ -122,10 +123,10 @@ class Compiler {
           code.nregs += width(r.type());
         }
       }
-    int32_t line = f.loc() ? static_cast<int32_t>(f.loc()->line) : 0;
+    int64_t line = f.loc() ? static_cast<int64_t>(f.loc()->line) : 0;
     for (auto& b : f.body().blocks())
       for (auto& op : b->operations()) {
-        if (op->loc() && op->loc()->line) line = static_cast<int32_t>(op->loc()->line);
+        if (int64_t at = ir::trace_line(*op)) line = at;
         code.lines.push_back(line);  // tracebacks (issue 34): an op without a location has the previous one's
         Inst in = lower(*op);
         if (!error_.empty()) {

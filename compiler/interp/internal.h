@@ -48,7 +48,7 @@ struct Code;
 /// the line it was at.
 struct TraceEntry {
   const Code* code = nullptr;
-  int32_t line = 0;
+  int64_t line = 0;  ///< with its comprehension, as ir::trace_line
 };
 
 struct PyError {
@@ -200,8 +200,9 @@ struct Code {
   std::string error;  ///< set when the function could not be compiled
   /// Tracebacks (issue 34): each inst's source line, the frame's name and
   /// file, and how the function takes part (ppy/ir/trace.h).
-  std::vector<int32_t> lines;
+  std::vector<int64_t> lines;  ///< as ir::trace_line: a comprehension's above the line
   std::string frame_name, file;
+  std::vector<ir::TraceComprehension> comps;
   ir::TraceRole trace_role = ir::TraceRole::kOwns;
   bool counts_level = true;  ///< a level toward RecursionError (not a try body or an adapter: ir::trace_transparent)
 };

@@ -496,17 +496,26 @@ struct Sinks {
 /// an outlined try body's line is its enclosing function's, an adapter has
 /// no frame (ppy/ir/trace.h).
 static void write_traceback(const std::vector<TraceEntry>& trace) {
-  std::vector<const char*> functions, files;
+  std::vector<const Code*> owners;
   std::vector<int64_t> lines;
   for (auto it = trace.rbegin(); it != trace.rend(); ++it) {
     const Code& c = *it->code;
     if (c.trace_role == ir::TraceRole::kBorrows && !lines.empty()) lines.back() = it->line;
     if (c.trace_role != ir::TraceRole::kOwns) continue;
-    functions.push_back(c.frame_name.c_str());
-    files.push_back(c.file.c_str());
+    owners.push_back(&c);
     lines.push_back(it->line);
   }
-  ppy_rt_traceback_write(functions.data(), files.data(), lines.data(), functions.size());
+  // The runtime's records (ppy_trace.h), their comprehension tables ended by a NULL name.
+  std::vector<std::vector<ppy_rt_comp>> comps(owners.size());
+  std::vector<ppy_rt_code> records(owners.size());
+  std::vector<const ppy_rt_code*> codes;
+  for (size_t i = 0; i < owners.size(); ++i) {
+    for (const ir::TraceComprehension& c : owners[i]->comps) comps[i].push_back({c.name.c_str(), c.line, c.parent});
+    comps[i].push_back({nullptr, 0, 0});
+    records[i] = {owners[i]->frame_name.c_str(), owners[i]->file.c_str(), comps[i].data()};
+    codes.push_back(&records[i]);
+  }
+  ppy_rt_traceback_write(codes.data(), lines.data(), codes.size());
 }
 
 int run_function(const ir::Module& m, int32_t entry, std::ostream& out, std::ostream& err, const RunOptions& opts) {

@@ -95,8 +95,11 @@ void inline_call(Function& caller, Block* block, size_t pos, const Function& cal
       // The copy is at the call's place: the IR's `loc` has no inlined-at, and the
       // callee has no frame (it cannot raise), so its lines are the caller's line
       // (a traceback's line for an op without a `loc` after it is the one before).
-      auto copy = Operation::create(ret ? "core.br" : op->name(), {}, types, ret ? ir::AttrDict{} : op->attributes(),
-                                    call->loc());
+      ir::AttrDict attrs = ret ? ir::AttrDict{} : op->attributes();
+      // Its comprehension frame (ppy/ir/trace.h) is the call's too: the callee's numbers name its own table.
+      (void)attrs.take("ppy.comp");
+      if (const ir::Attribute* k = call->attributes().get("ppy.comp")) attrs.set("ppy.comp", *k);
+      auto copy = Operation::create(ret ? "core.br" : op->name(), {}, types, std::move(attrs), call->loc());
       for (size_t k = 0; k < op->num_results(); ++k) {
         copy->result(k)->set_hint(op->result(k)->hint());
         values[op->result(k)] = copy->result(k);
@@ -121,7 +124,9 @@ void inline_call(Function& caller, Block* block, size_t pos, const Function& cal
       copy->successors().push_back(std::move(ns));
     }
   }
-  auto br = Operation::create("core.br", {}, {}, {}, call->loc());
+  ir::AttrDict at_call;
+  if (const ir::Attribute* k = call->attributes().get("ppy.comp")) at_call.set("ppy.comp", *k);
+  auto br = Operation::create("core.br", {}, {}, std::move(at_call), call->loc());
   br->successors().push_back({blocks.at(callee.body().entry()), {}});
   block->append(std::move(br));
   apply_replacements(body, results);

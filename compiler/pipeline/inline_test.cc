@@ -77,6 +77,32 @@ TEST(Inline, InlinesSmallCalleesAndKeepsRecursionAndExterns) {
   EXPECT_NE(r.text.find("%r = core.call %m {callee = @t_fact}"), std::string::npos);
 }
 
+TEST(Inline, AnInlinedOpIsInTheCallsComprehensionFrame) {
+  // The callee's `ppy.comp` numbers its own comprehensions: a copy takes the
+  // call's (here comprehension 1 of the caller), or none where the call has none.
+  auto pass = create_inline_pass();
+  auto r = run(*pass, R"(ppyir 1
+module @t
+
+func @t_sq(%x: i64) -> i64 {
+^entry:
+    %y = core.mul %x, %x {overflow = "python", ppy.comp = 2} : i64
+    core.ret %y
+}
+
+func @t_main(%a: i64) -> i64 {
+^entry:
+    %s = core.call %a {callee = @t_sq, ppy.comp = 1} : i64
+    %t = core.call %s {callee = @t_sq} : i64
+    core.ret %t
+}
+)");
+  ASSERT_EQ(r.error, "");
+  std::string main = r.text.substr(r.text.find("func @t_main"));
+  EXPECT_NE(main.find("%y = core.mul %a, %a {overflow = \"python\", ppy.comp = 1} : i64"), std::string::npos) << main;
+  EXPECT_NE(main.find("core.mul %s, %s {overflow = \"python\"} : i64"), std::string::npos) << main;
+}
+
 TEST(Inline, MultipleReturnsJoinInTheContinuation) {
   auto pass = create_inline_pass();
   auto r = run(*pass, R"(ppyir 1

@@ -33,6 +33,8 @@ TraceRole trace_role(const Function& f) {
     return last == "bound" || last == "value" ? TraceRole::kNone : TraceRole::kBorrows;
   }
   if (f.attributes().get("gpu.kind")) return TraceRole::kNone;
+  if (const Attribute* a = f.attributes().get("ppy.frame_name"); a && a->is<std::string>() && a->as_string().empty())
+    return TraceRole::kNone;  // code python3 runs in no frame of Python's (map()'s loop)
   bool has_try = false;
   walk(f.body(), [&](const Operation& op) {
     if (core_op(op) == CoreOp::Call && captures_status(op)) has_try = true;
@@ -70,12 +72,33 @@ std::string trace_file(const Function& f) {
   return f.loc() && f.loc()->file ? *f.loc()->file : std::string("<unknown>");
 }
 
+std::vector<TraceComprehension> trace_comprehensions(const Function& f) {
+  std::vector<TraceComprehension> comps;
+  const Attribute* a = f.attributes().get("ppy.comps");
+  if (!a || !a->is_array()) return comps;
+  for (const Attribute& c : a->as_array()) {
+    if (!c.is_array() || c.as_array().size() != 3) return {};
+    const AttrArray& x = c.as_array();
+    if (!x[0].is<std::string>() || !x[1].is<int64_t>() || !x[2].is<int64_t>()) return {};
+    comps.push_back({x[0].as_string(), x[1].as_int(), x[2].as_int()});
+  }
+  return comps;
+}
+
+int64_t trace_line(const Operation& op) {
+  if (!op.loc() || !op.loc()->line) return 0;
+  int64_t line = op.loc()->line;
+  if (const Attribute* k = op.attributes().get("ppy.comp"); k && k->is<int64_t>() && k->as_int() > 0)
+    line |= k->as_int() << kTraceComprehensionShift;
+  return line;
+}
+
 std::unordered_map<const Operation*, int64_t> trace_lines(const Function& f) {
   std::unordered_map<const Operation*, int64_t> lines;
   int64_t line = f.loc() ? static_cast<int64_t>(f.loc()->line) : 0;
   for (const Block* blk : reverse_post_order(f.body()))
     for (auto& op : blk->operations()) {
-      if (op->loc() && op->loc()->line) line = op->loc()->line;
+      if (int64_t at = trace_line(*op)) line = at;
       lines[op.get()] = line;
     }
   return lines;

@@ -92,5 +92,38 @@ private func @app_outer__lambda(%closure: ptr<i8>) -> () attrs {ppy.effects = ["
   EXPECT_EQ(trace_frame_name(*(*m)->functions()[1]), "outer__lambda");  // without one: the qualname's last part
 }
 
+TEST(Trace, AnOpInAComprehensionCarriesItsFrameAboveTheLine) {
+  // `[[f(v) for v in row] for row in grid]`: two <listcomp> frames, the inner
+  // one inside the outer; an op in the inner one holds line | 2 << 32.
+  auto m = parse_module(R"(ppyir 1
+module @app
+dialect core 1
+
+func @app_main(%x: i64) -> i64 attrs {ppy.comps = [["<listcomp>", 3, 0], ["<listcomp>", 4, 1]], ppy.effects = ["raises"], ppy.qualname = "app.main"} loc("app.ppy":1:5) {
+^entry:
+    %1 = core.const 1 : i64 loc("app.ppy":3:5)
+    %2 = core.call %x {callee = @app_main, ppy.comp = 2} : i64 loc("app.ppy":5:9)
+    %3 = core.add %2, %1 {overflow = "python"} : i64 loc("app.ppy":5:5)
+    core.ret %3 loc("app.ppy":6:5)
+}
+)");
+  ASSERT_TRUE(m.ok()) << m.status();
+  const Function& f = *(*m)->functions()[0];
+  std::vector<TraceComprehension> comps = trace_comprehensions(f);
+  ASSERT_EQ(comps.size(), 2u);
+  EXPECT_EQ(comps[0].name, "<listcomp>");
+  EXPECT_EQ(comps[0].line, 3);
+  EXPECT_EQ(comps[0].parent, 0);
+  EXPECT_EQ(comps[1].line, 4);
+  EXPECT_EQ(comps[1].parent, 1);
+  const auto& ops = f.body().entry()->operations();
+  EXPECT_EQ(trace_line(*ops[0]), 3);
+  EXPECT_EQ(trace_line(*ops[1]), 5 | (int64_t{2} << kTraceComprehensionShift));
+  EXPECT_EQ(trace_line(*ops[2]), 5);  // the same line in the function's own frame
+  auto lines = trace_lines(f);
+  EXPECT_EQ(lines.at(ops[1].get()), trace_line(*ops[1]));
+  EXPECT_EQ(lines.at(ops[3].get()), 6);
+}
+
 }  // namespace
 }  // namespace ppy::ir

@@ -2,6 +2,7 @@
 #include "ppy/runtime/raise_through.h"
 
 #include "ppy/ir/core_ops.h"
+#include "ppy/ir/trace.h"
 #include "ppy/runtime/abi.h"
 
 namespace ppy::runtime {
@@ -21,7 +22,8 @@ bool exception_may_come_through(const ir::Operation& op) {
 }
 
 bool inlining_keeps_line(const ir::Operation& def, const ir::Operation& user) {
-  return !exception_may_come_through(def) || !def.loc() || (user.loc() && user.loc()->line == def.loc()->line);
+  // The line as a frame holds it: in a comprehension's frame or not too (ppy/ir/trace.h).
+  return !exception_may_come_through(def) || !def.loc() || (user.loc() && ir::trace_line(user) == ir::trace_line(def));
 }
 
 }  // namespace ppy::runtime

@@ -15,7 +15,8 @@ namespace ppy::runtime {
 
 /// Whether a source backend may write the value `def` makes inside the op
 /// `user` and keep tracebacks' lines: not when an exception may come through
-/// `def` and `user` is on another line (`left = obj.f()` then `return left`),
+/// `def` and `user` is on another line (`left = obj.f()` then `return left`)
+/// or in another comprehension's frame (`sum(f(x) for x in xs)`'s addition),
 /// as the one line a statement writes (C) or maps to (Python) is `user`'s.
 [[nodiscard]] bool inlining_keeps_line(const ir::Operation& def, const ir::Operation& user);
 
