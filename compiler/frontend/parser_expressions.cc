@@ -445,8 +445,8 @@ ExprPtr Parser::trailers(ExprPtr e) {
           if (!n->keywords.empty()) fail(cur().pos, "positional argument follows keyword argument");
           n->kids.push_back(named_expr());
           if (at_kw("for") && n->kids.size() == 2 && n->keywords.empty()) {  // `f(x for x in xs)`
-            Pos gp = n->kids[1]->pos;
-            n->kids[1] = comprehension(std::move(n->kids[1]), gp, ExprKind::ListComp, nullptr, true);
+            // At the call's place: python3's frame around a `<genexpr>` an argument made is at the call.
+            n->kids[1] = comprehension(std::move(n->kids[1]), n->pos, ExprKind::ListComp, nullptr, true);
           }
           if (at_kw("for")) fail(cur().pos, "Generator expression must be parenthesized");
         }
