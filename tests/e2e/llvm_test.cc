@@ -256,7 +256,8 @@ TEST_F(LLVMRoad, UnsafeWrapsIntegersAndKeepsBoundsChecks) {
   Result b = sh("bounds/bounds");
   EXPECT_EQ(b.status, 1);
   EXPECT_EQ(b.err,
-            "Traceback (most recent call last):\n  File \"bounds.ppy\", line 4, in main\n    print(xs[i])\n"
+            "Traceback (most recent call last):\n  File \"bounds.ppy\", line 8, in <module>\n    main()\n"
+            "  File \"bounds.ppy\", line 4, in main\n    print(xs[i])\n"
             "IndexError: list index out of range\n");
 }
 

@@ -117,7 +117,7 @@ TEST_F(SourceBackends, PythonEmitWritesSourcePython3Runs) {
   ASSERT_EQ(r.status, 0) << r;
   EXPECT_THAT(r.out, HasSubstr("def triangle(n):"));
   EXPECT_THAT(r.out, HasSubstr("for i in range(i, 4):"));
-  EXPECT_THAT(r.out, EndsWith("if __name__ == \"__main__\":\n    main()\n"));
+  EXPECT_THAT(r.out, EndsWith("if __name__ == \"__main__\":\n    __main__()\n"));
   write("gen.py", r.out);
   Result run = sh({"python3", "gen.py"});
   EXPECT_EQ(run.status, 0) << run;
@@ -256,7 +256,7 @@ TEST_F(SourceBackends, CStandaloneBuildsWithCcAndPrintsWhatPython3Prints) {
     Result r = ppy({"emit", "c", prog.string(), "--standalone", "-O", level, "-o", p("tri.c").string()});
     ASSERT_EQ(r.status, 0) << r;
     std::string c = slurp(p("tri.c"));
-    EXPECT_THAT(c, HasSubstr("int main(void) { return ppy_rt_run(tri_main); }"));
+    EXPECT_THAT(c, HasSubstr("int main(void) { return ppy_rt_run(tri___main__); }"));
     EXPECT_THAT(c, HasSubstr("int64_t tri_triangle(int64_t n) {"));
     Result cc = sh({"cc", "-std=c11", "-Wall", "-Werror", "tri.c", "-o", "tri", "-lm"});
     ASSERT_EQ(cc.status, 0) << cc;
@@ -277,7 +277,8 @@ TEST_F(SourceBackends, CRaisesWithPythonsMessageAndStatus) {
   EXPECT_EQ(run.out, "2\n");
   // python3's traceback: the frame's file, line and function, then the line quoted.
   EXPECT_EQ(run.err,
-            "Traceback (most recent call last):\n  File \"oops.ppy\", line 4, in main\n    print(xs[5])\n"
+            "Traceback (most recent call last):\n  File \"oops.ppy\", line 8, in <module>\n    main()\n"
+            "  File \"oops.ppy\", line 4, in main\n    print(xs[5])\n"
             "IndexError: list index out of range\n");
 }
 
@@ -366,7 +367,8 @@ TEST_F(SourceBackends, UnsafeWrapsButKeepsTheGuards) {
   Result run = sh({p("wrap").string()});
   EXPECT_EQ(run.out, "-9223372036854775808\n");
   EXPECT_EQ(run.err,
-            "Traceback (most recent call last):\n  File \"wrap.ppy\", line 5, in main\n    print(xs[3])\n"
+            "Traceback (most recent call last):\n  File \"wrap.ppy\", line 9, in <module>\n    main()\n"
+            "  File \"wrap.ppy\", line 5, in main\n    print(xs[3])\n"
             "IndexError: list index out of range\n");
 }
 
