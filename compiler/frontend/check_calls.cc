@@ -102,6 +102,27 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
       e.keywords = std::move(keywords);
       return call(e, stmt_level);
     }
+    if (is_class(bt) && class_info(bt)->name == kRandomClass &&
+        (callee.str == "uniform" || callee.str == "gauss" || callee.str == "normalvariate" ||
+         callee.str == "lognormvariate" || callee.str == "expovariate")) {
+      // Python's arithmetic gives these the same float of an int argument (`uniform(-1, 1)`) as of its float.
+      auto as_float = [](ExprPtr& a) {
+        Pos p = a->pos;
+        std::vector<ExprPtr> kids;
+        kids.push_back(std::make_unique<Expr>());
+        kids[0]->kind = ExprKind::Name;
+        kids[0]->pos = p;
+        kids[0]->str = "float";
+        kids.push_back(std::move(a));
+        a = std::make_unique<Expr>();
+        a->kind = ExprKind::Call;
+        a->pos = p;
+        a->depth = kids[1]->depth + 1;
+        a->kids = std::move(kids);
+      };
+      for (size_t i = 1; i < e.kids.size(); ++i) as_float(e.kids[i]);
+      for (auto& k : e.keywords) as_float(k.value);
+    }
     if (is_class(bt)) return method_call(e, callee, bt);
     if (is_optional(bt) && is_class(optional_inner(bt))) {
       for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);
