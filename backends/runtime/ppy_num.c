@@ -1,5 +1,6 @@
 /* ppy_num.c: the numeric builtins beyond the IR's arithmetic (ppy_num.h). */
 #include "ppy_num.h"
+#include "ppy_unicode.h"
 
 #ifndef PPY_RT_DECLARATIONS_ONLY
 
@@ -87,7 +88,8 @@ static PPY_RT_NORETURN void ppy_num_bad_literal(const ppy_str* s, int64_t base) 
   ppy_rt_raise("ValueError", msg);
 }
 
-static int ppy_num_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
+/** int()'s whitespace: ASCII's, not \x1c-\x1f (CPython's Py_ISSPACE). */
+static int ppy_num_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static int ppy_num_digit(unsigned char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -102,8 +104,9 @@ static int ppy_num_digit(unsigned char c) {
  * Python's message; OverflowError past i64 (as int(s)). */
 PPY_RT_API int64_t ppy_str_to_i64_base(const ppy_str* s, int64_t base) {
   if (base != 0 && (base < 2 || base > 36)) ppy_rt_raise("ValueError", "int() base must be >= 2 and <= 36, or 0");
-  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
-  int64_t i = 0, n = s->len, shown = base;
+  const ppy_str* t = ppy_uc_ascii_number(s); /* Unicode digits and whitespace, as python3 takes them */
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(t);
+  int64_t i = 0, n = t->len, shown = base;
   while (i < n && ppy_num_space(b[i])) ++i;
   while (n > i && ppy_num_space(b[n - 1])) --n;
   int neg = 0;

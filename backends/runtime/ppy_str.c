@@ -233,6 +233,9 @@ static const char* ppy_str_repr_text(const ppy_str* s) {
 }
 
 static int ppy_is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
+/** The whitespace int() and float() take around a number: ASCII's, not \x1c-\x1f (CPython's
+ * Py_ISSPACE; a non-ASCII one, \x85 and U+3000 among them, is a space by ppy_uc_ascii_number). */
+static int ppy_number_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static PPY_RT_NORETURN void ppy_str_value_error(const char* what, const ppy_str* s) {
   const char* r = ppy_str_repr_text(s);
@@ -247,10 +250,11 @@ static PPY_RT_NORETURN void ppy_str_value_error(const char* what, const ppy_str*
  * with single underscores between them); ValueError otherwise; OverflowError
  * past i64 (a documented deviation: Python's int grows). */
 PPY_RT_API int64_t ppy_str_to_i64(const ppy_str* s) {
-  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
-  int64_t i = 0, n = s->len;
-  while (i < n && ppy_is_space(b[i])) ++i;
-  while (n > i && ppy_is_space(b[n - 1])) --n;
+  const ppy_str* t = ppy_uc_ascii_number(s); /* Unicode digits and whitespace, as python3 takes them */
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(t);
+  int64_t i = 0, n = t->len;
+  while (i < n && ppy_number_space(b[i])) ++i;
+  while (n > i && ppy_number_space(b[n - 1])) --n;
   int neg = 0;
   if (i < n && (b[i] == '+' || b[i] == '-')) neg = b[i++] == '-';
   if (i >= n || !(b[i] >= '0' && b[i] <= '9')) ppy_str_value_error("invalid literal for int() with base 10: ", s);
@@ -293,10 +297,11 @@ static int float_digit_run(const unsigned char* b, int64_t n, int64_t* k, char**
  * between them, a point, an exponent, `inf`, `infinity`, `nan` in any case);
  * ValueError otherwise. */
 PPY_RT_API double ppy_str_to_f64(const ppy_str* s) {
-  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
-  int64_t i = 0, n = s->len;
-  while (i < n && ppy_is_space(b[i])) ++i;
-  while (n > i && ppy_is_space(b[n - 1])) --n;
+  const ppy_str* t = ppy_uc_ascii_number(s); /* Unicode digits and whitespace, as python3 takes them */
+  const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(t);
+  int64_t i = 0, n = t->len;
+  while (i < n && ppy_number_space(b[i])) ++i;
+  while (n > i && ppy_number_space(b[n - 1])) --n;
   char* clean = (char*)GC_MALLOC_ATOMIC((size_t)(n - i) + 2);
   if (!clean) ppy_rt_raise("MemoryError", "");
   char* o = clean;
@@ -375,6 +380,16 @@ PPY_RT_API ppy_str* ppy_str_lower(const ppy_str* s) { return ppy_str_case(s, 0);
 static ppy_str* ppy_str_strip_sides(const ppy_str* s, int left, int right) {
   const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
   int64_t i = 0, n = s->len;
+  if (s->len != s->ncp) { /* non-ASCII text: Python's whitespace has more than ASCII's (U+00A0, U+3000, ...) */
+    const char* c = (const char*)b;
+    for (int64_t k = 0; left && i < n && ppy_uc_space_next(c, &k);) i = k;
+    for (int64_t k; right && n > i;) {
+      int64_t at = k = ppy_utf8_prev(c, n);
+      if (!ppy_uc_space_next(c, &k)) break;
+      n = at;
+    }
+    return ppy_str_make(c + i, n - i);
+  }
   if (left)
     while (i < n && ppy_is_space(b[i])) ++i;
   if (right)
@@ -624,7 +639,25 @@ static inline ppy_list* ppy_str_split_words(const ppy_str* s, const unsigned cha
   return r;
 }
 
+/** The words of non-ASCII `s` as `s.split()` cuts them: runs of Python's whitespace
+ * (str.isspace, U+00A0 and U+3000 among them) separate. */
+static ppy_list* ppy_str_split_uc_words(const ppy_str* s) {
+  ppy_list* r = ppy_str_pieces(s);
+  const char* b = PPY_STR_BYTES(s);
+  int64_t i = 0, n = s->len;
+  for (;;) {
+    for (int64_t k = i; i < n && ppy_uc_space_next(b, &k);) i = k;
+    if (i >= n) break;
+    int64_t j = i;
+    for (int64_t k = j; j < n && !ppy_uc_space_next(b, &k);) j = k;
+    ppy_list_append_ptr(r, ppy_str_piece(s, b + i, j - i));
+    i = j;
+  }
+  return r;
+}
+
 PPY_RT_API ppy_list* ppy_str_split_ws(const ppy_str* s) {
+  if (s->len != s->ncp) return ppy_str_split_uc_words(s);
   return ppy_str_split_words(s, (const unsigned char*)PPY_STR_BYTES(s), s->len);
 }
 

@@ -309,8 +309,12 @@ PPY_RT_API ppy_list* ppy_str_rsplit_max(const ppy_str* s, const ppy_str* sep, in
 /** `s.rsplit()`: as `s.split()` (without maxsplit the direction is unseen). */
 PPY_RT_API ppy_list* ppy_str_rsplit_ws(const ppy_str* s) { return ppy_str_split_ws(s); }
 
-/** Whitespace as `split()` takes it: ASCII's and \x1c-\x1f, as str.isspace. */
-static int ppy_sm_ws(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
+/** Whether the code point of `b` that ends at `i` (i > 0) is whitespace as `split()` takes
+ * it (str.isspace, ppy_unicode.h); `*at` its start. */
+static int ppy_sm_ws_before(const char* b, int64_t i, int64_t* at) {
+  int64_t k = *at = ppy_utf8_prev(b, i);
+  return ppy_uc_space_next(b, &k);
+}
 
 /** `s.split(None, maxsplit)`: runs of whitespace separate, at most `maxsplit`
  * splits (all when negative); the rest, its leading whitespace gone, is the last. */
@@ -319,14 +323,14 @@ PPY_RT_API ppy_list* ppy_str_split_ws_max(const ppy_str* s, int64_t maxsplit) {
   const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
   int64_t n = s->len, i = 0;
   for (;;) {
-    while (i < n && ppy_sm_ws(b[i])) ++i;
+    for (int64_t k = i; i < n && ppy_uc_space_next((const char*)b, &k);) i = k;
     if (i >= n) break;
     if (maxsplit == 0) {
       ppy_list_append_ptr(r, ppy_str_make((const char*)b + i, n - i));
       break;
     }
     int64_t j = i;
-    while (j < n && !ppy_sm_ws(b[j])) ++j;
+    for (int64_t k = j; j < n && !ppy_uc_space_next((const char*)b, &k);) j = k;
     ppy_list_append_ptr(r, ppy_str_make((const char*)b + i, j - i));
     --maxsplit;
     i = j;
@@ -340,14 +344,14 @@ PPY_RT_API ppy_list* ppy_str_rsplit_ws_max(const ppy_str* s, int64_t maxsplit) {
   const unsigned char* b = (const unsigned char*)PPY_STR_BYTES(s);
   int64_t i = s->len;
   for (;;) {
-    while (i > 0 && ppy_sm_ws(b[i - 1])) --i;
+    for (int64_t at; i > 0 && ppy_sm_ws_before((const char*)b, i, &at);) i = at;
     if (i <= 0) break;
     if (maxsplit == 0) {
       ppy_list_append_ptr(r, ppy_str_make((const char*)b, i));
       break;
     }
     int64_t j = i;
-    while (j > 0 && !ppy_sm_ws(b[j - 1])) --j;
+    for (int64_t at; j > 0 && !ppy_sm_ws_before((const char*)b, j, &at);) j = at;
     ppy_list_append_ptr(r, ppy_str_make((const char*)b + j, i - j));
     --maxsplit;
     i = j;

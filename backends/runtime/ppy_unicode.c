@@ -151,4 +151,25 @@ PPY_RT_INTERNAL ppy_str* ppy_uc_convert(const ppy_str* s, ppy_uc_conversion how)
   return ppy_str_make(t.b ? t.b : "", (int64_t)t.n);
 }
 
+/** The value of decimal digit `cp`: Unicode's decimal digits come in runs of ten from
+ * their zero (the mathematical ones five runs side by side). */
+static int ppy_uc_decimal_value(uint32_t cp) {
+  uint32_t zero = cp;
+  while (zero > 0 && cp - zero < 60 && (ppy_uc_flags(zero - 1) & PPY_UC_DECIMAL)) --zero;
+  return (int)((cp - zero) % 10);
+}
+
+PPY_RT_INTERNAL const ppy_str* ppy_uc_ascii_number(const ppy_str* s) {
+  if (s->len == s->ncp) return s;
+  const char* b = PPY_STR_BYTES(s);
+  ppy_str* r = ppy_str_alloc(s->ncp, s->ncp);
+  char* o = PPY_STR_BYTES(r);
+  for (int64_t i = 0; i < s->len;) {
+    uint32_t cp = ppy_utf8_next(b, &i);
+    unsigned f = cp < 0x80 ? 0 : ppy_uc_flags(cp);
+    *o++ = cp < 0x80 ? (char)cp : (f & PPY_UC_SPACE) ? ' ' : (f & PPY_UC_DECIMAL) ? (char)('0' + ppy_uc_decimal_value(cp)) : '?';
+  }
+  return r;
+}
+
 #endif /* PPY_RT_STRINGS && !PPY_RT_DECLARATIONS_ONLY */

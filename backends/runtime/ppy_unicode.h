@@ -102,6 +102,29 @@ PPY_RT_INTERNAL ppy_str* ppy_uc_convert(const ppy_str* s, ppy_uc_conversion how)
 PPY_RT_INTERNAL int64_t ppy_uc_all(const ppy_str* s, unsigned flags);
 /** str.islower (`upper` 0) / str.isupper (`upper` 1). */
 PPY_RT_INTERNAL int64_t ppy_uc_is_cased(const ppy_str* s, int upper);
+
+/** Whether the code point of the UTF-8 at `b[*i]` is Python's whitespace (str.isspace:
+ * ASCII's, \x1c-\x1f, \x85, U+00A0, U+2000-U+200A, U+3000, ...); *i moves past it. */
+static inline int ppy_uc_space_next(const char* b, int64_t* i) {
+  unsigned char c = (unsigned char)b[*i];
+  if (c < 0x80) {
+    *i += 1;
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+  }
+  return (ppy_uc_flags(ppy_utf8_next(b, i)) & PPY_UC_SPACE) != 0;
+}
+
+/** The start of the code point of the UTF-8 `b` that ends at `n` (n > 0). */
+static inline int64_t ppy_utf8_prev(const char* b, int64_t n) {
+  --n;
+  while (n > 0 && ((unsigned char)b[n] & 0xC0) == 0x80) --n;
+  return n;
+}
+
+/** `s` as int() and float() read it (CPython's _PyUnicode_TransformDecimalAndSpaceToASCII):
+ * each whitespace code point a space, each decimal digit (`'٣'`, `'３'`) its ASCII digit,
+ * any other non-ASCII code point `?`; `s` itself when it is ASCII. */
+PPY_RT_INTERNAL const ppy_str* ppy_uc_ascii_number(const ppy_str* s);
 #endif /* !PPY_RT_DECLARATIONS_ONLY */
 
 #endif /* PPY_RT_STRINGS */

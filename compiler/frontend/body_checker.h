@@ -376,6 +376,18 @@ class BodyChecker {
   bool is_exception_args(const Expr& e, Ty bt);
   /// `e.args` rewritten to a tuple display of its arguments and checked.
   Ty exception_args_value(Expr& e, Ty bt);
+  /// Whether checked `x` is one argument of a builtin exception's `e.args` (issue 33): an
+  /// element of the list its args are read into, a local first given one, a tuple of those.
+  bool is_exc_arg(const Expr& x) const;
+  /// Before operand `x` is checked: a copy to check again as a cast should it be one (else null).
+  static ExprPtr exc_arg_copy(const Expr& x);
+  /// When checked `x` (type `t`) is such an argument and `copy` holds it unchecked: `x` becomes
+  /// `__ppy_exc_arg_<want>(copy, what)`, checked (`t` its type), which gives the value as a
+  /// `want` (str, int, float) where it holds one, else raises python3's error `what`
+  /// (io_helpers.h). False (nothing done) otherwise.
+  bool exc_arg_as(Expr& x, ExprPtr& copy, Ty& t, Ty want, const std::string& what);
+  /// The locals first given one of a builtin exception's arguments (`reason = e.args[0]`).
+  std::set<std::string> exc_arg_locals_;
   /// `isinstance(e, K)` of an exception value (`e: Exception`, `except ValueError as e`): K a
   /// builtin exception, an exception class or a tuple of those (check_exception_value.cc).
   Ty exception_isinstance(Expr& e);

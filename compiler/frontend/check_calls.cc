@@ -72,8 +72,11 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     infer_from_method(e, callee);  // `result.append(3)` types `result = []` (check_infer.cc)
     int views = views_ok_;
     views_ok_ = 0;
+    ExprPtr copy = exc_arg_copy(*callee.kids[0]);
     Ty bt = value(*callee.kids[0], Ty::Error);
     views_ok_ = views;
+    // `e.args[0].upper()`: a builtin exception's argument as a str (check_exception_args.cc)
+    exc_arg_as(*callee.kids[0], copy, bt, Ty::Str, str_cat("A'{}' object has no attribute '", callee.str, "'"));
     if (is_dict(bt) && is_collections_method(callee.str)) return collections_method(e, callee, bt);  // stdlib
     if (is_dict(bt) || is_set(bt)) return dict_method(e, callee, bt);
     if (is_list(bt) && is_deque_method(callee.str)) return deque_method(e, callee, bt);  // stdlib (check_deque.cc)
@@ -301,7 +304,11 @@ bool BodyChecker::call_args(Expr& e, const std::string& shown, const std::vector
   }
   bool ok = true;
   for (size_t i = 0; i < args.size(); ++i) {
+    ExprPtr copy = exc_arg_copy(*args[i]);
     Ty t = value(*args[i], params[i]);
+    if (t != Ty::Error)  // `log(e.args[0])` of a `str` parameter: a builtin exception's argument as one
+      exc_arg_as(*args[i], copy, t, params[i],
+                 str_cat("Targument '", names[i], "' of ", shown, "() must be ", ty_name(params[i]), ", not {}"));
     if (is_iterator(params[i])) t = iterator_arg(*args[i], t, params[i]);  // a list where an Iterator goes
     args[i]->param_index = static_cast<int>(i);
     if (t == Ty::Error || params[i] == Ty::Error) {
@@ -423,9 +430,11 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
   if (n == "len") {
     if (!arity(1, 1)) return Ty::Error;
     views_ok_ = view_call(*e.kids[1]);
+    ExprPtr copy = exc_arg_copy(*e.kids[1]);
     Ty t = value(*e.kids[1], Ty::Error);
     views_ok_ = 0;
     if (t == Ty::Error) return t;
+    exc_arg_as(*e.kids[1], copy, t, Ty::Str, "Tobject of type '{}' has no len()");  // `len(e.args[0])`
     if (is_class(t) && class_info(t)->methods.count("__len__")) return dunder_len(e);  // check_dunder.cc
     if (is_tuple(t)) return Ty::Int;
     if (is_dict(t) || is_set(t)) {

@@ -5,10 +5,13 @@
 //   e.args      of an instance of an exception class C (exception_args.h):
 //               (e.__argv[0], int(e.__argv[1]), ...)   (each read back from its str();
 //               e.__args in place of e.__argv[0] while e.__argraw: one str argument, kept as given)
-//   e.args      of a builtin exception:  (str(e),), a KeyError's key without its quotes
-//   print(e.args), f"{e.args}" of a builtin exception: the repr of the args tuple its raise kept
-//               (ppy_exc_args: `(2, 'No such file or directory')`, `('a', 1)`), else of (str(e),) as above
-//   e.args[i]   of a builtin exception: a list of its arguments' str()s from that repr, indexed
+//   e.args      of a builtin exception (shown_args.h, io_helpers.h), from the repr of the args tuple
+//               its raise kept (ppy_exc_args: `(2, 'No such file or directory')`, `('a', 1)`), else
+//               from (str(e),), a KeyError's key without its quotes:
+//     print(e.args), str(e.args), f"{e.args}":  that repr
+//     a, b = e.args:   (__ppy_exc_args_n(..., 2)[0], __ppy_exc_args_n(..., 2)[1]), each an
+//                      `int | float | bool | str` (ValueError when the count differs)
+//     otherwise:       __ppy_exc_arg_values(...), a `list[int | float | bool | str]`
 //   repr(e)     of a builtin exception:  the name, then the repr of the args tuple its raise kept
 //               (ppy_exc_args: `(3,)` read as `(3)`, `(1, 2)`) where it kept one, else
 //               f"{type(e).__name__}()" if str(e) == "" else
@@ -21,6 +24,7 @@
 #include "ppy/util/str_cat.h"
 #include "shown_args.h"
 #include "types.h"
+#include "unions.h"
 
 namespace ppy::frontend::checking {
 namespace {
@@ -62,18 +66,28 @@ ExprPtr type_name_of(const Expr& x, Pos p) {
 
 thread_local const Expr* marked_now = nullptr;
 thread_local ArgsUse marked_use = ArgsUse::Value;
+thread_local size_t marked_n = 0;
 
 }  // namespace
 
-ArgsUseMark::ArgsUseMark(const Expr& x, ArgsUse use) : outer_(marked_now), outer_use_(marked_use) {
+ArgsUseMark::ArgsUseMark(const Expr& x, ArgsUse use, size_t n)
+    : outer_(marked_now), outer_use_(marked_use), outer_n_(marked_n) {
   marked_now = &x;
   marked_use = use;
+  marked_n = n;
 }
 ArgsUseMark::~ArgsUseMark() {
   marked_now = outer_;
   marked_use = outer_use_;
+  marked_n = outer_n_;
 }
 ArgsUse ArgsUseMark::of(const Expr& e) { return marked_now == &e ? marked_use : ArgsUse::Value; }
+size_t ArgsUseMark::count() { return marked_n; }
+
+bool shows_exception_args(const Expr& x) {
+  return x.kind == ExprKind::Call && !x.kids.empty() && x.kids[0]->kind == ExprKind::Name &&
+         x.kids[0]->str == kExcArgsText;
+}
 
 bool BodyChecker::is_exception_args(const Expr& e, Ty bt) {
   if (e.str != "args" || e.kids.size() != 1) return false;
@@ -96,24 +110,31 @@ Ty BodyChecker::exception_args_value(Expr& e, Ty bt) {
     return c;
   };
   std::vector<ExprPtr> elems;
-  ArgsUse use = bt == Ty::Exc && rereadable(x) ? ArgsUseMark::of(e) : ArgsUse::Value;
-  if (use != ArgsUse::Value) {  // the repr of its args tuple, or the list of their str()s (io_helpers.h)
-    std::vector<ExprPtr> a;
-    a.push_back(type_name_of(x, p));
-    a.push_back(call1("str", build::clone(x), p));
-    std::vector<ExprPtr> k;
-    k.push_back(build::clone(x));
-    ExprPtr kept = build::with_kids(ExprKind::Attribute, p, std::move(k), "__ppy_args");
-    kept->target = "exc.args";
-    a.push_back(std::move(kept));
-    e = std::move(*build::call(build::name(use == ArgsUse::Shown ? kExcArgsText : kExcArgStrs, p), std::move(a), p));
-    return value(e, Ty::Error);
-  }
-  if (bt == Ty::Exc) {  // its message, a KeyError's key unquoted (io_helpers.h)
-    std::vector<ExprPtr> a;
-    a.push_back(type_name_of(x, p));
-    a.push_back(call1("str", build::clone(x), p));
-    elems.push_back(build::call(build::name(kExcArg0, p), std::move(a), p));
+  if (bt == Ty::Exc) {  // from the repr of the args its raise kept (shown_args.h, io_helpers.h)
+    ArgsUse use = ArgsUseMark::of(e);
+    size_t n = ArgsUseMark::count();
+    auto helper = [&](const char* f, bool with_n) {
+      std::vector<ExprPtr> a;
+      a.push_back(type_name_of(x, p));
+      a.push_back(call1("str", build::clone(x), p));
+      std::vector<ExprPtr> k;
+      k.push_back(build::clone(x));
+      ExprPtr kept = build::with_kids(ExprKind::Attribute, p, std::move(k), "__ppy_args");
+      kept->target = "exc.args";
+      a.push_back(std::move(kept));
+      if (with_n) a.push_back(build::int_lit(static_cast<int64_t>(n), p));
+      return build::call(build::name(f, p), std::move(a), p);
+    };
+    if (use != ArgsUse::Unpacked) {
+      e = std::move(*helper(use == ArgsUse::Shown ? kExcArgsText : kExcArgValues, false));
+      return value(e, Ty::Error);
+    }
+    for (size_t i = 0; i < n; ++i) {  // `a, b = e.args`: each name one argument, of its own type
+      std::vector<ExprPtr> sub;
+      sub.push_back(helper(kExcArgsN, true));
+      sub.push_back(build::int_lit(static_cast<int64_t>(i), p));
+      elems.push_back(build::with_kids(ExprKind::Subscript, p, std::move(sub)));
+    }
   } else {
     std::vector<Ty> types;
     std::string why;
@@ -158,6 +179,39 @@ Ty BodyChecker::exception_args_value(Expr& e, Ty bt) {
   ExprPtr out = build::with_kids(ExprKind::Tuple, p, std::move(elems));
   e = std::move(*out);
   return value(e, Ty::Error);
+}
+
+bool BodyChecker::is_exc_arg(const Expr& x) const {
+  if (x.kind == ExprKind::Name) return exc_arg_locals_.count(x.str) > 0;
+  if (x.kind == ExprKind::Tuple) {  // `code, msg = e.args`, unpacked from its display
+    for (auto& k : x.kids)
+      if (!is_exc_arg(*k)) return false;
+    return !x.kids.empty();
+  }
+  if (x.kind != ExprKind::Subscript || x.kids.size() != 2 || x.kids[0]->kind != ExprKind::Call) return false;
+  const Expr& f = *x.kids[0]->kids[0];
+  return f.kind == ExprKind::Name && (f.str == kExcArgValues || f.str == kExcArgsN);
+}
+
+ExprPtr BodyChecker::exc_arg_copy(const Expr& x) {
+  bool may = x.kind == ExprKind::Name || (x.kind == ExprKind::Subscript && x.kids[0]->kind == ExprKind::Attribute &&
+                                          x.kids[0]->str == "args");
+  return may ? build::clone(x) : nullptr;
+}
+
+bool BodyChecker::exc_arg_as(Expr& x, ExprPtr& copy, Ty& t, Ty want, const std::string& what) {
+  if (!copy || t != union_of({Ty::Int, Ty::Float, Ty::Bool, Ty::Str}) || !is_exc_arg(x)) return false;
+  const char* f = want == Ty::Str ? kExcArgStr : want == Ty::Int || want == Ty::Bool ? kExcArgInt
+                  : want == Ty::Float                             ? kExcArgFloat
+                                                                  : nullptr;
+  if (!f) return false;
+  Pos p = x.pos;
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(copy));
+  a.push_back(str_lit(what, p));
+  x = std::move(*build::call(build::name(f, p), std::move(a), p));
+  t = value(x, Ty::Error);
+  return true;
 }
 
 Ty BodyChecker::exception_repr(Expr& e) {

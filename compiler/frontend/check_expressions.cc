@@ -132,11 +132,7 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       return call(e, stmt_level);
     case ExprKind::Subscript: {
       if (auto t = environ_item(e)) return *t;  // os.environ[k] (check_environ.cc)
-      Ty bt;
-      {  // `e.args[i]` of a builtin exception: the str() of its i-th argument (shown_args.h)
-        ArgsUseMark marked(*e.kids[0], e.kids[1]->kind == ExprKind::Slice ? ArgsUse::Value : ArgsUse::Indexed);
-        bt = value(*e.kids[0], Ty::Error);
-      }
+      Ty bt = value(*e.kids[0], Ty::Error);
       if (namedtuple_item_as_field(e, bt)) return value(e, expected);  // `p[0]` (namedtuple_classes.h)
       if (is_class(bt) && class_info(bt)->methods.count("__getitem__")) {  // check_dunder.cc
         Ty kt = value(*e.kids[1], Ty::Error);
@@ -601,9 +597,22 @@ Ty BodyChecker::binary(Expr& e) {
     effect("writes");
     return lt;
   }
+  ExprPtr copy_a = exc_arg_copy(*e.kids[0]), copy_b = exc_arg_copy(*e.kids[1]);
   Ty a = value(*e.kids[0], Ty::Error), b = value(*e.kids[1], Ty::Error);
   if (a == Ty::Error || b == Ty::Error) return Ty::Error;
   if (maybe_none(*e.kids[0]) || maybe_none(*e.kids[1])) return Ty::Error;
+  // `e.args[1] + 1`, `"x" + e.args[0]`: a builtin exception's argument as the other operand's type
+  // (`"-" * e.args[1]`: an int), raising python3's TypeError where it holds another (check_exception_args.cc).
+  if (!(op == "%" && a == Ty::Str)) {
+    auto as_other = [&](Ty other) { return op == "*" && other == Ty::Str ? Ty::Int : other; };
+    if (exc_arg_as(*e.kids[0], copy_a, a, as_other(b),
+                   str_cat("Tunsupported operand type(s) for ", op, ": '{}' and '", python_type_of(b), "'")) ||
+        exc_arg_as(*e.kids[1], copy_b, b, as_other(a),
+                   op == "+" && a == Ty::Str
+                       ? std::string("Tcan only concatenate str (not \"{}\") to str")
+                       : str_cat("Tunsupported operand type(s) for ", op, ": '", python_type_of(a), "' and '{}'")))
+      if (a == Ty::Error || b == Ty::Error) return Ty::Error;
+  }
   if (is_class(a) || is_class(b)) return dunder_binary(e, a, b);  // check_dunder.cc
   if ((a == Ty::Exc || b == Ty::Exc) && !(op == "%" && a == Ty::Str)) {  // python3 names the exception's class
     error(e.pos, "E1030",
@@ -633,8 +642,32 @@ Ty BodyChecker::compare(Expr& e) {
   // A list display takes it too, after the other operands (`opts == [None, 3]` of a list[int | None]).
   auto empty_list = [](const Expr& k) { return k.kind == ExprKind::List && k.kids.empty(); };
   std::vector<Ty> ts(e.kids.size(), Ty::Error);
-  for (size_t i = 0; i < e.kids.size(); ++i)
-    if (e.kids[i]->kind != ExprKind::List) ts[i] = value(*e.kids[i], Ty::Error);
+  std::vector<ExprPtr> copies(e.kids.size());
+  // `e.args == (key,)` of a builtin exception: the repr of its args tuple and of the tuple (shown_args.h).
+  bool eq_tuple = e.kids.size() == 2 && (e.ops[0] == "==" || e.ops[0] == "!=") &&
+                  (e.kids[0]->kind == ExprKind::Tuple || e.kids[1]->kind == ExprKind::Tuple);
+  size_t tuple_at = eq_tuple && e.kids[0]->kind == ExprKind::Tuple ? 0 : 1;
+  for (size_t i = 0; i < e.kids.size(); ++i) {
+    if (e.kids[i]->kind == ExprKind::List || (eq_tuple && i == tuple_at)) continue;
+    copies[i] = exc_arg_copy(*e.kids[i]);
+    ArgsUseMark marked(*e.kids[i], eq_tuple ? ArgsUse::Shown : ArgsUse::Value);
+    ts[i] = value(*e.kids[i], Ty::Error);
+  }
+  if (eq_tuple) {
+    if (shows_exception_args(*e.kids[1 - tuple_at])) {
+      std::vector<ExprPtr> a;
+      a.push_back(std::move(e.kids[tuple_at]));
+      e.kids[tuple_at] = build::call(build::name("repr", e.pos), std::move(a), e.pos);
+    }
+    ts[tuple_at] = value(*e.kids[tuple_at], Ty::Error);
+  }
+  for (size_t i = 0; i + 1 < e.kids.size(); ++i) {  // `e.args[1] > 5`: an exception's argument as the other's type
+    const std::string& op = e.ops[i];
+    if (op != "<" && op != "<=" && op != ">" && op != ">=") continue;
+    std::string what = str_cat("T'", op, "' not supported between instances of '");
+    if (!exc_arg_as(*e.kids[i], copies[i], ts[i], ts[i + 1], str_cat(what, "{}' and '", python_type_of(ts[i + 1]), "'")))
+      exc_arg_as(*e.kids[i + 1], copies[i + 1], ts[i + 1], ts[i], str_cat(what, python_type_of(ts[i]), "' and '{}'"));
+  }
   for (int pass = 0; pass < 2; ++pass)
     for (size_t i = 0; i < e.kids.size(); ++i) {
       if (e.kids[i]->kind != ExprKind::List || empty_list(*e.kids[i]) != (pass == 1)) continue;

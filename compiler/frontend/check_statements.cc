@@ -6,6 +6,7 @@
 
 #include "body_checker.h"
 #include "own_writes.h"
+#include "shown_args.h"
 #include "one_pass_params.h"
 #include "generator_close.h"
 #include "generator_try.h"
@@ -283,7 +284,11 @@ void BodyChecker::stmt(Stmt& s) {
         Ty ft = field_type_hint(*s.targets[0]->kids[0]);
         if (is_dict(ft)) hint = dict_value(ft);
       }
-      vt = value(*s.value, hint);
+      {  // `code, msg = e.args` of a builtin exception: that many arguments (shown_args.h)
+        bool names = s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Tuple;
+        ArgsUseMark marked(*s.value, names ? ArgsUse::Unpacked : ArgsUse::Value, names ? s.targets[0]->kids.size() : 0);
+        vt = value(*s.value, hint);
+      }
       if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Tuple && namedtuple_as_display(*s.value, vt))
         vt = value(*s.value, Ty::Error);  // `x, y = p` (namedtuple_classes.h)
       for (auto& t : s.targets) {
@@ -321,7 +326,10 @@ void BodyChecker::stmt(Stmt& s) {
       unknown_.erase(t.str);
       note_local(t.str);
       if (s.value) {
+        ExprPtr copy = exc_arg_copy(*s.value);
         Ty vt = value(*s.value, want);
+        if (vt != Ty::Error)  // `reason: str = e.args[0]` (check_exception_args.cc)
+          exc_arg_as(*s.value, copy, vt, want, str_cat("T'", t.str, "' is declared ", ty_name(want), ", not {}"));
         assign(t, vt, *s.value);
       }
       return;
@@ -382,7 +390,11 @@ void BodyChecker::stmt(Stmt& s) {
       }
       if (generator_) return generator_return(s);  // lazy sequences
       if (s.value && !(s.value->kind == ExprKind::NoneLit && !is_optional(f_.result))) {
+        ExprPtr copy = exc_arg_copy(*s.value);
         Ty t = value(*s.value, f_.result);
+        if (t != Ty::Error)  // `return e.args[0]` of a `-> str` function (check_exception_args.cc)
+          exc_arg_as(*s.value, copy, t, f_.result,
+                     str_cat("Tfunction '", f_.name, "' returns ", ty_name(f_.result), ", not {}"));
         if (f_.result == Ty::None) {
           error(s.value->pos, "E1050", str_cat("function '", f_.name, "' is declared -> None but returns a value"));
         } else if (t != Ty::Error && f_.result != Ty::Error && !assignable(t, f_.result)) {
@@ -619,6 +631,7 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
       it->second = vt;
       unknown_.erase(t.str);
       note_local(t.str);
+      if (is_exc_arg(v)) exc_arg_locals_.insert(t.str);  // `reason = e.args[0]` (check_exception_args.cc)
     } else if (it->second != Ty::Error && !assignable(vt, it->second)) {
       if (!(assignable(optional_inner(vt), it->second) && maybe_none(v)))
         error(v.pos, "E1030",

@@ -7,6 +7,7 @@
 
 #include "body_checker.h"
 #include "shown_args.h"
+#include "unions.h"
 #include "builtins.h"
 #include "checker_internal.h"
 #include "expr_build.h"
@@ -141,14 +142,23 @@ Ty BodyChecker::str_call(Expr& e) {
     return Ty::Error;
   }
   if (nargs == 0) return Ty::Str;
-  Ty t = value(*e.kids[1], Ty::Error);
+  Ty t;
+  {
+    ArgsUseMark marked(*e.kids[1], ArgsUse::Shown);  // `str(e.args)`: the repr of the args its raise kept
+    t = value(*e.kids[1], Ty::Error);
+  }
   if (t == Ty::Error) return t;
+  if (shows_exception_args(*e.kids[1])) {  // already that repr, which is repr(e.args) too
+    ExprPtr shown = std::move(e.kids[1]);
+    e = std::move(*shown);
+    return Ty::Str;
+  }
   if (t == Ty::Exc && n == "str") return Ty::Str;  // the exception's message
   if (t == Ty::Exc) return exception_repr(e);       // issue 32 (check_exception_args.cc)
   std::string why;
   if (is_class(t) || holds_object(t) || !printable(t, &why)) return check_printable(*e.kids[1]) ? Ty::Str : Ty::Error;
   if (!is_numeric(t) && t != Ty::Str && !is_list(t) && !is_tuple(t) && !is_optional(t) && !is_none_value(t) && !is_dict(t) &&
-      !is_set(t)) {
+      !is_set(t) && !is_union(t)) {  // a union: what it holds (lower_str.cc)
     error(e.kids[1]->pos, "E1010", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
     return Ty::Error;
   }
@@ -253,13 +263,30 @@ Ty BodyChecker::fstring(Expr& e) {
   bool ok = true;
   for (auto& part : e.kids) {
     if (part->kind != ExprKind::FField) continue;
-    Expr& x = *part->kids[0];
-    ArgsUseMark marked(x, part->str.empty() && part->ival != 'r' ? ArgsUse::Shown : ArgsUse::Value);  // `{e.args}`: as print shows it
-    Ty t = value(x, Ty::Error);
+    ExprPtr copy = exc_arg_copy(*part->kids[0]);
+    Ty t;
+    {
+      ArgsUseMark marked(*part->kids[0], part->str.empty() ? ArgsUse::Shown : ArgsUse::Value);  // `{e.args}`: as print shows it
+      t = value(*part->kids[0], Ty::Error);
+    }
     if (t == Ty::Error) {
       ok = false;
       continue;
     }
+    if (copy && is_union(t) && part->str.empty() && is_exc_arg(*part->kids[0])) {  // `{e.args[1]}`: its str() / repr()
+      Pos p = part->kids[0]->pos;
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(copy));
+      part->kids[0] = build::call(build::name(part->ival == 'r' ? "repr" : "str", p), std::move(args), p);
+      part->ival = 0;
+      t = value(*part->kids[0], Ty::Error);
+      if (t == Ty::Error) {
+        ok = false;
+        continue;
+      }
+    }
+    Expr& x = *part->kids[0];
+    if (shows_exception_args(x)) part->ival = 0;  // `{e.args!r}`: the same repr
     if (t == Ty::Exc && part->str.empty() && part->ival != 'r') {  // `{e}`: str(e)
       part->ty = t;
       continue;

@@ -21,12 +21,22 @@ inline constexpr const char* kOsErrno = "__ppy_os_errno";
 inline constexpr const char* kOsStrerror = "__ppy_os_strerror";
 inline constexpr const char* kOsFilename = "__ppy_os_filename";
 
-/// `e.args` of a caught builtin exception: `(__ppy_exc_arg0(type(e).__name__, str(e)),)`.
-inline constexpr const char* kExcArg0 = "__ppy_exc_arg0";
-/// `print(e.args)` / `f"{e.args}"` of one: `__ppy_exc_args_text(type(e).__name__, str(e), <its args' repr>)`.
+/// `print(e.args)` / `str(e.args)` / `f"{e.args}"` of a caught builtin exception:
+/// `__ppy_exc_args_text(type(e).__name__, str(e), <its args' repr>)`, python3's tuple repr.
 inline constexpr const char* kExcArgsText = "__ppy_exc_args_text";
-/// `e.args[i]` of one: `__ppy_exc_arg_strs(type(e).__name__, str(e), <its args' repr>)[i]`, a `list[str]`.
-inline constexpr const char* kExcArgStrs = "__ppy_exc_arg_strs";
+/// `e.args` of one as a value: `__ppy_exc_arg_values(type(e).__name__, str(e), <its args' repr>)`,
+/// its arguments as a `list[int | float | bool | str]`.
+inline constexpr const char* kExcArgValues = "__ppy_exc_arg_values";
+/// One of those arguments (`e.args[i]`, a local given one) where a str, an int or a float is
+/// needed (a str method's receiver, len(), an operand, an argument): `__ppy_exc_arg_str(v, what)`,
+/// the value when it holds one (a bool or int as an int or float too), else python3's error:
+/// `what` is `A` (AttributeError) or `T` (TypeError), then the message, `{}` the type it holds.
+inline constexpr const char* kExcArgStr = "__ppy_exc_arg_str";
+inline constexpr const char* kExcArgInt = "__ppy_exc_arg_int";
+inline constexpr const char* kExcArgFloat = "__ppy_exc_arg_float";
+/// `a, b = e.args`: `__ppy_exc_args_n(..., 2)[i]`, that list when it has 2 arguments, else
+/// python3's ValueError `too many values to unpack (expected 2)` / `not enough values ...`.
+inline constexpr const char* kExcArgsN = "__ppy_exc_args_n";
 
 /// Adds the helpers to `ast` when `text` (the module's source) may need them (it names
 /// `environ`, or reads `.args`, `.code`, `.errno`, `.strerror` or `.filename`).
