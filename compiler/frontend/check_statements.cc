@@ -47,6 +47,7 @@ void BodyChecker::run() {
     for (const FuncInfo& g : m_.funcs)
       if (closing.count(g.name) && g.def->returns && g.def->type_params.empty())
         held.emplace(g.name, g.def->returns.get());
+    close_consumed_in_tries(def, held);
     close_dropped_locals(def, held);
   }
   if (is_generator(f_)) {

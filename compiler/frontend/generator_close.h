@@ -63,4 +63,15 @@ void close_abandoned_loops(std::vector<StmtPtr>& body, const std::set<std::strin
 /// handler that caught it ends, so it closes such a generator later than this `finally` does.
 void close_dropped_locals(FuncDef& def, const std::map<std::string, const Expr*>& gens);
 
+/// In a plain function, each try with handlers whose body (its simple statements) walks a call of
+/// one of `gens` through a generator expression in a consumer (`sum(f(x) for x in gen(a))`, `any`,
+/// `all`, `min`, `max`, `list`, `sorted`, `"".join`, ...; the call's arguments names, literals or
+/// f-strings of those):
+/// the call is made just before the statement into a hidden local, and the try's `finally` closes
+/// it first. An exception raised by the expression's element leaves the generator half-way; python3
+/// frees it with the exception's traceback, as the handler that caught it ends, which is where
+/// that `finally` runs (an exception no handler of the try takes closes it there too, earlier than
+/// python3). On the normal path the consumer has exhausted or closed it: the close does nothing.
+void close_consumed_in_tries(FuncDef& def, const std::map<std::string, const Expr*>& gens);
+
 }  // namespace ppy::frontend

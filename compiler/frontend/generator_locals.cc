@@ -217,7 +217,101 @@ void rebind(std::vector<StmtPtr>& body, const std::set<std::string>& held) {
   body = std::move(out);
 }
 
+/// A name, a literal, or an f-string of those: made earlier, it gives the same and does nothing.
+bool inert(const Expr& e) {
+  if (e.kind == ExprKind::FString || e.kind == ExprKind::FField) {
+    for (auto& k : e.kids)
+      if (k && !inert(*k)) return false;
+    return true;
+  }
+  return e.kind == ExprKind::Name || e.kind == ExprKind::Int || e.kind == ExprKind::Str ||
+         e.kind == ExprKind::Float || e.kind == ExprKind::Bool || e.kind == ExprKind::NoneLit;
+}
+
+/// The generator calls of `e` that a consumer walks through a generator expression
+/// (`sum(f(x) for x in gen(a))`), their arguments inert (made earlier, they do the same).
+void consumed_calls(Expr& e, const std::map<std::string, const Expr*>& gens, std::vector<ExprPtr*>& out) {
+  if (e.kind == ExprKind::Lambda) return;
+  if (e.kind == ExprKind::Call && e.kids.size() == 2 && e.keywords.empty()) {
+    const Expr& f = *e.kids[0];
+    bool walks = (f.kind == ExprKind::Name && consumes(f.str) && f.str != "next") ||
+                 (f.kind == ExprKind::Attribute && f.str == "join");
+    Expr& a = *e.kids[1];
+    if (walks && is_genexp(a) && called_generator(*a.kids[1], gens)) {
+      bool ok = a.kids[1]->keywords.empty();
+      for (size_t k = 1; k < a.kids[1]->kids.size(); ++k) ok = ok && inert(*a.kids[1]->kids[k]);
+      if (ok) out.push_back(&a.kids[1]);
+    }
+  }
+  for (auto& k : e.kids)
+    if (k) consumed_calls(*k, gens, out);
+}
+
+/// The simple statements of a try's body (not inside a nested try or def): each generator call a
+/// consumer walks is made first into `_ppy_gx<line>_<col>` (with its held flag), noted in `made`.
+void hoist_consumed(std::vector<StmtPtr>& body, const std::map<std::string, const Expr*>& gens,
+                    std::vector<std::pair<std::string, std::string>>& made) {
+  std::vector<StmtPtr> out;
+  for (auto& s : body) {
+    bool simple = s->kind == StmtKind::Expr || s->kind == StmtKind::Assign || s->kind == StmtKind::AugAssign ||
+                  s->kind == StmtKind::AnnAssign || s->kind == StmtKind::Return;
+    if (!simple) {
+      if (s->kind != StmtKind::Try && s->kind != StmtKind::Def && s->kind != StmtKind::Class)
+        for_each_suite(*s, [&](const std::vector<StmtPtr>& b) {
+          hoist_consumed(const_cast<std::vector<StmtPtr>&>(b), gens, made);
+        });
+      out.push_back(std::move(s));
+      continue;
+    }
+    std::vector<ExprPtr*> calls;
+    if (s->value) consumed_calls(*s->value, gens, calls);
+    for (ExprPtr* c : calls) {
+      Pos p = (*c)->pos;
+      std::string g = str_cat("_ppy_gx", p.line, "_", p.col);
+      made.emplace_back(g, (*c)->kids[0]->str);
+      out.push_back(build::assign(g, std::move(*c), p));
+      out.push_back(build::assign(held_flag(g), build::bool_lit(true, p), p));
+      *c = build::name(g, p);
+    }
+    out.push_back(std::move(s));
+  }
+  body = std::move(out);
+}
+
+void close_consumed(std::vector<StmtPtr>& body, const std::map<std::string, const Expr*>& gens) {
+  std::vector<StmtPtr> out;
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) {
+      out.push_back(std::move(s));
+      continue;
+    }
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { close_consumed(const_cast<std::vector<StmtPtr>&>(b), gens); });
+    std::vector<std::pair<std::string, std::string>> made;
+    if (s->kind == StmtKind::Try && !s->handlers.empty()) hoist_consumed(s->body, gens, made);
+    std::vector<StmtPtr> closes;
+    for (auto& [g, gen] : made) {
+      Pos p = s->pos;
+      StmtPtr decl = build::stmt(StmtKind::AnnAssign, p);
+      decl->targets.push_back(build::name(g, p));
+      decl->annotation = build::clone(*gens.at(gen));
+      out.push_back(std::move(decl));
+      out.push_back(build::assign(held_flag(g), build::bool_lit(false, p), p));
+      closes.push_back(close_if_held(g, p));
+    }
+    // After the handler (python3 frees the generator expression's frame with the exception's
+    // traceback as the handler ends), before the try's own finally.
+    s->finalbody.insert(s->finalbody.begin(), std::make_move_iterator(closes.begin()),
+                        std::make_move_iterator(closes.end()));
+    out.push_back(std::move(s));
+  }
+  body = std::move(out);
+}
+
 }  // namespace
+
+void close_consumed_in_tries(FuncDef& def, const std::map<std::string, const Expr*>& gens) {
+  if (!gens.empty()) close_consumed(def.body, gens);
+}
 
 void close_dropped_locals(FuncDef& def, const std::map<std::string, const Expr*>& gens) {
   if (gens.empty()) return;
