@@ -363,7 +363,9 @@ Ty BodyChecker::name(Expr& e) {
     e.ref = Ref::Local;
     e.target = e.str;
     // `_ppy_gv<n>`: a value a split try yields, set just before each read (generator_try.cc).
-    if (flow_.reachable && !flow_.assigned.count(e.str) && !e.str.starts_with("_ppy_gv")) {
+    // A name the frontend reads under a flag saying it is set (`bval`: a held generator's close,
+    // generator_close.h) is not read before assignment either.
+    if (flow_.reachable && !flow_.assigned.count(e.str) && !e.str.starts_with("_ppy_gv") && !e.bval) {
       if (refused_names_.count(e.str)) return Ty::Error;  // a refused statement assigned it
       error(e.pos, "E1060",
             str_cat("'", e.str, "' might be used before it is assigned (", "ppy needs every path to assign a local before reading it)"));

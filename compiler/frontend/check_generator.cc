@@ -145,9 +145,14 @@ Ty BodyChecker::next_call(Expr& e) {
 
 std::set<std::string> BodyChecker::closing_generators() const {
   std::vector<std::pair<std::string, const std::vector<StmtPtr>*>> gens;
-  for (const FuncInfo& f : m_.funcs)
-    if (is_generator(f)) gens.emplace_back(f.name, &f.def->body);
-  return frontend::closing_generators(gens);
+  std::vector<std::pair<std::string, const FuncDef*>> plain;  // functions returning a new generator
+  for (const FuncInfo& f : m_.funcs) {
+    if (is_generator(f))
+      gens.emplace_back(f.name, &f.def->body);
+    else if (f.def && is_iterator(f.result))
+      plain.emplace_back(f.name, f.def);
+  }
+  return frontend::closing_generators(gens, plain);
 }
 
 Ty BodyChecker::generator_close(Expr& e) {

@@ -44,6 +44,14 @@ void BodyChecker::run() {
   if (!f_.module_code) declare_globals(def.body);
   std::set<std::string> closing = closing_generators();
   close_abandoned_loops(def.body, closing);  // a loop left early closes its generator (generator_close.h)
+  if (!is_generator(f_) && !f_.module_code) {  // a generator held in a local (generator_close.h)
+    std::map<std::string, const Expr*> held;
+    for (const FuncInfo& g : m_.funcs)
+      if (closing.count(g.name) && g.def->returns && g.def->type_params.empty())
+        held.emplace(g.name, g.def->returns.get());
+    close_consumed_in_tries(def, held);
+    close_dropped_locals(def, held);
+  }
   if (is_generator(f_)) {
     with_objects_in_generator(def.body);  // before the split hides a with's shape (check_with.cc)
     add_close_points(def.body, closing);

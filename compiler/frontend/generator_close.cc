@@ -5,6 +5,8 @@
 // catch it (they name Exception's subclasses; GeneratorExit is not one).
 #include "generator_close.h"
 
+#include <map>
+
 #include "expr_build.h"
 #include "generator_try.h"
 #include "lazy.h"
@@ -90,6 +92,28 @@ bool calls_one_of(const Expr& it, const std::set<std::string>& closing) {
   return it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name && closing.count(it.kids[0]->str);
 }
 
+/// The arguments of a loop's `zip(...)` / `enumerate(...)` that call one of `closing`, up to the
+/// first other argument that could do anything (not a name nor a literal), when the loop has no
+/// `else` (taken out, they are made before what comes before them).
+std::vector<size_t> zipped_generators(const Stmt& loop, const std::set<std::string>& closing) {
+  const Expr& it = *loop.value;
+  std::vector<size_t> out;
+  if (!loop.orelse.empty() || it.kind != ExprKind::Call || it.kids[0]->kind != ExprKind::Name ||
+      (it.kids[0]->str != "zip" && it.kids[0]->str != "enumerate") || !it.keywords.empty())
+    return out;
+  for (size_t k = 1; k < it.kids.size(); ++k) {
+    const Expr& a = *it.kids[k];
+    if (calls_one_of(a, closing)) {
+      out.push_back(k);
+      continue;
+    }
+    bool inert = a.kind == ExprKind::Name || a.kind == ExprKind::Int || a.kind == ExprKind::Str ||
+                 a.kind == ExprKind::Float || a.kind == ExprKind::Bool;
+    if (!inert) return out;  // a generator after it is made after it
+  }
+  return out;
+}
+
 bool yields_from(const Stmt& s, const std::set<std::string>& closing) {
   return s.kind == StmtKind::Expr && s.value && is_yield(*s.value) && s.value->ival &&
          calls_one_of(*s.value->kids[1], closing);
@@ -99,7 +123,9 @@ bool yields_from(const Stmt& s, const std::set<std::string>& closing) {
 bool yields_over(const std::vector<StmtPtr>& body, const std::set<std::string>& closing) {
   for (auto& s : body) {
     if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) continue;
-    if (s->kind == StmtKind::For && s->value && calls_one_of(*s->value, closing) && yields_in(s->body)) return true;
+    if (s->kind == StmtKind::For && s->value &&
+        (calls_one_of(*s->value, closing) || !zipped_generators(*s, closing).empty()) && yields_in(s->body))
+      return true;
     if (yields_from(*s, closing)) return true;
     bool inner = false;
     for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { inner = inner || yields_over(b, closing); });
@@ -108,14 +134,60 @@ bool yields_over(const std::vector<StmtPtr>& body, const std::set<std::string>& 
   return false;
 }
 
+/// The generator functions nested (at any depth of its statements) in a function's body, by name.
+void nested_generators(const std::vector<StmtPtr>& body, std::map<std::string, const FuncDef*>& out) {
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Def && s->def) {
+      if (yields_in(s->def->body)) out[s->def->name] = s->def.get();
+      continue;
+    }
+    if (s->kind == StmtKind::Class) continue;
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { nested_generators(b, out); });
+  }
+}
+
+/// Whether every `return` of `body` (nested defs apart) returns a call `fresh` accepts; `any` counts them.
+bool returns_only(const std::vector<StmtPtr>& body, const std::function<bool(const Expr&)>& fresh, int& any) {
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Def || s->kind == StmtKind::Class) continue;
+    if (s->kind == StmtKind::Return) {
+      if (!s->value || !fresh(*s->value)) return false;
+      ++any;
+    }
+    bool ok = true;
+    for_each_suite(*s, [&](const std::vector<StmtPtr>& b) { ok = ok && returns_only(b, fresh, any); });
+    if (!ok) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-std::set<std::string> closing_generators(const std::vector<std::pair<std::string, const std::vector<StmtPtr>*>>& gens) {
+bool returns_new_generator(const FuncDef& def, const std::function<bool(const std::string&)>& is_gen,
+                           bool closing_only) {
+  if (yields_in(def.body)) return false;
+  std::map<std::string, const FuncDef*> nested;
+  nested_generators(def.body, nested);
+  auto fresh = [&](const Expr& e) {
+    if (e.kind != ExprKind::Call || e.kids[0]->kind != ExprKind::Name) return false;
+    auto n = nested.find(e.kids[0]->str);
+    if (n != nested.end()) return !closing_only || closes_on_abandon(n->second->body);
+    return is_gen(e.kids[0]->str);
+  };
+  int any = 0;
+  return returns_only(def.body, fresh, any) && any > 0;
+}
+
+std::set<std::string> closing_generators(const std::vector<std::pair<std::string, const std::vector<StmtPtr>*>>& gens,
+                                         const std::vector<std::pair<std::string, const FuncDef*>>& plain) {
   std::set<std::string> out;
+  auto closing = [&](const std::string& n) { return out.count(n) > 0; };
   for (bool more = true; more;) {
     more = false;
     for (auto& [name, body] : gens)
       if (!out.count(name) && (closes_on_abandon(*body) || yields_over(*body, out))) more = out.insert(name).second;
+    for (auto& [name, def] : plain)
+      if (!out.count(name) && returns_new_generator(*def, closing, true)) more = out.insert(name).second;
   }
   return out;
 }
@@ -160,20 +232,38 @@ void close_abandoned_loops(std::vector<StmtPtr>& body, const std::set<std::strin
     for_each_suite(*s, [&](const std::vector<StmtPtr>& b) {
       close_abandoned_loops(const_cast<std::vector<StmtPtr>&>(b), closing);
     });
-    if (s->kind != StmtKind::For || !s->value || !calls_one_of(*s->value, closing)) {
+    if (s->kind != StmtKind::For || !s->value) {
       out.push_back(std::move(s));
       continue;
     }
     Pos p = s->pos;
-    std::string g = str_cat("_ppy_gc", p.line, "_", p.col);  // a name apart for each loop
-    out.push_back(build::assign(g, std::move(s->value), p));
-    s->value = build::name(g, p);
+    std::vector<std::string> made;  // the generators the loop's finally closes, in order
+    if (calls_one_of(*s->value, closing)) {
+      made.push_back(str_cat("_ppy_gc", p.line, "_", p.col));  // a name apart for each loop
+      out.push_back(build::assign(made.back(), std::move(s->value), p));
+      s->value = build::name(made.back(), p);
+    } else {
+      // `for a, b in zip(g(...), xs)`: the zip's generators, taken out first (when what comes
+      // before them in the call has no effect), so an exception leaving the loop closes them
+      // too, as python3's zip object drops them there.
+      for (size_t k : zipped_generators(*s, closing)) {
+        made.push_back(str_cat("_ppy_gc", p.line, "_", p.col, "_", k));
+        out.push_back(build::assign(made.back(), std::move(s->value->kids[k]), p));
+        s->value->kids[k] = build::name(made.back(), p);
+      }
+    }
+    if (made.empty()) {
+      out.push_back(std::move(s));
+      continue;
+    }
     StmtPtr t = build::stmt(StmtKind::Try, p);
     t->body.push_back(std::move(s));
-    std::vector<ExprPtr> kids;
-    kids.push_back(build::name(g, p));
-    t->finalbody.push_back(
-        build::expr_stmt(build::call(build::with_kids(ExprKind::Attribute, p, std::move(kids), "close"), {}, p), p));
+    for (auto& g : made) {
+      std::vector<ExprPtr> kids;
+      kids.push_back(build::name(g, p));
+      t->finalbody.push_back(
+          build::expr_stmt(build::call(build::with_kids(ExprKind::Attribute, p, std::move(kids), "close"), {}, p), p));
+    }
     out.push_back(std::move(t));
   }
   body = std::move(out);

@@ -53,5 +53,33 @@ TEST(GeneratorClose, AGeneratorLoopingOverAClosingOneClosesToo) {
   EXPECT_THAT(ir, HasSubstr("func @m_outer__close("));
 }
 
+TEST(GeneratorClose, ALocalHoldingOneClosesItWhenReboundAndAtTheEnd) {
+  std::string ir = ir_of(std::string(kHeader) +
+                         "def numbers(n: int) -> Iterator[int]:\n    try:\n        yield n\n        yield n + 1\n"
+                         "    finally:\n        print('done')\n\n\n"
+                         "def main() -> None:\n    g = numbers(1)\n    print(next(g))\n    g = numbers(2)\n"
+                         "    print(next(g))\n");
+  EXPECT_THAT(ir, HasSubstr("_ppy_gk_g"));                   // whether g holds one
+  EXPECT_THAT(ir, HasSubstr("callee = @m_numbers__close"));  // at the rebinding and in the finally
+}
+
+TEST(GeneratorClose, ALocalHandedOnIsLeftAsItIs) {
+  std::string ir = ir_of(std::string(kHeader) +
+                         "def numbers(n: int) -> Iterator[int]:\n    try:\n        yield n\n"
+                         "    finally:\n        print('done')\n\n\n"
+                         "def keep(n: int) -> Iterator[int]:\n    g = numbers(n)\n    return g\n");
+  EXPECT_THAT(ir, Not(HasSubstr("_ppy_gk_g")));
+}
+
+TEST(GeneratorClose, AFunctionReturningANewGeneratorIsClosedAsItsCall) {
+  std::string ir = ir_of(std::string(kHeader) +
+                         "def numbers(n: int) -> Iterator[int]:\n    try:\n        yield n\n        yield n + 1\n"
+                         "    finally:\n        print('done')\n\n\n"
+                         "def make() -> Iterator[int]:\n    return numbers(1)\n\n\n"
+                         "def main() -> None:\n    for x in make():\n        break\n");
+  EXPECT_THAT(ir, HasSubstr("_ppy_gc"));
+  EXPECT_THAT(ir, HasSubstr("callee = @m_numbers__close"));
+}
+
 }  // namespace
 }  // namespace ppy::frontend

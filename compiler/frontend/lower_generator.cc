@@ -5,6 +5,7 @@
 // to the end (false). Every value that lives across a yield is a local: a generator's for loops keep
 // what they walk in locals of their own (the checker names them), so nothing new reaches a backend.
 #include "lazy.h"
+#include "generator_close.h"
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
@@ -340,7 +341,13 @@ Value* FunctionLowerer::next_call(const Expr& e) {
 bool FunctionLowerer::temporary_generator(const Expr& g) const {
   if (g.kind != ExprKind::Call || g.kids[0]->kind != ExprKind::Name || !is_iterator(g.ty)) return false;
   const FuncInfo* f = m_.func(g.kids[0]->str);
-  return !f || is_generator(*f);  // a function returning one may return one held elsewhere
+  if (!f || is_generator(*f)) return true;
+  // A function returning one may return one held elsewhere, unless it returns only new ones.
+  auto is_gen = [&](const std::string& n) {
+    const FuncInfo* h = m_.func(n);
+    return h && is_generator(*h);
+  };
+  return f->def && returns_new_generator(*f->def, is_gen, false);
 }
 
 void FunctionLowerer::begin_frame_function(const std::string& sym, const std::string& role, std::vector<Type> results,

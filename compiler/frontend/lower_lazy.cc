@@ -59,13 +59,25 @@ Value* FunctionLowerer::fold(const Expr& e) {
   Block* done = new_block(any ? "any.done" : "all.done", n);
   Value* result = done->add_argument(Type::i1(), any ? "any" : "all");
   size_t made = made_gens_.size();
+  const size_t depth = loops_.size();
   each(a, elem, [&](Value* v, Ty t) {
     Value* c = truth(v, t, p);
     Block* next = new_block(any ? "any.next" : "all.next", ++labels_);
+    // Stopped inside an inner clause's loop over a generator it made: python3 closes the generator
+    // expression, whose unwinding drops the inner clause's generator, then its first iterable.
+    bool inner = false;
+    for (size_t k = made; k < made_gens_.size(); ++k) inner = inner || made_gens_[k].depth > depth;
+    Block* stop = done;
+    if (inner) stop = new_block(any ? "any.stop" : "all.stop", labels_);
     if (any)
-      cond_br(c, done, {const_bool(true, p)}, next, {}, p);
+      cond_br(c, stop, inner ? std::vector<Value*>{} : std::vector<Value*>{const_bool(true, p)}, next, {}, p);
     else
-      cond_br(c, next, {}, done, {const_bool(false, p)}, p);
+      cond_br(c, next, {}, stop, inner ? std::vector<Value*>{} : std::vector<Value*>{const_bool(false, p)}, p);
+    if (inner) {
+      cur_ = stop;
+      for (size_t k = made_gens_.size(); k-- > made;) gen_close(made_gens_[k].frame, made_gens_[k].elem, p);
+      br(done, {const_bool(any, p)}, p);
+    }
     cur_ = next;
   });
   if (!terminated()) br(done, {const_bool(!any, p)}, p);
