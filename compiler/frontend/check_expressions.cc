@@ -623,6 +623,12 @@ Ty BodyChecker::compare(Expr& e) {
   // An empty list display takes the type of the operand it is compared with (`xs == []`).
   // A list display takes it too, after the other operands (`opts == [None, 3]` of a list[int | None]).
   auto empty_list = [](const Expr& k) { return k.kind == ExprKind::List && k.kids.empty(); };
+  // `x in (a, b)`: a tuple display tested for membership finds what the list display of its elements
+  // finds (`==` in order, every element evaluated first), so it is that list (its elements of one type).
+  for (size_t i = 1; i < e.kids.size(); ++i)
+    if ((e.ops[i - 1] == "in" || e.ops[i - 1] == "not in") && e.kids[i]->kind == ExprKind::Tuple &&
+        !e.kids[i]->kids.empty())
+      e.kids[i]->kind = ExprKind::List;
   std::vector<Ty> ts(e.kids.size(), Ty::Error);
   for (size_t i = 0; i < e.kids.size(); ++i)
     if (e.kids[i]->kind != ExprKind::List) ts[i] = value(*e.kids[i], Ty::Error);
