@@ -32,6 +32,7 @@ constexpr BuiltinException kExceptions[] = {
     {"StopIteration", "Exception"},
     {"AttributeError", "Exception"},
     {"NameError", "Exception"},
+    {"SyntaxError", "Exception"},  // a program's own parser raises it (tests/programs/typical_tokenizer.ppy)
     {"UnboundLocalError", "NameError"},
     {"OSError", "Exception"},
     {"FileNotFoundError", "OSError"},

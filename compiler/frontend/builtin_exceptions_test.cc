@@ -21,7 +21,9 @@ TEST(BuiltinExceptions, TheClassesProgramsRaiseThemselves) {
   EXPECT_EQ(caught_by("OSError"),
             "OSError FileNotFoundError FileExistsError PermissionError IsADirectoryError NotADirectoryError "
             "TimeoutError ConnectionError");
-  for (const char* n : {"StopIteration", "AttributeError", "EOFError"}) EXPECT_TRUE(is_builtin_exception(n)) << n;
+  EXPECT_EQ(caught_by("SyntaxError"), "SyntaxError");
+  for (const char* n : {"StopIteration", "AttributeError", "EOFError", "SyntaxError"})
+    EXPECT_TRUE(is_builtin_exception(n)) << n;
 }
 
 }  // namespace

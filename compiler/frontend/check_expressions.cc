@@ -35,7 +35,24 @@ Ty BodyChecker::value(Expr& e, Ty expected) {
   return t;
 }
 
+namespace {
+
+/// Marks the `and` / `or` chains whose value a condition only tests for truth
+/// (through `not` too): their operands may be of different types (`while q and
+/// q[0] > t:` of a list), and such a chain is the bool of Python's truth of it.
+void truth_only(Expr& e) {
+  if (e.kind == ExprKind::BoolOp) {
+    e.ival = 1;
+    for (auto& k : e.kids) truth_only(*k);
+  } else if (e.kind == ExprKind::Unary && e.str == "not") {
+    truth_only(*e.kids[0]);
+  }
+}
+
+}  // namespace
+
 void BodyChecker::condition(Expr& e) {
+  truth_only(e);
   Ty t = value(e, Ty::Error);
   if (is_class(t)) dunder_truth(e);  // __bool__ / __len__ (check_dunder.cc)
   if (is_ptr(t)) error(e.pos, "E1030", "a native pointer cannot be a condition");
@@ -85,6 +102,8 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       flow_.not_none = outer;
       if (a == Ty::Error || b == Ty::Error) return Ty::Error;
       if (a == b && !is_ptr(a) && !is_list(a)) return a;
+      // Tested for truth only (condition's truth_only): the bool of either operand's truth (lowered so).
+      if (e.ival == 1 && !is_ptr(a) && !is_ptr(b) && !is_class(a) && !is_class(b)) return Ty::Bool;
       // `name or "default"`, `os.environ.get(k) or "x"`: a str either way (lowered: a None or ""
       // left operand gives the right one, else the left's value).
       if (e.str == "or" && b == Ty::Str && (a == Ty::Str || (is_optional(a) && optional_inner(a) == Ty::Str)))
@@ -643,6 +662,12 @@ Ty BodyChecker::compare(Expr& e) {
   // An empty list display takes the type of the operand it is compared with (`xs == []`).
   // A list display takes it too, after the other operands (`opts == [None, 3]` of a list[int | None]).
   auto empty_list = [](const Expr& k) { return k.kind == ExprKind::List && k.kids.empty(); };
+  // `x in (a, b)`: a tuple display tested for membership finds what the list display of its elements
+  // finds (`==` in order, every element evaluated first), so it is that list (its elements of one type).
+  for (size_t i = 1; i < e.kids.size(); ++i)
+    if ((e.ops[i - 1] == "in" || e.ops[i - 1] == "not in") && e.kids[i]->kind == ExprKind::Tuple &&
+        !e.kids[i]->kids.empty())
+      e.kids[i]->kind = ExprKind::List;
   std::vector<Ty> ts(e.kids.size(), Ty::Error);
   std::vector<ExprPtr> copies(e.kids.size());
   // `e.args == (key,)` of a builtin exception: the repr of its args tuple and of the tuple (shown_args.h).

@@ -5,11 +5,50 @@
 #include "body_checker.h"
 #include "callable.h"
 #include "checker_internal.h"
+#include "expr_build.h"
 #include "lazy.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
 namespace ppy::frontend::checking {
+
+namespace {
+
+/// Builtins a key names as Python programs do (`key=int`, `key=abs`,
+/// `key=str.lower`): each becomes the lambda calling it, which the key's
+/// checks then type from the elements (len keeps its own rule below).
+const std::set<std::string> kKeyBuiltins = {"int", "float", "str", "abs", "repr", "ord", "bool", "round", "sum",
+                                            "min", "max", "sorted", "list", "hash"};
+
+/// `key=int`, `key=str.lower`: the lambda `lambda x: int(x)` / `lambda x:
+/// x.lower()` calling that builtin, frameless as Python's builtin call is
+/// (ppy/ir/trace.h), or null for any other key. `builtin` says whether the
+/// name is the builtin (no local, binding or function of the program hides
+/// it), `x` names the lambda's parameter.
+ExprPtr builtin_key(const Expr& f, bool builtin, const std::string& x) {
+  Pos p = f.pos;
+  ExprPtr applied;
+  if (f.kind == ExprKind::Name && builtin && kKeyBuiltins.count(f.str)) {  // key=int: int(x)
+    std::vector<ExprPtr> args;
+    args.push_back(build::name(x, p));
+    applied = build::call(build::name(f.str, p), std::move(args), p);
+  } else if (f.kind == ExprKind::Attribute && f.kids[0]->kind == ExprKind::Name && f.kids[0]->str == "str" &&
+             builtin) {  // key=str.lower: x.lower()
+    std::vector<ExprPtr> kids;
+    kids.push_back(build::name(x, p));
+    applied = build::call(build::with_kids(ExprKind::Attribute, p, std::move(kids), f.str), {}, p);
+  } else {
+    return nullptr;
+  }
+  ExprPtr l = build::node(ExprKind::Lambda, p);
+  l->comp_frame = "";
+  l->ops = {x};
+  l->kids.push_back(std::move(applied));
+  l->depth = build::depth_over(l->kids);
+  return l;
+}
+
+}  // namespace
 
 Ty BodyChecker::keyed_call(Expr& e, const std::string& n, Ty base) {
   bool method = n == "sort";
@@ -77,6 +116,13 @@ Ty BodyChecker::keyed_call(Expr& e, const std::string& n, Ty base) {
         has_key = true;
         continue;
       }
+      const Expr& kv = *k.value;
+      const std::string& named = kv.kind == ExprKind::Attribute && kv.kids[0]->kind == ExprKind::Name ? kv.kids[0]->str
+                                 : kv.kind == ExprKind::Name                                          ? kv.str
+                                                                                                      : std::string();
+      bool builtin = !named.empty() && !types_.count(named) && !m_.bindings.count(named) &&
+                     (kv.kind == ExprKind::Attribute ? named == "str" : resolve_path(named).ref == Ref::Builtin);
+      if (ExprPtr l = builtin_key(kv, builtin, str_cat("_k", ++comps_))) k.value = std::move(l);
       Ty kt = value(*k.value, callable_of({elem}, Ty::Error));
       if (kt == Ty::Error) return Ty::Error;
       std::vector<Ty> ps = callable_params(kt);

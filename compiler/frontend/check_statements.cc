@@ -818,6 +818,8 @@ Ty BodyChecker::iter_type(Expr& it) {
   } else {
     views_ok_ = view_call(it) == 1;
     lazy_ok_.insert(&it);  // a generator expression, zip(...), enumerate(...), reversed(...)
+    // `for x in (a, b, c):` walks the elements as the list display of them does (its elements of one type).
+    if (it.kind == ExprKind::Tuple && !it.kids.empty()) it.kind = ExprKind::List;
     Ty lt = value(it, Ty::Error);
     if (iterable_object(it)) lt = value(it, Ty::Error);  // lazy sequences: a class whose __iter__ yields
     views_ok_ = 0;

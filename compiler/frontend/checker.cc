@@ -189,7 +189,9 @@ const std::set<std::string>& special_names() {
                                           "itertools.count", "itertools.islice", "itertools.chain",
                                           "itertools.product", "itertools.permutations", "itertools.combinations",
                                           "itertools.accumulate", "itertools.groupby",
-                                          "itertools.chain.from_iterable"};
+                                          "itertools.chain.from_iterable",
+                                          // PEP 563: annotations are read, never evaluated, either way
+                                          "__future__.annotations"};
     add_text_names(names);  // text_constants.cc
     return names;
   }();
@@ -198,7 +200,7 @@ const std::set<std::string>& special_names() {
 bool is_special_module(const std::string& m) {
   return m == "math" || m == "string" || m == "ppy" || m == "ppy.cuda" || m == "ppy.native" || m == "ppy.xla" ||
          m == "typing" || m == "dataclasses" || m == "collections" || m == "collections.abc" || is_io_module(m) ||
-         m == "functools" || m == "itertools" || m == "enum" /* enum_classes.h */ ||
+         m == "functools" || m == "itertools" || m == "enum" /* enum_classes.h */ || m == "__future__" ||
          is_stdlib_module(m);  // stdlib: random, time
 }
 

@@ -111,6 +111,21 @@ Value* FunctionLowerer::expr(const Expr& e) {
     case ExprKind::BoolOp: {
       Value* a = expr(*e.kids[0]);
       Value* t = truth(a, e.kids[0]->ty, p);
+      if (e.ty == Ty::Bool && (e.kids[0]->ty != Ty::Bool || e.kids[1]->ty != Ty::Bool)) {
+        // A condition's chain of operands of other types (check_expressions.cc, truth_only): their truth.
+        int n = ++labels_;
+        Block* rhs = new_block(str_cat(e.str, ".rhs"), n);
+        Block* join = new_block(str_cat(e.str, ".end"), n);
+        if (e.str == "and")
+          cond_br(t, rhs, {}, join, {t}, p);
+        else
+          cond_br(t, join, {t}, rhs, {}, p);
+        cur_ = rhs;
+        Value* b = truth(expr(*e.kids[1]), e.kids[1]->ty, p);
+        br(join, {b}, p);
+        cur_ = join;
+        return join->add_argument(ir_type(Ty::Bool), "");
+      }
       int n = ++labels_;
       Block* rhs = new_block(str_cat(e.str, ".rhs"), n);
       Block* join = new_block(str_cat(e.str, ".end"), n);
