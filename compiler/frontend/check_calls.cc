@@ -8,6 +8,8 @@
 #include "body_checker.h"
 #include "shown_args.h"
 #include "imported_classes.h"
+#include "object_list_helpers.h"
+#include "random_class.h"
 #include "callable.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
@@ -88,6 +90,39 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     if (bt == Ty::File) return file_method(e, callee);  // io (issue 33)
     if (is_iterator(bt) && callee.str == "close") return generator_close(e);  // check_generator.cc
     if (is_list(bt)) return list_method(e, callee, bt);
+    if (is_class(bt) && class_info(bt)->name == kRandomClass &&
+        (callee.str == "choice" || callee.str == "shuffle" || callee.str == "sample" || callee.str == "choices")) {
+      // random.Random's generic methods: module functions of the receiver and the arguments (random_class.h).
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(callee.kids[0]));
+      for (size_t i = 1; i < e.kids.size(); ++i) args.push_back(std::move(e.kids[i]));
+      std::vector<Keyword> keywords = std::move(e.keywords);
+      std::string fn = str_cat(kRandomGenericPrefix, callee.str);
+      make_function_call(e, fn, std::move(args));
+      e.keywords = std::move(keywords);
+      return call(e, stmt_level);
+    }
+    if (is_class(bt) && class_info(bt)->name == kRandomClass &&
+        (callee.str == "uniform" || callee.str == "gauss" || callee.str == "normalvariate" ||
+         callee.str == "lognormvariate" || callee.str == "expovariate")) {
+      // Python's arithmetic gives these the same float of an int argument (`uniform(-1, 1)`) as of its float.
+      auto as_float = [](ExprPtr& a) {
+        Pos p = a->pos;
+        std::vector<ExprPtr> kids;
+        kids.push_back(std::make_unique<Expr>());
+        kids[0]->kind = ExprKind::Name;
+        kids[0]->pos = p;
+        kids[0]->str = "float";
+        kids.push_back(std::move(a));
+        a = std::make_unique<Expr>();
+        a->kind = ExprKind::Call;
+        a->pos = p;
+        a->depth = kids[1]->depth + 1;
+        a->kids = std::move(kids);
+      };
+      for (size_t i = 1; i < e.kids.size(); ++i) as_float(e.kids[i]);
+      for (auto& k : e.keywords) as_float(k.value);
+    }
     if (is_class(bt)) return method_call(e, callee, bt);
     if (is_optional(bt) && is_class(optional_inner(bt))) {
       for (size_t i = 1; i < e.kids.size(); ++i) value(*e.kids[i], Ty::Error);

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "own_writes.h"
 #include "builtins.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
@@ -168,7 +169,7 @@ Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
   if (!set && name == "__delitem__") {  // `del d[k]`
     if (!arity(1, 1)) return Ty::Error;
     if (!dict_key(*e.kids[1], key, base)) return Ty::Error;
-    effect("writes");
+    write_through(*callee.kids[0], f_, cur_pos_);  // own_writes.h
     raises();  // KeyError
     return Ty::None;
   }
@@ -176,7 +177,7 @@ Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
     if (!arity(1, 2)) return Ty::Error;
     if (!dict_key(*e.kids[1], key, base)) return drop();
     if (nargs == 2 && !dict_val(*e.kids[2], val, base)) return Ty::Error;
-    effect("writes");
+    write_through(*callee.kids[0], f_, cur_pos_);  // own_writes.h
     if (nargs == 1) raises();  // KeyError
     return val;
   }
@@ -198,13 +199,13 @@ Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
   }
   if (name == "clear") {
     if (!arity(0, 0)) return Ty::Error;
-    effect("writes");
+    write_through(*callee.kids[0], f_, cur_pos_);  // own_writes.h
     return Ty::None;
   }
   if (set && (name == "add" || name == "remove" || name == "discard")) {
     if (!arity(1, 1)) return Ty::Error;
     if (!dict_key(*e.kids[1], key, base)) return Ty::Error;
-    effect("writes");
+    write_through(*callee.kids[0], f_, cur_pos_);  // own_writes.h
     raises();  // KeyError (remove), MemoryError (add)
     return Ty::None;
   }
@@ -238,7 +239,7 @@ bool BodyChecker::dict_store(Expr& t, Ty bt, Ty vt, const Expr& v) {
     error(v.pos, "E1030", str_cat("cannot store ", ty_name(vt), " in a ", ty_name(bt), hint_for(t.ty, vt)));
     return false;
   }
-  effect("writes");
+  write_through(*t.kids[0], f_, cur_pos_);  // own_writes.h
   raises();  // MemoryError
   return true;
 }

@@ -66,7 +66,16 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       return name(e);
     case ExprKind::Attribute: return attribute(e);
     case ExprKind::Unary: return unary(e);
-    case ExprKind::Binary: return binary(e);
+    case ExprKind::Binary:
+      if (e.str == ":=") {  // `(n := v)`: assigns v to the local n (collected by collect_locals); its value is v's
+        Expr& t = *e.kids[0];
+        auto it = types_.find(t.str);
+        if (it == types_.end()) return Ty::Error;  // refused there
+        Ty vt = value(*e.kids[1], it->second != Ty::Error ? it->second : expected);
+        assign(t, vt, *e.kids[1]);
+        return vt;
+      }
+      return binary(e);
     case ExprKind::BoolOp: {
       Ty a = value(*e.kids[0], Ty::Error);
       // The right operand runs only when the left is true (`and`) or false (`or`).

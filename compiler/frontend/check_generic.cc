@@ -67,9 +67,10 @@ void unify(const Expr& a, Ty t, Inference& inf) {
     for (size_t i = 0; i < args.size() && part(i); ++i) unify(*part(i), args[i], inf);
     return;
   }
-  if ((base == "list" || base == "List") && is_list(t)) return unify(arg, list_elem(t), inf);
+  if ((base == "list" || base == "List" || base == "Sequence" || base == "MutableSequence") && is_list(t))
+    return unify(arg, list_elem(t), inf);  // Sequence[T] is taken as a list (check_tuple.cc)
   if ((base == "set" || base == "Set") && is_set(t)) return unify(arg, key_of(t), inf);
-  if ((base == "dict" || base == "Dict") && is_dict(t) && part(1)) {
+  if ((base == "dict" || base == "Dict" || base == "Mapping" || base == "MutableMapping") && is_dict(t) && part(1)) {
     unify(*part(0), key_of(t), inf);
     unify(*part(1), dict_value(t), inf);
     return;

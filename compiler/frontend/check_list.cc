@@ -3,6 +3,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "own_writes.h"
 #include "object_list_helpers.h"
 #include "builtins.h"
 #include "checker_internal.h"
@@ -61,7 +62,7 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
       error(e.kids[1]->pos, "E1030", str_cat("cannot append ", ty_name(t), " to a ", ty_name(base)));
       return Ty::Error;
     }
-    effect("writes");
+    write_through(*callee.kids[0], f_, cur_pos_);  // own_writes.h
     raises();  // MemoryError past the largest list
     e.ref = Ref::Builtin;
     e.target = "list.append";
@@ -81,7 +82,7 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
         return Ty::Error;
       }
     }
-    effect("writes");
+    write_through(*callee.kids[0], f_, cur_pos_);  // own_writes.h
     raises();  // IndexError: pop from empty list, pop index out of range
     e.ref = Ref::Builtin;
     e.target = "list.pop";
@@ -136,7 +137,7 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
       error(e.kids[2]->pos, "E1030", str_cat("cannot insert ", ty_name(t), " into a ", ty_name(base)));
       return Ty::Error;
     }
-    effect("writes");
+    write_through(*callee.kids[0], f_, cur_pos_);  // own_writes.h
     raises();  // MemoryError past the largest list
     e.ref = Ref::Builtin;
     e.target = "list.insert";
@@ -153,7 +154,7 @@ Ty BodyChecker::list_method(Expr& e, Expr& callee, Ty base) {
       return Ty::Error;
     }
     effect("reads");
-    effect("writes");
+    write_through(*callee.kids[0], f_, cur_pos_);  // own_writes.h
     raises();
     e.ref = Ref::Builtin;
     e.target = "list.extend";

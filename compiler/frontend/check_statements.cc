@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "own_writes.h"
 #include "one_pass_params.h"
 #include "generator_close.h"
 #include "generator_try.h"
@@ -99,7 +100,25 @@ void BodyChecker::collect_target(const Expr& t) {
 }
 
 void BodyChecker::collect_locals(const std::vector<StmtPtr>& body) {
+  // `(n := v)` binds n in the function (PEP 572), from a comprehension's condition too. A generator
+  // expression runs later, in a frame of its own, and a lambda binds in its own scope: refused there.
+  std::function<void(const Expr&, const char*)> walrus = [&](const Expr& e, const char* inside) {
+    if (e.kind == ExprKind::Lambda) inside = "a lambda";
+    if (e.kind == ExprKind::ListComp && e.bval) inside = "a generator expression";
+    if (e.kind == ExprKind::Binary && e.str == ":=") {
+      if (inside)
+        error(e.pos, "E1010", str_cat("an assignment expression (':=') in ", inside, " is outside the ppy subset"));
+      else
+        collect_target(*e.kids[0]);
+    }
+    for (auto& k : e.kids)
+      if (k) walrus(*k, inside);
+    for (auto& k : e.keywords)
+      if (k.value) walrus(*k.value, inside);
+  };
   for (auto& s : body) {
+    if (s->value) walrus(*s->value, nullptr);
+    for (auto& t : s->targets) walrus(*t, nullptr);
     if (s->kind == StmtKind::Class) continue;  // refused (a class inside a function)
     if (s->kind == StmtKind::Def && s->def && !f_.module_code) {  // a nested def binds its name
       Expr name;
@@ -158,10 +177,11 @@ bool BodyChecker::use_module_var(const std::string& n, Pos p) {
   }
   auto t = m_.module_var_types.find(n);
   Ty ty = t == m_.module_var_types.end() ? Ty::Error : t->second;
-  if (ty != Ty::Error && ty != Ty::Int && ty != Ty::Float && ty != Ty::Bool && ty != Ty::Str && !is_list(ty)) {
+  if (ty != Ty::Error && ty != Ty::Int && ty != Ty::Float && ty != Ty::Bool && ty != Ty::Str && !is_list(ty) &&
+      !is_dict(ty) && !is_set(ty)) {
     error(p, "E1010",
           str_cat("the module variable '", n, "' holds ", ty_name(ty),
-                  "; functions use int, float, bool, str and list module variables only"));
+                  "; functions use int, float, bool, str, list, dict and set module variables only"));
     return false;
   }
   types_[n] = ty;
@@ -631,7 +651,7 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
     mark_deque_index(t);  // IndexError's wording (check_deque.cc)
     if (vt != Ty::Error && !element_fits(vt, t.ty))
       error(v.pos, "E1030", str_cat("cannot store ", ty_name(vt), " in a ", ty_name(bt), hint_for(t.ty, vt)));
-    effect("writes");
+    write_through(*t.kids[0], f_, cur_pos_);  // own_writes.h
     raises();
     return;
   }
@@ -678,7 +698,7 @@ void BodyChecker::aug_assign(Stmt& s) {
     t.ty = tt;
     mark_deque_index(t);
     effect("reads");
-    effect("writes");
+    write_through(*t.kids[0], f_, cur_pos_);  // own_writes.h
     raises();
   }
   Ty vt = value(*s.value, Ty::Error);

@@ -12,6 +12,20 @@
 #include "unions.h"
 
 namespace ppy::frontend::checking {
+namespace {
+
+/// The concrete type an abstract container annotation (`Sequence`, `collections.abc.Mapping`) is
+/// taken as: "list" or "dict"; nullptr for any other name.
+const char* abstract_container(const std::string& base) {
+  std::string n = base;
+  for (const char* prefix : {"typing.", "collections.abc."})
+    if (n.starts_with(prefix)) n = n.substr(std::string(prefix).size());
+  if (n == "Sequence" || n == "MutableSequence") return "list";
+  if (n == "Mapping" || n == "MutableMapping") return "dict";
+  return nullptr;
+}
+
+}  // namespace
 
 /// `A | B | ...` and `Union[A, B, ...]` (issue 32, unions.h): None among them makes the union optional.
 static Ty union_annotation(const std::vector<const Expr*>& parts, Pos at, const std::function<Ty(const Expr&)>& elem,
@@ -91,6 +105,8 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
     Ty t = held(gen ? *arg.kids[0] : arg);
     return t == Ty::Error ? Ty::Error : iterator_of(t);
   }
+  // `Sequence[T]` and `Mapping[K, V]` (typing, collections.abc): what programs pass them, a list and a dict.
+  if (base && abstract_container(*base)) base = abstract_container(*base);
   // `list[T]` (and typing's `List[T]`): T an int, float, bool, str or a list of those.
   if (base && (*base == "list" || *base == "List" || *base == "typing.List")) {
     if (a.kids[1]->kind == ExprKind::Tuple) {
@@ -363,6 +379,7 @@ std::set<std::string> BodyChecker::facts(const Expr& c, bool when_true) {
       const Expr* x = c.kids[0].get();
       const Expr* other = c.kids[1].get();
       if (x->kind == ExprKind::NoneLit) std::swap(x, other);
+      if (x->kind == ExprKind::Binary && x->str == ":=") x = x->kids[0].get();  // `(n := f()) is not None` proves n
       if (other->kind != ExprKind::NoneLit || !optional_local(*x)) return out;
       bool positive = c.ops[0] == "is not" || c.ops[0] == "!=";  // true when x is not None
       if (positive == when_true) out.insert(field_path(*x));
@@ -386,6 +403,8 @@ std::set<std::string> BodyChecker::facts(const Expr& c, bool when_true) {
     case ExprKind::Call:
       isinstance_facts(c, when_true, out);  // issue 32 (check_union.cc)
       return out;
+    case ExprKind::Binary:  // `if (n := f()):` proves what `if n:` does
+      return c.str == ":=" ? facts(*c.kids[0], when_true) : out;
     case ExprKind::Name:
       // `if x:` is false for None (and for a false value): true proves it is not None.
       if (when_true && optional_local(c)) out.insert(c.str);

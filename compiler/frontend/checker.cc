@@ -11,6 +11,7 @@
 #include "body_checker.h"
 #include "checker_internal.h"
 #include "imported_classes.h"
+#include "own_writes.h"
 #include "format_template.h"
 #include "ppy/util/str_cat.h"
 #include "suggest_members.h"
@@ -161,6 +162,12 @@ const std::set<std::string>& special_names() {
                                           "collections.abc.Generator",
                                           "typing.Iterable",  // lazy sequences as values (lazy_values.h)
                                           "collections.abc.Iterable",
+                                          // abstract containers as parameters: a list, a dict (check_tuple.cc)
+                                          "typing.Sequence", "typing.MutableSequence", "typing.Mapping",
+                                          "typing.MutableMapping", "collections.abc.Sequence",
+                                          "collections.abc.MutableSequence", "collections.abc.Mapping",
+                                          "collections.abc.MutableMapping",
+                                          "typing.Final",  // final_annotations.h
                                           "dataclasses",
                                           "dataclasses.dataclass",
                                           // dataclass fields' options (check_dataclass.cc)
@@ -178,6 +185,7 @@ const std::set<std::string>& special_names() {
                                           "collections.abc.Callable",
                                           // functools and itertools (check_functools.cc, check_itertools.cc)
                                           "functools", "functools.reduce", "functools.partial", "itertools",
+                                          "functools.cache", "functools.lru_cache",  // cache_decorators.h
                                           "itertools.count", "itertools.islice", "itertools.chain",
                                           "itertools.product", "itertools.permutations", "itertools.combinations",
                                           "itertools.accumulate", "itertools.groupby",
@@ -481,6 +489,7 @@ void check_effect_claims(const ModuleInfo& m, const ModuleInterfaces& all, Diagn
         if (!first || std::tie(site.second.line, site.second.col) < std::tie(first->second.line, first->second.col))
           first = &site;
       }
+      if (!first && effect == "writes" && checking::writes_only_own(f)) continue;  // its own containers (own_writes.h)
       if (first)
         diags.error("E1110", m.path, first->second.line, first->second.col,
                     str_cat("'", f.name, "' is declared @ppy.pure but calls '",

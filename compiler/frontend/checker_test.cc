@@ -113,6 +113,13 @@ TEST(Checker, PureIsAnEffectClaim) {
             "variable)\n");
   EXPECT_EQ(check("import ppy\nK = 1\nK = 2\n\n@ppy.pure\ndef f() -> int:\n    return K\n"),
             "E1110 7:12 'f' is declared @ppy.pure but uses a module variable here\n");
+  // Writing containers it made itself is pure (own_writes.h); an alias of a parameter is not its own.
+  EXPECT_EQ(check("import ppy\n\n@ppy.pure\ndef f(n: int) -> dict[int, int]:\n    d: dict[int, int] = {}\n"
+                  "    out = []\n    for i in range(n):\n        out.append(i)\n        d[i] = i\n    return d\n"),
+            "");
+  EXPECT_EQ(check("import ppy\n\n@ppy.pure\ndef f(xs: list[int]) -> None:\n    out = []\n    out = xs\n"
+                  "    out.append(1)\n"),
+            "E1110 7:5 'f' is declared @ppy.pure but writes to memory (a list element or a module variable) here\n");
 }
 
 TEST(Checker, OptLevelIsZeroToThree) {

@@ -29,6 +29,9 @@
 #include "imported_classes.h"
 #include "parser.h"
 #include "quoted_annotations.h"
+#include "final_annotations.h"
+#include "cache_decorators.h"
+#include "random_class.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -525,6 +528,9 @@ class Declarer {
           ty = Ty::Int;
         else if (v.kind == ExprKind::Unary && v.str == "-" && v.kids[0]->kind == ExprKind::Float)
           ty = Ty::Float;
+        else if (v.kind == ExprKind::Call && v.kids[0]->kind == ExprKind::Name && m_.classes.count(v.kids[0]->str) &&
+                 !params.count(v.kids[0]->str))
+          ty = m_.classes.at(v.kids[0]->str);  // `self.rng = Random(seed)`: an instance of the module's class
         else {
           error(t->pos, "E1031",
                 str_cat("field '", n, "' of class ", c.name, " needs a type: annotate it (self.", n,
@@ -581,6 +587,16 @@ class Declarer {
     }
     f.decorators.clear();
     methods.push_back(&f);
+    return true;
+  }
+
+  /// Whether every decorator of `f` is `@ppy.pure` or `@ppy.opt(n)`, which a method takes as a function does.
+  bool only_ppy_decorators(const FuncDef& f) {
+    for (auto& d : f.decorators) {
+      auto path = dotted(d->kind == ExprKind::Call ? *d->kids[0] : *d);
+      std::string sp = path ? resolve_special(*path) : "";
+      if (!(sp == "ppy.pure" && d->kind != ExprKind::Call) && !(sp == "ppy.opt" && d->kind == ExprKind::Call)) return false;
+    }
     return true;
   }
 
@@ -689,7 +705,7 @@ class Declarer {
                           "or class methods)"));
             continue;
           }
-          if (!f.decorators.empty()) {
+          if (!f.decorators.empty() && !only_ppy_decorators(f)) {  // @ppy.pure, @ppy.opt(n): declare_function reads them
             error(f.decorators[0]->pos, "E1010",
                   "this decorated method is outside the ppy subset (methods take @staticmethod, "
                   "@classmethod, @property and @name.setter)");
@@ -976,6 +992,9 @@ void declare_instance(ModuleInfo& m, FuncDef& def, const std::map<std::string, T
 void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& diags) {
   m.ast = parse_module(text, m.path, diags);
   unquote_annotations(m.ast, m.path);  // `x: "Node | None"` (quoted_annotations.h)
+  strip_final_annotations(m.ast);  // `MAX: Final = 10` (final_annotations.h)
+  expand_cache_decorators(m.ast, m.path);  // @functools.cache (cache_decorators.h)
+  add_random_class(m.ast, m.path);  // random.Random(seed) (random_class.h)
   expand_generic_classes(m.ast, m.path, diags);  // one class per instantiation (generic_classes.h)
   expand_class_sugar(m.ast, m.path, diags);  // Enum, NamedTuple, @dataclass(order=True) (class_sugar.h)
   add_list_helpers(m.ast, m.path);  // sorted() and `in` of lists of instances (object_list_helpers.h)

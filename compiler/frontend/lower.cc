@@ -112,7 +112,7 @@ void FunctionLowerer::run() {
       global_slot(name, ty, p);
       // A str or a list in a global: a root of the collector from the start
       // (docs/runtime.md, "Module variables used by functions").
-      if (ty == Ty::Str || is_list(ty) || is_class(ty)) call_extern("ppy_list_root", {slots_.at(name)}, p);
+      if (ty == Ty::Str || is_list(ty) || is_class(ty) || is_table(ty)) call_extern("ppy_list_root", {slots_.at(name)}, p);
       continue;
     }
     slots_[name] = emit("core.alloca", {}, {Type::ptr(is_cell(name) ? str_type() : ir_type(ty), "stack")}, {}, p);

@@ -93,6 +93,11 @@ Value* FunctionLowerer::expr(const Expr& e) {
       return emit("core.neg", {v}, {Type::i64()}, {{"overflow", ovf()}}, p);
     }
     case ExprKind::Binary: {
+      if (e.str == ":=") {  // `(n := v)`: stores v in n, and is v
+        Value* v = expr(*e.kids[1]);
+        assign(*e.kids[0], v, e.kids[1]->ty);
+        return v;
+      }
       if (e.target == "repeat") return repeat(e);
       if (e.target == "counter.binop")  // stdlib (check_counter.cc)
         return rt("ppy_counter_binop", {expr(*e.kids[0]), expr(*e.kids[1]), const_i64(e.ival, p)}, ir_type(e.ty), p);
@@ -133,6 +138,7 @@ Value* FunctionLowerer::expr(const Expr& e) {
       return subscript(e);
     case ExprKind::ListComp:
       return list_comp(e);
+
     case ExprKind::Dict:
     case ExprKind::Set:
       return table_display(e);

@@ -264,8 +264,16 @@ ExprPtr Parser::brace_display(Pos p) {
 
 ExprPtr Parser::named_expr() {
   ExprPtr e = expr();
-  if (at_op(":=")) unsupported(cur().pos, "an assignment expression (':=')");
-  return e;
+  if (!at_op(":=")) return e;
+  take();  // :=
+  if (e->kind != ExprKind::Name) fail(e->pos, "cannot use assignment expressions with this target");
+  // `(n := v)` (PEP 572): a Binary ":=", kids the target (a Name) and the value; n binds in the
+  // enclosing function, as python3's (check_statements.cc, collect_locals).
+  auto n = node(ExprKind::Binary, e->pos);
+  n->str = ":=";
+  n->kids.push_back(std::move(e));
+  n->kids.push_back(expr());
+  return finish(std::move(n));
 }
 
 ExprPtr Parser::expr() {

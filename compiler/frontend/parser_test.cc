@@ -130,7 +130,6 @@ TEST(Parser, ConstructsOutsideTheSubsetAreNamed) {
       {"def f() -> None:\n    with (open('x') as g):\n        pass\n", "a parenthesized with statement", 2, 10},
       {"async def f() -> None:\n    pass\n", "async code", 1, 1},
       {"def f() -> None:\n    x = yield 1\n", "a 'yield' expression (a generator yields in a statement of its own)", 2, 9},
-      {"def f(n: int) -> None:\n    if (m := n) > 1:\n        pass\n", "an assignment expression (':=')", 2, 11},
       {"def f(n: int) -> None:\n    match n:\n        case [a] | [a, 1]:\n            "
        "pass\n",
        "an or-pattern that binds names", 3, 14},

@@ -43,7 +43,10 @@ bool generic_base(const std::string& b) {
                                               // lazy sequences as values (lazy_values.h)
                                               "Iterable",
                                               "typing.Iterable",
-                                              "collections.abc.Iterable"};
+                                              "collections.abc.Iterable",
+                                              // a list and a dict (check_tuple.cc)
+                                              "Sequence", "typing.Sequence", "collections.abc.Sequence",
+                                              "Mapping", "typing.Mapping", "collections.abc.Mapping"};
   return names.count(b) != 0;
 }
 
