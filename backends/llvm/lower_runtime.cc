@@ -120,8 +120,15 @@ absl::Status FunctionLowering::lower_capture(const ir::Operation& op, llvm::Func
   }
   llvm::IRBuilder<> pb(prologue_->getTerminator());
   llvm::Value* frame = pb.CreateAlloca(frame_t, nullptr, "try.frame");
-  for (size_t i = 0; i < args.size(); ++i)
-    b_.CreateStore(args[i], b_.CreateStructGEP(frame_t, frame, static_cast<unsigned>(i)));
+  // A slot's address (an alloca of the prologue) is the same at every call:
+  // stored once, in the prologue, not at each iteration of a loop around the
+  // try (issue 32). Nothing else writes the frame's arguments.
+  for (size_t i = 0; i < args.size(); ++i) {
+    auto* a = llvm::dyn_cast<llvm::AllocaInst>(args[i]);
+    bool fixed = a && a->getParent() == prologue_;
+    llvm::IRBuilder<>& at = fixed ? pb : b_;
+    at.CreateStore(args[i], at.CreateStructGEP(frame_t, frame, static_cast<unsigned>(i)));
+  }
   llvm::Value* status = b_.CreateCall(m_.support("ppy_rt_try"), {thunk, frame}, "status");
   size_t n = op.num_results();
   if (n == 0) return fail(op, "a capture_status call without its status");

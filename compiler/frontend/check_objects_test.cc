@@ -82,5 +82,21 @@ TEST(ClassMembers, ConstantsStaticAndClassMethodsProperties) {
               HasSubstr("E1010 2:5 class attributes other than constants are outside the ppy subset"));
 }
 
+TEST(ClassMembers, FieldsTypedByDisplaysAndAugmentedThroughAnyOwner) {
+  const char* node = "class Node:\n    def __init__(self, v: int) -> None:\n        self.v = v\n\n\n";
+  // A display of one known element type types its field; `+=` reaches a field of any expression.
+  EXPECT_EQ(check(std::string(node) +
+                  "class H:\n    def __init__(self) -> None:\n        self.nodes = [Node(1)]\n"
+                  "        self.pos = (0, 0.5)\n        self.seen = {'a': [1]}\n\n\n"
+                  "def f(h: H) -> float:\n    h.nodes[0].v += 1\n    h.seen['a'][0] *= 2\n"
+                  "    return h.nodes[0].v + h.pos[1]\n"),
+            "");
+  // Mixed or unknown elements still need the annotation.
+  EXPECT_THAT(check("class H:\n    def __init__(self) -> None:\n        self.xs = [1, 'a']\n"),
+              HasSubstr("E1031 3:9 field 'xs' of class H needs a type"));
+  EXPECT_THAT(check("class H:\n    def __init__(self) -> None:\n        self.xs = []\n"),
+              HasSubstr("E1031 3:9 field 'xs' of class H needs a type"));
+}
+
 }  // namespace
 }  // namespace ppy::frontend

@@ -690,13 +690,7 @@ void BodyChecker::aug_assign(Stmt& s) {
     return;
   }
   Ty tt;
-  if (t.kind == ExprKind::Attribute) {  // `x.f += v`: x is evaluated once
-    if (t.kids[0]->kind != ExprKind::Name) {
-      error(t.pos, "E1010",
-            "augmented assignment to a field of anything but a variable is "
-            "outside the ppy subset");
-      return;
-    }
+  if (t.kind == ExprKind::Attribute) {  // `e.f += v`: e (any expression) is evaluated once (lower_statements.cc)
     tt = value(t, Ty::Error);
     if (tt != Ty::Error) effect("writes");
     if (tt != Ty::Error && is_frozen_class(t.kids[0]->ty)) raises();  // FrozenInstanceError (dataclass_options.h)

@@ -512,32 +512,75 @@ class Declarer {
       if (s->kind != StmtKind::Assign || !s->value) continue;
       for (auto& t : s->targets) {
         if (!self_attr(*t, self, &n) || c.field(n) >= 0) continue;
-        const Expr& v = *s->value;
-        Ty ty = Ty::Error;
-        if (v.kind == ExprKind::Name && params.count(v.str))
-          ty = params[v.str];
-        else if (v.kind == ExprKind::Int)
-          ty = Ty::Int;
-        else if (v.kind == ExprKind::Float)
-          ty = Ty::Float;
-        else if (v.kind == ExprKind::Bool)
-          ty = Ty::Bool;
-        else if (v.kind == ExprKind::Str)
-          ty = Ty::Str;
-        else if (v.kind == ExprKind::Unary && v.str == "-" && v.kids[0]->kind == ExprKind::Int)
-          ty = Ty::Int;
-        else if (v.kind == ExprKind::Unary && v.str == "-" && v.kids[0]->kind == ExprKind::Float)
-          ty = Ty::Float;
-        else if (v.kind == ExprKind::Call && v.kids[0]->kind == ExprKind::Name && m_.classes.count(v.kids[0]->str) &&
-                 !params.count(v.kids[0]->str))
-          ty = m_.classes.at(v.kids[0]->str);  // `self.rng = Random(seed)`: an instance of the module's class
-        else {
+        Ty ty = field_value_type(*s->value, params);
+        if (ty == Ty::Error)
           error(t->pos, "E1031",
                 str_cat("field '", n, "' of class ", c.name, " needs a type: annotate it (self.", n,
                         ": T = ...) or assign a parameter"));
-        }
         add_field(c, n, ty, t->pos);
       }
+    }
+  }
+
+  /// The type an unannotated `self.x = v` gives its field: a parameter's, a
+  /// literal's, a constructor call of the module's class, or a list, dict, set
+  /// or tuple display (`[Node(2), Node(3)]`, `(0, 0)`, `[0] * n`) whose elements
+  /// all have one such type. Ty::Error when `v` is none of these (an empty
+  /// display included: its element type is unknown).
+  Ty field_value_type(const Expr& v, const std::map<std::string, Ty>& params) {
+    auto same = [&](size_t from, size_t step) {  // the one type of kids[from], kids[from + step], ...
+      Ty t = Ty::Error;
+      for (size_t i = from; i < v.kids.size(); i += step) {
+        Ty k = field_value_type(*v.kids[i], params);
+        if (k == Ty::Error || (t != Ty::Error && k != t)) return Ty::Error;
+        t = k;
+      }
+      return t;
+    };
+    switch (v.kind) {
+      case ExprKind::Name:
+        return params.count(v.str) ? params.at(v.str) : Ty::Error;
+      case ExprKind::Int:
+        return Ty::Int;
+      case ExprKind::Float:
+        return Ty::Float;
+      case ExprKind::Bool:
+        return Ty::Bool;
+      case ExprKind::Str:
+        return Ty::Str;
+      case ExprKind::Unary:
+        if (v.str == "-" && (v.kids[0]->kind == ExprKind::Int || v.kids[0]->kind == ExprKind::Float))
+          return field_value_type(*v.kids[0], params);
+        return Ty::Error;
+      case ExprKind::Call:  // `self.rng = Random(seed)`: an instance of the module's class
+        if (v.kids[0]->kind == ExprKind::Name && m_.classes.count(v.kids[0]->str) && !params.count(v.kids[0]->str))
+          return m_.classes.at(v.kids[0]->str);
+        return Ty::Error;
+      case ExprKind::List: {
+        Ty e = same(0, 1);
+        return e == Ty::Error ? Ty::Error : list_of(e);
+      }
+      case ExprKind::Set: {
+        Ty e = same(0, 1);
+        return e == Ty::Error ? Ty::Error : set_of(e);
+      }
+      case ExprKind::Dict: {
+        Ty k = same(0, 2), d = same(1, 2);
+        return k == Ty::Error || d == Ty::Error ? Ty::Error : dict_of(k, d);
+      }
+      case ExprKind::Tuple: {
+        std::vector<Ty> elems;
+        for (auto& k : v.kids) {
+          elems.push_back(field_value_type(*k, params));
+          if (elems.back() == Ty::Error) return Ty::Error;
+        }
+        return elems.empty() ? Ty::Error : tuple_of(elems);
+      }
+      case ExprKind::Binary:  // `[0] * n`: the display's type
+        if (v.str == "*" && v.kids[0]->kind == ExprKind::List) return field_value_type(*v.kids[0], params);
+        return Ty::Error;
+      default:
+        return Ty::Error;
     }
   }
 

@@ -174,7 +174,7 @@ Value* FunctionLowerer::method_call(const Expr& e) {
   const Expr& callee = *e.kids[0];
   Ty cls = callee.kids[0]->ty;
   const std::string& name = e.target;
-  Value* self = expr(*callee.kids[0]);
+  Value* self = attribute_owner(*callee.kids[0], name);
   note_layout(cls);
   const FuncInfo& first = method(class_info(cls)->methods.at(name), name);
   std::vector<Value*> args = placed_args(e, std::vector<Ty>(first.params.begin() + 1, first.params.end()));

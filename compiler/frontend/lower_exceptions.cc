@@ -25,6 +25,23 @@ bool raises_again(const std::vector<StmtPtr>& body) {
   return false;
 }
 
+/// Removes from the outlined `inner` the slot parameters its body never
+/// names, and their arguments from `args` (issue 32: a loop's try stored
+/// every slot's address into its call's frame at each iteration).
+void drop_unused_slots(ir::Function& inner, std::vector<ir::Value*>& args) {
+  std::set<const ir::Value*> used;
+  ir::walk(static_cast<const ir::Region&>(inner.body()), [&](const ir::Operation& op) {
+    for (const ir::Value* v : op.operands()) used.insert(v);
+  });
+  ir::Block* entry = inner.body().entry();
+  for (size_t i = args.size(); i-- > 0;) {
+    if (used.count(entry->argument(i))) continue;
+    entry->erase_argument(i);
+    inner.params().erase(inner.params().begin() + static_cast<std::ptrdiff_t>(i));
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+}
+
 }  // namespace
 
 void FunctionLowerer::ret(Value* v, Pos p) {
@@ -85,6 +102,7 @@ FunctionLowerer::Region FunctionLowerer::outline(const std::function<void()>& bo
   outlined_.push_back({});
   body();
   if (!terminated()) emit("core.ret", {const_i64(kFell, p)}, {}, {}, p);
+  drop_unused_slots(*inner, args);
   Region r;
   for (int k = 0; k < 4; ++k) r.ends[k] = outlined_.back().ends[k];
   outlined_.pop_back();

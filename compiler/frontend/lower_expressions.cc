@@ -70,7 +70,7 @@ Value* FunctionLowerer::expr(const Expr& e) {
         return out;
       }
       if (e.kind == ExprKind::Attribute && e.ref != Ref::Const && is_class(e.kids[0]->ty)) {
-        Value* v = field_get(expr(*e.kids[0]), e.kids[0]->ty, e.str, p);
+        Value* v = field_get(attribute_owner(*e.kids[0], e.str), e.kids[0]->ty, e.str, p);
         const ClassInfo& c = *class_info(e.kids[0]->ty);
         Ty ft = c.fields[static_cast<size_t>(c.field(e.str))].second;  // an optional the checker narrowed: its value
         return is_optional(ft) && e.ty == optional_inner(ft) ? extract(v, 1, p) : v;

@@ -119,7 +119,7 @@ void FunctionLowerer::aug_assign(const Stmt& s) {
     return;
   }
   if (t.kind == ExprKind::Attribute) {  // `x.f op= v`: x (a variable) read once
-    Value* obj = expr(*t.kids[0]);
+    Value* obj = attribute_owner(*t.kids[0], t.str);
     Ty cls = t.kids[0]->ty;
     assign_field(obj, cls, t.str, aug_value(s, field_get(obj, cls, t.str, t.pos)), s.pos);
     return;
@@ -156,7 +156,7 @@ void FunctionLowerer::assign(const Expr& t, Value* v, Ty vt) {
     return;
   }
   if (t.kind == ExprKind::Attribute) {  // a field
-    Value* obj = expr(*t.kids[0]);
+    Value* obj = attribute_owner(*t.kids[0], t.str);
     const ClassInfo& c = *class_info(t.kids[0]->ty);
     assign_field(obj, t.kids[0]->ty, t.str,
                  coerce(v, vt, c.fields[static_cast<size_t>(c.field(t.str))].second, t.pos), t.pos);

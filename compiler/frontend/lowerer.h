@@ -286,9 +286,10 @@ class FunctionLowerer {
   void ret(Value* v, Pos p);
   /// `break` / `continue`: a branch, or the outcome when the loop is outside the region.
   void jump(Outcome o, Pos p);
-  /// Lowers `body` as a private function `@<this>__try<n>` that takes every
-  /// stack slot of this function (so what it assigns is seen here, also after
-  /// it raised) and returns its Outcome; the call captures the status.
+  /// Lowers `body` as a private function `@<this>__try<n>` that takes the
+  /// stack slots of this function it reads or writes (so what it assigns is
+  /// seen here, also after it raised) and returns its Outcome; the call
+  /// captures the status.
   Region outline(const std::function<void()>& body, Pos p);
   /// After a region that did not raise: where its return, break or continue
   /// goes on from here; falls through to the code after it otherwise.
@@ -507,6 +508,14 @@ class FunctionLowerer {
   /// assigned (its set flag, field_init.h).
   void check_field_set(Value* s, Ty cls, const std::string& name, Pos p);
   Value* field_get(Value* obj, Ty cls, const std::string& name, Pos p);
+  /// The object `obj` evaluates to, about to have its attribute `attr` read,
+  /// assigned or called. An optional field the checker narrowed (`self.head`
+  /// after `if self.head is not None:`) may be None again where a call between
+  /// the test and here set it back (narrowing is mypy's, unsound across calls):
+  /// python3's `AttributeError: 'NoneType' object has no attribute 'attr'`
+  /// then, where the value alone would be a null object (lower_field_init.cc).
+  /// The test folds away where nothing between could have written the field.
+  Value* attribute_owner(const Expr& obj, const std::string& attr);
   /// Python's repr of a value as a str: a dataclass's `Point(x=1, s='a')`, its
   /// fields' reprs.
   Value* repr_str(Value* v, Ty t, Pos p);
