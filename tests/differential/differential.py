@@ -52,6 +52,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 
 # Runs a .ppy file as __main__ under python3 with .ppy imports resolved.
@@ -172,12 +173,25 @@ def without_traceback(stderr):
 
 FRAME = re.compile(r'^  File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<function>.*)$')
 
+# The standard library's folders, python3's and ppy's (stdlib/*.ppy, copied to
+# share/ppy/stdlib): a frame inside one is the library's, not the program's, and
+# its lines and names differ by implementation (statistics.py, statistics.ppy).
+LIBRARY_DIRS = (os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep,
+                os.path.realpath(os.path.join(os.path.dirname(__file__), "..", "..", "stdlib")) + os.sep)
+
+
+def library_frame(path):
+    """Whether a traceback frame's file is the standard library's (LIBRARY_DIRS)."""
+    real = os.path.realpath(path)
+    return real.startswith(LIBRARY_DIRS) or f"{os.sep}share{os.sep}ppy{os.sep}stdlib{os.sep}" in real
+
 
 def traceback_of(stderr, quotes=True, numbers=True):
     """The last traceback in `stderr`, normalized to what every road can print
     alike (issue 34): each frame's file by its base name, only frames of the
     program's own files (python3 run by the test's runner adds `<string>`,
-    `<frozen runpy>` and pyrun.py frames), python3 3.11's caret lines (`~~^^`)
+    `<frozen runpy>` and pyrun.py frames; the standard library's are dropped,
+    library_frame), python3 3.11's caret lines (`~~^^`)
     dropped, with `quotes` false the quoted source lines too (a built
     executable run elsewhere has no source to quote), with `numbers` false the
     line numbers. None without one."""
@@ -190,7 +204,8 @@ def traceback_of(stderr, quotes=True, numbers=True):
         m = FRAME.match(l)
         if m:
             base = os.path.basename(m.group("file"))
-            keep = base.endswith((".ppy", ".py")) and base not in ("pyrun.py", "runpy.py")
+            keep = (base.endswith((".ppy", ".py")) and base not in ("pyrun.py", "runpy.py")
+                    and not library_frame(m.group("file")))
             if keep:
                 line = m.group("line") if numbers else "N"
                 out.append(f'  File "{base}", line {line}, in {m.group("function")}')
