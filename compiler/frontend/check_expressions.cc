@@ -123,6 +123,14 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       return call(e, stmt_level);
     case ExprKind::Subscript: {
       if (auto t = environ_item(e)) return *t;  // os.environ[k] (check_environ.cc)
+      if (auto path = dotted(*e.kids[0]); path && !types_.count(path->substr(0, path->find('.'))))
+        if (auto cls = m_.classes.find(*path); cls != m_.classes.end())
+          if (auto named = foreign_enum_helper(m_, cls->second, "named")) {  // `Color['RED']` of an imported enum
+            std::vector<ExprPtr> args;
+            args.push_back(std::move(e.kids[1]));
+            make_function_call(e, *named, std::move(args));
+            return call(e, false);
+          }
       Ty bt;
       {  // `e.args[i]` of a builtin exception: the str() of its i-th argument (shown_args.h)
         ArgsUseMark marked(*e.kids[0], e.kids[1]->kind == ExprKind::Slice ? ArgsUse::Value : ArgsUse::Indexed);
@@ -445,6 +453,11 @@ Ty BodyChecker::attribute(Expr& e) {
         std::vector<ExprPtr> args;
         args.push_back(build::int_lit(index, p));
         make_function_call(e, *fn, std::move(args));
+        return call(e, false);
+      }
+    if (auto whole = m_.classes.find(*path); whole != m_.classes.end() && !types_.count(first))
+      if (auto all = foreign_enum_helper(m_, whole->second, "all")) {  // `for c in colors.Color`: its members
+        make_function_call(e, *all, {});
         return call(e, false);
       }
     if (!types_.count(first)) {
