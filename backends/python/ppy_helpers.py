@@ -206,7 +206,61 @@ def _ppy_repr_of(x, d):
             parts.append(_ppy_repr_of(v, d[i:e]))
             i = e
         return '(' + ', '.join(parts) + (',)' if len(parts) == 1 else ')')
+    if c == 'o' and _ppy_subst is not None and id(x) in _ppy_subst:  # an object: its repr (_ppy_list_repr_objs)
+        return _ppy_subst[id(x)]
     return repr(x)
+
+
+_ppy_subst = None  # while _ppy_list_repr_objs renders: id(object) -> its repr
+
+
+def _ppy_list_repr_objs(l, d, objs, reprs):
+    """ppy_list_repr_objs: repr(l), each object printed as the repr in reprs at its place in objs (issue 32)."""
+    global _ppy_subst
+    _ppy_subst = {id(o): r for o, r in zip(objs, reprs)}
+    try:
+        return _ppy_list_repr(l, d)
+    finally:
+        _ppy_subst = None
+
+
+def _ppy_obj_collect(l, d):
+    """ppy_obj_collect: the objects at the `O` leaves of l's elements, in order (issue 32)."""
+    out = []
+    for x in l:
+        _ppy_collect(x, d, out)
+    return out
+
+
+def _ppy_collect(x, d, out):
+    c = d[0]
+    if c == 'O':
+        out.append(x)
+    elif c == '[':
+        for y in x:
+            _ppy_collect(y, d[1:], out)
+    elif c == '?':
+        if x[0]:
+            _ppy_collect(x[1], d[1:], out)
+    elif c == '<':
+        i = 1
+        for _ in range(x[0]):
+            i = _ppy_desc_end(d, i)
+        _ppy_collect(x[1 + x[0]], d[i:_ppy_desc_end(d, i)], out)
+    elif c == '(':
+        i = 1
+        for v in x:
+            e = _ppy_desc_end(d, i)
+            _ppy_collect(v, d[i:e], out)
+            i = e
+    elif c == '{':
+        inner = d[1:_ppy_desc_end(d, 0) - 1]
+        k = inner[:_ppy_desc_end(inner, 0)]
+        v = inner[len(k) + 1:]
+        for key in x:
+            _ppy_collect(key, k, out)
+            if v:
+                _ppy_collect(x[key], v, out)
 
 
 def _ppy_desc_end(d, i):

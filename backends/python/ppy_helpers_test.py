@@ -87,6 +87,15 @@ def test_reprs():
     assert h._ppy_list_repr([(0, 3, ""), (1, 0, "a")], "<is>") == repr([3, "a"])
     assert h._ppy_list_repr([(1, (1, 0, 7))], "(i<bi>)") == repr([(1, 7)])
     assert h._ppy_list_repr([(0, (5, 0), 0.0)], "<(ii)f>") == repr([(5, 0)])
+    # issue 32: objects printed in containers, by the reprs the compiled code gives them
+    a, b = h._ppy_obj([1]), h._ppy_obj([2])
+    held = [[(1, a), (2, b)], {"k": [b]}, {a}]
+    assert h._ppy_obj_collect(held, "[(iO)") == [a, b]
+    assert h._ppy_obj_collect([{"k": [b]}, {"j": []}], "{s:[O}") == [b]
+    assert h._ppy_obj_collect([{a}], "{O}") == [a]
+    assert h._ppy_list_repr_objs([[(1, a), (2, b)]], "[(io)", [a, b], ["A", "B"]) == "[[(1, A), (2, B)]]"
+    assert h._ppy_list_repr_objs([{"k": [b]}], "{s:[o}", [b], ["B"]) == "[{'k': [B]}]"
+    assert h._ppy_list_repr_objs([{a}], "{o}", [a], ["A"]) == "[{A}]"
 
 
 def changed_while_iterating(table, change):

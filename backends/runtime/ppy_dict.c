@@ -320,7 +320,8 @@ static void ppy_dict_repr_item(ppy_text* t, int64_t v, const char* dsc) {
         ppy_text_add(t, ")", 1);
       break;
     }
-    case 'o': /* an object key (a KeyError's message): the frontend prints objects, the runtime cannot */
+    case 'o': /* an object: the repr the frontend computed (ppy_list_repr_objs), else a KeyError's placeholder */
+      if (ppy_obj_subst(t, v)) break;
       ppy_text_add(t, buf, (size_t)snprintf(buf, sizeof buf, "<object at %p>", (void*)(intptr_t)v));
       break;
     case '{': { /* a dict or set value prints by its own descriptor (issue 32) */

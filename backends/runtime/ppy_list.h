@@ -125,6 +125,8 @@ PPY_RT_INTERNAL ppy_list* ppy_list_make(int64_t n, int scanned);
 PPY_RT_INTERNAL int64_t ppy_list_cut(ppy_list* l, int64_t k);
 /** Appends Python's repr of `l`, whose elements descriptor `d` describes (ppy_value.c). */
 PPY_RT_INTERNAL void ppy_list_repr_into(ppy_text* t, const ppy_list* l, const char* d);
+/** Appends the repr given for object `obj` while ppy_list_repr_objs renders; 0 when none is (ppy_value.c). */
+PPY_RT_INTERNAL int ppy_obj_subst(ppy_text* t, int64_t obj);
 /** Python's `a == b` of two lists whose elements `d` describes (ppy_value.c). */
 PPY_RT_INTERNAL int ppy_list_eq_at(const ppy_list* a, const ppy_list* b, const char* d);
 

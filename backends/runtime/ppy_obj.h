@@ -27,7 +27,18 @@ typedef struct ppy_str ppy_str; /* ppy_str.h */
 /** Python's default `repr()` of an instance: `<module.Name object at 0x...>`. */
 PPY_RT_API ppy_str* ppy_obj_repr(const ppy_str* name, const void* obj);
 
-#define PPY_OBJ_SYMBOLS(X) X(ppy_obj_new) X(ppy_obj_null) X(ppy_obj_repr)
+typedef struct ppy_list ppy_list; /* ppy_list.h */
+/** Objects printed in a container (issue 32; ppy_value.c): the objects at the
+ * `O` leaves of `l`'s elements (`desc` their descriptor, docs/runtime.md), in
+ * order, each once for each place it is at. */
+PPY_RT_API ppy_list* ppy_obj_collect(const ppy_list* l, const ppy_str* desc);
+/** Python's repr of `l` (as ppy_list_repr), each object (an `o` leaf) printed as
+ * the str at its place in `reprs` where `objs` holds it. */
+PPY_RT_API ppy_str* ppy_list_repr_objs(const ppy_list* l, const ppy_str* desc, const ppy_list* objs,
+                                       const ppy_list* reprs);
+
+#define PPY_OBJ_SYMBOLS(X) \
+  X(ppy_obj_new) X(ppy_obj_null) X(ppy_obj_repr) X(ppy_obj_collect) X(ppy_list_repr_objs)
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
  * elements: in, sorted, min and max, index, count, remove. */
 #include "ppy_dict.h"
 #include "ppy_list.h"
+#include "ppy_obj.h"
 #include "ppy_sort.h"
 #include "ppy_str.h"
 
@@ -66,6 +67,29 @@ static void ppy_union_pick(const int64_t** v, const char** d) {
   *d = e;
 }
 
+/* Objects in a printed container (issue 32): the runtime cannot call a class's
+ * __repr__, so the frontend collects the objects (ppy_obj_collect), computes
+ * their reprs, and renders the container with them (ppy_list_repr_objs): while
+ * it renders, an `o` leaf prints the repr given for its handle. */
+static const ppy_list* ppy_subst_objs;
+static const ppy_list* ppy_subst_reprs;
+static int64_t ppy_subst_next; /* where the next lookup starts: objects mostly come in the order collected */
+
+PPY_RT_INTERNAL int ppy_obj_subst(ppy_text* t, int64_t obj) {
+  const ppy_list* objs = ppy_subst_objs;
+  if (!objs || objs->len == 0) return 0;
+  const int64_t* o = (const int64_t*)objs->data;
+  for (int64_t n = 0; n < objs->len; ++n) {
+    int64_t k = (ppy_subst_next + n) % objs->len;
+    if (o[k] != obj) continue;
+    const ppy_str* r = (const ppy_str*)(intptr_t)((const int64_t*)ppy_subst_reprs->data)[k];
+    ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
+    ppy_subst_next = k + 1;
+    return 1;
+  }
+  return 0;
+}
+
 /** Appends Python's repr of the value whose leaves are at `v`. */
 static void ppy_val_repr(ppy_text* t, const int64_t* v, const char* d) {
   char buf[40];
@@ -125,10 +149,77 @@ static void ppy_val_repr(ppy_text* t, const int64_t* v, const char* d) {
       ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
       break;
     }
+    case 'o': /* an object: the repr the frontend computed (ppy_list_repr_objs) */
+      if (!ppy_obj_subst(t, v[0])) ppy_text_add(t, "<object>", 8);
+      break;
     default:
       ppy_list_repr_into(t, (const ppy_list*)(intptr_t)v[0], d + 1);
       break;
   }
+}
+
+/** Appends to `out` the objects at the `O` leaves of the value at `v` (ppy_obj_collect). */
+static void ppy_val_collect(ppy_list* out, const int64_t* v, const char* d) {
+  switch (d[0]) {
+    case 'O':
+      ppy_list_append_ptr(out, (void*)(intptr_t)v[0]);
+      break;
+    case '?':
+      if (v[0]) ppy_val_collect(out, v + 1, d + 1);
+      break;
+    case '(':
+      for (const char* e = d + 1; *e && *e != ')'; e = ppy_desc_next(e)) {
+        ppy_val_collect(out, v, e);
+        v += ppy_desc_width(e);
+      }
+      break;
+    case '<': {
+      const int64_t* at = v;
+      const char* e = d;
+      ppy_union_pick(&at, &e);
+      ppy_val_collect(out, at, e);
+      break;
+    }
+    case '{': { /* `{K:V}` / `{K}`: each live entry's key, then its value */
+      const ppy_dict* t = (const ppy_dict*)(intptr_t)v[0];
+      const char* kd = d + 1;
+      const char* vd = ppy_desc_next(kd);
+      vd = *vd == ':' ? vd + 1 : NULL;
+      for (int64_t j = 0, end = t->cset ? t->cap : t->n; j < end; ++j) {
+        if (t->e[j].live != 1) continue;
+        ppy_val_collect(out, ppy_slot_val(&t->e[j].key, kd), kd);
+        if (vd) ppy_val_collect(out, ppy_slot_val(&t->e[j].value, vd), vd);
+      }
+      break;
+    }
+    case '[': {
+      const ppy_list* l = (const ppy_list*)(intptr_t)v[0];
+      for (int64_t k = 0; k < l->len; ++k) ppy_val_collect(out, ppy_slot_val((const int64_t*)l->data + k, d + 1), d + 1);
+      break;
+    }
+    default: /* numbers, strs, None, other objects */
+      break;
+  }
+}
+
+/** The objects at the `O` leaves of `l`'s elements, in order (ppy_obj.h). */
+PPY_RT_API ppy_list* ppy_obj_collect(const ppy_list* l, const ppy_str* desc) {
+  ppy_list* out = ppy_list_new_ptr(0);
+  const char* d = PPY_STR_BYTES(desc);
+  for (int64_t k = 0; k < l->len; ++k) ppy_val_collect(out, ppy_slot_val((const int64_t*)l->data + k, d), d);
+  return out;
+}
+
+/** repr(l) whose `o` leaves print as the reprs given for them (ppy_obj.h). */
+PPY_RT_API ppy_str* ppy_list_repr_objs(const ppy_list* l, const ppy_str* desc, const ppy_list* objs,
+                                       const ppy_list* reprs) {
+  ppy_subst_objs = objs;
+  ppy_subst_reprs = reprs;
+  ppy_subst_next = 0;
+  ppy_str* r = ppy_list_repr(l, desc);
+  ppy_subst_objs = NULL;
+  ppy_subst_reprs = NULL;
+  return r;
 }
 
 PPY_RT_INTERNAL void ppy_list_repr_into(ppy_text* t, const ppy_list* l, const char* d) {

@@ -259,6 +259,31 @@ TEST(Runtime, AnObjectIsZeroWithItsTypeIdFirst) {
   EXPECT_EQ(ppy_obj_null(), nullptr);
 }
 
+TEST(Runtime, ObjectsInAContainerPrintAsTheReprsGivenForThem) {  // issue 32 (ppy_value.c)
+  void* a = ppy_obj_new(8, 1);
+  void* b = ppy_obj_new(8, 2);
+  ppy_list* outer = ppy_list_new_ptr(0);  // [[a, b], [b]]
+  ppy_list* first = ppy_list_new_ptr(0);
+  ppy_list* second = ppy_list_new_ptr(0);
+  ppy_list_append_ptr(first, a);
+  ppy_list_append_ptr(first, b);
+  ppy_list_append_ptr(second, b);
+  ppy_list_append_ptr(outer, first);
+  ppy_list_append_ptr(outer, second);
+  ppy_list* objs = ppy_obj_collect(outer, ppy_str_literal("[O", 2));
+  ASSERT_EQ(ppy_list_len(objs), 3);
+  EXPECT_EQ(static_cast<void**>(objs->data)[0], a);
+  EXPECT_EQ(static_cast<void**>(objs->data)[2], b);
+  EXPECT_EQ(ppy_list_len(ppy_obj_collect(outer, ppy_str_literal("[o", 2))), 0);  // another class's leaves
+  ppy_list* reprs = ppy_list_new_ptr(0);
+  ppy_list_append_ptr(reprs, ppy_str_literal("A", 1));
+  ppy_list_append_ptr(reprs, ppy_str_literal("B", 1));
+  ppy_list_append_ptr(reprs, ppy_str_literal("B", 1));
+  EXPECT_EQ(std::string(PPY_STR_BYTES(ppy_list_repr_objs(outer, ppy_str_literal("[o", 2), objs, reprs))),
+            "[[A, B], [B]]");
+  EXPECT_EQ(std::string(PPY_STR_BYTES(ppy_list_repr(second, ppy_str_literal("o", 1)))), "[<object>]");  // no table now
+}
+
 TEST(Runtime, TheDigestIsSixteenHexDigitsOfTheText) {
   std::string_view d = ppy::runtime::digest();
   ASSERT_EQ(d.size(), 16u);

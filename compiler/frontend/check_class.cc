@@ -35,12 +35,6 @@ Ty BodyChecker::field_read(Expr& e, Ty bt) {
   }
   if (Resolved r; i < 0 && class_member(bt, e.str, r) && r.ref == Ref::Const) return use_const(e, r);
   if (i < 0 && c.methods.count(e.str) && e.str != "__init__" && !gpu_) {  // `obj.m`, not called (check_closure.cc)
-    if (&owner_of(m_, bt) != &m_) {
-      error(e.pos, "E1010",
-            str_cat("a method of a class of another module as a value ('", c.name, ".", e.str,
-                    "') is outside the ppy subset: call it, or wrap it in a lambda"));
-      return Ty::Error;
-    }
     effect("reads");
     return bound_method_value(m_, e, bt);
   }

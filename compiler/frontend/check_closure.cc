@@ -12,6 +12,7 @@
 #include "body_checker.h"
 #include "callable.h"
 #include "checker_internal.h"
+#include "imported_classes.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -345,10 +346,21 @@ Ty BodyChecker::function_value(Expr& e, const Resolved& r) {
   return callable_of(f->params, f->result);
 }
 
+/// The key of method `name` of class `impl` bound to an object as a value (`f = obj.m`) in
+/// ModuleInfo::func_values, the name of its bound entry: `Class.m` for a class of `m`,
+/// `pkg_mod__Class.m` for another module's (lower_closure.cc finds that class again).
+std::string bound_method_key(const ModuleInfo& m, Ty impl, const std::string& name) {
+  const ModuleInfo& home = owner_of(m, impl);
+  if (&home == &m) return str_cat(ty_name(impl), ".", name);
+  std::string mod = home.name;  // `shop.models` -> `shop_models__Tally.bump`: a symbol's characters
+  std::replace(mod.begin(), mod.end(), '.', '_');
+  return str_cat(mod, "__", class_info(impl)->name, ".", name);
+}
+
 Ty bound_method_value(ModuleInfo& m_, Expr& e, Ty bt) {
   const ClassInfo& c = *class_info(bt);
   const std::string& name = e.str;
-  const FuncInfo* f = m_.func(str_cat(ty_name(c.methods.at(name)), ".", name));
+  const FuncInfo* f = class_method(m_, c.methods.at(name), name);  // an imported class's, from its module
   if (!f) return Ty::Error;
   for (Ty p : f->params)
     if (p == Ty::Error) return Ty::Error;
@@ -356,7 +368,7 @@ Ty bound_method_value(ModuleInfo& m_, Expr& e, Ty bt) {
   // The method of the object's class runs: each override below the static class may.
   std::function<void(Ty)> impls = [&](Ty t) {
     const ClassInfo& k = *class_info(t);
-    m_.func_values.insert(str_cat(ty_name(k.methods.at(name)), ".", name));  // a method: its bound entry
+    m_.func_values.insert(bound_method_key(m_, k.methods.at(name), name));  // a method: its bound entry
     for (Ty sub : k.subclasses) impls(sub);
   };
   impls(bt);

@@ -151,6 +151,14 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
       return call(e, stmt_level);
     case ExprKind::Subscript: {
       if (auto t = environ_item(e)) return *t;  // os.environ[k] (check_environ.cc)
+      if (auto path = dotted(*e.kids[0]); path && !types_.count(path->substr(0, path->find('.'))))
+        if (auto cls = m_.classes.find(*path); cls != m_.classes.end())
+          if (auto named = foreign_enum_helper(m_, cls->second, "named")) {  // `Color['RED']` of an imported enum
+            std::vector<ExprPtr> args;
+            args.push_back(std::move(e.kids[1]));
+            make_function_call(e, *named, std::move(args));
+            return call(e, false);
+          }
       Ty bt = value(*e.kids[0], Ty::Error);
       if (namedtuple_item_as_field(e, bt)) return value(e, expected);  // `p[0]` (namedtuple_classes.h)
       if (is_class(bt) && class_info(bt)->methods.count("__getitem__")) {  // check_dunder.cc
@@ -471,6 +479,11 @@ Ty BodyChecker::attribute(Expr& e) {
         std::vector<ExprPtr> args;
         args.push_back(build::int_lit(index, p));
         make_function_call(e, *fn, std::move(args));
+        return call(e, false);
+      }
+    if (auto whole = m_.classes.find(*path); whole != m_.classes.end() && !types_.count(first))
+      if (auto all = foreign_enum_helper(m_, whole->second, "all")) {  // `for c in colors.Color`: its members
+        make_function_call(e, *all, {});
         return call(e, false);
       }
     if (!types_.count(first)) {

@@ -5,6 +5,7 @@
 // of two members are the class's own methods already.
 #include "body_checker.h"
 #include "expr_build.h"
+#include "imported_classes.h"  // owner_of
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -16,7 +17,8 @@ bool BodyChecker::is_int_enum(Ty t) const {
   int v = c.field("value");
   // What enum_classes.cc writes for an IntEnum: an int `value`, the reflected arithmetic, the members' list.
   return v >= 0 && c.fields[static_cast<size_t>(v)].second == Ty::Int && c.methods.count("__radd__") &&
-         c.methods.count("__rmul__") && m_.module_vars.count(str_cat("__ppy_", c.name, "_members"));
+         c.methods.count("__rmul__") &&
+         owner_of(m_, t).module_vars.count(str_cat("__ppy_", c.name, "_members"));  // an imported IntEnum's too
 }
 
 bool BodyChecker::int_enum_as_int(ExprPtr& x, Ty& t) {

@@ -10,6 +10,7 @@ void expand_class_sugar(ModuleAst& ast, const std::string& file, DiagnosticEngin
   expand_enum_classes(ast, file, diags);
   expand_namedtuple_classes(ast, file);  // before the order methods: a NamedTuple is ordered
   add_dataclass_order_methods(ast, file);
+  add_dataclass_recursive_repr(ast, file);  // issue 32: a tree of dataclasses prints
 }
 
 }  // namespace ppy::frontend

@@ -1,6 +1,8 @@
 #include "dataclass_options.h"
 
+#include <cctype>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "ppy/util/str_cat.h"
@@ -87,6 +89,68 @@ void add_dataclass_order_methods(ModuleAst& ast, const std::string& file) {
     if (written.empty() || !written[0]->def) continue;
     for (auto& m : written[0]->def->body) {
       place_written(*m, deco->pos);
+      s->def->body.push_back(std::move(m));
+    }
+  }
+}
+
+namespace {
+
+/// Whether annotation `a` names class `name` (a name, or a word of a string annotation).
+bool names_class(const Expr& a, const std::string& name) {
+  if (a.kind == ExprKind::Name && a.str == name) return true;
+  if (a.kind == ExprKind::Str) {
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t at = a.str.find(name); at != std::string::npos; at = a.str.find(name, at + 1))
+      if ((at == 0 || !word(a.str[at - 1])) && (at + name.size() == a.str.size() || !word(a.str[at + name.size()])))
+        return true;
+  }
+  for (auto& k : a.kids)
+    if (k && names_class(*k, name)) return true;
+  return false;
+}
+
+}  // namespace
+
+void add_dataclass_recursive_repr(ModuleAst& ast, const std::string& file) {
+  std::set<std::string> bases;  // the classes some class of the module derives from
+  for (auto& s : ast.body)
+    if (s && s->kind == StmtKind::Class && s->def)
+      for (auto& t : s->targets)
+        if (t && t->kind == ExprKind::Name) bases.insert(t->str);
+  for (auto& s : ast.body) {
+    if (!s || s->kind != StmtKind::Class || !s->def || !s->targets.empty() || bases.count(s->def->name)) continue;
+    const Expr* deco = nullptr;
+    bool plain = false;
+    for (auto& d : s->def->decorators)
+      if (d && (d->kind == ExprKind::Name || d->kind == ExprKind::Attribute) && d->str == "dataclass") plain = true;
+    deco = dataclass_call(*s);
+    if (!plain && !deco) continue;
+    const std::string& name = s->def->name;
+    std::vector<std::string> fields;
+    bool recursive = false, own_repr = false;
+    Pos at = s->pos;
+    for (auto& b : s->def->body) {
+      if (!b) continue;
+      if (b->kind == StmtKind::Def && b->def && b->def->name == "__repr__") own_repr = true;
+      if (b->kind != StmtKind::AnnAssign || b->targets.size() != 1 || !b->targets[0] ||
+          b->targets[0]->kind != ExprKind::Name)
+        continue;
+      fields.push_back(b->targets[0]->str);
+      if (b->annotation && names_class(*b->annotation, name)) {
+        recursive = true;
+        at = b->pos;
+      }
+    }
+    if (!recursive || own_repr) continue;
+    std::string body = str_cat("\"", name, "(\"");
+    for (size_t i = 0; i < fields.size(); ++i)
+      body += str_cat(" + \"", i ? ", " : "", fields[i], "=\" + repr(self.", fields[i], ")");
+    std::string text = str_cat("class ", name, ":\n    def __repr__(self) -> str:\n        return ", body, " + \")\"\n");
+    std::vector<StmtPtr> written = parse_written(text, file);
+    if (written.empty() || !written[0]->def) continue;
+    for (auto& m : written[0]->def->body) {
+      place_written(*m, at);
       s->def->body.push_back(std::move(m));
     }
   }

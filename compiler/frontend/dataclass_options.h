@@ -44,4 +44,11 @@ void dataclass_options(ClassInfo& c, const Expr& deco, const std::function<void(
 /// methods (and the sorting helpers, object_list_helpers.h) see them.
 void add_dataclass_order_methods(ModuleAst& ast, const std::string& file);
 
+/// Adds to each dataclass of `ast` whose fields' annotations name its own class
+/// (`children: list["Node"]`, `next: Optional["Node"]`) and that has no
+/// `__repr__`, no base and no subclass in the module, the `__repr__` Python
+/// generates (`Node(value=1, children=[...])`), so a tree of them prints through a
+/// method that calls itself where the printing code would be written out without end.
+void add_dataclass_recursive_repr(ModuleAst& ast, const std::string& file);
+
 }  // namespace ppy::frontend

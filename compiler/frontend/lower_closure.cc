@@ -5,10 +5,39 @@
 #include <functional>
 
 #include "callable.h"
+#include "imported_classes.h"  // class_method, owner_of
+#include "lower.h"              // declare_foreign
 #include "lowerer.h"
 #include "ppy/util/str_cat.h"
 
-namespace ppy::frontend::lowering {
+namespace ppy::frontend {
+namespace checking {
+/// `obj.m` as a value: the name of its bound entry (check_closure.cc).
+std::string bound_method_key(const ModuleInfo& m, Ty impl, const std::string& name);
+}  // namespace checking
+
+namespace lowering {
+namespace {
+
+/// The class of another module whose method `qual` (bound_method_key) names, among the classes
+/// `m` names and their subclasses; Error when none.
+Ty foreign_method_class(const ModuleInfo& m, const std::string& qual) {
+  std::string name = qual.substr(qual.rfind('.') + 1);
+  std::function<Ty(Ty)> find = [&](Ty t) {
+    const ClassInfo& k = *class_info(t);
+    if (auto it = k.methods.find(name); it != k.methods.end() && &checking::owner_of(m, it->second) != &m &&
+                                         checking::bound_method_key(m, it->second, name) == qual)
+      return it->second;
+    for (Ty sub : k.subclasses)
+      if (Ty f = find(sub); f != Ty::Error) return f;
+    return Ty::Error;
+  };
+  for (auto& [local, t] : m.classes)
+    if (Ty f = find(t); f != Ty::Error) return f;
+  return Ty::Error;
+}
+
+}  // namespace
 namespace {
 
 /// A cell: where a variable that a nested function shares lives, on the
@@ -91,6 +120,7 @@ Value* FunctionLowerer::bound_method(const Expr& e) {
   Ty cls = e.kids[0]->ty;
   const std::string& name = e.target;
   Value* self = expr(*e.kids[0]);
+  note_layout(cls);  // another module's class: its methods are part of this module's cache key
   // The implementation each class of the subtree runs, by type id (as a call's dispatch).
   std::vector<std::pair<Ty, std::vector<int64_t>>> impls;
   std::function<void(Ty)> visit = [&](Ty t) {
@@ -106,7 +136,7 @@ Value* FunctionLowerer::bound_method(const Expr& e) {
   visit(cls);
   auto ref = [&](Ty impl) {
     return emit("core.func_ref", {}, {str_type()},
-                {{"callee", SymbolRef{bound_entry_symbol(m_.name, str_cat(ty_name(impl), ".", name))}}}, p);
+                {{"callee", SymbolRef{bound_entry_symbol(m_.name, checking::bound_method_key(m_, impl, name))}}}, p);
   };
   Value* fn = ref(impls.back().first);
   if (impls.size() > 1) {
@@ -170,6 +200,15 @@ void lower_value_entries(const ModuleInfo& m, ir::Module& mod) {
   for (const std::string& qual : m.func_values) {       // `obj.m`: the object is the closure's c0
     if (qual.find('.') == std::string::npos) continue;  // a module function (below)
     const FuncInfo* f = m.func(qual);
+    std::string home = m.name;  // the module that compiles the method
+    if (!f) {  // a method of another module's class (bound_method_key): compiled there, external here
+      Ty impl = foreign_method_class(m, qual);
+      if (impl == Ty::Error) continue;
+      f = checking::class_method(m, impl, qual.substr(qual.rfind('.') + 1));
+      if (!f) continue;
+      home = checking::owner_of(m, impl).name;
+      declare_foreign(mod, home, *f);
+    }
     if (!f) continue;
     std::vector<ir::Param> params{{str_type(), {}, "closure"}};
     for (size_t i = 1; i < f->params.size(); ++i) params.push_back({ir_type(f->params[i]), {}, f->def->params[i].name});
@@ -195,7 +234,7 @@ void lower_value_entries(const ModuleInfo& m, ir::Module& mod) {
     std::vector<Value*> args{self};
     for (size_t i = 1; i < raw->params().size(); ++i) args.push_back(entry->argument(i));
     ir::Operation* call = entry->append(ir::Operation::create(
-        "core.call", args, results, AttrDict{{"callee", SymbolRef{symbol_name(m.name, qual)}}}, loc));
+        "core.call", args, results, AttrDict{{"callee", SymbolRef{symbol_name(home, f->name)}}}, loc));
     std::vector<Value*> rets;
     for (size_t i = 0; i < call->num_results(); ++i) rets.push_back(call->result(i));
     entry->append(ir::Operation::create("core.ret", rets, {}, {}, loc));
@@ -227,4 +266,5 @@ void lower_value_entries(const ModuleInfo& m, ir::Module& mod) {
   }
 }
 
-}  // namespace ppy::frontend::lowering
+}  // namespace lowering
+}  // namespace ppy::frontend

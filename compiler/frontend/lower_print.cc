@@ -203,8 +203,8 @@ void FunctionLowerer::print_compound(Value* v, Ty t, Pos p, bool repr) {
     print_text(")", p);
     return;
   }
-  if (is_list(t)) {
-    call_extern("ppy_print_string", {list_repr(v, t, p)}, p);
+  if (is_list(t) || is_table(t)) {  // a dataclass's field may be a dict or a set
+    call_extern("ppy_print_string", {str_of(v, t, p)}, p);
     return;
   }
   if (is_union(t)) {  // issue 32: what it holds (lower_union.cc)

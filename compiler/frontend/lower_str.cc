@@ -1,8 +1,40 @@
 // IR generation, strs (docs/runtime.md, "Strings"): operators, slices, methods,
 // f-strings, str() and repr().
+#include <algorithm>
+#include <functional>
+
 #include "lowerer.h"
+#include "unions.h"
 
 namespace ppy::frontend::lowering {
+namespace {
+
+/// classes_held: the classes of `t`, appended to `out` where not there yet.
+void collect_classes(Ty t, std::vector<Ty>& out) {
+  if (is_class(t)) {
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    return;
+  }
+  if (is_list(t)) return collect_classes(list_elem(t), out);
+  if (is_dict(t) || is_set(t)) {
+    collect_classes(key_of(t), out);
+    if (is_dict(t)) collect_classes(dict_value(t), out);
+    return;
+  }
+  if (is_optional(t)) return collect_classes(optional_inner(t), out);
+  for (Ty e : union_alts(t)) collect_classes(e, out);
+  for (Ty e : tuple_elems(t)) collect_classes(e, out);
+}
+
+/// The classes of the objects a value of type `t` is or holds (in a list, dict, set, tuple,
+/// optional or union), each once, in the order met.
+std::vector<Ty> classes_held(Ty t) {
+  std::vector<Ty> out;
+  collect_classes(t, out);
+  return out;
+}
+
+}  // namespace
 
 Value* FunctionLowerer::str_binary(const Expr& e, Value* a, Value* b) {
   Pos p = e.pos;
@@ -128,11 +160,17 @@ Value* FunctionLowerer::str_of(Value* v, Ty t, Pos p) {
       if (is_class(t)) return custom_text(t) ? object_str(v, t, p) : repr_str(v, t, p);
       if (is_none_value(t)) return str_literal("None", p);
       // `str(x)` of an optional: its value's str, or None.
-      if (is_optional(t))
-        return select(extract(v, 0, p), str_of(extract(v, 1, p), optional_inner(t), p), str_literal("None", p), p);
+      if (is_optional(t))  // branches, as repr_of's
+        return choose(
+            extract(v, 0, p), {"str.some", "str.none", "str.end"},
+            [&] { return str_of(extract(v, 1, p), optional_inner(t), p); }, [&] { return str_literal("None", p); },
+            str_type(), p);
       if (is_tuple(t)) return tuple_repr(v, t, p);
       if (is_union(t)) return union_text(v, t, false, p);  // issue 32 (lower_union.cc)
-      if (is_table(t)) return rt("ppy_dict_repr", {v, str_literal(table_desc(t), p)}, str_type(), p);
+      if (is_table(t)) {
+        if (!classes_held(t).empty()) return tuple_repr(v, t, p);  // objects (issue 32): a list holding it
+        return rt("ppy_dict_repr", {v, str_literal(table_desc(t), p)}, str_type(), p);
+      }
       return str_literal("", p);
   }
 }
@@ -140,8 +178,11 @@ Value* FunctionLowerer::str_of(Value* v, Ty t, Pos p) {
 Value* FunctionLowerer::repr_of(Value* v, Ty t, Pos p) {
   if (t == Ty::Str) return rt("ppy_str_repr", {v}, str_type(), p);
   if (is_class(t)) return custom_text(t) ? object_repr(v, t, p) : repr_str(v, t, p);
-  if (is_optional(t))
-    return select(extract(v, 0, p), repr_of(extract(v, 1, p), optional_inner(t), p), str_literal("None", p), p);
+  if (is_optional(t))  // branches: an object's repr calls its method, which a None must not reach
+    return choose(
+        extract(v, 0, p), {"repr.some", "repr.none", "repr.end"},
+        [&] { return repr_of(extract(v, 1, p), optional_inner(t), p); }, [&] { return str_literal("None", p); },
+        str_type(), p);
   if (is_union(t)) return union_text(v, t, true, p);  // issue 32
   return str_of(v, t, p);
 }
@@ -155,7 +196,38 @@ Value* FunctionLowerer::tuple_repr(Value* v, Ty t, Pos p) {
 }
 
 Value* FunctionLowerer::list_repr(Value* v, Ty t, Pos p) {
-  return rt("ppy_list_repr", {v, str_literal(list_desc(t), p)}, str_type(), p);
+  std::vector<Ty> classes = classes_held(list_elem(t));
+  if (classes.empty()) return rt("ppy_list_repr", {v, str_literal(list_desc(t), p)}, str_type(), p);
+  // Objects (issue 32): each class's collected (ppy_obj_collect, its leaves marked `O` in the
+  // descriptor), their reprs computed here, the list rendered with them (ppy_list_repr_objs).
+  std::function<std::string(Ty, Ty)> marked_desc = [&](Ty e, Ty mark) -> std::string {
+    if (is_class(e)) return e == mark ? "O" : "o";
+    auto each = [&](const std::vector<Ty>& ts) {
+      std::string d;
+      for (Ty x : ts) d += marked_desc(x, mark);
+      return d;
+    };
+    if (is_optional(e)) return "?" + marked_desc(optional_inner(e), mark);
+    if (is_union(e)) return "<" + each(union_alts(e)) + ">";
+    if (is_tuple(e)) return "(" + each(tuple_elems(e)) + ")";
+    if (is_list(e)) return "[" + marked_desc(list_elem(e), mark);
+    if (is_dict(e)) return "{" + marked_desc(key_of(e), mark) + ":" + marked_desc(dict_value(e), mark) + "}";
+    if (is_set(e)) return "{" + marked_desc(key_of(e), mark) + "}";
+    return value_desc(e);  // no object in it
+  };
+  Value* objs = new_list(list_of(classes[0]), const_index(0, p), p);
+  Value* reprs = new_list(list_of(Ty::Str), const_index(0, p), p);
+  for (Ty c : classes) {
+    Value* got = rt("ppy_obj_collect", {v, str_literal(marked_desc(list_elem(t), c), p)}, ir_type(list_of(c)), p);
+    auto test = [&](Value* i) { return cmp("lt", i, list_len(got, p), p); };
+    auto body = [&](Value* i) {
+      Value* obj = emit("core.buffer_load", {got, cast(i, Type::index(), p)}, {ir_type(c)}, {}, p);
+      call_extern("ppy_list_append_ptr", {reprs, repr_of(obj, c, p)}, p);
+    };
+    loop(new_loop("repr", true), const_i64(0, p), test, body, nullptr, "proven", p);
+    call_extern("ppy_list_extend", {objs, got}, p);
+  }
+  return rt("ppy_list_repr_objs", {v, str_literal(list_desc(t), p), objs, reprs}, str_type(), p);
 }
 
 }  // namespace ppy::frontend::lowering

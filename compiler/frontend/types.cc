@@ -145,6 +145,7 @@ bool key_holdable(Ty t) {
 }
 bool dict_value_holdable(Ty t) {
   if (is_dict(t) || is_set(t)) return true;  // issue 32: dicts and sets inside dicts
+  if (is_class(t)) return true;  // issue 32: objects (handles, as strs)
   return t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || (is_list(t) && list_holdable(t));
 }
 
@@ -273,6 +274,8 @@ bool holds_object(Ty t) {
   return false;
 }
 
+// Containers of objects print (issue 32: lower_str.cc's list_repr); what stays refused is a
+// function value, a caught exception in a container, and a dataclass whose fields lead back to it.
 bool printable(Ty t, std::string* why) {
   if (is_callable(t)) {
     *why = "printing a function value is outside the ppy subset (Python prints its address)";
@@ -287,20 +290,26 @@ bool printable(Ty t, std::string* why) {
                      "(Python prints its address)");
       return false;
     }
+    // A dataclass prints its fields' reprs, written out where it is printed: one that holds its own
+    // class again (a tree, a linked list) would be written out without end.
+    thread_local std::vector<Ty> open;
+    if (std::find(open.begin(), open.end(), t) != open.end()) {
+      *why = str_cat("printing dataclass ", c.name, ", whose fields lead back to ", c.name,
+                     ", is outside the ppy subset (give it a __repr__)");
+      return false;
+    }
+    open.push_back(t);
+    bool ok = true;
     for (auto& f : c.fields)
-      if (holds_object(f.second) || ((is_dict(f.second) || is_set(f.second)) && holds_object(key_of(f.second)))) {
-        *why = str_cat("printing dataclass ", c.name, ", whose field '", f.first,
-                       "' holds an object, is outside the ppy subset");
-        return false;
-      }
-    return true;
+      if (!(ok = printable(f.second, why))) break;
+    open.pop_back();
+    return ok;
   }
-  if ((is_dict(t) || is_set(t)) &&
-      (holds_object(key_of(t)) || key_of(t) == Ty::Exc || (is_dict(t) && dict_value(t) == Ty::Exc))) {
+  if ((is_dict(t) || is_set(t)) && (key_of(t) == Ty::Exc || (is_dict(t) && dict_value(t) == Ty::Exc))) {
     *why = str_cat("printing a ", ty_name(t), " is outside the ppy subset (print its keys one by one)");
     return false;
   }
-  if (is_list(t) && (holds_object(list_elem(t)) || list_elem(t) == Ty::Exc)) {  // a caught exception: issue 32
+  if (is_list(t) && list_elem(t) == Ty::Exc) {  // a caught exception: issue 32
     *why = str_cat("printing a ", ty_name(t), " is outside the ppy subset (print its elements one by one)");
     return false;
   }
@@ -314,7 +323,8 @@ bool printable(Ty t, std::string* why) {
     }
     if (!printable(e, why)) return false;
   }
-  if (is_list(t) || is_dict(t)) return printable(is_list(t) ? list_elem(t) : dict_value(t), why);
+  if (is_dict(t) || is_set(t)) return printable(key_of(t), why) && (is_set(t) || printable(dict_value(t), why));
+  if (is_list(t)) return printable(list_elem(t), why);
   return true;
 }
 
