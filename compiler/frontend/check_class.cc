@@ -2,6 +2,11 @@
 // assigned, constructors, method calls (dispatched on the instance's class),
 // super(), isinstance.
 #include "body_checker.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "expr_build.h"
 #include "dataclass_options.h"
 #include "callable.h"
 #include "checker_internal.h"
@@ -33,6 +38,51 @@ Ty BodyChecker::field_read(Expr& e, Ty bt) {
     std::string name = e.str;
     return dunder_call(e, std::move(e.kids[0]), name.c_str(), {});
   }
+  // `s.SIDES` of a class constant a subclass assigns again: rewritten to an
+  // isinstance() chain, deepest class first (python3 reads the object's class's).
+  auto const_override = [&]() -> bool {
+    Resolved r;
+    if (!class_member(bt, e.str, r) || r.ref != Ref::Const || owner_of(m_, bt).name != m_.name) return false;
+    // The subclasses (of this module) that assign the constant themselves, by depth.
+    std::vector<std::pair<int, Ty>> over;
+    std::function<void(Ty, int)> walk = [&](Ty k, int depth) {
+      for (Ty d : class_info(k)->subclasses) {
+        if (owner_of(m_, d).name == m_.name && m_.consts.count(str_cat(class_info(d)->name, ".", e.str)))
+          over.emplace_back(depth, d);
+        walk(d, depth + 1);
+      }
+    };
+    walk(bt, 1);
+    if (over.empty()) return false;
+    const Expr& recv = *e.kids[0];
+    bool pure = recv.kind == ExprKind::Name;  // read again for each test
+    for (const Expr* x = &recv; !pure && x->kind == ExprKind::Attribute; x = x->kids[0].get())
+      pure = x->kids[0]->kind == ExprKind::Name;
+    if (!pure) {
+      error(e.pos, "E1010",
+            str_cat("'", e.str, "', a class constant a subclass of ", class_info(bt)->name,
+                    " overrides, is read through a name in the ppy subset (`x = ...; x.", e.str, "`)"));
+      return false;
+    }
+    // The deepest class tested first: `isinstance(x, D2) ? D2.N : isinstance(x, D1) ? D1.N : Base.N`.
+    std::stable_sort(over.begin(), over.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    Pos p = e.pos;
+    auto member = [&](Ty k) {
+      std::vector<ExprPtr> kids;
+      kids.push_back(build::name(class_info(k)->name, p));
+      return build::with_kids(ExprKind::Attribute, p, std::move(kids), e.str);
+    };
+    ExprPtr out = member(bt);
+    for (auto& [depth, d] : over) {
+      std::vector<ExprPtr> args;
+      args.push_back(build::clone(recv));
+      args.push_back(build::name(class_info(d)->name, p));
+      out = build::if_exp(build::call(build::name("isinstance", p), std::move(args), p), member(d), std::move(out), p);
+    }
+    e = std::move(*out);
+    return true;
+  };
+  if (i < 0 && const_override()) return value(e, Ty::Error);
   if (Resolved r; i < 0 && class_member(bt, e.str, r) && r.ref == Ref::Const) return use_const(e, r);
   if (i < 0 && c.methods.count(e.str) && e.str != "__init__" && !gpu_) {  // `obj.m`, not called (check_closure.cc)
     effect("reads");

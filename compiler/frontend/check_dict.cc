@@ -166,6 +166,16 @@ Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
     effect("reads");
     return nargs == 2 ? val : optional_of(val);
   }
+  if (!set && name == "setdefault") {  // the stored value: `d.setdefault(k, []).append(x)`
+    if (!arity(2, 2)) return Ty::Error;
+    if (!dict_key(*e.kids[1], key, base)) return drop();
+    if (!dict_val(*e.kids[2], val, base)) return Ty::Error;
+    // Lowered as d.get(k, default) once the default is stored (lower_dict.cc, on its target).
+    e.builtin = BuiltinId::DictGet;
+    effect("writes");
+    raises();  // MemoryError: the dict grows
+    return val;
+  }
   if (!set && name == "__delitem__") {  // `del d[k]`
     if (!arity(1, 1)) return Ty::Error;
     if (!dict_key(*e.kids[1], key, base)) return Ty::Error;

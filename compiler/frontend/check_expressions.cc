@@ -19,6 +19,7 @@
 #include "ppy/util/str_cat.h"
 #include "types.h"
 #include "unions.h"
+#include "starred.h"
 
 namespace ppy::frontend::checking {
 
@@ -538,6 +539,10 @@ Ty BodyChecker::attribute(Expr& e) {
 }
 
 Ty BodyChecker::unary(Expr& e) {
+  if (is_starred(e)) {  // only an unpacking target takes `*rest` (unpack)
+    error(e.pos, "E1010", "a starred expression ('*x') is outside the ppy subset here; it unpacks into a target only");
+    return Ty::Error;
+  }
   Ty t = value(*e.kids[0], Ty::Error);
   if (t == Ty::Error) return t;
   if (e.str == "not") {

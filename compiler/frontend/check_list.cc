@@ -361,7 +361,9 @@ bool BodyChecker::comp_vars(Expr& e) {
   if (var_ty == Ty::Error) return false;
   // `for a, b in pairs`: each tuple unpacked into the names.
   std::vector<Ty> var_tys{var_ty};
-  if (e.ops.size() > 1) {
+  if (e.ops.size() > 1 && is_list(var_ty)) {  // `for a, b in rows`: checked at run time (unpack_list)
+    var_tys.assign(e.ops.size(), list_elem(var_ty));
+  } else if (e.ops.size() > 1) {
     var_tys = tuple_elems(var_ty);
     if (var_tys.size() != e.ops.size()) {
       error(e.kids[1]->pos, "E1030", str_cat("cannot unpack ", ty_name(var_ty), " into ", e.ops.size(), " names"));

@@ -8,6 +8,7 @@
 #include "python_attributes.h"
 #include "suggest.h"
 #include "types.h"
+#include "starred.h"
 
 namespace ppy::frontend::checking {
 
@@ -70,7 +71,7 @@ void BodyChecker::refuse_keyword(const Keyword& k, const std::string& fn) {
 static void target_names(const Expr& t, std::set<std::string>& out) {
   if (t.kind == ExprKind::Name) out.insert(t.str);
   for (const auto& k : t.kids)
-    if (t.kind == ExprKind::Tuple || t.kind == ExprKind::List) target_names(*k, out);
+    if (t.kind == ExprKind::Tuple || t.kind == ExprKind::List || is_starred(t)) target_names(*k, out);
 }
 
 void BodyChecker::refuse_names(const Stmt& s) {

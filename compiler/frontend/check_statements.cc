@@ -19,6 +19,7 @@
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
+#include "starred.h"
 
 namespace ppy::frontend::checking {
 
@@ -103,7 +104,7 @@ void BodyChecker::collect_target(const Expr& t) {
       types_[t.str] = Ty::Error;
       unknown_.insert(t.str);
     }
-  } else if (t.kind == ExprKind::Tuple) {
+  } else if (t.kind == ExprKind::Tuple || is_starred(t)) {
     for (auto& k : t.kids) collect_target(*k);
   }
 }
@@ -755,7 +756,7 @@ void BodyChecker::for_stmt(Stmt& s) {
   if (view_call(it) == 2) return for_items(s);
   Ty var_ty = iter_type(it);
   // `for a, b in pairs`: each tuple unpacked as an assignment unpacks it.
-  bool unpacks = t.kind == ExprKind::Tuple && (is_tuple(var_ty) || var_ty == Ty::Error);
+  bool unpacks = t.kind == ExprKind::Tuple && (is_tuple(var_ty) || is_list(var_ty) || var_ty == Ty::Error);
   if (t.kind != ExprKind::Name && !unpacks) {
     error(t.pos, "E1010",
           t.kind == ExprKind::Tuple ? str_cat("a for loop over ", ty_name(var_ty), " values has one variable")

@@ -10,6 +10,7 @@
 #include "ppy/util/str_cat.h"
 #include "types.h"
 #include "unions.h"
+#include "starred.h"
 
 namespace ppy::frontend::checking {
 namespace {
@@ -252,9 +253,28 @@ void BodyChecker::unpack(Expr& t, Ty vt, const Expr& v) {
     maybe_none(v);
     return;
   }
-  if (is_list(vt)) {
+  size_t stars = 0;
+  for (auto& k : t.kids) stars += is_starred(*k);
+  if (stars > 1) {
+    error(t.pos, "E1030", "multiple starred expressions in assignment");
+    return;
+  }
+  if (is_list(vt)) {  // checked at run time (lower_statements.cc unpack_list): python3's ValueError
+    Ty elem = list_elem(vt);
+    for (auto& k : t.kids) {
+      if (is_starred(*k))
+        assign(*k->kids[0], vt, v);  // the rest, a list of its own
+      else if (k->kind == ExprKind::Tuple)
+        unpack(*k, elem, v);
+      else
+        assign(*k, elem, v);
+    }
+    return;
+  }
+  if (stars) {
     error(t.pos, "E1010",
-          "unpacking is outside the ppy subset for a list (its length is known only at run time); index it");
+          str_cat("starred unpacking of ", ty_name(vt), " is outside the ppy subset (its parts may differ in type); "
+                  "unpack a list, or index the tuple"));
     return;
   }
   if (!is_tuple(vt)) {
@@ -432,7 +452,7 @@ void BodyChecker::forget_narrowing(const std::vector<StmtPtr>& body) {
     }
     if (t.kind == ExprKind::Attribute) forget_field(t.str);
     for (auto& k : t.kids)
-      if (t.kind == ExprKind::Tuple) target(*k);
+      if (t.kind == ExprKind::Tuple || is_starred(t)) target(*k);
   };
   for (auto& s : body) {
     for (auto& t : s->targets) target(*t);

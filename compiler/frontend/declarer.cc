@@ -34,6 +34,7 @@
 #include "random_class.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
+#include "starred.h"
 
 namespace ppy::frontend {
 namespace {
@@ -174,19 +175,22 @@ class Declarer {
   /// Records the line of the first module-level assignment of each name `t` binds.
   void note_bound_line(const Expr& t, uint32_t line) {
     if (t.kind == ExprKind::Name) m_.var_bound_line.emplace(t.str, line);
-    if (t.kind == ExprKind::Tuple)
+    if (t.kind == ExprKind::Tuple || is_starred(t))
       for (auto& k : t.kids) note_bound_line(*k, line);
   }
 
   static void count_target(const Expr& t, std::map<std::string, int>& bound) {
     if (t.kind == ExprKind::Name) ++bound[t.str];
-    if (t.kind == ExprKind::Tuple)
+    if (t.kind == ExprKind::Tuple || is_starred(t))
       for (auto& k : t.kids) count_target(*k, bound);
   }
   /// Counts the names a module-level statement binds (in its blocks too; the
   /// guard's only in the entry module, the only one where it runs).
   void count_bindings(const Stmt& s, std::map<std::string, int>& bound) {
-    if (s.kind == StmtKind::Def || s.kind == StmtKind::Import || s.kind == StmtKind::ImportFrom) return;
+    // A class statement's targets are its bases, which it reads, not binds.
+    if (s.kind == StmtKind::Def || s.kind == StmtKind::Class || s.kind == StmtKind::Import ||
+        s.kind == StmtKind::ImportFrom)
+      return;
     if (s.kind == StmtKind::If && is_main_guard(s) && !m_.is_entry) return;
     for (auto& t : s.targets) count_target(*t, bound);
     for (auto& h : s.handlers)

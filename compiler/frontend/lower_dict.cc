@@ -107,6 +107,18 @@ Value* FunctionLowerer::table_method(const Expr& e) {
     rt(fn(true).c_str(), {d, k}, word_type(v), p);
     return nullptr;
   }
+  if (e.target == "dict.setdefault") {  // stores the default when k is missing, then reads d[k]
+    Value* dflt = expr(*e.kids[2]);
+    Value* found = cmp("ne", table_contains(d, t, k, p), const_i64(0, p), p);
+    choose(
+        found, {"setdefault.has", "setdefault.put", "setdefault.done"}, [] { return nullptr; },
+        [&] {
+          table_set(d, t, k, dflt, p);
+          return nullptr;
+        },
+        Type::void_(), p);
+    return from_word(rt(fn(true).c_str(), {d, k, to_word(dflt, v, p)}, word_type(v), p), v, p);
+  }
   if (e.kids.size() == 3) {
     Value* dflt = to_word(expr(*e.kids[2]), v, p);
     return from_word(rt(fn(true).c_str(), {d, k, dflt}, word_type(v), p), v, p);

@@ -1,6 +1,8 @@
 // IR generation, statements: assignments, if, return, assert; loops are lower_loops.cc's,
 // raise and try lower_exceptions.cc's.
 #include "lowerer.h"
+#include "ppy/util/str_cat.h"
+#include "starred.h"
 
 namespace ppy::frontend::lowering {
 
@@ -148,6 +150,39 @@ void FunctionLowerer::aug_assign(const Stmt& s) {
 void FunctionLowerer::assign(const Expr& t, Value* v, Ty vt) {
   if (t.kind == ExprKind::Name) {
     store_as(t.str, v, vt, t.pos);
+    return;
+  }
+  // A list's length is known only at run time: checked (python3's ValueError), then each
+  // name takes its element, a starred one (`first, *rest = xs`) the slice between.
+  if (t.kind == ExprKind::Tuple && is_list(vt)) {
+    Pos p = t.pos;
+    size_t star = t.kids.size();
+    for (size_t i = 0; i < t.kids.size(); ++i)
+      if (is_starred(*t.kids[i])) star = i;
+    const bool starred = star < t.kids.size();
+    const int64_t want = static_cast<int64_t>(t.kids.size()) - (starred ? 1 : 0);
+    Value* n = list_len(v, p);
+    // python3's messages name the length found: one guard for each length short of `want`.
+    for (int64_t got = 0; got < want; ++got)
+      guard(cmp("ne", n, const_i64(got, p), p), "range",
+            str_cat("not enough values to unpack (expected ", starred ? "at least " : "", want, ", got ", got, ")"), p);
+    if (!starred)
+      guard(cmp("le", n, const_i64(want, p), p), "range", str_cat("too many values to unpack (expected ", want, ")"), p);
+    Ty elem = list_elem(vt);
+    for (size_t i = 0; i < t.kids.size(); ++i) {
+      if (i == star) {  // the rest: v[star : n - (names after it)]
+        Value* stop = iadd(n, const_i64(-static_cast<int64_t>(t.kids.size() - 1 - star), p), p, "proven");
+        Value* rest = rt("ppy_list_slice",
+                         {v, const_i64(static_cast<int64_t>(star), p), stop, const_i64(1, p), const_i64(0, p)},
+                         ir_type(vt), p);
+        assign(*t.kids[i]->kids[0], rest, vt);
+        continue;
+      }
+      Value* at = i < star ? const_i64(static_cast<int64_t>(i), p)
+                           : iadd(n, const_i64(static_cast<int64_t>(i) - static_cast<int64_t>(t.kids.size()), p), p,
+                                  "proven");
+      assign(*t.kids[i], emit("core.buffer_load", {v, cast(at, Type::index(), p)}, {ir_type(elem)}, {}, p), elem);
+    }
     return;
   }
   if (t.kind == ExprKind::Tuple) {  // unpacking a tuple value

@@ -170,15 +170,24 @@ ExprPtr Parser::finish(ExprPtr e) {
 
 ExprPtr Parser::testlist() {
   Pos p = cur().pos;
-  ExprPtr first = expr();
+  ExprPtr first = starred_or_expr();
   if (!at_op(",")) return first;
   auto t = node(ExprKind::Tuple, p);
   t->kids.push_back(std::move(first));
   while (accept_op(",")) {
     if (at(Tok::Newline) || at_op("=") || at_op(")") || at(Tok::End)) break;
-    t->kids.push_back(expr());
+    t->kids.push_back(starred_or_expr());
   }
   return finish(std::move(t));
+}
+
+ExprPtr Parser::starred_or_expr() {
+  if (!at_op("*")) return expr();
+  DepthGuard g(*this, cur().pos);
+  auto n = node(ExprKind::Unary, take().pos);
+  n->str = "*";
+  n->kids.push_back(bitor_expr());
+  return finish(std::move(n));
 }
 
 ExprPtr Parser::comprehension(ExprPtr elt, Pos p, ExprKind kind, ExprPtr value, bool generator) {

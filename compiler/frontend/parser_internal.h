@@ -168,6 +168,9 @@ class Parser {
   /// `lambda a, b: body` (callable.h): a Lambda whose ops are the parameters.
   ExprPtr lambda();
   ExprPtr testlist();
+  /// `*rest` in an unpacking target (`first, *rest = xs`): a Unary "*" the checker takes
+  /// only there (is_starred); elsewhere it stays refused.
+  ExprPtr starred_or_expr();
   /// The rest of `[elt for x in it if cond ...]` after `elt`: `for` clauses (one
   /// name, or names separated by commas), each with any number of `if`s.
   /// `[e for a in A if c for b in B]` nests: the comprehension over A has as its
