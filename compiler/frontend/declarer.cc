@@ -29,6 +29,7 @@
 #include "imported_classes.h"
 #include "parser.h"
 #include "quoted_annotations.h"
+#include "eq_object.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -1071,6 +1072,7 @@ void declare_instance(ModuleInfo& m, FuncDef& def, const std::map<std::string, T
 void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& diags) {
   m.ast = parse_module(text, m.path, diags);
   unquote_annotations(m.ast, m.path);  // `x: "Node | None"` (quoted_annotations.h)
+  type_eq_object(m.ast);  // `def __eq__(self, other: object)` (eq_object.h)
   expand_generic_classes(m.ast, m.path, diags);  // one class per instantiation (generic_classes.h)
   expand_class_sugar(m.ast, m.path, diags);  // Enum, NamedTuple, @dataclass(order=True) (class_sugar.h)
   add_list_helpers(m.ast, m.path);  // sorted() and `in` of lists of instances (object_list_helpers.h)
