@@ -353,6 +353,9 @@ class BodyChecker {
   Ty method_call(Expr& e, Expr& callee, Ty bt);
   Ty super_call(Expr& e, Expr& callee);
   Ty isinstance_call(Expr& e);
+  /// `issubclass(C, Base)` of the module's classes and builtin exceptions (a
+  /// tuple of them second): known at compile time, so `e` becomes its bool literal.
+  Ty issubclass_call(Expr& e);
   /// E1010 unless `e`'s value prints as Python prints it (types.h's printable).
   bool check_printable(const Expr& e);
   // --- exception classes (check_exception_class.cc) ---

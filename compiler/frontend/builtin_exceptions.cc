@@ -80,6 +80,10 @@ bool is_builtin_exception(std::string_view name) {
 
 std::string runtime_exception_name(std::string_view name) { return std::string(qualified(name)); }
 
+bool builtin_exception_derives(std::string_view name, std::string_view ancestor) {
+  return derives(qualified(name), qualified(ancestor));
+}
+
 std::string caught_by(std::string_view name) {
   name = qualified(name);
   std::string out(name);

@@ -13,6 +13,9 @@ namespace ppy::frontend {
 /// Whether `name` is a builtin exception class of the subset.
 bool is_builtin_exception(std::string_view name);
 
+/// Whether builtin exception `name` is `ancestor` or derives from it (`issubclass`).
+bool builtin_exception_derives(std::string_view name, std::string_view ancestor);
+
 /// The name the runtime raises and matches `name` by: a module's exception
 /// with its module (`dataclasses.FrozenInstanceError`), a builtin as it is.
 std::string runtime_exception_name(std::string_view name);

@@ -59,6 +59,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     if (auto ci = m_.classes.find(*path); ci != m_.classes.end()) return ctor_call(e, ci->second);
     if (Ty k = classmethod_cls(*path); k != Ty::Error) return ctor_call(e, k);  // `cls(...)` (check_class_member.cc)
     if (*path == "isinstance" && !m_.bindings.count(*path) && !m_.func_index.count(*path)) return isinstance_any(e);  // check_union.cc
+    if (*path == "issubclass" && !m_.bindings.count(*path) && !m_.func_index.count(*path)) return issubclass_call(e);  // check_class.cc
   }
   if (path && path->find('.') != std::string::npos && m_.classes.count(*path) &&
       !types_.count(path->substr(0, path->find('.'))))  // `shapes.Circle(2.0)` (imported_classes.h)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "builtin_exceptions.h"
 #include "expr_build.h"
 #include "dataclass_options.h"
 #include "callable.h"
@@ -283,6 +284,55 @@ Ty BodyChecker::super_call(Expr& e, Expr& callee) {
   e.target = qual;
   calls_method(it->second, callee.str, e.pos);
   return method_args(e, str_cat("super().", callee.str), *f) ? f->result : Ty::Error;
+}
+
+Ty BodyChecker::issubclass_call(Expr& e) {
+  if (e.kids.size() != 3 || !e.keywords.empty()) {
+    error(e.pos, "E1032", str_cat("issubclass expected 2 arguments, got ", e.kids.size() - 1));
+    return Ty::Error;
+  }
+  // A class of the module (its type) or a builtin exception (its name).
+  struct Named {
+    Ty cls = Ty::Error;
+    std::string builtin;
+  };
+  auto named = [&](const Expr& k) -> std::optional<Named> {
+    auto path = dotted(k);
+    if (!path || types_.count(path->substr(0, path->find('.')))) return std::nullopt;
+    if (auto ci = m_.classes.find(*path); ci != m_.classes.end()) return Named{ci->second, ""};
+    if (path->find('.') == std::string::npos && is_builtin_exception(*path)) return Named{Ty::Error, *path};
+    return std::nullopt;
+  };
+  auto builtin_under = [](const std::string& a, const std::string& b) { return builtin_exception_derives(a, b); };
+  auto under = [&](const Named& a, const Named& b) {
+    if (a.cls != Ty::Error && b.cls != Ty::Error) return is_subclass(a.cls, b.cls);
+    if (a.cls != Ty::Error) {
+      const std::string& root = class_info(a.cls)->exception_base;
+      return !root.empty() && builtin_under(root, b.builtin);
+    }
+    return b.cls == Ty::Error && builtin_under(a.builtin, b.builtin);
+  };
+  auto refuse = [&](const Expr& k) {
+    error(k.pos, "E1010", "issubclass() of anything but the module's classes and builtin exceptions is outside the ppy subset");
+    return Ty::Error;
+  };
+  auto a = named(*e.kids[1]);
+  if (!a) return refuse(*e.kids[1]);
+  std::vector<const Expr*> bases;
+  if (e.kids[2]->kind == ExprKind::Tuple)
+    for (auto& k : e.kids[2]->kids) bases.push_back(k.get());
+  else
+    bases.push_back(e.kids[2].get());
+  bool answer = false;
+  for (const Expr* k : bases) {
+    auto b = named(*k);
+    if (!b) return refuse(*k);
+    answer = answer || under(*a, *b);
+  }
+  e.kind = ExprKind::Bool;  // known now: the literal
+  e.bval = answer;
+  e.kids.clear();
+  return Ty::Bool;
 }
 
 Ty BodyChecker::isinstance_call(Expr& e) {

@@ -32,6 +32,7 @@
 #include "final_annotations.h"
 #include "cache_decorators.h"
 #include "random_class.h"
+#include "eq_object.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 #include "starred.h"
@@ -498,6 +499,143 @@ class Declarer {
                     "; it cannot also be ", ty_name(t)));
   }
 
+  /// The type of `v`, the value an `__init__` assigns a field (issue 32), where
+  /// it follows from what the declarer knows: literals, module constants,
+  /// `__init__`'s parameters (`params`), fields assigned above (`self.x`),
+  /// arithmetic and comparisons of those, the builtins whose result type is
+  /// fixed (`len(rows)`, `next(self.it)`, `int(s)`), calls of the module's
+  /// functions declared above (an enum member `S.A` is one) and of its classes,
+  /// list, dict, set and tuple displays whose elements share one such type
+  /// (`[Node(2), Node(3)]`, `(0, 0)`, `[0] * n`). Error where it does not (an empty
+  /// display included: the caller asks for an annotation).
+  Ty value_type(const Expr& v, const ClassInfo& c, const std::string& self, const std::map<std::string, Ty>& params) {
+    auto type = [&](const Expr& e) { return value_type(e, c, self, params); };
+    auto number = [](Ty t) { return t == Ty::Int || t == Ty::Float; };
+    auto same = [&](size_t from, size_t step) {  // the one type of kids[from], kids[from + step], ...
+      Ty t = Ty::Error;
+      for (size_t i = from; i < v.kids.size(); i += step) {
+        Ty k = type(*v.kids[i]);
+        if (k == Ty::Error || (t != Ty::Error && k != t)) return Ty::Error;
+        t = k;
+      }
+      return t;
+    };
+    if (v.kind == ExprKind::Name && params.count(v.str)) return params.at(v.str);
+    std::string f;
+    if (self_attr(v, self, &f)) {
+      int i = c.field(f);
+      return i < 0 ? Ty::Error : c.fields[static_cast<size_t>(i)].second;
+    }
+    if (v.kind == ExprKind::Name || v.kind == ExprKind::Unary || v.kind == ExprKind::Binary ||
+        v.kind == ExprKind::Attribute || v.kind <= ExprKind::Str) {
+      bool was = quiet_;
+      quiet_ = true;
+      auto k = params.empty() || !mentions_param(v, params) ? fold(v) : std::nullopt;
+      quiet_ = was;
+      if (k && k->ty != Ty::Error) return k->ty;
+    }
+    if (v.kind == ExprKind::Attribute)  // a class constant (`self.limit = Config.MAX`)
+      if (auto path = dotted(v); path && !params.count(path->substr(0, path->find('.'))))
+        if (auto it = m_.consts.find(*path); it != m_.consts.end()) return it->second.ty;
+    switch (v.kind) {
+      case ExprKind::Unary: {
+        Ty a = type(*v.kids[0]);
+        if (v.str == "not") return Ty::Bool;
+        if ((v.str == "-" || v.str == "+") && number(a)) return a;
+        if (v.str == "~" && a == Ty::Int) return a;
+        return Ty::Error;
+      }
+      case ExprKind::Binary: {
+        Ty a = type(*v.kids[0]), b = type(*v.kids[1]);
+        const std::string& op = v.str;
+        if (number(a) && number(b)) {
+          if (op == "/") return Ty::Float;
+          if (op == "+" || op == "-" || op == "*" || op == "//" || op == "%")
+            return a == Ty::Float || b == Ty::Float ? Ty::Float : Ty::Int;
+          if (a == Ty::Int && b == Ty::Int && (op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>"))
+            return Ty::Int;
+          return Ty::Error;
+        }
+        if (a == Ty::Str && b == Ty::Str && op == "+") return Ty::Str;
+        if (((a == Ty::Str && b == Ty::Int) || (a == Ty::Int && b == Ty::Str)) && op == "*") return Ty::Str;
+        if (is_list(a) && a == b && op == "+") return a;
+        if (is_list(a) && b == Ty::Int && op == "*") return a;  // `[0] * n`
+        return Ty::Error;
+      }
+      case ExprKind::Compare:
+        return Ty::Bool;
+      case ExprKind::List:  // a display whose elements share one type (`[Node(2), Node(3)]`)
+      case ExprKind::Set: {
+        Ty e = same(0, 1);
+        return e == Ty::Error ? Ty::Error : v.kind == ExprKind::List ? list_of(e) : set_of(e);
+      }
+      case ExprKind::Dict: {
+        Ty k = same(0, 2), d = same(1, 2);
+        return k == Ty::Error || d == Ty::Error ? Ty::Error : dict_of(k, d);
+      }
+      case ExprKind::Tuple: {  // `self.pos = (0, 0)`
+        std::vector<Ty> elems;
+        for (auto& k : v.kids)
+          if (elems.push_back(type(*k)); elems.back() == Ty::Error) return Ty::Error;
+        return elems.empty() ? Ty::Error : tuple_of(elems);
+      }
+      case ExprKind::IfExp: {
+        Ty a = type(*v.kids[1]), b = type(*v.kids[2]);
+        return a == b ? a : Ty::Error;
+      }
+      case ExprKind::Subscript: {  // an element of a list, dict or str (not a slice)
+        if (v.kids[1]->kind == ExprKind::Slice) return Ty::Error;
+        Ty a = type(*v.kids[0]);
+        return is_list(a) ? list_elem(a) : is_dict(a) ? dict_value(a) : a == Ty::Str ? Ty::Str : Ty::Error;
+      }
+      case ExprKind::Call: {
+        if (v.kids[0]->kind == ExprKind::Attribute && v.keywords.empty() && type(*v.kids[0]->kids[0]) == Ty::Str) {
+          const std::string& m = v.kids[0]->str;  // a str's method (`self.key = name.lower()`)
+          static const std::set<std::string> to_str = {"upper", "lower", "strip", "lstrip", "rstrip", "title",
+                                                       "capitalize", "replace", "join", "casefold", "zfill"};
+          static const std::set<std::string> to_int = {"find", "rfind", "count", "index", "rindex"};
+          if (to_str.count(m)) return Ty::Str;
+          if (to_int.count(m)) return Ty::Int;
+          if (m == "split" || m == "splitlines" || m == "rsplit") return list_of(Ty::Str);
+          if (m.starts_with("is") || m == "startswith" || m == "endswith") return Ty::Bool;
+          return Ty::Error;
+        }
+        if (v.kids[0]->kind != ExprKind::Name || !v.keywords.empty() || params.count(v.kids[0]->str))
+          return Ty::Error;
+        const std::string& callee = v.kids[0]->str;
+        if (m_.classes.count(callee)) return m_.classes.at(callee);  // `self.rng = Random(seed)`
+        if (auto it = m_.func_index.find(callee); it != m_.func_index.end()) return m_.funcs[it->second].result;
+        if (defined(callee)) return Ty::Error;
+        size_t n = v.kids.size() - 1;
+        Ty a = n >= 1 ? type(*v.kids[1]) : Ty::Error;
+        if (callee == "len" && n == 1) return Ty::Int;
+        if ((callee == "int" || callee == "float" || callee == "str" || callee == "bool") && n <= 1)
+          return callee == "int" ? Ty::Int : callee == "float" ? Ty::Float : callee == "str" ? Ty::Str : Ty::Bool;
+        if (callee == "abs" && n == 1 && number(a)) return a;
+        if (callee == "round" && n == 1 && number(a)) return Ty::Int;
+        if (callee == "next" && n == 1 && is_iterator(a)) return iterator_elem(a);
+        if (callee == "sorted" && n == 1 && is_list(a)) return a;
+        if (callee == "sum" && n == 1 && is_list(a) && number(list_elem(a))) return list_elem(a);
+        if ((callee == "min" || callee == "max") && n >= 2) {
+          for (size_t i = 2; i <= n; ++i)
+            if (type(*v.kids[i]) != a) return Ty::Error;
+          return number(a) || a == Ty::Str ? a : Ty::Error;
+        }
+        return Ty::Error;
+      }
+      default:
+        return Ty::Error;
+    }
+  }
+
+  /// Whether `e` names one of `params` (a parameter shadows a module constant).
+  static bool mentions_param(const Expr& e, const std::map<std::string, Ty>& params) {
+    if (e.kind == ExprKind::Name && params.count(e.str)) return true;
+    for (auto& k : e.kids)
+      if (mentions_param(*k, params)) return true;
+    return false;
+  }
+
   /// The fields an `__init__` assigns (`self.x: T = v`, `self.x = param`,
   /// `self.x = literal`), at its top level.
   void init_fields(ClassInfo& c, FuncDef& init) {
@@ -516,75 +654,14 @@ class Declarer {
       if (s->kind != StmtKind::Assign || !s->value) continue;
       for (auto& t : s->targets) {
         if (!self_attr(*t, self, &n) || c.field(n) >= 0) continue;
-        Ty ty = field_value_type(*s->value, params);
-        if (ty == Ty::Error)
+        Ty ty = value_type(*s->value, c, self, params);
+        if (ty == Ty::Error) {
           error(t->pos, "E1031",
                 str_cat("field '", n, "' of class ", c.name, " needs a type: annotate it (self.", n,
                         ": T = ...) or assign a parameter"));
+        }
         add_field(c, n, ty, t->pos);
       }
-    }
-  }
-
-  /// The type an unannotated `self.x = v` gives its field: a parameter's, a
-  /// literal's, a constructor call of the module's class, or a list, dict, set
-  /// or tuple display (`[Node(2), Node(3)]`, `(0, 0)`, `[0] * n`) whose elements
-  /// all have one such type. Ty::Error when `v` is none of these (an empty
-  /// display included: its element type is unknown).
-  Ty field_value_type(const Expr& v, const std::map<std::string, Ty>& params) {
-    auto same = [&](size_t from, size_t step) {  // the one type of kids[from], kids[from + step], ...
-      Ty t = Ty::Error;
-      for (size_t i = from; i < v.kids.size(); i += step) {
-        Ty k = field_value_type(*v.kids[i], params);
-        if (k == Ty::Error || (t != Ty::Error && k != t)) return Ty::Error;
-        t = k;
-      }
-      return t;
-    };
-    switch (v.kind) {
-      case ExprKind::Name:
-        return params.count(v.str) ? params.at(v.str) : Ty::Error;
-      case ExprKind::Int:
-        return Ty::Int;
-      case ExprKind::Float:
-        return Ty::Float;
-      case ExprKind::Bool:
-        return Ty::Bool;
-      case ExprKind::Str:
-        return Ty::Str;
-      case ExprKind::Unary:
-        if (v.str == "-" && (v.kids[0]->kind == ExprKind::Int || v.kids[0]->kind == ExprKind::Float))
-          return field_value_type(*v.kids[0], params);
-        return Ty::Error;
-      case ExprKind::Call:  // `self.rng = Random(seed)`: an instance of the module's class
-        if (v.kids[0]->kind == ExprKind::Name && m_.classes.count(v.kids[0]->str) && !params.count(v.kids[0]->str))
-          return m_.classes.at(v.kids[0]->str);
-        return Ty::Error;
-      case ExprKind::List: {
-        Ty e = same(0, 1);
-        return e == Ty::Error ? Ty::Error : list_of(e);
-      }
-      case ExprKind::Set: {
-        Ty e = same(0, 1);
-        return e == Ty::Error ? Ty::Error : set_of(e);
-      }
-      case ExprKind::Dict: {
-        Ty k = same(0, 2), d = same(1, 2);
-        return k == Ty::Error || d == Ty::Error ? Ty::Error : dict_of(k, d);
-      }
-      case ExprKind::Tuple: {
-        std::vector<Ty> elems;
-        for (auto& k : v.kids) {
-          elems.push_back(field_value_type(*k, params));
-          if (elems.back() == Ty::Error) return Ty::Error;
-        }
-        return elems.empty() ? Ty::Error : tuple_of(elems);
-      }
-      case ExprKind::Binary:  // `[0] * n`: the display's type
-        if (v.str == "*" && v.kids[0]->kind == ExprKind::List) return field_value_type(*v.kids[0], params);
-        return Ty::Error;
-      default:
-        return Ty::Error;
     }
   }
 
@@ -1042,6 +1119,7 @@ void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& di
   strip_final_annotations(m.ast);  // `MAX: Final = 10` (final_annotations.h)
   expand_cache_decorators(m.ast, m.path);  // @functools.cache (cache_decorators.h)
   add_random_class(m.ast, m.path);  // random.Random(seed) (random_class.h)
+  type_eq_object(m.ast);  // `def __eq__(self, other: object)` (eq_object.h)
   expand_generic_classes(m.ast, m.path, diags);  // one class per instantiation (generic_classes.h)
   expand_class_sugar(m.ast, m.path, diags);  // Enum, NamedTuple, @dataclass(order=True) (class_sugar.h)
   add_list_helpers(m.ast, m.path);  // sorted() and `in` of lists of instances (object_list_helpers.h)
