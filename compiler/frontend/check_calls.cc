@@ -180,7 +180,12 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     case Ref::Cuda:
     case Ref::Native: return gpu_call(e, r.name);
     case Ref::Unresolved:
-      if (!m_.bindings.count(first) && !m_.func_index.count(first) && !m_.consts.count(first)) {
+      if (auto cls = m_.classes.find(first); cls != m_.classes.end() && path->size() > first.size() &&
+          class_info(cls->second)->methods.count(str_cat("@classmethod:", path->substr(first.size() + 1)))) {
+        // check_class_member.cc: an inherited classmethod would bind `cls` to its base
+        error(callee.pos, "E1010",
+              str_cat("'", *path, "', a classmethod ", first, " inherits, called through the subclass, is outside the ppy subset (define it in ", first, " too)"));
+      } else if (!m_.bindings.count(first) && !m_.func_index.count(first) && !m_.consts.count(first)) {
         static const std::set<std::string> known = {"input", "open",       "list",      "dict", "set", "tuple",
                                                     "round", "isinstance", "enumerate", "zip",  "map", "filter",
                                                     "type",  "divmod",     "pow",       "any",  "all",

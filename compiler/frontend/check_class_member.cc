@@ -20,11 +20,20 @@ bool BodyChecker::class_member(Ty cls, const std::string& member, Resolved& r) {
       r.ty = it->second.ty;
       return true;
     }
-    if (c.methods.count(str_cat("@static:", member)) || c.methods.count(str_cat("@classmethod:", member))) {
+    bool is_static = c.methods.count(str_cat("@static:", member)) != 0;
+    if (is_static || c.methods.count(str_cat("@classmethod:", member))) {
+      // A subclass carries its base's marker but not the function: a static
+      // method is its base's (`Rect.units()` calls `Shape.units`); an inherited
+      // classmethod would bind `cls` to the base, so it is not resolved here.
+      std::string name = str_cat(c.name, ".", member);
+      if (!home.func(name)) {
+        if (is_static) continue;
+        return false;
+      }
       r.ref = Ref::Func;
       r.module = home.name;
-      r.name = str_cat(c.name, ".", member);
-      return home.func(r.name) != nullptr;
+      r.name = std::move(name);
+      return true;
     }
   }
   return false;

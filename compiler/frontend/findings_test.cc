@@ -17,13 +17,13 @@ using test_support::check;
 // returning" nor "might be used before it is assigned" follows from it.
 TEST(Issue34Findings, ARefusedUnpackingIsTheOnlyError) {
   std::string errors = check(
-      "def first(xs: list[int]) -> int:\n"
-      "    a, *rest = xs\n"
+      "def first(t: tuple[int, int, int]) -> int:\n"
+      "    a, *rest = t\n"
       "    if a > 0:\n"
       "        return a\n"
       "    else:\n"
       "        return rest[0]\n");
-  EXPECT_THAT(errors, HasSubstr("E1010 2:8"));
+  EXPECT_THAT(errors, HasSubstr("E1010 2:5"));
   EXPECT_THAT(errors, Not(HasSubstr("without returning")));
   EXPECT_THAT(errors, Not(HasSubstr("E1060")));
 }

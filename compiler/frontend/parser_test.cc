@@ -168,7 +168,7 @@ TEST(Parser, ADroppedStatementCausesNoFollowOnErrors) {
   DiagnosticEngine d;
   SourceModule s{"m", "m.ppy",
                  "def main() -> None:\n    n = 1\n    try:\n        y = 2\n    except* ValueError:\n"
-                 "            pass\n    print(y)\n    xs = [1, 2]\n    a, *b = xs\n    print(a, b)\n"};
+                 "            pass\n    print(y)\n    t = (1, 2)\n    a, *b = t\n    print(a, b)\n"};
   LowerResult r = lower_module(s, {}, d);
   EXPECT_EQ(r.module, nullptr);
   ASSERT_EQ(d.error_count(), 2u) << render_diagnostics(d);
