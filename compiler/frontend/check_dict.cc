@@ -172,7 +172,7 @@ Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
     if (!dict_val(*e.kids[2], val, base)) return Ty::Error;
     // Lowered as d.get(k, default) once the default is stored (lower_dict.cc, on its target).
     e.builtin = BuiltinId::DictGet;
-    effect("writes");
+    write_through(*callee.kids[0], f_, cur_pos_);  // own_writes.h
     raises();  // MemoryError: the dict grows
     return val;
   }
