@@ -17,6 +17,7 @@ namespace {
 constexpr const char* kImports = R"ppy(
 import math as _ppy_math
 import random as _ppy_random
+import typing
 )ppy";
 
 constexpr const char* kRandomClassSource = R"ppy(
@@ -151,14 +152,7 @@ class __ppy_Random:
         return mu + _ppy_math.cos(x2pi) * g2rad * sigma
 
     def normalvariate(self, mu: float = 0.0, sigma: float = 1.0) -> float:
-        magic = 4 * _ppy_math.exp(-0.5) / _ppy_math.sqrt(2.0)
-        while True:
-            u1 = self.random()
-            u2 = 1.0 - self.random()
-            z = magic * (u1 - 0.5) / u2
-            zz = z * z / 4.0
-            if zz <= -_ppy_math.log(u2):
-                return mu + z * sigma
+        return __ppy_random_normal(self.random, mu, sigma)
 
     def lognormvariate(self, mu: float, sigma: float) -> float:
         return _ppy_math.exp(self.normalvariate(mu, sigma))
@@ -236,18 +230,24 @@ def __ppy_random_choices[T](rng: __ppy_Random, population: list[T], weights: lis
     return out
 )ppy";
 
-/// The module's own `random.normalvariate` and `random.lognormvariate` (random.py's
-/// Kinderman-Monahan method over the module's generator, python3's numbers).
-constexpr const char* kModuleFunctions = R"ppy(
-def __ppy_random_module_normalvariate(mu: float = 0.0, sigma: float = 1.0) -> float:
+/// Kinderman and Monahan's method, as random.py's normalvariate, over `draw` (the module's
+/// generator or a Random instance's), so both give python3's numbers from one source.
+constexpr const char* kNormal = R"ppy(
+def __ppy_random_normal(draw: typing.Callable[[], float], mu: float, sigma: float) -> float:
     magic = 4 * _ppy_math.exp(-0.5) / _ppy_math.sqrt(2.0)
     while True:
-        u1 = _ppy_random.random()
-        u2 = 1.0 - _ppy_random.random()
+        u1 = draw()
+        u2 = 1.0 - draw()
         z = magic * (u1 - 0.5) / u2
         zz = z * z / 4.0
         if zz <= -_ppy_math.log(u2):
             return mu + z * sigma
+)ppy";
+
+/// The module's own `random.normalvariate` and `random.lognormvariate`, over its generator.
+constexpr const char* kModuleFunctions = R"ppy(
+def __ppy_random_module_normalvariate(mu: float = 0.0, sigma: float = 1.0) -> float:
+    return __ppy_random_normal(lambda: _ppy_random.random(), mu, sigma)
 
 
 def __ppy_random_module_lognormvariate(mu: float, sigma: float) -> float:
@@ -341,7 +341,7 @@ void add_random_class(ModuleAst& ast, const std::string& file) {
   if (r.mod.empty() && r.names.empty() && r.fns.empty()) return;
   r.body(ast.body);
   if (!r.found && !r.found_fns) return;
-  std::string source = kImports;
+  std::string source = str_cat(kImports, kNormal);
   if (r.found) source += kRandomClassSource;
   if (r.found_fns) source += kModuleFunctions;
   DiagnosticEngine quiet;
@@ -350,7 +350,7 @@ void add_random_class(ModuleAst& ast, const std::string& file) {
   // The imports first (a module's imports come before its code), the rest last.
   std::vector<StmtPtr> body;
   for (auto& s : parsed.body)
-    if (s->kind == StmtKind::Import) body.push_back(std::move(s));
+    if (s->kind == StmtKind::Import || s->kind == StmtKind::ImportFrom) body.push_back(std::move(s));
   for (auto& s : ast.body) body.push_back(std::move(s));
   for (auto& s : parsed.body)
     if (s) body.push_back(std::move(s));
