@@ -170,8 +170,6 @@ Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
     if (!arity(2, 2)) return Ty::Error;
     if (!dict_key(*e.kids[1], key, base)) return drop();
     if (!dict_val(*e.kids[2], val, base)) return Ty::Error;
-    // Lowered as d.get(k, default) once the default is stored (lower_dict.cc, on its target).
-    e.builtin = BuiltinId::DictGet;
     write_through(*callee.kids[0], f_, cur_pos_);  // own_writes.h
     raises();  // MemoryError: the dict grows
     return val;

@@ -107,7 +107,7 @@ Value* FunctionLowerer::table_method(const Expr& e) {
     rt(fn(true).c_str(), {d, k}, word_type(v), p);
     return nullptr;
   }
-  if (e.target == "dict.setdefault") {  // stores the default when k is missing, then reads d[k]
+  if (e.builtin == BuiltinId::DictSetDefault) {  // stores the default when k is missing, then reads d[k]
     Value* dflt = expr(*e.kids[2]);
     Value* found = cmp("ne", table_contains(d, t, k, p), const_i64(0, p), p);
     choose(
