@@ -55,13 +55,12 @@ absl::StatusOr<std::string> CWriter::run() {
           ir::core_op(op) == ir::CoreOp::Const ? ir::attr_if<ir::SymbolRef>(op, "value") : nullptr;
       if (!sym || global_names_.count(sym->name)) return;
       auto g = m_.globals().find(sym->name);
-      if (g == m_.globals().end() || !(g->second.type.is_scalar() || g->second.type.kind() == ir::TypeKind::Buffer ||
-                                       (g->second.type.is_ptr() && g->second.type.elem().kind() == ir::TypeKind::I8)))
-        return;
+      if (g == m_.globals().end() || !source::global_value_type(g->second.type)) return;
       std::string name = source::identifier(g->first);
       global_names_[g->first] = name;
-      str_append(globals, "static ", g->second.is_mutable ? "" : "const ", c_type(g->second.type), " ", name, " = ",
-                 global_initializer(g->second), ";\n");
+      bool tuple = g->second.type.kind() == ir::TypeKind::Tuple;  // zeroed, as C zeroes a static
+      str_append(globals, "static ", g->second.is_mutable ? "" : "const ", c_type(g->second.type), " ", name,
+                 tuple ? "" : str_cat(" = ", global_initializer(g->second)), ";\n");
     });
   std::string body, protos;
   for (auto& f : m_.functions()) {

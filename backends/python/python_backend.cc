@@ -10,6 +10,7 @@
 #include "ppy/runtime/abi.h"
 #include "ppy/util/status_macros.h"
 #include "ppy/util/str_cat.h"
+#include "ppy/backends/source/values.h"
 #include "python_helpers.h"
 #include "python_template.h"
 
@@ -34,9 +35,7 @@ bool global_address(const ir::Value* v, const ir::Module& m) {
   const ir::Attribute* a = d ? ir::const_value(*d) : nullptr;
   if (!a || !a->is<ir::SymbolRef>()) return false;
   auto g = m.globals().find(a->as_symbol().name);
-  return g != m.globals().end() && g->second.is_mutable &&
-         (g->second.type.is_scalar() || g->second.type.kind() == ir::TypeKind::Buffer ||
-          (g->second.type.is_ptr() && g->second.type.elem().kind() == ir::TypeKind::I8)) &&
+  return g != m.globals().end() && g->second.is_mutable && backends::source::global_value_type(g->second.type) &&
          v->type() == ir::Type::ptr(g->second.type);
 }
 

@@ -51,9 +51,7 @@ absl::StatusOr<std::string> ModuleWriter::run() {
   // Python names of the module's mutable globals (module variables): the
   // source name where it is free, else the symbol's.
   for (auto& [name, g] : m_.globals()) {
-    if (!g.is_mutable || !(g.type.is_scalar() || g.type.kind() == ir::TypeKind::Buffer ||
-                           (g.type.is_ptr() && g.type.elem().kind() == ir::TypeKind::I8)))
-      continue;
+    if (!g.is_mutable || !source::global_value_type(g.type)) continue;
     std::string n = name;
     std::string prefix = source::identifier(m_.name()) + "_";
     if (n.starts_with(prefix)) n = n.substr(prefix.size());

@@ -102,6 +102,11 @@ PPY_RT_API void ppy_list_root(void* slot) {
   GC_add_roots(slot, (char*)slot + sizeof(void*));
 }
 
+PPY_RT_API void ppy_list_root_words(void* slot, int64_t words) {
+  if (PPY_RT_UNLIKELY(!ppy_rt_gc_ready)) ppy_rt_gc_init();
+  GC_add_roots(slot, (char*)slot + words * (int64_t)sizeof(void*));
+}
+
 /** Opens a gap of one slot at `i` (Python's insert: negative counts from the
  * end, then clamped to the list) and answers it. */
 static void* ppy_list_gap(ppy_list* l, int64_t i) {

@@ -88,6 +88,8 @@ PPY_RT_API void* ppy_list_box(int64_t n);
 PPY_RT_API int64_t ppy_list_sum_from_i64(const ppy_list* l, int64_t start);
 PPY_RT_API double ppy_list_sum_from_f64(const ppy_list* l, double start);
 PPY_RT_API void ppy_list_root(void* slot);
+/** ppy_list_root for a global of `words` machine words (a tuple of handles). */
+PPY_RT_API void ppy_list_root_words(void* slot, int64_t words);
 PPY_RT_API void* ppy_list_min_desc(const ppy_list* l, int64_t max, const ppy_str* desc);
 PPY_RT_API int64_t ppy_list_lt(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
 PPY_RT_API int64_t ppy_list_le(const ppy_list* a, const ppy_list* b, const ppy_str* desc);
@@ -108,7 +110,8 @@ PPY_RT_API int64_t ppy_list_ge(const ppy_list* a, const ppy_list* b, const ppy_s
   X(ppy_list_count_f64) X(ppy_list_count_ptr) X(ppy_list_remove_i64) X(ppy_list_remove_f64)                   \
   X(ppy_list_remove_ptr) X(ppy_list_pop_at_i64) X(ppy_list_pop_at_f64) X(ppy_list_pop_at_ptr)                 \
   X(ppy_list_box) X(ppy_list_lt) X(ppy_list_le) X(ppy_list_gt) X(ppy_list_ge) X(ppy_list_sum_from_i64)        \
-  X(ppy_list_sum_from_f64) X(ppy_list_root) X(ppy_list_min_desc)
+  X(ppy_list_sum_from_f64) X(ppy_list_root) X(ppy_list_min_desc)              \
+  X(ppy_list_root_words)
 /* clang-format on */
 
 #ifndef PPY_RT_DECLARATIONS_ONLY

@@ -69,6 +69,15 @@ Effects effects_of(const ir::Operation& op, const ir::Module* module) {
   return e;
 }
 
+bool global_value_type(ir::Type t) {
+  if (t.is_scalar() || t.kind() == ir::TypeKind::Buffer || (t.is_ptr() && t.elem().kind() == ir::TypeKind::I8))
+    return true;
+  if (t.kind() != ir::TypeKind::Tuple) return false;
+  for (size_t i = 0; i < t.num_elems(); ++i)
+    if (!global_value_type(t.elem(i))) return false;
+  return true;
+}
+
 bool is_slot(const ir::Value* v) {
   const ir::Operation* d = v->def();
   return d && ir::core_op(*d) == ir::CoreOp::Alloca && !d->attr("count");

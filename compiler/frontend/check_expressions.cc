@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "tuple_as_list.h"
 #include "shown_args.h"
 #include "expr_build.h"
 #include "generics.h"
@@ -726,6 +727,8 @@ Ty BodyChecker::compare(Expr& e) {
   if (compares_by_dunder(e, ts)) return dunder_compare(e, ts[0], ts[1]);  // check_dunder.cc
   for (size_t i = 0; i + 1 < ts.size(); ++i) {
     const std::string& op = e.ops[i];
+    if ((op == "in" || op == "not in") && ts.size() == 2 && tuple_as_list(*e.kids[1], ts[1]))  // `x in LEVELS`
+      if ((ts[1] = value(*e.kids[1], Ty::Error)) == Ty::Error) return Ty::Error;
     if ((op == "in" || op == "not in") && is_list(ts[i + 1]) && ts.size() == 2) return list_contains(e, ts);
     if ((op == "in" || op == "not in") && (is_dict(ts[i + 1]) || is_set(ts[i + 1])) && ts.size() == 2)
       return dict_contains(e, ts);

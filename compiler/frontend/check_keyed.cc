@@ -3,6 +3,7 @@
 // keys or a set, and `sorted(d.items(), ...)`. The key is any function value
 // of the elements (a lambda takes the element type from here).
 #include "body_checker.h"
+#include "tuple_as_list.h"
 #include "callable.h"
 #include "checker_internal.h"
 #include "expr_build.h"
@@ -87,6 +88,7 @@ Ty BodyChecker::keyed_call(Expr& e, const std::string& n, Ty base) {
         lazy_ok_.insert(&a);
       Ty t = value(a, Ty::Error);
       views_ok_ = 0;
+      if (tuple_as_list(a, t)) t = value(a, Ty::Error);  // `sorted(LEVELS)` (tuple_as_list.h)
       if (t == Ty::Error) return Ty::Error;
       if (is_dict(t) || is_set(t)) t = list_of(key_of(t));
       if (!is_list(t)) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "tuple_as_list.h"
 #include "own_writes.h"
 #include "object_list_helpers.h"
 #include "builtins.h"
@@ -204,6 +205,7 @@ bool BodyChecker::pairs_iter(Expr& it, Ty types[2]) {
   // A list or a str: the type of its elements.
   auto seq = [&](Expr& x) {
     Ty st = value(x, Ty::Error);
+    if (tuple_as_list(x, st)) st = value(x, Ty::Error);  // `enumerate(LEVELS)` (tuple_as_list.h)
     if (st == Ty::Error) {
       ok = false;
       return st;
@@ -506,6 +508,7 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
   views_ok_ = view_call(*e.kids[1]) == 1;
   Ty t = value(*e.kids[1], Ty::Error);
   views_ok_ = 0;
+  if (tuple_as_list(*e.kids[1], t)) t = value(*e.kids[1], Ty::Error);  // `max(SHARES)` (tuple_as_list.h)
   if (t == Ty::Error) return t;
   if (is_dict(t) || is_set(t)) t = list_of(key_of(t));  // its keys, as a list of them
   if (t == Ty::File) {  // io (issue 33): sorted(f), min(sys.stdin): the stream's lines, as list(f) reads them

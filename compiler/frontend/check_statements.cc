@@ -5,6 +5,8 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "tuple_as_list.h"
+#include "module_vars.h"
 #include "own_writes.h"
 #include "shown_args.h"
 #include "one_pass_params.h"
@@ -187,11 +189,11 @@ bool BodyChecker::use_module_var(const std::string& n, Pos p) {
   }
   auto t = m_.module_var_types.find(n);
   Ty ty = t == m_.module_var_types.end() ? Ty::Error : t->second;
-  if (ty != Ty::Error && ty != Ty::Int && ty != Ty::Float && ty != Ty::Bool && ty != Ty::Str && !is_list(ty) &&
-      !is_dict(ty) && !is_set(ty)) {
+  if (ty != Ty::Error && !module_var_type(ty)) {
     error(p, "E1010",
           str_cat("the module variable '", n, "' holds ", ty_name(ty),
-                  "; functions use int, float, bool, str, list, dict and set module variables only"));
+                  "; functions use int, float, bool, str, list, dict, set and tuple module variables only (a tuple "
+                  "of these, not mixing bool with str or containers)"));
     return false;
   }
   types_[n] = ty;
@@ -635,6 +637,9 @@ void BodyChecker::assign(Expr& t, Ty vt, const Expr& v) {
         error(v.pos, "E1030",
               str_cat("'", t.str, "' is first given None: declare what else it may hold, `", t.str,
                       ": int | None = None`"));
+        it->second = Ty::Error;  // reported once: its reads and later assignments say nothing more
+        unknown_.erase(t.str);
+        flow_.assigned.insert(t.str);
         return;
       }
       it->second = vt;
@@ -817,6 +822,7 @@ Ty BodyChecker::iter_type(Expr& it) {
     if (it.kind == ExprKind::Tuple && !it.kids.empty()) it.kind = ExprKind::List;
     Ty lt = value(it, Ty::Error);
     if (iterable_object(it)) lt = value(it, Ty::Error);  // lazy sequences: a class whose __iter__ yields
+    if (tuple_as_list(it, lt)) lt = value(it, Ty::Error);  // `for dr, dc in DIRECTIONS` (tuple_as_list.h)
     views_ok_ = 0;
     if (is_iterator(lt)) {  // a generator: what its body does happens at each step
       for (const char* fx : {"io", "reads", "writes"}) effect(fx);

@@ -573,6 +573,19 @@ class Declarer {
         Ty k = same(0, 2), d = same(1, 2);
         return k == Ty::Error || d == Ty::Error ? Ty::Error : dict_of(k, d);
       }
+      case ExprKind::ListComp:  // `[list(r) for r in rows]`, `{w.lower() for w in words}`
+      case ExprKind::SetComp: {
+        if (v.bval && v.kind == ExprKind::ListComp) return Ty::Error;  // a generator expression
+        Ty it = comprehension_source(*v.kids[1], type);
+        if (it == Ty::Error || v.ops.empty()) return Ty::Error;
+        std::map<std::string, Ty> scope = params;
+        std::vector<Ty> parts = v.ops.size() == 1 ? std::vector<Ty>{it} : tuple_elems(it);
+        if (parts.size() != v.ops.size()) return Ty::Error;
+        for (size_t i = 0; i < parts.size(); ++i) scope[v.ops[i]] = parts[i];
+        Ty e = value_type(*v.kids[0], c, self, scope);
+        bool inner = v.kids[0]->kind == ExprKind::ListComp && v.kids[0]->str == "for";  // a later `for` clause
+        return e == Ty::Error || inner ? e : v.kind == ExprKind::ListComp ? list_of(e) : set_of(e);
+      }
       case ExprKind::Tuple: {  // `self.pos = (0, 0)`
         std::vector<Ty> elems;
         for (auto& k : v.kids)
@@ -615,6 +628,8 @@ class Declarer {
         if (callee == "round" && n == 1 && number(a)) return Ty::Int;
         if (callee == "next" && n == 1 && is_iterator(a)) return iterator_elem(a);
         if (callee == "sorted" && n == 1 && is_list(a)) return a;
+        if (callee == "list" && n == 1 && is_list(a)) return a;  // a copy: `self.rows = [list(r) for r in rows]`
+        if (callee == "set" && n == 1 && is_list(a)) return set_of(list_elem(a));
         if (callee == "sum" && n == 1 && is_list(a) && number(list_elem(a))) return list_elem(a);
         if ((callee == "min" || callee == "max") && n >= 2) {
           for (size_t i = 2; i <= n; ++i)
@@ -626,6 +641,17 @@ class Declarer {
       default:
         return Ty::Error;
     }
+  }
+
+  /// What a comprehension's `for` takes from `it`: a list's elements, a str's
+  /// characters, `range(...)`'s ints, a dict's keys; Error for anything else.
+  template <typename TypeOf>
+  static Ty comprehension_source(const Expr& it, const TypeOf& type) {
+    if (it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name && it.kids[0]->str == "range" &&
+        it.keywords.empty())
+      return Ty::Int;
+    Ty t = type(it);
+    return is_list(t) ? list_elem(t) : t == Ty::Str ? Ty::Str : is_dict(t) || is_set(t) ? key_of(t) : Ty::Error;
   }
 
   /// Whether `e` names one of `params` (a parameter shadows a module constant).

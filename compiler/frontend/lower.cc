@@ -6,6 +6,7 @@
 #include "callable.h"
 #include "imported_classes.h"
 #include "lowerer.h"
+#include "module_vars.h"
 #include "plugin_stub.h"
 #include "unions.h"
 
@@ -110,9 +111,14 @@ void FunctionLowerer::run() {
     if (ty == Ty::Error) continue;
     if (f_.module_code && m_.shared_vars.count(name)) {
       global_slot(name, ty, p);
-      // A str or a list in a global: a root of the collector from the start
-      // (docs/runtime.md, "Module variables used by functions").
-      if (ty == Ty::Str || is_list(ty) || is_class(ty) || is_table(ty)) call_extern("ppy_list_root", {slots_.at(name)}, p);
+      // A str, a container or a tuple of them in a global: a root of the collector
+      // from the start (docs/runtime.md, "Module variables used by functions").
+      if (is_tuple(ty)) {
+        if (int words = rooted_words(ty))
+          call_extern("ppy_list_root_words", {slots_.at(name), const_i64(words, p)}, p);
+      } else if (rooted_words(ty) || is_class(ty)) {
+        call_extern("ppy_list_root", {slots_.at(name)}, p);
+      }
       continue;
     }
     slots_[name] = emit("core.alloca", {}, {Type::ptr(is_cell(name) ? str_type() : ir_type(ty), "stack")}, {}, p);

@@ -45,6 +45,14 @@ namespace {
 /// Python's IndexError for a store (a load's is the bounds guard's default).
 constexpr std::string_view kStoreOutOfRange = "list assignment index out of range";
 
+/// How many scalars a tuple holds, its nested tuples' included.
+int32_t scalars(Type t) {
+  if (t.kind() != TypeKind::Tuple) return 1;
+  int32_t n = 0;
+  for (size_t i = 0; i < t.num_elems(); ++i) n += scalars(t.elem(i));
+  return n;
+}
+
 class Machine {
  public:
   Machine(const ir::Module& m, std::ostream& out, const RunOptions& opts) : m_(m), out_(out), opts_(opts) {
@@ -53,6 +61,12 @@ class Machine {
     // Each global of a scalar type has a slot, holding its initializer.
     std::unordered_map<std::string, int32_t> globals;
     for (auto& [name, g] : m.globals()) {
+      // A tuple takes a slot per scalar, as registers do (compiler.cc, width), all zero.
+      if (g.type.kind() == TypeKind::Tuple) {
+        globals.emplace(name, static_cast<int32_t>(globals_.size()));
+        globals_.resize(globals_.size() + static_cast<size_t>(scalars(g.type)), Slot{0});
+        continue;
+      }
       // A str or a list (a handle) starts null; globals_ is a root of the collector.
       if (!g.type.is_scalar() && g.type.kind() != TypeKind::Buffer && !g.type.is_ptr()) continue;
       Slot v{0};

@@ -128,15 +128,18 @@ void print_f64_shortest(double v) {
 /// interpreter's globals are memory the collector scans already (and a root
 /// registered per run would pile up).
 void root_scanned_already(void*) {}
+void words_scanned_already(void*, int64_t) {}
 
 static_assert(std::is_same_v<decltype(&print_f64_shortest), decltype(&ppy_print_f64)>);
 static_assert(std::is_same_v<decltype(&root_scanned_already), decltype(&ppy_list_root)>);
+static_assert(std::is_same_v<decltype(&words_scanned_already), decltype(&ppy_list_root_words)>);
 
 /// The runtime functions the interpreter supplies itself, each with its
 /// entry's C prototype: they are called by the same thunks as the runtime's.
 void* own_implementation(std::string_view symbol) {
   if (symbol == "ppy_print_f64") return reinterpret_cast<void*>(&print_f64_shortest);
   if (symbol == "ppy_list_root") return reinterpret_cast<void*>(&root_scanned_already);
+  if (symbol == "ppy_list_root_words") return reinterpret_cast<void*>(&words_scanned_already);
   return nullptr;
 }
 

@@ -45,6 +45,11 @@ Effects effects_of(const ir::Operation& op, const ir::Module* module = nullptr);
 /// stores: a local variable in source.
 bool is_slot(const ir::Value* v);
 
+/// Whether a module variable (a mutable global) of type `t` is a variable of
+/// the written source: a scalar, a list, a str or another handle, or a tuple of
+/// those (a struct in C, a tuple in Python).
+bool global_value_type(ir::Type t);
+
 struct ValueOptions {
   /// Whether an op with one result may be written inside another expression at
   /// all (Python writes overflow-checked arithmetic as statements).
