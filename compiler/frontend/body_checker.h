@@ -437,6 +437,11 @@ class BodyChecker {
   bool property_set_stmt(Stmt& s);
   /// `len(x)` of an instance: `x.__len__()`.
   Ty dunder_len(Expr& e);
+  /// `x op= v` of an object held in a local or a field of a name: rewritten into
+  /// `x = x.__iadd__(v)` where the class has it, else `x = x + v` as Python falls back.
+  bool aug_dunder(Stmt& s);
+  /// `abs(x)` of an object whose class has `__abs__`: `x.__abs__()`.
+  Ty dunder_abs(Expr& e);
   /// A truth test of an instance (checked, `e.ty` its class): its `__bool__`, else `__len__() != 0`.
   void dunder_truth(Expr& e);
   /// While an except clause's body is checked: its `as` name -> the hidden local holding the instance.

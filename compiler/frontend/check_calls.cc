@@ -489,6 +489,7 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     if (!arity(1, 1)) return Ty::Error;
     Ty t = value(*e.kids[1], Ty::Error);
     if (t == Ty::Error) return t;
+    if (is_class(t) && class_info(t)->methods.count("__abs__")) return dunder_abs(e);  // check_dunder.cc
     if (!is_numeric(t)) {
       error(e.kids[1]->pos, "E1030", str_cat("bad operand type for abs(): ", ty_name(t)));
       return Ty::Error;

@@ -3,6 +3,7 @@
 // class defines the method is rewritten into that method call (`a + b` is
 // `a.__add__(b)`), which lowering dispatches as any other.
 #include "body_checker.h"
+#include "expr_build.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -63,7 +64,8 @@ Ty BodyChecker::dunder_binary(Expr& e, Ty a, Ty b) {
       {"/", {"__truediv__", "__rtruediv__"}},
       {"//", {"__floordiv__", "__rfloordiv__"}},
       {"%", {"__mod__", "__rmod__"}},
-      {"@", {"__matmul__", "__rmatmul__"}}};
+      {"@", {"__matmul__", "__rmatmul__"}},
+      {"**", {"__pow__", "__rpow__"}}};
   auto it = kOps.find(e.str);
   if (it == kOps.end()) return Ty::Error;
   std::vector<ExprPtr> arg;
@@ -161,6 +163,41 @@ bool BodyChecker::setitem_stmt(Stmt& s) {
   s.kind = StmtKind::Expr;
   return true;
 }
+
+bool BodyChecker::aug_dunder(Stmt& s) {
+  static const std::map<std::string, const char*> kInPlace = {
+      {"+", "__iadd__"},       {"-", "__isub__"}, {"*", "__imul__"},    {"/", "__itruediv__"},
+      {"//", "__ifloordiv__"}, {"%", "__imod__"}, {"@", "__imatmul__"}, {"**", "__ipow__"}};
+  Expr& t = *s.targets[0];
+  Ty tt = Ty::Error;
+  if (t.kind == ExprKind::Name) {
+    if (auto it = types_.find(t.str); it != types_.end()) tt = it->second;
+  } else if (t.kind == ExprKind::Attribute && t.kids[0]->kind == ExprKind::Name) {  // read twice: a name only
+    tt = field_type_hint(t);
+  }
+  auto op = kInPlace.find(s.op);
+  if (!is_class(tt) || op == kInPlace.end()) return false;
+  ExprPtr v;
+  if (has_method(tt, op->second)) {  // `x = x.__iadd__(v)`: it returns the object (self, as a rule)
+    auto callee = node(ExprKind::Attribute, s.pos);
+    callee->str = op->second;
+    callee->kids.push_back(build::clone(t));
+    v = node(ExprKind::Call, s.pos);
+    v->kids.push_back(std::move(callee));
+    v->kids.push_back(std::move(s.value));
+  } else {  // `x = x + v`: __add__, or the right operand's __radd__
+    v = node(ExprKind::Binary, s.pos);
+    v->str = s.op;
+    v->kids.push_back(build::clone(t));
+    v->kids.push_back(std::move(s.value));
+  }
+  s.kind = StmtKind::Assign;
+  s.op.clear();
+  s.value = std::move(v);
+  return true;
+}
+
+Ty BodyChecker::dunder_abs(Expr& e) { return dunder_call(e, std::move(e.kids[1]), "__abs__", {}); }
 
 Ty BodyChecker::dunder_len(Expr& e) { return dunder_call(e, std::move(e.kids[1]), "__len__", {}); }
 

@@ -346,6 +346,10 @@ void BodyChecker::stmt(Stmt& s) {
       return;
     }
     case StmtKind::AugAssign:
+      if (aug_dunder(s)) {  // `v += w` of an object (check_dunder.cc)
+        stmt(s);
+        return;
+      }
       aug_assign(s);
       return;
     case StmtKind::If: {

@@ -145,6 +145,22 @@ Ty BodyChecker::list_alternative(Ty expected) {
 
 bool BodyChecker::match_field(Expr& e, const ClassInfo& c) {
   size_t i = static_cast<size_t>(std::stoul(e.str.substr(1)));
+  const std::vector<std::string>* args = nullptr;  // the class's __match_args__, its own or a base's
+  for (const ClassInfo* k = &c; k && !args; k = k->base == Ty::Error ? nullptr : class_info(k->base)) {
+    if (!k->match_args.empty()) args = &k->match_args;
+    if (k->dataclass) break;  // @dataclass makes its own from its fields
+  }
+  if (args) {
+    if (i < args->size()) {
+      e.str = (*args)[i];
+      return true;
+    }
+    // python3: TypeError at run time; a positional pattern past them never matches a class that has them.
+    error(e.pos, "E1030",
+          str_cat(c.name, "() accepts ", args->size(), " positional sub-pattern", args->size() == 1 ? "" : "s", " (",
+                  i + 1, " given)"));
+    return false;
+  }
   if (!c.dataclass || i >= c.fields.size()) {
     error(e.pos, "E1010",
           str_cat("a positional sub-pattern of class ", c.name,

@@ -707,6 +707,22 @@ class Declarer {
     return true;
   }
 
+  /// `__match_args__ = ("x", "y")`: kept as the class's match_args, the fields
+  /// `case C(x, y)` names (parser_match.cc, check_union.cc match_field). False
+  /// when `s` is not one.
+  bool match_args(ClassInfo& c, const Stmt& s) {
+    if (s.targets.size() != 1 || s.targets[0]->kind != ExprKind::Name || s.targets[0]->str != "__match_args__" ||
+        !s.value || s.value->kind != ExprKind::Tuple)
+      return false;
+    std::vector<std::string> names;
+    for (auto& k : s.value->kids) {
+      if (k->kind != ExprKind::Str) return false;
+      names.push_back(k->str);
+    }
+    c.match_args = std::move(names);
+    return true;
+  }
+
   /// `@staticmethod` and `@classmethod` (a function `Class.m`; a class
   /// method's `cls` is its class), `@property` and `@x.setter` (methods; the
   /// setter is `__set_x`), marked in the class's methods as `@static:m`,
@@ -880,6 +896,7 @@ class Declarer {
         }
         case StmtKind::Assign:
         case StmtKind::AnnAssign:
+          if (match_args(c, *b)) continue;
           if (!c.dataclass && class_constant(c, *b)) continue;  // `MAX = 10`: read as Class.MAX or self.MAX
           if (const std::string* n = c.dataclass ? nullptr : bare_field_annotation(*b)) {  // `name: str`
             add_field(c, *n, annotation_type(b->annotation.get(), false, str_cat("field '", *n, "'")), b->pos);

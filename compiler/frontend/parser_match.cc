@@ -6,6 +6,7 @@
 // name, is evaluated once into a hidden local.
 #include <functional>
 #include <map>
+#include <set>
 
 #include "parser_internal.h"
 
@@ -139,18 +140,30 @@ StmtPtr Parser::match_stmt(std::vector<StmtPtr>& out) {
   StmtPtr first;
   Stmt* last = nullptr;  // the if whose `else` takes the next case
   bool closed = false;   // a case that always matches was seen
+  bool dropped = false;  // a case was refused (reported) and left out
   while (!at(Tok::Dedent) && !at(Tok::End)) {
     if (at(Tok::Newline)) {
       take();
       continue;
     }
-    if (!at_kw("case")) fail(cur().pos, str_cat("expected 'case', found ", describe(cur())));
-    Pos cp = take().pos;
-    Pat pat = match_patterns();
+    // A case the parser refuses (reported) is dropped with its block, and the next case
+    // is read as a case: the match's block stays one block, so no follow-on errors.
+    Pos cp = cur().pos;
     ExprPtr guard;
-    if (accept_kw("if")) guard = named_expr();
-    std::vector<StmtPtr> body = suite();
-    Lowered l = lower_pattern(pat, *path);
+    std::vector<StmtPtr> body;
+    Lowered l;
+    try {
+      if (!at_kw("case")) fail(cur().pos, str_cat("expected 'case', found ", describe(cur())));
+      take();
+      Pat pat = match_patterns();
+      if (accept_kw("if")) guard = named_expr();
+      l = lower_pattern(pat, *path);  // before the block, so a refusal here leaves the block to recover()
+      body = suite();
+    } catch (const Bail&) {
+      recover();
+      dropped = true;
+      continue;
+    }
     if (guard) {  // the guard reads the names bound: their places in the subject stand for them
       std::map<std::string, const Expr*> places;
       for (auto& [n, e] : l.binds) places[n] = e.get();
@@ -199,6 +212,7 @@ StmtPtr Parser::match_stmt(std::vector<StmtPtr>& out) {
     last = raw;
   }
   if (at(Tok::Dedent)) take();
+  if (!first && dropped) return make(StmtKind::Pass, m.pos);
   if (!first) fail(m.pos, "a match statement needs a 'case' clause");
   return first;
 }
@@ -358,10 +372,44 @@ Parser::MatchLowered Parser::lower_pattern(const MatchPattern& pat, const Expr& 
       l.cond = compare(clone(path), "==", clone(*pat.value), p);
       return l;
     case Pat::Or: {
+      // Every alternative binds the same names (Python's rule). A name is bound to
+      // its place in the alternative that matched: `p1 if c1 else p2 if c2 else p3`,
+      // the tests read again (they only read the subject).
+      std::vector<Lowered> alts;
       for (auto& alt : pat.kids) {
-        Lowered a = lower_pattern(alt, path);
-        if (!a.binds.empty()) unsupported(alt.pos, "an or-pattern that binds names");
-        if (!a.cond) return Lowered{};
+        alts.push_back(lower_pattern(alt, path));
+        if (!alts.back().cond) break;  // it always matches: the alternatives after it never run
+      }
+      auto names = [](const Lowered& a) {
+        std::set<std::string> s;
+        for (auto& b : a.binds) s.insert(b.first);
+        return s;
+      };
+      for (size_t i = 1; i < alts.size(); ++i)
+        if (names(alts[i]) != names(alts[0])) fail(pat.kids[i].pos, "alternative patterns bind different names");
+      for (auto& [n, unused] : alts[0].binds) {
+        ExprPtr v;  // built from the last alternative back
+        for (size_t i = alts.size(); i-- > 0;) {
+          ExprPtr place;
+          for (auto& b : alts[i].binds)
+            if (b.first == n) place = clone(*b.second);
+          if (!v) {
+            v = std::move(place);
+            continue;
+          }
+          auto c = mk(ExprKind::IfExp, p);
+          c->kids.push_back(clone(*alts[i].cond));
+          c->kids.push_back(std::move(place));
+          c->kids.push_back(std::move(v));
+          v = std::move(c);
+        }
+        l.binds.emplace_back(n, std::move(v));
+      }
+      for (auto& a : alts) {
+        if (!a.cond) {
+          l.cond = nullptr;
+          break;
+        }
         if (!l.cond) {
           l.cond = std::move(a.cond);
         } else {

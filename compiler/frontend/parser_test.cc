@@ -130,9 +130,9 @@ TEST(Parser, ConstructsOutsideTheSubsetAreNamed) {
       {"def f() -> None:\n    with (open('x') as g):\n        pass\n", "a parenthesized with statement", 2, 10},
       {"async def f() -> None:\n    pass\n", "async code", 1, 1},
       {"def f() -> None:\n    x = yield 1\n", "a 'yield' expression (a generator yields in a statement of its own)", 2, 9},
-      {"def f(n: int) -> None:\n    match n:\n        case [a] | [a, 1]:\n            "
+      {"def f(n: dict[str, int]) -> None:\n    match n:\n        case {\"a\": 1, **rest}:\n            "
        "pass\n",
-       "an or-pattern that binds names", 3, 14},
+       "a '**rest' mapping pattern", 3, 23},
       {"def f() -> None:\n    try:\n        pass\n    except* ValueError:\n    "
        "    pass\n",
        "'except*'", 4, 11},
@@ -150,6 +150,44 @@ TEST(Parser, ConstructsOutsideTheSubsetAreNamed) {
     EXPECT_EQ(d.diagnostics()[0].line, c.line) << c.src;
     EXPECT_EQ(d.diagnostics()[0].col, c.col) << c.src;
   }
+}
+
+TEST(Parser, OrPatternAlternativesBindTheSameNames) {
+  // Issue 32: `case ["go", d] | [d]:` binds d in each alternative; python3's
+  // SyntaxError where they differ.
+  DiagnosticEngine ok;
+  parse_module("def f(w: list[str]) -> str:\n    match w:\n        case [\"go\", d] | [(\"n\" | \"s\") as d]:\n"
+               "            return d\n    return \"\"\n",
+               "t.ppy", ok);
+  EXPECT_TRUE(ok.diagnostics().empty()) << render_diagnostics(ok);
+  DiagnosticEngine d;
+  parse_module("def f(w: list[int]) -> None:\n    match w:\n        case [a] | [b]:\n            pass\n", "t.ppy", d);
+  ASSERT_EQ(d.diagnostics().size(), 1u) << render_diagnostics(d);
+  EXPECT_EQ(d.diagnostics()[0].code, "E1001");
+  EXPECT_EQ(d.diagnostics()[0].message, "alternative patterns bind different names");
+  EXPECT_EQ(d.diagnostics()[0].line, 3u);
+  EXPECT_EQ(d.diagnostics()[0].col, 20u);
+}
+
+TEST(Parser, ARefusedCaseLeavesTheOtherCasesAndStatements) {
+  // A case the parser refuses is dropped with its block; the cases after it and
+  // the statements after the match parse without follow-on errors.
+  DiagnosticEngine d;
+  SourceModule s{"m", "m.ppy",
+                 "def f(w: list[str], m: dict[str, int]) -> str:\n    match w:\n        case [a] | []:\n"
+                 "            return \"x\"\n        case [\"go\", d]:\n            return d\n    match m:\n"
+                 "        case {\"k\": 1, **rest}:\n            print(rest)\n        case {\"k\": v}:\n"
+                 "            return str(v)\n    match w:\n        case {**rest}:\n            pass\n"
+                 "    y = 1\n    return str(y)\n"};
+  LowerResult r = lower_module(s, {}, d);
+  EXPECT_EQ(r.module, nullptr);
+  ASSERT_EQ(d.error_count(), 3u) << render_diagnostics(d);
+  EXPECT_EQ(d.diagnostics()[0].code, "E1001");
+  EXPECT_EQ(d.diagnostics()[0].line, 3u);
+  EXPECT_EQ(d.diagnostics()[1].code, "E1010");
+  EXPECT_EQ(d.diagnostics()[1].line, 8u);
+  EXPECT_EQ(d.diagnostics()[2].code, "E1010");
+  EXPECT_EQ(d.diagnostics()[2].line, 13u);
 }
 
 TEST(Parser, GlobalNamesItsVariables) {

@@ -83,6 +83,9 @@ struct ClassInfo {
   /// it.
   std::map<std::string, Ty> methods;
   std::vector<Ty> subclasses;  ///< direct subclasses, in source order
+  /// `__match_args__ = ("x", "y")` of the class body: the fields a positional
+  /// class pattern names (a dataclass without it: its fields in order).
+  std::vector<std::string> match_args;
   /// Type ids in preorder: this class and its subclasses have ids in [tid,
   /// tid_end).
   int64_t tid = 0, tid_end = 0;
