@@ -482,6 +482,8 @@ def _ppy_shown(s, r, t):
     str(), repr() and type's name: formatted as python3 formats such a value."""
 
     class Shown:
+        _ppy_sub = None  # what a field reaches through it: `.name` / `[i]` -> value (_ppy_vfmt_reach)
+
         def __str__(self):
             return s
 
@@ -493,7 +495,58 @@ def _ppy_shown(s, r, t):
                 raise TypeError(f"unsupported format string passed to {t}.__format__")
             return s
 
+        def __getattr__(self, name):
+            sub = object.__getattribute__(self, "_ppy_sub") or {}
+            if "." + name in sub:
+                return sub["." + name]
+            if t in ("list", "dict", "set", "int", "float", "str", "bool"):
+                raise NotImplementedError(_ppy_vfmt_unreached(t))
+            raise AttributeError(f"'{t}' object has no attribute '{name}'")
+
+        def __getitem__(self, key):
+            sub = self._ppy_sub or {}
+            if f"[{key}]" in sub:
+                return sub[f"[{key}]"]
+            if t == "tuple":
+                if isinstance(key, int):
+                    raise IndexError("tuple index out of range")
+                raise TypeError("tuple indices must be integers or slices, not str")
+            if t == "list" and not isinstance(key, int):
+                raise TypeError("list indices must be integers or slices, not str")
+            if t in ("list", "dict", "str"):
+                raise NotImplementedError(_ppy_vfmt_unreached(t))
+            raise TypeError(f"'{t}' object is not subscriptable")
+
     return Shown()
+
+
+def _ppy_vfmt_unreached(t):
+    """ppy_vformat.c's NotImplementedError for a field reaching into what the subset does not hand over."""
+    return (f"an attribute or an index of {'an' if t[0] == 'i' else 'a'} {t} in a run-time template is outside the "
+            "ppy subset (a field reaches an object's fields and a tuple's elements)")
+
+
+def _ppy_vfmt_reach(args, kwargs):
+    """The keywords of a builder without what lowering handed over through its arguments
+    (`\x1f0.name`, `\x1fp[1]`: an object's fields, a tuple's elements), which go to
+    the values they are reached through (ppy_vformat.c reads the same keywords)."""
+    plain = {k: v for k, v in kwargs.items() if not k.startswith("\x1f")}
+    reached = {}
+    for k, v in kwargs.items():
+        if not k.startswith("\x1f"):
+            continue
+        path = k[1:]
+        cut = max(path.rfind("."), path.rfind("["))
+        parent_path, step = path[:cut], path[cut:]
+        parent = reached.get(parent_path)
+        if parent is None:
+            parent = args[int(parent_path)] if parent_path.isdigit() else plain.get(parent_path)
+        if parent is not None and hasattr(type(parent), "_ppy_sub"):
+            if parent._ppy_sub is None:
+                parent._ppy_sub = {}
+            parent._ppy_sub[step] = v
+        reached[path] = v
+    return plain
 
 
 def _ppy_vfmt_new(tmpl):
@@ -512,7 +565,10 @@ def _ppy_vfmt_add(builder, name, value):
 
 def _ppy_vfmt_format(builder):
     """`template.format(*args, **kwargs)` of a builder."""
-    return builder[0].format(*builder[1], **builder[2])
+    kwargs = builder[2]
+    if any(k.startswith("\x1f") for k in kwargs):
+        kwargs = _ppy_vfmt_reach(builder[1], kwargs)
+    return builder[0].format(*builder[1], **kwargs)
 
 
 def _ppy_vfmt_percent(builder, how):

@@ -167,15 +167,9 @@ typedef struct ppy_brace {
 
 static void ppy_brace_render(ppy_brace* st, const char* s, int64_t n, int depth, ppy_text* out);
 
-/** The argument a field's name picks (CPython's get_field_object). */
-static const ppy_varg* ppy_brace_arg(ppy_brace* st, const char* name, int64_t n) {
+/** The argument a field's first part picks: an index, a keyword, or the next one. */
+static const ppy_varg* ppy_brace_root(ppy_brace* st, const char* name, int64_t n) {
   char msg[200];
-  for (int64_t k = 0; k < n; ++k)
-    if (name[k] == '.' || name[k] == '[') {
-      snprintf(msg, sizeof msg, "the field '%.*s' (an attribute or an index of an argument) is outside the ppy subset",
-               (int)(n > 60 ? 60 : n), name);
-      ppy_raise_copied("NotImplementedError", msg);
-    }
   int64_t index = -1;
   if (n == 0) {
     if (st->numbering == 2)
@@ -203,6 +197,98 @@ static const ppy_varg* ppy_brace_arg(ppy_brace* st, const char* name, int64_t n)
   if (!a) {
     snprintf(msg, sizeof msg, "Replacement index %lld out of range for positional args tuple", (long long)index);
     ppy_raise_copied("IndexError", msg);
+  }
+  return a;
+}
+
+/** The key of argument `a` in the names of what lowering handed over through it: its
+ * keyword, or its index among the positional arguments. */
+static void ppy_arg_key(const ppy_vfmt* b, const ppy_varg* a, ppy_text* path) {
+  if (a->name) {
+    ppy_text_add(path, PPY_STR_BYTES(a->name), (size_t)a->name->len);
+    return;
+  }
+  int64_t index = 0;
+  for (const ppy_varg* k = b->args; k < a; ++k) index += k->name == NULL;
+  char buf[24];
+  int len = snprintf(buf, sizeof buf, "%lld", (long long)index);
+  ppy_text_add(path, buf, (size_t)len);
+}
+
+/** python3's error for a step `.name` / `[key]` (`index`: all digits) that `a` does not have;
+ * what the subset does not reach (a list's element, a str's char, an int's attribute)
+ * is NotImplementedError. */
+static PPY_RT_NORETURN void ppy_reach_error(const ppy_varg* a, const char* step, int64_t n, int index,
+                                            const char* field, int64_t fn) {
+  char t[64], msg[240];
+  const char* type = ppy_arg_type(a, t, sizeof t);
+  int builtin = a->kind != 'o' || !strcmp(type, "list") || !strcmp(type, "dict") || !strcmp(type, "set");
+  if (step[0] == '.' && !builtin) {
+    snprintf(msg, sizeof msg, "'%s' object has no attribute '%.*s'", type, (int)(n > 80 ? 80 : n - 1), step + 1);
+    ppy_raise_copied("AttributeError", msg);
+  }
+  if (step[0] == '[' && !strcmp(type, "tuple"))
+    ppy_rt_raise(index ? "IndexError" : "TypeError",
+                 index ? "tuple index out of range" : "tuple indices must be integers or slices, not str");
+  if (step[0] == '[' && (a->kind == 'i' || a->kind == 'f' || a->kind == 'b' || !builtin || !strcmp(type, "set"))) {
+    snprintf(msg, sizeof msg, "'%s' object is not subscriptable", type);
+    ppy_raise_copied("TypeError", msg);
+  }
+  if (step[0] == '[' && !index && !strcmp(type, "list"))
+    ppy_rt_raise("TypeError", "list indices must be integers or slices, not str");
+  snprintf(msg, sizeof msg,
+           "the field '%.*s' (an attribute or an index of %s %s) is outside the ppy subset (a field reaches an "
+           "object's fields and a tuple's elements)",
+           (int)(fn > 60 ? 60 : fn), field, type[0] == 'i' ? "an" : "a", type);
+  ppy_raise_copied("NotImplementedError", msg);
+}
+
+/** The argument a field's name picks (CPython's get_field_object): its first part picks
+ * an argument, then each `.name` / `[key]` step what lowering handed over through it
+ * (issue 33: an object's fields, a tuple's elements) as the keyword `\x1f<path>`. */
+static const ppy_varg* ppy_brace_arg(ppy_brace* st, const char* name, int64_t n) {
+  int64_t first = 0;
+  while (first < n && name[first] != '.' && name[first] != '[') ++first;
+  const ppy_varg* a = ppy_brace_root(st, name, first);
+  if (first == n) return a;
+  ppy_text path = {NULL, 0, 0};
+  ppy_text_add(&path, "\x1f", 1);
+  ppy_arg_key(st->b, a, &path);
+  int64_t i = first;
+  while (i < n) {
+    size_t at = path.n;
+    int index = 0;
+    if (name[i] == '.') {
+      int64_t j = i + 1;
+      while (j < n && name[j] != '.' && name[j] != '[') ++j;
+      if (j == i + 1) ppy_rt_raise("ValueError", "Empty attribute in format string");
+      ppy_text_add(&path, name + i, (size_t)(j - i));
+      i = j;
+    } else if (name[i] == '[') {
+      int64_t j = i + 1;
+      while (j < n && name[j] != ']') ++j;
+      if (j == n) ppy_rt_raise("ValueError", "Missing ']' in format string");
+      if (j == i + 1) ppy_rt_raise("ValueError", "Empty attribute in format string");
+      index = 1;
+      for (int64_t k = i + 1; k < j; ++k) index &= name[k] >= '0' && name[k] <= '9';
+      ppy_text_add(&path, "[", 1);
+      if (index) { /* `[01]` is the element 1, as python3 reads an all-digit key */
+        int64_t k = i + 1;
+        while (k + 1 < j && name[k] == '0') ++k;
+        ppy_text_add(&path, name + k, (size_t)(j - k));
+      } else {
+        ppy_text_add(&path, name + i + 1, (size_t)(j - i - 1));
+      }
+      ppy_text_add(&path, "]", 1);
+      i = j + 1;
+      if (i < n && name[i] != '.' && name[i] != '[')
+        ppy_rt_raise("ValueError", "Only '.' or '[' may follow ']' in format field specifier");
+    } else {
+      ppy_rt_raise("ValueError", "Only '.' or '[' may follow ']' in format field specifier");
+    }
+    const ppy_varg* sub = ppy_find_name(st->b, path.b, (int64_t)path.n);
+    if (!sub) ppy_reach_error(a, path.b + at, (int64_t)(path.n - at), index, name, n);
+    a = sub;
   }
   return a;
 }

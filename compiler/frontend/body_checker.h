@@ -227,6 +227,14 @@ class BodyChecker {
   /// Whether argument `arg` (of type `t`) fits field `f` of a template at `at`; reported when not.
   /// A mistake python3 raises at run time sets `at_run_time` instead (the run-time formatter raises it).
   bool format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos at, bool& at_run_time);
+  /// format_field() of a field that reaches through its argument (`{0[1]}`, `{p.name}`, `{d[key]}`):
+  /// each step typed at compile time (format_template.h), or the template left to run time where
+  /// python3 raises on a step (a missing attribute, index or key).
+  bool reach_field(const Expr& arg, Ty t, const FormatPiece& f, Pos at, bool& at_run_time);
+  /// Spreads the `*x` arguments of call `e` (the parser's Unary "*", check_star_args.cc): a tuple
+  /// variable's elements become arguments, `print(*xs)` prints the joined str() of its items,
+  /// `max(*xs)` / `min(*xs)` take the list. False, reported, for what stays refused (E1010).
+  bool star_args(Expr& e);
   /// Whether `arg` (of type `t`) can go to the run-time formatter (ppy_vformat.c); reported when not.
   bool run_time_format_arg(const Expr& arg, Ty t);
 

@@ -13,6 +13,7 @@
 #include "callable.h"
 #include "checker_internal.h"
 #include "ppy/util/str_cat.h"
+#include "starred.h"
 #include "suggest_members.h"
 #include "types.h"
 
@@ -28,6 +29,11 @@ bool is_parameterized_ctor(const std::string& n) {
 }  // namespace
 
 Ty BodyChecker::call(Expr& e, bool stmt_level) {
+  for (size_t i = 1; i < e.kids.size(); ++i)
+    if (is_starred(*e.kids[i])) {  // `f(*t)`, `print(*xs)`: spread first (check_star_args.cc)
+      if (!star_args(e)) return Ty::Error;
+      break;
+    }
   Expr& callee = *e.kids[0];
   // `dict[str, int]()`, `list[int](it)`, `defaultdict[str, list[int]](list)`: the call of the bare type,
   // typed by its parameters (an empty dict or list is its literal).

@@ -32,7 +32,11 @@ bool BodyChecker::run_time_format_arg(const Expr& arg, Ty t) {
   if (t == Ty::Error) return false;
   if (is_numeric(t) || t == Ty::Str) return true;
   std::string why;
-  if (t == Ty::Exc || is_class(t) || holds_object(t) || !printable(t, &why)) return check_printable(arg);
+  if (is_class(t)) {  // its text, and its fields for `{0.name}` (lower_format.cc; python3's default text without __repr__)
+    effect("reads");
+    return true;
+  }
+  if (t == Ty::Exc || holds_object(t) || !printable(t, &why)) return check_printable(arg);
   if (is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t) || is_dict(t) || is_set(t)) {
     if (!is_optional(t) && !is_none_value(t)) effect("reads");
     return true;
@@ -92,8 +96,9 @@ bool BodyChecker::format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos 
     if (is_list(t) || is_tuple(t) || is_dict(t) || is_set(t)) effect("reads");
     shown = Ty::Str;
   } else if (!f.percent_type) {
-    bool shown_as_str = is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t);
+    bool shown_as_str = is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t) || is_dict(t) || is_set(t);
     if (t == Ty::Exc && f.spec.empty()) return true;
+    if (is_class(t) && f.spec.empty()) return check_printable(arg);  // `{}` of an object: its str(), as f"{obj}"
     if (shown_as_str && !f.spec.empty()) return wrong("");  // TypeError: unsupported format string passed to ...
     if (!is_numeric(t) && t != Ty::Str && !shown_as_str) {
       error(arg.pos, "E1010",
@@ -101,7 +106,7 @@ bool BodyChecker::format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos 
                     " is outside the ppy subset"));
       return false;
     }
-    if (is_list(t) || is_tuple(t)) effect("reads");
+    if (is_list(t) || is_tuple(t) || is_dict(t) || is_set(t)) effect("reads");
   }
   if (f.spec.empty()) return true;
   std::string why;
@@ -113,6 +118,38 @@ bool BodyChecker::format_field(const Expr& arg, Ty t, const FormatPiece& f, Pos 
   }
   raises();
   return true;
+}
+
+bool BodyChecker::reach_field(const Expr& arg, Ty t, const FormatPiece& f, Pos at, bool& at_run_time) {
+  if (t == Ty::Error) return false;
+  std::vector<ReachStep> steps;
+  if (!reach_steps(f.reach, steps)) {  // python3's ValueError, raised when the line runs
+    at_run_time = true;
+    return true;
+  }
+  for (const ReachStep& s : steps) {
+    std::string why;
+    Ty next = reach_type(t, s, why);
+    if (!why.empty()) {
+      error(at, "E1010",
+            str_cat("the field '", f.text, "' (", why,
+                    ") is outside the ppy subset (a field reaches an object's fields, a tuple's or a list's "
+                    "elements and a dict's values)"));
+      return false;
+    }
+    if (next == Ty::Error) {  // python3's AttributeError, IndexError, KeyError or TypeError, raised at run time
+      at_run_time = true;
+      return true;
+    }
+    effect("reads");  // an object's field, a container's item
+    if (!s.attribute) raises();  // IndexError, KeyError
+    t = next;
+  }
+  Expr reached;  // the value the field formats, typed for format_field
+  reached.kind = ExprKind::Name;
+  reached.pos = arg.pos;
+  reached.ty = t;
+  return format_field(reached, t, f, at, at_run_time);
 }
 
 Ty BodyChecker::str_format(Expr& e, Expr& callee) {
@@ -149,8 +186,13 @@ Ty BodyChecker::str_format(Expr& e, Expr& callee) {
     at_run_time = true;
     pieces.clear();
   }
-  for (const FormatPiece& f : pieces)
+  for (const FormatPiece& f : pieces) {
+    if (f.field && !f.reach.empty()) {
+      if (!reach_field(*args[f.arg], types[f.arg], f, tmpl.pos, at_run_time)) ok = false;
+      continue;
+    }
     if (f.field && !format_field(*args[f.arg], types[f.arg], f, tmpl.pos, at_run_time)) ok = false;
+  }
   if (at_run_time) {
     e.target = "str.format.run";
     raises();

@@ -305,7 +305,8 @@ Ty BodyChecker::fstring(Expr& e) {
       if (!check_printable(x)) ok = false;
       continue;
     }
-    bool shown_as_str = is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t);  // `{xs}`: str(xs)
+    // `{xs}`, `{d}`: str(xs), python3's repr of the container
+    bool shown_as_str = is_list(t) || is_tuple(t) || is_optional(t) || is_none_value(t) || is_dict(t) || is_set(t);
     if (std::string why; shown_as_str && !printable(t, &why)) {  // a list of caught exceptions (issue 32)
       check_printable(x);
       ok = false;

@@ -3,7 +3,9 @@
 #include <cctype>
 #include <cstdio>
 
+#include "field_init.h"
 #include "ppy/util/str_cat.h"
+#include "types.h"
 
 namespace ppy::frontend {
 namespace {
@@ -28,6 +30,62 @@ void literal(std::vector<FormatPiece>& out, std::string_view text) {
 }
 
 }  // namespace
+
+bool reach_steps(std::string_view reach, std::vector<ReachStep>& out) {
+  size_t i = 0, n = reach.size();
+  while (i < n) {
+    ReachStep s;
+    size_t j = i + 1;
+    if (reach[i] == '.') {
+      s.attribute = true;
+      while (j < n && reach[j] != '.' && reach[j] != '[') ++j;
+      s.name = std::string(reach.substr(i + 1, j - i - 1));
+      i = j;
+    } else if (reach[i] == '[') {
+      while (j < n && reach[j] != ']') ++j;
+      if (j == n) return false;  // Missing ']' in format string
+      s.name = std::string(reach.substr(i + 1, j - i - 1));
+      i = j + 1;
+      if (i < n && reach[i] != '.' && reach[i] != '[') return false;  // Only '.' or '[' may follow ']'
+    } else {
+      return false;
+    }
+    if (s.name.empty()) return false;  // Empty attribute in format string
+    if (!s.attribute && all_digits(s.name)) {
+      if (s.name.size() > 18) return false;  // past an int64: the run-time formatter's IndexError
+      s.index = true;
+      s.i = std::stoll(s.name);
+    }
+    out.push_back(std::move(s));
+  }
+  return true;
+}
+
+Ty reach_type(Ty t, const ReachStep& s, std::string& why) {
+  std::string type = ty_name(t);
+  std::string a = str_cat(std::string_view("aeiou").find(type[0]) != std::string_view::npos ? "an " : "a ", type);
+  if (s.attribute) {
+    const ClassInfo* c = is_class(t) ? class_info(t) : nullptr;
+    if (!c) {  // `{0.real}`: python3 has some
+      why = str_cat("an attribute of ", a);
+      return Ty::Error;
+    }
+    int k = c->field(s.name);
+    if (k >= 0 && !s.name.starts_with("__") && !is_field_set_flag(s.name) && c->field(field_set_flag(s.name)) < 0)
+      return c->fields[static_cast<size_t>(k)].second;
+    if (k >= 0 || c->methods.count(s.name)) why = str_cat("a method, a property or a field set on some paths of ", a);
+    return Ty::Error;  // AttributeError
+  }
+  if (is_tuple(t)) {
+    std::vector<Ty> elems = tuple_elems(t);
+    return s.index && s.i < static_cast<int64_t>(elems.size()) ? elems[static_cast<size_t>(s.i)] : Ty::Error;
+  }
+  if (is_list(t)) return s.index ? list_elem(t) : Ty::Error;
+  if (is_dict(t) && key_of(t) == (s.index ? Ty::Int : Ty::Str)) return dict_value(t);
+  if (t == Ty::Str || is_dict(t) || is_class(t) || is_optional(t))  // a str's char, an object's __getitem__
+    why = str_cat("an item of ", a);
+  return Ty::Error;  // TypeError: not subscriptable
+}
 
 bool parse_brace_template(std::string_view text, size_t npositional, const std::vector<std::string>& keywords,
                           std::vector<FormatPiece>& out, FormatError& err) {
@@ -86,10 +144,11 @@ bool parse_brace_template(std::string_view text, size_t npositional, const std::
     if (name_end != std::string_view::npos && name_end < body.size()) f.spec = std::string(body.substr(name_end + 1));
     if (f.spec.find('{') != std::string::npos)
       return fail(err, "a nested field in a format spec (`{x:{w}}`): formatted at run time", "run");
-    if (name.find_first_of(".[") != std::string_view::npos)
-      return fail(err,
-                  str_cat("the field '", name, "' (an attribute or an index of an argument) is outside the ppy subset"),
-                  "E1010");
+    if (size_t cut = name.find_first_of(".["); cut != std::string_view::npos) {  // `{0.name}`, `{p[1]}`
+      f.text = std::string(name);
+      f.reach = std::string(name.substr(cut));
+      name = name.substr(0, cut);
+    }
     if (name.empty()) {
       if (numbering == Manual)
         return fail(err, "cannot switch from manual field specification to automatic field numbering");

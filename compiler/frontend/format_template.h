@@ -24,7 +24,33 @@ struct FormatPiece {
   char conversion = 0;    ///< 'r' or 's' (`!r`, `%r`), 0 for none
   std::string spec;       ///< the spec `format()` takes
   char percent_type = 0;  ///< a %-field's type (`d`, `s`, `f`, ...); 0 in str.format
+  /// What a field reaches through its argument, `.name` / `[key]` (`{0.x}`, `{p.pos[1]}`,
+  /// `{d[key]}`; `text` the field's whole name): reach_steps() reads it.
+  std::string reach;
 };
+
+/// One step of a field that reaches through its argument, as python3's
+/// `str.format` takes it: `.name` an attribute, `[key]` an item (CPython's
+/// FieldNameIterator).
+struct ReachStep {
+  bool attribute = false;  ///< `.name`, else `[key]`
+  std::string name;        ///< the attribute's name or the key's text
+  bool index = false;      ///< a key of digits only, which python3 reads as an int
+  int64_t i = 0;           ///< that int
+};
+
+/// The steps of a field's `reach`; false when python3 raises on its spelling
+/// (`{0.}`, `{0[1}`: ValueError, which the run-time formatter raises).
+[[nodiscard]] bool reach_steps(std::string_view reach, std::vector<ReachStep>& out);
+
+/// What step `s` takes out of a value of type `t`, known at compile time: a
+/// class's field, a tuple's element, a list's element (an int key), a dict's
+/// value (a key of its key type). Error where python3 raises or the subset
+/// leaves the step to the run-time formatter; then `why` says what it reaches
+/// where the subset refuses it (E1010): an attribute of a builtin type (python3's
+/// `{0.real}`), a method or property, an item of a str, of a dict by a key of
+/// another type, or of an object.
+Ty reach_type(Ty t, const ReachStep& s, std::string& why);
 
 /// Why a template is not read at compile time: the E-code and the message
 /// (Python's wording for what Python rejects, E1010 for what the subset leaves

@@ -2,6 +2,7 @@
 // argument each field takes, the spec a %-field becomes, and Python's messages
 // for the templates Python rejects.
 #include "format_template.h"
+#include "types.h"
 
 #include "gtest/gtest.h"
 
@@ -47,7 +48,45 @@ TEST(BraceTemplate, FieldsTakeTheirArguments) {
   EXPECT_EQ(brace("a}b", 0), "E1030 Single '}' encountered in format string");
   EXPECT_EQ(brace("a{", 0), "E1030 Single '{' encountered in format string");
   EXPECT_EQ(brace("{:{w}}", 1, {"w"}).substr(0, 4), "run ");  // nested fields: formatted at run time
-  EXPECT_EQ(brace("{0.x}", 1).substr(0, 5), "E1010");
+  // A field reaching through its argument takes the argument, the rest kept for run time (issue 33).
+  std::vector<FormatPiece> out;
+  FormatError err;
+  ASSERT_TRUE(parse_brace_template("{.x} {[1]}", 2, {}, out, err));
+  EXPECT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].reach, ".x");
+  EXPECT_EQ(out[2].arg, 1u);  // `{[1]}`: the second automatic field, as python3 numbers it
+  EXPECT_EQ(out[2].reach, "[1]");
+}
+
+TEST(BraceTemplate, ReachStepsAsPythonReadsThem) {
+  std::vector<ReachStep> steps;
+  ASSERT_TRUE(reach_steps(".where.x[01][key]", steps));
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_TRUE(steps[0].attribute);
+  EXPECT_EQ(steps[1].name, "x");
+  EXPECT_TRUE(steps[2].index);  // `[01]`: all digits, the int 1 as python3 reads it
+  EXPECT_EQ(steps[2].i, 1);
+  EXPECT_FALSE(steps[3].index);
+  EXPECT_EQ(steps[3].name, "key");
+  for (const char* bad : {".", "[1", "[]", "[1]x", "[-1"}) {
+    std::vector<ReachStep> none;
+    EXPECT_FALSE(reach_steps(bad, none)) << bad;
+  }
+  std::vector<ReachStep> neg;
+  ASSERT_TRUE(reach_steps("[-1]", neg));  // a str key python3 hands to __getitem__
+  EXPECT_FALSE(neg[0].index);
+  std::string why;
+  EXPECT_EQ(reach_type(list_of(Ty::Str), steps[2], why), Ty::Str);
+  EXPECT_EQ(reach_type(list_of(Ty::Str), steps[3], why), Ty::Error);  // TypeError, at run time
+  EXPECT_EQ(reach_type(dict_of(Ty::Str, Ty::Float), steps[3], why), Ty::Float);
+  EXPECT_EQ(reach_type(tuple_of({Ty::Int, Ty::Str}), steps[2], why), Ty::Str);
+  EXPECT_EQ(reach_type(Ty::Int, steps[2], why), Ty::Error);  // TypeError: 'int' object is not subscriptable
+  EXPECT_TRUE(why.empty());
+  EXPECT_EQ(reach_type(dict_of(Ty::Str, Ty::Float), steps[2], why), Ty::Error);  // python3's KeyError 1: refused
+  EXPECT_EQ(why, "an item of a dict[str, float]");
+  why.clear();
+  EXPECT_EQ(reach_type(Ty::Int, steps[0], why), Ty::Error);  // `{0.real}`
+  EXPECT_EQ(why, "an attribute of an int");
 }
 
 TEST(PercentTemplate, FieldsBecomeFormatSpecs) {

@@ -5,8 +5,11 @@
 // and the pieces concatenated. A template the checker left to run time
 // (target `*.run`: held in a variable, nested fields, `*` widths, `%(name)s`,
 // a mistake python3 raises) gives its arguments to ppy_vformat.c's builder.
+#include "field_init.h"
 #include "format_template.h"
+#include "generic_classes.h"
 #include "lowerer.h"
+#include "ppy/util/str_cat.h"
 
 namespace ppy::frontend::lowering {
 
@@ -59,7 +62,8 @@ Value* FunctionLowerer::format_pieces(const std::vector<FormatPiece>& pieces, co
   return acc ? acc : str_literal("", p);
 }
 
-Value* FunctionLowerer::run_time_format_arg(Value* b, const std::string& name, Value* v, Ty t, Pos p) {
+Value* FunctionLowerer::run_time_format_arg(Value* b, const std::string& name, Value* v, Ty t, Pos p,
+                                            const std::string& path, int depth) {
   Value* n = str_literal(name, p);
   if (t == Ty::Int) return rt("ppy_vfmt_i64", {b, n, cast(v, Type::i64(), p)}, str_type(), p);
   if (t == Ty::Bool) return rt("ppy_vfmt_bool", {b, n, convert(v, Ty::Bool, Ty::Int, p)}, str_type(), p);
@@ -67,7 +71,30 @@ Value* FunctionLowerer::run_time_format_arg(Value* b, const std::string& name, V
   if (t == Ty::Str) return rt("ppy_vfmt_str", {b, n, v}, str_type(), p);
   std::string type = ty_name(t);  // `list[int]` is a `list`, `int | None` shown as its `int`
   type = type.substr(0, type.find_first_of("[ "));
-  return rt("ppy_vfmt_obj", {b, n, str_of(v, t, p), repr_of(v, t, p), str_literal(type, p)}, str_type(), p);
+  // An object whose class prints no text of its own shows python3's default `<__main__.C object at 0x...>`.
+  std::string why;
+  bool shows = !is_class(t) || printable(t, &why) || printable_object(t);
+  Value* str = shows ? str_of(v, t, p) : object_repr(v, t, p);
+  b = rt("ppy_vfmt_obj", {b, n, str, shows ? repr_of(v, t, p) : str, str_literal(type, p)}, str_type(), p);
+  if (path.empty() || depth > 2) return b;
+  auto reachable = [&](Ty k) { return is_numeric(k) || k == Ty::Str || is_class(k) || printable(k, &why); };
+  if (is_tuple(t)) {
+    std::vector<Ty> elems = tuple_elems(t);
+    for (size_t i = 0; i < elems.size(); ++i)
+      if (reachable(elems[i])) {
+        std::string sub = str_cat(path, "[", i, "]");
+        b = run_time_format_arg(b, "\x1f" + sub, extract(v, i, p), elems[i], p, sub, depth + 1);
+      }
+  } else if (is_class(t)) {
+    const ClassInfo& c = *class_info(t);
+    for (auto& [field, ft] : c.fields)
+      if (!field.starts_with("__") && !is_field_set_flag(field) && c.field(field_set_flag(field)) < 0 &&
+          reachable(ft)) {
+        std::string sub = str_cat(path, ".", field);
+        b = run_time_format_arg(b, "\x1f" + sub, field_get(v, t, field, p), ft, p, sub, depth + 1);
+      }
+  }
+  return b;
 }
 
 Value* FunctionLowerer::str_format(const Expr& e) {
@@ -75,8 +102,9 @@ Value* FunctionLowerer::str_format(const Expr& e) {
   const Expr& tmpl = *e.kids[0]->kids[0];
   if (e.target == "str.format.run") {
     Value* b = rt("ppy_vfmt_new", {expr(tmpl)}, str_type(), p);
-    for (size_t k = 1; k < e.kids.size(); ++k) b = run_time_format_arg(b, "", expr(*e.kids[k]), e.kids[k]->ty, p);
-    for (auto& kw : e.keywords) b = run_time_format_arg(b, kw.name, expr(*kw.value), kw.value->ty, p);
+    for (size_t k = 1; k < e.kids.size(); ++k)
+      b = run_time_format_arg(b, "", expr(*e.kids[k]), e.kids[k]->ty, p, std::to_string(k - 1));
+    for (auto& kw : e.keywords) b = run_time_format_arg(b, kw.name, expr(*kw.value), kw.value->ty, p, kw.name);
     return rt("ppy_vfmt_format", {b}, str_type(), p);
   }
   std::vector<Value*> args;
@@ -94,6 +122,28 @@ Value* FunctionLowerer::str_format(const Expr& e) {
   std::vector<FormatPiece> pieces;
   FormatError err;
   if (!parse_brace_template(tmpl.str, e.kids.size() - 1, names, pieces, err)) return str_literal("", p);
+  for (FormatPiece& f : pieces) {  // `{0[1]}`, `{p.name}`: what the field reaches becomes an argument of its own
+    std::vector<ReachStep> steps;
+    if (!f.field || f.reach.empty() || !reach_steps(f.reach, steps)) continue;
+    Value* v = args[f.arg];
+    Ty t = types[f.arg];
+    for (const ReachStep& s : steps) {
+      std::string why;
+      Ty next = reach_type(t, s, why);
+      if (s.attribute)
+        v = field_get(v, t, s.name, p);
+      else if (is_tuple(t))
+        v = extract(v, static_cast<size_t>(s.i), p);
+      else if (is_list(t))
+        v = emit("core.buffer_load", {v, list_index(v, const_i64(s.i, p), p, false)}, {ir_type(next)}, {}, p);
+      else
+        v = table_get(v, t, key(s.index ? const_i64(s.i, p) : str_literal(s.name, p), t, p), p);
+      t = next;
+    }
+    f.arg = args.size();
+    args.push_back(v);
+    types.push_back(t);
+  }
   return format_pieces(pieces, args, types, p);
 }
 

@@ -383,8 +383,12 @@ class FunctionLowerer {
   /// `template % rhs`, `rhs` the right operand's value (a tuple's elements or one value), `tmpl` the template's.
   Value* str_percent(const Expr& e, Value* tmpl, Value* rhs);
   /// Hands `v` (of type `t`) to a run-time template's builder `b` (ppy_vformat.h) as the keyword
-  /// `name` ("" for a positional argument): the builder.
-  Value* run_time_format_arg(Value* b, const std::string& name, Value* v, Ty t, Pos p);
+  /// `name` ("" for a positional argument): the builder. With a `path` (a `str.format`
+  /// argument's index or keyword), what a field may reach through it follows (issue 33):
+  /// an object's fields and a tuple's elements, as the keywords `\x1f<path>.<field>` and
+  /// `\x1f<path>[<i>]`, `depth` levels of objects down, for `{0.name}`, `{p.pos[1]}`.
+  Value* run_time_format_arg(Value* b, const std::string& name, Value* v, Ty t, Pos p, const std::string& path = "",
+                             int depth = 0);
   /// `format(x[, spec])`.
   Value* format_call(const Expr& e);
   /// `int(s, base)`, `hex`, `oct`, `bin`, `round`, `divmod`, `pow` (lower_number.cc).

@@ -447,11 +447,10 @@ ExprPtr Parser::trailers(ExprPtr e) {
       auto n = node(ExprKind::Call, e->pos);
       n->kids.push_back(std::move(e));
       while (!at_op(")")) {
-        if (at_op("*") || at_op("**")) {
-          if (at_op("**")) unsupported(cur().pos, "'**' unpacking in a call");
-          unsupported(cur().pos, "'*' unpacking in a call");
-        }
-        if (at(Tok::Name) && peek().kind == Tok::Op && peek().text == "=") {
+        if (at_op("**")) unsupported(cur().pos, "'**' unpacking in a call");
+        if (at_op("*")) {  // `f(*t)`, `print(*xs)`: a Unary "*" the checker spreads (check_star_args.cc)
+          n->kids.push_back(starred_or_expr());
+        } else if (at(Tok::Name) && peek().kind == Tok::Op && peek().text == "=") {
           Keyword k;
           k.pos = cur().pos;
           k.name = take().text;
