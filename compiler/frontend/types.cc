@@ -104,6 +104,7 @@ Ty list_elem(Ty t) {
 
 bool list_holdable(Ty t) {
   if (is_callable(t)) return true;  // a function value is a handle (callable.h)
+  if (is_iterator(t)) return true;  // a generator frame is a handle (groupby's groups, lazy_values.cc)
   if (is_class(t) || t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
   if (is_list(t)) return list_holdable(list_elem(t));
   if (is_dict(t) || is_set(t)) return true;  // issue 32: a table is a handle (its descriptor travels in the list's)
@@ -214,6 +215,7 @@ bool element_fits(Ty t, Ty elem) {
 
 bool holdable(Ty t) {
   if (is_callable(t)) return true;  // a function value is a handle (callable.h)
+  if (is_iterator(t)) return true;  // a generator frame is a handle: groupby's (key, group) pairs
   if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || is_none_value(t) || is_class(t)) return true;
   if (t == Ty::Exc) return true;  // issue 32: an exception as a value (a tuple of handles)
   if (is_optional(t)) return holdable(optional_inner(t));
