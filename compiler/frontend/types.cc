@@ -277,10 +277,16 @@ bool holds_object(Ty t) {
 }
 
 // Containers of objects print (issue 32: lower_str.cc's list_repr); what stays refused is a
-// function value, a caught exception in a container, and a dataclass whose fields lead back to it.
+// function value, a generator or other iterator (alone or in a container), a caught exception in a
+// container, and a dataclass whose fields lead back to it.
 bool printable(Ty t, std::string* why) {
   if (is_callable(t)) {
     *why = "printing a function value is outside the ppy subset (Python prints its address)";
+    return false;
+  }
+  if (is_iterator(t)) {  // a generator, an itertools.groupby group: Python prints `<generator object f at 0x...>`
+    *why = str_cat("printing a generator or iterator (", ty_name(t),
+                   ") is outside the ppy subset (Python prints its address; print list() of it)");
     return false;
   }
   if (is_class(t)) {
