@@ -170,8 +170,13 @@ Expr ModuleWriter::op_expr(const ir::Operation& op) {
       if (const std::string* g = global_of(op.operand(0))) return {*g, kAtom};
       if (cells_.count(op.operand(0))) return {values_->name(op.operand(0)) + "[0]", kAtom};
       return {values_->name(op.operand(0)), kAtom};
-    case ir::CoreOp::BufferLoad:
-      return {str_cat(paren(expr(op.operand(0)), kAtom), "[", expr(op.operand(1)).text, "]"), kAtom};
+    case ir::CoreOp::BufferLoad: {
+      std::string item = str_cat(paren(expr(op.operand(0)), kAtom), "[", expr(op.operand(1)).text, "]");
+      // A buffer<bool> may hold the ints its runtime appends stored (ppy_list_append_i64
+      // of a bool cast or folded to 0/1): a bool read from it is Python's bool again.
+      if (rt.is_bool()) return {str_cat("bool(", item, ")"), kAtom};
+      return {item, kAtom};
+    }
     case ir::CoreOp::BufferLen:
       return call("len", {op.operand(0)});
     case ir::CoreOp::Call: {

@@ -9,9 +9,7 @@
 #include "ppy/util/str_cat.h"
 
 namespace ppy::frontend {
-namespace {
 
-/// The names `from functools import cache, lru_cache as memo` binds to functools' decorators.
 std::set<std::string> imported_decorators(const ModuleAst& ast) {
   std::set<std::string> out;
   for (auto& s : ast.body)
@@ -21,7 +19,6 @@ std::set<std::string> imported_decorators(const ModuleAst& ast) {
   return out;
 }
 
-/// Whether decorator `d` is `functools.cache`, `functools.lru_cache(...)`, or one imported by name.
 bool is_cache_decorator(const Expr& d, const std::set<std::string>& imported) {
   const Expr& callee = d.kind == ExprKind::Call ? *d.kids[0] : d;
   auto path = checking::dotted(callee);
@@ -29,6 +26,8 @@ bool is_cache_decorator(const Expr& d, const std::set<std::string>& imported) {
   if (*path == "functools.cache" || *path == "functools.lru_cache") return true;
   return imported.count(*path) != 0;
 }
+
+namespace {
 
 /// Gives every statement and expression of `body` the place `p`.
 void place(Expr& e, Pos p) {
@@ -46,9 +45,9 @@ void place(std::vector<StmtPtr>& body, Pos p) {
   }
 }
 
-/// The cache and wrapper of `def` (renamed to its uncached self), or nothing when its
-/// signature cannot key a dict (left for the declarer to refuse the decorator).
-std::vector<StmtPtr> expand(Stmt& s, const std::string& file) {
+}  // namespace
+
+std::vector<StmtPtr> expand_cache_decorator(Stmt& s, const std::string& file) {
   FuncDef& def = *s.def;
   if (!def.returns) return {};
   std::string n = def.name;
@@ -105,8 +104,6 @@ std::vector<StmtPtr> expand(Stmt& s, const std::string& file) {
   return std::move(m.body);
 }
 
-}  // namespace
-
 void expand_cache_decorators(ModuleAst& ast, const std::string& file) {
   std::set<std::string> imported = imported_decorators(ast);
   std::vector<StmtPtr> out;
@@ -114,7 +111,7 @@ void expand_cache_decorators(ModuleAst& ast, const std::string& file) {
     std::vector<StmtPtr> added;
     if (s->kind == StmtKind::Def && s->def && s->def->decorators.size() == 1 &&
         is_cache_decorator(*s->def->decorators[0], imported))
-      added = expand(*s, file);
+      added = expand_cache_decorator(*s, file);
     if (added.size() == 2) {
       out.push_back(std::move(added[0]));  // the cache
       out.push_back(std::move(added[1]));  // the function callers call

@@ -230,6 +230,9 @@ Ty BodyChecker::lambda_expr(Expr& e, Ty expected) {
     error(e.pos, "E1100", "a lambda is not available in GPU code");
     return Ty::Error;
   }
+  // A lambda of no parameters needs no declared type: its body's gives its result
+  // (`for f in (lambda: 1, lambda: 2)`, `actions = [lambda: print("hi")]`).
+  if (!is_callable(expected) && e.ops.empty()) expected = callable_of({}, Ty::Error);
   if (!is_callable(expected) || callable_params(expected).size() != e.ops.size()) {
     error(e.pos, "E1010",
           is_callable(expected)

@@ -135,7 +135,9 @@ void BodyChecker::infer_from_method(Expr& call, Expr& callee) {
       settle_empty(n, dict_of(kt, vt), call.pos);
     return;
   }
-  if (!arg || !call.keywords.empty() || !recheckable(*arg)) return;  // the read reports it
+  // A lambda checked twice is the same function (check_closure.cc): `callbacks.append(lambda: f(x))`.
+  bool lambda = arg && arg->kind == ExprKind::Lambda;
+  if (!arg || !call.keywords.empty() || !(recheckable(*arg) || lambda)) return;  // the read reports it
   Ty t = value(*arg, Ty::Error);
   if (t == Ty::Error) return settle_empty(n, Ty::Error, call.pos);
   if (m == "extend") {

@@ -10,9 +10,9 @@
 //   count(a, s)              range(a, <the largest int>, s) in a for loop's or a comprehension's header
 // so each is written once, in the checker, and every road runs it as it runs generator expressions.
 // What is named in them more than once (combinations' xs, islice's bounds) must be a name or a
-// literal, so naming it again means what Python's one evaluation means. accumulate and groupby keep
-// a state between elements that a generator expression cannot hold: each is one loop making a list
-// (lower_lazy.cc), as zip is.
+// literal, so naming it again means what Python's one evaluation means. accumulate keeps a state
+// between elements that a generator expression cannot hold: it is one loop making a list
+// (lower_lazy.cc), as zip is. groupby is a generic generator written in ppy (lazy_values.cc).
 #include <optional>
 #include <string>
 
@@ -21,6 +21,7 @@
 #include "checker_internal.h"
 #include "expr_build.h"
 #include "lazy.h"
+#include "lazy_values.h"
 #include "ppy/util/str_cat.h"
 #include "types.h"
 
@@ -112,59 +113,39 @@ Ty BodyChecker::itertools_call(Expr& e, const std::string& n) {
     e.target = "lazy.accumulate";
     return list_of(acc);
   }
-  if (n == "groupby" && lazy_ok_.count(&e)) {
-    // groupby(it[, key]): the list of (key, list of the group's values) pairs, made in one loop.
+  if (n == "groupby") {
+    // groupby(it[, key]): a generator of (key, group) pairs whose groups share `it` (lazy_values.cc).
     for (auto& k : e.keywords)
       if (k.name != "key")
         return fail(k.pos, "E1032", str_cat("groupby() got an unexpected keyword argument '", k.name, "'"));
-    if (nargs == 0 || nargs > 2)
-      return fail(p, "E1032", str_cat("groupby() takes 1 or 2 arguments (", nargs, " given)"));
-    ExprPtr key = nargs == 2 ? std::move(e.kids[2]) : nullptr;
-    if (!e.keywords.empty()) key = std::move(e.keywords[0].value);
-    e.keywords.clear();
-    e.kids.resize(2);
-    if (key && key->kind == ExprKind::NoneLit) key.reset();
-    wrap_iterator(e.kids[1]);
-    Expr& a = *e.kids[1];
-    lazy_ok_.insert(&a);
-    Ty elem = iter_type(a);
-    if (elem == Ty::Error) return elem;
-    Ty kt = elem;
-    if (key) {
-      Ty ft = value(*key, callable_of({elem}, Ty::Error));
-      if (ft == Ty::Error) return ft;
-      std::vector<Ty> ps = callable_params(ft);
-      if (!is_callable(ft) || ps.size() != 1 || !assignable(elem, ps[0]) || callable_result(ft) == Ty::None) {
-        error(key->pos, "E1030",
-              str_cat("groupby()'s key takes a ", ty_name(elem), ": Callable[[", ty_name(elem), "], K], not ",
-                      ty_name(ft)));
-        return Ty::Error;
-      }
-      kt = callable_result(ft);
-      for (const char* x : {"io", "raises", "reads", "writes"}) effect(x);
+    if (nargs == 0 || nargs + e.keywords.size() > 2)
+      return fail(p, "E1032", str_cat("groupby() takes at most 2 arguments (", nargs + e.keywords.size(), " given)"));
+    // `e` becomes __ppy_groupby(it, key), key `lambda _g: _g` (the values) when none is given.
+    ExprPtr key = nargs == 2 ? std::move(e.kids[2]) : e.keywords.empty() ? nullptr : std::move(e.keywords[0].value);
+    if (!key || key->kind == ExprKind::NoneLit) {
+      key = build::node(ExprKind::Lambda, p);
+      key->comp_frame = "";  // no frame of Python's
+      key->ops = {"_g"};
+      key->kids.push_back(build::name("_g", p));
+      key->depth = build::depth_over(key->kids);
     }
-    Ty pair = tuple_of({kt, list_of(elem)});
-    if (is_class(kt) || !list_holdable(pair)) {
-      error(p, "E1030",
-            str_cat("groupby() of ", ty_name(elem), " values keyed by ", ty_name(kt), " is outside the ppy subset"));
+    if (!m_.generic_funcs.count(kLazyGroupby)) {
+      value(*e.kids[1], Ty::Error);
+      error(p, "E1010", "itertools.groupby() is outside the ppy subset here");
       return Ty::Error;
     }
-    raises();  // MemoryError
-    int id = ++comps_;
-    std::vector<std::string> locals{str_cat("_gb", id, "_key"), str_cat("_gb", id, "_group"),
-                                    str_cat("_gb", id, "_seen")};
-    types_[locals[0]] = kt;
-    types_[locals[1]] = list_of(elem);
-    types_[locals[2]] = Ty::Bool;
-    for (const std::string& l : locals) {
-      note_local(l);
-      flow_.assigned.insert(l);
-    }
-    e.kids.push_back(key ? std::move(key) : build::node(ExprKind::NoneLit, p));
-    e.ops = locals;
-    e.ref = Ref::Builtin;
-    e.target = "lazy.groupby";
-    return list_of(pair);
+    Expr& it = *e.kids[1];
+    bool lazy_source = is_genexp(it) || (it.kind == ExprKind::Call && it.kids[0]->kind == ExprKind::Name &&
+                                         (it.kids[0]->str == "map" || it.kids[0]->str == "filter"));
+    if (!lazy_source) lazy_ok_.insert(&it);  // zip(...) and the like are taken where an iterable goes
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(e.kids[1]));
+    args.push_back(std::move(key));
+    ExprPtr c = build::call(build::name(kLazyGroupby, p), std::move(args), p);
+    int placed = e.param_index;  // its place in the call it is passed to
+    e = std::move(*c);
+    e.param_index = placed;
+    return value(e, Ty::Error);
   }
   if (!lazy_ok_.count(&e))
     return fail(p, "E1010",

@@ -98,6 +98,7 @@ Ty BodyChecker::iterator_arg(Expr& a, Ty t, Ty want) {
   if (!listed && t != Ty::Str && !is_set(t) && !is_dict(t)) return t;
   if (!m_.generic_funcs.count(kLazyIterList)) return t;  // the caller says what is wrong
   Pos p = a.pos;
+  int placed = a.param_index;  // the argument's place in the call it is passed to
   bool taken = lazy_ok_.count(&a) != 0;  // zip(...) and the like, where an iterable goes
   auto inner = std::make_unique<Expr>(std::move(a));
   if (taken) lazy_ok_.insert(inner.get());
@@ -111,7 +112,6 @@ Ty BodyChecker::iterator_arg(Expr& a, Ty t, Ty want) {
   std::vector<ExprPtr> args;
   args.push_back(std::move(inner));
   ExprPtr c = build::call(build::name(kLazyIterList, p), std::move(args), p);
-  int placed = c->kids[1]->param_index;  // the argument's place in the call it is passed to
   a = std::move(*c);
   a.param_index = placed;
   return value(a, want);

@@ -406,7 +406,15 @@ void BodyChecker::stmt(Stmt& s) {
       if (generator_) return generator_return(s);  // lazy sequences
       if (s.value && !(s.value->kind == ExprKind::NoneLit && !is_optional(f_.result))) {
         ExprPtr copy = exc_arg_copy(*s.value);
-        Ty t = value(*s.value, f_.result);
+        // A lambda with no declared type whose body is a call returning None (`lambda:
+        // log.append(x)`, `lambda: print("a")`): a Callable[[], None], its body run as a statement.
+        bool inferred = f_.closure && f_.result == Ty::Error && s.value->kind == ExprKind::Call;
+        Ty t = inferred ? expr(*s.value, Ty::Error, false) : value(*s.value, f_.result);
+        if (inferred && t == Ty::None) {
+          s.kind = StmtKind::Expr;
+          flow_.reachable = false;
+          return;
+        }
         if (t != Ty::Error)  // `return e.args[0]` of a `-> str` function (check_exception_args.cc)
           exc_arg_as(*s.value, copy, t, f_.result,
                      str_cat("Tfunction '", f_.name, "' returns ", ty_name(f_.result), ", not {}"));

@@ -31,6 +31,7 @@
 #include "quoted_annotations.h"
 #include "final_annotations.h"
 #include "cache_decorators.h"
+#include "nested_decorators.h"
 #include "random_class.h"
 #include "eq_object.h"
 #include "ppy/util/str_cat.h"
@@ -1161,6 +1162,7 @@ void declare_module(ModuleInfo& m, const std::string& text, DiagnosticEngine& di
   unquote_annotations(m.ast, m.path);  // `x: "Node | None"` (quoted_annotations.h)
   strip_final_annotations(m.ast);  // `MAX: Final = 10` (final_annotations.h)
   expand_cache_decorators(m.ast, m.path);  // @functools.cache (cache_decorators.h)
+  expand_nested_decorators(m.ast, m.path);  // decorators on nested functions (nested_decorators.h)
   add_random_class(m.ast, m.path);  // random.Random(seed) (random_class.h)
   type_eq_object(m.ast);  // `def __eq__(self, other: object)` (eq_object.h)
   expand_generic_classes(m.ast, m.path, diags);  // one class per instantiation (generic_classes.h)

@@ -47,7 +47,6 @@ struct Candidates {
     }
   }
   void spoil(const std::string& v) { ok[v] = false; }
-  bool nested = false;  ///< a def inside: its body is not moved into a try (the closure's cells stay as they are)
 };
 
 void spoil_targets(const Expr& t, Candidates& c) {
@@ -136,7 +135,6 @@ void scan(const std::vector<StmtPtr>& body, const std::map<std::string, const Ex
       case StmtKind::Def:
       case StmtKind::Class:
         if (s->def) {
-          c.nested = true;
           c.spoil(s->def->name);
           spoil_all(s->def->body, c);
           for (auto& p : s->def->params)
@@ -318,8 +316,7 @@ void close_dropped_locals(FuncDef& def, const std::map<std::string, const Expr*>
   std::vector<StmtPtr>& body = def.body;
   Candidates c;
   for (auto& p : def.params) c.spoil(p.name);
-  scan(body, gens, c);
-  if (c.nested) return;
+  scan(body, gens, c);  // a nested def's names are spoiled: what a closure reads stays as it is
   std::vector<std::string> held;
   for (auto& v : c.order)
     if (c.ok[v] && !v.starts_with("_ppy_")) held.push_back(v);

@@ -17,9 +17,10 @@ inline constexpr const char* kLazyMap = "__ppy_map";
 inline constexpr const char* kLazyMap2 = "__ppy_map2";
 inline constexpr const char* kLazyFilter = "__ppy_filter";
 inline constexpr const char* kLazyIterList = "__ppy_iter_list";
+inline constexpr const char* kLazyGroupby = "__ppy_groupby";
 
 /// Adds the helper generators to `ast` when `text` (the module's source) names map, filter,
-/// Iterable or a generator expression could be a value (a `for` inside parentheses).
+/// Iterable, groupby or a generator expression could be a value (a `for` inside parentheses).
 void add_lazy_value_helpers(ModuleAst& ast, const std::string& file, const std::string& text);
 
 }  // namespace ppy::frontend

@@ -111,60 +111,6 @@ Value* FunctionLowerer::lazy_builtin(const Expr& e) {
     accumulate_loop(e, [&](Value* total) { call_extern(append.c_str(), {out, element_arg(total, acc, acc, p)}, p); });
     return out;
   }
-  if (n == "lazy.groupby") {  // itertools.groupby (check_itertools.cc): (key, group) pairs, one loop
-    const Expr& it = *e.kids[1];
-    const Expr& f = *e.kids[2];
-    bool by_fn = f.kind != ExprKind::NoneLit;
-    Ty pair = list_elem(e.ty);
-    std::vector<Ty> kg = tuple_elems(pair);
-    Ty kt = kg[0], group = kg[1], elem = list_elem(group);
-    const std::string& cur_key = e.ops[0];
-    const std::string& cur_group = e.ops[1];
-    const std::string& seen = e.ops[2];
-    Value* out = new_list(e.ty, const_index(0, p), p);
-    std::string append_pair = str_cat("ppy_list_append_", list_suffix(pair));
-    std::string append_elem = str_cat("ppy_list_append_", list_suffix(elem));
-    auto flush = [&] {
-      Value* t = make_tuple({load_local(cur_key, p), load_local(cur_group, p)}, pair, p);
-      call_extern(append_pair.c_str(), {out, element_arg(t, pair, pair, p)}, p);
-    };
-    Value* fn = by_fn ? expr(f) : nullptr;
-    store_local(seen, const_bool(false, p), p);
-    each(it, walked_elem(it), [&](Value* v, Ty t) {
-      Value* x = coerce(v, t, elem, p);
-      Value* k = x;
-      if (by_fn)
-        k = coerce(call_value(fn, f.ty, {coerce(x, elem, callable_params(f.ty)[0], p)}, p), callable_result(f.ty), kt,
-                   p);
-      int n2 = ++labels_;
-      Block* check = new_block("groupby.check", n2);
-      Block* close = new_block("groupby.close", n2);
-      Block* start = new_block("groupby.start", n2);
-      Block* add = new_block("groupby.add", n2);
-      cond_br(load_local(seen, p), check, {}, start, {}, p);
-      cur_ = check;
-      cond_br(equal(k, kt, load_local(cur_key, p), kt, p), add, {}, close, {}, p);
-      cur_ = close;
-      flush();
-      br(start, {}, p);
-      cur_ = start;
-      store_local(cur_key, k, p);
-      store_local(cur_group, new_list(group, const_index(0, p), p), p);
-      store_local(seen, const_bool(true, p), p);
-      br(add, {}, p);
-      cur_ = add;
-      call_extern(append_elem.c_str(), {load_local(cur_group, p), element_arg(x, elem, elem, p)}, p);
-    });
-    int n3 = ++labels_;
-    Block* last = new_block("groupby.last", n3);
-    Block* done = new_block("groupby.done", n3);
-    cond_br(load_local(seen, p), last, {}, done, {}, p);
-    cur_ = last;
-    flush();
-    br(done, {}, p);
-    cur_ = done;
-    return out;
-  }
   if (n == "lazy.reduce") {  // functools.reduce (check_functools.cc): accumulate's loop, its totals unseen
     accumulate_loop(e, [](Value*) {});
     if (e.kids.size() != 4) {

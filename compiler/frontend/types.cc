@@ -104,6 +104,7 @@ Ty list_elem(Ty t) {
 
 bool list_holdable(Ty t) {
   if (is_callable(t)) return true;  // a function value is a handle (callable.h)
+  if (is_iterator(t)) return true;  // a generator frame is a handle (groupby's groups, lazy_values.cc)
   if (is_class(t) || t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str) return true;
   if (is_list(t)) return list_holdable(list_elem(t));
   if (is_dict(t) || is_set(t)) return true;  // issue 32: a table is a handle (its descriptor travels in the list's)
@@ -214,6 +215,7 @@ bool element_fits(Ty t, Ty elem) {
 
 bool holdable(Ty t) {
   if (is_callable(t)) return true;  // a function value is a handle (callable.h)
+  if (is_iterator(t)) return true;  // a generator frame is a handle: groupby's (key, group) pairs
   if (t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || is_none_value(t) || is_class(t)) return true;
   if (t == Ty::Exc) return true;  // issue 32: an exception as a value (a tuple of handles)
   if (is_optional(t)) return holdable(optional_inner(t));
@@ -275,10 +277,16 @@ bool holds_object(Ty t) {
 }
 
 // Containers of objects print (issue 32: lower_str.cc's list_repr); what stays refused is a
-// function value, a caught exception in a container, and a dataclass whose fields lead back to it.
+// function value, a generator or other iterator (alone or in a container), a caught exception in a
+// container, and a dataclass whose fields lead back to it.
 bool printable(Ty t, std::string* why) {
   if (is_callable(t)) {
     *why = "printing a function value is outside the ppy subset (Python prints its address)";
+    return false;
+  }
+  if (is_iterator(t)) {  // a generator, an itertools.groupby group: Python prints `<generator object f at 0x...>`
+    *why = str_cat("printing a generator or iterator (", ty_name(t),
+                   ") is outside the ppy subset (Python prints its address; print list() of it)");
     return false;
   }
   if (is_class(t)) {
