@@ -463,6 +463,14 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     Ty t = value(*e.kids[1], Ty::Error);
     if (t == Ty::Error) return t;
     if (n != "bool") int_enum_as_int(e.kids[1], t);  // issue 32: int(p) of an IntEnum member (check_int_enum.cc)
+    if (n == "bool" && is_class(t) &&
+        (class_info(t)->methods.count("__bool__") || class_info(t)->methods.count("__len__"))) {
+      // bool(obj) is the truth test `if obj:` makes: __bool__, else __len__() != 0 (check_dunder.cc)
+      ExprPtr arg = std::move(e.kids[1]);
+      dunder_truth(*arg);
+      e = std::move(*arg);
+      return Ty::Bool;
+    }
     if (n == "bool" ? (!is_numeric(t) && !is_list(t) && !is_dict(t) && !is_set(t) && t != Ty::Str)
                     : (!is_numeric(t) && t != Ty::Str)) {
       error(e.kids[1]->pos, "E1030", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));
