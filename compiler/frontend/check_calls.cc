@@ -12,6 +12,7 @@
 #include "random_class.h"
 #include "callable.h"
 #include "checker_internal.h"
+#include "expr_build.h"
 #include "ppy/util/str_cat.h"
 #include "suggest_members.h"
 #include "types.h"
@@ -290,6 +291,14 @@ bool BodyChecker::call_args(Expr& e, const std::string& shown, const std::vector
     k.pos = e.pos;
     if (!d.factory.empty()) {  // a dataclass field's default_factory (check_dataclass.cc)
       k.value = factory_default(d.factory, e.pos);
+      args[i] = k.value.get();
+      e.keywords.push_back(std::move(k));
+      continue;
+    }
+    if (!d.member_fn.empty()) {  // an enum member (`status: Status = Status.OPEN`): the member's call
+      std::vector<ExprPtr> index;
+      index.push_back(build::int_lit(d.i, e.pos));
+      k.value = build::call(build::name(d.member_fn, e.pos), std::move(index), e.pos);
       args[i] = k.value.get();
       e.keywords.push_back(std::move(k));
       continue;
