@@ -12,6 +12,7 @@
 #include "random_class.h"
 #include "callable.h"
 #include "checker_internal.h"
+#include "expr_build.h"
 #include "ppy/util/str_cat.h"
 #include "starred.h"
 #include "suggest_members.h"
@@ -300,6 +301,14 @@ bool BodyChecker::call_args(Expr& e, const std::string& shown, const std::vector
       e.keywords.push_back(std::move(k));
       continue;
     }
+    if (!d.member_fn.empty()) {  // an enum member (`status: Status = Status.OPEN`): the member's call
+      std::vector<ExprPtr> index;
+      index.push_back(build::int_lit(d.i, e.pos));
+      k.value = build::call(build::name(d.member_fn, e.pos), std::move(index), e.pos);
+      args[i] = k.value.get();
+      e.keywords.push_back(std::move(k));
+      continue;
+    }
     k.value = std::make_unique<Expr>();
     k.value->kind = d.ty == Ty::Float     ? ExprKind::Float
                     : d.ty == Ty::Bool    ? ExprKind::Bool
@@ -469,6 +478,14 @@ Ty BodyChecker::builtin(Expr& e, const std::string& n, bool stmt_level) {
     Ty t = value(*e.kids[1], Ty::Error);
     if (t == Ty::Error) return t;
     if (n != "bool") int_enum_as_int(e.kids[1], t);  // issue 32: int(p) of an IntEnum member (check_int_enum.cc)
+    if (n == "bool" && is_class(t) &&
+        (class_info(t)->methods.count("__bool__") || class_info(t)->methods.count("__len__"))) {
+      // bool(obj) is the truth test `if obj:` makes: __bool__, else __len__() != 0 (check_dunder.cc)
+      ExprPtr arg = std::move(e.kids[1]);
+      dunder_truth(*arg);
+      e = std::move(*arg);
+      return Ty::Bool;
+    }
     if (n == "bool" ? (!is_numeric(t) && !is_list(t) && !is_dict(t) && !is_set(t) && t != Ty::Str)
                     : (!is_numeric(t) && t != Ty::Str)) {
       error(e.kids[1]->pos, "E1030", str_cat(n, "() of ", ty_name(t), " is outside the ppy subset"));

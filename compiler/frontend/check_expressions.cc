@@ -681,6 +681,13 @@ Ty BodyChecker::compare(Expr& e) {
   // An empty list display takes the type of the operand it is compared with (`xs == []`).
   // A list display takes it too, after the other operands (`opts == [None, 3]` of a list[int | None]).
   auto empty_list = [](const Expr& k) { return k.kind == ExprKind::List && k.kids.empty(); };
+  // An empty `set()`, `dict()` or `{}` takes the type of the set or dict it is compared with
+  // (`step(cells) == set()`), as an annotation would give it.
+  auto empty_table = [](const Expr& k) {
+    if (k.kind == ExprKind::Dict) return k.kids.empty();
+    return k.kind == ExprKind::Call && k.kids.size() == 1 && k.keywords.empty() &&
+           k.kids[0]->kind == ExprKind::Name && (k.kids[0]->str == "set" || k.kids[0]->str == "dict");
+  };
   // `x in (a, b)`: a tuple display tested for membership finds what the list display of its elements
   // finds (`==` in order, every element evaluated first), so it is that list (its elements of one type).
   for (size_t i = 1; i < e.kids.size(); ++i)
@@ -694,7 +701,7 @@ Ty BodyChecker::compare(Expr& e) {
                   (e.kids[0]->kind == ExprKind::Tuple || e.kids[1]->kind == ExprKind::Tuple);
   size_t tuple_at = eq_tuple && e.kids[0]->kind == ExprKind::Tuple ? 0 : 1;
   for (size_t i = 0; i < e.kids.size(); ++i) {
-    if (e.kids[i]->kind == ExprKind::List || (eq_tuple && i == tuple_at)) continue;
+    if (e.kids[i]->kind == ExprKind::List || (eq_tuple && i == tuple_at) || empty_table(*e.kids[i])) continue;
     copies[i] = exc_arg_copy(*e.kids[i]);
     ArgsUseMark marked(*e.kids[i], eq_tuple ? ArgsUse::Shown : ArgsUse::Value);
     ts[i] = value(*e.kids[i], Ty::Error);
@@ -720,6 +727,12 @@ Ty BodyChecker::compare(Expr& e) {
       Ty want = i + 1 < ts.size() && is_list(ts[i + 1]) ? ts[i + 1] : i > 0 ? ts[i - 1] : Ty::Error;
       ts[i] = value(*e.kids[i], want);
     }
+  for (size_t i = 0; i < e.kids.size(); ++i) {
+    if (!empty_table(*e.kids[i])) continue;
+    auto table = [](Ty t) { return is_set(t) || is_dict(t); };
+    Ty want = i + 1 < ts.size() && table(ts[i + 1]) ? ts[i + 1] : i > 0 ? ts[i - 1] : Ty::Error;
+    ts[i] = value(*e.kids[i], want);
+  }
   for (Ty t : ts)
     if (t == Ty::Error) ok = false;
   if (!ok) return Ty::Error;

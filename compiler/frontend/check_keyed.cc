@@ -49,6 +49,22 @@ ExprPtr builtin_key(const Expr& f, bool builtin, const std::string& x) {
   return l;
 }
 
+/// `key=d.get`, `key=d.__getitem__` of a dict `d` named by a variable: the
+/// lambda `lambda x: d[x]`, frameless as the bound builtin is (every element
+/// is a key of `d` when the elements are its keys, so `get` finds each one).
+ExprPtr dict_lookup_key(const Expr& f, const std::string& x) {
+  Pos p = f.pos;
+  std::vector<ExprPtr> kids;
+  kids.push_back(build::name(f.kids[0]->str, p));
+  kids.push_back(build::name(x, p));
+  ExprPtr l = build::node(ExprKind::Lambda, p);
+  l->comp_frame = "";
+  l->ops = {x};
+  l->kids.push_back(build::with_kids(ExprKind::Subscript, p, std::move(kids)));
+  l->depth = build::depth_over(l->kids);
+  return l;
+}
+
 }  // namespace
 
 Ty BodyChecker::keyed_call(Expr& e, const std::string& n, Ty base) {
@@ -125,6 +141,11 @@ Ty BodyChecker::keyed_call(Expr& e, const std::string& n, Ty base) {
       bool builtin = !named.empty() && !types_.count(named) && !m_.bindings.count(named) &&
                      (kv.kind == ExprKind::Attribute ? named == "str" : resolve_path(named).ref == Ref::Builtin);
       if (ExprPtr l = builtin_key(kv, builtin, str_cat("_k", ++comps_))) k.value = std::move(l);
+      if (kv.kind == ExprKind::Attribute && (kv.str == "get" || kv.str == "__getitem__") && !named.empty()) {
+        auto local = types_.find(named);  // `key=d.get`: a dict's lookup of each element
+        Ty dt = local != types_.end() ? local->second : resolve_path(named).ty;
+        if (is_dict(dt)) k.value = dict_lookup_key(kv, str_cat("_k", ++comps_));
+      }
       Ty kt = value(*k.value, callable_of({elem}, Ty::Error));
       if (kt == Ty::Error) return Ty::Error;
       std::vector<Ty> ps = callable_params(kt);

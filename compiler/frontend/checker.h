@@ -27,6 +27,11 @@ struct ConstInfo {
   /// A dataclass field's `field(default_factory=list)` (check_dataclass.cc):
   /// "list", "dict" or "set", a new empty one made at each call; empty otherwise.
   std::string factory;
+  /// A dataclass field's default that is an enum member (`status: Status =
+  /// Status.OPEN`): the member function the enum's rewrite wrote
+  /// (`__ppy_Status_member`, enum_classes.h), called with `i` at each call; the
+  /// same object each time, as Python's default evaluated once is. Empty otherwise.
+  std::string member_fn;
 };
 
 struct FuncInfo {

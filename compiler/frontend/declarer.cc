@@ -920,6 +920,7 @@ class Declarer {
                   *b->value, callee ? resolve_special(*callee) : "", [&](const Expr& x) { return fold(x); },
                   [&](const char* code, Pos p, std::string msg) { error(p, code, msg); }, &field_call);
               if (!field_call) d = fold(*b->value);
+              if (!field_call && !d) d = enum_member_default(*b->value);
               if (!field_call && b->value->kind == ExprKind::NoneLit && is_optional(t)) {  // `next: Link | None = None`
                 d = ConstInfo{};
                 d->ty = none_value();
@@ -952,7 +953,8 @@ class Declarer {
             bool named_tuple = std::any_of(def.body.begin(), def.body.end(), [](const StmtPtr& x) {
               return x->kind == StmtKind::Def && x->def && x->def->name == "_ppy_namedtuple";
             });
-            if (d && d->factory.empty() && !is_none_value(d->ty) && !named_tuple && !m_.consts.count(str_cat(c.name, ".", n)))
+            if (d && d->factory.empty() && d->member_fn.empty() && !is_none_value(d->ty) && !named_tuple &&
+                !m_.consts.count(str_cat(c.name, ".", n)))
               m_.consts[str_cat(c.name, ".", n)] = *d;
             defaults.push_back(d);
             continue;
@@ -1051,6 +1053,28 @@ class Declarer {
     }
     v->pos = e.pos;
     return v;
+  }
+
+  /// `Status.OPEN` as a dataclass field's default: the enum's rewrite made it
+  /// `__ppy_Status_member(0)` (enum_classes.h), a member of an enum of this
+  /// module; none for anything else.
+  std::optional<ConstInfo> enum_member_default(const Expr& e) {
+    if (e.kind != ExprKind::Call || e.kids.size() != 2 || !e.keywords.empty() || e.kids[0]->kind != ExprKind::Name ||
+        e.kids[1]->kind != ExprKind::Int)
+      return std::nullopt;
+    const std::string& fn = e.kids[0]->str;
+    const std::string pre = "__ppy_", post = "_member";
+    if (fn.size() <= pre.size() + post.size() || fn.compare(0, pre.size(), pre) != 0 ||
+        fn.compare(fn.size() - post.size(), post.size(), post) != 0)
+      return std::nullopt;
+    auto cls = m_.classes.find(fn.substr(pre.size(), fn.size() - pre.size() - post.size()));
+    if (cls == m_.classes.end()) return std::nullopt;
+    ConstInfo c;
+    c.ty = cls->second;
+    c.i = e.kids[1]->ival;
+    c.member_fn = fn;
+    c.pos = e.pos;
+    return c;
   }
 
   std::optional<ConstInfo> fold(const Expr& e) {

@@ -189,7 +189,7 @@ Value* FunctionLowerer::compare(const Expr& e) {
   auto one = [&](Value* a, Ty at, Value* b, Ty bt, const std::string& op) {
     if (is_table(bt) && (op == "in" || op == "not in"))
       return cmp(op == "in" ? "ne" : "eq", table_contains(b, bt, key(a, bt, p), p), const_i64(0, p), p);
-    if (is_table(at)) {
+    if (is_table(at) && op != "in" && op != "not in") {  // a set `in` a list of sets is the list's search, below
       Value* eq = rt("ppy_dict_eq", {a, b}, Type::i64(), p);
       return cmp(op == "==" ? "ne" : "eq", eq, const_i64(0, p), p);
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "callable.h"
 #include "lowerer.h"
 
 namespace ppy::frontend::lowering {
@@ -17,7 +18,7 @@ Value* FunctionLowerer::make_tuple(std::vector<Value*> vals, Ty t, Pos p) {
 
 Value* FunctionLowerer::zero_of(Ty t, Pos p) {
   if (is_union(t)) return union_make(union_zero(union_alts(t)[0], p), t, 0, p);  // issue 32
-  if (is_class(t) || is_iterator(t)) return rt("ppy_obj_null", {}, str_type(), p);
+  if (is_class(t) || is_iterator(t) || is_callable(t)) return rt("ppy_obj_null", {}, str_type(), p);  // handles
   if (t == Ty::Float) return const_f64(0.0, p);
   if (t == Ty::Str) return str_literal("", p);
   if (t == Ty::Bool || is_none_value(t)) return const_bool(false, p);
