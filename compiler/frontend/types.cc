@@ -146,6 +146,7 @@ bool key_holdable(Ty t) {
 bool dict_value_holdable(Ty t) {
   if (is_dict(t) || is_set(t)) return true;  // issue 32: dicts and sets inside dicts
   if (is_class(t)) return true;  // issue 32: objects (handles, as strs)
+  if (is_tuple(t)) return holdable(t);  // issue 32: boxed, as a list holds a tuple (lower_dict.cc)
   return t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || (is_list(t) && list_holdable(t));
 }
 
