@@ -150,6 +150,13 @@ bool dict_value_holdable(Ty t) {
   return t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || (is_list(t) && list_holdable(t));
 }
 
+std::string dict_value_refusal(const std::string& holder, Ty t) {
+  return str_cat(holder,
+                 " values are int, float, bool, str, objects of classes, or tuples, lists, dicts and sets of those in "
+                 "the ppy subset, not ",
+                 ty_name(t));
+}
+
 Ty optional_of(Ty inner) {
   if (is_optional(inner) || is_none_value(inner) || inner == Ty::Error) return inner;
   return table().intern(Kind::Optional, {inner}, str_cat(ty_name(inner), " | None"));
