@@ -305,21 +305,9 @@ static void ppy_dict_repr_item(ppy_text* t, int64_t v, const char* dsc) {
       ppy_text_add(t, PPY_STR_BYTES(r), (size_t)r->len);
       break;
     }
-    case '(': { /* a tuple key's box: ints and strs */
-      const int64_t* w = (const int64_t*)(intptr_t)v;
-      int64_t n = (int64_t)(strchr(dsc, ')') - dsc) - 1;
-      ppy_text_add(t, "(", 1);
-      for (int64_t i = 0; i < n; ++i) {
-        if (i) ppy_text_add(t, ", ", 2);
-        char one[2] = {dsc[1 + i], 0};
-        ppy_dict_repr_item(t, w[i], one);
-      }
-      if (n == 1)
-        ppy_text_add(t, ",)", 2);
-      else
-        ppy_text_add(t, ")", 1);
+    case '(': /* a tuple key's or value's box (issue 32: a value's may hold lists, optionals...) */
+      ppy_slot_repr_into(t, &v, dsc);
       break;
-    }
     case 'o': /* an object: the repr the frontend computed (ppy_list_repr_objs), else a KeyError's placeholder */
       if (ppy_obj_subst(t, v)) break;
       ppy_text_add(t, buf, (size_t)snprintf(buf, sizeof buf, "<object at %p>", (void*)(intptr_t)v));
@@ -388,7 +376,8 @@ PPY_RT_API void* ppy_dict_new(const ppy_str* desc) {
   d->tup_keys = s[0] == '(' ? (int64_t)(strchr(s, ')') - s) - 1 : 0;
   d->obj_keys = s[0] == 'o';
   d->is_set = colon == NULL;
-  d->scanned = d->str_keys || d->tup_keys || d->obj_keys || (colon && (colon[1] == 's' || colon[1] == '[' || colon[1] == '{'));
+  d->scanned = d->str_keys || d->tup_keys || d->obj_keys ||
+               (colon && (colon[1] == 's' || colon[1] == '[' || colon[1] == '{' || colon[1] == '('));
   d->used = 0;
   d->cset = d->is_set && s[0] == 'i';
   d->dense = !d->str_keys && !d->tup_keys && !d->obj_keys && !d->cset; /* speedrt2: no key yet */
@@ -501,7 +490,8 @@ PPY_RT_API void ppy_dict_set_ptr_ptr(void* d, const void* k, void* v) {
 /** A new list of the keys (`which` 0) or values (1), in insertion order: what a loop walks. */
 static ppy_list* ppy_dict_column(const ppy_dict* d, int which) {
   const char* s = PPY_STR_BYTES(d->desc);
-  int scanned = which ? (strchr(s, ':')[1] == 's' || strchr(s, ':')[1] == '[' || strchr(s, ':')[1] == '{')
+  const char* vd = which ? strchr(s, ':') + 1 : NULL;
+  int scanned = which ? (vd[0] == 's' || vd[0] == '[' || vd[0] == '{' || vd[0] == '(')
                       : (int)(d->str_keys || d->tup_keys || d->obj_keys);
   ppy_list* l = ppy_list_make(d->used, scanned);
   int64_t* out = (int64_t*)l->data;
@@ -575,6 +565,9 @@ PPY_RT_API int64_t ppy_dict_eq(const void* ap, const void* bp) {
         break;
       case '{':
         if (!ppy_dict_eq(PPY_W2P(x), PPY_W2P(y))) return 0;
+        break;
+      case '(': /* a tuple value's box: its leaves (issue 32) */
+        if (!ppy_slots_eq(&x, &y, vd)) return 0;
         break;
       default:
         if (x != y) return 0;

@@ -132,6 +132,11 @@ PPY_RT_INTERNAL void ppy_list_repr_into(ppy_text* t, const ppy_list* l, const ch
 PPY_RT_INTERNAL int ppy_obj_subst(ppy_text* t, int64_t obj);
 /** Python's `a == b` of two lists whose elements `d` describes (ppy_value.c). */
 PPY_RT_INTERNAL int ppy_list_eq_at(const ppy_list* a, const ppy_list* b, const char* d);
+/** Appends Python's repr of the value in the 8-byte slot `slot` (a list's or a dict's;
+ * a tuple's box there), whose descriptor is `d` (ppy_value.c). */
+PPY_RT_INTERNAL void ppy_slot_repr_into(ppy_text* t, const int64_t* slot, const char* d);
+/** Python's `a == b` of the values in the slots `a` and `b`, described by `d` (ppy_value.c). */
+PPY_RT_INTERNAL int ppy_slots_eq(const int64_t* a, const int64_t* b, const char* d);
 
 /* stdlib: a deque is a list whose `deque` word is set (ppy_deque.c). */
 /** The slot a full bounded deque appends into: its first element dropped (a

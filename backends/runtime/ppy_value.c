@@ -284,6 +284,14 @@ static int ppy_val_eq(const int64_t* a, const int64_t* b, const char* d) {
   }
 }
 
+PPY_RT_INTERNAL void ppy_slot_repr_into(ppy_text* t, const int64_t* slot, const char* d) {
+  ppy_val_repr(t, ppy_slot_val(slot, d), d);
+}
+
+PPY_RT_INTERNAL int ppy_slots_eq(const int64_t* a, const int64_t* b, const char* d) {
+  return ppy_val_eq(ppy_slot_val(a, d), ppy_slot_val(b, d), d);
+}
+
 PPY_RT_INTERNAL int ppy_list_eq_at(const ppy_list* a, const ppy_list* b, const char* d) {
   if (a == b) return 1;
   if (a->len != b->len) return 0;

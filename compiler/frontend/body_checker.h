@@ -441,6 +441,9 @@ class BodyChecker {
   bool class_member(Ty cls, const std::string& member, Resolved& r);
   /// The class `name` stands for in a class method's body (its `cls`), else Error.
   Ty classmethod_cls(const std::string& name);
+  /// `cls.X` in a class method's body (a class constant, a static or class method): the class's own
+  /// name stands for `cls` from here on, as a copy per subclass makes it that class (inherited_classmethods.h).
+  void cls_member(Expr& x);
   /// `x.prop = v` of a property with a setter: rewritten into `x.__set_prop(v)`; false when it is not one.
   bool property_set_stmt(Stmt& s);
   /// `len(x)` of an instance: `x.__len__()`.
@@ -536,7 +539,14 @@ class BodyChecker {
   /// `d[k]` of a dict (its type already checked).
   Ty dict_subscript(Expr& e, Ty bt);
   /// `d.method(...)` of a dict or set.
-  Ty dict_method(Expr& e, Expr& callee, Ty base);
+  /// `unchecked`: a copy of the receiver made before it was checked, for the methods rewritten as
+  /// comprehensions over it (d.copy(), d.items() taken as a list's values).
+  Ty dict_method(Expr& e, Expr& callee, Ty base, ExprPtr unchecked = nullptr, bool stmt_level = false);
+  /// `d.update(o)` as a statement: `for k, v in o.items(): d[k] = v`, which the statement becomes.
+  Ty dict_update(Expr& e, Ty base, ExprPtr unchecked, bool stmt_level);
+  StmtPtr update_stmt_;  ///< the loop `d.update(o)` becomes, taken by the statement checker
+  /// `e` becomes `{k: v for k, v in base.items()}` (`{x for x in base}` of a set, `[(k, v) for ...]` with `pairs`).
+  Ty dict_rewrite(Expr& e, ExprPtr base, bool set, bool pairs);
   /// `k in d` / `k not in d` of a dict or set.
   Ty dict_contains(Expr& e, const std::vector<Ty>& ts);
   /// `d[k] = v` (the target `t` a subscript of the dict type `bt`); false when reported.

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "body_checker.h"
+#include "expr_build.h"
 #include "shown_args.h"
 #include "imported_classes.h"
 #include "object_list_helpers.h"
@@ -36,6 +37,7 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
       break;
     }
   Expr& callee = *e.kids[0];
+  cls_member(callee);  // `cls.make(...)`, `cls.helper(...)` (check_class_member.cc)
   // `dict[str, int]()`, `list[int](it)`, `defaultdict[str, list[int]](list)`: the call of the bare type,
   // typed by its parameters (an empty dict or list is its literal).
   if (callee.kind == ExprKind::Subscript && callee.kids[0]->kind == ExprKind::Name &&
@@ -81,12 +83,14 @@ Ty BodyChecker::call(Expr& e, bool stmt_level) {
     int views = views_ok_;
     views_ok_ = 0;
     ExprPtr copy = exc_arg_copy(*callee.kids[0]);
+    // d.copy(), list(d.items()), d.update(o): rewritten as comprehensions over the receiver, checked afresh (check_dict.cc)
+    ExprPtr unchecked = callee.str == "copy" || callee.str == "items" || callee.str == "update" ? build::clone(*callee.kids[0]) : nullptr;
     Ty bt = value(*callee.kids[0], Ty::Error);
     views_ok_ = views;
     // `e.args[0].upper()`: a builtin exception's argument as a str (check_exception_args.cc)
     exc_arg_as(*callee.kids[0], copy, bt, Ty::Str, str_cat("A'{}' object has no attribute '", callee.str, "'"));
     if (is_dict(bt) && is_collections_method(callee.str)) return collections_method(e, callee, bt);  // stdlib
-    if (is_dict(bt) || is_set(bt)) return dict_method(e, callee, bt);
+    if (is_dict(bt) || is_set(bt)) return dict_method(e, callee, bt, std::move(unchecked), stmt_level);
     if (is_list(bt) && is_deque_method(callee.str)) return deque_method(e, callee, bt);  // stdlib (check_deque.cc)
     views_ok_ = 0;
     if (callee.str == "__delitem__" && is_list(bt)) return list_del(e, bt);  // issue 32 (check_del.cc)

@@ -50,6 +50,13 @@ Ty BodyChecker::classmethod_cls(const std::string& name) {
   return it->second;
 }
 
+void BodyChecker::cls_member(Expr& x) {
+  if (x.kind != ExprKind::Attribute || x.kids[0]->kind != ExprKind::Name || x.kids[0]->str != "cls" ||
+      types_.count("cls") || classmethod_cls("cls") == Ty::Error)
+    return;
+  x.kids[0]->str = f_.name.substr(0, f_.name.find('.'));
+}
+
 bool BodyChecker::property_set_stmt(Stmt& s) {
   if (s.targets.size() != 1 || s.targets[0]->kind != ExprKind::Attribute) return false;
   Expr& t = *s.targets[0];

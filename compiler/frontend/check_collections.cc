@@ -104,7 +104,7 @@ std::optional<Ty> collections_annotation(const Expr& a, const std::function<Ty(c
   if (v == Ty::Error) return Ty::Error;
   if (!dict_value_holdable(v)) {
     error(arg.kids[1]->pos, "E1031",
-          str_cat(cls, " values are int, float, bool, str or lists of those in the ppy subset, not ", ty_name(v)));
+          dict_value_refusal(cls, v));
     return Ty::Error;
   }
   return dict_of(k, v);

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "expr_build.h"
 #include "own_writes.h"
 #include "builtins.h"
 #include "checker_internal.h"
@@ -70,7 +71,7 @@ Ty BodyChecker::dict_display(Expr& e, Ty expected) {
       bad = true;
     } else if (!dict_value_holdable(v)) {
       error(e.kids[i + 1]->pos, "E1030",
-            str_cat("dict values are int, float, bool, str or lists of those in the ppy subset, not ", ty_name(v)));
+            dict_value_refusal("dict", v));
       bad = true;
     } else if (vt == Ty::Error) {
       vt = v;
@@ -121,12 +122,115 @@ int BodyChecker::view_call(const Expr& x) {
   return m == "items" ? 2 : (m == "keys" || m == "values") ? 1 : 0;
 }
 
-Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
+Ty BodyChecker::dict_rewrite(Expr& e, ExprPtr base, bool set, bool pairs) {
+  Pos p = e.pos;
+  int n = ++comps_;
+  std::string k = str_cat("_d", n, "_k"), v = str_cat("_d", n, "_v");
+  ExprPtr it = std::move(base);
+  if (!set) it = build::call(build::with_kids(ExprKind::Attribute, p, [&] {
+                               std::vector<ExprPtr> b;
+                               b.push_back(std::move(it));
+                               return b;
+                             }(), "items"),
+                             {}, p);
+  Expr c;
+  c.kind = pairs ? ExprKind::ListComp : set ? ExprKind::SetComp : ExprKind::DictComp;
+  c.pos = p;
+  c.ops = set ? std::vector<std::string>{k} : std::vector<std::string>{k, v};
+  if (pairs) {
+    std::vector<ExprPtr> kv;
+    kv.push_back(build::name(k, p));
+    kv.push_back(build::name(v, p));
+    c.kids.push_back(build::with_kids(ExprKind::Tuple, p, std::move(kv)));
+  } else {
+    c.kids.push_back(build::name(k, p));
+  }
+  c.kids.push_back(std::move(it));
+  if (!set && !pairs) c.kids.push_back(build::name(v, p));  // a dict comprehension's value comes last
+  c.comp_frame = pairs ? "<listcomp>" : set ? "<setcomp>" : "<dictcomp>";
+  c.depth = build::depth_over(c.kids);
+  e = std::move(c);
+  return value(e, Ty::Error);
+}
+
+Ty BodyChecker::dict_update(Expr& e, Ty base, ExprPtr unchecked, bool stmt_level) {
+  Pos p = e.pos;
+  auto refuse = [&](Pos at, const char* code, std::string msg) {
+    for (size_t k = 1; k < e.kids.size(); ++k) value(*e.kids[k], Ty::Error);
+    for (auto& kw : e.keywords) value(*kw.value, Ty::Error);
+    error(at, code, std::move(msg));
+    return Ty::Error;
+  };
+  size_t nargs = e.kids.size() - 1;
+  if (nargs > 1) return refuse(p, "E1032", str_cat("update expected at most 1 argument, got ", nargs));
+  if (!stmt_level) return refuse(p, "E1010", "d.update() as a value is outside the ppy subset (it is None)");
+  // The receiver is read once per pair: a name or a chain of attributes of one.
+  const Expr* r = unchecked.get();
+  while (r->kind == ExprKind::Attribute) r = r->kids[0].get();
+  if (r->kind != ExprKind::Name)
+    return refuse(p, "E1010", "d.update() of a receiver made by an expression is outside the ppy subset (name it first)");
+  // The pairs in the order given: the other dict's, then the keywords' (`d.update(a=1)` of a dict with str keys).
+  std::vector<StmtPtr> stores;
+  int n = ++comps_;
+  std::string k = str_cat("_u", n, "_k"), v = str_cat("_u", n, "_v");
+  auto store = [&](ExprPtr key, ExprPtr val) {
+    std::vector<ExprPtr> sub;
+    sub.push_back(build::clone(*unchecked));
+    sub.push_back(std::move(key));
+    StmtPtr a = build::stmt(StmtKind::Assign, p);
+    a->targets.push_back(build::with_kids(ExprKind::Subscript, p, std::move(sub)));
+    a->value = std::move(val);
+    return a;
+  };
+  if (nargs == 1) {
+    ExprPtr other = build::clone(*e.kids[1]);
+    Ty ot = value(*e.kids[1], base);
+    if (ot == Ty::Error) return Ty::Error;
+    if (ot != base) {
+      error(e.kids[1]->pos, "E1030",
+            str_cat("d.update() of a ", ty_name(base), " takes another ", ty_name(base), " in the ppy subset, not ",
+                    ty_name(ot)));
+      return Ty::Error;
+    }
+    StmtPtr loop = build::stmt(StmtKind::For, p);
+    std::vector<ExprPtr> names;
+    names.push_back(build::name(k, p));
+    names.push_back(build::name(v, p));
+    loop->targets.push_back(build::with_kids(ExprKind::Tuple, p, std::move(names)));
+    loop->value = build::call(build::with_kids(ExprKind::Attribute, p, [&] {
+                                std::vector<ExprPtr> b;
+                                b.push_back(std::move(other));
+                                return b;
+                              }(), "items"),
+                              {}, p);
+    loop->body.push_back(store(build::name(k, p), build::name(v, p)));
+    stores.push_back(std::move(loop));
+  }
+  for (auto& kw : e.keywords) stores.push_back(store(build::node(ExprKind::Str, kw.pos, kw.name), std::move(kw.value)));
+  // One statement: the loop alone, else `if True:` over them all.
+  StmtPtr whole;
+  if (stores.size() == 1) {
+    whole = std::move(stores[0]);
+  } else {
+    whole = build::stmt(StmtKind::If, p);
+    whole->value = build::bool_lit(true, p);
+    whole->body = std::move(stores);
+  }
+  update_stmt_ = std::move(whole);
+  return Ty::None;
+}
+
+Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base, ExprPtr unchecked, bool stmt_level) {
   int views = views_ok_;
   views_ok_ = 0;
   const std::string& name = callee.str;
   size_t nargs = e.kids.size() - 1;
   bool set = is_set(base);
+  // `d.copy()`: a new dict of the same pairs in the same order, as the comprehension over them makes it.
+  if (unchecked && name == "copy" && nargs == 0 && e.keywords.empty()) return dict_rewrite(e, std::move(unchecked), set, false);
+  // `list(d.items())`, `max(d.items())`: the (key, value) pairs, as a list of them.
+  if (unchecked && !set && name == "items" && views == 1 && nargs == 0 && e.keywords.empty())
+    return dict_rewrite(e, std::move(unchecked), false, true);
   Ty key = key_of(base), val = dict_value(base);
   const char* kind = set ? "set" : "dict";
   auto drop = [&] {
@@ -145,6 +249,7 @@ Ty BodyChecker::dict_method(Expr& e, Expr& callee, Ty base) {
                    : str_cat(name, " expected at most ", hi, " arguments, got ", nargs));
     return false;
   };
+  if (unchecked && !set && name == "update") return dict_update(e, base, std::move(unchecked), stmt_level);
   if (!e.keywords.empty()) {
     drop();
     error(e.keywords[0].pos, "E1010", str_cat(kind, ".", name, "() with keywords is outside the ppy subset"));

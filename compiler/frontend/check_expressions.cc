@@ -465,6 +465,7 @@ Ty BodyChecker::callable_as_value(Pos p, const std::string& shown, const Resolve
 }
 
 Ty BodyChecker::attribute(Expr& e) {
+  cls_member(e);  // `cls.LIMIT` (check_class_member.cc)
   if (auto t = type_name_attribute(e)) return *t;  // type(x).__name__ (check_type_name.cc)
   auto path = dotted(e);
   // `Status.OPEN.value`: the member of an imported enum is rewritten below, as the inner node's value.

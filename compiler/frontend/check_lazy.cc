@@ -4,6 +4,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "expr_build.h"
 #include "callable.h"
 #include "checker_internal.h"
 #include "lazy.h"
@@ -249,9 +250,14 @@ Ty BodyChecker::lazy_fold(Expr& e, const std::string& n) {
     return Ty::Error;
   }
   Expr& a = *e.kids[1];
+  ExprPtr unchecked = n == "dict" ? build::clone(a) : nullptr;
   lazy_ok_.insert(&a);
   Ty elem = iter_type(a);
   if (elem == Ty::Error) return elem;
+  if (unchecked && is_dict(a.ty)) {  // `dict(d)`: a copy of d, as d.copy() makes it (check_dict.cc)
+    lazy_ok_.erase(&a);
+    return dict_rewrite(e, std::move(unchecked), false, false);
+  }
   if (n == "sum") {
     if (elem != Ty::Int && elem != Ty::Float && elem != Ty::Bool) {
       error(a.pos, "E1030",
@@ -280,9 +286,14 @@ Ty BodyChecker::lazy_fold(Expr& e, const std::string& n) {
 Ty BodyChecker::table_from(Expr& e, const std::string& n, Ty expected) {
   (void)expected;
   Expr& a = *e.kids[1];
+  ExprPtr unchecked = n == "dict" ? build::clone(a) : nullptr;
   lazy_ok_.insert(&a);
   Ty elem = iter_type(a);
   if (elem == Ty::Error) return elem;
+  if (unchecked && is_dict(a.ty)) {  // `dict(d)`: a copy of d, as d.copy() makes it (check_dict.cc)
+    lazy_ok_.erase(&a);
+    return dict_rewrite(e, std::move(unchecked), false, false);
+  }
   raises();  // MemoryError
   if (n == "set") {
     if (!key_holdable(elem)) {

@@ -443,7 +443,7 @@ Ty BodyChecker::table_comp(Expr& e, Ty expected) {
   if (v == Ty::Error || maybe_none(ve)) return Ty::Error;
   if (!dict_value_holdable(v)) {
     error(ve.pos, "E1030",
-          str_cat("dict values are int, float, bool, str or lists of those in the ppy subset, not ", ty_name(v)));
+          dict_value_refusal("dict", v));
     return Ty::Error;
   }
   return dict_of(k, v);
@@ -505,7 +505,7 @@ Ty BodyChecker::list_builtin(Expr& e, const std::string& n) {
                   " is outside the ppy subset (it takes one list)"));
     return Ty::Error;
   }
-  views_ok_ = view_call(*e.kids[1]) == 1;
+  views_ok_ = view_call(*e.kids[1]) != 0;  // items(): its pairs as a list (check_dict.cc)
   Ty t = value(*e.kids[1], Ty::Error);
   views_ok_ = 0;
   if (tuple_as_list(*e.kids[1], t)) t = value(*e.kids[1], Ty::Error);  // `max(SHARES)` (tuple_as_list.h)

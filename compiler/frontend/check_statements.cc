@@ -252,6 +252,11 @@ void BodyChecker::stmt(Stmt& s) {
       if (s.value->kind == ExprKind::Str) return;  // docstring
       if (is_yield(*s.value)) return yield_stmt(s);  // lazy sequences
       expr(*s.value, Ty::Error, true);
+      if (update_stmt_) {  // `d.update(o)`: the loop it was rewritten into (check_dict.cc)
+        StmtPtr loop = std::move(update_stmt_);
+        s = std::move(*loop);
+        stmt(s);
+      }
       return;
     case StmtKind::Assign: {
       if (setitem_stmt(s) || property_set_stmt(s)) {  // `x[k] = v`, `x.prop = v` (check_dunder.cc, check_class_member.cc)

@@ -146,7 +146,7 @@ std::optional<Ty> compound_annotation(const Expr& a, const std::function<Ty(cons
     if (v == Ty::Error) return Ty::Error;
     if (!dict_value_holdable(v)) {
       error(arg.kids[1]->pos, "E1031",
-            str_cat("dict values are int, float, bool, str or lists of those in the ppy subset, not ", ty_name(v)));
+            dict_value_refusal("dict", v));
       return Ty::Error;
     }
     return dict_of(k, v);

@@ -62,35 +62,145 @@ bool is_frozen_class(Ty cls) {
   return false;
 }
 
-void add_dataclass_order_methods(ModuleAst& ast, const std::string& file) {
-  std::map<std::string, std::vector<std::string>> fields;  // each dataclass's, its base's first
+bool is_dataclass_stmt(const Stmt& s) {
+  if (s.kind != StmtKind::Class || !s.def) return false;
+  for (auto& d : s.def->decorators)
+    if (d && (d->kind == ExprKind::Name || d->kind == ExprKind::Attribute) && d->str == "dataclass") return true;
+  return dataclass_call(s) != nullptr;
+}
+
+bool field_option(const Stmt& field, const std::string& name) {
+  const Expr* v = field.value.get();
+  if (!v || v->kind != ExprKind::Call || v->kids.empty() || !v->kids[0]) return true;
+  const Expr& f = *v->kids[0];
+  if ((f.kind != ExprKind::Name && f.kind != ExprKind::Attribute) || f.str != "field") return true;
+  return dataclass_flag(*v, name, true);
+}
+
+namespace {
+
+/// A field of a dataclass as the methods written for it see it.
+struct WrittenField {
+  std::string name;
+  bool compare = true, repr = true;
+  /// For an `Optional[T]` / `T | None` field, the name Python's TypeError gives T
+  /// (`float`, `Point`, `list`); empty for any other field.
+  std::string optional_of;
+};
+
+/// The name of the type annotation `a` names, as `type(x).__name__` gives it.
+std::string type_word(const Expr& a) {
+  if (a.kind == ExprKind::Name || a.kind == ExprKind::Attribute) return a.str;
+  if (a.kind == ExprKind::Subscript && !a.kids.empty() && a.kids[0]) return type_word(*a.kids[0]);
+  if (a.kind == ExprKind::Str) return a.str.substr(0, a.str.find('['));  // `Optional["Node"]`
+  return "";
+}
+
+/// T of an annotation `Optional[T]`, `T | None` or `None | T`; empty for any other.
+std::string optional_of(const Expr* a) {
+  if (!a) return "";
+  if (a->kind == ExprKind::Subscript && a->kids.size() == 2 && a->kids[0] && a->kids[1] &&
+      (a->kids[0]->kind == ExprKind::Name || a->kids[0]->kind == ExprKind::Attribute) && a->kids[0]->str == "Optional")
+    return type_word(*a->kids[1]);
+  if (a->kind == ExprKind::Binary && a->str == "|" && a->kids.size() == 2 && a->kids[0] && a->kids[1]) {
+    if (a->kids[1]->kind == ExprKind::NoneLit) return type_word(*a->kids[0]);
+    if (a->kids[0]->kind == ExprKind::NoneLit) return type_word(*a->kids[1]);
+  }
+  return "";
+}
+
+/// `__lt__` (`op` "<") and its siblings as Python's order=True writes them:
+/// the fields compared as tuples are, the first pair that differs deciding, so a
+/// None meets `<` (a TypeError) only when the fields before it are equal.
+std::string order_method(const std::string& cls, const char* method, const std::string& op,
+                         const std::vector<WrittenField>& fields) {
+  std::string text = str_cat("    def ", method, "(self, other: \"", cls, "\") -> bool:\n");
+  for (const WrittenField& f : fields) {
+    if (!f.compare) continue;
+    str_append(text, "        if self.", f.name, " != other.", f.name, ":\n");
+    if (f.optional_of.empty()) {
+      str_append(text, "            return self.", f.name, " ", op, " other.", f.name, "\n");
+      continue;
+    }
+    std::string l = "left_" + f.name, r = "right_" + f.name;
+    auto raise = [&](const std::string& x, const std::string& a, const std::string& b) {
+      str_append(text, "            if ", x, " is None:\n", "                raise TypeError(\"'", op,
+                 "' not supported between instances of '", a, "' and '", b, "'\")\n");
+    };
+    str_append(text, "            ", l, " = self.", f.name, "\n            ", r, " = other.", f.name, "\n");
+    raise(l, "NoneType", f.optional_of);
+    raise(r, f.optional_of, "NoneType");
+    str_append(text, "            return ", l, " ", op, " ", r, "\n");
+  }
+  return text + str_cat("        return ", op.size() == 2 ? "True" : "False", "\n");
+}
+
+/// `__eq__` comparing the fields `field(compare=False)` leaves in.
+std::string eq_method(const std::string& cls, const std::vector<WrittenField>& fields) {
+  std::string cond;
+  for (const WrittenField& f : fields)
+    if (f.compare) str_append(cond, cond.empty() ? "" : " and ", "self.", f.name, " == other.", f.name);
+  return str_cat("    def __eq__(self, other: \"", cls, "\") -> bool:\n        return ", cond.empty() ? "True" : cond,
+                 "\n");
+}
+
+/// `__repr__` as @dataclass writes it: `Name(a=1, b='x')`, the fields `field(repr=False)` leaves in.
+std::string repr_method(const std::string& cls, const std::vector<WrittenField>& fields) {
+  std::string body = str_cat("\"", cls, "(\"");
+  bool first = true;
+  for (const WrittenField& f : fields) {
+    if (!f.repr) continue;
+    body += str_cat(" + \"", first ? "" : ", ", f.name, "=\" + repr(self.", f.name, ")");
+    first = false;
+  }
+  return str_cat("    def __repr__(self) -> str:\n        return ", body, " + \")\"\n");
+}
+
+/// Appends the methods of `text` (a class body, without its `class` line) to class `s`, placed at `at`.
+void add_written_methods(Stmt& s, const std::string& text, Pos at, const std::string& file) {
+  std::vector<StmtPtr> written = parse_written(str_cat("class ", s.def->name, ":\n", text), file);
+  if (written.empty() || !written[0]->def) return;
+  for (auto& m : written[0]->def->body) {
+    place_written(*m, at);
+    s.def->body.push_back(std::move(m));
+  }
+}
+
+}  // namespace
+
+void add_dataclass_methods(ModuleAst& ast, const std::string& file) {
+  std::map<std::string, std::vector<WrittenField>> fields;  // each class's, its base's first
   for (auto& s : ast.body) {
-    if (!s) continue;
-    const Expr* deco = dataclass_call(*s);
-    if (s->kind != StmtKind::Class || !s->def) continue;
-    std::vector<std::string>& mine = fields[s->def->name];
+    if (!s || s->kind != StmtKind::Class || !s->def) continue;
+    std::vector<WrittenField>& mine = fields[s->def->name];
     if (!s->targets.empty() && s->targets[0] && s->targets[0]->kind == ExprKind::Name &&
         fields.count(s->targets[0]->str))
       mine = fields[s->targets[0]->str];
-    for (auto& b : s->def->body)
+    std::set<std::string> own;  // the methods the class body defines
+    for (auto& b : s->def->body) {
+      if (b && b->kind == StmtKind::Def && b->def) own.insert(b->def->name);
       if (b && b->kind == StmtKind::AnnAssign && b->targets.size() == 1 && b->targets[0] &&
           b->targets[0]->kind == ExprKind::Name)
-        mine.push_back(b->targets[0]->str);
-    if (!deco || !dataclass_flag(*deco, "order", false)) continue;
+        mine.push_back({b->targets[0]->str, field_option(*b, "compare"), field_option(*b, "repr"),
+                        optional_of(b->annotation.get())});
+    }
+    if (!is_dataclass_stmt(*s)) continue;
+    const Expr* deco = dataclass_call(*s);
+    Pos at = deco ? deco->pos : s->pos;
     const std::string& name = s->def->name;
-    std::string text = str_cat("class ", name, ":\n");
-    for (auto [method, op] : {std::pair{"__lt__", "<"}, {"__le__", "<="}, {"__gt__", ">"}, {"__ge__", ">="}}) {
-      std::string result = mine.empty()
-                               ? (op[1] ? "True" : "False")
-                               : str_cat(fields_tuple("self", mine), " ", op, " ", fields_tuple("other", mine));
-      text += str_cat("    def ", method, "(self, other: \"", name, "\") -> bool:\n        return ", result, "\n");
+    std::string text;
+    if (deco && dataclass_flag(*deco, "order", false))
+      for (auto [method, op] : {std::pair{"__lt__", "<"}, {"__le__", "<="}, {"__gt__", ">"}, {"__ge__", ">="}})
+        text += order_method(name, method, op, mine);
+    bool compare_all = true, repr_all = true;
+    for (const WrittenField& f : mine) {
+      compare_all = compare_all && f.compare;
+      repr_all = repr_all && f.repr;
     }
-    std::vector<StmtPtr> written = parse_written(text, file);
-    if (written.empty() || !written[0]->def) continue;
-    for (auto& m : written[0]->def->body) {
-      place_written(*m, deco->pos);
-      s->def->body.push_back(std::move(m));
-    }
+    // Else the generated ones the lowering gives every dataclass (lower_class.cc) are Python's.
+    if (!compare_all && !own.count("__eq__")) text += eq_method(name, mine);
+    if (!repr_all && !own.count("__repr__")) text += repr_method(name, mine);
+    if (!text.empty()) add_written_methods(*s, text, at, file);
   }
 }
 
@@ -120,14 +230,9 @@ void add_dataclass_recursive_repr(ModuleAst& ast, const std::string& file) {
         if (t && t->kind == ExprKind::Name) bases.insert(t->str);
   for (auto& s : ast.body) {
     if (!s || s->kind != StmtKind::Class || !s->def || !s->targets.empty() || bases.count(s->def->name)) continue;
-    const Expr* deco = nullptr;
-    bool plain = false;
-    for (auto& d : s->def->decorators)
-      if (d && (d->kind == ExprKind::Name || d->kind == ExprKind::Attribute) && d->str == "dataclass") plain = true;
-    deco = dataclass_call(*s);
-    if (!plain && !deco) continue;
+    if (!is_dataclass_stmt(*s)) continue;
     const std::string& name = s->def->name;
-    std::vector<std::string> fields;
+    std::vector<WrittenField> fields;
     bool recursive = false, own_repr = false;
     Pos at = s->pos;
     for (auto& b : s->def->body) {
@@ -136,23 +241,14 @@ void add_dataclass_recursive_repr(ModuleAst& ast, const std::string& file) {
       if (b->kind != StmtKind::AnnAssign || b->targets.size() != 1 || !b->targets[0] ||
           b->targets[0]->kind != ExprKind::Name)
         continue;
-      fields.push_back(b->targets[0]->str);
+      fields.push_back({b->targets[0]->str, true, field_option(*b, "repr")});
       if (b->annotation && names_class(*b->annotation, name)) {
         recursive = true;
         at = b->pos;
       }
     }
     if (!recursive || own_repr) continue;
-    std::string body = str_cat("\"", name, "(\"");
-    for (size_t i = 0; i < fields.size(); ++i)
-      body += str_cat(" + \"", i ? ", " : "", fields[i], "=\" + repr(self.", fields[i], ")");
-    std::string text = str_cat("class ", name, ":\n    def __repr__(self) -> str:\n        return ", body, " + \")\"\n");
-    std::vector<StmtPtr> written = parse_written(text, file);
-    if (written.empty() || !written[0]->def) continue;
-    for (auto& m : written[0]->def->body) {
-      place_written(*m, at);
-      s->def->body.push_back(std::move(m));
-    }
+    add_written_methods(*s, repr_method(name, fields), at, file);
   }
 }
 

@@ -3,7 +3,8 @@
 /// (an assignment to a field raises dataclasses.FrozenInstanceError, as the
 /// frozen class's __setattr__ does), `order=True` (`<`, `<=`, `>`, `>=` compare
 /// the fields as tuples: written here as the four methods Python generates),
-/// and the defaults spelled out (`eq=True`, `init=True`, `repr=True`).
+/// and the defaults spelled out (`eq=True`, `init=True`, `repr=True`); the
+/// fields' `field(compare=False)` and `field(repr=False)`.
 
 #include <functional>
 #include <string>
@@ -38,11 +39,23 @@ void dataclass_options(ClassInfo& c, const Expr& deco, const std::function<void(
 /// FrozenInstanceError (it, or a base, is a frozen dataclass).
 [[nodiscard]] bool is_frozen_class(Ty cls);
 
-/// Adds to each class decorated `@dataclass(order=True)` of `ast` the methods
-/// `__lt__`, `__le__`, `__gt__` and `__ge__` comparing the fields (its base
-/// dataclass's first) as tuples. Runs before the declarer, so the class's
-/// methods (and the sorting helpers, object_list_helpers.h) see them.
-void add_dataclass_order_methods(ModuleAst& ast, const std::string& file);
+/// Whether `s` is a class decorated `@dataclass` or `@dataclass(...)` (the
+/// declarer checks that the name resolves to the dataclass).
+[[nodiscard]] bool is_dataclass_stmt(const Stmt& s);
+
+/// The bool option `name` (`compare`, `repr`) of the dataclass field `field`
+/// (`x: int = field(compare=False)`); true when it has no `field(...)` or leaves it out.
+[[nodiscard]] bool field_option(const Stmt& field, const std::string& name);
+
+/// Adds to each dataclass of `ast` the methods @dataclass generates that depend
+/// on its options, as Python text: `order=True`'s `__lt__`, `__le__`, `__gt__` and
+/// `__ge__` (the fields, its base dataclass's first, compared as tuples are:
+/// the first pair that differs decides, so `Optional` fields raise Python's
+/// TypeError only when reached), and `__eq__` / `__repr__` when a field is
+/// `field(compare=False)` / `field(repr=False)` (else the lowering's own).
+/// Runs before the declarer, so the class's methods (and the sorting helpers,
+/// object_list_helpers.h) see them.
+void add_dataclass_methods(ModuleAst& ast, const std::string& file);
 
 /// Adds to each dataclass of `ast` whose fields' annotations name its own class
 /// (`children: list["Node"]`, `next: Optional["Node"]`) and that has no

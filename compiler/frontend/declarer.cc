@@ -913,12 +913,20 @@ class Declarer {
               continue;
             }
             std::optional<ConstInfo> d;
-            bool field_call = false;
+            bool field_call = false, reported = false;
             if (b->value) {
               auto callee = b->value->kind == ExprKind::Call ? dotted(*b->value->kids[0]) : std::nullopt;
               d = dataclass_field_default(
                   *b->value, callee ? resolve_special(*callee) : "", [&](const Expr& x) { return fold(x); },
-                  [&](const char* code, Pos p, std::string msg) { error(p, code, msg); }, &field_call);
+                  [&](const char* code, Pos p, std::string msg) {
+                    reported = true;
+                    error(p, code, msg);
+                  },
+                  &field_call);
+              if (field_call && !field_option(*b, "compare") && (c.frozen || is_frozen_class(c.base)))
+                error(b->value->pos, "E1010",
+                      "field(compare=False) in a frozen dataclass is outside the ppy subset (ppy hashes it by "
+                      "every field)");
               if (!field_call) d = fold(*b->value);
               if (!field_call && !d) d = enum_member_default(*b->value);
               if (!field_call && b->value->kind == ExprKind::NoneLit && is_optional(t)) {  // `next: Link | None = None`
@@ -931,7 +939,10 @@ class Declarer {
                 if (t != Ty::Error && !fits)
                   error(b->value->pos, "E1030",
                         str_cat("the default_factory of field '", n, "' makes a ", d->factory, ", not ", ty_name(t)));
-              } else if (field_call && !d) {  // reported
+              } else if (field_call && !d) {  // reported, or `field(compare=False)` without a default
+                if (!reported && !defaults.empty() && defaults.back())
+                  error(b->pos, "E1030",
+                        str_cat("non-default field '", n, "' follows a field with a default (Python's TypeError)"));
               } else if (!d)
                 error(b->value->pos, "E1010",
                       str_cat("the default of field '", n,

@@ -17,9 +17,13 @@ Value* FunctionLowerer::key(Value* k, Ty table, Pos p) {
   return is_tuple(kt) ? box(k, kt, p) : k;
 }
 
-Value* FunctionLowerer::to_word(Value* v, Ty t, Pos p) { return t == Ty::Bool ? cast(v, Type::i64(), p) : v; }
+Value* FunctionLowerer::to_word(Value* v, Ty t, Pos p) {
+  if (is_tuple(t)) return box(v, t, p);  // a tuple value travels in its box, as a list holds it
+  return t == Ty::Bool ? cast(v, Type::i64(), p) : v;
+}
 
 Value* FunctionLowerer::from_word(Value* v, Ty t, Pos p) {
+  if (is_tuple(t)) return unbox(v, t, p);
   return t == Ty::Bool ? cmp("ne", v, const_i64(0, p), p) : v;
 }
 

@@ -461,10 +461,10 @@ class FunctionLowerer {
   Value* object_key(Value* k, Ty t, Pos p);
   /// `hash(v)` of an int, bool, str or tuple of those: Python's value but for a str's.
   Value* hash_of(Value* v, Ty t, Pos p);
-  /// A value as the runtime's word (a bool as 0 or 1), and back.
+  /// A value as the runtime's word (a bool as 0 or 1, a tuple as its box), and back.
   Value* to_word(Value* v, Ty t, Pos p);
   Value* from_word(Value* v, Ty t, Pos p);
-  static Type word_type(Ty t) { return t == Ty::Bool ? Type::i64() : ir_type(t); }
+  static Type word_type(Ty t) { return t == Ty::Bool ? Type::i64() : is_tuple(t) ? str_type() : ir_type(t); }
   Value* new_table(Ty t, Pos p);
   Value* table_len(Value* d, Pos p);
   std::string table_fn(const char* what, Ty t);

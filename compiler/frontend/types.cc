@@ -148,7 +148,15 @@ bool dict_value_holdable(Ty t) {
   if (is_dict(t) || is_set(t)) return true;  // issue 32: dicts and sets inside dicts
   if (is_class(t)) return true;  // issue 32: objects (handles, as strs)
   if (is_callable(t)) return true;  // function values (a closure's handle, as strs: callable.h)
+  if (is_tuple(t)) return holdable(t);  // issue 32: boxed, as a list holds a tuple (lower_dict.cc)
   return t == Ty::Int || t == Ty::Float || t == Ty::Bool || t == Ty::Str || (is_list(t) && list_holdable(t));
+}
+
+std::string dict_value_refusal(const std::string& holder, Ty t) {
+  return str_cat(holder,
+                 " values are int, float, bool, str, objects of classes, or tuples, lists, dicts and sets of those in "
+                 "the ppy subset, not ",
+                 ty_name(t));
 }
 
 Ty optional_of(Ty inner) {

@@ -43,6 +43,8 @@ Ty dict_value(Ty t);
 bool key_holdable(Ty t);
 /// Whether a dict value may be of type `t`: what a list holds.
 bool dict_value_holdable(Ty t);
+/// The refusal of a value `dict_value_holdable` refuses, for `holder` ("dict", "defaultdict"): what dicts hold.
+std::string dict_value_refusal(const std::string& holder, Ty t);
 /// `inner | None`; an optional of an optional is the optional itself.
 Ty optional_of(Ty inner);
 
