@@ -170,6 +170,11 @@ Ty BodyChecker::expr_inner(Expr& e, Ty expected, bool stmt_level) {
         key.push_back(std::move(e.kids[1]));
         return dunder_call(e, std::move(e.kids[0]), "__getitem__", std::move(key));
       }
+      if (is_tuple(bt) && computed_index(*e.kids[1]) && tuple_as_list(*e.kids[0], bt)) {  // `SHARE[level]`
+        Ty r = value(e, expected);
+        e.target = "tuple_list";  // its IndexError says 'tuple' (lower_expressions.cc)
+        return r;
+      }
       if (is_tuple(bt)) return tuple_subscript(e, bt);
       if (maybe_none(*e.kids[0])) return Ty::Error;
       if (is_dict(bt) || is_set(bt)) return dict_subscript(e, bt);
@@ -394,7 +399,9 @@ Ty BodyChecker::name(Expr& e) {
     // `_ppy_gv<n>`: a value a split try yields, set just before each read (generator_try.cc).
     // A name the frontend reads under a flag saying it is set (`bval`: a held generator's close,
     // generator_close.h) is not read before assignment either.
-    if (flow_.reachable && !flow_.assigned.count(e.str) && !e.str.starts_with("_ppy_gv") && !e.bval) {
+    // A module variable is set before any function runs (use_module_var), on every path.
+    if (flow_.reachable && !flow_.assigned.count(e.str) && !e.str.starts_with("_ppy_gv") && !e.bval &&
+        !globals_.count(e.str)) {
       if (refused_names_.count(e.str)) return Ty::Error;  // a refused statement assigned it
       error(e.pos, "E1060",
             str_cat("'", e.str, "' might be used before it is assigned (", "ppy needs every path to assign a local before reading it)"));

@@ -156,7 +156,7 @@ Value* FunctionLowerer::list_len(Value* buf, Pos p) {
   return cast(n, Type::i64(), p);
 }
 
-Value* FunctionLowerer::list_index(Value* buf, Value* i, Pos p, bool store, bool deque) {
+Value* FunctionLowerer::list_index(Value* buf, Value* i, Pos p, bool store, std::string_view what) {
   Value* n = list_len(buf, p);
   Value* zero = const_i64(0, p);
   Value* neg = cmp("lt", i, zero, p);
@@ -165,10 +165,7 @@ Value* FunctionLowerer::list_index(Value* buf, Value* i, Pos p, bool store, bool
   Value* ge = cmp("ge", ii, zero, p);
   Value* lt = cmp("lt", ii, n, p);
   Value* ok = and_(ge, lt, p);
-  guard(ok, "bounds",
-        deque   ? "deque index out of range"
-        : store ? "list assignment index out of range"
-                : "list index out of range",
+  guard(ok, "bounds", what != "list" || !store ? str_cat(what, " index out of range") : "list assignment index out of range",
         p);
   return cast(ii, Type::index(), p);
 }

@@ -178,7 +178,7 @@ Value* FunctionLowerer::subscript(const Expr& e) {
   if (e.kids[1]->kind == ExprKind::Slice) return slice_of(e, expr(*e.kids[0]), "ppy_list_slice", ir_type(e.ty));
   Value* buf = expr(*e.kids[0]);
   Value* i = convert(expr(*e.kids[1]), e.kids[1]->ty, Ty::Int, p);
-  Value* idx = list_index(buf, i, p, false, e.target == "deque");
+  Value* idx = list_index(buf, i, p, false, e.target == "deque" ? "deque" : e.target == "tuple_list" ? "tuple" : "list");
   return emit("core.buffer_load", {buf, idx}, {ir_type(e.ty)}, {}, p);
 }
 

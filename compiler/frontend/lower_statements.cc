@@ -140,7 +140,7 @@ void FunctionLowerer::aug_assign(const Stmt& s) {
   // A list element.
   Value* buf = expr(*t.kids[0]);
   Value* i = convert(expr(*t.kids[1]), t.kids[1]->ty, Ty::Int, t.pos);
-  Value* idx = list_index(buf, i, t.pos, false, t.target == "deque");
+  Value* idx = list_index(buf, i, t.pos, false, t.target == "deque" ? "deque" : "list");
   Value* cur = emit("core.buffer_load", {buf, idx}, {ir_type(t.ty)}, {}, t.pos);
   Value* v = expr(*s.value);
   Value* r = arith(s.op, cur, t.ty, v, s.value->ty, t.ty, s.pos);
@@ -205,7 +205,7 @@ void FunctionLowerer::assign(const Expr& t, Value* v, Ty vt) {
   // A list element.
   Value* buf = expr(*t.kids[0]);
   Value* i = convert(expr(*t.kids[1]), t.kids[1]->ty, Ty::Int, t.pos);
-  Value* idx = list_index(buf, i, t.pos, true, t.target == "deque");
+  Value* idx = list_index(buf, i, t.pos, true, t.target == "deque" ? "deque" : "list");
   emit("core.buffer_store", {coerce(v, vt, t.ty, t.pos), buf, idx}, {}, {}, t.pos);
 }
 

@@ -130,7 +130,9 @@ class FunctionLowerer {
   Value* truth(Value* v, Ty t, Pos p);
   Value* list_len(Value* buf, Pos p);
   /// A Python index (negative counts from the end) as a checked `index`.
-  Value* list_index(Value* buf, Value* i, Pos p, bool store, bool deque = false);
+  /// The checked index `i` of `buf`; IndexError names `what` ("list", "deque", or "tuple"
+  /// for a tuple walked as its list, tuple_as_list.h), or a list assignment's for `store`.
+  Value* list_index(Value* buf, Value* i, Pos p, bool store, std::string_view what = "list");
   /// `c ? then_fn() : else_fn()` in blocks named `names` (then, else, join):
   /// the join's argument of type `result`, or null (and no argument) when
   /// `result` is void.

@@ -31,4 +31,9 @@ bool tuple_as_list(Expr& e, Ty t) {
   return true;
 }
 
+bool computed_index(const Expr& ix) {
+  if (ix.kind == ExprKind::Int || ix.kind == ExprKind::Slice || ix.kind == ExprKind::Tuple) return false;
+  return !(ix.kind == ExprKind::Unary && ix.str == "-" && ix.kids[0]->kind == ExprKind::Int);
+}
+
 }  // namespace ppy::frontend::checking

@@ -1,7 +1,7 @@
 #pragma once
 // A tuple whose elements share one type, where Python iterates it (`for d in
-// DIRECTIONS`, `x in LEVELS`, `enumerate(t)`, `sorted(t)`, `max(t)`): walked as
-// the list display of its elements, `[t[0], t[1], ...]`, which every road runs.
+// DIRECTIONS`, `x in LEVELS`, `enumerate(t)`, `sorted(t)`, `max(t)`, `t[i]`): walked
+// as the list display of its elements, `[t[0], t[1], ...]`, which every road runs.
 
 #include "ast.h"
 
@@ -12,5 +12,9 @@ namespace ppy::frontend::checking {
 /// and `e` reads a variable (a name, or attributes of one), so repeating it has
 /// no effect; the caller checks `e` again. False, leaving `e`, otherwise.
 bool tuple_as_list(Expr& e, Ty t);
+
+/// Whether `ix`, a subscript's index, is neither a literal int (`t[0]`, `t[-1]`), whose
+/// element type the checker reads off the tuple, nor a slice or a tuple.
+bool computed_index(const Expr& ix);
 
 }  // namespace ppy::frontend::checking
