@@ -203,8 +203,10 @@ TEST(Checker, TuplesAreValues) {
             "");
   EXPECT_THAT(check("def f(t: tuple[int, int]) -> int:\n    return t[2]\n"),
               HasSubstr("E1030 2:14 tuple index out of range: 2 indexes a tuple[int, int] of 2 elements"));
-  EXPECT_THAT(check("def f(t: tuple[int, int], i: int) -> int:\n    return t[i]\n"),
+  EXPECT_THAT(check("def f(t: tuple[int, str], i: int) -> int:\n    return t[i]\n"),
               HasSubstr("E1010 2:14 a tuple is indexed by a constant int"));
+  // ... unless its elements share one type: it is walked as their list (tuple_as_list.h).
+  EXPECT_EQ(check("def f(t: tuple[int, int], i: int) -> int:\n    return t[i]\n"), "");
   EXPECT_THAT(check("def f(t: tuple[int, int, int]) -> int:\n    a, b = t\n    return a\n"),
               HasSubstr("E1030 2:12 too many values to unpack (expected 2, got 3)"));
   EXPECT_THAT(check("def f(t: tuple[int, int]) -> int:\n    a, b, c = t\n    return a\n"),
