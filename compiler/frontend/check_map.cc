@@ -13,6 +13,7 @@
 #include <string>
 
 #include "body_checker.h"
+#include "tuple_as_list.h"
 #include "expr_build.h"
 #include "lazy.h"
 #include "ppy/util/str_cat.h"
@@ -20,15 +21,6 @@
 
 namespace ppy::frontend::checking {
 
-namespace {
-
-/// Whether naming `f` again at each element means what evaluating it once means.
-bool plain_function(const Expr& f) {
-  if (f.kind == ExprKind::Name) return true;
-  return f.kind == ExprKind::Attribute && plain_function(*f.kids[0]);
-}
-
-}  // namespace
 
 Ty BodyChecker::map_call(Expr& e, const std::string& n) {
   size_t nargs = e.kids.size() - 1;
@@ -52,7 +44,7 @@ Ty BodyChecker::map_call(Expr& e, const std::string& n) {
       return fail(f.pos, "E1030",
                   str_cat("<lambda>() takes ", f.ops.size(), " positional argument", f.ops.size() == 1 ? "" : "s",
                           " but ", iters, (iters == 1 ? " was" : " were"), " given"));
-  } else if (!none && !plain_function(f)) {
+  } else if (!none && !reads_a_variable(f)) {
     return fail(f.pos, "E1010",
                 str_cat(n,
                         "() of a function made by an expression is outside the ppy subset (name it first: "

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "expr_build.h"
 #include "parser_internal.h"
 
 namespace ppy::frontend::parsing {
@@ -35,21 +36,6 @@ namespace {
 
 using Pat = Parser::MatchPattern;
 using Lowered = Parser::MatchLowered;
-
-ExprPtr clone(const Expr& e) {
-  auto c = std::make_unique<Expr>();
-  c->kind = e.kind;
-  c->pos = e.pos;
-  c->depth = e.depth;
-  c->ival = e.ival;
-  c->fval = e.fval;
-  c->bval = e.bval;
-  c->str = e.str;
-  c->ops = e.ops;
-  for (auto& k : e.kids) c->kids.push_back(clone(*k));
-  for (auto& k : e.keywords) c->keywords.push_back(Keyword{k.name, k.pos, clone(*k.value)});
-  return c;
-}
 
 ExprPtr mk(ExprKind k, Pos p) {
   auto e = std::make_unique<Expr>();
@@ -99,7 +85,7 @@ ExprPtr both(ExprPtr a, ExprPtr b, Pos p) {
 /// `isinstance(path, (n1, n2))`.
 ExprPtr instance_of(const Expr& path, std::vector<std::string> names, Pos p) {
   std::vector<ExprPtr> args;
-  args.push_back(clone(path));
+  args.push_back(build::clone(path));
   if (names.size() == 1) {
     args.push_back(name_expr(names[0], p));
   } else {
@@ -169,7 +155,7 @@ StmtPtr Parser::match_stmt(std::vector<StmtPtr>& out) {
       for (auto& [n, e] : l.binds) places[n] = e.get();
       std::function<void(ExprPtr&)> subst = [&](ExprPtr& e) {
         if (e->kind == ExprKind::Name) {
-          if (auto it = places.find(e->str); it != places.end()) e = clone(*it->second);
+          if (auto it = places.find(e->str); it != places.end()) e = build::clone(*it->second);
           return;
         }
         for (auto& k : e->kids) subst(k);
@@ -354,22 +340,22 @@ Parser::MatchLowered Parser::lower_pattern(const MatchPattern& pat, const Expr& 
     case Pat::Wild:
       return l;
     case Pat::Capture:
-      l.binds.emplace_back(pat.name, clone(path));
+      l.binds.emplace_back(pat.name, build::clone(path));
       return l;
     case Pat::Literal: {
       const Expr& v = *pat.value;
       if (v.kind == ExprKind::NoneLit) {
-        l.cond = compare(clone(path), "is", clone(v), p);
+        l.cond = compare(build::clone(path), "is", build::clone(v), p);
         return l;
       }
       // The subject may be a union: its type is tested first, so `==` compares like with like.
       const char* type = v.kind == ExprKind::Str ? "str" : v.kind == ExprKind::Bool ? "bool" : nullptr;
       ExprPtr test = type ? instance_of(path, {type}, p) : instance_of(path, {"int", "float"}, p);
-      l.cond = both(std::move(test), compare(clone(path), "==", clone(v), p), p);
+      l.cond = both(std::move(test), compare(build::clone(path), "==", build::clone(v), p), p);
       return l;
     }
     case Pat::Value:
-      l.cond = compare(clone(path), "==", clone(*pat.value), p);
+      l.cond = compare(build::clone(path), "==", build::clone(*pat.value), p);
       return l;
     case Pat::Or: {
       // Every alternative binds the same names (Python's rule). A name is bound to
@@ -392,13 +378,13 @@ Parser::MatchLowered Parser::lower_pattern(const MatchPattern& pat, const Expr& 
         for (size_t i = alts.size(); i-- > 0;) {
           ExprPtr place;
           for (auto& b : alts[i].binds)
-            if (b.first == n) place = clone(*b.second);
+            if (b.first == n) place = build::clone(*b.second);
           if (!v) {
             v = std::move(place);
             continue;
           }
           auto c = mk(ExprKind::IfExp, p);
-          c->kids.push_back(clone(*alts[i].cond));
+          c->kids.push_back(build::clone(*alts[i].cond));
           c->kids.push_back(std::move(place));
           c->kids.push_back(std::move(v));
           v = std::move(c);
@@ -424,20 +410,20 @@ Parser::MatchLowered Parser::lower_pattern(const MatchPattern& pat, const Expr& 
     }
     case Pat::As: {
       l = lower_pattern(pat.kids[0], path);
-      l.binds.emplace_back(pat.name, clone(path));
+      l.binds.emplace_back(pat.name, build::clone(path));
       return l;
     }
     case Pat::Seq: {
       int64_t n = static_cast<int64_t>(pat.kids.size());
       l.cond = instance_of(path, {"list", "tuple"}, p);
       std::vector<ExprPtr> len_arg;
-      len_arg.push_back(clone(path));
+      len_arg.push_back(build::clone(path));
       l.cond = both(std::move(l.cond),
                     compare(call("len", std::move(len_arg), p), pat.star >= 0 ? ">=" : "==", int_expr(n, p), p), p);
       for (int64_t i = 0; i < n; ++i) {
         bool after = pat.star >= 0 && i >= pat.star;
         auto sub = mk(ExprKind::Subscript, p);
-        sub->kids.push_back(clone(path));
+        sub->kids.push_back(build::clone(path));
         sub->kids.push_back(int_expr(after ? i - n : i, p));
         Lowered k = lower_pattern(pat.kids[static_cast<size_t>(i)], *sub);
         l.cond = both(std::move(l.cond), std::move(k.cond), p);
@@ -453,7 +439,7 @@ Parser::MatchLowered Parser::lower_pattern(const MatchPattern& pat, const Expr& 
           sl->ival |= 2;
         }
         auto sub = mk(ExprKind::Subscript, p);
-        sub->kids.push_back(clone(path));
+        sub->kids.push_back(build::clone(path));
         sub->kids.push_back(std::move(sl));
         l.binds.emplace_back(pat.star_name, std::move(sub));
       }
@@ -462,10 +448,10 @@ Parser::MatchLowered Parser::lower_pattern(const MatchPattern& pat, const Expr& 
     case Pat::Map: {
       l.cond = instance_of(path, {"dict"}, p);
       for (size_t i = 0; i < pat.kids.size(); ++i) {
-        l.cond = both(std::move(l.cond), compare(clone(*pat.keys[i]), "in", clone(path), p), p);
+        l.cond = both(std::move(l.cond), compare(build::clone(*pat.keys[i]), "in", build::clone(path), p), p);
         auto sub = mk(ExprKind::Subscript, p);
-        sub->kids.push_back(clone(path));
-        sub->kids.push_back(clone(*pat.keys[i]));
+        sub->kids.push_back(build::clone(path));
+        sub->kids.push_back(build::clone(*pat.keys[i]));
         Lowered k = lower_pattern(pat.kids[i], *sub);
         l.cond = both(std::move(l.cond), std::move(k.cond), p);
         for (auto& b : k.binds) l.binds.push_back(std::move(b));
@@ -478,13 +464,13 @@ Parser::MatchLowered Parser::lower_pattern(const MatchPattern& pat, const Expr& 
         ExprPtr place;
         if (pat.kw[i].empty() && is_builtin_class(pat.name)) {
           if (i > 0) unsupported(pat.kids[i].pos, str_cat("a second positional pattern of ", pat.name, "()"));
-          place = clone(path);  // `int(n)` is the value itself
+          place = build::clone(path);  // `int(n)` is the value itself
         } else {
           place = mk(ExprKind::Attribute, p);
           // A positional sub-pattern names the class's i-th __match_args__ (a dataclass's fields in order):
           // the checker puts the field's name in (check_class.cc, field_read).
           place->str = pat.kw[i].empty() ? str_cat("\x02", i) : pat.kw[i];
-          place->kids.push_back(clone(path));
+          place->kids.push_back(build::clone(path));
         }
         Lowered k = lower_pattern(pat.kids[i], *place);
         l.cond = both(std::move(l.cond), std::move(k.cond), p);

@@ -4,18 +4,14 @@
 #include "types.h"
 
 namespace ppy::frontend::checking {
-namespace {
-
-bool repeatable(const Expr& e) {
+bool reads_a_variable(const Expr& e) {
   if (e.kind == ExprKind::Name) return true;
-  return e.kind == ExprKind::Attribute && repeatable(*e.kids[0]);
+  return e.kind == ExprKind::Attribute && reads_a_variable(*e.kids[0]);
 }
-
-}  // namespace
 
 bool tuple_as_list(Expr& e, Ty t) {
   std::vector<Ty> elems = tuple_elems(t);
-  if (elems.empty() || !repeatable(e)) return false;
+  if (elems.empty() || !reads_a_variable(e)) return false;
   for (Ty x : elems)
     if (x != elems[0]) return false;
   Pos p = e.pos;

@@ -13,6 +13,10 @@ namespace ppy::frontend::checking {
 /// no effect; the caller checks `e` again. False, leaving `e`, otherwise.
 bool tuple_as_list(Expr& e, Ty t);
 
+/// Whether `e` reads a variable (a name, or attributes of one): naming it again
+/// means what evaluating it once means.
+bool reads_a_variable(const Expr& e);
+
 /// Whether `ix`, a subscript's index, is neither a literal int (`t[0]`, `t[-1]`), whose
 /// element type the checker reads off the tuple, nor a slice or a tuple.
 bool computed_index(const Expr& ix);
